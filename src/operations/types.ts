@@ -1,0 +1,111 @@
+/**
+ * The Operation seam: what every operation family plugs into the registry with.
+ *
+ * Operations are plain functions of (inputs, params, context) → outputs (DESIGN.md principle 5).
+ * They never see HTTP, Durable Objects or queues; the task runner around them does.
+ */
+import type { z } from "zod";
+import type { FileStore } from "../storage/file-store";
+
+/** One file handed to an operation: an input task's output, read lazily from the FileStore. */
+export interface InputFile {
+  /** File name as the producing task reported it, e.g. "photo.jpg". */
+  filename: string;
+  /** Size in bytes. */
+  size: number;
+  /** Name of the task that produced it (job task name, or task id for standalone tasks). */
+  fromTask: string;
+  /** Reads the whole file. Throws TaskError FILE_NOT_FOUND when the object is gone. */
+  bytes(): Promise<Uint8Array>;
+}
+
+/** One file an operation produced; the runner writes it to the FileStore. */
+export interface OutputFile {
+  filename: string;
+  data: Uint8Array;
+  /** MIME type; derived from the extension when absent. */
+  contentType?: string;
+}
+
+/** What an operation returns. `extra` is merged into the task's `result` (e.g. `metadata`, `output`). */
+export interface OperationOutput {
+  files: OutputFile[];
+  extra?: Record<string, unknown>;
+  /** Engine that actually ran, when the operation chooses among several. */
+  engine?: { name: string; version: string };
+}
+
+/** Per-run context: cancellation, budgets and the engines this bundle can reach. */
+export interface OperationContext {
+  /** Aborted when the task times out or is cancelled (DESIGN.md principle 9). */
+  signal: AbortSignal;
+  /** The task's own name (job task name or standalone task id), for messages. */
+  taskName: string;
+  /** Task id (UUID); used to build predictable keys. */
+  taskId: string;
+  /** Job id (UUID), or the hidden job id of a standalone task. */
+  jobId: string;
+  /** The file store (R2 in the Worker, memory in Node/browser). */
+  files: FileStore;
+  /** Engine back-ends this runtime provides, keyed by engine name; operations ask, never import. */
+  engines: EngineSet;
+  /** Environment switches the operation may need (e.g. allowPrivateImports). */
+  settings: RuntimeSettings;
+  /** Files of other tasks in the same job by task name (e.g. the watermark `image` task). */
+  taskFiles(taskName: string): Promise<InputFile[]>;
+}
+
+/** Switches read from the environment by the runner. */
+export interface RuntimeSettings {
+  /** ALLOW_PRIVATE_IMPORTS=true: import/url may reach loopback (development only). */
+  allowPrivateImports: boolean;
+  /** Maximum bytes of one imported file. */
+  maxImportBytes: number;
+}
+
+/** Engines reachable from this runtime. Each value is an engine-specific client; absent = not available here. */
+export type EngineSet = Record<string, unknown>;
+
+/** A (input_format → output_format) pair an operation handler can run; `*` means any. */
+export interface FormatPair {
+  input: string;
+  output: string;
+}
+
+/**
+ * One registry row: an operation as run by one engine over a set of format pairs.
+ * The catalogue (GET /v2/operations) is generated from these rows, never hand-listed (issue 2).
+ */
+export interface OperationHandler<P = Record<string, unknown>> {
+  /** CloudConvert operation name, e.g. "convert", "import/url", "pdf/rotate-pages". */
+  operation: string;
+  /** Engine name as reported on the task, e.g. "imagemagick", "pdflib", "cloudflare". */
+  engine: string;
+  /** Engine version string reported as engine_version. */
+  engineVersion: string;
+  /** Format pairs; for operations without formats (import/export) use [{input:"*",output:"*"}]. */
+  formats: FormatPair[];
+  /** Zod schema of the operation-specific parameters (flat in the task object, contract §6). */
+  params: z.ZodType<P>;
+  /** Credits charged when the task finishes (contract §7: 0 for import/export/metadata, ≥1 otherwise). */
+  credits: number;
+  /** Whether the task takes `input` (false for import/* and capture-website). */
+  takesInput: boolean;
+  /**
+   * Cheap checks that need more than the schema (e.g. page syntax); return error messages
+   * (without the "Task x:" prefix) or an empty array. Runs at creation → 422.
+   */
+  check?(params: P): string[];
+  /** Runs the operation. Throws TaskError (engines/errors.ts) for every failure. */
+  run(inputs: InputFile[], params: P & CommonParams, ctx: OperationContext): Promise<OperationOutput>;
+}
+
+/** Parameters common to processing tasks (service-spec "Parameters common to processing tasks"). */
+export interface CommonParams {
+  input_format?: string;
+  output_format?: string;
+  engine?: string;
+  engine_version?: string;
+  filename?: string;
+  timeout?: number;
+}

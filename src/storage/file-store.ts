@@ -1,0 +1,50 @@
+/**
+ * FileStore: the seam over where files live — R2 in the Worker, memory in the browser and in unit tests.
+ * Keys are opaque strings built by storage/keys.ts; bodies are bytes or streams.
+ */
+export interface StoredFile {
+  key: string;
+  size: number;
+  contentType?: string;
+}
+
+export interface FileStore {
+  /** Writes an object. `body` may be a stream when the length is known by the store. */
+  put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, opts?: { contentType?: string; contentDisposition?: string }): Promise<StoredFile>;
+  /** Reads a whole object, or null when absent. */
+  get(key: string): Promise<Uint8Array | null>;
+  /** Reads an object as a stream, or null when absent. */
+  stream(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType?: string } | null>;
+  /** Size and type, or null when absent. */
+  head(key: string): Promise<StoredFile | null>;
+  /** Deletes every object under a prefix; returns how many were deleted. */
+  deletePrefix(prefix: string): Promise<number>;
+}
+
+/** In-memory FileStore for Node unit tests and the browser. */
+export class MemoryFileStore implements FileStore {
+  private objects = new Map<string, { data: Uint8Array; contentType?: string }>();
+
+  async put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, opts: { contentType?: string } = {}): Promise<StoredFile> {
+    const data = body instanceof Uint8Array ? body : new Uint8Array(await new Response(body).arrayBuffer());
+    this.objects.set(key, { data, contentType: opts.contentType });
+    return { key, size: data.byteLength, contentType: opts.contentType };
+  }
+  async get(key: string): Promise<Uint8Array | null> {
+    return this.objects.get(key)?.data ?? null;
+  }
+  async stream(key: string) {
+    const o = this.objects.get(key);
+    if (!o) return null;
+    return { body: new Response(o.data).body as ReadableStream<Uint8Array>, size: o.data.byteLength, contentType: o.contentType };
+  }
+  async head(key: string): Promise<StoredFile | null> {
+    const o = this.objects.get(key);
+    return o ? { key, size: o.data.byteLength, contentType: o.contentType } : null;
+  }
+  async deletePrefix(prefix: string): Promise<number> {
+    let n = 0;
+    for (const k of [...this.objects.keys()]) if (k.startsWith(prefix)) { this.objects.delete(k); n++; }
+    return n;
+  }
+}
