@@ -15,6 +15,8 @@ export interface InputFile {
   size: number;
   /** Name of the task that produced it (job task name, or task id for standalone tasks). */
   fromTask: string;
+  /** FileStore key of the file (export signs it without reading the bytes). */
+  key: string;
   /** Reads the whole file. Throws TaskError FILE_NOT_FOUND when the object is gone. */
   bytes(): Promise<Uint8Array>;
 }
@@ -22,7 +24,8 @@ export interface InputFile {
 /** One file an operation produced; the runner writes it to the FileStore. */
 export interface OutputFile {
   filename: string;
-  data: Uint8Array;
+  /** The bytes, or a stream of known length (import/url streams into R2 without buffering). */
+  data: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number };
   /** MIME type; derived from the extension when absent. */
   contentType?: string;
 }
@@ -61,6 +64,12 @@ export interface RuntimeSettings {
   allowPrivateImports: boolean;
   /** Maximum bytes of one imported file. */
   maxImportBytes: number;
+  /** Public origin of the API, e.g. "http://localhost:8787" (export URLs, upload forms). */
+  publicBaseUrl: string;
+  /** HMAC secret signing export URLs and upload forms. */
+  urlSigningSecret: string;
+  /** Lifetime of signed export URLs in seconds (the job's retention). */
+  fileUrlTtlSeconds: number;
 }
 
 /** Engines reachable from this runtime. Each value is an engine-specific client; absent = not available here. */
@@ -89,6 +98,14 @@ export interface OperationHandler<P = Record<string, unknown>> {
   params: z.ZodType<P>;
   /** Credits charged when the task finishes (contract §7: 0 for import/export/metadata, ≥1 otherwise). */
   credits: number;
+  /**
+   * Where it runs: "queue" (default: by the task runner, off the Durable Object), "ingress" (by the
+   * API while accepting the request, for inline content such as import/raw), "upload" (finished by
+   * the upload endpoint).
+   */
+  mode?: "queue" | "ingress" | "upload";
+  /** Whether `output_format` must be given (convert, thumbnail, merge, archive, capture-website: service-spec). */
+  requiresOutputFormat?: boolean;
   /** Whether the task takes `input` (false for import/* and capture-website). */
   takesInput: boolean;
   /**

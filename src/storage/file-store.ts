@@ -9,8 +9,8 @@ export interface StoredFile {
 }
 
 export interface FileStore {
-  /** Writes an object. `body` may be a stream when the length is known by the store. */
-  put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, opts?: { contentType?: string; contentDisposition?: string }): Promise<StoredFile>;
+  /** Writes an object: bytes, or a stream with its exact length. */
+  put(key: string, body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }, opts?: { contentType?: string; contentDisposition?: string }): Promise<StoredFile>;
   /** Reads a whole object, or null when absent. */
   get(key: string): Promise<Uint8Array | null>;
   /** Reads an object as a stream, or null when absent. */
@@ -25,8 +25,8 @@ export interface FileStore {
 export class MemoryFileStore implements FileStore {
   private objects = new Map<string, { data: Uint8Array; contentType?: string }>();
 
-  async put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, opts: { contentType?: string } = {}): Promise<StoredFile> {
-    const data = body instanceof Uint8Array ? body : new Uint8Array(await new Response(body).arrayBuffer());
+  async put(key: string, body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }, opts: { contentType?: string } = {}): Promise<StoredFile> {
+    const data = body instanceof Uint8Array ? body : new Uint8Array(await new Response(body.stream).arrayBuffer());
     this.objects.set(key, { data, contentType: opts.contentType });
     return { key, size: data.byteLength, contentType: opts.contentType };
   }

@@ -1,0 +1,152 @@
+/**
+ * AccountDO: one Durable Object per user (API key owner). It holds the index of the user's jobs and
+ * tasks (lists, filters, tenant isolation: a task id is found only in its owner's index), the
+ * account webhooks, and the persisted webhook outbox with retries (contract §1.6, §4).
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../src/env";
+import type { JobJson } from "../src/model/types";
+import type { Status } from "../src/model/status";
+import { Db } from "./job/schema";
+import { Outbox, type WebhookEvent } from "./account/outbox";
+import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, tag TEXT, status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')), created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, holder TEXT NOT NULL, job_id TEXT, operation TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tasks_job ON tasks (job_id);
+CREATE INDEX IF NOT EXISTS tasks_holder ON tasks (holder);
+`;
+
+/** A task's place: the JobDO holding it and its public job id (null for standalone tasks). */
+export interface TaskLocation {
+  holder: string;
+  jobId: string | null;
+}
+
+export class AccountDO extends DurableObject<Env> {
+  private db: Db;
+  private hooks: Webhooks;
+  private outbox: Outbox;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(SCHEMA + WEBHOOK_SCHEMA);
+    this.db = new Db(ctx.storage.sql);
+    this.hooks = new Webhooks(this.db);
+    this.outbox = new Outbox(this.db, ctx.storage, env.ALLOW_PRIVATE_IMPORTS === "true");
+  }
+
+  /** Records a new job (or standalone task) and queues job.created for account webhooks. */
+  async registerJob(r: { jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      if (!r.standalone) this.db.run("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?)", r.jobId, r.tag, r.createdAt);
+      for (const t of r.taskIds) this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", t.id, r.jobId, r.standalone ? null : r.jobId, t.operation, r.createdAt);
+    });
+    if (r.job) await this.emit("job.created", r.job, null);
+  }
+
+  /** Records a task added to an existing object (retries). */
+  async registerTask(taskId: string, holder: string, jobId: string | null, operation: string, createdAt: number): Promise<void> {
+    this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", taskId, holder, jobId, operation, createdAt);
+  }
+
+  /** A job ended: index its status, count its credits, queue job.finished / job.failed. */
+  async jobEnded(e: { jobId: string; status: Status; endedAt: number; credits: number; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
+    this.db.run("UPDATE jobs SET status = ? WHERE id = ?", e.status, e.jobId);
+    this.addCredits(e.credits);
+    if (e.job) await this.emit(e.status === "finished" ? "job.finished" : "job.failed", e.job, e.webhookUrl);
+  }
+
+  /** Removes a job and its tasks from the index. */
+  async forgetJob(jobId: string, taskIds: string[]): Promise<void> {
+    this.db.run("DELETE FROM jobs WHERE id = ?", jobId);
+    this.db.run("DELETE FROM tasks WHERE holder = ?", jobId);
+    for (const id of taskIds) this.db.run("DELETE FROM tasks WHERE id = ?", id);
+  }
+
+  async forgetTask(taskId: string): Promise<void> {
+    this.db.run("DELETE FROM tasks WHERE id = ?", taskId);
+  }
+
+  /** Where a task of this user lives, or null (unknown, or another user's: no existence leak). */
+  async findTask(taskId: string): Promise<TaskLocation | null> {
+    const r = this.db.one<{ holder: string; job_id: string | null }>("SELECT holder, job_id FROM tasks WHERE id = ?", taskId);
+    return r ? { holder: r.holder, jobId: r.job_id } : null;
+  }
+
+  async hasJob(jobId: string): Promise<boolean> {
+    return this.db.one("SELECT 1 AS x FROM jobs WHERE id = ?", jobId) !== null;
+  }
+
+  /**
+   * Job ids for GET /v2/jobs, newest first. `status` filters on the index: terminal statuses
+   * exactly, "waiting"/"processing" as "not ended" (the caller re-checks on the live job).
+   */
+  async listJobs(q: { status?: string; tag?: string; offset: number; limit: number }): Promise<string[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (q.status === "finished" || q.status === "error") (where.push("status = ?"), args.push(q.status));
+    else if (q.status) where.push("status IN ('waiting','processing')");
+    if (q.tag) (where.push("tag = ?"), args.push(q.tag));
+    const sql = `SELECT id FROM jobs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+    return this.db.all<{ id: string }>(sql, ...args, q.limit, q.offset).map((r) => r.id);
+  }
+
+  /** Tasks for GET /v2/tasks, newest first, as (id, holder) pairs. */
+  async listTasks(q: { jobId?: string; operation?: string; offset: number; limit: number }): Promise<{ id: string; holder: string }[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (q.jobId) (where.push("job_id = ?"), args.push(q.jobId));
+    if (q.operation) (where.push("operation = ?"), args.push(q.operation));
+    const sql = `SELECT id, holder FROM tasks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+    return this.db.all<{ id: string; holder: string }>(sql, ...args, q.limit, q.offset);
+  }
+
+  /** Account facts for GET /v2/users/me. */
+  async me(): Promise<{ createdAt: number; creditsUsed: number; signingSecret: string }> {
+    return { createdAt: Number(this.setting("created_at", () => String(Date.now()))), creditsUsed: Number(this.setting("credits_used", () => "0")), signingSecret: this.signingSecret() };
+  }
+
+  async createWebhook(url: string, events: WebhookEvent[], baseUrl: string): Promise<WebhookJson> {
+    return this.hooks.create(url, events, baseUrl);
+  }
+
+  async listWebhooks(filterUrl: string | undefined, baseUrl: string): Promise<WebhookJson[]> {
+    return this.hooks.list(filterUrl, baseUrl);
+  }
+
+  async deleteWebhook(id: string): Promise<boolean> {
+    return this.hooks.delete(id);
+  }
+
+  /** Delivers due webhook calls (persisted outbox; retries with back-off; 410 disables, contract §4). */
+  async alarm(): Promise<void> {
+    await this.outbox.deliverDue((id) => this.hooks.disable(id), (id) => this.hooks.markFailing(id));
+  }
+
+  private async emit(event: WebhookEvent, job: JobJson, jobWebhookUrl: string | null): Promise<void> {
+    const body = JSON.stringify({ event, job });
+    const targets = this.hooks.subscribed(event).map((h) => ({ webhookId: h.id, url: h.url, secret: h.signing_secret }));
+    if (jobWebhookUrl && event !== "job.created") targets.push({ webhookId: null as unknown as string, url: jobWebhookUrl, secret: this.signingSecret() });
+    if (targets.length) await this.outbox.enqueue(targets, body);
+  }
+
+  private signingSecret(): string {
+    return this.setting("signing_secret", () => [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join(""));
+  }
+
+  private addCredits(n: number): void {
+    const used = Number(this.setting("credits_used", () => "0"));
+    this.db.run("INSERT OR REPLACE INTO settings VALUES ('credits_used', ?)", String(used + n));
+  }
+
+  private setting(k: string, init: () => string): string {
+    const r = this.db.one<{ v: string }>("SELECT v FROM settings WHERE k = ?", k);
+    if (r) return r.v;
+    const v = init();
+    this.db.run("INSERT INTO settings VALUES (?, ?)", k, v);
+    return v;
+  }
+}

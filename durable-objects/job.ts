@@ -1,0 +1,337 @@
+/**
+ * JobDO: one Durable Object per job (issue 2; DESIGN.md "The flow of one job"). It holds the task
+ * graph in SQLite, decides what runs, sends ready tasks to the TASKS queue, takes the runner's
+ * reports by RPC, enforces timeouts and retention with one multiplexed alarm, and tells the
+ * user's AccountDO about the job's life (index and webhooks).
+ *
+ * A standalone task (POST /v2/{operation}) lives in a JobDO of its own with `standalone = 1`;
+ * its inputs are task ids of other objects, watched through `watchTask`/`inputSettled`.
+ */
+import { jobStub, accountStub } from "../src/env";
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../src/env";
+import type { TaskFailure } from "../src/engines/errors";
+import { isTerminal } from "../src/model/status";
+import { jobJson, taskJson } from "../src/model/serialize";
+import type { JobJson, TaskJson } from "../src/model/types";
+import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contracts";
+import { JobMachine, MAX_ATTEMPTS } from "./job/machine";
+import { Db, SCHEMA, type TaskRow } from "./job/schema";
+
+/** Which task includes were asked for (contract §1.2); `payload` is always sent (SDK fixtures carry it). */
+export interface TaskInclude {
+  dependsOnTasks?: boolean;
+}
+
+/** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
+export type ChangeRefused = { refused: string };
+
+export class JobDO extends DurableObject<Env> {
+  private m: JobMachine;
+  private waiters = new Set<() => void>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(SCHEMA);
+    this.m = new JobMachine(new Db(ctx.storage.sql));
+  }
+
+  /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
+  async create(n: NewJob): Promise<JobJson> {
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      this.m.db.run("INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL)",
+        n.jobId, n.userName, n.userNum, n.tag, n.standalone ? 1 : 0, n.webhookUrl, n.baseUrl, n.retentionS, now);
+      for (const t of n.tasks) this.insertTask(t, now);
+      for (const e of n.externalInputs ?? []) this.m.db.run("INSERT INTO ext_input VALUES (?, ?, NULL, NULL)", e.taskId, e.jobId);
+    });
+    await this.account().registerJob({
+      jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
+      taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
+      job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
+    });
+    for (const e of n.externalInputs ?? []) {
+      const settled = await jobStub(this.env, e.jobId).watchTask(e.taskId, n.jobId);
+      if (settled) this.applySettled(settled);
+    }
+    await this.afterChange(now);
+    return this.jobJson(true);
+  }
+
+  private insertTask(t: NewJob["tasks"][number], now: number): void {
+    const p = t.preset;
+    const status = p?.status ?? "waiting";
+    this.m.db.run(
+      `INSERT INTO task (id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
+        engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      t.id, t.name, t.operation, status, t.mode, JSON.stringify(t.params), JSON.stringify(t.payload), JSON.stringify(t.inputs),
+      t.ignoreError ? 1 : 0, t.timeoutS,
+      p?.status === "finished" ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) }) : p ? JSON.stringify(p.result) : null,
+      p?.status === "waiting" ? p.message : null,
+      p?.status === "finished" ? p.engine : null, p?.status === "finished" ? p.engineVersion : null,
+      now, p?.status === "finished" ? now : null, p?.status === "finished" ? now : null,
+      t.mode === "upload" ? now + t.timeoutS * 1000 : null, p?.status === "finished" ? 100 : 0, p?.status === "finished" ? 0 : null,
+      t.retryOf ?? null, t.retryOf ?? null,
+    );
+    if (p?.status === "finished") this.m.setFiles(t.id, p.files);
+  }
+
+  /** The job as v2 JSON, or null when this object holds no job (unknown id). */
+  async getJob(includeTasks: boolean): Promise<(JobJson & { _owner: string }) | null> {
+    const job = this.m.job();
+    if (!job) return null;
+    return { ...this.jobJson(includeTasks), _owner: job.user_name };
+  }
+
+  /** One task as v2 JSON with the asked includes, or null. */
+  async getTask(taskId: string, inc: TaskInclude = {}): Promise<TaskJson | null> {
+    const t = this.m.task(taskId);
+    return t ? this.taskJson(t, inc) : null;
+  }
+
+  /** Every task row as v2 JSON (GET /v2/tasks lists), oldest first. */
+  async listTasks(inc: TaskInclude = {}): Promise<TaskJson[]> {
+    return this.m.tasks().map((t) => this.taskJson(t, inc));
+  }
+
+  /** Blocks until the job ends or `maxMs` passes, then answers its current state (contract §1.1 sync). */
+  async waitJob(maxMs: number): Promise<(JobJson & { _owner: string }) | null> {
+    await this.waitFor(() => { const j = this.m.job(); return !j || isTerminal(j.status); }, maxMs);
+    return (await this.getJob(true)) ?? null;
+  }
+
+  /** Blocks until the task ends or `maxMs` passes. */
+  async waitTask(taskId: string, maxMs: number, inc: TaskInclude = {}): Promise<TaskJson | null> {
+    await this.waitFor(() => { const t = this.m.task(taskId); return !t || isTerminal(t.status); }, maxMs);
+    return this.getTask(taskId, inc);
+  }
+
+  private async waitFor(done: () => boolean, maxMs: number): Promise<void> {
+    const until = Date.now() + maxMs;
+    while (!done() && Date.now() < until) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(wake, Math.max(0, until - Date.now()));
+        function wake() { clearTimeout(timer); resolve(); }
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  /** Runner: take a processing task (attempt n+1). Null when not claimable; a task past its attempts fails. */
+  async claimTask(taskId: string): Promise<ClaimedTask | null> {
+    const now = Date.now();
+    const c = this.m.claim(taskId, now);
+    if (c === "exhausted") {
+      this.m.end(taskId, "error", now, { code: "RUNNER_LOST", message: `The task runner failed ${MAX_ATTEMPTS} times; giving up.` });
+      await this.afterChange(now);
+      return null;
+    }
+    return c;
+  }
+
+  /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */
+  async completeTask(taskId: string, attempt: number, o: TaskOutcome): Promise<void> {
+    const now = Date.now();
+    const t = this.m.task(taskId);
+    if (!t || t.status !== "processing" || t.attempts !== attempt) return;
+    this.ctx.storage.transactionSync(() => {
+      this.m.setFiles(taskId, o.files);
+      const files = o.files.map(({ filename, size }) => ({ filename, size }));
+      this.m.end(taskId, "finished", now, { result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion });
+    });
+    await this.afterChange(now);
+  }
+
+  /** Runner: the task failed. Retryable failures run again while attempts remain. */
+  async failTask(taskId: string, attempt: number, f: TaskFailure, engine?: { name: string; version: string }): Promise<void> {
+    const now = Date.now();
+    const t = this.m.task(taskId);
+    if (!t || t.status !== "processing" || t.attempts !== attempt) return;
+    if (f.retryable && t.attempts < MAX_ATTEMPTS && now < (t.deadline ?? Infinity)) {
+      await this.env.TASKS.send({ jobId: this.m.job()!.id, taskId });
+      return;
+    }
+    this.m.end(taskId, "error", now, { code: f.code, message: f.message, engine: engine?.name, engineVersion: engine?.version });
+    await this.afterChange(now);
+  }
+
+  /** Upload endpoint: the file of a waiting import/upload task is in the FileStore. */
+  async uploadReceived(taskId: string, file: { filename: string; size: number; key: string; contentType?: string }): Promise<TaskJson | ChangeRefused> {
+    const now = Date.now();
+    const t = this.m.task(taskId);
+    if (!t || t.mode !== "upload") return { refused: "This task does not accept uploads." };
+    if (t.status !== "waiting") return { refused: "Cannot change status: task already completed." };
+    this.ctx.storage.transactionSync(() => {
+      this.m.setFiles(taskId, [file]);
+      this.m.end(taskId, "finished", now, { result: { files: [{ filename: file.filename, size: file.size }] }, credits: 0, engine: "cloudflare", engineVersion: "1" });
+      this.m.db.run("UPDATE task SET message = NULL WHERE id = ?", taskId);
+    });
+    await this.afterChange(now);
+    return this.taskJson(this.m.task(taskId)!, {});
+  }
+
+  /** Cancels a waiting or processing task: it ends in error with code CANCELLED (contract §2.3). */
+  async cancelTask(taskId: string): Promise<TaskJson | ChangeRefused | null> {
+    const now = Date.now();
+    const t = this.m.task(taskId);
+    if (!t) return null;
+    if (!this.m.end(taskId, "error", now, { code: "CANCELLED", message: "The task was cancelled." })) return { refused: "Cannot change status: task already completed." };
+    await this.afterChange(now);
+    return this.taskJson(this.m.task(taskId)!, {});
+  }
+
+  /** Retries an ended task as a new task (retry_of_task_id, copy_of_task_id = old id, contract §1.2). */
+  async retryTask(taskId: string, newId: string): Promise<TaskJson | ChangeRefused | null> {
+    const now = Date.now();
+    const t = this.m.task(taskId);
+    if (!t) return null;
+    if (!isTerminal(t.status)) return { refused: "Cannot retry: the task has not ended yet." };
+    if (t.mode !== "queue") return { refused: `Cannot retry ${t.operation}: create a new import task instead.` };
+    const job = this.m.job()!;
+    this.insertTask({ id: newId, name: t.name, operation: t.operation, mode: "queue", params: JSON.parse(t.params), payload: JSON.parse(t.payload),
+      inputs: JSON.parse(t.inputs), ignoreError: t.ignore_error === 1, timeoutS: t.timeout_s, retryOf: t.id }, now);
+    if (!job.standalone) this.m.db.run("UPDATE job SET status = 'processing', ended_at = NULL, expires_at = NULL");
+    await this.account().registerTask(newId, job.id, job.standalone ? null : job.id, t.operation, now);
+    await this.afterChange(now);
+    return this.taskJson(this.m.task(newId)!, {});
+  }
+
+  /** Deletes one task and its files. Deleting the last task of a standalone object deletes the object. */
+  async deleteTask(taskId: string): Promise<boolean> {
+    const t = this.m.task(taskId);
+    if (!t) return false;
+    const job = this.m.job()!;
+    await this.env.FILES.delete(this.m.files(taskId).map((f) => f.key));
+    this.m.db.run("DELETE FROM file WHERE task_id = ?", taskId);
+    this.m.db.run("DELETE FROM task WHERE id = ?", taskId);
+    await this.account().forgetTask(taskId);
+    if (this.m.tasks().length === 0 && job.standalone) await this.deleteJob();
+    else await this.afterChange(Date.now());
+    return true;
+  }
+
+  /** Deletes the job, its tasks and files, and its index entries (DELETE /v2/jobs/{id}; retention). */
+  async deleteJob(): Promise<boolean> {
+    const job = this.m.job();
+    if (!job) return false;
+    await deletePrefix(this.env.FILES, `jobs/${job.id}/`);
+    await this.account().forgetJob(job.id, this.m.tasks().map((t) => t.id));
+    for (const w of this.waiters) w();
+    await this.ctx.storage.deleteAll();
+    return true;
+  }
+
+  /** Another object's standalone task takes `taskId` as input: answer now if it ended, else remember. */
+  async watchTask(taskId: string, watcherJobId: string): Promise<SettledInput | null> {
+    const t = this.m.task(taskId);
+    if (t && isTerminal(t.status)) return this.settledOf(t);
+    this.m.db.run("INSERT OR IGNORE INTO watcher VALUES (?, ?)", taskId, watcherJobId);
+    return null;
+  }
+
+  /** A watched external input ended. */
+  async inputSettled(s: SettledInput): Promise<void> {
+    this.applySettled(s);
+    await this.afterChange(Date.now());
+  }
+
+  private applySettled(s: SettledInput): void {
+    this.m.db.run("UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?", s.status, JSON.stringify(s.files), s.taskId);
+  }
+
+  private settledOf(t: TaskRow): SettledInput {
+    const files = this.m.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined, fromTask: t.id }));
+    return { taskId: t.id, status: t.status as "finished" | "error", files };
+  }
+
+  /** Timeouts, dead runners and retention (one alarm multiplexing every timer, platform §2). */
+  async alarm(): Promise<void> {
+    const now = Date.now();
+    const job = this.m.job();
+    if (!job) return;
+    if (job.expires_at !== null && job.expires_at <= now) {
+      await this.deleteJob();
+      return;
+    }
+    const resend: string[] = [];
+    for (const t of this.m.tasks()) {
+      if (isTerminal(t.status)) continue;
+      if (t.deadline !== null && t.deadline <= now) {
+        this.m.end(t.id, "error", now, { code: "TIMEOUT", message: `The task exceeded its timeout of ${t.timeout_s} seconds.` });
+      } else if (t.status === "processing" && t.lease_until !== null && t.lease_until <= now) {
+        if (t.attempts >= MAX_ATTEMPTS) this.m.end(t.id, "error", now, { code: "RUNNER_LOST", message: "The task runner stopped answering; giving up." });
+        else resend.push(t.id);
+      }
+    }
+    for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ?", now + 60_000, id);
+    if (resend.length) await this.env.TASKS.sendBatch(resend.map((taskId) => ({ body: { jobId: job.id, taskId } })));
+    await this.afterChange(now);
+  }
+
+  /** After every change: propagate, dispatch, notify watchers and the account, wake waiters, re-arm the alarm. */
+  private async afterChange(now: number): Promise<void> {
+    const job = this.m.job();
+    if (!job) return;
+    const { dispatch } = this.ctx.storage.transactionSync(() => this.m.settle(now));
+    const ended = this.m.tasks().filter((t) => isTerminal(t.status));
+    const ending = this.ctx.storage.transactionSync(() => this.m.deriveJobStatus(now));
+    if (dispatch.length) await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId: job.id, taskId } })));
+    await this.notifyWatchers(ended);
+    if (ending && !job.standalone) {
+      const j = this.m.job()!;
+      await this.account().jobEnded({ jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: this.jobJson(true), webhookUrl: j.webhook_url });
+    } else if (ending) {
+      await this.account().jobEnded({ jobId: job.id, status: ending, endedAt: now, credits: this.credits(), job: null, webhookUrl: null });
+    }
+    for (const w of this.waiters) w();
+    this.waiters.clear();
+    const wake = this.m.nextWake();
+    if (wake !== null) await this.ctx.storage.setAlarm(Math.max(wake, now + 1));
+    else await this.ctx.storage.deleteAlarm();
+  }
+
+  private async notifyWatchers(ended: TaskRow[]): Promise<void> {
+    for (const t of ended) {
+      const watchers = this.m.db.all<{ job_id: string }>("SELECT job_id FROM watcher WHERE task_id = ?", t.id);
+      if (!watchers.length) continue;
+      this.m.db.run("DELETE FROM watcher WHERE task_id = ?", t.id);
+      const s = this.settledOf(t);
+      await Promise.all(watchers.map((w) => jobStub(this.env, w.job_id).inputSettled(s)));
+    }
+  }
+
+  private credits(): number {
+    return this.m.tasks().reduce((sum, t) => sum + (t.status === "finished" ? (t.credits ?? 0) : 0), 0);
+  }
+
+  private account() {
+    return accountStub(this.env, this.m.job()!.user_name);
+  }
+
+  private jobJson(includeTasks: boolean): JobJson {
+    const job = this.m.job()!;
+    return jobJson(job, includeTasks ? this.m.tasks().map((t) => this.taskJson(t, {})) : undefined);
+  }
+
+  private taskJson(t: TaskRow, inc: TaskInclude): TaskJson {
+    const job = this.m.job()!;
+    const refs = JSON.parse(t.inputs) as string[];
+    const idOf = (ref: string) => (job.standalone ? ref : (this.m.effective().find((r) => r.name === ref)?.id ?? ref));
+    const json = taskJson(t, { job, dependsOn: refs.map(idOf), includePayload: true });
+    if (inc.dependsOnTasks) {
+      json.depends_on_tasks = refs.map((r) => this.m.task(idOf(r))).filter((x): x is TaskRow => !!x).map((d) => this.taskJson(d, {}));
+    }
+    return json;
+  }
+}
+
+/** Deletes every R2 object under a prefix, a page at a time. */
+export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}

@@ -1,0 +1,71 @@
+/**
+ * Shapes that cross the JobDO's RPC boundary (only ids, keys and JSON; never file bytes, issue 2).
+ */
+import type { TaskFailure } from "../../src/engines/errors";
+import type { StoredOutput } from "../../src/model/types";
+
+/** One task to create. `preset` carries what ingress or upload set up before the object existed. */
+export interface NewTask {
+  id: string;
+  name: string;
+  operation: string;
+  mode: "queue" | "ingress" | "upload";
+  params: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  /** Input task names (job) or ids (standalone). */
+  inputs: string[];
+  ignoreError: boolean;
+  timeoutS: number;
+  /** Ingress tasks arrive finished with their files; upload tasks arrive waiting with `result.form`. */
+  preset?: { status: "finished"; files: StoredOutput[]; engine: string; engineVersion: string } | { status: "waiting"; result: Record<string, unknown>; message: string };
+  retryOf?: string;
+}
+
+export interface NewJob {
+  jobId: string;
+  userName: string;
+  userNum: number;
+  tag: string | null;
+  webhookUrl: string | null;
+  baseUrl: string;
+  retentionS: number;
+  standalone: boolean;
+  tasks: NewTask[];
+  /** Standalone tasks: where each input task id lives. */
+  externalInputs?: { taskId: string; jobId: string }[];
+}
+
+/** What the runner gets when it claims a task. */
+export interface ClaimedTask {
+  jobId: string;
+  taskId: string;
+  taskName: string;
+  operation: string;
+  params: Record<string, unknown>;
+  attempt: number;
+  /** Unix ms after which the task is over its timeout. */
+  deadline: number;
+  inputs: (StoredOutput & { fromTask: string })[];
+  /** Files of tasks named by parameters (watermark `image`…), by task name. */
+  refs: Record<string, StoredOutput[]>;
+  baseUrl: string;
+  retentionS: number;
+}
+
+/** What the runner reports on success. */
+export interface TaskOutcome {
+  files: StoredOutput[];
+  extra?: Record<string, unknown>;
+  engine: string;
+  engineVersion: string;
+  credits: number;
+}
+
+/** Terminal state of a watched task, sent to standalone tasks that take it as input. */
+export interface SettledInput {
+  taskId: string;
+  status: "finished" | "error";
+  files: (StoredOutput & { fromTask: string })[];
+}
+
+export type { TaskFailure };

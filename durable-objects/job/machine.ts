@@ -1,0 +1,158 @@
+/**
+ * The job state machine over SQL: task transitions, readiness, failure propagation and timers.
+ * Pure decisions come from src/graph/state.ts; this part applies them to the rows and returns what
+ * the object must do outside its storage (queue sends, notifications).
+ */
+import { failedDependents, jobStatus, readyTasks, type NodeState } from "../../src/graph/state";
+import { isTerminal, type Status } from "../../src/model/status";
+import type { StoredOutput } from "../../src/model/types";
+import type { ClaimedTask } from "./contracts";
+import { Db, type FileRow, type JobRow, type TaskRow } from "./schema";
+
+/** Most times a task is handed to a runner before it fails with RUNNER_LOST. */
+export const MAX_ATTEMPTS = 3;
+/** How long a runner may hold a task before it is presumed dead (queue consumer wall clock is 15 min). */
+export const LEASE_MS = 15 * 60 * 1000;
+
+/** Task names referenced by parameters (watermark `image`, capture-website templates). */
+export function paramRefs(params: Record<string, unknown>): string[] {
+  return ["image", "header_template", "footer_template"].map((k) => params[k]).filter((v): v is string => typeof v === "string" && v !== "");
+}
+
+export class JobMachine {
+  constructor(readonly db: Db) {}
+
+  job(): JobRow | null {
+    return this.db.one<JobRow>("SELECT * FROM job LIMIT 1");
+  }
+
+  /** Every task row, oldest first (retries come after the task they retry). */
+  tasks(): TaskRow[] {
+    return this.db.all<TaskRow>("SELECT * FROM task ORDER BY seq");
+  }
+
+  task(id: string): TaskRow | null {
+    return this.db.one<TaskRow>("SELECT * FROM task WHERE id = ?", id);
+  }
+
+  /** The effective row of each name: the latest retry wins. */
+  effective(): TaskRow[] {
+    const latest = new Map<string, TaskRow>();
+    for (const t of this.tasks()) latest.set(t.name, t);
+    return [...latest.values()];
+  }
+
+  files(taskId: string): FileRow[] {
+    return this.db.all<FileRow>("SELECT * FROM file WHERE task_id = ? ORDER BY idx", taskId);
+  }
+
+  setFiles(taskId: string, files: StoredOutput[]): void {
+    this.db.run("DELETE FROM file WHERE task_id = ?", taskId);
+    files.forEach((f, i) => this.db.run("INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)", taskId, i, f.filename, f.size, f.key, f.contentType ?? null));
+  }
+
+  /** Graph nodes of the effective tasks plus, for standalone tasks, their external inputs. */
+  nodes(): NodeState[] {
+    const job = this.job()!;
+    const nodes: NodeState[] = this.effective().map((t) => ({
+      name: job.standalone ? t.id : t.name,
+      status: t.status,
+      inputs: [...JSON.parse(t.inputs), ...paramRefs(JSON.parse(t.params))],
+      ignoreError: t.ignore_error === 1,
+      external: t.mode !== "queue",
+    }));
+    for (const e of this.db.all<{ task_id: string; status: Status | null }>("SELECT task_id, status FROM ext_input")) {
+      nodes.push({ name: e.task_id, status: e.status ?? "processing", inputs: [], ignoreError: true, external: true });
+    }
+    return nodes;
+  }
+
+  /** Marks a task terminal. Returns false when it already was (reports after cancel/timeout are ignored). */
+  end(id: string, status: "finished" | "error", now: number, f: { code?: string; message?: string; result?: unknown; credits?: number; engine?: string; engineVersion?: string }): boolean {
+    const t = this.task(id);
+    if (!t || isTerminal(t.status)) return false;
+    this.db.run(
+      `UPDATE task SET status = ?, code = ?, message = ?, result = COALESCE(?, result), credits = ?, percent = 100,
+       engine = COALESCE(?, engine), engine_version = COALESCE(?, engine_version), ended_at = ?, started_at = COALESCE(started_at, ?), lease_until = NULL WHERE id = ?`,
+      status, f.code ?? null, f.message ?? null, f.result === undefined ? null : JSON.stringify(f.result), f.credits ?? 0,
+      f.engine ?? null, f.engineVersion ?? null, now, now, id,
+    );
+    return true;
+  }
+
+  /**
+   * Applies the graph rules after any change: dependents of failed tasks end in INPUT_TASK_FAILED
+   * (contract §2.3), ready tasks move to processing. Returns the ids to send to the queue and the
+   * ids that just ended.
+   */
+  settle(now: number): { dispatch: string[]; ended: string[] } {
+    const job = this.job()!;
+    const keyOf = (t: TaskRow) => (job.standalone ? t.id : t.name);
+    const ended: string[] = [];
+    const byKey = new Map(this.effective().map((t) => [keyOf(t), t]));
+    for (const key of failedDependents(this.nodes())) {
+      const t = byKey.get(key);
+      if (t && this.end(t.id, "error", now, { code: "INPUT_TASK_FAILED", message: "Input task has failed" })) ended.push(t.id);
+    }
+    const dispatch: string[] = [];
+    for (const key of readyTasks(this.nodes())) {
+      const t = byKey.get(key);
+      if (!t) continue;
+      this.db.run(
+        "UPDATE task SET status = 'processing', started_at = ?, deadline = ?, lease_until = ? WHERE id = ?",
+        now, now + t.timeout_s * 1000, now + LEASE_MS, t.id,
+      );
+      dispatch.push(t.id);
+    }
+    return { dispatch, ended };
+  }
+
+  /** Recomputes the job's status; returns the new status when it just became terminal. */
+  deriveJobStatus(now: number): Status | null {
+    const job = this.job()!;
+    const status = jobStatus(this.effective().map((t) => ({ name: t.id, status: t.status, inputs: [], ignoreError: t.ignore_error === 1, external: false })));
+    if (status === job.status) return null;
+    const terminal = isTerminal(status);
+    this.db.run(
+      "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ?",
+      status, status, now, terminal ? now : null, terminal ? now + job.retention_s * 1000 : null,
+    );
+    return terminal && !isTerminal(job.status) ? status : null;
+  }
+
+  /** Hands a processing task to a runner (attempt n+1), or null when it is not claimable. */
+  claim(id: string, now: number): ClaimedTask | "exhausted" | null {
+    const t = this.task(id);
+    if (!t || t.status !== "processing") return null;
+    if (t.attempts >= MAX_ATTEMPTS) return "exhausted";
+    this.db.run("UPDATE task SET attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, id);
+    const job = this.job()!;
+    const params = JSON.parse(t.params) as Record<string, unknown>;
+    const refs: Record<string, StoredOutput[]> = {};
+    for (const name of paramRefs(params)) refs[name] = this.outputsOf(name);
+    const inputs = (JSON.parse(t.inputs) as string[]).flatMap((ref) => this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })));
+    return {
+      jobId: job.id, taskId: t.id, taskName: job.standalone ? t.id : t.name, operation: t.operation, params,
+      attempt: t.attempts + 1, deadline: t.deadline ?? now + t.timeout_s * 1000, inputs, refs, baseUrl: job.base_url, retentionS: job.retention_s,
+    };
+  }
+
+  /** Output files of an input reference: a task name in this job, or an external task id. */
+  outputsOf(ref: string): StoredOutput[] {
+    const ext = this.db.one<{ files: string | null }>("SELECT files FROM ext_input WHERE task_id = ?", ref);
+    if (ext) return ext.files ? JSON.parse(ext.files) : [];
+    const t = this.effective().find((r) => r.name === ref);
+    return t ? this.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined })) : [];
+  }
+
+  /** The earliest time something must happen: a deadline, a lease, or retention. */
+  nextWake(): number | null {
+    const r = this.db.one<{ t: number | null }>(
+      `SELECT MIN(t) AS t FROM (
+         SELECT MIN(deadline) AS t FROM task WHERE status IN ('waiting','processing') AND deadline IS NOT NULL
+         UNION ALL SELECT MIN(lease_until) FROM task WHERE status = 'processing'
+         UNION ALL SELECT expires_at FROM job)`,
+    );
+    return r?.t ?? null;
+  }
+}

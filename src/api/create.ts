@@ -1,0 +1,111 @@
+/**
+ * Creating jobs and standalone tasks: validation (422 before anything runs), ingress operations
+ * (import/raw, import/base64 stored before the job exists), upload forms, then the JobDO.
+ * Shared by POST /v2/jobs, POST /sync/v2/jobs and POST /v2/{operation}.
+ */
+import { jobStub, accountStub } from "../env";
+import type { NewJob, NewTask } from "../../durable-objects/job/contracts";
+import { toFailure } from "../engines/errors";
+import type { Env } from "../env";
+import { parseJobTasks, parseTask, type TaskSpec } from "../graph/parse";
+import { contentTypeOf } from "../operations/io/filenames";
+import { uploadForm } from "../operations/io/upload-export";
+import { handlersOf, route } from "../operations/registry";
+import type { JobJson } from "../model/types";
+import { MemoryFileStore } from "../storage/file-store";
+import { outputKey } from "../storage/keys";
+import { R2FileStore } from "../storage/r2-store";
+import { refuseUrl } from "../security/ssrf";
+import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
+import type { User } from "./auth";
+import { invalid, type FieldErrors } from "./errors";
+
+/** Validates and creates a job from a POST /v2/jobs body. Throws ApiError 422 on any invalid part. */
+export async function createJob(env: Env, user: User, baseUrl: string, body: Record<string, unknown>): Promise<JobJson> {
+  const parsed = parseJobTasks(body.tasks, handlersOf);
+  if ("errors" in parsed) throw invalid(parsed.errors);
+  const errors: FieldErrors = {};
+  const tag = body.tag ?? null;
+  if (tag !== null && (typeof tag !== "string" || tag.length > 255)) errors.tag = ["tag must be a string of at most 255 characters."];
+  const webhookUrl = checkWebhookUrl(env, body.webhook_url, errors);
+  if (Object.keys(errors).length) throw invalid(errors);
+  const jobId = crypto.randomUUID();
+  const tasks = await Promise.all(parsed.specs.map((s) => prepareTask(env, jobId, crypto.randomUUID(), s, baseUrl)));
+  const failed = tasks.filter((t): t is { error: string; name: string } => "error" in t);
+  if (failed.length) throw invalid(Object.fromEntries(failed.map((f) => [`tasks.${f.name}`, [f.error]])));
+  const job: NewJob = {
+    jobId, userName: user.name, userNum: user.num, tag: tag as string | null, webhookUrl, baseUrl,
+    retentionS: retentionSeconds(env), standalone: false, tasks: tasks as NewTask[],
+  };
+  return jobStub(env, jobId).create(job);
+}
+
+/** Validates and creates a standalone task (POST /v2/{operation}); `input` holds task ids (contract §1.2). */
+export async function createStandaloneTask(env: Env, user: User, baseUrl: string, operation: string, body: Record<string, unknown>) {
+  const errors: string[] = [];
+  const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
+  if (!spec) throw invalid({ [fieldOf(errors[0])]: errors });
+  const account = accountStub(env, user.name);
+  const externalInputs: { taskId: string; jobId: string }[] = [];
+  for (const id of spec.input) {
+    const loc = /^[0-9a-f-]{36}$/i.test(id) ? await account.findTask(id) : null;
+    if (!loc) throw invalid({ input: ["Invalid input task."] });
+    externalInputs.push({ taskId: id, jobId: loc.holder });
+  }
+  const holder = crypto.randomUUID();
+  const taskId = crypto.randomUUID();
+  const task = await prepareTask(env, holder, taskId, spec, baseUrl);
+  if ("error" in task) throw invalid({ [spec.operation]: [task.error] });
+  const job: NewJob = {
+    jobId: holder, userName: user.name, userNum: user.num, tag: null, webhookUrl: null, baseUrl,
+    retentionS: retentionSeconds(env), standalone: true, tasks: [task], externalInputs,
+  };
+  const stub = jobStub(env, holder);
+  await stub.create(job);
+  return (await stub.getTask(taskId))!;
+}
+
+function fieldOf(message: string | undefined): string {
+  const m = /^(\w+)[: ]/.exec(message ?? "");
+  return m ? m[1] : "task";
+}
+
+function checkWebhookUrl(env: Env, raw: unknown, errors: FieldErrors): string | null {
+  if (raw === undefined || raw === null || raw === "") return null;
+  const why = typeof raw === "string" ? refuseUrl(raw, env.ALLOW_PRIVATE_IMPORTS === "true") : "webhook_url must be a URL.";
+  if (why) errors.webhook_url = [why];
+  return raw as string;
+}
+
+/** Turns a validated spec into a NewTask, running ingress operations and building upload forms. */
+async function prepareTask(env: Env, jobId: string, id: string, s: TaskSpec, baseUrl: string): Promise<NewTask | { error: string; name: string }> {
+  const handler = route(s.operation, s.params);
+  const mode = handler.mode ?? "queue";
+  const base: NewTask = { id, name: s.name, operation: s.operation, mode, params: s.params, payload: s.payload, inputs: s.input, ignoreError: s.ignoreError, timeoutS: s.timeout };
+  if (mode === "upload") {
+    const form = await uploadForm(baseUrl, signingSecret(env), jobId, id, Math.floor(Date.now() / 1000));
+    return { ...base, preset: { status: "waiting", result: { form }, message: "Waiting for file upload" } };
+  }
+  if (mode === "ingress") {
+    try {
+      const settings = runtimeSettings(env, baseUrl, retentionSeconds(env));
+      const out = await handler.run([], s.params as never, {
+        signal: AbortSignal.timeout(30_000), taskName: s.name, taskId: id, jobId, files: new MemoryFileStore(), engines: {}, settings,
+        taskFiles: async () => [],
+      });
+      const store = new R2FileStore(env.FILES);
+      const files = await Promise.all(
+        out.files.map(async (f, i) => {
+          const key = outputKey(jobId, id, i, f.filename);
+          const contentType = f.contentType ?? contentTypeOf(f.filename);
+          const stored = await store.put(key, f.data, { contentType });
+          return { filename: f.filename, size: stored.size, key, contentType };
+        }),
+      );
+      return { ...base, preset: { status: "finished", files, engine: handler.engine, engineVersion: handler.engineVersion } };
+    } catch (err) {
+      return { error: `Task ${s.name}: ${toFailure(err).message}`, name: s.name };
+    }
+  }
+  return base;
+}

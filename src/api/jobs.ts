@@ -1,0 +1,87 @@
+/**
+ * Jobs resource (contract §1.1): create, show, list, delete, and the blocking waits
+ * (GET /v2/jobs/{id}/wait and the sync host form under /sync/v2/, `redirect=true` → 302).
+ */
+import { jobStub, accountStub } from "../env";
+import { Hono, type Context } from "hono";
+import type { JobJson } from "../model/types";
+import { requireUser } from "./auth";
+import { baseUrlOf, includes, isUuid, maxWaitMs, q, type AppEnv } from "./context";
+import { createJob } from "./create";
+import { ApiError, notFound } from "./errors";
+import { listBody, pageOf } from "./pagination";
+
+export const jobs = new Hono<AppEnv>();
+jobs.use("*", requireUser);
+
+async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.length > 16 * 1024 * 1024) throw new ApiError(413, "The request body is too large (16 MB at most; use import/upload for big files).", "FILE_TOO_LARGE");
+  const body = text ? JSON.parse(text) : {};
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { tasks: ["The body must be a JSON object."] });
+  return body;
+}
+
+/** The caller's job, or 404 when unknown or another user's. */
+async function ownJob(c: Context<AppEnv>, id: string, includeTasks: boolean) {
+  if (!isUuid(id)) throw notFound();
+  const job = await jobStub(c.env, id).getJob(includeTasks);
+  if (!job || job._owner !== c.get("user").name) throw notFound();
+  const { _owner, ...json } = job;
+  return json as JobJson;
+}
+
+/** 302 to the first exported file when `redirect` is asked (contract §1.1). */
+function maybeRedirect(c: Context<AppEnv>, job: JobJson, redirect: unknown) {
+  if (redirect !== true && redirect !== "true" && redirect !== "1") return null;
+  const exp = job.tasks?.find((t) => t.operation === "export/url" && t.status === "finished");
+  const url = (exp?.result?.files as { url: string }[] | undefined)?.[0]?.url;
+  return url ? c.redirect(url, 302) : null;
+}
+
+jobs.post("/v2/jobs", async (c) => c.json({ data: await createJob(c.env, c.get("user"), baseUrlOf(c.req.url), await readJson(c)) }, 201));
+
+jobs.post("/sync/v2/jobs", async (c) => {
+  const body = await readJson(c);
+  const created = await createJob(c.env, c.get("user"), baseUrlOf(c.req.url), body);
+  const job = await jobStub(c.env, created.id).waitJob(maxWaitMs(c.env));
+  if (!job) throw notFound();
+  const { _owner, ...json } = job;
+  return maybeRedirect(c, json, body.redirect) ?? c.json({ data: json }, 200);
+});
+
+jobs.get("/v2/jobs", async (c) => {
+  const p = pageOf(c.req.query());
+  const status = q(c.req.query("filter[status]"));
+  const ids = await accountStub(c.env, c.get("user").name).listJobs({ status, tag: q(c.req.query("filter[tag]")), offset: p.offset, limit: p.perPage + 1 });
+  const withTasks = includes(c.req.query("include")).has("tasks");
+  const found = await Promise.all(ids.slice(0, p.perPage).map((id) => jobStub(c.env, id).getJob(withTasks)));
+  const data = found.filter((j) => j && (!status || j.status === status)).map((j) => {
+    const { _owner, ...json } = j!;
+    return json;
+  });
+  return c.json(listBody(c.req.url, p, data, ids.length > p.perPage));
+});
+
+jobs.get("/v2/jobs/:id", async (c) => {
+  const job = await ownJob(c, c.req.param("id"), true);
+  return maybeRedirect(c, job, c.req.query("redirect")) ?? c.json({ data: job });
+});
+
+const wait = async (c: Context<AppEnv>) => {
+  const id = c.req.param("id")!;
+  await ownJob(c, id, false);
+  const job = await jobStub(c.env, id).waitJob(maxWaitMs(c.env));
+  if (!job) throw notFound();
+  const { _owner, ...json } = job;
+  return maybeRedirect(c, json, c.req.query("redirect")) ?? c.json({ data: json }, 200);
+};
+jobs.get("/v2/jobs/:id/wait", wait);
+jobs.get("/sync/v2/jobs/:id", wait);
+
+jobs.delete("/v2/jobs/:id", async (c) => {
+  const id = c.req.param("id");
+  await ownJob(c, id, false);
+  await jobStub(c.env, id).deleteJob();
+  return c.body(null, 204);
+});

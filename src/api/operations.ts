@@ -1,0 +1,80 @@
+/**
+ * GET /v2/operations (and the legacy GET /v2/convert/formats): the catalogue of what this server
+ * can actually run, generated from the operation registry (issue 2; contract §1.4). Options come
+ * from each handler's zod schema; nothing here is hand-listed.
+ */
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { HANDLERS } from "../operations/registry";
+import type { OperationHandler } from "../operations/types";
+import { includes, q, type AppEnv } from "./context";
+import { listBody, pageOf } from "./pagination";
+
+export const operations = new Hono<AppEnv>();
+
+/** One option as the catalogue lists it (contract §1.4: type string|boolean|integer|float|enum|dictionary). */
+interface OptionJson {
+  name: string;
+  type: string;
+  default: unknown;
+  possible_values?: unknown[];
+}
+
+type JsonSchema = { type?: string | string[]; enum?: unknown[]; default?: unknown; anyOf?: JsonSchema[]; const?: unknown };
+
+function optionType(s: JsonSchema): Omit<OptionJson, "name"> {
+  const alt = s.anyOf?.find((x) => x.type !== "null") ?? s;
+  if (alt.enum) return { type: "enum", default: s.default ?? alt.default ?? null, possible_values: alt.enum };
+  const t = Array.isArray(alt.type) ? alt.type[0] : alt.type;
+  const type = t === "number" ? "float" : t === "object" ? "dictionary" : t === "array" ? "array" : (t ?? "string");
+  return { type, default: s.default ?? alt.default ?? null };
+}
+
+const optionCache = new WeakMap<OperationHandler<any>, OptionJson[]>();
+
+/** The options of a handler, from its schema. */
+export function optionsOf(h: OperationHandler<any>): OptionJson[] {
+  let opts = optionCache.get(h);
+  if (!opts) {
+    const schema = z.toJSONSchema(h.params, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonSchema> };
+    opts = Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, ...optionType(s) }));
+    optionCache.set(h, opts);
+  }
+  return opts;
+}
+
+const orNull = (f: string) => (f === "*" ? null : f);
+
+operations.get("/v2/operations", (c) => catalogue(c));
+operations.get("/v2/convert/formats", (c) => catalogue(c, "convert"));
+
+/** Lists registry rows matching the filters (contract §1.4); `only` restricts to one operation. */
+function catalogue(c: Context<AppEnv>, only?: string) {
+  const p = pageOf({ page: c.req.query("page"), per_page: c.req.query("per_page") ?? "1000" });
+  const f = (k: string) => q(c.req.query(`filter[${k}]`));
+  const inc = includes(c.req.query("include"));
+  const rows = HANDLERS.flatMap((h) =>
+    h.formats.map((fmt) => ({ h, input: orNull(fmt.input), output: orNull(fmt.output) })),
+  ).filter(
+    (r) =>
+      (!only || r.h.operation === only) &&
+      (!f("operation") || r.h.operation === f("operation")) &&
+      (!f("input_format") || r.input === f("input_format")?.toLowerCase()) &&
+      (!f("output_format") || r.output === f("output_format")?.toLowerCase()) &&
+      (!f("engine") || r.h.engine === f("engine")) &&
+      (!f("engine_version") || r.h.engineVersion === f("engine_version")),
+  );
+  const data = rows.slice(p.offset, p.offset + p.perPage).map(({ h, input, output }) => ({
+    operation: h.operation,
+    input_format: input,
+    output_format: output,
+    engine: h.engine,
+    credits: h.credits,
+    deprecated: false,
+    experimental: false,
+    meta: {},
+    ...(inc.has("options") ? { options: optionsOf(h) } : {}),
+    ...(inc.has("engine_versions") ? { engine_versions: [{ version: h.engineVersion, default: true, latest: true, deprecated: false, experimental: false }] } : {}),
+  }));
+  return c.json(listBody(c.req.url, p, data, rows.length > p.offset + p.perPage));
+}

@@ -1,0 +1,113 @@
+/**
+ * Tasks resource (contract §1.2): show (include=payload,depends_on_tasks,job,retries), list with
+ * filters, wait (legacy and sync host), cancel, retry, delete, and standalone creation
+ * POST /v2/{operation} (input by task id; 201).
+ */
+import { jobStub, accountStub } from "../env";
+import { Hono, type Context } from "hono";
+import type { TaskJson } from "../model/types";
+import { handlersOf } from "../operations/registry";
+import { requireUser } from "./auth";
+import { baseUrlOf, includes, isUuid, maxWaitMs, q, type AppEnv } from "./context";
+import { createStandaloneTask } from "./create";
+import { ApiError, notFound } from "./errors";
+import { listBody, pageOf } from "./pagination";
+
+export const tasks = new Hono<AppEnv>();
+tasks.use("*", requireUser);
+
+/** Where the caller's task lives, or 404 (unknown or another user's: tenant isolation through the AccountDO index). */
+async function locate(c: Context<AppEnv>, id: string) {
+  if (!isUuid(id)) throw notFound();
+  const loc = await accountStub(c.env, c.get("user").name).findTask(id);
+  if (!loc) throw notFound();
+  return { ...loc, stub: jobStub(c.env, loc.holder) };
+}
+
+/** Adds `job` and `retries` includes that need more than the task's own object. */
+async function withIncludes(c: Context<AppEnv>, t: TaskJson, inc: Set<string>, holder: string) {
+  const out: Record<string, unknown> = { ...t };
+  const stub = jobStub(c.env, holder);
+  if (inc.has("job") && t.job_id) {
+    const j = await stub.getJob(false);
+    if (j) {
+      const { _owner, ...json } = j;
+      out.job = json;
+    }
+  }
+  if (inc.has("retries")) out.retries = (await stub.listTasks()).filter((x) => x.retry_of_task_id === t.id);
+  if (!inc.has("depends_on_tasks")) delete out.depends_on_tasks;
+  return out;
+}
+
+tasks.get("/v2/tasks", async (c) => {
+  const p = pageOf(c.req.query());
+  const status = q(c.req.query("filter[status]"));
+  const rows = await accountStub(c.env, c.get("user").name).listTasks({
+    jobId: q(c.req.query("filter[job_id]")), operation: q(c.req.query("filter[operation]")), offset: p.offset, limit: p.perPage + 1,
+  });
+  const page = rows.slice(0, p.perPage);
+  const holders = [...new Set(page.map((r) => r.holder))];
+  const byHolder = new Map(await Promise.all(holders.map(async (h) => [h, await jobStub(c.env, h).listTasks()] as const)));
+  const data = page
+    .map((r) => byHolder.get(r.holder)?.find((t) => t.id === r.id))
+    .filter((t): t is TaskJson => !!t && (!status || t.status === status));
+  return c.json(listBody(c.req.url, p, data, rows.length > p.perPage));
+});
+
+tasks.get("/v2/tasks/:id", async (c) => {
+  const id = c.req.param("id");
+  const inc = includes(c.req.query("include"));
+  const { stub, holder } = await locate(c, id);
+  const t = await stub.getTask(id, { dependsOnTasks: inc.has("depends_on_tasks") });
+  if (!t) throw notFound();
+  return c.json({ data: await withIncludes(c, t, inc, holder) });
+});
+
+const wait = async (c: Context<AppEnv>) => {
+  const id = c.req.param("id")!;
+  const inc = includes(c.req.query("include"));
+  const { stub, holder } = await locate(c, id);
+  const t = await stub.waitTask(id, maxWaitMs(c.env), { dependsOnTasks: inc.has("depends_on_tasks") });
+  if (!t) throw notFound();
+  return c.json({ data: await withIncludes(c, t, inc, holder) }, 200);
+};
+tasks.get("/v2/tasks/:id/wait", wait);
+tasks.get("/sync/v2/tasks/:id", wait);
+
+/** Maps a refused state change to the contract's 422 body (contract §1.2). */
+function refusedOr(r: TaskJson | { refused: string } | null) {
+  if (!r) throw notFound();
+  if ("refused" in r) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { status: [r.refused] });
+  return r;
+}
+
+tasks.post("/v2/tasks/:id/cancel", async (c) => {
+  const id = c.req.param("id");
+  const { stub } = await locate(c, id);
+  return c.json({ data: refusedOr(await stub.cancelTask(id)) }, 200);
+});
+
+tasks.post("/v2/tasks/:id/retry", async (c) => {
+  const id = c.req.param("id");
+  const { stub } = await locate(c, id);
+  return c.json({ data: refusedOr(await stub.retryTask(id, crypto.randomUUID())) }, 201);
+});
+
+tasks.delete("/v2/tasks/:id", async (c) => {
+  const id = c.req.param("id");
+  const { stub } = await locate(c, id);
+  if (!(await stub.deleteTask(id))) throw notFound();
+  return c.body(null, 204);
+});
+
+/** POST /v2/{operation}: a standalone task. Node may send no body and no Content-Type (contract §1.2). */
+tasks.post("/v2/:operation{.+}", async (c) => {
+  const operation = c.req.param("operation");
+  if (!handlersOf(operation)) throw notFound(`Unknown operation ${operation}.`);
+  const text = await c.req.text();
+  const body = text.trim() ? JSON.parse(text) : {};
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { body: ["The body must be a JSON object."] });
+  const task = await createStandaloneTask(c.env, c.get("user"), baseUrlOf(c.req.url), operation, body);
+  return c.json({ data: task }, 201);
+});

@@ -1,0 +1,43 @@
+/**
+ * Bindings of the api Worker (wrangler.toml). Typed by hand to match `wrangler types` output for
+ * the bindings this project declares (DESIGN.md principle 7).
+ */
+import type { AccountDO } from "../durable-objects/account";
+import type { JobDO } from "../durable-objects/job";
+
+/** What crosses the queue: ids only, never file bytes (issue 2). */
+export interface TaskMessage {
+  jobId: string;
+  taskId: string;
+}
+
+export interface Env {
+  JOBS: DurableObjectNamespace<JobDO>;
+  ACCOUNTS: DurableObjectNamespace<AccountDO>;
+  FILES: R2Bucket;
+  TASKS: Queue<TaskMessage>;
+  /** Engine Worker (issue 3) over a service binding; absent when not deployed. */
+  IMAGEMAGICK?: Fetcher;
+  /** "key:username,key2:username2". No default in production configuration. */
+  API_KEYS?: string;
+  /** HMAC secret for export URLs and upload forms (a secret in production). */
+  URL_SIGNING_SECRET?: string;
+  /** "true" allows import/url to reach loopback (development only). */
+  ALLOW_PRIVATE_IMPORTS?: string;
+  /** Seconds a job, its tasks and files live after the job ends (default 86400, contract §7). */
+  RETENTION_SECONDS?: string;
+  /** Longest blocking wait in seconds (default 300). */
+  MAX_WAIT_SECONDS?: string;
+}
+
+/**
+ * A Durable Object stub typed by the class's own method signatures. workers-types maps RPC results
+ * through `Rpc.Serializable`, which turns `unknown`-bearing JSON shapes into `never`; our RPC
+ * payloads are plain JSON by construction, so we type stubs by the methods themselves.
+ */
+export type Stub<T> = { [K in keyof T as T[K] extends (...a: any[]) => any ? K : never]: T[K] };
+
+/** The JobDO of a job (or of a standalone task's hidden job). */
+export const jobStub = (env: Env, jobId: string) => env.JOBS.getByName(jobId) as unknown as Stub<JobDO>;
+/** The AccountDO of a user. */
+export const accountStub = (env: Env, userName: string) => env.ACCOUNTS.getByName(userName) as unknown as Stub<AccountDO>;

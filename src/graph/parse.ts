@@ -1,0 +1,160 @@
+/**
+ * Parsing and validating a job's task graph before anything runs (issue 2, contract §1.1, §2.5).
+ *
+ * Pure: no I/O. Every problem becomes a message keyed by field, in Laravel's style
+ * ("Task convert-1: output_format is required") so the API can answer 422 INVALID_DATA.
+ */
+import type { OperationHandler } from "../operations/types";
+import { validateTaskParams } from "../operations/validate";
+
+/** A validated task of a job: its name, operation, input names in order, and its parameters. */
+export interface TaskSpec {
+  name: string;
+  operation: string;
+  /** Names of the tasks this task takes files from, in the order given (contract §2.1 payload). */
+  input: string[];
+  ignoreError: boolean;
+  /** Timeout in seconds (default 5 h, contract §7). */
+  timeout: number;
+  /** Parameters as validated (defaults applied), including the common ones. */
+  params: Record<string, unknown>;
+  /** The echo of what was submitted, for `payload` (input normalised to an array of names). */
+  payload: Record<string, unknown>;
+}
+
+/** Validation errors: field → messages (contract §2.5). */
+export type FieldErrors = Record<string, string[]>;
+
+export const DEFAULT_TIMEOUT_S = 5 * 3600;
+const NAME_RE = /^[A-Za-z0-9_-]{1,128}$/;
+const MAX_TASKS = 100;
+
+/** Looks an operation up; supplied by the registry so this module stays pure. */
+export type HandlerLookup = (operation: string) => OperationHandler[] | undefined;
+
+function add(errors: FieldErrors, field: string, msg: string) {
+  (errors[field] ??= []).push(msg);
+}
+
+/** Normalises `input` (string | string[] | undefined) to an array; returns null when malformed. */
+export function normaliseInput(input: unknown): string[] | null {
+  if (input === undefined || input === null) return [];
+  if (typeof input === "string") return [input];
+  if (Array.isArray(input) && input.every((x) => typeof x === "string")) return input as string[];
+  return null;
+}
+
+/**
+ * Validates the `tasks` object of POST /v2/jobs.
+ * Returns the task specs in submission order, or field errors. Rules: names [A-Za-z0-9_-];
+ * inputs name existing tasks; no cycles; operations known; parameters valid for the operation.
+ */
+export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: TaskSpec[] } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  if (tasks === undefined || tasks === null) return { errors: { tasks: ["The tasks field is required."] } };
+  if (typeof tasks !== "object" || Array.isArray(tasks)) return { errors: { tasks: ["The tasks field must be an object of named tasks."] } };
+  const entries = Object.entries(tasks as Record<string, unknown>);
+  if (entries.length === 0) return { errors: { tasks: ["The tasks field is required."] } };
+  if (entries.length > MAX_TASKS) return { errors: { tasks: [`A job may hold at most ${MAX_TASKS} tasks.`] } };
+  const specs: TaskSpec[] = [];
+  for (const [name, raw] of entries) {
+    const field = `tasks.${name}`;
+    if (!NAME_RE.test(name)) {
+      add(errors, field, `Task ${name}: the name may only contain letters, digits, '-' and '_'.`);
+      continue;
+    }
+    const spec = parseTask(name, raw, lookup, (msg) => add(errors, field, `Task ${name}: ${msg}`));
+    if (spec) specs.push(spec);
+  }
+  const names = new Set(entries.map(([n]) => n));
+  for (const s of specs) {
+    for (const i of s.input) if (!names.has(i)) add(errors, `tasks.${s.name}.input`, `Task ${s.name}: input task "${i}" does not exist in this job.`);
+    for (const ref of taskRefsInParams(s)) if (!names.has(ref)) add(errors, `tasks.${s.name}.image`, `Task ${s.name}: task "${ref}" named by a parameter does not exist in this job.`);
+  }
+  if (Object.keys(errors).length === 0) {
+    const cycle = findCycle(specs);
+    if (cycle) add(errors, "tasks", `The tasks form a cycle: ${cycle.join(" → ")}.`);
+  }
+  return Object.keys(errors).length ? { errors } : { specs };
+}
+
+/**
+ * Validates one task object (shared by jobs and standalone POST /v2/{operation}).
+ * `report` receives messages without the task prefix.
+ */
+export function parseTask(name: string, raw: unknown, lookup: HandlerLookup, report: (msg: string) => void): TaskSpec | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    report("the task must be an object with an operation.");
+    return null;
+  }
+  const body = raw as Record<string, unknown>;
+  const operation = body.operation;
+  if (typeof operation !== "string" || operation === "") {
+    report("operation is required.");
+    return null;
+  }
+  const handlers = lookup(operation);
+  if (!handlers) {
+    report(`operation "${operation}" is not supported by this server (see GET /v2/operations).`);
+    return null;
+  }
+  const input = normaliseInput(body.input);
+  if (input === null) {
+    report("input must be a task name or an array of task names.");
+    return null;
+  }
+  const takesInput = handlers[0].takesInput;
+  if (takesInput && input.length === 0 && operation !== "watermark") report("input is required.");
+  if (!takesInput && input.length > 0) report(`operation ${operation} takes no input.`);
+  const timeout = body.timeout ?? DEFAULT_TIMEOUT_S;
+  if (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1 || timeout > 24 * 3600) {
+    report("timeout must be an integer number of seconds between 1 and 86400.");
+    return null;
+  }
+  const ignoreError = body.ignore_error === true;
+  const { name: _n, operation: _o, input: _i, ignore_error: _ie, ...rest } = body;
+  const checked = validateTaskParams(handlers, rest);
+  if ("errors" in checked) {
+    for (const m of checked.errors) report(m);
+    return null;
+  }
+  const payload: Record<string, unknown> = { operation, ...rest };
+  if (takesInput || input.length) payload.input = input;
+  if (typeof payload.file === "string") payload.file = `(${payload.file.length} characters)`;
+  return { name, operation, input, ignoreError, timeout, params: checked.params, payload };
+}
+
+/** Task names referenced by parameters rather than `input` (watermark `image`, capture templates). */
+export function taskRefsInParams(s: TaskSpec): string[] {
+  const refs: string[] = [];
+  for (const key of ["image", "header_template", "footer_template"]) {
+    const v = s.params[key];
+    if (typeof v === "string" && v !== "") refs.push(v);
+  }
+  return refs;
+}
+
+/** Returns one cycle as a list of names, or null (depth-first search over inputs and parameter references). */
+export function findCycle(specs: TaskSpec[]): string[] | null {
+  const deps = new Map(specs.map((s) => [s.name, [...s.input, ...taskRefsInParams(s)]]));
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | null => {
+    if (state.get(n) === 2) return null;
+    if (state.get(n) === 1) return [...stack.slice(stack.indexOf(n)), n];
+    state.set(n, 1);
+    stack.push(n);
+    for (const d of deps.get(n) ?? []) {
+      const c = visit(d);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(n, 2);
+    return null;
+  };
+  for (const s of specs) {
+    const c = visit(s.name);
+    if (c) return c;
+  }
+  return null;
+}

@@ -1,0 +1,37 @@
+/**
+ * Worker entry (DESIGN.md layout): the Hono API, the Durable Object classes, and the queue
+ * consumer that runs tasks (TASKS) and gives up on dead-lettered ones (TASKS_DLQ).
+ */
+import { jobStub } from "./env";
+import { AccountDO } from "../durable-objects/account";
+import { JobDO } from "../durable-objects/job";
+import { app } from "./api/app";
+import type { Env, TaskMessage } from "./env";
+import { runTask } from "./runner/run-task";
+
+export { AccountDO, JobDO };
+
+export default {
+  fetch: app.fetch,
+  /** Runs every message of a batch concurrently; a message whose JobDO could not be reached is retried by the queue. */
+  async queue(batch: MessageBatch<TaskMessage>, env: Env): Promise<void> {
+    if (batch.queue.endsWith("-dlq")) {
+      await Promise.all(batch.messages.map(async (m) => {
+        await jobStub(env, m.body.jobId).failTask(m.body.taskId, -1, { code: "RUNNER_LOST", message: "The task could not be run after repeated attempts.", retryable: false }).catch(() => {});
+        m.ack();
+      }));
+      return;
+    }
+    await Promise.all(
+      batch.messages.map(async (m) => {
+        try {
+          await runTask(env, m.body);
+          m.ack();
+        } catch (err) {
+          console.error("task runner could not report:", err);
+          m.retry({ delaySeconds: 1 });
+        }
+      }),
+    );
+  },
+} satisfies ExportedHandler<Env, TaskMessage>;

@@ -1,0 +1,13 @@
+/**
+ * The engines this Worker can reach, by name, built from its bindings (DESIGN.md principle 2:
+ * routing decided in one place). Operations ask `ctx.engines[name]` and answer UNSUPPORTED when
+ * an engine is absent.
+ */
+import type { Env } from "../env";
+import type { EngineSet } from "../operations/types";
+
+export function workerEngines(env: Env): EngineSet {
+  const engines: EngineSet = {};
+  if (env.IMAGEMAGICK) engines.imagemagick = env.IMAGEMAGICK;
+  return engines;
+}
