@@ -32,13 +32,15 @@ export class JobDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec(SCHEMA);
+    // The schema is created by create(), so that looking up an unknown id writes nothing.
     this.m = new JobMachine(new Db(ctx.storage.sql));
   }
 
   /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
   async create(n: NewJob): Promise<JobJson> {
     const now = Date.now();
+    this.ctx.storage.sql.exec(SCHEMA);
+    this.m.forget(true);
     this.ctx.storage.transactionSync(() => {
       this.m.db.run("INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL)",
         n.jobId, n.userName, n.userNum, n.tag, n.standalone ? 1 : 0, n.webhookUrl, n.baseUrl, n.retentionS, now);
@@ -219,6 +221,7 @@ export class JobDO extends DurableObject<Env> {
     await this.account().forgetJob(job.id, this.m.tasks().map((t) => t.id));
     for (const w of this.waiters) w();
     await this.ctx.storage.deleteAll();
+    this.m.forget();
     return true;
   }
 

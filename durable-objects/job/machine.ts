@@ -20,19 +20,33 @@ export function paramRefs(params: Record<string, unknown>): string[] {
 }
 
 export class JobMachine {
+  /** Whether the schema exists here; cached once true, reset by `forget()` after deleteAll. */
+  private schema: boolean | null = null;
+
   constructor(readonly db: Db) {}
 
+  private hasSchema(): boolean {
+    this.schema ??= this.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'job'") !== null;
+    return this.schema;
+  }
+
+  /** Marks the storage as gone (after deleteAll) or recreated (after create). */
+  forget(exists = false): void {
+    this.schema = exists;
+  }
+
+  /** The job row, or null when this object holds no job (never created, or deleted). */
   job(): JobRow | null {
-    return this.db.one<JobRow>("SELECT * FROM job LIMIT 1");
+    return this.hasSchema() ? this.db.one<JobRow>("SELECT * FROM job LIMIT 1") : null;
   }
 
   /** Every task row, oldest first (retries come after the task they retry). */
   tasks(): TaskRow[] {
-    return this.db.all<TaskRow>("SELECT * FROM task ORDER BY seq");
+    return this.hasSchema() ? this.db.all<TaskRow>("SELECT * FROM task ORDER BY seq") : [];
   }
 
   task(id: string): TaskRow | null {
-    return this.db.one<TaskRow>("SELECT * FROM task WHERE id = ?", id);
+    return this.hasSchema() ? this.db.one<TaskRow>("SELECT * FROM task WHERE id = ?", id) : null;
   }
 
   /** The effective row of each name: the latest retry wins. */

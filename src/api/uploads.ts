@@ -4,8 +4,9 @@
  * multipart (lowercase part headers, unquoted filename); answers 201 with an empty body.
  */
 import { jobStub } from "../env";
+import { parseMultipartRequest } from "@remix-run/multipart-parser";
 import { Hono } from "hono";
-import { safeFilename } from "../operations/io/filenames";
+import { contentTypeOf, safeFilename } from "../operations/io/filenames";
 import { MAX_IMPORT_BYTES, signingSecret } from "../runner/settings";
 import { safeEqual, uploadSignature } from "../security/signing";
 import { outputKey } from "../storage/keys";
@@ -19,25 +20,28 @@ uploads.post("/v2/upload/:jobId/:taskId", async (c) => {
   if (!isUuid(jobId) || !isUuid(taskId)) throw notFound();
   const declared = Number(c.req.header("content-length") ?? NaN);
   if (declared > MAX_IMPORT_BYTES) throw new ApiError(413, `The upload is larger than ${MAX_IMPORT_BYTES} bytes.`, "FILE_TOO_LARGE");
-  let form: FormData;
+  const fields = new Map<string, string>();
+  let file: { name: string; type: string; bytes: Uint8Array } | null = null;
   try {
-    form = await c.req.raw.formData();
+    // workerd's own formData() ignores the node SDK's unquoted `filename=input.png` (contract §1.3), so parse with a library that accepts it.
+    for await (const part of parseMultipartRequest(c.req.raw, { maxFileSize: MAX_IMPORT_BYTES, maxHeaderSize: 16 * 1024 })) {
+      if (part.isFile && part.name === "file") file = { name: part.filename ?? "file", type: part.mediaType ?? "", bytes: part.bytes };
+      else if (part.name) fields.set(part.name, part.text);
+    }
   } catch (err) {
-    throw new ApiError(400, `The upload is not valid multipart/form-data: ${(err as Error).message}`, "INVALID_DATA");
+    const tooBig = /exceed|too large|max/i.test((err as Error).message);
+    throw new ApiError(tooBig ? 413 : 400, tooBig ? `The upload is larger than ${MAX_IMPORT_BYTES} bytes.` : `The upload is not valid multipart/form-data: ${(err as Error).message}`, tooBig ? "FILE_TOO_LARGE" : "INVALID_DATA");
   }
-  const expires = Number(form.get("expires"));
-  const signature = String(form.get("signature") ?? "");
+  const expires = Number(fields.get("expires"));
   const want = await uploadSignature(signingSecret(c.env), jobId, taskId, expires);
-  if (!safeEqual(want, signature)) throw new ApiError(403, "The upload form signature is invalid.", "FORBIDDEN");
+  if (!safeEqual(want, fields.get("signature") ?? "")) throw new ApiError(403, "The upload form signature is invalid.", "FORBIDDEN");
   if (!(expires * 1000 > Date.now())) throw new ApiError(403, "The upload form has expired.", "FORBIDDEN");
-  const file = form.get("file");
-  if (!file || typeof file === "string") throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { file: ["The file field is required and must come last."] });
-  if (file.size > MAX_IMPORT_BYTES) throw new ApiError(413, `The upload is larger than ${MAX_IMPORT_BYTES} bytes.`, "FILE_TOO_LARGE");
+  if (!file) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { file: ["The file field is required and must come last."] });
   const filename = safeFilename(file.name);
   const key = outputKey(jobId, taskId, 0, filename);
-  const contentType = file.type || "application/octet-stream";
-  await c.env.FILES.put(key, file, { httpMetadata: { contentType } });
-  const r = await jobStub(c.env, jobId).uploadReceived(taskId, { filename, size: file.size, key, contentType });
+  const contentType = file.type && file.type !== "application/octet-stream" ? file.type : contentTypeOf(filename);
+  await c.env.FILES.put(key, file.bytes, { httpMetadata: { contentType } });
+  const r = await jobStub(c.env, jobId).uploadReceived(taskId, { filename, size: file.bytes.byteLength, key, contentType });
   if ("refused" in r) {
     await c.env.FILES.delete(key);
     throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { status: [r.refused] });

@@ -1,0 +1,65 @@
+/**
+ * Starts this project's own `npm start` (wrangler dev with every Worker) on a free port with its own
+ * persistence folder, waits until it answers, and stops exactly the process group it started.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface DevServer {
+  base: string;
+  stop(): Promise<void>;
+  log(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+/** Starts the service; `env` adds variables (API_KEYS, ALLOW_PRIVATE_IMPORTS, RETENTION_SECONDS…). */
+export async function startDevServer(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<DevServer> {
+  const port = await freePort();
+  const persist = mkdtempSync(join(tmpdir(), "edge-convert-e2e-"));
+  let out = "";
+  const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: join(__dirname, "..", ".."),
+    env: { ...process.env, PORT: String(port), PERSIST_TO: persist, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${out}`);
+    try {
+      const r = await fetch(`${base}/v2/operations`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > until) throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    base,
+    log: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        process.kill(-child.pid!, "SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+      }
+      rmSync(persist, { recursive: true, force: true });
+    },
+  };
+}
