@@ -18,11 +18,6 @@ import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contr
 import { JobMachine, MAX_ATTEMPTS } from "./job/machine";
 import { Db, SCHEMA, type TaskRow } from "./job/schema";
 
-/** Which task includes were asked for (contract §1.2); `payload` is always sent (SDK fixtures carry it). */
-export interface TaskInclude {
-  dependsOnTasks?: boolean;
-}
-
 /** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
 export type ChangeRefused = { refused: string };
 
@@ -87,14 +82,14 @@ export class JobDO extends DurableObject<Env> {
   }
 
   /** One task as v2 JSON with the asked includes, or null. */
-  async getTask(taskId: string, inc: TaskInclude = {}): Promise<TaskJson | null> {
+  async getTask(taskId: string): Promise<TaskJson | null> {
     const t = this.m.task(taskId);
-    return t ? this.taskJson(t, inc) : null;
+    return t ? this.taskJson(t) : null;
   }
 
   /** Every task row as v2 JSON (GET /v2/tasks lists), oldest first. */
-  async listTasks(inc: TaskInclude = {}): Promise<TaskJson[]> {
-    return this.m.tasks().map((t) => this.taskJson(t, inc));
+  async listTasks(): Promise<TaskJson[]> {
+    return this.m.tasks().map((t) => this.taskJson(t));
   }
 
   /** Blocks until the job ends or `maxMs` passes, then answers its current state (contract §1.1 sync). */
@@ -104,9 +99,9 @@ export class JobDO extends DurableObject<Env> {
   }
 
   /** Blocks until the task ends or `maxMs` passes. */
-  async waitTask(taskId: string, maxMs: number, inc: TaskInclude = {}): Promise<TaskJson | null> {
+  async waitTask(taskId: string, maxMs: number): Promise<TaskJson | null> {
     await this.waitFor(() => { const t = this.m.task(taskId); return !t || isTerminal(t.status); }, maxMs);
-    return this.getTask(taskId, inc);
+    return this.getTask(taskId);
   }
 
   private async waitFor(done: () => boolean, maxMs: number): Promise<void> {
@@ -170,7 +165,7 @@ export class JobDO extends DurableObject<Env> {
       this.m.db.run("UPDATE task SET message = NULL WHERE id = ?", taskId);
     });
     await this.afterChange(now);
-    return this.taskJson(this.m.task(taskId)!, {});
+    return this.taskJson(this.m.task(taskId)!);
   }
 
   /** Cancels a waiting or processing task: it ends in error with code CANCELLED (contract §2.3). */
@@ -180,7 +175,7 @@ export class JobDO extends DurableObject<Env> {
     if (!t) return null;
     if (!this.m.end(taskId, "error", now, { code: "CANCELLED", message: "The task was cancelled." })) return { refused: "Cannot change status: task already completed." };
     await this.afterChange(now);
-    return this.taskJson(this.m.task(taskId)!, {});
+    return this.taskJson(this.m.task(taskId)!);
   }
 
   /** Retries an ended task as a new task (retry_of_task_id, copy_of_task_id = old id, contract §1.2). */
@@ -196,7 +191,7 @@ export class JobDO extends DurableObject<Env> {
     if (!job.standalone) this.m.db.run("UPDATE job SET status = 'processing', ended_at = NULL, expires_at = NULL");
     await this.account().registerTask(newId, job.id, job.standalone ? null : job.id, t.operation, now);
     await this.afterChange(now);
-    return this.taskJson(this.m.task(newId)!, {});
+    return this.taskJson(this.m.task(newId)!);
   }
 
   /** Deletes one task and its files. Deleting the last task of a standalone object deletes the object. */
@@ -314,18 +309,15 @@ export class JobDO extends DurableObject<Env> {
 
   private jobJson(includeTasks: boolean): JobJson {
     const job = this.m.job()!;
-    return jobJson(job, includeTasks ? this.m.tasks().map((t) => this.taskJson(t, {})) : undefined);
+    return jobJson(job, includeTasks ? this.m.tasks().map((t) => this.taskJson(t)) : undefined);
   }
 
-  private taskJson(t: TaskRow, inc: TaskInclude): TaskJson {
+  /** A row as v2 JSON; `payload` is always sent (the SDK fixtures carry it). */
+  private taskJson(t: TaskRow): TaskJson {
     const job = this.m.job()!;
     const refs = JSON.parse(t.inputs) as string[];
     const idOf = (ref: string) => (job.standalone ? ref : (this.m.effective().find((r) => r.name === ref)?.id ?? ref));
-    const json = taskJson(t, { job, dependsOn: refs.map(idOf), includePayload: true });
-    if (inc.dependsOnTasks) {
-      json.depends_on_tasks = refs.map((r) => this.m.task(idOf(r))).filter((x): x is TaskRow => !!x).map((d) => this.taskJson(d, {}));
-    }
-    return json;
+    return taskJson(t, { job, dependsOn: refs.map(idOf), includePayload: true });
   }
 }
 

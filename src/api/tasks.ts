@@ -24,7 +24,7 @@ async function locate(c: Context<AppEnv>, id: string) {
   return { ...loc, stub: jobStub(c.env, loc.holder) };
 }
 
-/** Adds `job` and `retries` includes that need more than the task's own object. */
+/** Adds the `job`, `retries` and `depends_on_tasks` includes (contract §1.2); dependencies may live in other objects. */
 async function withIncludes(c: Context<AppEnv>, t: TaskJson, inc: Set<string>, holder: string) {
   const out: Record<string, unknown> = { ...t };
   const stub = jobStub(c.env, holder);
@@ -36,7 +36,14 @@ async function withIncludes(c: Context<AppEnv>, t: TaskJson, inc: Set<string>, h
     }
   }
   if (inc.has("retries")) out.retries = (await stub.listTasks()).filter((x) => x.retry_of_task_id === t.id);
-  if (!inc.has("depends_on_tasks")) delete out.depends_on_tasks;
+  if (inc.has("depends_on_tasks")) {
+    const account = accountStub(c.env, c.get("user").name);
+    const deps = await Promise.all(t.depends_on_task_ids.map(async (id) => {
+      const loc = await account.findTask(id);
+      return loc ? jobStub(c.env, loc.holder).getTask(id) : null;
+    }));
+    out.depends_on_tasks = deps.filter((d) => d !== null);
+  }
   return out;
 }
 
@@ -59,7 +66,7 @@ tasks.get("/v2/tasks/:id", async (c) => {
   const id = c.req.param("id");
   const inc = includes(c.req.query("include"));
   const { stub, holder } = await locate(c, id);
-  const t = await stub.getTask(id, { dependsOnTasks: inc.has("depends_on_tasks") });
+  const t = await stub.getTask(id);
   if (!t) throw notFound();
   return c.json({ data: await withIncludes(c, t, inc, holder) });
 });
@@ -68,7 +75,7 @@ const wait = async (c: Context<AppEnv>) => {
   const id = c.req.param("id")!;
   const inc = includes(c.req.query("include"));
   const { stub, holder } = await locate(c, id);
-  const t = await stub.waitTask(id, maxWaitMs(c.env), { dependsOnTasks: inc.has("depends_on_tasks") });
+  const t = await stub.waitTask(id, maxWaitMs(c.env));
   if (!t) throw notFound();
   return c.json({ data: await withIncludes(c, t, inc, holder) }, 200);
 };

@@ -1,0 +1,158 @@
+/**
+ * Issue 2 in workerd: timeouts, dead runners and retention through the JobDO alarm; cancel, retry,
+ * standalone tasks, uploads, signed downloads, pagination and the generated catalogue.
+ */
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, createJob, KEY_A, taskByName, waitJob } from "./helpers";
+
+const jobDo = (id: string) => (env as any).JOBS.getByName(id);
+
+describe("timers through the alarm", () => {
+  it("ends a task over its timeout with TIMEOUT, and its dependents with INPUT_TASK_FAILED", async () => {
+    const job = await createJob({ up: { operation: "import/upload", timeout: 1 }, out: { operation: "export/url", input: "up" } });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await runDurableObjectAlarm(jobDo(job.id))).toBe(true);
+    const done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
+    expect(done.status).toBe("error");
+    expect(taskByName(done, "up")).toMatchObject({ status: "error", code: "TIMEOUT" });
+    expect(taskByName(done, "out").code).toBe("INPUT_TASK_FAILED");
+  });
+
+  it("fails a task whose runner died on every attempt with RUNNER_LOST", async () => {
+    const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
+    const outId = taskByName(job, "out").id;
+    // A processing task whose three runners all vanished: attempts used up and the lease expired.
+    await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE task SET status = 'processing', started_at = ?, attempts = 3, lease_until = ? WHERE id = ?", Date.now(), Date.now() - 1, outId);
+      await state.storage.setAlarm(Date.now());
+    });
+    await runDurableObjectAlarm(jobDo(job.id));
+    const t = (await api("GET", `/v2/tasks/${outId}`)).json.data;
+    expect(t).toMatchObject({ status: "error", code: "RUNNER_LOST" });
+  });
+
+  it("deletes the job, its tasks and its files when retention passes", async () => {
+    const job = await createJob({ a: { operation: "import/raw", file: "bye", filename: "bye.txt" } });
+    const done = await waitJob(job.id);
+    expect(done.status).toBe("finished");
+    const listed = await env.FILES.list({ prefix: `jobs/${job.id}/` });
+    expect(listed.objects.length).toBe(1);
+    await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE job SET expires_at = ?", Date.now() - 1);
+      await state.storage.setAlarm(Date.now());
+    });
+    await runDurableObjectAlarm(jobDo(job.id));
+    expect((await api("GET", `/v2/jobs/${job.id}`)).status).toBe(404);
+    expect((await api("GET", `/v2/tasks/${job.tasks[0].id}`)).status).toBe(404);
+    expect((await env.FILES.list({ prefix: `jobs/${job.id}/` })).objects.length).toBe(0);
+  });
+
+  it("sets expires_at from RETENTION_SECONDS when the job ends", async () => {
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } });
+    await waitJob(job.id);
+    const row = await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => state.storage.sql.exec("SELECT ended_at, expires_at FROM job").one());
+    expect(Number(row.expires_at) - Number(row.ended_at)).toBe(86400 * 1000);
+  });
+});
+
+describe("task actions", () => {
+  it("cancels a waiting task (CANCELLED), fails its dependents, and refuses a second cancel", async () => {
+    const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
+    const up = taskByName(job, "up");
+    const r = await api("POST", `/v2/tasks/${up.id}/cancel`);
+    expect(r.status).toBe(200);
+    expect(r.json.data).toMatchObject({ status: "error", code: "CANCELLED" });
+    const again = await api("POST", `/v2/tasks/${up.id}/cancel`);
+    expect(again.status).toBe(422);
+    expect(again.json.errors.status[0]).toContain("already completed");
+    const done = await waitJob(job.id);
+    expect(done.status).toBe("error");
+    expect(taskByName(done, "out").code).toBe("INPUT_TASK_FAILED");
+  });
+
+  it("retries a failed task as a new task with retry_of_task_id", async () => {
+    const job = await createJob({ in: { operation: "import/url", url: "http://localhost/x.png" } });
+    const done = await waitJob(job.id);
+    const failed = taskByName(done, "in");
+    const r = await api("POST", `/v2/tasks/${failed.id}/retry`);
+    expect(r.status).toBe(201);
+    expect(r.json.data).toMatchObject({ retry_of_task_id: failed.id, copy_of_task_id: failed.id, name: "in" });
+    const waited = (await api("GET", `/sync/v2/tasks/${r.json.data.id}`)).json.data;
+    expect(waited.code).toBe("IMPORT_FORBIDDEN");
+    const withRetries = (await api("GET", `/v2/tasks/${failed.id}?include=retries`)).json.data;
+    expect(withRetries.retries.map((t: any) => t.id)).toEqual([r.json.data.id]);
+  });
+
+  it("runs standalone tasks with job_id null and input by task id", async () => {
+    const raw = await api("POST", "/v2/import/raw", { body: { file: "standalone", filename: "s.txt", name: null } });
+    expect(raw.status).toBe(201);
+    expect(raw.json.data).toMatchObject({ job_id: null, status: "finished", operation: "import/raw" });
+    const exp = await api("POST", "/v2/export/url", { body: { input: raw.json.data.id } });
+    expect(exp.status).toBe(201);
+    const done = (await api("GET", `/v2/tasks/${exp.json.data.id}/wait?include=depends_on_tasks`)).json.data;
+    expect(done.status).toBe("finished");
+    expect(done.depends_on_task_ids).toEqual([raw.json.data.id]);
+    expect(done.depends_on_tasks[0].id).toBe(raw.json.data.id);
+    const res = await (await import("cloudflare:workers")).exports.default.fetch(done.result.files[0].url);
+    expect(await res.text()).toBe("standalone");
+    expect((await api("DELETE", `/v2/tasks/${raw.json.data.id}`)).status).toBe(204);
+    expect((await api("GET", `/v2/tasks/${raw.json.data.id}`)).status).toBe(404);
+  });
+
+  it("answers 404 for an unknown standalone operation", async () => {
+    expect((await api("POST", "/v2/teleport", { body: {} })).status).toBe(404);
+  });
+});
+
+describe("uploads and downloads", () => {
+  it("refuses a forged upload signature and a second upload", async () => {
+    const job = await createJob({ up: { operation: "import/upload" } });
+    const form = taskByName(job, "up").result.form;
+    expect(Object.values(form.parameters).every((v) => typeof v === "string")).toBe(true);
+    const send = async (sig: string) => {
+      const fd = new FormData();
+      fd.set("expires", form.parameters.expires);
+      fd.set("signature", sig);
+      fd.set("file", new File(["abc"], "a.txt"));
+      return (await import("cloudflare:workers")).exports.default.fetch(form.url, { method: "POST", body: fd });
+    };
+    expect((await send("0".repeat(64))).status).toBe(403);
+    expect((await send(form.parameters.signature)).status).toBe(201);
+    expect((await send(form.parameters.signature)).status).toBe(422);
+    const done = await waitJob(job.id);
+    expect(taskByName(done, "up").result.files).toEqual([{ filename: "a.txt", size: 3 }]);
+  });
+
+  it("refuses an expired download link", async () => {
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, e: { operation: "export/url", input: "a", inline: true } });
+    const url = new URL(taskByName(await waitJob(job.id), "e").result.files[0].url);
+    const fetchIt = async (u: URL) => (await import("cloudflare:workers")).exports.default.fetch(u.toString());
+    const ok = await fetchIt(url);
+    expect(ok.headers.get("content-disposition")).toMatch(/^inline; filename="x.txt"/);
+    url.searchParams.set("expires", "1");
+    expect((await fetchIt(url)).status).toBe(403);
+  });
+});
+
+describe("lists and catalogue", () => {
+  it("paginates jobs with links and meta", async () => {
+    for (let i = 0; i < 3; i++) await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, KEY_A, { tag: "paged" });
+    const p1 = (await api("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=1&filter[status]=")).json;
+    expect(p1.data.length).toBe(2);
+    expect(p1.data[0].links.self).toContain("/v2/jobs/");
+    expect(p1.links.next).toContain("page=2");
+    expect(p1.meta).toMatchObject({ current_page: 1, per_page: 2, from: 1, to: 2 });
+    const p2 = (await api("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=2")).json;
+    expect(p2.data.length).toBe(1);
+    expect(p2.links.next).toBeNull();
+  });
+
+  it("generates the catalogue from the registry, with options", async () => {
+    const r = await api("GET", "/v2/operations?filter[operation]=import/url&include=options", { key: null });
+    expect(r.status).toBe(200);
+    expect(r.json.data).toHaveLength(1);
+    expect(r.json.data[0].options.map((o: any) => o.name).sort()).toEqual(["filename", "headers", "url"]);
+    expect(r.json.data[0].options.find((o: any) => o.name === "headers").type).toBe("dictionary");
+  });
+});
