@@ -1,8 +1,9 @@
 /** The shared corpus beside the checkout (../shared/corpus) and its measured facts. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const CORPUS = join(__dirname, "..", "..", "..", "shared", "corpus");
+export const CORPUS = process.env.CORPUS_DIR ?? fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
 export const corpusPath = (rel: string) => join(CORPUS, rel);
 
 export interface Fact {

@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface DevServer {
   base: string;
@@ -31,7 +34,7 @@ export async function startDevServer(env: Record<string, string> = {}, timeoutMs
   const persist = mkdtempSync(join(tmpdir(), "edge-convert-e2e-"));
   let out = "";
   const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: join(__dirname, "..", ".."),
+    cwd: ROOT,
     env: { ...process.env, PORT: String(port), PERSIST_TO: persist, ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
