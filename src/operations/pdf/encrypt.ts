@@ -1,0 +1,78 @@
+/**
+ * pdf/encrypt: AES-256 (ISO 32000-2 revision 6) with a user password (`set_password`, needed to
+ * open) and/or an owner password (`set_owner_password`, lifts the restrictions), plus permissions.
+ *
+ * Permission levels follow qpdf's --modify/--print vocabulary (cumulative, the closest public
+ * reference): allow_modify none < assemble < form (+ fill forms, sign) < annotate (+ comments)
+ * < all (+ other changes); allow_print none | low | full. Defaults allow everything, as qpdf does.
+ * Without `set_owner_password` a random owner password is used, so the restrictions hold for
+ * whoever only knows the user password (an owner password equal to it would lift them).
+ */
+import { z } from "zod";
+import { TaskError } from "../../engines/errors";
+import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import type { OperationHandler, OutputFile } from "../types";
+import { boolParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+
+const password = z.string().min(1).max(127);
+const params = z.object({
+  set_password: password.optional(),
+  set_owner_password: password.optional(),
+  allow_extract: boolParam,
+  allow_accessibility: boolParam,
+  allow_modify: z.enum(["none", "assemble", "form", "annotate", "all"]).optional(),
+  allow_print: z.enum(["none", "low", "full"]).optional(),
+});
+type Params = z.infer<typeof params>;
+
+/** pdf-lib permission flags for the parameters (see the module comment for the levels). */
+export function permissionsFor(p: Params) {
+  const modify = p.allow_modify ?? "all";
+  const level = ["none", "assemble", "form", "annotate", "all"].indexOf(modify);
+  const print = p.allow_print ?? "full";
+  return {
+    printing: print === "none" ? false : print === "low" ? ("lowResolution" as const) : ("highResolution" as const),
+    copying: p.allow_extract ?? true,
+    contentAccessibility: p.allow_accessibility ?? true,
+    documentAssembly: level >= 1,
+    fillingForms: level >= 2,
+    annotating: level >= 3,
+    modifying: level >= 4,
+  };
+}
+
+function randomPassword(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export const encryptPdf: OperationHandler<Params> = {
+  operation: "pdf/encrypt",
+  engine: PDFLIB_ENGINE.name,
+  engineVersion: PDFLIB_ENGINE.version,
+  formats: [{ input: "pdf", output: "pdf" }],
+  params,
+  credits: 1,
+  takesInput: true,
+  check: (p) => (p.set_password || p.set_owner_password ? [] : ["set_password or set_owner_password is required to encrypt a PDF."]),
+  async run(inputs, p, ctx) {
+    requirePdfInputs(inputs, "pdf/encrypt", p.input_format);
+    const files: OutputFile[] = [];
+    for (const [i, input] of inputs.entries()) {
+      throwIfAborted(ctx.signal);
+      const doc = await readPdf(input, ctx);
+      try {
+        doc.encrypt({
+          userPassword: p.set_password ?? "",
+          ownerPassword: p.set_owner_password ?? randomPassword(),
+          permissions: permissionsFor(p),
+          algorithm: "AES-256",
+        });
+      } catch (err) {
+        throw new TaskError("CONVERSION_FAILED", `${input.filename} could not be encrypted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+      files.push(pdfFile(singleName(p.filename, input.filename, "pdf", i + 1), await savePdf(doc, input.filename)));
+    }
+    return { files };
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * pdf/extract-pages: a new PDF holding the pages of `pages` ("1,3,5-7"; open range "5-" = page 5 to
+ * the end; pages.ts), in the order given, with the input's document info.
+ */
+import { z } from "zod";
+import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import type { OperationHandler, OutputFile } from "../types";
+import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+import { checkPages, resolvePages } from "./pages";
+import { copyToNew } from "./split";
+
+const params = z.object({ pages: z.string().max(1000) });
+
+export const extractPages: OperationHandler<z.infer<typeof params>> = {
+  operation: "pdf/extract-pages",
+  engine: PDFLIB_ENGINE.name,
+  engineVersion: PDFLIB_ENGINE.version,
+  formats: [{ input: "pdf", output: "pdf" }],
+  params,
+  credits: 1,
+  takesInput: true,
+  check: (p) => checkPages(p.pages),
+  async run(inputs, p, ctx) {
+    requirePdfInputs(inputs, "pdf/extract-pages", p.input_format);
+    const files: OutputFile[] = [];
+    for (const [i, input] of inputs.entries()) {
+      throwIfAborted(ctx.signal);
+      const src = await readPdf(input, ctx);
+      const pages = resolvePages(p.pages, src.getPageCount(), input.filename);
+      const out = await copyToNew(src, pages);
+      files.push(pdfFile(singleName(p.filename, input.filename, "pdf", i + 1), await savePdf(out, input.filename)));
+    }
+    return { files };
+  },
+};

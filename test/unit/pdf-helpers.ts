@@ -1,0 +1,97 @@
+/**
+ * Shared fixtures of the pdf-* unit tests: corpus files as InputFile, a minimal OperationContext,
+ * and native-tool oracles (qpdf, pdfinfo, pdftotext, pdftoppm from Debian; installed by .ci/run).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { expect } from "vitest";
+import { TaskError, type TaskErrorCode } from "../../src/engines/errors";
+import { MemoryFileStore } from "../../src/storage/file-store";
+import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
+
+export const CORPUS = "/work/shared/corpus";
+export const FACTS: Record<string, Record<string, unknown>> = JSON.parse(readFileSync(join(CORPUS, "facts.json"), "utf8"));
+
+/** A corpus file (path relative to the corpus) as an operation input. */
+export function corpusInput(rel: string, filename = basename(rel)): InputFile {
+  const path = join(CORPUS, rel);
+  return { filename, size: statSync(path).size, fromTask: "import", key: `corpus/${rel}`, bytes: async () => new Uint8Array(readFileSync(path)) };
+}
+
+/** In-memory bytes as an operation input. */
+export function bytesInput(filename: string, data: Uint8Array): InputFile {
+  return { filename, size: data.byteLength, fromTask: "previous", key: `memory/${filename}`, bytes: async () => data };
+}
+
+/** A context for running handlers in Node; `engines` and `taskFiles` can be supplied. */
+export function testContext(over: Partial<OperationContext> = {}): OperationContext {
+  return {
+    signal: new AbortController().signal,
+    taskName: "task",
+    taskId: "00000000-0000-4000-8000-000000000001",
+    jobId: "00000000-0000-4000-8000-000000000002",
+    files: new MemoryFileStore(),
+    engines: {},
+    settings: { allowPrivateImports: false, maxImportBytes: 100 * 1024 * 1024, publicBaseUrl: "http://localhost", urlSigningSecret: "test", fileUrlTtlSeconds: 3600 },
+    taskFiles: async () => [],
+    ...over,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "pdf-test-"));
+let n = 0;
+/** The bytes of an output (PDF operations always return bytes, never streams). */
+export function dataOf(file: OutputFile | Uint8Array): Uint8Array {
+  if (file instanceof Uint8Array) return file;
+  if (!(file.data instanceof Uint8Array)) throw new Error(`${file.filename}: expected bytes, got a stream`);
+  return file.data;
+}
+
+/** Writes output bytes to a temp file for the native tools; returns the path. */
+export function tmpFile(file: OutputFile | Uint8Array, ext = "pdf"): string {
+  const data = dataOf(file);
+  const path = join(dir, `${++n}.${ext}`);
+  writeFileSync(path, data);
+  return path;
+}
+
+/** `qpdf --check` must exit 0 (no errors; warnings exit 3 and fail too) on the output. */
+export function expectQpdfCheck(file: OutputFile | Uint8Array, password?: string): void {
+  const args = ["--check", ...(password !== undefined ? [`--password=${password}`] : []), tmpFile(file)];
+  const r = spawnSync("qpdf", args, { encoding: "utf8" });
+  expect(r.status, `qpdf --check: ${r.stdout}${r.stderr}`).toBe(0);
+}
+
+/** pdfinfo fields of a PDF ("Pages", "Title", "Encrypted", …). */
+export function pdfinfo(file: OutputFile | Uint8Array | string, password?: string, extra: string[] = []): Record<string, string> {
+  const path = typeof file === "string" ? file : tmpFile(file);
+  const out = execFileSync("pdfinfo", [...extra, ...(password !== undefined ? ["-upw", password] : []), path], { encoding: "utf8" });
+  return Object.fromEntries(out.split("\n").filter((l: string) => l.includes(":")).map((l: string) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+}
+
+/** /Rotate of every page per `pdfinfo -f 1 -l N` ("Page    3 rot:   90"). */
+export function pageRotations(file: OutputFile | Uint8Array): number[] {
+  const path = tmpFile(file);
+  const pages = Number(pdfinfo(path).Pages);
+  const out = execFileSync("pdfinfo", ["-f", "1", "-l", String(pages), path], { encoding: "utf8" });
+  return [...out.matchAll(/Page\s+\d+ rot:\s+(\d+)/g)].map((m) => Number(m[1]));
+}
+
+/** Text of a PDF per pdftotext. */
+export function pdftotext(file: OutputFile | Uint8Array, password?: string): string {
+  return execFileSync("pdftotext", [...(password !== undefined ? ["-upw", password] : []), tmpFile(file), "-"], { encoding: "utf8" });
+}
+
+/** Runs `fn` and asserts it rejects with a TaskError of `code`; returns the error. */
+export async function expectTaskError(fn: () => Promise<unknown>, code: TaskErrorCode): Promise<TaskError> {
+  try {
+    await fn();
+  } catch (err) {
+    expect(err, String(err)).toBeInstanceOf(TaskError);
+    expect((err as TaskError).code, (err as Error).message).toBe(code);
+    return err as TaskError;
+  }
+  throw new Error(`expected TaskError ${code}, but it succeeded`);
+}
