@@ -18,12 +18,17 @@ import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contr
 import { JobMachine, MAX_ATTEMPTS } from "./job/machine";
 import { Db, SCHEMA, type TaskRow } from "./job/schema";
 
+/** Delay before retrying an undelivered notice, in ms. */
+const NOTICE_RETRY_MS = 5_000;
+
 /** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
 export type ChangeRefused = { refused: string };
 
 export class JobDO extends DurableObject<Env> {
   private m: JobMachine;
   private waiters = new Set<() => void>();
+  /** The alarm time last set (undefined: unknown after a restart). */
+  private alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -93,7 +98,8 @@ export class JobDO extends DurableObject<Env> {
   }
 
   /** Blocks until the job ends or `maxMs` passes, then answers its current state (contract §1.1 sync). */
-  async waitJob(maxMs: number): Promise<(JobJson & { _owner: string }) | null> {
+  async waitJob(maxMs: number, owner?: string): Promise<(JobJson & { _owner: string }) | null> {
+    if (owner !== undefined && this.m.job()?.user_name !== owner) return null;
     await this.waitFor(() => { const j = this.m.job(); return !j || isTerminal(j.status); }, maxMs);
     return (await this.getJob(true)) ?? null;
   }
@@ -217,6 +223,7 @@ export class JobDO extends DurableObject<Env> {
     for (const w of this.waiters) w();
     await this.ctx.storage.deleteAll();
     this.m.forget();
+    this.alarmAt = undefined;
     return true;
   }
 
@@ -245,6 +252,7 @@ export class JobDO extends DurableObject<Env> {
 
   /** Timeouts, dead runners and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
+    this.alarmAt = undefined; // this alarm is spent
     const now = Date.now();
     const job = this.m.job();
     if (!job) return;
@@ -267,35 +275,60 @@ export class JobDO extends DurableObject<Env> {
     await this.afterChange(now);
   }
 
-  /** After every change: propagate, dispatch, notify watchers and the account, wake waiters, re-arm the alarm. */
+  /**
+   * After every change: propagate failures, dispatch ready tasks, wake waiters, re-arm the alarm,
+   * then deliver what others must learn (watchers, the account). Those deliveries are rows first
+   * (`notice`, `watcher`) and are retried by the alarm until they succeed, so nothing is lost.
+   */
   private async afterChange(now: number): Promise<void> {
     const job = this.m.job();
     if (!job) return;
     const { dispatch } = this.ctx.storage.transactionSync(() => this.m.settle(now));
-    const ended = this.m.tasks().filter((t) => isTerminal(t.status));
     const ending = this.ctx.storage.transactionSync(() => this.m.deriveJobStatus(now));
-    if (dispatch.length) await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId: job.id, taskId } })));
-    await this.notifyWatchers(ended);
-    if (ending && !job.standalone) {
+    if (ending) {
       const j = this.m.job()!;
-      await this.account().jobEnded({ jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: this.jobJson(true), webhookUrl: j.webhook_url });
-    } else if (ending) {
-      await this.account().jobEnded({ jobId: job.id, status: ending, endedAt: now, credits: this.credits(), job: null, webhookUrl: null });
+      const notice = { jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: j.standalone ? null : this.jobJson(true), webhookUrl: j.standalone ? null : j.webhook_url };
+      this.m.db.run("INSERT INTO notice (body) VALUES (?)", JSON.stringify(notice));
     }
     for (const w of this.waiters) w();
     this.waiters.clear();
+    await this.armAlarm(now);
+    if (dispatch.length) await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId: job.id, taskId } })));
+    await this.deliver();
+  }
+
+  /** Sets the alarm to the next timer; skips the write when it is already set there. */
+  private async armAlarm(now: number): Promise<void> {
+    const pending = this.m.db.one("SELECT 1 AS x FROM notice UNION ALL SELECT 1 FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1");
     const wake = this.m.nextWake();
-    if (wake !== null) await this.ctx.storage.setAlarm(Math.max(wake, now + 1));
+    const at = pending ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : wake;
+    if (at === this.alarmAt) return;
+    this.alarmAt = at;
+    if (at !== null && at !== Infinity) await this.ctx.storage.setAlarm(Math.max(at, now + 1));
     else await this.ctx.storage.deleteAlarm();
   }
 
-  private async notifyWatchers(ended: TaskRow[]): Promise<void> {
+  /** Delivers pending watcher and account notices; failures stay for the alarm to retry. */
+  private async deliver(): Promise<void> {
+    const ended = this.m.db.all<TaskRow>("SELECT t.* FROM task t WHERE t.status IN ('finished','error') AND EXISTS (SELECT 1 FROM watcher w WHERE w.task_id = t.id)");
     for (const t of ended) {
-      const watchers = this.m.db.all<{ job_id: string }>("SELECT job_id FROM watcher WHERE task_id = ?", t.id);
-      if (!watchers.length) continue;
-      this.m.db.run("DELETE FROM watcher WHERE task_id = ?", t.id);
       const s = this.settledOf(t);
-      await Promise.all(watchers.map((w) => jobStub(this.env, w.job_id).inputSettled(s)));
+      for (const w of this.m.db.all<{ job_id: string }>("SELECT job_id FROM watcher WHERE task_id = ?", t.id)) {
+        try {
+          await jobStub(this.env, w.job_id).inputSettled(s);
+          this.m.db.run("DELETE FROM watcher WHERE task_id = ? AND job_id = ?", t.id, w.job_id);
+        } catch (err) {
+          console.error(`notifying ${w.job_id} failed, will retry:`, err);
+        }
+      }
+    }
+    for (const n of this.m.db.all<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id")) {
+      try {
+        await this.account().jobEnded(JSON.parse(n.body));
+        this.m.db.run("DELETE FROM notice WHERE id = ?", n.id);
+      } catch (err) {
+        console.error("notifying the account failed, will retry:", err);
+      }
     }
   }
 

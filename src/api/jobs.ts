@@ -70,8 +70,8 @@ jobs.get("/v2/jobs/:id", async (c) => {
 
 const wait = async (c: Context<AppEnv>) => {
   const id = c.req.param("id")!;
-  await ownJob(c, id, false);
-  const job = await jobStub(c.env, id).waitJob(maxWaitMs(c.env));
+  if (!isUuid(id)) throw notFound();
+  const job = await jobStub(c.env, id).waitJob(maxWaitMs(c.env), c.get("user").name);
   if (!job) throw notFound();
   const { _owner, ...json } = job;
   return maybeRedirect(c, json, c.req.query("redirect")) ?? c.json({ data: json }, 200);
