@@ -1,0 +1,79 @@
+/**
+ * Webhooks in workerd (issue 2, contract §4): per-job webhook_url gets job.finished signed with the
+ * user's secret; failures are retried from the persisted outbox; 410 Gone disables an account webhook.
+ */
+import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { api, createJob, waitJob } from "./helpers";
+
+const calls: { url: string; body: string; signature: string | null }[] = [];
+const real = globalThis.fetch;
+let answer = 200;
+
+function stubFetch() {
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.startsWith("https://hooks.example.org/")) {
+      calls.push({ url, body: String(init?.body), signature: new Headers(init?.headers).get("cloudconvert-signature") });
+      return new Response("", { status: answer });
+    }
+    return real(input, init);
+  }) as typeof fetch;
+}
+afterEach(() => {
+  globalThis.fetch = real;
+  calls.length = 0;
+  answer = 200;
+});
+
+async function hmac(secret: string, body: string) {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const account = () => (env as any).ACCOUNTS.getByName("alice");
+
+describe("webhooks", () => {
+  it("calls a job's webhook_url with job.finished, signed with the user's secret", async () => {
+    stubFetch();
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, undefined, { webhook_url: "https://hooks.example.org/job" });
+    await waitJob(job.id);
+    await runDurableObjectAlarm(account());
+    const mine = calls.filter((c) => c.url.endsWith("/job"));
+    expect(mine.length).toBe(1);
+    const body = JSON.parse(mine[0].body);
+    expect(body.event).toBe("job.finished");
+    expect(body.job.id).toBe(job.id);
+    expect(body.job.tasks[0].status).toBe("finished");
+    const secret = (await api("GET", "/v2/users/me")).json.data.webhook_signing_secret;
+    expect(mine[0].signature).toBe(await hmac(secret, mine[0].body));
+  });
+
+  it("retries a failing delivery from the outbox, and 410 disables the webhook", async () => {
+    stubFetch();
+    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/gone", events: ["job.failed"] } });
+    expect(created.status).toBe(201);
+    answer = 503;
+    const job = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
+    expect((await waitJob(job.id)).status).toBe("error");
+    await runDurableObjectAlarm(account());
+    expect(calls.filter((c) => c.url.endsWith("/gone")).length).toBe(1);
+    // The retry is kept in the outbox; make it due and deliver it again, now answered 410.
+    answer = 410;
+    await (await import("cloudflare:test")).runInDurableObject(account(), async (_o: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE outbox SET next_at = 0");
+      await state.storage.setAlarm(Date.now());
+    });
+    await runDurableObjectAlarm(account());
+    expect(calls.filter((c) => c.url.endsWith("/gone")).length).toBe(2);
+    const hooks = (await api("GET", "/v2/users/me/webhooks")).json.data;
+    expect(hooks.find((h: any) => h.id === created.json.data.id).disabled).toBe(true);
+    expect((await api("DELETE", `/v2/webhooks/${created.json.data.id}`)).status).toBe(204);
+  });
+
+  it("refuses webhooks to private addresses", async () => {
+    const r = await api("POST", "/v2/webhooks", { body: { url: "http://10.0.0.1/hook", events: ["job.finished"] } });
+    expect(r.status).toBe(422);
+    expect(r.json.errors.url[0]).toContain("private");
+  });
+});
