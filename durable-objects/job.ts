@@ -342,15 +342,21 @@ export class JobDO extends DurableObject<Env> {
 
   private jobJson(includeTasks: boolean): JobJson {
     const job = this.m.job()!;
-    return jobJson(job, includeTasks ? this.m.tasks().map((t) => this.taskJson(t)) : undefined);
+    if (!includeTasks) return jobJson(job);
+    const rows = this.m.tasks();
+    const ids = new Map(rows.map((r) => [r.name, r.id])); // later rows (retries) win
+    return jobJson(job, rows.map((t) => this.taskJson(t, job, ids)));
   }
 
-  /** A row as v2 JSON; `payload` is always sent (the SDK fixtures carry it). */
-  private taskJson(t: TaskRow): TaskJson {
-    const job = this.m.job()!;
+  /** A row as v2 JSON; `payload` is always sent (the SDK fixtures carry it). Input names become the ids of their effective rows. */
+  private taskJson(t: TaskRow, job = this.m.job()!, ids?: Map<string, string>): TaskJson {
     const refs = JSON.parse(t.inputs) as string[];
-    const idOf = (ref: string) => (job.standalone ? ref : (this.m.effective().find((r) => r.name === ref)?.id ?? ref));
-    return taskJson(t, { job, dependsOn: refs.map(idOf), includePayload: true });
+    let dependsOn = refs;
+    if (!job.standalone) {
+      const byName = ids ?? new Map(this.m.tasks().map((r) => [r.name, r.id]));
+      dependsOn = refs.map((ref) => byName.get(ref) ?? ref);
+    }
+    return taskJson(t, { job, dependsOn, includePayload: true });
   }
 }
 
