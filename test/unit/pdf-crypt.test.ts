@@ -1,10 +1,11 @@
 /** pdf/encrypt and pdf/decrypt on corpus PDFs, checked with qpdf --show-encryption and pdfinfo. */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decryptPdf } from "../../src/operations/pdf/decrypt";
 import { encryptPdf } from "../../src/operations/pdf/encrypt";
 import { rotatePages } from "../../src/operations/pdf/rotate";
-import { bytesInput, corpusInput, expectQpdfCheck, expectTaskError, FACTS, pdfinfo, testContext, tmpFile , dataOf } from "./pdf-helpers";
+import { bytesInput, corpusInput, dataOf, expectQpdfCheck, expectTaskError, FACTS, pdfinfo, pdftotext, testContext, tmpFile } from "./pdf-helpers";
 
 const ctx = testContext();
 
@@ -94,5 +95,24 @@ describe("encrypted inputs with an empty user password", () => {
     const { files } = await rotatePages.run([corpusInput("pdf-encrypted/tika-testPDF_protected.pdf")], { rotation: "90", pages: "1" }, ctx);
     expectQpdfCheck(files[0]);
     expect(pdfinfo(files[0]).Title).toMatch(/^Rethinking the Financial Network/);
+  });
+});
+
+describe("AES-256 output is complete", () => {
+  it("encrypts strings outside object streams too (the catalog's /Lang reads back)", async () => {
+    const { files } = await encryptPdf.run([corpusInput("pdf/pdfjs-attachment.pdf")], { set_password: "u" }, ctx);
+    const data = dataOf(files[0]);
+    expectQpdfCheck(data, "u");
+    const trailer = execFileSync("qpdf", ["--password=u", "--show-object=trailer", tmpFile(data)], { encoding: "utf8" });
+    const root = /\/Root (\d+) 0 R/.exec(trailer)![1];
+    expect(execFileSync("qpdf", ["--password=u", `--show-object=${root}`, tmpFile(data)], { encoding: "utf8" })).toContain("/Lang (nl-NL)");
+    // the attachment (an embedded file stream, encrypted with WebCrypto) decrypts to the original bytes
+    const saved = (path: string, pw?: string) => {
+      const out = tmpFile(new Uint8Array(0), "txt");
+      execFileSync("pdfdetach", [...(pw ? ["-upw", pw] : []), "-save", "1", "-o", out, path]);
+      return readFileSync(out, "utf8");
+    };
+    expect(saved(tmpFile(data), "u")).toBe(saved("/work/shared/corpus/pdf/pdfjs-attachment.pdf"));
+    expect(pdftotext(data, "u").length).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,8 @@
  * normalising its untyped errors into TaskError at this boundary (DESIGN.md principle 3):
  *  - OVER_BUDGET       bytes or pages beyond the budget (budget.ts), checked before the work;
  *  - INVALID_PASSWORD  encrypted and the password is missing or wrong;
- *  - OPEN_FAILED       not a PDF, no readable trailer/catalog/page tree, or no pages.
+ *  - OPEN_FAILED       not a PDF, no readable trailer/catalog/page tree, no pages, or a page
+ *                      whose content stream is an image (sanity.ts).
  * Documents are opened with `updateMetadata: false` so Producer/ModDate are not rewritten.
  */
 import { PDFDocument } from "@cantoo/pdf-lib";
@@ -11,6 +12,7 @@ import { TaskError } from "../errors";
 import { checkBytes, checkPages, DEFAULT_PDF_BUDGET, type PdfBudget } from "./budget";
 import { dropEncryptDict, installDecryptFixes } from "./decrypt-fixes";
 import { passwordCandidates } from "./password";
+import { checkContentStreams } from "./sanity";
 
 /** Options of {@link openPdf}. */
 export interface OpenOptions {
@@ -64,6 +66,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions): Promise<PDF
     }
     if (pages === 0) throw new TaskError("OPEN_FAILED", `${name} has no pages.`);
     checkPages(pages, name, budget);
+    checkContentStreams(doc, name);
     dropEncryptDict(doc);
     return doc;
   }

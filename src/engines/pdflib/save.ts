@@ -1,11 +1,13 @@
 /**
  * Saving a pdf-lib document the way every page operation needs it: no default page added to an empty
  * document, form field appearances left as they are (regenerating them would change the document),
- * object streams as pdf-lib chooses for the header version, all objects in one tick (a Worker gains
- * nothing from yielding inside one task, and yielding costs time).
+ * object streams as pdf-lib chooses for the header version (always for AES-256, whose minimum
+ * version is 1.7), all objects in one tick (a Worker gains nothing from yielding inside one task,
+ * and yielding costs time). AES-256 documents go through encrypt-fixes.ts first.
  */
 import type { PDFDocument } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
+import { prepareAes256Save } from "./encrypt-fixes";
 
 /**
  * Serialises `doc` to bytes.
@@ -13,6 +15,7 @@ import { TaskError } from "../errors";
  */
 export async function savePdf(doc: PDFDocument, filename: string): Promise<Uint8Array> {
   try {
+    await prepareAes256Save(doc);
     return await doc.save({ addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: Infinity });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,45 @@
+/**
+ * thumbnail of a PDF (contract §6 thumbnail: png | jpg | webp, width, height, fit, count) with
+ * PDFium: the first page, or the first `count` pages of `pages`. Without width/height the page is
+ * drawn at 72 ppi (1 pixel per point); fit max (default) never draws larger than that.
+ * Names: `<name>.<ext>`, or `<name>-<page>.<ext>` when count > 1.
+ */
+import { z } from "zod";
+import { TaskError } from "../../engines/errors";
+import { PDFIUM_ENGINE } from "../../engines/pdfium";
+import type { OperationHandler } from "../types";
+import { checkPagesParam, pagesParam } from "./common";
+import { RASTER_OUTPUTS, rasterizeInputs, type RasterJob } from "./rasterize";
+
+const side = z.coerce.number().int().min(1).max(16384).optional();
+
+export const pdfThumbnailParams = z.object({
+  width: side,
+  height: side,
+  fit: z.enum(["max", "crop", "scale"]).optional(),
+  count: z.coerce.number().int().min(1).max(100).optional(),
+  pages: pagesParam,
+  quality: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+/** Pixels per inch of a PDF thumbnail (and the upper bound of fit max). */
+export const THUMBNAIL_DENSITY = 72;
+
+export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> = {
+  operation: "thumbnail",
+  engine: PDFIUM_ENGINE.name,
+  engineVersion: PDFIUM_ENGINE.version,
+  formats: RASTER_OUTPUTS.map((output) => ({ input: "pdf", output })),
+  params: pdfThumbnailParams,
+  credits: 1,
+  takesInput: true,
+  requiresOutputFormat: true,
+  check: checkPagesParam,
+  run(inputs, p, ctx) {
+    const format = (p.output_format ?? "png") as RasterJob["format"];
+    if (!RASTER_OUTPUTS.includes(format)) throw new TaskError("INVALID_CONVERSION_TYPE", `thumbnail of a pdf as ${format} is not supported; use png, jpg or webp.`);
+    const count = p.count ?? 1;
+    const job: RasterJob = { format, params: p, density: THUMBNAIL_DENSITY, limit: count, alwaysNumbered: count > 1 };
+    return rasterizeInputs(inputs, job, ctx, "thumbnail");
+  },
+};
