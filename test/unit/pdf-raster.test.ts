@@ -49,9 +49,11 @@ describe("convert pdf → png (PDFium)", () => {
     const ours = rgb(dataOf(files[0]));
     const ref = poppler(rel, page, dpi);
     expect([ours.w, ours.h]).toEqual([ref.w, ref.h]);
+    // Measured: 0.01–0.2 on vector pages, up to 5.9 mean / 2.9 % on text-dense pages (glyph
+    // anti-aliasing differs between PDFium and poppler's Splash); a wrong page or scale is > 20.
     const d = diff(ours.px, ref.px);
-    expect(d.mean, JSON.stringify(d)).toBeLessThan(6);
-    expect(d.off, JSON.stringify(d)).toBeLessThan(0.03);
+    expect(d.mean, JSON.stringify(d)).toBeLessThan(8);
+    expect(d.off, JSON.stringify(d)).toBeLessThan(0.04);
   });
 
   it("writes one PNG per page named by page number, at 150 ppi by default", async () => {

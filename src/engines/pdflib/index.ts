@@ -1,7 +1,7 @@
 /**
  * The pdf-lib engine adapter: open (with passwords and budgets), keep document info, save.
  * Engine name "pdflib" as reported on tasks; the version is the @cantoo/pdf-lib package version
- * (checked against node_modules by test/unit/pdf-engine.test.ts).
+ * (checked against node_modules by test/unit/pdf-rows.test.ts).
  */
 export { openPdf, looksLikePdf, type OpenOptions } from "./open";
 export { savePdf } from "./save";

@@ -11,7 +11,11 @@ import type { InputFile, OperationContext, OutputFile } from "../types";
 import { checkPages } from "./pages";
 
 /** `pages` parameter: a page list (pages.ts); length-capped so parsing stays cheap. */
-export const pagesParam = z.string().max(1000).optional();
+export const pagesParam = z
+  .string()
+  .max(1000)
+  .optional()
+  .describe('1-based pages and ranges, e.g. "1,3,5-7"; "5-" = page 5 to the last page; absent = all pages');
 
 /** Booleans as SDKs send them: true/false, or the strings "true"/"false"/"1"/"0" (form posts). */
 export const boolParam = z

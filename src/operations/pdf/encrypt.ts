@@ -20,8 +20,8 @@ const params = z.object({
   set_owner_password: password.optional(),
   allow_extract: boolParam,
   allow_accessibility: boolParam,
-  allow_modify: z.enum(["none", "assemble", "form", "annotate", "all"]).optional(),
-  allow_print: z.enum(["none", "low", "full"]).optional(),
+  allow_modify: z.enum(["none", "assemble", "form", "annotate", "all"]).optional().describe("Cumulative levels as qpdf's --modify (default all)"),
+  allow_print: z.enum(["none", "low", "full"]).optional().describe("default full"),
 });
 type Params = z.infer<typeof params>;
 

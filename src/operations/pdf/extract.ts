@@ -9,7 +9,7 @@ import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "
 import { checkPages, resolvePages } from "./pages";
 import { copyToNew } from "./split";
 
-const params = z.object({ pages: z.string().max(1000) });
+const params = z.object({ pages: z.string().max(1000).describe('1-based pages and ranges in output order, e.g. "1,3,5-7"; "5-" = page 5 to the last page') });
 
 export const extractPages: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/extract-pages",

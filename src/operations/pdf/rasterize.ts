@@ -21,11 +21,11 @@ const side = z.coerce.number().int().min(1).max(16384).optional();
 
 export const rasterParams = z.object({
   pages: pagesParam,
-  pixel_density: z.coerce.number().int().min(1).max(2400).optional(),
-  width: side,
-  height: side,
-  fit: z.enum(["max", "crop", "scale"]).optional(),
-  quality: z.coerce.number().int().min(1).max(100).optional(),
+  pixel_density: z.coerce.number().int().min(1).max(2400).optional().describe("Pixels per inch (default 150)"),
+  width: side.describe("Output width in pixels"),
+  height: side.describe("Output height in pixels"),
+  fit: z.enum(["max", "crop", "scale"]).optional().describe("max (default): inside width × height, never above pixel_density; crop: fill and crop; scale: exact size"),
+  quality: z.coerce.number().int().min(1).max(100).optional().describe("jpg/webp encoder quality"),
 });
 type RasterParams = z.infer<typeof rasterParams>;
 

@@ -23,7 +23,7 @@ export function parseRotation(value: string | number): number | null {
 const params = z.object({
   rotation: z.union([z.string().max(8), z.number().int()]).refine((v) => parseRotation(v) !== null, {
     message: 'must be a multiple of 90 degrees such as "+90", "-90", "180" or "270" (clockwise when positive)',
-  }),
+  }).describe('Quarter turns relative to the current /Rotate: "+90"/"90" clockwise, "-90"/"270" counter-clockwise, "180"'),
   pages: pagesParam,
 });
 
