@@ -1,0 +1,127 @@
+/**
+ * Decoding and encoding through magick-wasm with the service's rules:
+ * - the format is always explicit (ICO has no magic bytes; SVG goes to the internal MSVG renderer);
+ * - a single-frame decode reports warnings, and a truncation warning ("Premature end of JPEG
+ *   file") is an OPEN_FAILED rather than a half-grey picture;
+ * - every failure becomes a TaskError (magick-errors.ts);
+ * - callers own the returned collection and must dispose() it.
+ */
+import {
+  Density, DensityUnit, MagickFormat, MagickImage, MagickImageCollection, MagickReadSettings,
+  type IMagickImage, type IMagickImageCollection, type WarningEvent,
+} from "@imagemagick/magick-wasm";
+import { TaskError } from "../errors";
+import { TRUNCATION_WARNING, cleanMagickMessage, toImageTaskError } from "./magick-errors";
+import type { ImageHeader } from "./sniff";
+import type { ImageFormat } from "./types";
+
+/** magick-wasm format per canonical name. */
+export const MAGICK_FORMAT: Record<ImageFormat, MagickFormat> = {
+  png: MagickFormat.Png, jpg: MagickFormat.Jpeg, webp: MagickFormat.WebP, gif: MagickFormat.Gif,
+  tiff: MagickFormat.Tiff, bmp: MagickFormat.Bmp, ico: MagickFormat.Ico, avif: MagickFormat.Avif,
+  heic: MagickFormat.Heic, svg: MagickFormat.Msvg,
+};
+
+/** How to decode. Sizes in pixels; `density` in pixels per inch (SVG rasterisation). */
+export interface DecodeOptions {
+  /** Decode this many frames from the first (Infinity: all); 1 reports truncation warnings. */
+  frames: number;
+  /** Lets libjpeg decode at a reduced scale that still covers this box (thumbnails). */
+  sizeHint?: { w: number; h: number };
+  density?: number;
+  /** Subject for messages, e.g. "input JPG". */
+  what: string;
+}
+
+function readSettings(header: ImageHeader, o: Omit<DecodeOptions, "frames">): MagickReadSettings {
+  const s = new MagickReadSettings({ format: MAGICK_FORMAT[header.format] });
+  if (o.density) s.density = new Density(o.density, DensityUnit.PixelsPerInch);
+  // only a reduction: a hint above the stored size makes libjpeg scale UP (to 2×) while decoding
+  const hint = o.sizeHint;
+  if (header.format === "jpg" && hint && hint.w <= header.width && hint.h <= header.height) {
+    s.setDefine(MagickFormat.Jpeg, "size", `${hint.w}x${hint.h}`);
+  }
+  return s;
+}
+
+/**
+ * Decodes `bytes` (already budget-checked into `header`) into a collection of frames.
+ * @throws TaskError OPEN_FAILED (corrupt/truncated), OVER_BUDGET (resource limits)
+ */
+export function decode(bytes: Uint8Array, header: ImageHeader, o: DecodeOptions): IMagickImageCollection {
+  if (o.frames === 1) {
+    const frames = MagickImageCollection.create();
+    frames.push(decodeFrame(bytes, header, o) as MagickImage);
+    return frames;
+  }
+  const settings = readSettings(header, o);
+  const frames = MagickImageCollection.create();
+  try {
+    if (Number.isFinite(o.frames)) { settings.frameIndex = 0; settings.frameCount = o.frames; }
+    frames.read(bytes, settings);
+    if (frames.length === 0) throw new TaskError("OPEN_FAILED", `The ${o.what} contains no image.`);
+    return frames;
+  } catch (err) {
+    frames.dispose();
+    throw toImageTaskError(err, "read", o.what);
+  }
+}
+
+/**
+ * Decodes one frame: the first, or for ICO the largest entry. Warnings are watched, and a
+ * truncation warning fails the decode. The caller owns (disposes) the image.
+ * @throws TaskError OPEN_FAILED / OVER_BUDGET
+ */
+export function decodeFrame(bytes: Uint8Array, header: ImageHeader, o: Omit<DecodeOptions, "frames">): IMagickImage {
+  const settings = readSettings(header, o);
+  const image = MagickImage.create();
+  const warnings: string[] = [];
+  image.onWarning = (e: WarningEvent) => void warnings.push(e.error.message);
+  try {
+    if (header.format === "ico") settings.frameIndex = largestEntry(bytes, settings);
+    image.read(bytes, settings);
+    const truncated = warnings.find((w) => TRUNCATION_WARNING.test(w));
+    if (truncated) throw new TaskError("OPEN_FAILED", `The ${o.what} is truncated or corrupt: ${cleanMagickMessage(truncated)}.`);
+    image.onWarning = undefined;
+    return image;
+  } catch (err) {
+    image.dispose();
+    throw toImageTaskError(err, "read", o.what);
+  }
+}
+
+/** Index of the largest entry of an ICO (pinged: sizes only, no pixels). */
+function largestEntry(bytes: Uint8Array, settings: MagickReadSettings): number {
+  const all = MagickImageCollection.create();
+  try {
+    all.ping(bytes, settings);
+    let best = 0;
+    all.forEach((f, i) => { if (f.width * f.height > all[best].width * all[best].height) best = i; });
+    return best;
+  } finally {
+    all.dispose();
+  }
+}
+
+/**
+ * Encodes frames to `format`: one frame → that image; several → an animation/multi-page file.
+ * Returns a copy of the bytes (magick's buffer lives in WASM memory).
+ * @throws TaskError CONVERSION_FAILED / OVER_BUDGET
+ */
+export function encode(frames: IMagickImageCollection, format: ImageFormat, what: string): Uint8Array {
+  try {
+    if (frames.length === 1) return frames[0].write(MAGICK_FORMAT[format], (d) => d.slice());
+    return frames.write(MAGICK_FORMAT[format], (d) => d.slice());
+  } catch (err) {
+    throw toImageTaskError(err, "write", what);
+  }
+}
+
+/** Encodes one frame to `format` (a copy of the bytes). @throws TaskError CONVERSION_FAILED / OVER_BUDGET */
+export function encodeFrame(frame: IMagickImage, format: ImageFormat, what: string): Uint8Array {
+  try {
+    return frame.write(MAGICK_FORMAT[format], (d) => d.slice());
+  } catch (err) {
+    throw toImageTaskError(err, "write", what);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The in-process ImageMagick engine: the same code serves Node (tests, bench) and the engine
+ * Worker (wasm/imagemagick/worker.ts); only `loadWasm`/`loadFonts` differ per platform
+ * (runtime/node-wasm.ts in Node, imported modules in workerd).
+ *
+ * ImageMagick is initialised lazily on the first call (workerd gives global scope 1 s; compiling
+ * and instantiating magick takes ~40–90 ms). Calls run one at a time: every pipeline is synchronous
+ * WASM work. Failures come back as data ({ok: false, error}), never as a rejected promise.
+ */
+import { TaskError, toFailure } from "../errors";
+import { resolveBudget } from "./budget";
+import { canonicalFormat } from "./formats";
+import { applyResourceLimits, discardInstance, initImageMagick, wasmMemoryBytes } from "./magick";
+import { toImageTaskError } from "./magick-errors";
+import { runConvert } from "./ops/convert";
+import { runOptimize } from "./ops/optimize";
+import { runThumbnail } from "./ops/thumbnail";
+import { runWatermark } from "./ops/watermark";
+import type { ImageBudget, ImageMagickEngine, ImageRunOutput, ImageRunRequest, ImageRunResult } from "./types";
+
+/** How this platform obtains magick's module and the shipped fonts. */
+export interface ImageMagickLoader {
+  /** A compiled module (workerd: `import wasm from "@imagemagick/magick-wasm/magick.wasm"`) or its bytes (Node). */
+  loadWasm(): Promise<WebAssembly.Module | Uint8Array>;
+  /** Font name → TTF bytes (fonts.ts FONT_FILES); without it text watermarks answer UNSUPPORTED. */
+  loadFonts?(): Promise<Record<string, Uint8Array>>;
+  /** Engine-wide budget overrides (a request's own `budget` overrides these). */
+  budget?: Partial<ImageBudget>;
+  /**
+   * WASM memory never shrinks; after a call leaves it above this many bytes (default 64 MB) the
+   * instance is dropped and the next call starts a fresh one (~40 ms from the compiled module), so
+   * one big image does not keep the isolate near its 128 MB limit.
+   */
+  recycleAboveBytes?: number;
+}
+
+/** Requests arrive over RPC from other code: check the shape before touching WASM. */
+function checkRequest(req: ImageRunRequest): void {
+  if (!(req?.input instanceof Uint8Array)) throw new TaskError("INTERNAL_ERROR", "Engine request without `input` bytes.");
+  for (const f of [req.inputFormat, req.outputFormat]) {
+    if (canonicalFormat(f) !== f) throw new TaskError("INVALID_CONVERSION_TYPE", `"${f}" is not an image format this engine knows.`);
+  }
+}
+
+function dispatch(req: ImageRunRequest, budget: ImageBudget): ImageRunOutput[] {
+  checkRequest(req);
+  switch (req.op) {
+    case "convert": return runConvert(req.input, req.inputFormat, req.outputFormat, req.options, budget);
+    case "thumbnail": return runThumbnail(req.input, req.inputFormat, req.outputFormat, req.options, budget);
+    case "optimize": return runOptimize(req.input, req.inputFormat, req.options, budget);
+    case "watermark": return runWatermark(req.input, req.inputFormat, req.outputFormat, req.options, budget, req.extra, req.extraFormat);
+    default: throw new TaskError("UNSUPPORTED", `The ImageMagick engine has no operation "${(req as { op: string }).op}".`);
+  }
+}
+
+/** Creates the in-process engine. Nothing is loaded until the first call. */
+export function createImageMagickEngine(loader: ImageMagickLoader): ImageMagickEngine {
+  let version = "";
+  let assets: Promise<[WebAssembly.Module | Uint8Array, Record<string, Uint8Array>]> | undefined;
+  const init = async () => {
+    // assets are loaded once; initImageMagick is cheap when ready, and rebuilds after a WASM trap
+    assets ??= Promise.all([loader.loadWasm(), loader.loadFonts?.() ?? {}]).catch((err) => { assets = undefined; throw err; });
+    const [wasm, fonts] = await assets;
+    version = await initImageMagick(wasm, fonts);
+  };
+  return {
+    async info() {
+      await init();
+      return { engineVersion: version, wasmMemoryBytes: wasmMemoryBytes() };
+    },
+    async run(req) {
+      try {
+        await init();
+      } catch (err) {
+        return { ok: false, error: { code: "INTERNAL_ERROR", message: `ImageMagick could not start: ${String(err)}`, retryable: true }, engineVersion: version };
+      }
+      const budget = resolveBudget({ ...loader.budget, ...req.budget });
+      const started = performance.now();
+      try {
+        applyResourceLimits(budget);
+        const outputs = dispatch(req, budget);
+        const result: ImageRunResult = { ok: true, outputs, engineVersion: version, wasmMemoryBytes: wasmMemoryBytes(), ms: performance.now() - started };
+        return result;
+      } catch (err) {
+        return { ok: false, error: toFailure(toImageTaskError(err, "process", `${String(req?.inputFormat ?? "input").toUpperCase()} image`)), engineVersion: version };
+      } finally {
+        if (wasmMemoryBytes() > (loader.recycleAboveBytes ?? 64e6)) discardInstance();
+      }
+    },
+  };
+}

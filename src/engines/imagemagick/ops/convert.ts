@@ -1,0 +1,51 @@
+/**
+ * convert: decode → auto-orient → resize per `fit` → strip → density → encode (contract §6
+ * image→image options). Multi-frame inputs keep every frame when the output can hold them (gif,
+ * webp, tiff; animations are coalesced first so each frame is a full picture); other outputs take
+ * the first frame (the largest entry for ICO inputs).
+ */
+import { TaskError } from "../../errors";
+import { checkImageBudget } from "../budget";
+import { decode, encode } from "../codec";
+import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
+import { planResize } from "../geometry";
+import { checkMemory, memoryPlan } from "../memory";
+import { applyPlan, checkOutputSize, orient, prepareForFormat, setDensity, stripKeepingColour } from "../transform";
+import type { ConvertOptions, ImageBudget, ImageFormat, ImageRunOutput } from "../types";
+
+/** Bytes in one format → bytes in another. @throws TaskError (OPEN_FAILED, OVER_BUDGET, CONVERSION_FAILED, UNSUPPORTED) */
+export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFormat: ImageFormat, o: ConvertOptions, budget: ImageBudget): ImageRunOutput[] {
+  if (!WRITABLE_FORMATS.includes(outputFormat)) {
+    throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
+  }
+  const keepFrames = MULTI_FRAME_OUTPUTS.includes(outputFormat);
+  const header = checkImageBudget(input, inputFormat, budget, keepFrames);
+  const what = `input ${header.format.toUpperCase()}`;
+  const side = 2 * Math.max(o.width ?? 0, o.height ?? 0); // square: orientation may swap the axes
+  const planned = planResize(header.width, header.height, o); // for the estimate; redone after orienting
+  checkOutputSize(header.width, header.height, planned, budget);
+  checkMemory(memoryPlan(input, header, keepFrames ? header.frames : 1, outputFormat, planned, side), budget, what);
+  const frames = decode(input, header, {
+    frames: keepFrames ? Infinity : 1,
+    what,
+    density: header.format === "svg" ? o.pixel_density : undefined,
+    sizeHint: side ? { w: side, h: side } : undefined,
+  });
+  try {
+    if (frames.length > 1 && (header.format === "gif" || header.format === "webp")) frames.coalesce();
+    const first = frames[0];
+    if (o.auto_orient !== false) for (const f of frames) orient(f);
+    const plan = planResize(first.width, first.height, o);
+    checkOutputSize(first.width, first.height, plan, budget);
+    for (const f of frames) {
+      applyPlan(f, plan);
+      if (o.strip) stripKeepingColour(f);
+      if (o.pixel_density) setDensity(f, o.pixel_density);
+      prepareForFormat(f, outputFormat, o.quality);
+    }
+    const data = encode(frames, outputFormat, `output ${outputFormat.toUpperCase()}`);
+    return [{ data, format: outputFormat, width: frames[0].width, height: frames[0].height, frames: frames.length }];
+  } finally {
+    frames.dispose();
+  }
+}

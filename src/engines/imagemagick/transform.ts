@@ -1,0 +1,86 @@
+/**
+ * Per-frame steps shared by the image pipelines (ops/*.ts): orientation, planned resize and crop,
+ * alpha flattening for formats without alpha, metadata stripping, density and quality.
+ */
+import {
+  AlphaAction, Density, DensityUnit, Gravity, Interlace, MagickColors, MagickFormat, MagickGeometry, Orientation,
+  type IMagickImage,
+} from "@imagemagick/magick-wasm";
+import { TaskError } from "../errors";
+import { plannedSize, type ResizePlan } from "./geometry";
+import { JPEG_OPTIMIZE_MAX_PIXELS } from "./memory";
+import type { ImageBudget, ImageFormat } from "./types";
+
+/**
+ * Refuses a requested output larger than the per-frame pixel budget before any resize
+ * allocates it (e.g. fit=scale to 20000×20000).
+ * @throws TaskError OVER_BUDGET
+ */
+export function checkOutputSize(srcW: number, srcH: number, plan: ResizePlan | null, budget: ImageBudget): void {
+  const { w, h } = plan?.resize ?? plannedSize(srcW, srcH, plan);
+  if (w * h > budget.maxPixels) {
+    throw new TaskError("OVER_BUDGET", `The requested size ${w}×${h} is ${(w * h / 1e6).toFixed(1)} MP; this engine produces at most ${(budget.maxPixels / 1e6).toFixed(1)} MP. Lower width/height.`);
+  }
+}
+
+/**
+ * Applies the EXIF orientation (and resets it to top-left). Skipped when already upright:
+ * ImageMagick's AutoOrientImage clones the whole image even then, doubling the pixel memory.
+ */
+export function orient(frame: IMagickImage): void {
+  if (frame.orientation !== Orientation.Undefined && frame.orientation !== Orientation.TopLeft) frame.autoOrient();
+}
+
+/**
+ * Applies a resize plan. `fast` uses ImageMagick's thumbnail() (resize + strip, with a cheap
+ * sample pass for big reductions) instead of resize().
+ */
+export function applyPlan(frame: IMagickImage, plan: ResizePlan | null, fast = false): void {
+  if (!plan) return;
+  const g = new MagickGeometry(plan.resize.w, plan.resize.h);
+  g.ignoreAspectRatio = true;
+  if (fast) frame.thumbnail(g);
+  else frame.resize(g);
+  if (plan.crop) {
+    frame.crop(plan.crop.w, plan.crop.h, Gravity.Center);
+    frame.resetPage();
+  }
+}
+
+/** Largest side an ICO entry may have (ICONDIR stores sizes in one byte; 0 means 256). */
+const ICO_MAX = 256;
+
+/** Format-specific preparation right before encoding. `quality` is 1–100 (lossy formats only). */
+export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quality?: number): void {
+  if (format === "jpg" && frame.hasAlpha) {
+    // JPEG has no alpha: composite on white rather than expose whatever colour transparent pixels hold
+    frame.backgroundColor = MagickColors.White;
+    frame.alpha(AlphaAction.Remove);
+  }
+  if (format === "ico" && (frame.width > ICO_MAX || frame.height > ICO_MAX)) {
+    const g = new MagickGeometry(ICO_MAX, ICO_MAX); // keeps the aspect ratio inside 256×256
+    frame.resize(g);
+  }
+  if (format === "jpg" && frame.width * frame.height > JPEG_OPTIMIZE_MAX_PIXELS) {
+    // optimized Huffman tables buffer every coefficient (+7 B/px, memory.ts): not for big outputs
+    frame.settings.setDefine(MagickFormat.Jpeg, "optimize-coding", "false");
+  }
+  if (quality !== undefined && (format === "jpg" || format === "webp" || format === "avif")) frame.quality = quality;
+}
+
+/** Removes metadata (EXIF, XMP, IPTC, comments) but keeps the ICC profile so colours do not change. */
+export function stripKeepingColour(frame: IMagickImage): void {
+  const icc = frame.getProfile("icc");
+  frame.strip();
+  if (icc) frame.setProfile(icc);
+}
+
+/** Writes `ppi` pixels per inch into the image's resolution fields. */
+export function setDensity(frame: IMagickImage, ppi: number): void {
+  frame.density = new Density(ppi, DensityUnit.PixelsPerInch);
+}
+
+/** Progressive JPEG (usually a few percent smaller); skipped above JPEG_OPTIMIZE_MAX_PIXELS (it buffers every coefficient). */
+export function progressive(frame: IMagickImage): void {
+  if (frame.width * frame.height <= JPEG_OPTIMIZE_MAX_PIXELS) frame.settings.interlace = Interlace.Jpeg;
+}

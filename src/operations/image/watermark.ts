@@ -1,0 +1,66 @@
+/**
+ * watermark on images (contract §6): `text` in a shipped font, or `image` = the name of a task in
+ * the same job whose first file is the watermark (its transparency kept). The output keeps the
+ * input's format when ImageMagick can write it (HEIC → jpg, SVG → png otherwise), or
+ * `output_format` when given.
+ */
+import type { z } from "zod";
+import { TaskError } from "../../engines/errors";
+import { READABLE_FORMATS, WRITABLE_FORMATS } from "../../engines/imagemagick/formats";
+import type { ImageFormat } from "../../engines/imagemagick/types";
+import { IMAGEMAGICK_ENGINE } from "../../engines/imagemagick/version";
+import type { FormatPair, OperationContext, OperationHandler, OutputFile } from "../types";
+import { engineOf, imageEngine, imageFile, inputFormatOf, outputName, readImage, unwrapImageResult } from "./common";
+import { checkWatermark, watermarkParams } from "./schemas";
+
+/** Output format when `output_format` is absent. */
+export function defaultWatermarkOutput(input: ImageFormat): ImageFormat {
+  if (WRITABLE_FORMATS.includes(input)) return input;
+  return input === "heic" ? "jpg" : "png";
+}
+
+export const WATERMARK_PAIRS: FormatPair[] = READABLE_FORMATS.map((input) => ({ input, output: defaultWatermarkOutput(input) }));
+
+async function watermarkImage(name: string, ctx: OperationContext): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
+  const files = await ctx.taskFiles(name);
+  if (files.length === 0) throw new TaskError("INPUT_TASK_FAILED", `The watermark task "${name}" produced no file.`);
+  const file = files[0];
+  return { bytes: await readImage(file, ctx, "watermark image"), format: inputFormatOf(file, undefined, "watermark") };
+}
+
+type Params = z.infer<typeof watermarkParams>;
+
+export const imageWatermark: OperationHandler<Params> = {
+  operation: "watermark",
+  engine: IMAGEMAGICK_ENGINE.name,
+  engineVersion: IMAGEMAGICK_ENGINE.version,
+  formats: WATERMARK_PAIRS,
+  params: watermarkParams,
+  credits: 1,
+  takesInput: true,
+  check: checkWatermark,
+  async run(inputs, p, ctx) {
+    const engine = imageEngine(ctx);
+    const mark = p.image ? await watermarkImage(p.image, ctx) : undefined;
+    const { image: _image, ...options } = p as Params & Record<string, unknown>;
+    const files: OutputFile[] = [];
+    let last;
+    for (const [i, input] of inputs.entries()) {
+      const inputFormat = inputFormatOf(input, p.input_format, "watermark");
+      const outputFormat = (p.output_format as ImageFormat | undefined) ?? defaultWatermarkOutput(inputFormat);
+      const bytes = await readImage(input, ctx);
+      last = unwrapImageResult(await engine.run({
+        op: "watermark", input: bytes, inputFormat, outputFormat,
+        options: pickWatermarkOptions(options), extra: mark?.bytes, extraFormat: mark?.format,
+      }), input.filename);
+      files.push(imageFile(outputName(p.filename, input.filename, outputFormat, i + 1, false), last.outputs[0]));
+    }
+    return { files, engine: last && engineOf(last) };
+  },
+};
+
+/** Only the engine's own options cross to the engine (no common params such as filename). */
+function pickWatermarkOptions(p: Record<string, unknown>): Omit<Params, "image"> {
+  const keys = Object.keys(watermarkParams.shape).filter((k) => k !== "image");
+  return Object.fromEntries(keys.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])) as Omit<Params, "image">;
+}
