@@ -1,17 +1,16 @@
 /**
  * AES-256 output of @cantoo/pdf-lib 2.11, fixed and made faster before `save()`:
  *
- * 1. pdf-lib encrypts streams but never strings. Objects inside object streams are covered by the
- *    stream's encryption, but the objects its writer keeps outside them (catalog, page tree and
- *    pages, signature dictionaries, generation ≠ 0, stream dictionaries) keep plain strings that
- *    readers then "decrypt" into garbage: the catalog's /Lang (nl-NL) of pdf.js's attachment.pdf
- *    reads back empty with qpdf. Fix: those strings are encrypted here (ISO 32000-2 §7.6.2).
+ * 1. pdf-lib encrypts streams but never strings: every string outside an object stream stays
+ *    plain and readers "decrypt" it into garbage (the catalog's /Lang (nl-NL) of pdf.js's
+ *    attachment.pdf reads back empty with qpdf). Fix: every string of every indirect object except
+ *    the encryption dictionary is encrypted here (ISO 32000-2 §7.6.2); the document is then saved
+ *    with a classic cross-reference table (no object streams, whose members must stay plain).
  * 2. Its AES-256-CBC runs in JavaScript (~10 MB/s, 3× qpdf on a 1 MB file). Fix: the document's
  *    streams are encrypted here with WebCrypto (native AES, PKCS#7 padding as §7.6.3 asks, random
- *    IV first) and the writer is told to leave them as they are.
- * The object streams the writer creates itself stay on pdf-lib's own cipher.
+ *    IV first), in parallel, and the writer is told to leave them as they are.
  */
-import { PDFArray, PDFCatalog, PDFDict, PDFHexString, PDFName, PDFPageLeaf, PDFPageTree, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFDocument, type PDFObject } from "@cantoo/pdf-lib";
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFStream, PDFString, type PDFDocument, type PDFObject } from "@cantoo/pdf-lib";
 
 interface Security {
   encryption: { V: number };
@@ -21,26 +20,19 @@ interface Security {
 
 type Encrypt = (data: Uint8Array) => Promise<Uint8Array>;
 
-/** True for objects pdf-lib's PDFStreamWriter writes outside object streams (its `shouldNotCompress`). */
-function keptOutsideObjectStreams(ref: PDFRef, obj: PDFObject): boolean {
-  return (
-    obj instanceof PDFCatalog || obj instanceof PDFPageTree || obj instanceof PDFPageLeaf || ref.generationNumber !== 0 ||
-    (obj instanceof PDFDict && obj.lookup(PDFName.of("Type")) === PDFName.of("Sig"))
-  );
-}
-
-/** Queues the replacement of every string under `obj` (not following references) by its encryption, as a hex string. */
-function encryptStrings(obj: PDFObject, encrypt: Encrypt, jobs: (() => Promise<void>)[]): void {
+/**
+ * Replaces every string under `obj` (not following references) by its encryption, as a hex string.
+ * Strings are short: pdf-lib's synchronous AES (`encrypt`) beats a WebCrypto round trip for each.
+ */
+function encryptStrings(obj: PDFObject, encrypt: (data: Uint8Array) => Uint8Array): void {
   const entries: [PDFName | number, PDFObject][] = obj instanceof PDFDict ? obj.entries() : obj instanceof PDFArray ? obj.asArray().map((v, i) => [i, v]) : [];
   for (const [key, value] of entries) {
     if (value instanceof PDFString || value instanceof PDFHexString) {
-      jobs.push(async () => {
-        const hex = PDFHexString.of(toHex(await encrypt(value.asBytes())));
-        if (obj instanceof PDFDict) obj.set(key as PDFName, hex);
-        else (obj as PDFArray).set(key as number, hex);
-      });
+      const hex = PDFHexString.of(toHex(encrypt(value.asBytes())));
+      if (obj instanceof PDFDict) obj.set(key as PDFName, hex);
+      else (obj as PDFArray).set(key as number, hex);
     } else if (value instanceof PDFDict || value instanceof PDFArray) {
-      encryptStrings(value, encrypt, jobs);
+      encryptStrings(value, encrypt);
     }
   }
 }
@@ -57,13 +49,14 @@ function toHex(bytes: Uint8Array): string {
 }
 
 /**
- * Prepares an AES-256-encrypted document (after `doc.encrypt`) for `save()` with object streams.
- * No-op for unencrypted documents, other ciphers, or where WebCrypto is missing.
+ * Prepares an AES-256-encrypted document (after `doc.encrypt`) for `save({ useObjectStreams: false })`.
+ * No-op for unencrypted documents and other ciphers.
+ * @throws Error when WebCrypto is missing (every supported runtime has it)
  */
 export async function prepareAes256Save(doc: PDFDocument): Promise<void> {
   const security = (doc.context as unknown as { security?: Security }).security;
-  const subtle = typeof crypto === "undefined" ? undefined : crypto.subtle;
-  if (!security || security.encryption.V !== 5 || !subtle) return;
+  if (!security || security.encryption.V !== 5) return;
+  const subtle = crypto.subtle;
   const key = await subtle.importKey("raw", security.encryptionKey as BufferSource, "AES-CBC", false, ["encrypt"]);
   const encrypt: Encrypt = async (data) => {
     const iv = crypto.getRandomValues(new Uint8Array(16));
@@ -73,6 +66,7 @@ export async function prepareAes256Save(doc: PDFDocument): Promise<void> {
     out.set(body, 16);
     return out;
   };
+  const encryptString = security.getEncryptFn(0, 0); // AES-256 uses the file key for every object
   const encryptRef = doc.context.trailerInfo.Encrypt;
   const done = new Set<string>();
   const jobs: (() => Promise<void>)[] = [];
@@ -81,11 +75,11 @@ export async function prepareAes256Save(doc: PDFDocument): Promise<void> {
     if (obj instanceof PDFStream) {
       const type = obj.dict.get(PDFName.of("Type"));
       if (obj instanceof PDFRawStream && (type === PDFName.of("XRef") || type === PDFName.of("ObjStm"))) continue; // dropped by the writer
-      encryptStrings(obj.dict, encrypt, jobs);
+      encryptStrings(obj.dict, encryptString);
       jobs.push(async () => obj.updateContents(await encrypt(obj.getContents())));
       done.add(`${ref.objectNumber} ${ref.generationNumber}`);
-    } else if (keptOutsideObjectStreams(ref, obj)) {
-      encryptStrings(obj, encrypt, jobs);
+    } else {
+      encryptStrings(obj, encryptString);
     }
   }
   await runAll(jobs);

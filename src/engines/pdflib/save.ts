@@ -2,9 +2,9 @@
  * Saving a pdf-lib document the way every page operation needs it: no default page added to an empty
  * document, form field appearances left as they are (regenerating them would change the document),
  * all objects in one tick (a Worker gains nothing from yielding inside one task, and yielding costs
- * time). Object streams only for encrypted output (encrypt-fixes.ts relies on them): pdf-lib
- * compresses them with deflate in JS, which made saving 2–3× slower for ~6 % smaller files
- * (merge of 57 pages: 15–35 ms vs 4–7 ms).
+ * time), and a classic cross-reference table without object streams: pdf-lib compresses those
+ * with deflate in JS, which made saving 2–3× slower for ~6 % smaller files (merge of 57 pages:
+ * 15–35 ms vs 4–7 ms). AES-256 documents go through encrypt-fixes.ts first.
  */
 import { PDFName, PDFRawStream, type PDFDocument } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
@@ -33,10 +33,9 @@ function tidyForClassicXref(doc: PDFDocument): void {
  */
 export async function savePdf(doc: PDFDocument, filename: string): Promise<Uint8Array> {
   try {
-    const encrypted = (doc.context as unknown as { security?: unknown }).security !== undefined;
-    if (encrypted) await prepareAes256Save(doc);
-    else tidyForClassicXref(doc);
-    return await doc.save({ addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: Infinity, useObjectStreams: encrypted });
+    await prepareAes256Save(doc);
+    tidyForClassicXref(doc);
+    return await doc.save({ addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: Infinity, useObjectStreams: false });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     throw new TaskError("CONVERSION_FAILED", `${filename} could not be written: ${msg}`, { cause: err });
