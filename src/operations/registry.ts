@@ -8,13 +8,7 @@ import { extensionOf } from "./io/filenames";
 import { importBase64, importRaw } from "./io/import-inline";
 import { importUrl } from "./io/import-url";
 import { exportUrl, importUpload } from "./io/upload-export";
-import { decryptPdf } from "./pdf/decrypt";
-import { encryptPdf } from "./pdf/encrypt";
-import { extractPages } from "./pdf/extract";
-import { mergePdf } from "./pdf/merge";
-import { rotatePages } from "./pdf/rotate";
-import { splitPages } from "./pdf/split";
-import { watermarkPdf } from "./pdf/watermark";
+import { PDF_HANDLERS } from "./pdf";
 import type { OperationHandler } from "./types";
 import { candidates } from "./validate";
 
@@ -22,8 +16,8 @@ import { candidates } from "./validate";
 export const HANDLERS: OperationHandler<any>[] = [
   // import and export (issue 2)
   importUrl, importRaw, importBase64, importUpload, exportUrl,
-  // PDF page operations on pdf-lib (issue 4)
-  mergePdf, splitPages, extractPages, rotatePages, encryptPdf, decryptPdf, watermarkPdf,
+  // PDF toolkit: page operations on pdf-lib, rasterizing with PDFium (issue 4)
+  ...PDF_HANDLERS,
 ];
 
 const byOperation = new Map<string, OperationHandler<any>[]>();

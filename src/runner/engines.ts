@@ -5,9 +5,10 @@
  */
 import type { Env } from "../env";
 import type { EngineSet } from "../operations/types";
+import { workerdPdfiumEngine } from "../runtime/workerd-pdfium";
 
 export function workerEngines(env: Env): EngineSet {
-  const engines: EngineSet = {};
+  const engines: EngineSet = { pdfium: workerdPdfiumEngine() };
   if (env.IMAGEMAGICK) engines.imagemagick = env.IMAGEMAGICK;
   return engines;
 }
