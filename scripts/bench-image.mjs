@@ -57,7 +57,9 @@ function timeNative(args, env) {
 
 async function timeWorker(base, c, bytes) {
   const q = new URLSearchParams({ op: c.op, from: c.from, to: c.to, ...Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, String(v)])) });
-  const res = await fetch(`${base}/run?${q}`, { method: "POST", body: bytes });
+  const post = () => fetch(`${base}/run?${q}`, { method: "POST", body: bytes });
+  // a keep-alive socket left idle while the native runs may have been closed by the server: retry once
+  const res = await post().catch(post);
   await res.arrayBuffer();
   if (!res.ok) throw new Error(`worker ${c.name}: HTTP ${res.status}`);
   return Number(res.headers.get("x-engine-ms"));

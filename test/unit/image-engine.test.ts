@@ -59,6 +59,16 @@ describe("ImageMagick engine", () => {
     expect(identify(png.outputs[0].data)).toMatchObject({ format: "PNG", width: 320, height: 240, frames: 1 });
   });
 
+  it("resizes each page of a multi-page TIFF by its own size, and watermarks every GIF frame", async () => {
+    const tiff = await ok({ op: "convert", input: corpus("images/pillow-multipage.tiff"), inputFormat: "tiff", outputFormat: "tiff", options: { width: 5 } });
+    const pages = execIdentify(tiff.outputs[0].data, "%wx%h ").trim().split(" ");
+    expect(pages).toEqual(["5x5", "5x5", "5x5"]); // pages are 10×10, 10×10 and 20×20 (identify)
+    const gif = await ok({ op: "watermark", input: corpus("images/pillow-chi.gif"), inputFormat: "gif", outputFormat: "gif", options: { text: "chi", font_color: "#ff0000", position_vertical: "top", position_horizontal: "left" } });
+    expect(identify(gif.outputs[0].data)).toMatchObject({ format: "GIF", width: 320, height: 240, frames: 31 });
+    const [r, g] = meanColour(gif.outputs[0].data, "60x40+0+0", "gif");
+    expect(r - g).toBeGreaterThan(40); // red ink in the first frame's top-left corner
+  });
+
   it("converts lossy WEBP to PNG and JPG with quality", async () => {
     const input = corpus("images/libwebp-test.webp");
     const png = await ok({ op: "convert", input, inputFormat: "webp", outputFormat: "png", options: {} });

@@ -84,9 +84,9 @@ export function identify(data: Uint8Array, hint?: string): Identified {
   };
 }
 
-/** Mean colour of a region (Debian `convert` as the oracle): [r, g, b] in 0–255. */
+/** Mean colour of a region of the first frame (Debian `convert` as the oracle): [r, g, b] in 0–255. */
 export function meanColour(data: Uint8Array, crop: string, hint?: string): [number, number, number] {
-  const out = execFileSync("convert", [`${hint ? hint + ":" : ""}-`, "-crop", crop, "+repage", "-alpha", "off", "-scale", "1x1!", "-format", "%[fx:int(255*r)] %[fx:int(255*g)] %[fx:int(255*b)]", "info:"], { input: data, stdio: ["pipe", "pipe", "pipe"] })
+  const out = execFileSync("convert", [`${hint ? hint + ":" : ""}-[0]`, "-crop", crop, "+repage", "-alpha", "off", "-scale", "1x1!", "-format", "%[fx:int(255*r)] %[fx:int(255*g)] %[fx:int(255*b)]", "info:"], { input: data, stdio: ["pipe", "pipe", "pipe"] })
     .toString().trim().split(" ").map(Number);
   return [out[0], out[1], out[2]];
 }

@@ -33,11 +33,11 @@ export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFo
   });
   try {
     if (frames.length > 1 && (header.format === "gif" || header.format === "webp")) frames.coalesce();
-    const first = frames[0];
     if (o.auto_orient !== false) for (const f of frames) orient(f);
-    const plan = planResize(first.width, first.height, o);
-    checkOutputSize(first.width, first.height, plan, budget);
     for (const f of frames) {
+      // per frame: pages of a TIFF may differ in size (coalesced animation frames do not)
+      const plan = planResize(f.width, f.height, o);
+      checkOutputSize(f.width, f.height, plan, budget);
       applyPlan(f, plan);
       if (o.strip) stripKeepingColour(f);
       if (o.pixel_density) setDensity(f, o.pixel_density);

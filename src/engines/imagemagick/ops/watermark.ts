@@ -8,7 +8,7 @@ import {
   MagickGeometry, MagickImage, Point, type IMagickImage,
 } from "@imagemagick/magick-wasm";
 import { TaskError } from "../../errors";
-import { checkImageBudget } from "../budget";
+import { checkImageBudget, sniffImage } from "../budget";
 import { decode, decodeFrame, encode } from "../codec";
 import { FONT_FILES, resolveFont } from "../fonts";
 import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
@@ -17,6 +17,7 @@ import { checkMemory, memoryPlan } from "../memory";
 import { toImageTaskError } from "../magick-errors";
 import { registeredFonts } from "../magick";
 import { orient, prepareForFormat } from "../transform";
+import type { ImageHeader } from "../sniff";
 import type { ImageBudget, ImageFormat, ImageRunOutput, WatermarkOptions } from "../types";
 
 /** Default point size of a text watermark. */
@@ -65,6 +66,16 @@ function styleLayer(layer: IMagickImage, o: WatermarkOptions): void {
   }
 }
 
+/** Rough pixel count of the layer for the memory estimate: the decoded watermark plus its scaled copy, or the text box (doubled for rotation). */
+function overlayPixels(o: WatermarkOptions, base: ImageHeader, extra?: Uint8Array): number {
+  if (extra) {
+    const h = sniffImage(extra);
+    return (h ? h.width * h.height : 0) + base.width * base.height;
+  }
+  const size = o.font_size ?? DEFAULT_FONT_SIZE;
+  return Math.min(2 * size * (o.text?.length ?? 0) * 2 * size, 4 * base.width * base.height);
+}
+
 /**
  * Input bytes + (text | watermark image bytes) → watermarked image in `outputFormat`.
  * @throws TaskError (OPEN_FAILED for either image, OVER_BUDGET, UNSUPPORTED font/format, CONVERSION_FAILED)
@@ -78,8 +89,7 @@ export function runWatermark(
   const keepFrames = MULTI_FRAME_OUTPUTS.includes(outputFormat);
   const header = checkImageBudget(input, inputFormat, budget, keepFrames);
   const what = `input ${header.format.toUpperCase()}`;
-  const overlay = extra ? Math.max(header.width * header.height, 1e6) : 1e6; // a layer is at most about the input's size
-  checkMemory(memoryPlan(input, header, keepFrames ? header.frames : 1, outputFormat, null, undefined, overlay), budget, what);
+  checkMemory(memoryPlan(input, header, keepFrames ? header.frames : 1, outputFormat, null, undefined, overlayPixels(o, header, extra)), budget, what);
   const frames = decode(input, header, { frames: keepFrames ? Infinity : 1, what });
   let layer: IMagickImage | undefined;
   try {
