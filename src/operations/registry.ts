@@ -8,6 +8,7 @@ import { extensionOf } from "./io/filenames";
 import { importBase64, importRaw } from "./io/import-inline";
 import { importUrl } from "./io/import-url";
 import { exportUrl, importUpload } from "./io/upload-export";
+import { IMAGE_HANDLERS } from "./image";
 import { PDF_HANDLERS } from "./pdf";
 import type { OperationHandler } from "./types";
 import { candidates } from "./validate";
@@ -16,6 +17,8 @@ import { candidates } from "./validate";
 export const HANDLERS: OperationHandler<any>[] = [
   // import and export (issue 2)
   importUrl, importRaw, importBase64, importUpload, exportUrl,
+  // images with ImageMagick in its own engine Worker (issue 3)
+  ...IMAGE_HANDLERS,
   // PDF toolkit: page operations on pdf-lib, rasterizing with PDFium (issue 4)
   ...PDF_HANDLERS,
 ];
