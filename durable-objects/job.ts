@@ -47,16 +47,23 @@ export class JobDO extends DurableObject<Env> {
       for (const t of n.tasks) this.insertTask(t, now);
       for (const e of n.externalInputs ?? []) this.m.db.run("INSERT INTO ext_input VALUES (?, ?, NULL, NULL)", e.taskId, e.jobId);
     });
+    // Every write of creation happens in this first turn (one storage commit); the account learns of
+    // the job before any task is dispatched, so job.created always precedes job.finished.
+    const dispatch = n.externalInputs?.length ? [] : this.applyRules(now);
     await this.account().registerJob({
       jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
       taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
       job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
     });
-    for (const e of n.externalInputs ?? []) {
-      const settled = await jobStub(this.env, e.jobId).watchTask(e.taskId, n.jobId);
-      if (settled) this.applySettled(settled);
+    if (n.externalInputs?.length) {
+      for (const e of n.externalInputs) {
+        const settled = await jobStub(this.env, e.jobId).watchTask(e.taskId, n.jobId);
+        if (settled) this.applySettled(settled);
+      }
+      await this.afterChange(now);
+    } else {
+      await this.publish(dispatch, now);
     }
-    await this.afterChange(now);
     return this.jobJson(true);
   }
 
@@ -281,8 +288,12 @@ export class JobDO extends DurableObject<Env> {
    * (`notice`, `watcher`) and are retried by the alarm until they succeed, so nothing is lost.
    */
   private async afterChange(now: number): Promise<void> {
-    const job = this.m.job();
-    if (!job) return;
+    if (!this.m.job()) return;
+    await this.publish(this.applyRules(now), now);
+  }
+
+  /** The synchronous half of a change: graph rules, job status, the account notice, waking waiters. Returns task ids to dispatch. */
+  private applyRules(now: number): string[] {
     const { dispatch } = this.ctx.storage.transactionSync(() => this.m.settle(now));
     const ending = this.ctx.storage.transactionSync(() => this.m.deriveJobStatus(now));
     if (ending) {
@@ -292,8 +303,15 @@ export class JobDO extends DurableObject<Env> {
     }
     for (const w of this.waiters) w();
     this.waiters.clear();
+    return dispatch;
+  }
+
+  /** The asynchronous half: re-arm the alarm, send ready tasks to the queue, deliver notices. */
+  private async publish(dispatch: string[], now: number): Promise<void> {
+    const jobId = this.m.job()?.id;
+    if (!jobId) return;
     await this.armAlarm(now);
-    if (dispatch.length) await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId: job.id, taskId } })));
+    if (dispatch.length) await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId, taskId } })));
     await this.deliver();
   }
 
