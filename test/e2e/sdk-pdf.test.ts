@@ -94,6 +94,24 @@ describe("PDF operations through the SDK", () => {
     expect(t.width).toBe(200);
   });
 
+  it("merges PDFs and images in the given order, converting GIF/WEBP with the ImageMagick engine first", async () => {
+    const cc = sdk("key-a", server.base);
+    const names = ["pdf/gotenberg-pages_12.pdf", "images/pillow-chi.gif", "images/libwebp-test.webp", "images/exif-orientation-Landscape_1.jpg"];
+    const uploads = Object.fromEntries(names.map((_, i) => [`in${i}`, { operation: "import/upload" }]));
+    let job = await cc.jobs.create({ tasks: { ...uploads, merged: { operation: "merge", input: Object.keys(uploads), output_format: "pdf" }, out: { operation: "export/url", input: "merged" } } });
+    for (const [i, rel] of names.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `in${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+    job = await cc.jobs.wait(job.id);
+    expect(job.status).toBe("finished");
+    const [file] = cc.jobs.getExportUrls(job);
+    const path = tempFile(file.filename!, new Uint8Array(await (await fetch(file.url!)).arrayBuffer()));
+    expect(run("qpdf", ["--check", path]).code).toBe(0);
+    expect(Number(pdfinfo(path).Pages)).toBe(fact(names[0]).pages! + 3);
+    // The GIF page (13) keeps the GIF's aspect ratio 320×240.
+    const box = pdfinfo(path, ["-f", "13", "-l", "13"])["Page   13 size"];
+    const [w, h] = box.match(/([\d.]+) x ([\d.]+)/)!.slice(1).map(Number);
+    expect(w / h).toBeCloseTo(320 / 240, 2);
+  });
+
   it("ends broken and hostile PDFs in task errors with codes, and keeps serving", async () => {
     const { job } = await runJob("broken/ocrmypdf-invalid.pdf", { rot: { operation: "pdf/rotate-pages", input: "in", rotation: "90" } });
     expect(job.tasks.find((t) => t.name === "rot")).toMatchObject({ status: "error", code: "OPEN_FAILED" });
