@@ -3,8 +3,8 @@
  * bench) and the engine Worker (wasm/exiftool/worker.ts); only `loadWasm` differs per platform
  * (runtime/node-exiftool.ts compiles the bytes, workerd imports the precompiled module).
  *
- * Calls run one at a time (a promise queue: zeroperl shares its output buffers), each in a fresh
- * interpreter (perl.ts). Budgets are checked before the interpreter starts (bytes) and while it
+ * Calls run one at a time (a promise queue here, so a call's prologue and result stay in order, and
+ * an isolate-wide one in perl.ts), each in a fresh interpreter. Budgets are checked before the interpreter starts (bytes) and while it
  * runs (time). Failures come back as data ({ok: false, error}) with ExifTool's own message kept.
  */
 import type { TaskFailure } from "../errors";

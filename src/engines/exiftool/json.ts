@@ -14,7 +14,7 @@ export const SANDBOX_KEYS = new Set(["FileModifyDate", "FileAccessDate", "FileIn
 /** One JSON value as a scalar: lists joined with ", " (ExifTool's own list separator), structures as JSON. */
 export function toScalar(value: unknown): MetadataValue {
   if (typeof value === "number" || typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "boolean") return String(value);
   if (value === null || value === undefined) return "";
   if (Array.isArray(value)) return value.map((v) => toScalar(v)).join(", ");
   return JSON.stringify(value);

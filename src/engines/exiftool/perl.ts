@@ -102,7 +102,16 @@ function createPerl(module: WebAssembly.Module, fileSystem: MemoryFileSystem, ou
  * trap, deadline) is exitCode -1 with `error` holding the original message.
  * @param timeoutMs budget of the whole run, milliseconds (see ExifToolBudget.timeoutMs)
  */
-export async function runExifTool(module: WebAssembly.Module, files: SandboxFiles, args: string[], outputPath: string | undefined, timeoutMs: number): Promise<PerlRun> {
+export function runExifTool(module: WebAssembly.Module, files: SandboxFiles, args: string[], outputPath: string | undefined, timeoutMs: number): Promise<PerlRun> {
+  const next = queue.then(() => runNow(module, files, args, outputPath, timeoutMs));
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** Tail of the isolate-wide queue of runs. */
+let queue: Promise<unknown> = Promise.resolve();
+
+async function runNow(module: WebAssembly.Module, files: SandboxFiles, args: string[], outputPath: string | undefined, timeoutMs: number): Promise<PerlRun> {
   const fileSystem = new MemoryFileSystem({ "/": "" });
   for (const [path, data] of Object.entries(files)) fileSystem.addFile(path, data);
   const out: string[] = [], err: string[] = [];
