@@ -1,36 +1,45 @@
 // Three test projects (DESIGN.md layout): unit (Node), worker (workerd via @cloudflare/vitest-plugin), e2e (wrangler dev + the official SDK).
-// The worker project runs the real ImageMagick engine Worker as an auxiliary Worker behind the IMAGEMAGICK
-// service binding: it is bundled once here with `wrangler deploy --dry-run` (the same bundle production gets).
+// The worker project runs the real engine Workers (ImageMagick, ExifTool) as auxiliary Workers behind their service
+// bindings: each is bundled once here with `wrangler deploy --dry-run` (the same bundle production gets).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 
-const engineDir = join(import.meta.dirname, ".cache", "engine-imagemagick");
+const ROOT = import.meta.dirname;
+const ENGINES = [
+  { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick") },
+  { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml", dir: join(ROOT, ".cache", "engine-exiftool") },
+];
+// Bundling takes seconds: only when the worker project can run (not for `--project unit|e2e` alone).
+const needWorkers = !process.argv.some((a) => a === "unit" || a === "e2e") || process.argv.includes("worker");
 
-/** Bundles wasm/imagemagick for the worker project (skipped when only other projects run). */
-function bundleImageMagickWorker(): string {
-  if (!process.argv.some((a) => a === "unit" || a === "e2e") || process.argv.includes("worker")) {
-    mkdirSync(engineDir, { recursive: true });
-    execFileSync(process.execPath, [join("node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", engineDir, "-c", "wasm/imagemagick/wrangler.toml"], {
+/** Bundles one engine Worker and lists its modules: worker.js first, then .wasm (compiled) and data files. */
+function engineWorker(e: (typeof ENGINES)[number]) {
+  if (needWorkers) {
+    mkdirSync(e.dir, { recursive: true });
+    execFileSync(process.execPath, [join("node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", e.dir, "-c", e.config], {
+      cwd: ROOT,
       stdio: "ignore",
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(import.meta.dirname, ".cache", "config") },
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
     });
   }
-  return join(engineDir, "worker.js");
+  const main = join(e.dir, "worker.js");
+  if (!existsSync(main)) return null;
+  const extra = readdirSync(e.dir).filter((f) => /\.(wasm|ttf)$/.test(f));
+  return {
+    name: e.name,
+    modulesRoot: e.dir,
+    compatibilityDate: "2026-11-01",
+    modules: [
+      { type: "ESModule" as const, path: main },
+      ...extra.map((f) => ({ type: f.endsWith(".wasm") ? ("CompiledWasm" as const) : ("Data" as const), path: join(e.dir, f) })),
+    ],
+  };
 }
 
-const engineScript = bundleImageMagickWorker();
-
-/** The bundle's modules: worker.js first, then its .wasm (compiled) and font (data) files. */
-function engineModules() {
-  const files = readdirSync(engineDir).filter((f) => /\.(wasm|ttf)$/.test(f));
-  return [
-    { type: "ESModule" as const, path: engineScript },
-    ...files.map((f) => ({ type: f.endsWith(".wasm") ? ("CompiledWasm" as const) : ("Data" as const), path: join(engineDir, f) })),
-  ];
-}
+const engineWorkers = ENGINES.map(engineWorker).filter((w) => w !== null);
 
 export default defineConfig({
   test: {
@@ -42,14 +51,7 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: { API_KEYS: "test-key-a:alice,test-key-b:bob", URL_SIGNING_SECRET: "test-signing-secret", ALLOW_PRIVATE_IMPORTS: "false" },
-              workers: existsSync(engineScript)
-                ? [{
-                    name: "edge-convert-imagemagick",
-                    modules: engineModules(),
-                    modulesRoot: engineDir,
-                    compatibilityDate: "2026-11-01",
-                  }]
-                : [],
+              workers: engineWorkers,
             },
           }),
         ],

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -13,10 +13,10 @@ const on = (s) => want.length === 0 || want.includes(s);
 
 const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => res(p)); }); });
 
-/** Runs the ImageMagick engine Worker alone under wrangler dev, for in-Worker timings. */
-async function startEngineWorker() {
+/** Runs one engine Worker alone under wrangler dev (it answers GET /health), for in-Worker timings. */
+async function startEngineWorker(config) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", "wasm/imagemagick/wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], { cwd: ROOT, stdio: "ignore", detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") } });
+  const child = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], { cwd: ROOT, stdio: "ignore", detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") } });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
     try { if ((await fetch(`${url}/health`)).ok) break; } catch { /* starting */ }
@@ -31,7 +31,7 @@ if (on("api")) {
 }
 if (on("image")) {
   const { benchImage, formatImageBench } = await import("./bench-image.mjs");
-  const engine = await startEngineWorker();
+  const engine = await startEngineWorker("wasm/imagemagick/wrangler.toml");
   try {
     const rows = await benchImage({ runs: 7, worker: engine.url });
     console.log(`\nImageMagick engine (magick-wasm; Node ${process.version} and in the engine Worker) vs ${execFileSync("convert", ["-version"]).toString().split("\n")[0]}; medians of 7`);
@@ -44,4 +44,14 @@ if (on("pdf")) {
   const { benchPdf } = await import("./bench-pdf.mjs");
   console.log("\nPDF toolkit (pdf-lib, PDFium) vs qpdf and pdftoppm; medians of 7");
   await benchPdf({ runs: 7 });
+}
+if (on("metadata")) {
+  const { benchMetadata, formatMetadataBench } = await import("./bench-metadata.mjs");
+  const engine = await startEngineWorker("wasm/exiftool/wrangler.toml");
+  try {
+    console.log(`\nExifTool engine (zeroperl WASM; Node and in the engine Worker) vs ${execFileSync("exiftool", ["-ver"]).toString().trim()} native exiftool -json; medians of 7`);
+    console.log(formatMetadataBench(await benchMetadata({ runs: 7, worker: engine.url })));
+  } finally {
+    engine.stop();
+  }
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
-const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
+const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
 const vars = {
   API_KEYS: env.API_KEYS || "dev-key:dev",
   URL_SIGNING_SECRET: env.URL_SIGNING_SECRET || "local-development-signing-secret",

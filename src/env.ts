@@ -18,6 +18,8 @@ export interface Env {
   TASKS: Queue<TaskMessage>;
   /** Engine Worker (issue 3) over a service binding; absent when not deployed. */
   IMAGEMAGICK?: Fetcher;
+  /** ExifTool engine Worker (issue 5) over a service binding. */
+  EXIFTOOL?: Fetcher;
   /** "key:username,key2:username2". No default in production configuration. */
   API_KEYS?: string;
   /** HMAC secret for export URLs and upload forms (a secret in production). */

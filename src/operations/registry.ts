@@ -9,6 +9,7 @@ import { importBase64, importRaw } from "./io/import-inline";
 import { importUrl } from "./io/import-url";
 import { exportUrl, importUpload } from "./io/upload-export";
 import { IMAGE_HANDLERS } from "./image";
+import { METADATA_HANDLERS } from "./metadata";
 import { PDF_HANDLERS } from "./pdf";
 import type { OperationHandler } from "./types";
 import { candidates } from "./validate";
@@ -19,6 +20,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   importUrl, importRaw, importBase64, importUpload, exportUrl,
   // images with ImageMagick in its own engine Worker (issue 3)
   ...IMAGE_HANDLERS,
+  // metadata and metadata/write with ExifTool in its own engine Worker (issue 5)
+  ...METADATA_HANDLERS,
   // PDF toolkit: page operations on pdf-lib, rasterizing with PDFium (issue 4)
   ...PDF_HANDLERS,
 ];

@@ -10,5 +10,6 @@ import { workerdPdfiumEngine } from "../runtime/workerd-pdfium";
 export function workerEngines(env: Env): EngineSet {
   const engines: EngineSet = { pdfium: workerdPdfiumEngine() };
   if (env.IMAGEMAGICK) engines.imagemagick = env.IMAGEMAGICK;
+  if (env.EXIFTOOL) engines.exiftool = env.EXIFTOOL;
   return engines;
 }
