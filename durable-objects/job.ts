@@ -260,6 +260,7 @@ export class JobDO extends DurableObject<Env> {
   /** Timeouts, dead runners and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
     this.alarmAt = undefined; // this alarm is spent
+    this.m.invalidate();
     const now = Date.now();
     const job = this.m.job();
     if (!job) return;

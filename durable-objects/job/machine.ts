@@ -33,20 +33,45 @@ export class JobMachine {
   /** Marks the storage as gone (after deleteAll) or recreated (after create). */
   forget(exists = false): void {
     this.schema = exists;
+    this.invalidate();
+  }
+
+  /**
+   * Rows read since the last write through `db.run`: the job and its tasks are read many times per
+   * change (readiness, status, serialisation), and SQL calls were the largest cost per job in a
+   * CPU profile. Rows are shared: callers never mutate them.
+   */
+  private cache: { gen: number; job: JobRow | null; tasks: TaskRow[] } | null = null;
+
+  /** Drops cached rows (after writes that bypass `db.run`, e.g. from tests). */
+  invalidate(): void {
+    this.cache = null;
+  }
+
+  private rows() {
+    if (this.cache?.gen !== this.db.generation) {
+      const has = this.hasSchema();
+      this.cache = {
+        gen: this.db.generation,
+        job: has ? this.db.one<JobRow>("SELECT * FROM job LIMIT 1") : null,
+        tasks: has ? this.db.all<TaskRow>("SELECT * FROM task ORDER BY seq") : [],
+      };
+    }
+    return this.cache;
   }
 
   /** The job row, or null when this object holds no job (never created, or deleted). */
   job(): JobRow | null {
-    return this.hasSchema() ? this.db.one<JobRow>("SELECT * FROM job LIMIT 1") : null;
+    return this.rows().job;
   }
 
   /** Every task row, oldest first (retries come after the task they retry). */
   tasks(): TaskRow[] {
-    return this.hasSchema() ? this.db.all<TaskRow>("SELECT * FROM task ORDER BY seq") : [];
+    return this.rows().tasks;
   }
 
   task(id: string): TaskRow | null {
-    return this.hasSchema() ? this.db.one<TaskRow>("SELECT * FROM task WHERE id = ?", id) : null;
+    return this.tasks().find((t) => t.id === id) ?? null;
   }
 
   /** The effective row of each name: the latest retry wins. */

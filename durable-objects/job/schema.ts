@@ -80,8 +80,9 @@ export interface FileRow {
   content_type: string | null;
 }
 
-/** Typed helpers over SqlStorage. */
+/** Typed helpers over SqlStorage. `generation` counts writes made through `run`, so readers can cache. */
 export class Db {
+  generation = 0;
   constructor(private sql: SqlStorage) {}
   all<T>(query: string, ...args: unknown[]): T[] {
     return this.sql.exec(query, ...args).toArray() as unknown as T[];
@@ -90,6 +91,7 @@ export class Db {
     return (this.all<T>(query, ...args)[0] as T | undefined) ?? null;
   }
   run(query: string, ...args: unknown[]): void {
+    this.generation++;
     this.sql.exec(query, ...args);
   }
 }
