@@ -47,22 +47,27 @@ export class JobDO extends DurableObject<Env> {
       for (const t of n.tasks) this.insertTask(t, now);
       for (const e of n.externalInputs ?? []) this.m.db.run("INSERT INTO ext_input VALUES (?, ?, NULL, NULL)", e.taskId, e.jobId);
     });
-    // Every write of creation happens in this first turn (one storage commit); the account learns of
-    // the job before any task is dispatched, so job.created always precedes job.finished.
+    // Every write of creation happens in this first turn (one storage commit). The account stub is
+    // cached, so its calls arrive in the order sent (E-order): registerJob always precedes the
+    // jobEnded of this job, and job.created precedes job.finished, even while dispatch runs alongside.
     const dispatch = n.externalInputs?.length ? [] : this.applyRules(now);
-    await this.account().registerJob({
+    const registered = this.account().registerJob({
       jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
       taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
       job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
+    }).catch((err: unknown) => {
+      this.accountCache = undefined;
+      throw err;
     });
     if (n.externalInputs?.length) {
+      await registered;
       for (const e of n.externalInputs) {
         const settled = await jobStub(this.env, e.jobId).watchTask(e.taskId, n.jobId);
         if (settled) this.applySettled(settled);
       }
       await this.afterChange(now);
     } else {
-      await this.publish(dispatch, now);
+      await Promise.all([registered, this.publish(dispatch, now)]);
     }
     return this.jobJson(true);
   }
@@ -346,6 +351,7 @@ export class JobDO extends DurableObject<Env> {
         await this.account().jobEnded(JSON.parse(n.body));
         this.m.db.run("DELETE FROM notice WHERE id = ?", n.id);
       } catch (err) {
+        this.accountCache = undefined;
         console.error("notifying the account failed, will retry:", err);
       }
     }
@@ -355,8 +361,10 @@ export class JobDO extends DurableObject<Env> {
     return this.m.tasks().reduce((sum, t) => sum + (t.status === "finished" ? (t.credits ?? 0) : 0), 0);
   }
 
+  /** One stub for the object's life, so calls to the account arrive in the order sent; dropped after a failure (a broken stub stays broken). */
+  private accountCache?: ReturnType<typeof accountStub>;
   private account() {
-    return accountStub(this.env, this.m.job()!.user_name);
+    return (this.accountCache ??= accountStub(this.env, this.m.job()!.user_name));
   }
 
   private jobJson(includeTasks: boolean): JobJson {
