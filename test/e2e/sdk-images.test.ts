@@ -7,6 +7,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { identify, run, tempFile } from "../support/native";
+import { runCorpusJob } from "../support/jobs";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 
@@ -16,21 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-async function runJob(rel: string, tasks: Record<string, any>) {
-  const cc = sdk("key-a", server.base);
-  const exports = Object.fromEntries(Object.keys(tasks).filter((n) => !n.startsWith("_")).map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
-  const rest = Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n.replace(/^_/, ""), t]));
-  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...rest, ...exports } });
-  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
-  job = await cc.jobs.wait(job.id);
-  const files: Record<string, { filename: string; path: string }[]> = {};
-  for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
-    files[t.name!.slice("export-".length)] = await Promise.all(
-      t.result!.files!.map(async (f) => ({ filename: f.filename, path: tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) })),
-    );
-  }
-  return { job, files, task: (n: string) => job.tasks.find((t) => t.name === n)! };
-}
+const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.base, rel, tasks);
 
 describe("images through the SDK", () => {
   it("runs the README's first example: JPEG with EXIF orientation 6 → 800 px WEBP, orientation applied", async () => {

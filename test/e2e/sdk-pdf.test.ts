@@ -6,6 +6,7 @@ import { createReadStream } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
+import { runCorpusJob } from "../support/jobs";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 
@@ -15,21 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-/** Uploads `rel` from the corpus, runs `tasks` (which read from "in"), returns the job and every exported file. */
-async function runJob(rel: string, tasks: Record<string, any>) {
-  const cc = sdk("key-a", server.base);
-  const exports = Object.fromEntries(Object.keys(tasks).map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
-  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...tasks, ...exports } });
-  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
-  job = await cc.jobs.wait(job.id);
-  const files: Record<string, { filename: string; path: string }[]> = {};
-  for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
-    files[t.name!.slice("export-".length)] = await Promise.all(
-      t.result!.files!.map(async (f) => ({ filename: f.filename, path: tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) })),
-    );
-  }
-  return { job, files };
-}
+const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.base, rel, tasks);
 
 describe("PDF operations through the SDK", () => {
   it("rotates, splits, extracts and keeps the document info", async () => {

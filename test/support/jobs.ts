@@ -1,0 +1,25 @@
+/**
+ * Runs a job through the official SDK the way a user does: upload a corpus file into task "in",
+ * run `tasks` (which read from "in"), export every task not named with a leading "_", wait, and
+ * download each exported file to a temp path for native-tool oracles.
+ */
+import { createReadStream } from "node:fs";
+import { corpusPath } from "./corpus";
+import { tempFile } from "./native";
+import { sdk } from "./sdk";
+
+export async function runCorpusJob(base: string, rel: string, tasks: Record<string, any>, key = "key-a") {
+  const cc = sdk(key, base);
+  const named = Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n.replace(/^_/, ""), t]));
+  const exports = Object.fromEntries(Object.keys(tasks).filter((n) => !n.startsWith("_")).map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
+  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...named, ...exports } });
+  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+  job = await cc.jobs.wait(job.id);
+  const files: Record<string, { filename: string; path: string }[]> = {};
+  for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
+    files[t.name!.slice("export-".length)] = await Promise.all(
+      t.result!.files!.map(async (f) => ({ filename: f.filename, path: tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) })),
+    );
+  }
+  return { job, files, task: (n: string) => job.tasks.find((t) => t.name === n)! };
+}
