@@ -20,6 +20,8 @@ import { Db, SCHEMA, type TaskRow } from "./job/schema";
 
 /** Delay before retrying an undelivered notice, in ms. */
 const NOTICE_RETRY_MS = 5_000;
+/** Delay before sending again tasks the queue refused, in ms. */
+const RESEND_MS = 5_000;
 
 /** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
 export type ChangeRefused = { refused: string };
@@ -284,7 +286,12 @@ export class JobDO extends DurableObject<Env> {
       }
     }
     for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ?", now + 60_000, id);
-    if (resend.length) await this.env.TASKS.sendBatch(resend.map((taskId) => ({ body: { jobId: job.id, taskId } })));
+    if (resend.length) {
+      await this.env.TASKS.sendBatch(resend.map((taskId) => ({ body: { jobId: job.id, taskId } }))).catch((err: unknown) => {
+        console.error("sending tasks to the queue failed, the alarm will retry:", err);
+        for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ?", now + RESEND_MS, id);
+      });
+    }
     await this.afterChange(now);
   }
 
@@ -317,7 +324,16 @@ export class JobDO extends DurableObject<Env> {
     const jobId = this.m.job()?.id;
     if (!jobId) return;
     await this.armAlarm(now);
-    if (dispatch.length) await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId, taskId } })));
+    if (dispatch.length) {
+      try {
+        await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId, taskId } })));
+      } catch (err) {
+        // A full or failing queue must not lose the tasks: their lease ends soon and the alarm sends them again.
+        console.error("sending tasks to the queue failed, the alarm will retry:", err);
+        for (const id of dispatch) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ? AND status = 'processing'", now + RESEND_MS, id);
+        await this.armAlarm(now);
+      }
+    }
     await this.deliver();
   }
 

@@ -148,6 +148,17 @@ describe("lists and catalogue", () => {
     expect(p2.links.next).toBeNull();
   });
 
+  it("lists tasks with job, operation and status filters", async () => {
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, up: { operation: "import/upload" } }, KEY_A, { tag: "tasks-list" });
+    const all = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}`)).json;
+    expect(all.data.map((t: any) => t.name).sort()).toEqual(["a", "up"]);
+    const raw = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[operation]=import/raw`)).json.data;
+    expect(raw.map((t: any) => t.name)).toEqual(["a"]);
+    const waiting = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[status]=waiting`)).json.data;
+    expect(waiting.map((t: any) => t.name)).toEqual(["up"]);
+    expect((await api("GET", `/v2/tasks?filter[job_id]=${job.id}`, { key: "test-key-b" })).json.data).toEqual([]);
+  });
+
   it("generates the catalogue from the registry, with options", async () => {
     const r = await api("GET", "/v2/operations?filter[operation]=import/url&include=options", { key: null });
     expect(r.status).toBe(200);
