@@ -15,7 +15,7 @@ import { isTerminal } from "../src/model/status";
 import { jobJson, taskJson } from "../src/model/serialize";
 import type { JobJson, TaskJson } from "../src/model/types";
 import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contracts";
-import { JobMachine, MAX_ATTEMPTS } from "./job/machine";
+import { JobMachine, LEASE_MS, MAX_ATTEMPTS } from "./job/machine";
 import { Db, SCHEMA, type TaskRow } from "./job/schema";
 
 /** Delay before retrying an undelivered notice, in ms. */
@@ -137,14 +137,7 @@ export class JobDO extends DurableObject<Env> {
 
   /** Runner: take a processing task (attempt n+1). Null when not claimable; a task past its attempts fails. */
   async claimTask(taskId: string): Promise<ClaimedTask | null> {
-    const now = Date.now();
-    const c = this.m.claim(taskId, now);
-    if (c === "exhausted") {
-      this.m.end(taskId, "error", now, { code: "RUNNER_LOST", message: `The task runner failed ${MAX_ATTEMPTS} times; giving up.` });
-      await this.afterChange(now);
-      return null;
-    }
-    return c;
+    return this.m.claim(taskId, Date.now());
   }
 
   /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */
@@ -160,12 +153,16 @@ export class JobDO extends DurableObject<Env> {
     await this.afterChange(now);
   }
 
-  /** Runner: the task failed. Retryable failures run again while attempts remain. */
+  /**
+   * Runner: the task failed. Retryable failures are sent again while attempts remain. `attempt` -1
+   * (the dead-letter consumer) matches any attempt.
+   */
   async failTask(taskId: string, attempt: number, f: TaskFailure, engine?: { name: string; version: string }): Promise<void> {
     const now = Date.now();
     const t = this.m.task(taskId);
-    if (!t || t.status !== "processing" || t.attempts !== attempt) return;
+    if (!t || t.status !== "processing" || (attempt !== -1 && t.attempts !== attempt)) return;
     if (f.retryable && t.attempts < MAX_ATTEMPTS && now < (t.deadline ?? Infinity)) {
+      this.m.db.run("UPDATE task SET attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, taskId);
       await this.env.TASKS.send({ jobId: this.m.job()!.id, taskId });
       return;
     }
@@ -285,11 +282,12 @@ export class JobDO extends DurableObject<Env> {
         else resend.push(t.id);
       }
     }
-    for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ?", now + 60_000, id);
+    for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ?, attempts = attempts + 1 WHERE id = ?", now + LEASE_MS, id);
     if (resend.length) {
       await this.env.TASKS.sendBatch(resend.map((taskId) => ({ body: { jobId: job.id, taskId } }))).catch((err: unknown) => {
         console.error("sending tasks to the queue failed, the alarm will retry:", err);
-        for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ?", now + RESEND_MS, id);
+        // Not sent: the attempt does not count.
+        for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ?, attempts = attempts - 1 WHERE id = ?", now + RESEND_MS, id);
       });
     }
     await this.afterChange(now);
@@ -330,7 +328,7 @@ export class JobDO extends DurableObject<Env> {
       } catch (err) {
         // A full or failing queue must not lose the tasks: their lease ends soon and the alarm sends them again.
         console.error("sending tasks to the queue failed, the alarm will retry:", err);
-        for (const id of dispatch) this.m.db.run("UPDATE task SET lease_until = ? WHERE id = ? AND status = 'processing'", now + RESEND_MS, id);
+        for (const id of dispatch) this.m.db.run("UPDATE task SET lease_until = ?, attempts = attempts - 1 WHERE id = ? AND status = 'processing'", now + RESEND_MS, id);
         await this.armAlarm(now);
       }
     }

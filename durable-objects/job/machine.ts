@@ -138,7 +138,7 @@ export class JobMachine {
       const t = byKey.get(key);
       if (!t) continue;
       this.db.run(
-        "UPDATE task SET status = 'processing', started_at = ?, deadline = ?, lease_until = ? WHERE id = ?",
+        "UPDATE task SET status = 'processing', started_at = ?, deadline = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
         now, now + t.timeout_s * 1000, now + LEASE_MS, t.id,
       );
       dispatch.push(t.id);
@@ -159,12 +159,14 @@ export class JobMachine {
     return terminal && !isTerminal(job.status) ? status : null;
   }
 
-  /** Hands a processing task to a runner (attempt n+1), or null when it is not claimable. */
-  claim(id: string, now: number): ClaimedTask | "exhausted" | null {
+  /**
+   * What a runner needs to run a processing task, or null when it is not claimable. Reads only:
+   * attempts are counted when the task is sent (dispatch, resend), so a claim costs no storage
+   * write; a runner crashing on redelivery is bounded by the queue's max_retries and its DLQ.
+   */
+  claim(id: string, now: number): ClaimedTask | null {
     const t = this.task(id);
     if (!t || t.status !== "processing") return null;
-    if (t.attempts >= MAX_ATTEMPTS) return "exhausted";
-    this.db.run("UPDATE task SET attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, id);
     const job = this.job()!;
     const params = JSON.parse(t.params) as Record<string, unknown>;
     const refs: Record<string, StoredOutput[]> = {};
@@ -172,7 +174,7 @@ export class JobMachine {
     const inputs = (JSON.parse(t.inputs) as string[]).flatMap((ref) => this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })));
     return {
       jobId: job.id, taskId: t.id, taskName: job.standalone ? t.id : t.name, operation: t.operation, params,
-      attempt: t.attempts + 1, deadline: t.deadline ?? now + t.timeout_s * 1000, inputs, refs, baseUrl: job.base_url, retentionS: job.retention_s,
+      attempt: t.attempts, deadline: t.deadline ?? now + t.timeout_s * 1000, inputs, refs, baseUrl: job.base_url, retentionS: job.retention_s,
     };
   }
 
