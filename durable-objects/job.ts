@@ -12,10 +12,12 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { TaskFailure } from "../src/engines/errors";
 import { isTerminal } from "../src/model/status";
-import { jobJson, taskJson } from "../src/model/serialize";
+import { R2FileStore } from "../src/storage/r2-store";
 import type { JobJson, TaskJson } from "../src/model/types";
 import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contracts";
 import { JobMachine, LEASE_MS, MAX_ATTEMPTS } from "./job/machine";
+import { Notices } from "./job/notices";
+import { jobView, taskView } from "./job/views";
 import { Db, SCHEMA, type TaskRow } from "./job/schema";
 
 /** Delay before retrying an undelivered notice, in ms. */
@@ -28,6 +30,7 @@ export type ChangeRefused = { refused: string };
 
 export class JobDO extends DurableObject<Env> {
   private m: JobMachine;
+  private notices: Notices;
   private waiters = new Set<() => void>();
   /** The alarm time last set (undefined: unknown after a restart). */
   private alarmAt: number | null | undefined;
@@ -36,6 +39,7 @@ export class JobDO extends DurableObject<Env> {
     super(ctx, env);
     // The schema is created by create(), so that looking up an unknown id writes nothing.
     this.m = new JobMachine(new Db(ctx.storage.sql));
+    this.notices = new Notices(this.m);
   }
 
   /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
@@ -229,7 +233,7 @@ export class JobDO extends DurableObject<Env> {
   async deleteJob(): Promise<boolean> {
     const job = this.m.job();
     if (!job) return false;
-    await deletePrefix(this.env.FILES, `jobs/${job.id}/`);
+    await new R2FileStore(this.env.FILES).deletePrefix(`jobs/${job.id}/`);
     await this.account().forgetJob(job.id, this.m.tasks().map((t) => t.id));
     for (const w of this.waiters) w();
     await this.ctx.storage.deleteAll();
@@ -241,7 +245,7 @@ export class JobDO extends DurableObject<Env> {
   /** Another object's standalone task takes `taskId` as input: answer now if it ended, else remember. */
   async watchTask(taskId: string, watcherJobId: string): Promise<SettledInput | null> {
     const t = this.m.task(taskId);
-    if (t && isTerminal(t.status)) return this.settledOf(t);
+    if (t && isTerminal(t.status)) return this.notices.settledOf(t);
     this.m.db.run("INSERT OR IGNORE INTO watcher VALUES (?, ?)", taskId, watcherJobId);
     return null;
   }
@@ -256,11 +260,6 @@ export class JobDO extends DurableObject<Env> {
     this.m.db.run("UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?", s.status, JSON.stringify(s.files), s.taskId);
   }
 
-  private settledOf(t: TaskRow): SettledInput {
-    const files = this.m.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined, fromTask: t.id }));
-    return { taskId: t.id, status: t.status as "finished" | "error", files };
-  }
-
   /** Timeouts, dead runners and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
     this.alarmAt = undefined; // this alarm is spent
@@ -272,24 +271,8 @@ export class JobDO extends DurableObject<Env> {
       await this.deleteJob();
       return;
     }
-    const resend: string[] = [];
-    for (const t of this.m.tasks()) {
-      if (isTerminal(t.status)) continue;
-      if (t.deadline !== null && t.deadline <= now) {
-        this.m.end(t.id, "error", now, { code: "TIMEOUT", message: `The task exceeded its timeout of ${t.timeout_s} seconds.` });
-      } else if (t.status === "processing" && t.lease_until !== null && t.lease_until <= now) {
-        if (t.attempts >= MAX_ATTEMPTS) this.m.end(t.id, "error", now, { code: "RUNNER_LOST", message: "The task runner stopped answering; giving up." });
-        else resend.push(t.id);
-      }
-    }
-    for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ?, attempts = attempts + 1 WHERE id = ?", now + LEASE_MS, id);
-    if (resend.length) {
-      await this.env.TASKS.sendBatch(resend.map((taskId) => ({ body: { jobId: job.id, taskId } }))).catch((err: unknown) => {
-        console.error("sending tasks to the queue failed, the alarm will retry:", err);
-        // Not sent: the attempt does not count.
-        for (const id of resend) this.m.db.run("UPDATE task SET lease_until = ?, attempts = attempts - 1 WHERE id = ?", now + RESEND_MS, id);
-      });
-    }
+    const resend = this.m.sweepTimers(now);
+    if (resend.length) await this.send(resend, now);
     await this.afterChange(now);
   }
 
@@ -310,7 +293,7 @@ export class JobDO extends DurableObject<Env> {
     if (ending) {
       const j = this.m.job()!;
       const notice = { jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: j.standalone ? null : this.jobJson(true), webhookUrl: j.standalone ? null : j.webhook_url };
-      this.m.db.run("INSERT INTO notice (body) VALUES (?)", JSON.stringify(notice));
+      this.notices.add(notice);
     }
     for (const w of this.waiters) w();
     this.waiters.clear();
@@ -319,56 +302,39 @@ export class JobDO extends DurableObject<Env> {
 
   /** The asynchronous half: re-arm the alarm, send ready tasks to the queue, deliver notices. */
   private async publish(dispatch: string[], now: number): Promise<void> {
-    const jobId = this.m.job()?.id;
-    if (!jobId) return;
+    if (!this.m.job()) return;
     await this.armAlarm(now);
-    if (dispatch.length) {
-      try {
-        await this.env.TASKS.sendBatch(dispatch.map((taskId) => ({ body: { jobId, taskId } })));
-      } catch (err) {
-        // A full or failing queue must not lose the tasks: their lease ends soon and the alarm sends them again.
-        console.error("sending tasks to the queue failed, the alarm will retry:", err);
-        for (const id of dispatch) this.m.db.run("UPDATE task SET lease_until = ?, attempts = attempts - 1 WHERE id = ? AND status = 'processing'", now + RESEND_MS, id);
-        await this.armAlarm(now);
-      }
+    if (dispatch.length) await this.send(dispatch, now);
+    await this.notices.deliver({
+      jobEnded: (body) => this.account().jobEnded(body as never).catch((err: unknown) => {
+        this.accountCache = undefined;
+        throw err;
+      }),
+      inputSettled: (watcher, settled) => jobStub(this.env, watcher).inputSettled(settled),
+    });
+  }
+
+  /** Sends tasks to the queue; a full or failing queue loses nothing: the alarm sends them again soon. */
+  private async send(ids: string[], now: number): Promise<void> {
+    const jobId = this.m.job()!.id;
+    try {
+      await this.env.TASKS.sendBatch(ids.map((taskId) => ({ body: { jobId, taskId } })));
+    } catch (err) {
+      console.error("sending tasks to the queue failed, the alarm will retry:", err);
+      this.m.unsent(ids, now, RESEND_MS);
+      await this.armAlarm(now);
     }
-    await this.deliver();
   }
 
   /** Sets the alarm to the next timer; skips the write when it is already set there. */
   private async armAlarm(now: number): Promise<void> {
-    const pending = this.m.db.one("SELECT 1 AS x FROM notice UNION ALL SELECT 1 FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1");
+    const pending = this.notices.pending();
     const wake = this.m.nextWake();
     const at = pending ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : wake;
     if (at === this.alarmAt) return;
     this.alarmAt = at;
     if (at !== null && at !== Infinity) await this.ctx.storage.setAlarm(Math.max(at, now + 1));
     else await this.ctx.storage.deleteAlarm();
-  }
-
-  /** Delivers pending watcher and account notices; failures stay for the alarm to retry. */
-  private async deliver(): Promise<void> {
-    const ended = this.m.db.all<TaskRow>("SELECT t.* FROM task t WHERE t.status IN ('finished','error') AND EXISTS (SELECT 1 FROM watcher w WHERE w.task_id = t.id)");
-    for (const t of ended) {
-      const s = this.settledOf(t);
-      for (const w of this.m.db.all<{ job_id: string }>("SELECT job_id FROM watcher WHERE task_id = ?", t.id)) {
-        try {
-          await jobStub(this.env, w.job_id).inputSettled(s);
-          this.m.db.run("DELETE FROM watcher WHERE task_id = ? AND job_id = ?", t.id, w.job_id);
-        } catch (err) {
-          console.error(`notifying ${w.job_id} failed, will retry:`, err);
-        }
-      }
-    }
-    for (const n of this.m.db.all<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id")) {
-      try {
-        await this.account().jobEnded(JSON.parse(n.body));
-        this.m.db.run("DELETE FROM notice WHERE id = ?", n.id);
-      } catch (err) {
-        this.accountCache = undefined;
-        console.error("notifying the account failed, will retry:", err);
-      }
-    }
   }
 
   private credits(): number {
@@ -382,31 +348,10 @@ export class JobDO extends DurableObject<Env> {
   }
 
   private jobJson(includeTasks: boolean): JobJson {
-    const job = this.m.job()!;
-    if (!includeTasks) return jobJson(job);
-    const rows = this.m.tasks();
-    const ids = new Map(rows.map((r) => [r.name, r.id])); // later rows (retries) win
-    return jobJson(job, rows.map((t) => this.taskJson(t, job, ids)));
+    return jobView(this.m, includeTasks);
   }
 
-  /** A row as v2 JSON; `payload` is always sent (the SDK fixtures carry it). Input names become the ids of their effective rows. */
-  private taskJson(t: TaskRow, job = this.m.job()!, ids?: Map<string, string>): TaskJson {
-    const refs = JSON.parse(t.inputs) as string[];
-    let dependsOn = refs;
-    if (!job.standalone) {
-      const byName = ids ?? new Map(this.m.tasks().map((r) => [r.name, r.id]));
-      dependsOn = refs.map((ref) => byName.get(ref) ?? ref);
-    }
-    return taskJson(t, { job, dependsOn, includePayload: true });
+  private taskJson(t: TaskRow): TaskJson {
+    return taskView(this.m, t);
   }
-}
-
-/** Deletes every R2 object under a prefix, a page at a time. */
-export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, cursor });
-    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
 }

@@ -186,6 +186,31 @@ export class JobMachine {
     return t ? this.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined })) : [];
   }
 
+  /**
+   * Ends tasks past their deadline (TIMEOUT) and tasks whose runner vanished after the last attempt
+   * (RUNNER_LOST); returns the processing tasks whose lease expired with attempts left, counted
+   * and leased again, to be sent anew.
+   */
+  sweepTimers(now: number): string[] {
+    const resend: string[] = [];
+    for (const t of this.tasks()) {
+      if (isTerminal(t.status)) continue;
+      if (t.deadline !== null && t.deadline <= now) {
+        this.end(t.id, "error", now, { code: "TIMEOUT", message: `The task exceeded its timeout of ${t.timeout_s} seconds.` });
+      } else if (t.status === "processing" && t.lease_until !== null && t.lease_until <= now) {
+        if (t.attempts >= MAX_ATTEMPTS) this.end(t.id, "error", now, { code: "RUNNER_LOST", message: "The task runner stopped answering; giving up." });
+        else resend.push(t.id);
+      }
+    }
+    for (const id of resend) this.db.run("UPDATE task SET lease_until = ?, attempts = attempts + 1 WHERE id = ?", now + LEASE_MS, id);
+    return resend;
+  }
+
+  /** Tasks that were not sent after all: retried after `delayMs`, and the attempt does not count. */
+  unsent(ids: string[], now: number, delayMs: number): void {
+    for (const id of ids) this.db.run("UPDATE task SET lease_until = ?, attempts = attempts - 1 WHERE id = ? AND status = 'processing'", now + delayMs, id);
+  }
+
   /** The earliest time something must happen: a deadline, a lease, or retention. */
   nextWake(): number | null {
     const r = this.db.one<{ t: number | null }>(
