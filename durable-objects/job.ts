@@ -327,14 +327,21 @@ export class JobDO extends DurableObject<Env> {
   }
 
   /** Sets the alarm to the next timer; skips the write when it is already set there. */
+  /**
+   * Makes sure the alarm fires no later than the next timer. An alarm already set earlier is left
+   * alone (it will fire, find nothing due, and re-arm), which saves a storage write on most changes.
+   */
   private async armAlarm(now: number): Promise<void> {
-    const pending = this.notices.pending();
     const wake = this.m.nextWake();
-    const at = pending ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : wake;
-    if (at === this.alarmAt) return;
-    this.alarmAt = at;
-    if (at !== null && at !== Infinity) await this.ctx.storage.setAlarm(Math.max(at, now + 1));
-    else await this.ctx.storage.deleteAlarm();
+    const at = this.notices.pending() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
+    if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && this.alarmAt <= at) return;
+    if (at === Infinity) {
+      if (this.alarmAt !== null) await this.ctx.storage.deleteAlarm();
+      this.alarmAt = null;
+      return;
+    }
+    this.alarmAt = Math.max(at, now + 1);
+    await this.ctx.storage.setAlarm(this.alarmAt);
   }
 
   private credits(): number {
