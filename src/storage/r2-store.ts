@@ -12,6 +12,7 @@ export class R2FileStore implements FileStore {
     if (body instanceof Uint8Array) value = body;
     else {
       const fixed = new FixedLengthStream(body.length);
+      // A failing source errors the readable side, so bucket.put() below rejects with the cause.
       body.stream.pipeTo(fixed.writable).catch(() => {});
       value = fixed.readable as ReadableStream<Uint8Array>;
     }
