@@ -135,6 +135,25 @@ describe("uploads and downloads", () => {
   });
 });
 
+describe("sync host", () => {
+  it("POST /sync/v2/jobs with redirect answers 302 to the exported file; GET /v2/jobs/{id}/wait answers 200 on error", async () => {
+    const { exports } = await import("cloudflare:workers");
+    const res = await (exports as any).default.fetch("http://example.com/sync/v2/jobs", {
+      method: "POST",
+      redirect: "manual",
+      headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
+      body: JSON.stringify({ redirect: true, tasks: { a: { operation: "import/raw", file: "redirected", filename: "r.txt" }, e: { operation: "export/url", input: "a" } } }),
+    });
+    expect(res.status).toBe(302);
+    const file = await (exports as any).default.fetch(res.headers.get("location"));
+    expect(await file.text()).toBe("redirected");
+    const failed = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
+    const waited = await api("GET", `/v2/jobs/${failed.id}/wait`);
+    expect(waited.status).toBe(200);
+    expect(waited.json.data.status).toBe("error");
+  });
+});
+
 describe("lists and catalogue", () => {
   it("paginates jobs with links and meta", async () => {
     for (let i = 0; i < 3; i++) await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, KEY_A, { tag: "paged" });
