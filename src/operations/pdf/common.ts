@@ -5,9 +5,9 @@
 import type { PDFDocument } from "@cantoo/pdf-lib";
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { checkBytes, openPdf, type PdfBudget } from "../../engines/pdflib";
+import { checkBytes, openPdf, PDFLIB_ENGINE, type PdfBudget } from "../../engines/pdflib";
 import { extensionOf } from "../io/filenames";
-import type { InputFile, OperationContext, OutputFile } from "../types";
+import type { InputFile, OperationContext, OperationHandler, OutputFile } from "../types";
 import { checkPages } from "./pages";
 
 /** `pages` parameter: a page list (pages.ts); length-capped so parsing stays cheap. */
@@ -89,3 +89,12 @@ export function requirePdfInputs(inputs: InputFile[], operation: string, inputFo
     }
   }
 }
+
+/** The descriptor fields every pdf-lib page operation shares: PDF in, PDF out, 1 credit (contract §7). */
+export const PDF_TO_PDF: Pick<OperationHandler, "engine" | "engineVersion" | "formats" | "credits" | "takesInput"> = {
+  engine: PDFLIB_ENGINE.name,
+  engineVersion: PDFLIB_ENGINE.version,
+  formats: [{ input: "pdf", output: "pdf" }],
+  credits: 1,
+  takesInput: true,
+};

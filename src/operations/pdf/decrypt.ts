@@ -4,20 +4,16 @@
  * task error INVALID_PASSWORD. An input that is not encrypted is passed through re-saved.
  */
 import { z } from "zod";
-import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import { savePdf } from "../../engines/pdflib";
 import type { OperationHandler, OutputFile } from "../types";
-import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
 
 const params = z.object({ password: z.string().max(127).optional() });
 
 export const decryptPdf: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/decrypt",
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
-  formats: [{ input: "pdf", output: "pdf" }],
+  ...PDF_TO_PDF,
   params,
-  credits: 1,
-  takesInput: true,
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "pdf/decrypt", p.input_format);
     const files: OutputFile[] = [];

@@ -10,9 +10,9 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import { savePdf } from "../../engines/pdflib";
 import type { OperationHandler, OutputFile } from "../types";
-import { boolParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+import { boolParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
 
 const password = z.string().min(1).max(127);
 const params = z.object({
@@ -48,12 +48,8 @@ function randomPassword(): string {
 
 export const encryptPdf: OperationHandler<Params> = {
   operation: "pdf/encrypt",
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
-  formats: [{ input: "pdf", output: "pdf" }],
+  ...PDF_TO_PDF,
   params,
-  credits: 1,
-  takesInput: true,
   check: (p) => (p.set_password || p.set_owner_password ? [] : ["set_password or set_owner_password is required to encrypt a PDF."]),
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "pdf/encrypt", p.input_format);

@@ -3,9 +3,9 @@
  * the end; pages.ts), in the order given, with the input's document info.
  */
 import { z } from "zod";
-import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import { savePdf } from "../../engines/pdflib";
 import type { OperationHandler, OutputFile } from "../types";
-import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
 import { checkPages, resolvePages } from "./pages";
 import { copyToNew } from "./split";
 
@@ -13,12 +13,8 @@ const params = z.object({ pages: z.string().max(1000).describe('1-based pages an
 
 export const extractPages: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/extract-pages",
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
-  formats: [{ input: "pdf", output: "pdf" }],
+  ...PDF_TO_PDF,
   params,
-  credits: 1,
-  takesInput: true,
   check: (p) => checkPages(p.pages),
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "pdf/extract-pages", p.input_format);

@@ -6,9 +6,9 @@
  */
 import { degrees } from "@cantoo/pdf-lib";
 import { z } from "zod";
-import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import { savePdf } from "../../engines/pdflib";
 import type { OperationHandler, OutputFile } from "../types";
-import { checkPagesParam, pagesParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+import { checkPagesParam, pagesParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
 import { resolvePageSet } from "./pages";
 
 /** "+90" | "-90" | "180" | "90" | "270" (or a number) → clockwise quarter turns as degrees 0..270. */
@@ -29,12 +29,8 @@ const params = z.object({
 
 export const rotatePages: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/rotate-pages",
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
-  formats: [{ input: "pdf", output: "pdf" }],
+  ...PDF_TO_PDF,
   params,
-  credits: 1,
-  takesInput: true,
   check: checkPagesParam,
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "pdf/rotate-pages", p.input_format);

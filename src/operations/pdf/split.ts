@@ -5,9 +5,9 @@
  */
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { z } from "zod";
-import { copyInfo, PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import { copyInfo, savePdf } from "../../engines/pdflib";
 import type { OperationHandler, OutputFile } from "../types";
-import { numberedName, pdfFile, readPdf, requirePdfInputs, throwIfAborted } from "./common";
+import { numberedName, pdfFile, readPdf, requirePdfInputs, throwIfAborted, PDF_TO_PDF } from "./common";
 
 /** No parameters of its own (only the common ones). */
 const params = z.object({});
@@ -23,12 +23,8 @@ export async function copyToNew(src: PDFDocument, pages: number[]): Promise<PDFD
 
 export const splitPages: OperationHandler<Record<string, unknown>> = {
   operation: "pdf/split-pages",
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
-  formats: [{ input: "pdf", output: "pdf" }],
+  ...PDF_TO_PDF,
   params,
-  credits: 1,
-  takesInput: true,
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "pdf/split-pages", p.input_format);
     const files: OutputFile[] = [];

@@ -7,9 +7,9 @@
  */
 import { type PDFDocument, type PDFFont, type PDFImage, type PDFPage, concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, PDFArray, PDFName } from "@cantoo/pdf-lib";
 import { TaskError } from "../../engines/errors";
-import { PDFLIB_ENGINE, savePdf } from "../../engines/pdflib";
+import { savePdf } from "../../engines/pdflib";
 import type { OperationContext, OperationHandler, OutputFile } from "../types";
-import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted } from "./common";
+import { pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
 import { embedImage } from "./images";
 import { resolvePageSet } from "./pages";
 import { checkWatermark, parseColor, standardFont, watermarkParams, type WatermarkParams } from "./watermark-params";
@@ -103,12 +103,8 @@ async function watermarkDoc(doc: PDFDocument, p: WatermarkParams, filename: stri
 
 export const watermarkPdf: OperationHandler<WatermarkParams> = {
   operation: "watermark",
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
-  formats: [{ input: "pdf", output: "pdf" }],
+  ...PDF_TO_PDF,
   params: watermarkParams,
-  credits: 1,
-  takesInput: true,
   check: checkWatermark,
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "watermark", p.input_format);
