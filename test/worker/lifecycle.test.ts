@@ -100,6 +100,22 @@ describe("task actions", () => {
     expect((await api("GET", `/v2/tasks/${raw.json.data.id}`)).status).toBe(404);
   });
 
+  it("runs a standalone task once its standalone input, still waiting for an upload, finishes", async () => {
+    const up = (await api("POST", "/v2/import/upload")).json.data;
+    expect(up.status).toBe("waiting");
+    const exp = (await api("POST", "/v2/export/url", { body: { input: [up.id] } })).json.data;
+    expect(exp.status).toBe("waiting");
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(up.result.form.parameters)) fd.set(k, v as string);
+    fd.set("file", new File(["late bytes"], "late.txt"));
+    const { exports } = await import("cloudflare:workers");
+    expect((await (exports as any).default.fetch(up.result.form.url, { method: "POST", body: fd })).status).toBe(201);
+    const done = (await api("GET", `/sync/v2/tasks/${exp.id}`)).json.data;
+    expect(done.status).toBe("finished");
+    expect(done.result.files[0].filename).toBe("late.txt");
+    expect(await (await (exports as any).default.fetch(done.result.files[0].url)).text()).toBe("late bytes");
+  });
+
   it("answers 404 for an unknown standalone operation", async () => {
     expect((await api("POST", "/v2/teleport", { body: {} })).status).toBe(404);
   });
