@@ -13,7 +13,8 @@ import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, tag TEXT, status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')), created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, tag TEXT, status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')), created_at INTEGER NOT NULL,
+  standalone INTEGER NOT NULL DEFAULT 0, ended_at INTEGER);
 CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, holder TEXT NOT NULL, job_id TEXT, operation TEXT NOT NULL, created_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tasks_job ON tasks (job_id);
 CREATE INDEX IF NOT EXISTS tasks_holder ON tasks (holder);
@@ -41,7 +42,7 @@ export class AccountDO extends DurableObject<Env> {
   /** Records a new job (or standalone task) and queues job.created for account webhooks. */
   async registerJob(r: { jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
     this.ctx.storage.transactionSync(() => {
-      if (!r.standalone) this.db.run("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?)", r.jobId, r.tag, r.createdAt);
+      this.db.run("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)", r.jobId, r.tag, r.createdAt, r.standalone ? 1 : 0);
       for (const t of r.taskIds) this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", t.id, r.jobId, r.standalone ? null : r.jobId, t.operation, r.createdAt);
     });
     if (r.job) await this.emit("job.created", r.job, null);
@@ -52,9 +53,14 @@ export class AccountDO extends DurableObject<Env> {
     this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", taskId, holder, jobId, operation, createdAt);
   }
 
-  /** A job ended: index its status, count its credits, queue job.finished / job.failed. */
+  /**
+   * A job ended: index its status, count its credits, queue job.finished / job.failed. Idempotent:
+   * a notice the JobDO delivers again (it could not record the first delivery) changes nothing, so
+   * no webhook is sent twice and no credit counted twice; a later end (after a retry) counts anew.
+   */
   async jobEnded(e: { jobId: string; status: Status; endedAt: number; credits: number; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
-    this.db.run("UPDATE jobs SET status = ? WHERE id = ?", e.status, e.jobId);
+    const changed = this.ctx.storage.sql.exec("UPDATE jobs SET status = ?, ended_at = ? WHERE id = ? AND (ended_at IS NULL OR ended_at < ?)", e.status, e.endedAt, e.jobId, e.endedAt).rowsWritten;
+    if (changed === 0) return;
     this.addCredits(e.credits);
     if (e.job) await this.emit(e.status === "finished" ? "job.finished" : "job.failed", e.job, e.webhookUrl);
   }
@@ -76,21 +82,17 @@ export class AccountDO extends DurableObject<Env> {
     return r ? { holder: r.holder, jobId: r.job_id } : null;
   }
 
-  async hasJob(jobId: string): Promise<boolean> {
-    return this.db.one("SELECT 1 AS x FROM jobs WHERE id = ?", jobId) !== null;
-  }
-
   /**
    * Job ids for GET /v2/jobs, newest first. `status` filters on the index: terminal statuses
    * exactly, "waiting"/"processing" as "not ended" (the caller re-checks on the live job).
    */
   async listJobs(q: { status?: string; tag?: string; offset: number; limit: number }): Promise<string[]> {
-    const where: string[] = [];
+    const where: string[] = ["standalone = 0"];
     const args: unknown[] = [];
     if (q.status === "finished" || q.status === "error") (where.push("status = ?"), args.push(q.status));
     else if (q.status) where.push("status IN ('waiting','processing')");
     if (q.tag) (where.push("tag = ?"), args.push(q.tag));
-    const sql = `SELECT id FROM jobs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+    const sql = `SELECT id FROM jobs WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
     return this.db.all<{ id: string }>(sql, ...args, q.limit, q.offset).map((r) => r.id);
   }
 

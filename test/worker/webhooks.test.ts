@@ -71,6 +71,24 @@ describe("webhooks", () => {
     expect((await api("DELETE", `/v2/webhooks/${created.json.data.id}`)).status).toBe(204);
   });
 
+  it("sends job.finished once and counts credits once when the JobDO delivers its notice again", async () => {
+    stubFetch();
+    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/once", events: ["job.finished"] } });
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } });
+    const done = await waitJob(job.id);
+    await runDurableObjectAlarm(account());
+    const before = (await api("GET", "/v2/users/me")).json.data.credits;
+    const { runInDurableObject } = await import("cloudflare:test");
+    await runInDurableObject(account(), async (instance: any, state: DurableObjectState) => {
+      const endedAt = Number(state.storage.sql.exec("SELECT ended_at FROM jobs WHERE id = ?", job.id).one().ended_at);
+      await instance.jobEnded({ jobId: job.id, status: "finished", endedAt, credits: 5, job: done, webhookUrl: null });
+    });
+    await runDurableObjectAlarm(account());
+    expect(calls.filter((c) => c.url.endsWith("/once")).length).toBe(1);
+    expect((await api("GET", "/v2/users/me")).json.data.credits).toBe(before);
+    await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
+  });
+
   it("refuses webhooks to private addresses", async () => {
     const r = await api("POST", "/v2/webhooks", { body: { url: "http://10.0.0.1/hook", events: ["job.finished"] } });
     expect(r.status).toBe(422);
