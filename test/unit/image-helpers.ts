@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { MemoryFileStore } from "../../src/storage/file-store";
+import { testContext } from "../support/context";
 import type { InputFile, OperationContext } from "../../src/operations/types";
 import { nodeImageMagickEngine } from "../../src/runtime/node-wasm";
 import type { ImageMagickEngine } from "../../src/engines/imagemagick/types";
@@ -38,17 +38,7 @@ export function imageMagick(): ImageMagickEngine {
 
 /** A context with the ImageMagick engine; `taskFiles` and others can be overridden. */
 export function imageContext(over: Partial<OperationContext> = {}): OperationContext {
-  return {
-    signal: new AbortController().signal,
-    taskName: "task",
-    taskId: "00000000-0000-4000-8000-000000000001",
-    jobId: "00000000-0000-4000-8000-000000000002",
-    files: new MemoryFileStore(),
-    engines: { imagemagick: imageMagick() },
-    settings: { allowPrivateImports: false, maxImportBytes: 100 * 1024 * 1024 },
-    taskFiles: async () => [],
-    ...over,
-  };
+  return testContext({ engines: { imagemagick: imageMagick() }, ...over });
 }
 
 /** What Debian's identify says about one file. `format` is IM6's name (AVIF reads as HEIC there). */

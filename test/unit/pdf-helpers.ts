@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { expect } from "vitest";
 import { TaskError, type TaskErrorCode } from "../../src/engines/errors";
-import { MemoryFileStore } from "../../src/storage/file-store";
 import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
 
 export const CORPUS = "/work/shared/corpus";
@@ -25,20 +24,7 @@ export function bytesInput(filename: string, data: Uint8Array): InputFile {
   return { filename, size: data.byteLength, fromTask: "previous", key: `memory/${filename}`, bytes: async () => data };
 }
 
-/** A context for running handlers in Node; `engines` and `taskFiles` can be supplied. */
-export function testContext(over: Partial<OperationContext> = {}): OperationContext {
-  return {
-    signal: new AbortController().signal,
-    taskName: "task",
-    taskId: "00000000-0000-4000-8000-000000000001",
-    jobId: "00000000-0000-4000-8000-000000000002",
-    files: new MemoryFileStore(),
-    engines: {},
-    settings: { allowPrivateImports: false, maxImportBytes: 100 * 1024 * 1024, publicBaseUrl: "http://localhost", urlSigningSecret: "test", fileUrlTtlSeconds: 3600 },
-    taskFiles: async () => [],
-    ...over,
-  };
-}
+export { testContext } from "../support/context";
 
 const dir = mkdtempSync(join(tmpdir(), "pdf-test-"));
 let n = 0;
