@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { expect } from "vitest";
 import { TaskError, type TaskErrorCode } from "../../src/engines/errors";
-import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
+import type { InputFile, OutputFile } from "../../src/operations/types";
 
 export const CORPUS = "/work/shared/corpus";
 export const FACTS: Record<string, Record<string, unknown>> = JSON.parse(readFileSync(join(CORPUS, "facts.json"), "utf8"));
