@@ -41,7 +41,7 @@ async function loadEngine() {
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-image-engine.mjs");
   await build({
     stdin: {
-      contents: 'export { nodeImageMagickEngine } from "./src/runtime/node-wasm";\nexport { discardInstance } from "./src/engines/imagemagick/magick";',
+      contents: 'export { nodeImageMagickEngine } from "./src/runtime/node/imagemagick";\nexport { discardInstance } from "./src/engines/imagemagick/magick";',
       resolveDir: ROOT, loader: "ts",
     },
     bundle: true, platform: "node", format: "esm", target: "node22", outfile, external: ["@imagemagick/magick-wasm"], logLevel: "error",

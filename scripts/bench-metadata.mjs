@@ -50,7 +50,7 @@ async function loadEngine() {
   const { build } = await import("esbuild");
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-metadata-engine.mjs");
   await build({
-    stdin: { contents: 'export { nodeExifToolEngine } from "./src/runtime/node-exiftool";', resolveDir: ROOT, loader: "ts" },
+    stdin: { contents: 'export { nodeExifToolEngine } from "./src/runtime/node/exiftool";', resolveDir: ROOT, loader: "ts" },
     bundle: true, platform: "node", format: "esm", target: "node22", outfile, external: ["@6over3/zeroperl-ts"], logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);

@@ -24,7 +24,7 @@ export { splitPages } from "./src/operations/pdf/split";
 export { rotatePages } from "./src/operations/pdf/rotate";
 export { encryptPdf } from "./src/operations/pdf/encrypt";
 export { convertPdfToImage } from "./src/operations/pdf/rasterize";
-export { nodePdfiumEngine } from "./src/runtime/node-pdfium";
+export { nodePdfiumEngine } from "./src/runtime/node/pdfium";
 `;
 
 /** Bundles the operations (TypeScript, extensionless imports) into an importable module. */

@@ -4,6 +4,7 @@
  */
 import type { AccountDO } from "../durable-objects/account";
 import type { JobDO } from "../durable-objects/job";
+import type { EngineRpc } from "./engines/remote";
 
 /** What crosses the queue: ids only, never file bytes (issue 2). */
 export interface TaskMessage {
@@ -16,10 +17,12 @@ export interface Env {
   ACCOUNTS: DurableObjectNamespace<AccountDO>;
   FILES: R2Bucket;
   TASKS: Queue<TaskMessage>;
-  /** Engine Worker (issue 3) over a service binding; absent when not deployed. */
-  IMAGEMAGICK?: Fetcher;
-  /** ExifTool engine Worker (issue 5) over a service binding. */
-  EXIFTOOL?: Fetcher;
+  /** ImageMagick engine Worker (wasm/imagemagick) over a service binding; absent when not deployed. */
+  IMAGEMAGICK?: EngineRpc;
+  /** ExifTool engine Worker (wasm/exiftool) over a service binding. */
+  EXIFTOOL?: EngineRpc;
+  /** Per-operation engine order, e.g. "merge=qpdf,pdflib;convert=pdfium" (engines/routing.ts). */
+  ENGINE_ORDER?: string;
   /** "key:username,key2:username2". No default in production configuration. */
   API_KEYS?: string;
   /** HMAC secret for export URLs and upload forms (a secret in production). */

@@ -5,6 +5,7 @@
  */
 import { failedDependents, jobStatus, readyTasks, type NodeState } from "../../src/graph/state";
 import { isTerminal, type Status } from "../../src/model/status";
+import { taskRefsOf } from "../../src/operations/registry";
 import type { StoredOutput } from "../../src/model/types";
 import type { ClaimedTask } from "./contracts";
 import { Db, type FileRow, type JobRow, type TaskRow } from "./schema";
@@ -14,10 +15,6 @@ export const MAX_ATTEMPTS = 3;
 /** How long a runner may hold a task before it is presumed dead (queue consumer wall clock is 15 min). */
 export const LEASE_MS = 15 * 60 * 1000;
 
-/** Task names referenced by parameters (watermark `image`, capture-website templates). */
-export function paramRefs(params: Record<string, unknown>): string[] {
-  return ["image", "header_template", "footer_template"].map((k) => params[k]).filter((v): v is string => typeof v === "string" && v !== "");
-}
 
 export class JobMachine {
   /** Whether the schema exists here; cached once true, reset by `forget()` after deleteAll. */
@@ -96,7 +93,7 @@ export class JobMachine {
     const nodes: NodeState[] = this.effective().map((t) => ({
       name: job.standalone ? t.id : t.name,
       status: t.status,
-      inputs: [...JSON.parse(t.inputs), ...paramRefs(JSON.parse(t.params))],
+      inputs: [...JSON.parse(t.inputs), ...taskRefsOf(t.operation, JSON.parse(t.params))],
       ignoreError: t.ignore_error === 1,
       external: t.mode !== "queue",
     }));
@@ -170,7 +167,7 @@ export class JobMachine {
     const job = this.job()!;
     const params = JSON.parse(t.params) as Record<string, unknown>;
     const refs: Record<string, StoredOutput[]> = {};
-    for (const name of paramRefs(params)) refs[name] = this.outputsOf(name);
+    for (const name of taskRefsOf(t.operation, params)) refs[name] = this.outputsOf(name);
     const inputs = (JSON.parse(t.inputs) as string[]).flatMap((ref) => this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })));
     return {
       jobId: job.id, taskId: t.id, taskName: job.standalone ? t.id : t.name, operation: t.operation, params,

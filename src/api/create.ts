@@ -8,13 +8,12 @@ import type { NewJob, NewTask } from "../../durable-objects/job/contracts";
 import { toFailure } from "../engines/errors";
 import type { Env } from "../env";
 import { parseJobTasks, parseTask, type TaskSpec } from "../graph/parse";
-import { contentTypeOf } from "../operations/io/filenames";
 import { uploadForm } from "../operations/io/upload-export";
-import { handlersOf, route } from "../operations/registry";
+import { handlersOf } from "../operations/registry";
 import type { JobJson } from "../model/types";
-import { MemoryFileStore } from "../storage/file-store";
-import { outputKey } from "../storage/keys";
 import { R2FileStore } from "../storage/r2-store";
+import { execute, storeOutputs } from "../runner/execute";
+import { workerdEngines } from "../runtime/workerd/engines";
 import { refuseUrl } from "../security/ssrf";
 import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
 import type { User } from "./auth";
@@ -77,10 +76,13 @@ function checkWebhookUrl(env: Env, raw: unknown, errors: FieldErrors): string | 
   return raw as string;
 }
 
-/** Turns a validated spec into a NewTask, running ingress operations and building upload forms. */
+/**
+ * Turns a validated spec into a NewTask, building upload forms and running ingress operations
+ * (import/raw, import/base64) through the runner's execute, so their file is stored before the job
+ * exists and no file bytes ever reach the Durable Object or the queue.
+ */
 async function prepareTask(env: Env, jobId: string, id: string, s: TaskSpec, baseUrl: string): Promise<NewTask | { error: string; name: string }> {
-  const handler = route(s.operation, s.params);
-  const mode = handler.mode ?? "queue";
+  const mode = handlersOf(s.operation)?.[0]?.mode ?? "queue";
   const base: NewTask = { id, name: s.name, operation: s.operation, mode, params: s.params, payload: s.payload, inputs: s.input, ignoreError: s.ignoreError, timeoutS: s.timeout };
   if (mode === "upload") {
     const form = await uploadForm(baseUrl, signingSecret(env), jobId, id, Math.floor(Date.now() / 1000));
@@ -88,21 +90,13 @@ async function prepareTask(env: Env, jobId: string, id: string, s: TaskSpec, bas
   }
   if (mode === "ingress") {
     try {
-      const settings = runtimeSettings(env, baseUrl, retentionSeconds(env));
-      const out = await handler.run([], s.params as never, {
-        signal: AbortSignal.timeout(30_000), taskName: s.name, taskId: id, jobId, files: new MemoryFileStore(), engines: {}, settings,
-        taskFiles: async () => [],
-      });
       const store = new R2FileStore(env.FILES);
-      const files = await Promise.all(
-        out.files.map(async (f, i) => {
-          const key = outputKey(jobId, id, i, f.filename);
-          const contentType = f.contentType ?? contentTypeOf(f.filename);
-          const stored = await store.put(key, f.data, { contentType });
-          return { filename: f.filename, size: stored.size, key, contentType };
-        }),
-      );
-      return { ...base, preset: { status: "finished", files, engine: handler.engine, engineVersion: handler.engineVersion } };
+      const { out, engine } = await execute(s.operation, s.params, [], {
+        signal: AbortSignal.timeout(30_000), taskName: s.name, taskId: id, jobId, files: store, engines: workerdEngines(env),
+        settings: runtimeSettings(env, baseUrl, retentionSeconds(env)), taskFiles: async () => [],
+      });
+      const files = await storeOutputs(store, jobId, id, out.files);
+      return { ...base, preset: { status: "finished", files, engine: engine.name, engineVersion: engine.version } };
     } catch (err) {
       return { error: `Task ${s.name}: ${toFailure(err).message}`, name: s.name };
     }

@@ -1,10 +1,12 @@
 /**
  * GET /v2/operations (and the legacy GET /v2/convert/formats): the catalogue of what this server
- * can actually run, generated from the operation registry (issue 2; contract §1.4). Options come
- * from each handler's zod schema; nothing here is hand-listed.
+ * can actually run, generated from the operation registry × the engine table (issue 2; contract
+ * §1.4): one row per (operation, input_format, output_format, engine). Options come from each
+ * handler's zod schema; nothing here is hand-listed.
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
+import { enginesFor } from "../engines/routing";
 import { HANDLERS } from "../operations/registry";
 import type { OperationHandler } from "../operations/types";
 import { includes, q, type AppEnv } from "./context";
@@ -54,27 +56,29 @@ function catalogue(c: Context<AppEnv>, only?: string) {
   const f = (k: string) => q(c.req.query(`filter[${k}]`));
   const inc = includes(c.req.query("include"));
   const rows = HANDLERS.flatMap((h) =>
-    h.formats.map((fmt) => ({ h, input: orNull(fmt.input), output: orNull(fmt.output) })),
+    h.formats.flatMap((fmt) =>
+      enginesFor({ kind: h.kind, operation: h.operation, input: fmt.input, output: fmt.output }).map((e) => ({ h, e, input: orNull(fmt.input), output: orNull(fmt.output) })),
+    ),
   ).filter(
     (r) =>
       (!only || r.h.operation === only) &&
       (!f("operation") || r.h.operation === f("operation")) &&
       (!f("input_format") || r.input === f("input_format")?.toLowerCase()) &&
       (!f("output_format") || r.output === f("output_format")?.toLowerCase()) &&
-      (!f("engine") || r.h.engine === f("engine")) &&
-      (!f("engine_version") || r.h.engineVersion === f("engine_version")),
+      (!f("engine") || r.e.name === f("engine")) &&
+      (!f("engine_version") || r.e.version === f("engine_version")),
   );
-  const data = rows.slice(p.offset, p.offset + p.perPage).map(({ h, input, output }) => ({
+  const data = rows.slice(p.offset, p.offset + p.perPage).map(({ h, e, input, output }) => ({
     operation: h.operation,
     input_format: input,
     output_format: output,
-    engine: h.engine,
+    engine: e.name,
     credits: h.credits,
     deprecated: false,
     experimental: false,
     meta: {},
     ...(inc.has("options") ? { options: optionsOf(h) } : {}),
-    ...(inc.has("engine_versions") ? { engine_versions: [{ version: h.engineVersion, default: true, latest: true, deprecated: false, experimental: false }] } : {}),
+    ...(inc.has("engine_versions") ? { engine_versions: [{ version: e.version, default: true, latest: true, deprecated: false, experimental: false }] } : {}),
   }));
   return c.json(listBody(c.req.url, p, data, rows.length > p.offset + p.perPage));
 }

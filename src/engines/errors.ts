@@ -22,6 +22,7 @@ export type TaskErrorCode =
   | "INVALID_PAGES"
   | "OVER_BUDGET"
   | "UNSUPPORTED"
+  | "ENGINE_UNAVAILABLE"
   | "RUNNER_LOST"
   | "INTERNAL_ERROR";
 

@@ -20,6 +20,8 @@ export interface TaskSpec {
   params: Record<string, unknown>;
   /** The echo of what was submitted, for `payload` (input normalised to an array of names). */
   payload: Record<string, unknown>;
+  /** Tasks named by parameters rather than `input` (the handlers' `taskRefs`, e.g. watermark `image`). */
+  refs: string[];
 }
 
 /** Validation errors: field → messages (contract §2.5). */
@@ -63,13 +65,14 @@ export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: T
       add(errors, field, `Task ${name}: the name may only contain letters, digits, '-' and '_'.`);
       continue;
     }
-    const spec = parseTask(name, raw, lookup, (msg) => add(errors, field, `Task ${name}: ${msg}`));
+    const hint = inputHint(raw, tasks as Record<string, unknown>);
+    const spec = parseTask(name, raw, lookup, (msg) => add(errors, field, `Task ${name}: ${msg}`), hint);
     if (spec) specs.push(spec);
   }
   const names = new Set(entries.map(([n]) => n));
   for (const s of specs) {
     for (const i of s.input) if (!names.has(i)) add(errors, `tasks.${s.name}.input`, `Task ${s.name}: input task "${i}" does not exist in this job.`);
-    for (const ref of taskRefsInParams(s)) if (!names.has(ref)) add(errors, `tasks.${s.name}.image`, `Task ${s.name}: task "${ref}" named by a parameter does not exist in this job.`);
+    for (const ref of s.refs) if (!names.has(ref)) add(errors, `tasks.${s.name}`, `Task ${s.name}: task "${ref}" named by a parameter does not exist in this job.`);
   }
   if (Object.keys(errors).length === 0) {
     const cycle = findCycle(specs);
@@ -82,7 +85,7 @@ export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: T
  * Validates one task object (shared by jobs and standalone POST /v2/{operation}).
  * `report` receives messages without the task prefix.
  */
-export function parseTask(name: string, raw: unknown, lookup: HandlerLookup, report: (msg: string) => void): TaskSpec | null {
+export function parseTask(name: string, raw: unknown, lookup: HandlerLookup, report: (msg: string) => void, inputHint?: string): TaskSpec | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     report("the task must be an object with an operation.");
     return null;
@@ -113,7 +116,7 @@ export function parseTask(name: string, raw: unknown, lookup: HandlerLookup, rep
   }
   const ignoreError = body.ignore_error === true;
   const { name: _n, operation: _o, input: _i, ignore_error: _ie, ...rest } = body;
-  const checked = validateTaskParams(handlers, rest);
+  const checked = validateTaskParams(handlers, rest, inputHint);
   if ("errors" in checked) {
     for (const m of checked.errors) report(m);
     return null;
@@ -121,22 +124,37 @@ export function parseTask(name: string, raw: unknown, lookup: HandlerLookup, rep
   const payload: Record<string, unknown> = { operation, ...rest };
   if (takesInput || input.length) payload.input = input;
   if (typeof payload.file === "string") payload.file = `(${payload.file.length} characters)`;
-  return { name, operation, input, ignoreError, timeout, params: checked.params, payload };
+  const refKeys = [...new Set(handlers.flatMap((h) => h.taskRefs ?? []))];
+  const refs = refKeys.map((k) => checked.params[k]).filter((v): v is string => typeof v === "string" && v !== "");
+  return { name, operation, input, ignoreError, timeout, params: checked.params, payload, refs };
 }
 
-/** Task names referenced by parameters rather than `input` (watermark `image`, capture templates). */
-export function taskRefsInParams(s: TaskSpec): string[] {
-  const refs: string[] = [];
-  for (const key of ["image", "header_template", "footer_template"]) {
-    const v = s.params[key];
-    if (typeof v === "string" && v !== "") refs.push(v);
-  }
-  return refs;
+/** Lower-case extension of a URL's path or a file name, or undefined. */
+function extensionIn(name: unknown): string | undefined {
+  if (typeof name !== "string") return undefined;
+  const path = name.replace(/[?#].*$/, "");
+  const m = /\.([a-z0-9]{1,8})$/i.exec(path.slice(path.lastIndexOf("/") + 1));
+  return m ? m[1].toLowerCase() : undefined;
+}
+
+/**
+ * The format the first input of `raw` will probably have, from what its input task declares: its
+ * `output_format`, else the extension of its `filename`, else of its `url` (import/url). Only a
+ * hint: it picks the handler whose parameters are judged (operations/validate.ts), and a file that
+ * turns out otherwise is judged again when it runs.
+ */
+export function inputHint(raw: unknown, tasks: Record<string, unknown>): string | undefined {
+  const first = normaliseInput((raw as { input?: unknown } | null)?.input)?.[0];
+  const src = first !== undefined ? tasks[first] : undefined;
+  if (typeof src !== "object" || src === null) return undefined;
+  const t = src as Record<string, unknown>;
+  if (typeof t.output_format === "string" && t.output_format) return t.output_format.toLowerCase();
+  return extensionIn(t.filename) ?? extensionIn(t.url);
 }
 
 /** Returns one cycle as a list of names, or null (depth-first search over inputs and parameter references). */
 export function findCycle(specs: TaskSpec[]): string[] | null {
-  const deps = new Map(specs.map((s) => [s.name, [...s.input, ...taskRefsInParams(s)]]));
+  const deps = new Map(specs.map((s) => [s.name, [...s.input, ...s.refs]]));
   const state = new Map<string, 1 | 2>();
   const stack: string[] = [];
   const visit = (n: string): string[] | null => {

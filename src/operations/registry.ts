@@ -1,9 +1,14 @@
 /**
  * The operation registry: the one explicit table where operations plug in (issue 2; DESIGN.md
- * principle 1 — never by import side effect). Routing from (operation, input_format, output_format,
- * engine) to a handler is decided here and only here (principle 2).
+ * principle 1 — never by import side effect), and the routing of a task to its candidates: the
+ * handlers whose formats fit, each paired with the engines of its kind that can run it, in the
+ * engine table's order (engines/routing.ts). Overlaps between handlers (an image and a PDF
+ * watermark, say) are ordered by the engine table, not by the position of handlers here.
  */
 import { TaskError } from "../engines/errors";
+import type { EngineRow } from "../engines/registry";
+import { enginesFor, type EngineOrder } from "../engines/routing";
+import { ENGINES } from "../engines/registry";
 import { extensionOf } from "./io/filenames";
 import { importBase64, importRaw } from "./io/import-inline";
 import { importUrl } from "./io/import-url";
@@ -11,18 +16,17 @@ import { exportUrl, importUpload } from "./io/upload-export";
 import { IMAGE_HANDLERS } from "./image";
 import { METADATA_HANDLERS } from "./metadata";
 import { PDF_HANDLERS } from "./pdf";
-import type { OperationHandler } from "./types";
-import { candidates } from "./validate";
+import type { FormatPair, OperationHandler } from "./types";
 
-/** Every handler this server runs, in routing priority order within an operation. */
+/** Every handler this server runs. */
 export const HANDLERS: OperationHandler<any>[] = [
   // import and export (issue 2)
   importUrl, importRaw, importBase64, importUpload, exportUrl,
-  // images with ImageMagick in its own engine Worker (issue 3)
+  // images (issue 3)
   ...IMAGE_HANDLERS,
-  // metadata and metadata/write with ExifTool in its own engine Worker (issue 5)
+  // metadata and metadata/write (issue 5)
   ...METADATA_HANDLERS,
-  // PDF toolkit: page operations on pdf-lib, rasterizing with PDFium (issue 4)
+  // PDF toolkit: page operations and rasterizing (issue 4)
   ...PDF_HANDLERS,
 ];
 
@@ -38,19 +42,70 @@ export function handlersOf(operation: string): OperationHandler<any>[] | undefin
   return byOperation.get(operation);
 }
 
+/** Parameter names of `operation` whose values name other tasks (union over its handlers). */
+export function taskRefKeys(operation: string): string[] {
+  return [...new Set((handlersOf(operation) ?? []).flatMap((h) => h.taskRefs ?? []))];
+}
+
+/** Task names referenced by the parameters of a task of `operation` (watermark `image`, …). */
+export function taskRefsOf(operation: string, params: Record<string, unknown>): string[] {
+  return taskRefKeys(operation).map((k) => params[k]).filter((v): v is string => typeof v === "string" && v !== "");
+}
+
+/** One way to run a task: a handler and an engine of its kind. */
+export interface Candidate {
+  handler: OperationHandler<any>;
+  engine: EngineRow;
+}
+
+/** True when some pair of `formats` takes `input` to `output` (either may be unknown yet). */
+export function fitsFormats(formats: readonly FormatPair[], input?: string, output?: string): boolean {
+  return formats.some((f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output));
+}
+
+/** What a task asks for: formats (lower-case), the `engine` pin and the deployment's order. */
+export interface CandidateQuery {
+  input?: string;
+  output?: string;
+  pin?: string;
+  order?: EngineOrder;
+}
+
 /**
- * Chooses the handler for a task about to run. `inputName` is the first input file's name, whose
- * extension stands for input_format when the task does not give one (service-spec).
- * Throws TaskError INVALID_CONVERSION_TYPE when no handler can run it (contract §2.4).
+ * Every (handler, engine) that can run `operation` for `q`, in routing order: the configured order
+ * for the operation first, then the engine table's order.
  */
-export function route(operation: string, params: Record<string, unknown>, inputName?: string): OperationHandler<any> {
+export function candidatesOf(handlers: OperationHandler<any>[], q: CandidateQuery): Candidate[] {
+  const out: Candidate[] = [];
+  for (const handler of handlers) {
+    if (!fitsFormats(handler.formats, q.input, q.output)) continue;
+    for (const engine of enginesFor({ kind: handler.kind, operation: handler.operation, ...q })) out.push({ handler, engine });
+  }
+  const preferred = q.order?.[handlers[0]?.operation ?? ""] ?? [];
+  const rank = (c: Candidate) => {
+    const p = preferred.indexOf(c.engine.name);
+    return (p === -1 ? preferred.length : p) * ENGINES.length + ENGINES.findIndex((e) => e.name === c.engine.name);
+  };
+  return out.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+}
+
+/**
+ * The candidates for a task about to run. `inputName` is the first input file's name, whose
+ * extension stands for input_format when the task does not give one (service-spec).
+ * @throws TaskError UNSUPPORTED (unknown operation) | INVALID_CONVERSION_TYPE (no handler for the formats, contract §2.4)
+ *   | ENGINE_UNAVAILABLE (the pinned engine cannot run it)
+ */
+export function route(operation: string, params: Record<string, unknown>, inputName?: string, order?: EngineOrder): Candidate[] {
   const handlers = handlersOf(operation);
   if (!handlers) throw new TaskError("UNSUPPORTED", `Operation ${operation} is not supported by this server.`);
   const input = (params.input_format as string | undefined) ?? (inputName ? extensionOf(inputName) || undefined : undefined);
   const output = params.output_format as string | undefined;
-  const fit = candidates(handlers, input, output, params.engine as string | undefined);
-  if (fit.length === 0) {
-    throw new TaskError("INVALID_CONVERSION_TYPE", `This conversion type is not supported: ${operation} from ${input ?? "unknown format"}${output ? ` to ${output}` : ""}.`);
+  const pin = params.engine as string | undefined;
+  const found = candidatesOf(handlers, { input, output, pin, order });
+  if (found.length) return found;
+  const what = `${operation} from ${input ?? "unknown format"}${output ? ` to ${output}` : ""}`;
+  if (pin && candidatesOf(handlers, { input, output, order }).length) {
+    throw new TaskError("ENGINE_UNAVAILABLE", `The engine ${pin} cannot run ${what} here.`);
   }
-  return fit[0];
+  throw new TaskError("INVALID_CONVERSION_TYPE", `This conversion type is not supported: ${what}.`);
 }

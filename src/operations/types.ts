@@ -5,7 +5,12 @@
  * They never see HTTP, Durable Objects or queues; the task runner around them does.
  */
 import type { z } from "zod";
+import type { EngineKind } from "../engines/kinds";
+import type { FormatPair } from "../engines/registry";
+import type { EngineAccess } from "../engines/use";
 import type { FileStore } from "../storage/file-store";
+
+export type { FormatPair };
 
 /** One file handed to an operation: an input task's output, read lazily from the FileStore. */
 export interface InputFile {
@@ -34,12 +39,16 @@ export interface OutputFile {
 export interface OperationOutput {
   files: OutputFile[];
   extra?: Record<string, unknown>;
-  /** Engine that actually ran, when the operation chooses among several. */
+  /** Engine that actually ran and the version it reported (the runner reports the routed engine otherwise). */
   engine?: { name: string; version: string };
 }
 
-/** Per-run context: cancellation, budgets and the engines this bundle can reach. */
-export interface OperationContext {
+/**
+ * Per-run context: cancellation, settings, and the engines this host can reach (EngineAccess:
+ * `engines` by name, typed from the engine table; `route`, the engine routing chose). Operations
+ * obtain engines with `useEngine` (engines/use.ts), never by reading `engines` themselves.
+ */
+export interface OperationContext extends EngineAccess {
   /** Aborted when the task times out or is cancelled (DESIGN.md principle 9). */
   signal: AbortSignal;
   /** The task's own name (job task name or standalone task id), for messages. */
@@ -50,8 +59,6 @@ export interface OperationContext {
   jobId: string;
   /** The file store (R2 in the Worker, memory in Node/browser). */
   files: FileStore;
-  /** Engine back-ends this runtime provides, keyed by engine name; operations ask, never import. */
-  engines: EngineSet;
   /** Environment switches the operation may need (e.g. allowPrivateImports). */
   settings: RuntimeSettings;
   /** Files of other tasks in the same job by task name (e.g. the watermark `image` task). */
@@ -72,26 +79,17 @@ export interface RuntimeSettings {
   fileUrlTtlSeconds: number;
 }
 
-/** Engines reachable from this runtime. Each value is an engine-specific client; absent = not available here. */
-export type EngineSet = Record<string, unknown>;
-
-/** A (input_format → output_format) pair an operation handler can run; `*` means any. */
-export interface FormatPair {
-  input: string;
-  output: string;
-}
-
 /**
- * One registry row: an operation as run by one engine over a set of format pairs.
- * The catalogue (GET /v2/operations) is generated from these rows, never hand-listed (issue 2).
+ * One registry row: an operation over a set of format pairs, run by an engine of one kind. Which
+ * engine of that kind runs it is routing's decision (engines/routing.ts), from the engine table.
+ * The catalogue (GET /v2/operations) is generated from these rows × the engines that can run
+ * them, never hand-listed (issue 2).
  */
 export interface OperationHandler<P = Record<string, unknown>> {
   /** CloudConvert operation name, e.g. "convert", "import/url", "pdf/rotate-pages". */
   operation: string;
-  /** Engine name as reported on the task, e.g. "imagemagick", "pdflib", "cloudflare". */
-  engine: string;
-  /** Engine version string reported as engine_version. */
-  engineVersion: string;
+  /** The engine kind that runs it (engines/kinds.ts). */
+  kind: EngineKind;
   /** Format pairs; for operations without formats (import/export) use [{input:"*",output:"*"}]. */
   formats: FormatPair[];
   /** Zod schema of the operation-specific parameters (flat in the task object, contract §6). */
@@ -108,6 +106,11 @@ export interface OperationHandler<P = Record<string, unknown>> {
   requiresOutputFormat?: boolean;
   /** Whether the task takes `input` (false for import/* and capture-website). */
   takesInput: boolean;
+  /**
+   * Parameters whose value names another task of the job (watermark `image`, capture-website
+   * `header_template`): the graph treats them as inputs (existence, cycles, waiting for them).
+   */
+  taskRefs?: readonly string[];
   /**
    * Cheap checks that need more than the schema (e.g. page syntax); return error messages
    * (without the "Task x:" prefix) or an empty array. Runs at creation → 422.

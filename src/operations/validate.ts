@@ -3,10 +3,15 @@
  * and bad parameters are refused with 422 before anything runs).
  *
  * Rules: `null` means absent (PHP sends nulls, contract §5.3); the common parameters
- * (service-spec "Parameters common to processing tasks") are checked here once; every other key must
- * be a parameter of a handler able to run the requested formats, so a typo is a clear error.
+ * (service-spec "Parameters common to processing tasks") are checked here once; the handler is
+ * picked from the input and output formats (and the `engine` pin) before any parameter is judged,
+ * so a parameter is refused by the handler that would run the task; every other key must be a
+ * parameter of that handler, so a typo is a clear error.
  */
 import { z } from "zod";
+import { ENGINES } from "../engines/registry";
+import { answersTo } from "../engines/routing";
+import { candidatesOf, fitsFormats } from "./registry";
 import type { OperationHandler } from "./types";
 
 const format = z.string().regex(/^[a-z0-9.]{1,16}$/i, "must be a file format such as png or pdf").transform((s) => s.toLowerCase());
@@ -28,15 +33,6 @@ export const commonParams = z.object({
 
 const COMMON_KEYS = new Set([...Object.keys(commonParams.shape), "name", "redirect"]);
 
-/** Handlers of an operation that can take `input_format` to `output_format` (either may be unknown yet). */
-export function candidates(handlers: OperationHandler[], input?: string, output?: string, engine?: string): OperationHandler[] {
-  return handlers.filter(
-    (h) =>
-      (!engine || h.engine === engine) &&
-      h.formats.some((f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output)),
-  );
-}
-
 function zodMessages(prefix: string, err: z.ZodError): string[] {
   return err.issues.map((i) => {
     const path = i.path.length ? i.path.join(".") : prefix;
@@ -44,42 +40,58 @@ function zodMessages(prefix: string, err: z.ZodError): string[] {
   });
 }
 
+/** Judges `cleaned` against one handler: messages, or the handler's parameters with defaults. */
+function judge(h: OperationHandler, cleaned: Record<string, unknown>): { params: Record<string, unknown> } | { errors: string[] } {
+  const known = new Set(Object.keys(shapeOf(h.params)));
+  const own = pick(cleaned, (k) => known.has(k) || !COMMON_KEYS.has(k));
+  const unknown = Object.keys(own).filter((k) => !known.has(k));
+  const formats = [...new Set(h.formats.map((f) => f.input))].filter((f) => f !== "*");
+  const on = formats.length && formats.length <= 12 ? ` on ${formats.join(", ")} files` : "";
+  if (unknown.length) return { errors: unknown.map((k) => `${k}: parameter not supported by ${h.operation}${on}.`) };
+  const parsed = h.params.safeParse(own);
+  if (!parsed.success) return { errors: zodMessages("parameters", parsed.error) };
+  const extra = h.check?.(parsed.data as never) ?? [];
+  return extra.length ? { errors: extra } : { params: parsed.data as Record<string, unknown> };
+}
+
 /**
- * Validates `raw` (the task object minus name/operation/input/ignore_error).
+ * Validates `raw` (the task object minus name/operation/input/ignore_error). `inputHint` is the
+ * format the task's first input will probably have (graph/parse.ts infers it from the input task:
+ * its output_format, filename or URL), used to pick the handler when `input_format` is absent.
  * Returns the parameters with defaults applied, or messages (without the task prefix).
  */
-export function validateTaskParams(handlers: OperationHandler[], raw: Record<string, unknown>): { params: Record<string, unknown> } | { errors: string[] } {
+export function validateTaskParams(handlers: OperationHandler[], raw: Record<string, unknown>, inputHint?: string): { params: Record<string, unknown> } | { errors: string[] } {
   const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== ""));
   const common = commonParams.safeParse(pick(cleaned, (k) => COMMON_KEYS.has(k)));
   if (!common.success) return { errors: zodMessages("parameters", common.error) };
   const { input_format, output_format, engine } = common.data;
   const operation = handlers[0].operation;
   if (!output_format && handlers.some((h) => h.requiresOutputFormat)) return { errors: ["output_format is required."] };
-  const fit = candidates(handlers, input_format, output_format, engine);
-  if (fit.length === 0) {
-    const what = [input_format && `from ${input_format}`, output_format && `to ${output_format}`, engine && `with engine ${engine}`].filter(Boolean).join(" ");
+  const q = { input: input_format, output: output_format };
+  const what = [input_format && `from ${input_format}`, output_format && `to ${output_format}`].filter(Boolean).join(" ");
+  const byFormat = handlers.filter((h) => fitsFormats(h.formats, q.input, q.output));
+  if (byFormat.length === 0) {
     return { errors: [`${operation} ${what} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`] };
+  }
+  let fit = [...new Set(candidatesOf(byFormat, { ...q, pin: engine }).map((c) => c.handler))];
+  if (engine && fit.length === 0) {
+    const here = [...new Set(candidatesOf(byFormat, q).map((c) => c.engine.name))].join(", ");
+    const known = ENGINES.some((e) => answersTo(e, engine));
+    return { errors: [`engine: ${engine} ${known ? "cannot run" : "is not an engine of this server for"} ${operation}${what ? ` ${what}` : ""}; engines here that do: ${here || "none"} (or leave engine out).`] };
+  }
+  // without input_format, the format the input will probably have picks the handler first
+  const hinted = !input_format && inputHint ? fit.filter((h) => fitsFormats(h.formats, inputHint, output_format)) : fit;
+  if (!input_format && inputHint && hinted.length === 0) {
+    const anyFits = fit.some((h) => "params" in judge(h, cleaned));
+    if (!anyFits) return { errors: [`${operation} from ${inputHint} (the format of its input)${output_format ? ` to ${output_format}` : ""} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`] };
+  } else {
+    fit = hinted;
   }
   let firstErrors: string[] | null = null;
   for (const h of fit) {
-    const known = new Set(Object.keys(shapeOf(h.params)));
-    const own = pick(cleaned, (k) => known.has(k) || !COMMON_KEYS.has(k));
-    const unknown = Object.keys(own).filter((k) => !known.has(k));
-    if (unknown.length) {
-      firstErrors ??= unknown.map((k) => `${k}: parameter not supported by ${operation}${h.engine ? ` (engine ${h.engine})` : ""}.`);
-      continue;
-    }
-    const parsed = h.params.safeParse(own);
-    if (!parsed.success) {
-      firstErrors ??= zodMessages("parameters", parsed.error);
-      continue;
-    }
-    const extra = h.check?.(parsed.data as never) ?? [];
-    if (extra.length) {
-      firstErrors ??= extra;
-      continue;
-    }
-    return { params: { ...common.data, ...(parsed.data as Record<string, unknown>) } };
+    const judged = judge(h, cleaned);
+    if ("params" in judged) return { params: { ...common.data, ...judged.params } };
+    firstErrors ??= judged.errors;
   }
   return { errors: firstErrors ?? ["invalid parameters."] };
 }

@@ -1,21 +1,21 @@
 /**
  * The task runner: the queue consumer's work for one message (DESIGN.md flow). It claims the task
- * from its JobDO, reads inputs from R2 by key, runs the operation with a deadline, writes outputs to
- * R2 and reports back by RPC. Every failure is reported as data ({code, message, retryable}).
+ * from its JobDO, reads inputs from R2 by key, runs the operation with a deadline and engine
+ * fallback (execute.ts), writes outputs to R2 and reports back by RPC. Every failure is reported
+ * as data ({code, message, retryable}).
  */
 import { jobStub } from "../env";
 import type { ClaimedTask } from "../../durable-objects/job/contracts";
 import { TaskError, toFailure } from "../engines/errors";
 import type { Env, TaskMessage } from "../env";
-import { contentTypeOf } from "../operations/io/filenames";
-import { route } from "../operations/registry";
 import type { InputFile, OperationContext } from "../operations/types";
 import type { StoredOutput } from "../model/types";
 import type { FileStore } from "../storage/file-store";
-import { outputKey } from "../storage/keys";
 import { R2FileStore } from "../storage/r2-store";
-import { workerEngines } from "./engines";
+import { workerdEngines } from "../runtime/workerd/engines";
+import { execute, storeOutputs } from "./execute";
 import { runtimeSettings } from "./settings";
+import { parseEngineOrder } from "../engines/routing";
 
 /** Runs one queued task to its report. Throws only when the JobDO cannot be reached (the queue retries). */
 export async function runTask(env: Env, msg: TaskMessage): Promise<void> {
@@ -23,27 +23,19 @@ export async function runTask(env: Env, msg: TaskMessage): Promise<void> {
   const claim = await stub.claimTask(msg.taskId);
   if (!claim) return;
   const files = new R2FileStore(env.FILES);
-  let engine: { name: string; version: string } | undefined;
   const controller = new AbortController();
+  const tried: { engine?: { name: string; version: string } } = {};
   const timer = setTimeout(() => controller.abort(new TaskError("TIMEOUT", "The task exceeded its timeout.")), Math.max(0, claim.deadline - Date.now()));
   try {
-    const handler = route(claim.operation, claim.params, claim.inputs[0]?.filename);
-    engine = { name: handler.engine, version: handler.engineVersion };
     const ctx = contextFor(env, claim, files, controller.signal);
-    const out = await handler.run(claim.inputs.map((f) => inputFile(files, f, f.fromTask)), claim.params, ctx);
-    if (out.engine) engine = out.engine;
-    const stored: StoredOutput[] = [];
-    for (const [i, f] of out.files.entries()) {
-      const key = outputKey(claim.jobId, claim.taskId, i, f.filename);
-      const contentType = f.contentType ?? contentTypeOf(f.filename);
-      const s = await files.put(key, f.data, { contentType });
-      stored.push({ filename: f.filename, size: s.size, key, contentType });
-    }
-    await stub.completeTask(claim.taskId, claim.attempt, { files: stored, extra: out.extra, engine: engine.name, engineVersion: engine.version, credits: handler.credits });
+    const inputs = claim.inputs.map((f) => inputFile(files, f, f.fromTask));
+    const { out, engine, credits } = await execute(claim.operation, claim.params, inputs, ctx, tried);
+    const stored = await storeOutputs(files, claim.jobId, claim.taskId, out.files);
+    await stub.completeTask(claim.taskId, claim.attempt, { files: stored, extra: out.extra, engine: engine.name, engineVersion: engine.version, credits });
   } catch (err) {
     const failure = controller.signal.aborted ? toFailure(controller.signal.reason) : toFailure(err);
     if (failure.code === "INTERNAL_ERROR") console.error(`task ${claim.taskId} (${claim.operation}) failed:`, err);
-    await stub.failTask(claim.taskId, claim.attempt, failure, engine);
+    await stub.failTask(claim.taskId, claim.attempt, failure, tried.engine);
   } finally {
     clearTimeout(timer);
   }
@@ -56,7 +48,8 @@ function contextFor(env: Env, claim: ClaimedTask, files: FileStore, signal: Abor
     taskId: claim.taskId,
     jobId: claim.jobId,
     files,
-    engines: workerEngines(env),
+    engines: workerdEngines(env),
+    engineOrder: parseEngineOrder(env.ENGINE_ORDER),
     settings: runtimeSettings(env, claim.baseUrl, claim.retentionS),
     async taskFiles(name) {
       const refs = claim.refs[name];

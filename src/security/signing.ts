@@ -16,7 +16,7 @@ function keyFor(secret: string): Promise<CryptoKey> {
 
 /** Lowercase hex HMAC-SHA256 of `message` under `secret`. */
 export async function hmacHex(secret: string, message: string | Uint8Array): Promise<string> {
-  const sig = await crypto.subtle.sign("HMAC", await keyFor(secret), typeof message === "string" ? enc.encode(message) : message);
+  const sig = await crypto.subtle.sign("HMAC", await keyFor(secret), typeof message === "string" ? enc.encode(message) : (message as Uint8Array<ArrayBuffer>));
   return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 

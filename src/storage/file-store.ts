@@ -36,7 +36,7 @@ export class MemoryFileStore implements FileStore {
   async stream(key: string) {
     const o = this.objects.get(key);
     if (!o) return null;
-    return { body: new Response(o.data).body as ReadableStream<Uint8Array>, size: o.data.byteLength, contentType: o.contentType };
+    return { body: new Response(o.data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>, size: o.data.byteLength, contentType: o.contentType };
   }
   async head(key: string): Promise<StoredFile | null> {
     const o = this.objects.get(key);

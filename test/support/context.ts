@@ -1,6 +1,13 @@
-/** An OperationContext for running handlers in Node tests; `engines`, `taskFiles` and the rest can be overridden. */
+/**
+ * An OperationContext for running handlers in Node tests. By default it holds the engines every
+ * host has (the platform and pdf-lib, pure JavaScript); `engines`, `taskFiles` and the rest can be
+ * overridden.
+ */
+import { createPdfLibEngine } from "../../src/engines/pdflib/engine";
 import type { OperationContext } from "../../src/operations/types";
 import { MemoryFileStore } from "../../src/storage/file-store";
+
+const pdflib = createPdfLibEngine();
 
 export function testContext(over: Partial<OperationContext> = {}): OperationContext {
   return {
@@ -9,9 +16,9 @@ export function testContext(over: Partial<OperationContext> = {}): OperationCont
     taskId: "00000000-0000-4000-8000-000000000001",
     jobId: "00000000-0000-4000-8000-000000000002",
     files: new MemoryFileStore(),
-    engines: {},
-    settings: { allowPrivateImports: false, maxImportBytes: 100 * 1024 * 1024, publicBaseUrl: "http://localhost", urlSigningSecret: "test", fileUrlTtlSeconds: 3600 },
-    taskFiles: async () => [],
     ...over,
+    engines: { cloudflare: {}, pdflib, ...over.engines },
+    settings: { allowPrivateImports: false, maxImportBytes: 100 * 1024 * 1024, publicBaseUrl: "http://localhost", urlSigningSecret: "test", fileUrlTtlSeconds: 3600 },
+    taskFiles: over.taskFiles ?? (async () => []),
   };
 }

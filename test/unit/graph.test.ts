@@ -20,7 +20,7 @@ describe("parseJobTasks", () => {
     expect("errors" in r && r.errors["tasks.conv.input"]).toEqual(['Task conv: input task "nope" does not exist in this job.']);
   });
   it("finds cycles, including self-references", () => {
-    const spec = (name: string, input: string[]) => ({ name, operation: "export/url", input, ignoreError: false, timeout: 1, params: {}, payload: {} });
+    const spec = (name: string, input: string[]) => ({ name, operation: "export/url", input, ignoreError: false, timeout: 1, params: {}, payload: {}, refs: [] });
     expect(findCycle([spec("a", ["a"])])).toEqual(["a", "a"]);
     expect(findCycle([spec("a", ["b"]), spec("b", ["c"]), spec("c", ["a"])])).toEqual(["a", "b", "c", "a"]);
     expect(findCycle([spec("a", []), spec("b", ["a"])])).toBeNull();

@@ -8,10 +8,11 @@ import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { testContext } from "../support/context";
 import type { InputFile, OperationContext } from "../../src/operations/types";
-import { nodeImageMagickEngine } from "../../src/runtime/node-wasm";
+import { nodeImageMagickEngine } from "../../src/runtime/node/imagemagick";
 import type { ImageMagickEngine } from "../../src/engines/imagemagick/types";
 
-export const CORPUS = "/work/shared/corpus";
+export { CORPUS } from "../support/corpus";
+import { CORPUS } from "../support/corpus";
 
 /** Bytes of a corpus file (path relative to the corpus). */
 export function corpus(rel: string): Uint8Array {

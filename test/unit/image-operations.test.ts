@@ -2,15 +2,17 @@
 // engine: file names, multi-output thumbnails, watermark text/image, optimize's savings, errors.
 import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
+import { IMAGEMAGICK_ENGINE } from "../../src/engines/imagemagick/version";
+import { enginesFor } from "../../src/engines/routing";
 import { IMAGE_HANDLERS, imageConvert, imageOptimize, imageThumbnail, imageWatermark } from "../../src/operations/image";
 import { validateTaskParams } from "../../src/operations/validate";
 import { bytesInput, corpus, corpusInput, identify, imageContext, meanColour } from "./image-helpers";
 
 describe("image operation rows", () => {
-  it("declare engine imagemagick with its version, credits and zod params", () => {
+  it("declare the image engine kind, credits and zod params; routing runs them on imagemagick", () => {
     for (const h of IMAGE_HANDLERS) {
-      expect(h.engine).toBe("imagemagick");
-      expect(h.engineVersion).toMatch(/^7\./);
+      expect(h.kind).toBe("image");
+      expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual(["imagemagick"]);
       expect(h.credits).toBe(1);
       expect(h.formats.length).toBeGreaterThan(0);
     }
@@ -32,7 +34,7 @@ describe("convert", () => {
     const a = await imageConvert.run([corpusInput("images/cloudconvert-input.png")], { output_format: "webp" }, ctx);
     expect(a.files.map((f) => f.filename)).toEqual(["cloudconvert-input.webp"]);
     expect(a.files[0].contentType).toBe("image/webp");
-    expect(a.engine).toEqual({ name: "imagemagick", version: imageConvert.engineVersion });
+    expect(a.engine).toEqual({ name: "imagemagick", version: IMAGEMAGICK_ENGINE.version });
     const b = await imageConvert.run([corpusInput("images/cloudconvert-input.png")], { output_format: "jpg", filename: "out.jpg", width: 200 }, ctx);
     expect(b.files[0].filename).toBe("out.jpg");
     expect(identify(b.files[0].data)).toMatchObject({ format: "JPEG", width: 200, height: 132 });
@@ -45,9 +47,9 @@ describe("convert", () => {
     expect(err.message).toMatch(/^pillow-truncated_jpeg\.jpg: /);
   });
 
-  it("without the engine in the context answers UNSUPPORTED", async () => {
+  it("without an image engine in the context answers ENGINE_UNAVAILABLE, not retryable", async () => {
     const err = await imageConvert.run([corpusInput("images/libwebp-test.webp")], { output_format: "png" }, imageContext({ engines: {} })).catch((e) => e);
-    expect(err.code).toBe("UNSUPPORTED");
+    expect(err).toMatchObject({ code: "ENGINE_UNAVAILABLE", retryable: false });
   });
 });
 

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { nodeExifToolEngine } from "../../src/runtime/node-exiftool";
+import { nodeExifToolEngine } from "../../src/runtime/node/exiftool";
 import type { ExifToolEngine } from "../../src/engines/exiftool/types";
 import { CORPUS } from "../support/corpus";
 

@@ -21,7 +21,7 @@ const pdf = () => corpusBytes("pdf/cloudconvert-input.pdf");
 describe("metadata rows", () => {
   it("declare the engine, 0 credits for metadata, and formats for the catalogue", () => {
     expect(METADATA_HANDLERS.map((h) => h.operation)).toEqual(["metadata", "metadata/write"]);
-    expect(metadataRead).toMatchObject({ engine: "exiftool", engineVersion: EXIFTOOL_ENGINE.version, credits: 0, takesInput: true });
+    expect(metadataRead).toMatchObject({ kind: "metadata", credits: 0, takesInput: true });
     expect(metadataRead.formats).toContainEqual({ input: "docx", output: "*" });
     expect(metadataWrite.formats).toContainEqual({ input: "jpg", output: "jpg" });
   });
@@ -62,7 +62,7 @@ describe("metadata rows", () => {
   });
 
   it("turns a missing engine, a failure as data and a rejected RPC into TaskErrors with codes", async () => {
-    await expect(metadataRead.run([input("a.pdf", pdf())], {}, ctx({}))).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    await expect(metadataRead.run([input("a.pdf", pdf())], {}, ctx({}))).rejects.toMatchObject({ code: "ENGINE_UNAVAILABLE", retryable: false });
     const asData = { read: async () => ({ ok: false, error: { code: "OPEN_FAILED", message: "bad", retryable: false }, engineVersion: "13.42" }) };
     await expect(metadataRead.run([input("a.pdf", pdf())], {}, ctx({ exiftool: asData }))).rejects.toMatchObject({ code: "OPEN_FAILED", message: "a.pdf: bad" });
     const rejected = { read: async () => { throw new Error("Worker exceeded CPU time limit."); } };

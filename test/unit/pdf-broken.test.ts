@@ -14,7 +14,7 @@ import { splitPages } from "../../src/operations/pdf/split";
 import { pdfThumbnail } from "../../src/operations/pdf/thumbnail";
 import { watermarkPdf } from "../../src/operations/pdf/watermark";
 import type { OperationHandler } from "../../src/operations/types";
-import { nodePdfiumEngine } from "../../src/runtime/node-pdfium";
+import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { bytesInput, corpusInput, expectQpdfCheck, expectTaskError, testContext } from "./pdf-helpers";
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine() } });

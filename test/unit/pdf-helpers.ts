@@ -10,7 +10,8 @@ import { expect } from "vitest";
 import { TaskError, type TaskErrorCode } from "../../src/engines/errors";
 import type { InputFile, OutputFile } from "../../src/operations/types";
 
-export const CORPUS = "/work/shared/corpus";
+export { CORPUS } from "../support/corpus";
+import { CORPUS } from "../support/corpus";
 export const FACTS: Record<string, Record<string, unknown>> = JSON.parse(readFileSync(join(CORPUS, "facts.json"), "utf8"));
 
 /** A corpus file (path relative to the corpus) as an operation input. */

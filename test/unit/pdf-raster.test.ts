@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { convertPdfToImage } from "../../src/operations/pdf/rasterize";
 import { pdfThumbnail } from "../../src/operations/pdf/thumbnail";
-import { nodePdfiumEngine } from "../../src/runtime/node-pdfium";
+import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { CORPUS, corpusInput, dataOf, expectTaskError, testContext, tmpFile } from "./pdf-helpers";
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine() } });
@@ -84,8 +84,8 @@ describe("convert pdf → png (PDFium)", () => {
     const pages = await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png", pages: "3" }, ctx), "INVALID_PAGES");
     expect(pages.message).toBe("pages: page 3 does not exist; pdfjs-rotation.pdf has 2 pages.");
     await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")], { output_format: "png" }, ctx), "INVALID_PASSWORD");
-    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png" }, testContext()), "UNSUPPORTED");
-    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "jpg" }, ctx), "UNSUPPORTED");
+    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png" }, testContext()), "ENGINE_UNAVAILABLE");
+    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "jpg" }, ctx), "ENGINE_UNAVAILABLE");
   });
 
   it("opens encrypted PDFs with an empty user password", async () => {
@@ -113,7 +113,7 @@ describe("thumbnail of a PDF", () => {
 
 describe("convert pdf → jpg/webp (PDFium + ImageMagick)", () => {
   it.each(["jpg", "webp"] as const)("%s: PDFium renders, ImageMagick encodes with quality", async (format) => {
-    const { nodeImageMagickEngine } = await import("../../src/runtime/node-wasm");
+    const { nodeImageMagickEngine } = await import("../../src/runtime/node/imagemagick");
     const both = testContext({ engines: { pdfium: nodePdfiumEngine(), imagemagick: nodeImageMagickEngine() } });
     const { files } = await convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: format, pixel_density: 72, quality: 80 }, both);
     expect(files.map((f) => [f.filename, f.contentType])).toEqual([

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PDFIUM_ENGINE } from "../../src/engines/pdfium";
 import { PDFLIB_ENGINE } from "../../src/engines/pdflib";
+import { enginesFor } from "../../src/engines/routing";
 import { PDF_HANDLERS } from "../../src/operations/pdf";
 import { shapeOf, validateTaskParams } from "../../src/operations/validate";
 
@@ -16,7 +17,8 @@ describe("PDF registry rows", () => {
   });
 
   it("cover the operations of issue 4 with object schemas and formats", () => {
-    expect(PDF_HANDLERS.map((h) => `${h.operation}:${h.engine}`)).toEqual([
+    const engineOf = (h: (typeof PDF_HANDLERS)[number]) => enginesFor({ kind: h.kind, operation: h.operation, input: "pdf" })[0].name;
+    expect(PDF_HANDLERS.map((h) => `${h.operation}:${engineOf(h)}`)).toEqual([
       "merge:pdflib", "pdf/split-pages:pdflib", "pdf/extract-pages:pdflib", "pdf/rotate-pages:pdflib", "pdf/encrypt:pdflib",
       "pdf/decrypt:pdflib", "watermark:pdflib", "convert:pdfium", "thumbnail:pdfium",
     ]);

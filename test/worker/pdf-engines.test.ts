@@ -1,6 +1,7 @@
 /**
- * The PDF engines inside workerd (the worker test project): PDFium loaded from the imported
- * pdfium.wasm module, pdf-lib page operations and AES-256 encryption with WebCrypto.
+ * The PDF engines inside workerd (the worker test project), as the api Worker builds them
+ * (runtime/workerd/engines.ts): PDFium loaded from the imported pdfium.wasm module, pdf-lib page
+ * operations and AES-256 encryption with WebCrypto.
  * Inputs are built in the test (no file system in workerd).
  */
 import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
@@ -9,7 +10,7 @@ import { convertPdfToImage } from "../../src/operations/pdf/rasterize";
 import { decryptPdf } from "../../src/operations/pdf/decrypt";
 import { encryptPdf } from "../../src/operations/pdf/encrypt";
 import { rotatePages } from "../../src/operations/pdf/rotate";
-import { workerdPdfiumEngine } from "../../src/runtime/workerd-pdfium";
+import { workerdEngines } from "../../src/runtime/workerd/engines";
 import { MemoryFileStore } from "../../src/storage/file-store";
 import type { InputFile, OperationContext } from "../../src/operations/types";
 
@@ -22,7 +23,7 @@ async function samplePdf(): Promise<Uint8Array> {
 }
 
 const input = (data: Uint8Array): InputFile => ({ filename: "sample.pdf", size: data.byteLength, fromTask: "t", key: "k", bytes: async () => data });
-const ctx = { signal: new AbortController().signal, taskName: "t", taskId: "t", jobId: "j", files: new MemoryFileStore(), engines: { pdfium: workerdPdfiumEngine() }, settings: {} as never, taskFiles: async () => [] } as OperationContext;
+const ctx = { signal: new AbortController().signal, taskName: "t", taskId: "t", jobId: "j", files: new MemoryFileStore(), engines: workerdEngines({}), settings: {} as never, taskFiles: async () => [] } as OperationContext;
 
 describe("PDF engines in workerd", () => {
   it("PDFium renders pages to PNG from the imported WebAssembly.Module", async () => {

@@ -85,7 +85,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 async function zlib(data: Uint8Array): Promise<Uint8Array> {
   const cs = new CompressionStream("deflate");
   const writer = cs.writable.getWriter();
-  const written = Promise.all([writer.write(data), writer.close()]);
+  const written = Promise.all([writer.write(data as Uint8Array<ArrayBuffer>), writer.close()]);
   const out = new Uint8Array(await new Response(cs.readable).arrayBuffer());
   await written;
   return out;

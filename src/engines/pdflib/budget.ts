@@ -6,13 +6,9 @@
  */
 import { TaskError } from "../errors";
 
-/** Limits on one input PDF. */
-export interface PdfBudget {
-  /** Largest input file in bytes (default 100 MiB). */
-  maxBytes: number;
-  /** Largest page count (default 2000). */
-  maxPages: number;
-}
+import type { PdfBudget } from "../pdf/types";
+
+export type { PdfBudget };
 
 /** Defaults of this service; the job layer may pass tighter ones. */
 export const DEFAULT_PDF_BUDGET: PdfBudget = { maxBytes: 100 * 1024 * 1024, maxPages: 2000 };

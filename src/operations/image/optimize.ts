@@ -6,35 +6,36 @@
  */
 import type { z } from "zod";
 import type { ImageFormat } from "../../engines/imagemagick/types";
-import { IMAGEMAGICK_ENGINE } from "../../engines/imagemagick/version";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { engineOf, imageEngine, imageFile, inputFormatOf, outputName, readImage, unwrapImageResult } from "./common";
+import { imageFile, inputFormatOf } from "./common";
 import { optimizeParams } from "./schemas";
 
 export const imageOptimize: OperationHandler<z.infer<typeof optimizeParams>> = {
   operation: "optimize",
-  engine: IMAGEMAGICK_ENGINE.name,
-  engineVersion: IMAGEMAGICK_ENGINE.version,
+  kind: "image",
   formats: [{ input: "png", output: "png" }, { input: "jpg", output: "jpg" }],
   params: optimizeParams,
   credits: 1,
   takesInput: true,
   async run(inputs, p, ctx) {
-    const engine = imageEngine(ctx);
+    const { engine, row } = useEngine(ctx, "image", "optimize");
     const files: OutputFile[] = [];
-    let original = 0, saved = 0, last;
+    let original = 0, saved = 0, version = row.version;
     for (const [i, input] of inputs.entries()) {
       const format: ImageFormat = inputFormatOf(input, p.input_format, "optimize");
-      const bytes = await readImage(input, ctx);
-      last = unwrapImageResult(await engine.run({
+      const bytes = await readInput(input, ctx, row);
+      const r = await engineCall(engine.run({
         op: "optimize", input: bytes, inputFormat: format, outputFormat: format,
         options: { profile: p.profile, quality: p.quality },
-      }), input.filename);
-      const out = last.outputs[0];
+      }), input.filename, row.name);
+      version = r.engineVersion;
+      const out = r.outputs[0];
       original += bytes.byteLength;
       saved += bytes.byteLength - out.data.byteLength;
-      files.push(imageFile(outputName(p.filename, input.filename, format, i + 1, false), out));
+      files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: format, index: i + 1, numbered: false }), out));
     }
-    return { files, extra: { bytes_saved: saved, original_size: original }, engine: last && engineOf(last) };
+    return { files, extra: { bytes_saved: saved, original_size: original }, engine: { name: row.name, version } };
   },
 };

@@ -6,9 +6,10 @@
 import type { z } from "zod";
 import { READABLE_FORMATS } from "../../engines/imagemagick/formats";
 import type { ImageFormat } from "../../engines/imagemagick/types";
-import { IMAGEMAGICK_ENGINE } from "../../engines/imagemagick/version";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
-import { engineOf, imageEngine, imageFile, inputFormatOf, outputName, readImage, unwrapImageResult } from "./common";
+import { imageFile, inputFormatOf } from "./common";
 import { thumbnailParams } from "./schemas";
 
 /** Thumbnail outputs (contract §6). */
@@ -18,31 +19,31 @@ export const THUMBNAIL_PAIRS: FormatPair[] = READABLE_FORMATS.flatMap((input) =>
 
 export const imageThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
   operation: "thumbnail",
-  engine: IMAGEMAGICK_ENGINE.name,
-  engineVersion: IMAGEMAGICK_ENGINE.version,
+  kind: "image",
   formats: THUMBNAIL_PAIRS,
   params: thumbnailParams,
   credits: 1,
   takesInput: true,
   requiresOutputFormat: true,
   async run(inputs, p, ctx) {
-    const engine = imageEngine(ctx);
+    const { engine, row } = useEngine(ctx, "image", "thumbnail");
     const outputFormat = p.output_format as ImageFormat;
     const files: OutputFile[] = [];
-    let last;
+    let version = row.version;
     for (const input of inputs) {
       const inputFormat = inputFormatOf(input, p.input_format, "thumbnail");
-      const bytes = await readImage(input, ctx);
-      last = unwrapImageResult(await engine.run({
-        op: "thumbnail", input: bytes, inputFormat, outputFormat,
+      const r = await engineCall(engine.run({
+        op: "thumbnail", input: await readInput(input, ctx, row), inputFormat, outputFormat,
         options: { width: p.width, height: p.height, fit: p.fit, count: p.count },
-      }), input.filename);
-      const numbered = (p.count ?? 1) > 1;
-      last.outputs.forEach((out, i) => {
-        const index = p.filename ? files.length + 1 : i + 1; // `filename` names every output of the task
-        files.push(imageFile(outputName(p.filename, input.filename, outputFormat, index, numbered), out));
+      }), input.filename, row.name);
+      version = r.engineVersion;
+      // `filename` names every output of the task (numbered across inputs); else each input's frames are numbered
+      const numbered = (p.count ?? 1) > 1 && !p.filename;
+      r.outputs.forEach((out, i) => {
+        const index = p.filename ? files.length + 1 : i + 1;
+        files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index, numbered }), out));
       });
     }
-    return { files, engine: last && engineOf(last) };
+    return { files, engine: { name: row.name, version } };
   },
 };

@@ -8,9 +8,11 @@ import type { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { READABLE_FORMATS, WRITABLE_FORMATS } from "../../engines/imagemagick/formats";
 import type { ImageFormat } from "../../engines/imagemagick/types";
-import { IMAGEMAGICK_ENGINE } from "../../engines/imagemagick/version";
+import type { EngineRow } from "../../engines/registry";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationContext, OperationHandler, OutputFile } from "../types";
-import { engineOf, imageEngine, imageFile, inputFormatOf, outputName, readImage, unwrapImageResult } from "./common";
+import { imageFile, inputFormatOf } from "./common";
 import { checkWatermark, watermarkParams } from "./schemas";
 
 /** Output format when `output_format` is absent. */
@@ -21,41 +23,41 @@ export function defaultWatermarkOutput(input: ImageFormat): ImageFormat {
 
 export const WATERMARK_PAIRS: FormatPair[] = READABLE_FORMATS.map((input) => ({ input, output: defaultWatermarkOutput(input) }));
 
-async function watermarkImage(name: string, ctx: OperationContext): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
+async function watermarkImage(name: string, ctx: OperationContext, row: EngineRow): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
   const files = await ctx.taskFiles(name);
   if (files.length === 0) throw new TaskError("INPUT_TASK_FAILED", `The watermark task "${name}" produced no file.`);
   const file = files[0];
-  return { bytes: await readImage(file, ctx, "watermark image"), format: inputFormatOf(file, undefined, "watermark") };
+  return { bytes: await readInput(file, ctx, row, "watermark image"), format: inputFormatOf(file, undefined, "watermark") };
 }
 
 type Params = z.infer<typeof watermarkParams>;
 
 export const imageWatermark: OperationHandler<Params> = {
   operation: "watermark",
-  engine: IMAGEMAGICK_ENGINE.name,
-  engineVersion: IMAGEMAGICK_ENGINE.version,
+  kind: "image",
   formats: WATERMARK_PAIRS,
   params: watermarkParams,
   credits: 1,
   takesInput: true,
+  taskRefs: ["image"],
   check: checkWatermark,
   async run(inputs, p, ctx) {
-    const engine = imageEngine(ctx);
-    const mark = p.image ? await watermarkImage(p.image, ctx) : undefined;
+    const { engine, row } = useEngine(ctx, "image", "watermark");
+    const mark = p.image ? await watermarkImage(p.image, ctx, row) : undefined;
     const { image: _image, ...options } = p as Params & Record<string, unknown>;
     const files: OutputFile[] = [];
-    let last;
+    let version = row.version;
     for (const [i, input] of inputs.entries()) {
       const inputFormat = inputFormatOf(input, p.input_format, "watermark");
       const outputFormat = (p.output_format as ImageFormat | undefined) ?? defaultWatermarkOutput(inputFormat);
-      const bytes = await readImage(input, ctx);
-      last = unwrapImageResult(await engine.run({
-        op: "watermark", input: bytes, inputFormat, outputFormat,
+      const r = await engineCall(engine.run({
+        op: "watermark", input: await readInput(input, ctx, row), inputFormat, outputFormat,
         options: pickWatermarkOptions(options), extra: mark?.bytes, extraFormat: mark?.format,
-      }), input.filename);
-      files.push(imageFile(outputName(p.filename, input.filename, outputFormat, i + 1, false), last.outputs[0]));
+      }), input.filename, row.name);
+      version = r.engineVersion;
+      files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }), r.outputs[0]));
     }
-    return { files, engine: last && engineOf(last) };
+    return { files, engine: { name: row.name, version } };
   },
 };
 

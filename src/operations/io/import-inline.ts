@@ -19,8 +19,7 @@ const inlineParams = z.object({
 function inline(operation: "import/raw" | "import/base64", decode: (s: string) => Uint8Array): OperationHandler<z.infer<typeof inlineParams>> {
   return {
     operation,
-    engine: "cloudflare",
-    engineVersion: "1",
+    kind: "platform",
     formats: [{ input: "*", output: "*" }],
     params: inlineParams,
     credits: 0,

@@ -18,8 +18,7 @@ const MAX_REDIRECTS = 5;
 
 export const importUrl: OperationHandler<z.infer<typeof importUrlParams>> = {
   operation: "import/url",
-  engine: "cloudflare",
-  engineVersion: "1",
+  kind: "platform",
   formats: [{ input: "*", output: "*" }],
   params: importUrlParams,
   credits: 0,

@@ -8,8 +8,7 @@ import type { OperationHandler } from "../types";
 
 export const importUpload: OperationHandler<{ redirect?: string }> = {
   operation: "import/upload",
-  engine: "cloudflare",
-  engineVersion: "1",
+  kind: "platform",
   formats: [{ input: "*", output: "*" }],
   params: z.object({ redirect: z.string().url().optional() }),
   credits: 0,
@@ -40,8 +39,7 @@ export const exportUrlParams = z.object({
 
 export const exportUrl: OperationHandler<z.infer<typeof exportUrlParams>> = {
   operation: "export/url",
-  engine: "cloudflare",
-  engineVersion: "1",
+  kind: "platform",
   formats: [{ input: "*", output: "*" }],
   params: exportUrlParams,
   credits: 0,

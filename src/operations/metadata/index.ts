@@ -8,7 +8,6 @@ import { metadataWrite, metadataWriteParams } from "./write";
 
 export { metadataRead, metadataWrite, metadataParams, metadataWriteParams };
 export { METADATA_READ_FORMATS, METADATA_WRITE_FORMATS } from "./formats";
-export { EXIFTOOL_KEY } from "./common";
 
 /** The metadata rows. */
 export const METADATA_HANDLERS: OperationHandler<any>[] = [metadataRead, metadataWrite];

@@ -9,10 +9,10 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { checkTags } from "../../engines/exiftool/tags";
-import { EXIFTOOL_ENGINE } from "../../engines/exiftool/version";
+import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
+import { engineCall, formatOf, outputName, readInput } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { engineCall, exifToolEngine, formatOf, readInput } from "./common";
 import { METADATA_WRITE_FORMATS, WRITE_MIME } from "./formats";
 
 const value = z.union([z.string(), z.number(), z.array(z.string())]);
@@ -24,34 +24,26 @@ export const metadataWriteParams = z.object({
 
 export const metadataWrite: OperationHandler<z.infer<typeof metadataWriteParams>> = {
   operation: "metadata/write",
-  engine: EXIFTOOL_ENGINE.name,
-  engineVersion: EXIFTOOL_ENGINE.version,
+  kind: "metadata",
   formats: METADATA_WRITE_FORMATS.map((f) => ({ input: f, output: f })),
   params: metadataWriteParams,
   credits: 1,
   takesInput: true,
   check: (p) => checkTags(p.metadata),
   async run(inputs, p, ctx) {
-    const engine = exifToolEngine(ctx);
+    const { engine, row } = useEngine(ctx, "metadata", "metadata/write");
     const files: OutputFile[] = [];
-    let version: string = EXIFTOOL_ENGINE.version;
+    let version = row.version;
     for (const [i, input] of inputs.entries()) {
       const format = formatOf(input, p.input_format);
-      const bytes = await readInput(input, ctx);
-      const r = await engineCall(engine.write({ input: bytes, filename: input.filename, format, tags: p.metadata }), input.filename);
+      const bytes = await readInput(input, ctx, row);
+      const r = await engineCall(engine.write({ input: bytes, filename: input.filename, format, tags: p.metadata }), input.filename, row.name);
       version = r.engineVersion;
-      const filename = outputName(p.filename, input.filename, i);
+      // the written file keeps its input's name and extension
+      const filename = outputName({ filename: p.filename, input: input.filename, ext: extensionOf(input.filename), index: i + 1, numbered: false });
       files.push({ filename, data: r.data, contentType: WRITE_MIME[extensionOf(filename)] ?? WRITE_MIME[format ?? ""] });
     }
     if (files.length === 0) throw new TaskError("INVALID_CONVERSION_TYPE", "metadata/write needs an input file.");
-    return { files, engine: { name: EXIFTOOL_ENGINE.name, version } };
+    return { files, engine: { name: row.name, version } };
   },
 };
-
-/** `filename` for the first output (later ones get "-2", "-3" before the extension); else the input's name. */
-function outputName(filename: string | undefined, input: string, index: number): string {
-  const name = filename ?? input;
-  if (index === 0) return name;
-  const ext = extensionOf(name);
-  return ext ? `${name.slice(0, -ext.length - 1)}-${index + 1}.${ext}` : `${name}-${index + 1}`;
-}

@@ -1,16 +1,18 @@
 /**
- * Helpers shared by the PDF operations: reading an input as a PDF under budget, naming outputs,
- * cancellation, and the small zod pieces their parameter schemas share.
+ * Pieces shared by the PDF operations: the zod parameters they have in common, the check that
+ * every input is a PDF, the descriptor of a PDF → PDF row, and the loop that runs one PDF engine
+ * method per input document.
  */
-import type { PDFDocument } from "@cantoo/pdf-lib";
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { checkBytes, openPdf, PDFLIB_ENGINE, type PdfBudget } from "../../engines/pdflib";
+import { checkPages } from "../../engines/pdf/pages";
+import type { PdfEngine, PdfInput, PdfOut } from "../../engines/pdf/types";
+import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import type { InputFile, OperationContext, OperationHandler, OutputFile } from "../types";
-import { checkPages } from "./pages";
+import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 
-/** `pages` parameter: a page list (pages.ts); length-capped so parsing stays cheap. */
+/** `pages` parameter: a page list (engines/pdf/pages.ts); length-capped so parsing stays cheap. */
 export const pagesParam = z
   .string()
   .max(1000)
@@ -26,49 +28,6 @@ export const boolParam = z
 /** creation-time check of `pages` for handlers' `check()`. */
 export function checkPagesParam(params: { pages?: string }): string[] {
   return checkPages(params.pages);
-}
-
-/** Throws the cancellation error when the task's signal is aborted (between pages and files). */
-export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new TaskError("CANCELLED", "The task was cancelled.");
-}
-
-/**
- * Reads input `file` and opens it as a PDF: the byte budget is checked on `file.size` before the
- * bytes are read; the page budget right after parsing.
- * @throws TaskError OVER_BUDGET | OPEN_FAILED | INVALID_PASSWORD | FILE_NOT_FOUND
- */
-export async function readPdf(file: InputFile, ctx: OperationContext, password?: string, budget?: PdfBudget): Promise<PDFDocument> {
-  checkBytes(file.size, file.filename, budget);
-  const bytes = await file.bytes();
-  throwIfAborted(ctx.signal);
-  return openPdf(bytes, { filename: file.filename, password, budget });
-}
-
-/** File name without its extension ("report.final.pdf" → "report.final"). */
-export function baseName(filename: string): string {
-  const ext = extensionOf(filename);
-  return ext ? filename.slice(0, filename.length - ext.length - 1) : filename;
-}
-
-/**
- * Name of output `index` (1-based) of a multi-output task: the `filename` parameter with `%d`
- * replaced by `index` (printf-style, contract §6 "filename"), else `<base>-<index>.<ext>`.
- */
-export function numberedName(filename: string | undefined, input: string, index: number, ext: string): string {
-  if (filename && /%0?\d*d/.test(filename)) return filename.replace(/%(0?)(\d*)d/, (_, z, w) => String(index).padStart(Number(w || 0), z ? "0" : " "));
-  const base = filename ? baseName(filename) : baseName(input);
-  return `${base}-${index}.${ext}`;
-}
-
-/**
- * Name of the single output made from one input: `filename` when given (the first output; later
- * ones get "-2", "-3" before the extension), else the input's base name with `ext`.
- */
-export function singleName(filename: string | undefined, input: string, ext: string, ordinal = 1): string {
-  const name = filename ?? `${baseName(input)}.${ext}`;
-  if (ordinal === 1 || !filename) return name;
-  return `${baseName(name)}-${ordinal}.${extensionOf(name) || ext}`;
 }
 
 /** An OutputFile for PDF bytes. */
@@ -90,11 +49,37 @@ export function requirePdfInputs(inputs: InputFile[], operation: string, inputFo
   }
 }
 
-/** The descriptor fields every pdf-lib page operation shares: PDF in, PDF out, 1 credit (contract §7). */
-export const PDF_TO_PDF: Pick<OperationHandler, "engine" | "engineVersion" | "formats" | "credits" | "takesInput"> = {
-  engine: PDFLIB_ENGINE.name,
-  engineVersion: PDFLIB_ENGINE.version,
+/** The descriptor fields every PDF → PDF row shares: PDF engine kind, 1 credit (contract §7). */
+export const PDF_TO_PDF: Pick<OperationHandler, "kind" | "formats" | "credits" | "takesInput"> = {
+  kind: "pdf",
   formats: [{ input: "pdf", output: "pdf" }],
   credits: 1,
   takesInput: true,
 };
+
+/**
+ * Runs one PDF engine method per input document (one output each, named like its input) with the
+ * routed PDF engine. `call` returns undefined when the engine lacks the method (UNSUPPORTED, so
+ * routing passes the task on).
+ */
+export async function perDocument(
+  operation: string,
+  inputs: InputFile[],
+  p: { filename?: string; input_format?: string },
+  ctx: OperationContext,
+  call: (engine: PdfEngine, input: PdfInput) => Promise<PdfOut> | undefined,
+  password?: string,
+): Promise<OperationOutput> {
+  requirePdfInputs(inputs, operation, p.input_format);
+  const { engine, row } = useEngine(ctx, "pdf", operation);
+  const files: OutputFile[] = [];
+  let version = row.version;
+  for (const [i, file] of inputs.entries()) {
+    throwIfAborted(ctx.signal);
+    const input: PdfInput = { data: await readInput(file, ctx, row), filename: file.filename, password };
+    const r = await engineCall(call(engine, input), "", row.name);
+    version = r.engineVersion;
+    files.push(pdfFile(outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }), r.data));
+  }
+  return { files, engine: { name: row.name, version } };
+}

@@ -9,10 +9,9 @@
  * whoever only knows the user password (an owner password equal to it would lift them).
  */
 import { z } from "zod";
-import { TaskError } from "../../engines/errors";
-import { savePdf } from "../../engines/pdflib";
-import type { OperationHandler, OutputFile } from "../types";
-import { boolParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
+import type { PdfPermissions } from "../../engines/pdf/types";
+import type { OperationHandler } from "../types";
+import { boolParam, perDocument, PDF_TO_PDF } from "./common";
 
 const password = z.string().min(1).max(127);
 const params = z.object({
@@ -25,8 +24,8 @@ const params = z.object({
 });
 type Params = z.infer<typeof params>;
 
-/** pdf-lib permission flags for the parameters (see the module comment for the levels). */
-export function permissionsFor(p: Params) {
+/** Permission flags for the parameters (see the module comment for the levels). */
+export function permissionsFor(p: Params): PdfPermissions {
   const modify = p.allow_modify ?? "all";
   const level = ["none", "assemble", "form", "annotate", "all"].indexOf(modify);
   const print = p.allow_print ?? "full";
@@ -51,24 +50,8 @@ export const encryptPdf: OperationHandler<Params> = {
   ...PDF_TO_PDF,
   params,
   check: (p) => (p.set_password || p.set_owner_password ? [] : ["set_password or set_owner_password is required to encrypt a PDF."]),
-  async run(inputs, p, ctx) {
-    requirePdfInputs(inputs, "pdf/encrypt", p.input_format);
-    const files: OutputFile[] = [];
-    for (const [i, input] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const doc = await readPdf(input, ctx);
-      try {
-        doc.encrypt({
-          userPassword: p.set_password ?? "",
-          ownerPassword: p.set_owner_password ?? randomPassword(),
-          permissions: permissionsFor(p),
-          algorithm: "AES-256",
-        });
-      } catch (err) {
-        throw new TaskError("CONVERSION_FAILED", `${input.filename} could not be encrypted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }
-      files.push(pdfFile(singleName(p.filename, input.filename, "pdf", i + 1), await savePdf(doc, input.filename)));
-    }
-    return { files };
-  },
+  run: (inputs, p, ctx) =>
+    perDocument("pdf/encrypt", inputs, p, ctx, (engine, input) =>
+      engine.encrypt?.({ input, userPassword: p.set_password ?? "", ownerPassword: p.set_owner_password ?? randomPassword(), permissions: permissionsFor(p) }),
+    ),
 };

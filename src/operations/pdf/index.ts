@@ -1,9 +1,9 @@
 /**
  * The PDF operation family: registry rows for merge, pdf/split-pages, pdf/extract-pages,
- * pdf/rotate-pages, pdf/encrypt, pdf/decrypt and watermark (engine "pdflib": @cantoo/pdf-lib, pure
- * JS), and convert/thumbnail from PDF to png|jpg|webp (engine "pdfium": PDFium WASM, needs
- * `ctx.engines.pdfium`; jpg/webp also `ctx.engines.imagemagick`). The registry lists PDF_HANDLERS
- * explicitly (DESIGN.md principle 1).
+ * pdf/rotate-pages, pdf/encrypt, pdf/decrypt, watermark, and convert/thumbnail from PDF to
+ * png|jpg|webp, all run by a PDF-kind engine (engines/pdf/types.ts; the engine table says which:
+ * pdf-lib for pages, PDFium for rasterizing); jpg/webp pages are re-encoded by the image engine.
+ * The registry lists PDF_HANDLERS explicitly (DESIGN.md principle 1).
  */
 import type { OperationHandler } from "../types";
 import { decryptPdf } from "./decrypt";
@@ -18,5 +18,5 @@ import { watermarkPdf } from "./watermark";
 
 export { convertPdfToImage, decryptPdf, encryptPdf, extractPages, mergePdf, pdfThumbnail, rotatePages, splitPages, watermarkPdf };
 
-/** The PDF rows, in routing priority order within each operation. */
+/** The PDF rows. */
 export const PDF_HANDLERS: OperationHandler<any>[] = [mergePdf, splitPages, extractPages, rotatePages, encryptPdf, decryptPdf, watermarkPdf, convertPdfToImage, pdfThumbnail];

@@ -1,19 +1,20 @@
 /**
- * convert pdf → png | jpg | webp with PDFium: one image per page (all pages, or `pages`), at
- * `pixel_density` ppi (default 150, pdftoppm's default; CloudConvert documents none), or fitted to
- * `width`/`height` by `fit` (engines/pdfium/size.ts). Names: `<name>.png` for a one-page PDF, else
- * `<name>-<page>.png` (page numbers, as pdftoppm), or `filename` with `%d` = page number.
- * PNG is encoded here; jpg/webp are re-encoded from it by the ImageMagick engine (`quality`) when
- * this runtime has one, else the task fails with UNSUPPORTED naming png as the way out.
+ * convert pdf → png | jpg | webp with the routed PDF engine's `rasterize` (PDFium): one image per
+ * page (all pages, or `pages`), at `pixel_density` ppi (default 150, pdftoppm's default;
+ * CloudConvert documents none), or fitted to `width`/`height` by `fit` (engines/pdfium/size.ts).
+ * Names: `<name>.png` for a one-page PDF, else `<name>-<page>.png` (page numbers, as pdftoppm), or
+ * `filename` with `%d` = page number. PNG comes from the PDF engine; jpg/webp are re-encoded from
+ * it by the image engine (`quality`) when this runtime has one, else the task fails with
+ * ENGINE_UNAVAILABLE naming png as the way out.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import type { ImageMagickEngine } from "../../engines/imagemagick/types";
-import { checkBytes } from "../../engines/pdflib/budget";
-import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE, type PdfiumEngine, type RasterFit, type RasterPage } from "../../engines/pdfium";
+import { parsePageList } from "../../engines/pdf/pages";
+import type { RasterFit, RasterPage } from "../../engines/pdf/types";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
-import { checkPagesParam, numberedName, pagesParam, requirePdfInputs, singleName, throwIfAborted } from "./common";
-import { parsePageList } from "./pages";
+import { checkPagesParam, pagesParam, requirePdfInputs } from "./common";
 
 export const RASTER_OUTPUTS = ["png", "jpg", "webp"] as const;
 const MIME = { png: "image/png", jpg: "image/jpeg", webp: "image/webp" } as const;
@@ -29,21 +30,15 @@ export const rasterParams = z.object({
 });
 type RasterParams = z.infer<typeof rasterParams>;
 
-/** The PDFium engine of this runtime. @throws TaskError UNSUPPORTED when there is none */
-export function pdfiumEngine(ctx: OperationContext): PdfiumEngine {
-  const engine = ctx.engines.pdfium as PdfiumEngine | undefined;
-  if (!engine || typeof engine.rasterize !== "function") throw new TaskError("UNSUPPORTED", "The PDFium engine is not available in this runtime.", { retryable: true });
-  return engine;
-}
-
-/** Re-encodes a rendered PNG as jpg/webp with the ImageMagick engine. */
+/** Re-encodes a rendered PNG as jpg/webp with the image engine. */
 async function reencode(ctx: OperationContext, page: RasterPage, format: "jpg" | "webp", quality: number | undefined, filename: string): Promise<Uint8Array> {
-  const im = ctx.engines.imagemagick as ImageMagickEngine | undefined;
-  if (!im || typeof im.run !== "function") {
-    throw new TaskError("UNSUPPORTED", `PDF to ${format} needs the ImageMagick engine, which this runtime lacks; use output_format png.`);
+  let image;
+  try {
+    image = useEngine(ctx, "image", "convert");
+  } catch {
+    throw new TaskError("ENGINE_UNAVAILABLE", `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`);
   }
-  const res = await im.run({ op: "convert", input: page.png, inputFormat: "png", outputFormat: format, options: { quality } });
-  if (!res.ok) throw new TaskError(res.error.code, `${filename} page ${page.page}: ${res.error.message}`, { retryable: res.error.retryable });
+  const res = await engineCall(image.engine.run({ op: "convert", input: page.png, inputFormat: "png", outputFormat: format, options: { quality } }), `${filename} page ${page.page}`, image.row.name);
   return res.outputs[0].data;
 }
 
@@ -61,15 +56,15 @@ export interface RasterJob {
 /** Renders every input and names the outputs; shared by convert and thumbnail. */
 export async function rasterizeInputs(inputs: InputFile[], job: RasterJob, ctx: OperationContext, operation: string): Promise<OperationOutput> {
   requirePdfInputs(inputs, operation, job.params.input_format);
-  const engine = pdfiumEngine(ctx);
+  const { engine, row } = useEngine(ctx, "pdf", operation);
   const parsed = job.params.pages === undefined ? undefined : parsePageList(job.params.pages);
   if (parsed && "error" in parsed) throw new TaskError("INVALID_PAGES", checkPagesParam(job.params)[0]);
   const files: OutputFile[] = [];
+  let version = row.version;
   for (const [i, input] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    checkBytes(input.size, input.filename, DEFAULT_RASTER_BUDGET);
-    const res = await engine.rasterize({
-      input: await input.bytes(),
+    const res = await engineCall(engine.rasterize?.({
+      input: await readInput(input, ctx, row),
       filename: input.filename,
       pages: parsed?.ranges,
       limit: job.limit,
@@ -77,23 +72,24 @@ export async function rasterizeInputs(inputs: InputFile[], job: RasterJob, ctx: 
       width: job.params.width,
       height: job.params.height,
       fit: job.params.fit as RasterFit | undefined,
-    });
-    if (!res.ok) throw new TaskError(res.error.code, res.error.message, { retryable: res.error.retryable });
+    }), "", row.name);
+    version = res.engineVersion;
     const single = !job.alwaysNumbered && res.pages.length === 1 && (res.pageCount === 1 || job.limit === 1);
     for (const page of res.pages) {
       throwIfAborted(ctx.signal);
       const data = job.format === "png" ? page.png : await reencode(ctx, page, job.format, job.params.quality, input.filename);
-      const name = single ? singleName(job.params.filename, input.filename, job.format, i + 1) : numberedName(job.params.filename, input.filename, page.page, job.format);
+      const name = single
+        ? outputName({ filename: job.params.filename, input: input.filename, ext: job.format, index: i + 1, numbered: false })
+        : outputName({ filename: job.params.filename, input: input.filename, ext: job.format, index: page.page, numbered: true });
       files.push({ filename: name, data, contentType: MIME[job.format] });
     }
   }
-  return { files, engine: { name: PDFIUM_ENGINE.name, version: PDFIUM_ENGINE.version } };
+  return { files, engine: { name: row.name, version } };
 }
 
 export const convertPdfToImage: OperationHandler<RasterParams> = {
   operation: "convert",
-  engine: PDFIUM_ENGINE.name,
-  engineVersion: PDFIUM_ENGINE.version,
+  kind: "pdf",
   formats: RASTER_OUTPUTS.map((output) => ({ input: "pdf", output })),
   params: rasterParams,
   credits: 1,

@@ -4,12 +4,9 @@
  * ISO 32000-1 §7.7.3.3), "-90"/"270" counter-clockwise, "180"/"-180" upside down; numbers are
  * accepted too. Only multiples of 90 exist in PDF; anything else is refused at creation.
  */
-import { degrees } from "@cantoo/pdf-lib";
 import { z } from "zod";
-import { savePdf } from "../../engines/pdflib";
-import type { OperationHandler, OutputFile } from "../types";
-import { checkPagesParam, pagesParam, pdfFile, readPdf, requirePdfInputs, singleName, throwIfAborted, PDF_TO_PDF } from "./common";
-import { resolvePageSet } from "./pages";
+import type { OperationHandler } from "../types";
+import { checkPagesParam, pagesParam, perDocument, PDF_TO_PDF } from "./common";
 
 /** "+90" | "-90" | "180" | "90" | "270" (or a number) → clockwise quarter turns as degrees 0..270. */
 export function parseRotation(value: string | number): number | null {
@@ -32,22 +29,6 @@ export const rotatePages: OperationHandler<z.infer<typeof params>> = {
   ...PDF_TO_PDF,
   params,
   check: checkPagesParam,
-  async run(inputs, p, ctx) {
-    requirePdfInputs(inputs, "pdf/rotate-pages", p.input_format);
-    const delta = parseRotation(p.rotation) ?? 0;
-    const files: OutputFile[] = [];
-    for (const [i, input] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const doc = await readPdf(input, ctx);
-      const pages = doc.getPages();
-      for (const n of resolvePageSet(p.pages, pages.length, input.filename)) {
-        const page = pages[n - 1];
-        // An invalid /Rotate (not a multiple of 90) is read the way viewers do: to the nearest quarter turn.
-        const current = (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
-        page.setRotation(degrees((current + delta) % 360));
-      }
-      files.push(pdfFile(singleName(p.filename, input.filename, "pdf", i + 1), await savePdf(doc, input.filename)));
-    }
-    return { files };
-  },
+  run: (inputs, p, ctx) =>
+    perDocument("pdf/rotate-pages", inputs, p, ctx, (engine, input) => engine.rotate?.({ input, rotation: parseRotation(p.rotation) ?? 0, pages: p.pages })),
 };

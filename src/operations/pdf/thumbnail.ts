@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { PDFIUM_ENGINE } from "../../engines/pdfium";
 import type { OperationHandler } from "../types";
 import { checkPagesParam, pagesParam } from "./common";
 import { RASTER_OUTPUTS, rasterizeInputs, type RasterJob } from "./rasterize";
@@ -27,8 +26,7 @@ export const THUMBNAIL_DENSITY = 72;
 
 export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> = {
   operation: "thumbnail",
-  engine: PDFIUM_ENGINE.name,
-  engineVersion: PDFIUM_ENGINE.version,
+  kind: "pdf",
   formats: RASTER_OUTPUTS.map((output) => ({ input: "pdf", output })),
   params: pdfThumbnailParams,
   credits: 1,

@@ -7,10 +7,9 @@
  * Defaults (CloudConvert documents none): layer above, centre/centre, margins 25 pt, font_size
  * 40 pt, black, Helvetica, opacity 100, rotation 0; an image keeps its pixel size as points.
  */
-import { StandardFonts } from "@cantoo/pdf-lib";
 import { z } from "zod";
 import { pagesParam } from "./common";
-import { checkPages } from "./pages";
+import { checkPages } from "../../engines/pdf/pages";
 
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max).optional();
 
@@ -40,30 +39,4 @@ export type WatermarkParams = z.infer<typeof watermarkParams>;
 export function checkWatermark(p: WatermarkParams): string[] {
   const errors = p.text || p.image ? [] : ["text or image is required: the watermark text, or the name of the task holding the watermark image."];
   return [...errors, ...checkPages(p.pages)];
-}
-
-/**
- * One of the 14 standard PDF fonts for a CloudConvert font name (Arial, Times New Roman, Courier
- * New, … with " Bold"/" Italic"): no font files are bundled, so families map to their metric
- * look-alikes — serif to Times, monospace to Courier, everything else to Helvetica.
- */
-export function standardFont(name = "Helvetica"): StandardFonts {
-  const n = name.toLowerCase();
-  const bold = n.includes("bold") || n.includes("impact");
-  const italic = n.includes("italic") || n.includes("oblique");
-  const serif = /times|georgia|garamond|serif/.test(n) && !n.includes("sans");
-  const family = serif ? "Times" : /courier|mono|consol/.test(n) ? "Courier" : "Helvetica";
-  const table: Record<string, StandardFonts[]> = {
-    Helvetica: [StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.HelveticaOblique, StandardFonts.HelveticaBoldOblique],
-    Times: [StandardFonts.TimesRoman, StandardFonts.TimesRomanBold, StandardFonts.TimesRomanItalic, StandardFonts.TimesRomanBoldItalic],
-    Courier: [StandardFonts.Courier, StandardFonts.CourierBold, StandardFonts.CourierOblique, StandardFonts.CourierBoldOblique],
-  };
-  return table[family][(bold ? 1 : 0) + (italic ? 2 : 0)];
-}
-
-/** "#RGB" / "#RRGGBB" (with or without #) → [r, g, b] in 0..1. */
-export function parseColor(hex = "#000000"): [number, number, number] {
-  let h = hex.replace(/^#/, "");
-  if (h.length === 3) h = [...h].map((c) => c + c).join("");
-  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255) as [number, number, number];
 }

@@ -5,7 +5,7 @@
  * in the api Worker itself; the engine code is the same as in Node (runtime/node-pdfium.ts).
  */
 import pdfiumWasm from "@embedpdf/pdfium/pdfium.wasm";
-import { createPdfiumEngine, type PdfiumEngine } from "../engines/pdfium";
+import { createPdfiumEngine, type PdfiumEngine } from "../../engines/pdfium";
 
 let engine: PdfiumEngine | undefined;
 

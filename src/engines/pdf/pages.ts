@@ -7,7 +7,7 @@
  * {@link resolvePages} at run time, when the page count is known (out of range → TaskError
  * INVALID_PAGES naming the page).
  */
-import { TaskError } from "../../engines/errors";
+import { TaskError } from "../errors";
 
 /** One item of a page list: `from`..`to` inclusive, 1-based; `to` null = open range to the last page. */
 export interface PageRange {

@@ -7,17 +7,17 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createImageMagickEngine, type ImageMagickLoader } from "../engines/imagemagick/engine";
-import { FONT_FILES } from "../engines/imagemagick/fonts";
-import type { ImageMagickEngine } from "../engines/imagemagick/types";
+import { createImageMagickEngine, type ImageMagickLoader } from "../../engines/imagemagick/engine";
+import { FONT_FILES } from "../../engines/imagemagick/fonts";
+import type { ImageMagickEngine } from "../../engines/imagemagick/types";
 
 /** Where paths are resolved from: the repository root (holds node_modules/ and wasm/). */
 export interface NodeWasmOptions {
-  /** Repository root; defaults to two levels above this file (src/runtime → root). */
+  /** Repository root; defaults to three levels above this file (src/runtime/node → root). */
   root?: string;
 }
 
-const defaultRoot = () => fileURLToPath(new URL("../..", import.meta.url));
+const defaultRoot = () => fileURLToPath(new URL("../../..", import.meta.url));
 
 /** Compiles magick-wasm's 32-bit build (`@imagemagick/magick-wasm/magick.wasm`, 14.8 MB). */
 export async function loadImageMagickWasm(opts: NodeWasmOptions = {}): Promise<WebAssembly.Module> {

@@ -7,16 +7,16 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createExifToolEngine, type ExifToolLoader } from "../engines/exiftool/engine";
-import type { ExifToolEngine } from "../engines/exiftool/types";
+import { createExifToolEngine, type ExifToolLoader } from "../../engines/exiftool/engine";
+import type { ExifToolEngine } from "../../engines/exiftool/types";
 
 /** Where paths are resolved from: the repository root (holds node_modules/ and wasm/). */
 export interface NodeExifToolOptions extends Pick<ExifToolLoader, "budget"> {
-  /** Repository root; defaults to two levels above this file (src/runtime → root). */
+  /** Repository root; defaults to three levels above this file (src/runtime/node → root). */
   root?: string;
 }
 
-const defaultRoot = () => fileURLToPath(new URL("../..", import.meta.url));
+const defaultRoot = () => fileURLToPath(new URL("../../..", import.meta.url));
 
 /** Compiles zeroperl's interpreter (`@6over3/zeroperl-ts/zeroperl.wasm`, 25.4 MB; ~0.3 s). */
 export async function loadZeroperlWasm(root = defaultRoot()): Promise<WebAssembly.Module> {

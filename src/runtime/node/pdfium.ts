@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createPdfiumEngine, type PdfiumEngine } from "../engines/pdfium";
+import { createPdfiumEngine, type PdfiumEngine } from "../../engines/pdfium";
 
 let compiled: Promise<WebAssembly.Module> | undefined;
 

@@ -4,7 +4,7 @@
  * IHDR chunk first (budget), while a JPEG is embedded as is (DCTDecode) without decoding.
  */
 import type { PDFDocument, PDFImage } from "@cantoo/pdf-lib";
-import { TaskError } from "../../engines/errors";
+import { TaskError } from "../errors";
 
 /** Largest PNG (pixels) decoded in the isolate: 40 MP ≈ 160 MB of RGBA at the peak is already too much for smaller budgets. */
 export const MAX_PNG_PIXELS = 40_000_000;

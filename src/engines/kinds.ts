@@ -1,0 +1,50 @@
+/**
+ * Engine kinds: the interfaces operations call, one per family of work (DESIGN.md principle 2,
+ * "engine interfaces sized to the operations"). Every engine in the table (registry.ts) implements
+ * exactly one kind; several engines of one kind are interchangeable behind it, and routing
+ * (routing.ts) picks among them.
+ *
+ * Engine calls answer with data, never with thrown classes, because most engines sit behind an RPC
+ * boundary (service binding, container HTTP) where class identity is lost (principle 4):
+ * {@link EngineResult}. Operations turn a result back into a TaskError in one place
+ * (operations/kit.ts `engineCall`).
+ */
+import type { TaskFailure } from "./errors";
+import type { ExifToolEngine } from "./exiftool/types";
+import type { ImageMagickEngine } from "./imagemagick/types";
+import type { PdfEngine } from "./pdf/types";
+
+/** The answer of one engine call: its payload `T`, or a failure as data; both name the engine version that answered. */
+export type EngineResult<T> = ({ ok: true; engineVersion: string } & T) | { ok: false; error: TaskFailure; engineVersion: string };
+
+/**
+ * The platform itself (engine "cloudflare"): import/export operations need no engine object, only
+ * the Worker's fetch, R2 and signing. An empty marker so routing treats them like every other row.
+ */
+export type PlatformEngine = Record<string, never>;
+
+/** Kind name → the interface an engine of that kind implements. */
+export interface EngineKinds {
+  /** Images in, images out (convert, thumbnail, watermark, optimize); the request vocabulary is CloudConvert's options. */
+  image: ImageMagickEngine;
+  /** PDF page operations, encryption, watermarks and rasterizing; an engine implements the methods it offers. */
+  pdf: PdfEngine;
+  /** Metadata read and write (ExifTool's property names). */
+  metadata: ExifToolEngine;
+  /** Import and export on the platform (no engine object). */
+  platform: PlatformEngine;
+}
+
+/** One of the kind names. */
+export type EngineKind = keyof EngineKinds;
+
+/**
+ * The methods of each kind's interface, for the RPC seam (remote.ts and the shared engine-Worker
+ * entry wasm/entry.ts): only these cross a binding; `info` answers {engineVersion, wasmMemoryBytes}.
+ */
+export const KIND_METHODS = {
+  image: ["run", "info"],
+  pdf: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "rasterize"],
+  metadata: ["read", "write", "info"],
+  platform: [],
+} as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

@@ -1,0 +1,138 @@
+/**
+ * The PDF engine kind: one interface sized to the PDF operations (merge, split, extract, rotate,
+ * encrypt, decrypt, watermark, rasterize; later pdf/a, pdf/x, optimize), like Gotenberg's
+ * `PdfEngine`. An engine implements the methods it can do; a missing method is its "unsupported"
+ * answer, and routing hands the task to the next engine (routing.ts). pdf-lib (engines/pdflib)
+ * implements the page, crypt and watermark methods; PDFium (engines/pdfium) implements rasterize;
+ * Ghostscript and qpdf in the native engine slot in behind the same methods.
+ *
+ * Bytes in, bytes out, failures as data ({@link EngineResult}): the same shapes cross a service
+ * binding or the native engine's HTTP seam unchanged.
+ */
+import type { EngineResult } from "../kinds";
+import type { PageRange } from "./pages";
+
+/** One input document. */
+export interface PdfInput {
+  data: Uint8Array;
+  /** File name, for messages. */
+  filename: string;
+  /** User or owner password of an encrypted PDF; absent = try the empty user password. */
+  password?: string;
+}
+
+/** Permission flags of an encrypted PDF (ISO 32000-2 §7.6.4.2 Table 22, as pdf-lib and qpdf name them). */
+export interface PdfPermissions {
+  printing: false | "lowResolution" | "highResolution";
+  copying: boolean;
+  contentAccessibility: boolean;
+  documentAssembly: boolean;
+  fillingForms: boolean;
+  annotating: boolean;
+  modifying: boolean;
+}
+
+/**
+ * A watermark on PDF pages (contract §6 "watermark"). Units: points (1/72 in) for font_size,
+ * margins and image sizes; % of the displayed page width for *_percent; degrees clockwise for
+ * rotation; opacity 0–100. Defaults: above, centre/centre, margins 25 pt, 40 pt black Helvetica.
+ */
+export interface PdfWatermark {
+  text?: string;
+  /** Page list (pages.ts notation); absent = every page. */
+  pages?: string;
+  layer?: "above" | "below";
+  font_size?: number;
+  font_width_percent?: number;
+  font_color?: string;
+  font_name?: string;
+  font_align?: "left" | "center" | "right";
+  image_width?: number;
+  image_height?: number;
+  image_width_percent?: number;
+  position_vertical?: "top" | "center" | "bottom";
+  position_horizontal?: "left" | "center" | "right";
+  margin_vertical?: number;
+  margin_horizontal?: number;
+  opacity?: number;
+  rotation?: number;
+}
+
+/** How a rendered page fits a requested box (contract §6 `fit`). */
+export type RasterFit = "max" | "crop" | "scale";
+
+/** Limits of one input PDF. */
+export interface PdfBudget {
+  /** Largest input file in bytes. */
+  maxBytes: number;
+  /** Largest page count. */
+  maxPages: number;
+}
+
+/** Limits checked before any page is rendered (all in pixels). */
+export interface RasterBudget extends PdfBudget {
+  /** Largest output bitmap of one page. */
+  maxPagePixels: number;
+  /** Largest sum of image pixels a page declares, decoded while rendering. */
+  maxImagePixels: number;
+  /** Largest sum of output pixels over all pages of one call. */
+  maxTotalPixels: number;
+}
+
+/** One rasterize call. Sizes in pixels; density in pixels per inch. */
+export interface RasterRequest {
+  input: Uint8Array;
+  /** Input file name, for messages. */
+  filename: string;
+  /** Password (user or owner) of an encrypted PDF; absent = try the empty user password. */
+  password?: string;
+  /** Pages to render (absent = all), resolved against the page count: INVALID_PAGES when out of range. */
+  pages?: PageRange[];
+  /** Render only the first N pages of the selection (thumbnail). */
+  limit?: number;
+  /** Pixels per inch (default 150, pdftoppm's default). */
+  density?: number;
+  width?: number;
+  height?: number;
+  /** max (default): inside width × height, never larger than at `density`; crop: fill and crop centred; scale: exactly width × height. */
+  fit?: RasterFit;
+  budget?: Partial<RasterBudget>;
+}
+
+/** One rendered page as PNG (RGB, or grey when the page has no colour). */
+export interface RasterPage {
+  /** 1-based page number. */
+  page: number;
+  width: number;
+  height: number;
+  png: Uint8Array;
+}
+
+/** One output document. */
+export type PdfOut = EngineResult<{ data: Uint8Array }>;
+
+/** Every PDF method; an engine implements a subset ({@link PdfEngine}). */
+export interface PdfOps {
+  /** One PDF of every input's pages in order; JPEG and PNG inputs (sniffed) become one page each. Document info of the first PDF is kept. */
+  merge(req: { inputs: PdfInput[]; filename: string }): Promise<PdfOut>;
+  /** One PDF per page, each with the document info. */
+  split(req: { input: PdfInput }): Promise<EngineResult<{ parts: Uint8Array[] }>>;
+  /** A PDF of the pages of `pages`, in the order given. INVALID_PAGES for a page that does not exist. */
+  extract(req: { input: PdfInput; pages: string }): Promise<PdfOut>;
+  /** Turns the pages of `pages` (all when absent) clockwise by `rotation` degrees (0, 90, 180, 270) relative to their /Rotate. */
+  rotate(req: { input: PdfInput; rotation: number; pages?: string }): Promise<PdfOut>;
+  /** AES-256 encryption (ISO 32000-2 revision 6). */
+  encrypt(req: { input: PdfInput; userPassword: string; ownerPassword: string; permissions: PdfPermissions }): Promise<PdfOut>;
+  /** Removes the encryption (the input's `password` opens it). */
+  decrypt(req: { input: PdfInput }): Promise<PdfOut>;
+  /** Draws a text and/or image (JPEG/PNG bytes) watermark. */
+  watermark(req: { input: PdfInput; mark: PdfWatermark; image?: { data: Uint8Array; filename: string } }): Promise<PdfOut>;
+  /** Renders pages to PNG. */
+  rasterize(req: RasterRequest): Promise<EngineResult<{ pages: RasterPage[]; pageCount: number; ms: number; wasmMemoryBytes: number }>>;
+}
+
+/** A PDF engine: the methods it offers (a missing one answers "unsupported"). */
+export type PdfEngine = Partial<PdfOps>;
+
+/** Name of one PDF method. */
+export type PdfMethod = keyof PdfOps;

@@ -1,0 +1,72 @@
+/**
+ * The pdf-lib engine (@cantoo/pdf-lib, pure JavaScript): the PDF kind's page, crypt and watermark
+ * methods (pdf/types.ts). It runs wherever JavaScript runs — the api Worker, Node, a browser — and
+ * answers with data: every TaskError thrown inside becomes `{ok: false, error}` here, at the
+ * adapter boundary (DESIGN.md principle 3).
+ */
+import { TaskError, toFailure } from "../errors";
+import type { EngineResult } from "../kinds";
+import { resolvePages } from "../pdf/pages";
+import type { PdfEngine, PdfInput } from "../pdf/types";
+import { mergeDocs } from "./merge";
+import { openPdf } from "./open";
+import { copyToNew, rotateDoc } from "./pages";
+import { savePdf } from "./save";
+import { PDFLIB_ENGINE } from "./version";
+import { watermarkDoc } from "./watermark";
+
+
+/** Runs `fn`, turning what it throws into a failure as data. */
+async function answer<T extends object>(fn: () => Promise<T>): Promise<EngineResult<T>> {
+  try {
+    return { ok: true, engineVersion: PDFLIB_ENGINE.version, ...(await fn()) };
+  } catch (err) {
+    return { ok: false, error: toFailure(err), engineVersion: PDFLIB_ENGINE.version };
+  }
+}
+
+const open = (input: PdfInput) => openPdf(input.data, { filename: input.filename, password: input.password });
+
+/** Creates the pdf-lib engine (stateless; nothing to load). */
+export function createPdfLibEngine(): PdfEngine {
+  return {
+    merge: (req) => answer(async () => ({ data: await savePdf(await mergeDocs(req.inputs), req.filename) })),
+    split: (req) =>
+      answer(async () => {
+        const src = await open(req.input);
+        const parts: Uint8Array[] = [];
+        for (let page = 1; page <= src.getPageCount(); page++) parts.push(await savePdf(await copyToNew(src, [page]), req.input.filename));
+        return { parts };
+      }),
+    extract: (req) =>
+      answer(async () => {
+        const src = await open(req.input);
+        const pages = resolvePages(req.pages, src.getPageCount(), req.input.filename);
+        return { data: await savePdf(await copyToNew(src, pages), req.input.filename) };
+      }),
+    rotate: (req) =>
+      answer(async () => {
+        const doc = await open(req.input);
+        rotateDoc(doc, req.rotation, req.pages, req.input.filename);
+        return { data: await savePdf(doc, req.input.filename) };
+      }),
+    encrypt: (req) =>
+      answer(async () => {
+        const doc = await open(req.input);
+        try {
+          doc.encrypt({ userPassword: req.userPassword, ownerPassword: req.ownerPassword, permissions: req.permissions, algorithm: "AES-256" });
+        } catch (err) {
+          throw new TaskError("CONVERSION_FAILED", `${req.input.filename} could not be encrypted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        }
+        return { data: await savePdf(doc, req.input.filename) };
+      }),
+    // pdf-lib decrypts every object on load; saving writes them without an /Encrypt dictionary.
+    decrypt: (req) => answer(async () => ({ data: await savePdf(await open(req.input), req.input.filename) })),
+    watermark: (req) =>
+      answer(async () => {
+        const doc = await open(req.input);
+        await watermarkDoc(doc, req.mark, req.input.filename, req.image);
+        return { data: await savePdf(doc, req.input.filename) };
+      }),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The engine table: every engine this project can run, in one explicit list (DESIGN.md principle 1,
+ * like Gotenberg's module list or Miniflare's PLUGINS). A row says what the engine is (name,
+ * version), where it runs (placement), which interface it implements (kind, kinds.ts), what it
+ * offers (operations, optionally restricted to format pairs), how large an input it takes (budget)
+ * and which CloudConvert engine names it stands in for when a task pins one (aliases).
+ *
+ * Row order is the default routing priority among engines of one kind (routing.ts); a deployment
+ * reorders per operation with ENGINE_ORDER. Adding an engine is one folder under src/engines/ plus
+ * one row here (README "Adding an engine").
+ */
+import { DEFAULT_EXIFTOOL_BUDGET } from "./exiftool/types";
+import { EXIFTOOL_ENGINE } from "./exiftool/version";
+import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/types";
+import { IMAGEMAGICK_ENGINE } from "./imagemagick/version";
+import type { EngineKind, EngineKinds } from "./kinds";
+import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
+import { PDFLIB_ENGINE } from "./pdflib/version";
+import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
+
+/** A (input_format → output_format) pair; `*` means any. */
+export interface FormatPair {
+  input: string;
+  output: string;
+}
+
+/**
+ * Where an engine runs: inside the api Worker's isolate ("in-worker"), in its own engine Worker
+ * behind a service binding ("engine-worker", its own 64 MiB bundle and 128 MB isolate), in the
+ * container-backed native engine ("native"), or only in a browser ("browser").
+ */
+export type Placement = "in-worker" | "engine-worker" | "native" | "browser";
+
+/** One row of the engine table. */
+export interface EngineRow {
+  /** Engine name as tasks report it (`engine`), e.g. "pdflib". */
+  name: string;
+  /** Version reported as `engine_version` when the engine does not say otherwise at run time. */
+  version: string;
+  kind: EngineKind;
+  placement: Placement;
+  /** Operations this engine offers for its kind; `formats` (optional) narrows them to these pairs. */
+  offers: { operations: readonly string[]; formats?: readonly FormatPair[] };
+  /** Largest single input in bytes; routing skips the engine for larger declared inputs. */
+  budget: { maxBytes: number };
+  /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
+  aliases: readonly string[];
+}
+
+/** The table, in default routing priority. */
+export const ENGINES = [
+  {
+    name: "cloudflare", version: "1", kind: "platform", placement: "in-worker",
+    offers: { operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url"] },
+    budget: { maxBytes: Number.MAX_SAFE_INTEGER },
+    aliases: [],
+  },
+  {
+    name: IMAGEMAGICK_ENGINE.name, version: IMAGEMAGICK_ENGINE.version, kind: "image", placement: "engine-worker",
+    offers: { operations: ["convert", "thumbnail", "watermark", "optimize"] },
+    budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
+    aliases: ["graphicsmagick", "vips", "libvips"],
+  },
+  {
+    name: PDFLIB_ENGINE.name, version: PDFLIB_ENGINE.version, kind: "pdf", placement: "in-worker",
+    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/encrypt", "pdf/decrypt", "watermark"] },
+    budget: { maxBytes: DEFAULT_PDF_BUDGET.maxBytes },
+    aliases: ["qpdf", "poppler", "pdftk", "mupdf", "mutool", "cpdf"],
+  },
+  {
+    name: PDFIUM_ENGINE.name, version: PDFIUM_ENGINE.version, kind: "pdf", placement: "in-worker",
+    offers: { operations: ["convert", "thumbnail"], formats: [{ input: "pdf", output: "*" }] },
+    budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes },
+    aliases: ["poppler", "mupdf", "pdftocairo"],
+  },
+  {
+    name: EXIFTOOL_ENGINE.name, version: EXIFTOOL_ENGINE.version, kind: "metadata", placement: "engine-worker",
+    offers: { operations: ["metadata", "metadata/write"] },
+    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
+    aliases: [],
+  },
+] as const satisfies readonly EngineRow[];
+
+type Rows = (typeof ENGINES)[number];
+
+/** Name of an engine in the table. */
+export type EngineName = Rows["name"];
+
+/** The engine objects a host provides, by name, each typed by its row's kind. Absent = not reachable here. */
+export type EngineInstances = { [R in Rows as R["name"]]?: EngineKinds[R["kind"]] };
+
+/** The row of engine `name`, or undefined. */
+export function engineRow(name: string): EngineRow | undefined {
+  return ENGINES.find((e) => e.name === name);
+}

@@ -1,0 +1,69 @@
+/**
+ * Engine routing: which engines may run a piece of work, in which order (DESIGN.md principle 2:
+ * "a decision made in one place from the operation, formats and input budget"). Pure functions
+ * over the engine table (registry.ts); the task runner walks the list, passing the task on when an
+ * engine answers "unsupported" or "over my budget" (runner/execute.ts).
+ *
+ * Order: the table's row order, unless the deployment's ENGINE_ORDER names engines for the
+ * operation first (like Gotenberg's `--pdfengines-merge-engines=qpdf,pdfcpu`). A task's `engine`
+ * parameter pins the engine: an engine's own name, or a CloudConvert engine name it stands in for
+ * (its row's aliases).
+ */
+import { ENGINES, type EngineRow, type FormatPair } from "./registry";
+import type { EngineKind } from "./kinds";
+
+/** Per-operation engine preference: operation → engine names, first = preferred. */
+export type EngineOrder = Record<string, string[]>;
+
+/** What a piece of work needs. Formats are lower-case extensions; absent = not known yet. */
+export interface EngineQuery {
+  kind: EngineKind;
+  operation: string;
+  input?: string;
+  output?: string;
+  /** The task's `engine` parameter. */
+  pin?: string;
+  order?: EngineOrder;
+}
+
+const fits = (pairs: readonly FormatPair[] | undefined, input?: string, output?: string) =>
+  !pairs || pairs.some((f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output));
+
+/** True when `row` answers to the pin `pin` (its name, or one of its CloudConvert aliases). */
+export function answersTo(row: EngineRow, pin: string): boolean {
+  const p = pin.toLowerCase();
+  return row.name === p || row.aliases.includes(p);
+}
+
+/**
+ * The engines that may do `q`, in routing order. A pin matching an engine's own name keeps only
+ * that engine; otherwise every engine whose aliases hold it stays (several may stand in for one
+ * CloudConvert engine, e.g. "poppler" for page operations and for rasterizing).
+ */
+export function enginesFor(q: EngineQuery): EngineRow[] {
+  const table: readonly EngineRow[] = ENGINES;
+  let rows = table.filter((e) => e.kind === q.kind && e.offers.operations.includes(q.operation) && fits(e.offers.formats, q.input, q.output));
+  if (q.pin) {
+    const exact = rows.filter((e) => e.name === q.pin!.toLowerCase());
+    rows = exact.length ? exact : rows.filter((e) => answersTo(e, q.pin!));
+  }
+  const preferred = q.order?.[q.operation] ?? [];
+  const rank = (e: EngineRow) => (preferred.includes(e.name) ? preferred.indexOf(e.name) : preferred.length);
+  return rows.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
+}
+
+/**
+ * Parses ENGINE_ORDER: "merge=qpdf,pdflib;convert=ghostscript,pdfium" (operation=engines, `;`
+ * between operations). Unknown engine names are kept (they match nothing). Empty or absent = {}.
+ */
+export function parseEngineOrder(spec: string | undefined): EngineOrder {
+  const order: EngineOrder = {};
+  for (const part of (spec ?? "").split(";")) {
+    const [op, list] = part.split("=");
+    if (op?.trim() && list) order[op.trim()] = list.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  }
+  return order;
+}
+
+/** Error codes by which an engine passes a task on to the next candidate: it cannot, or not at this size, or it is not here. */
+export const HAND_OFF_CODES: ReadonlySet<string> = new Set(["UNSUPPORTED", "OVER_BUDGET", "ENGINE_UNAVAILABLE"]);

@@ -1,0 +1,101 @@
+/**
+ * The operation kit: what every operation needs around its engine call, in one place — output
+ * naming (contract §6 `filename`, printf `%d`), reading inputs under the routed engine's byte
+ * budget, cancellation, and turning an engine's answer (data, engines/kinds.ts EngineResult) back
+ * into a TaskError.
+ */
+import { TaskError, type TaskFailure } from "../engines/errors";
+import type { EngineRow } from "../engines/registry";
+import { extensionOf } from "./io/filenames";
+import type { InputFile } from "./types";
+
+/** "report.final.pdf" → "report.final"; a name without extension stays as it is. */
+export function baseName(filename: string): string {
+  const ext = extensionOf(filename);
+  return ext ? filename.slice(0, filename.length - ext.length - 1) : filename;
+}
+
+/** What {@link outputName} needs. */
+export interface NameRequest {
+  /** The task's `filename` parameter. */
+  filename?: string;
+  /** Name of the input the output was made from. */
+  input: string;
+  /** Extension of the output format, without the dot ("" keeps the input's name as it is). */
+  ext: string;
+  /** 1-based number of this output (a page number, or the output's position). */
+  index: number;
+  /** True for tasks that make several outputs of one input (split pages, thumbnails with count > 1). */
+  numbered: boolean;
+}
+
+/**
+ * The name of one output. `filename` with `%d` (printf, e.g. "page-%02d.png") gets `index`;
+ * without `%d` it names the first output, and later ones (or every one, when `numbered`) get
+ * "-index" before its extension. Without `filename`: the input's base name with `ext`, plus
+ * "-index" when `numbered`.
+ */
+export function outputName(r: NameRequest): string {
+  const { filename, input, ext, index, numbered } = r;
+  if (filename && /%0?\d*d/.test(filename)) {
+    return filename.replace(/%(0?)(\d*)d/, (_, zero: string, width: string) => String(index).padStart(Number(width || 0), zero ? "0" : " "));
+  }
+  const dotted = (base: string, e: string) => (e ? `${base}.${e}` : base);
+  if (filename) {
+    if (index === 1 && !numbered) return filename;
+    return dotted(`${baseName(filename)}-${index}`, extensionOf(filename) || ext);
+  }
+  return dotted(numbered ? `${baseName(input)}-${index}` : baseName(input), ext);
+}
+
+/** Throws CANCELLED when the task's signal is aborted (between files and pages). */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new TaskError("CANCELLED", "The task was cancelled.");
+}
+
+/**
+ * Reads an input's bytes, refusing it on its stored size first against the budget of the engine
+ * that will process it (registry.ts row `budget.maxBytes`).
+ * @throws TaskError OVER_BUDGET | FILE_NOT_FOUND | CANCELLED
+ */
+export async function readInput(file: InputFile, ctx: { signal: AbortSignal }, row: EngineRow, label = "input"): Promise<Uint8Array> {
+  if (file.size > row.budget.maxBytes) {
+    throw new TaskError("OVER_BUDGET", `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(row.budget.maxBytes)} MiB.`);
+  }
+  const bytes = await file.bytes();
+  throwIfAborted(ctx.signal);
+  return bytes;
+}
+
+/** Format of an input as the task declares it (`input_format`) or its extension says; undefined when neither does. */
+export function formatOf(file: InputFile, inputFormat: string | undefined): string | undefined {
+  return inputFormat?.toLowerCase() || extensionOf(file.filename) || undefined;
+}
+
+type Answer = { ok: true; engineVersion: string } | { ok: false; error: TaskFailure; engineVersion: string };
+
+/**
+ * Awaits an engine call and returns its successful answer. A failure as data becomes a TaskError
+ * with the engine's code, its message prefixed by `what` (the file; "" when the engine's messages
+ * already name it); an absent call (the engine lacks the method) is UNSUPPORTED; a rejected call (an engine
+ * Worker killed over its CPU limit, a binding that failed) becomes TIMEOUT or a retryable
+ * INTERNAL_ERROR naming the engine.
+ */
+export async function engineCall<T extends Answer>(call: Promise<T> | undefined, what: string, engine: string): Promise<Extract<T, { ok: true }>> {
+  const prefix = what ? `${what}: ` : "";
+  if (!call) throw new TaskError("UNSUPPORTED", `${prefix}the ${engine} engine does not offer this.`);
+  let result: T;
+  try {
+    result = await call;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const code = /CPU|time limit|exceeded/i.test(message) ? "TIMEOUT" : "INTERNAL_ERROR";
+    throw new TaskError(code, `${prefix}the ${engine} engine failed: ${message}`, { retryable: code === "INTERNAL_ERROR", cause: err });
+  }
+  if (!result.ok) throw new TaskError(result.error.code, `${prefix}${result.error.message}`, { retryable: result.error.retryable });
+  return result as Extract<T, { ok: true }>;
+}
+
+function mib(n: number): string {
+  return (n / 1024 / 1024).toFixed(1).replace(/\.0$/, "");
+}

@@ -1,0 +1,88 @@
+/**
+ * Running one task's operation with engine fallback, and storing what it made: the part of the
+ * runner shared by the queue consumer (run-task.ts) and the API's ingress operations (import/raw,
+ * import/base64 run while the request is accepted, api/create.ts).
+ *
+ * The candidates come from routing (operations/registry.ts `route`): handlers × engines in the
+ * table's (or ENGINE_ORDER's) order. Engines this host lacks, and engines whose byte budget is
+ * below the largest input, are skipped; the first candidate runs, and an engine that answers
+ * UNSUPPORTED, OVER_BUDGET or ENGINE_UNAVAILABLE passes the task to the next (engines/routing.ts
+ * HAND_OFF_CODES). The task reports the engine that actually ran.
+ */
+import { TaskError } from "../engines/errors";
+import { HAND_OFF_CODES } from "../engines/routing";
+import { hasEngine } from "../engines/use";
+import type { StoredOutput } from "../model/types";
+import { contentTypeOf } from "../operations/io/filenames";
+import { route, type Candidate } from "../operations/registry";
+import type { InputFile, OperationContext, OperationOutput, OutputFile } from "../operations/types";
+import type { FileStore } from "../storage/file-store";
+import { outputKey } from "../storage/keys";
+
+/** What running a task produced: its outputs, the engine that ran, and the credits it costs. */
+export interface Executed {
+  out: OperationOutput;
+  engine: { name: string; version: string };
+  credits: number;
+}
+
+/** The candidates this host can run for inputs this large. @throws TaskError ENGINE_UNAVAILABLE | OVER_BUDGET */
+function runnable(all: Candidate[], ctx: OperationContext, largest: number, operation: string): Candidate[] {
+  const here = all.filter((c) => hasEngine(ctx, c.engine.name));
+  if (here.length === 0) {
+    const names = [...new Set(all.map((c) => c.engine.name))].join(", ");
+    throw new TaskError("ENGINE_UNAVAILABLE", `${operation} needs the ${names} engine, which is not reachable in this deployment.`);
+  }
+  const fit = here.filter((c) => largest <= c.engine.budget.maxBytes);
+  if (fit.length === 0) {
+    const max = Math.max(...here.map((c) => c.engine.budget.maxBytes));
+    throw new TaskError("OVER_BUDGET", `An input of ${operation} is ${largest} bytes; the engines here take files up to ${max} bytes.`);
+  }
+  return fit;
+}
+
+/**
+ * Routes and runs `operation` on `inputs`. `tried.engine` is set to each engine as it starts, so a
+ * failed task still reports the engine that failed it.
+ * @throws TaskError from the last candidate tried, or from routing
+ */
+export async function execute(
+  operation: string,
+  params: Record<string, unknown>,
+  inputs: InputFile[],
+  ctx: OperationContext,
+  tried: { engine?: { name: string; version: string } } = {},
+): Promise<Executed> {
+  const all = route(operation, params, inputs[0]?.filename, ctx.engineOrder);
+  const largest = Math.max(0, ...inputs.map((f) => f.size));
+  const candidates = runnable(all, ctx, largest, operation);
+  for (const [i, { handler, engine }] of candidates.entries()) {
+    tried.engine = { name: engine.name, version: engine.version };
+    try {
+      const out = await handler.run(inputs, params, { ...ctx, route: engine.name });
+      const ran = out.engine ?? { name: engine.name, version: engine.version };
+      const wanted = params.engine_version as string | undefined;
+      if (wanted && wanted !== ran.version) {
+        const note = `engine_version ${wanted} is not available; ${ran.name} ${ran.version} ran.`;
+        out.extra = { ...out.extra, warnings: [...((out.extra?.warnings as string[] | undefined) ?? []), note] };
+      }
+      return { out, engine: ran, credits: handler.credits };
+    } catch (err) {
+      const last = i === candidates.length - 1;
+      if (last || !(err instanceof TaskError) || !HAND_OFF_CODES.has(err.code) || ctx.signal.aborted) throw err;
+    }
+  }
+  throw new TaskError("INTERNAL_ERROR", `${operation}: no candidate ran.`); // unreachable: the loop returns or throws
+}
+
+/** Writes `files` to the store under the task's keys; returns what the JobDO records. */
+export async function storeOutputs(store: FileStore, jobId: string, taskId: string, files: OutputFile[]): Promise<StoredOutput[]> {
+  const stored: StoredOutput[] = [];
+  for (const [i, f] of files.entries()) {
+    const key = outputKey(jobId, taskId, i, f.filename);
+    const contentType = f.contentType ?? contentTypeOf(f.filename);
+    const s = await store.put(key, f.data, { contentType });
+    stored.push({ filename: f.filename, size: s.size, key, contentType });
+  }
+  return stored;
+}

@@ -1,0 +1,21 @@
+/**
+ * The engines of a Node process (tests, benchmarks): every engine of the table that runs in
+ * JavaScript or WebAssembly, in process. Nothing is loaded until an engine's first call.
+ */
+import { createPdfLibEngine } from "../../engines/pdflib/engine";
+import type { EngineInstances } from "../../engines/registry";
+import { nodeExifToolEngine } from "./exiftool";
+import { nodeImageMagickEngine } from "./imagemagick";
+import { nodePdfiumEngine } from "./pdfium";
+
+/** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
+export function nodeEngines(only?: string[]): EngineInstances {
+  const all: EngineInstances = {
+    cloudflare: {},
+    pdflib: createPdfLibEngine(),
+    pdfium: nodePdfiumEngine(),
+    imagemagick: nodeImageMagickEngine(),
+    exiftool: nodeExifToolEngine(),
+  };
+  return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
+}

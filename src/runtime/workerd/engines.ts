@@ -1,0 +1,25 @@
+/**
+ * The engines of the api Worker (workerd host): the engine table's rows this Worker reaches, by
+ * name (DESIGN.md principle 11: one seam per kind of engine host). In-Worker engines are created
+ * here once per isolate; engine Workers are reached over their service bindings through the RPC
+ * seam (engines/remote.ts); an absent binding leaves its engine out, and routing passes its work
+ * to another engine or ends the task with ENGINE_UNAVAILABLE.
+ */
+import { createPdfLibEngine } from "../../engines/pdflib/engine";
+import type { EngineInstances } from "../../engines/registry";
+import { remoteEngine } from "../../engines/remote";
+import type { Env } from "../../env";
+import { workerdPdfiumEngine } from "./pdfium";
+
+const pdflib = createPdfLibEngine();
+
+/** The engines reachable from a Worker with bindings `env`. */
+export function workerdEngines(env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL">): EngineInstances {
+  return {
+    cloudflare: {},
+    pdflib,
+    pdfium: workerdPdfiumEngine(),
+    ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
+    ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
+  };
+}
