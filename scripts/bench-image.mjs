@@ -56,13 +56,14 @@ function timeNative(args, env) {
 }
 
 async function timeWorker(base, c, bytes) {
-  const q = new URLSearchParams({ op: c.op, from: c.from, to: c.to, ...Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, String(v)])) });
-  const post = () => fetch(`${base}/run?${q}`, { method: "POST", body: bytes });
+  // the shared engine-Worker entry (wasm/entry.ts): POST /invoke/<method>?request=<json>, body = input
+  const q = new URLSearchParams({ request: JSON.stringify({ op: c.op, inputFormat: c.from, outputFormat: c.to, options: c.options }) });
+  const post = () => fetch(`${base}/invoke/run?${q}`, { method: "POST", body: bytes });
   // a keep-alive socket left idle while the native runs may have been closed by the server: retry once
   const res = await post().catch(post);
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`worker ${c.name}: HTTP ${res.status}`);
-  return Number(res.headers.get("x-engine-ms"));
+  const body = await res.json();
+  if (!res.ok) throw new Error(`worker ${c.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body.ms;
 }
 
 /**

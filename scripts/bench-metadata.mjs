@@ -67,11 +67,11 @@ function timeNative(c, path, out) {
 /** The engine Worker's own `ms` for one call over its HTTP diagnostics route. */
 async function timeWorker(base, c, bytes) {
   const name = c.file.split("/").pop();
-  const q = new URLSearchParams({ filename: name, ...(c.write ? { tags: JSON.stringify(c.write) } : {}) });
-  const post = () => fetch(`${base}/${c.write ? "write" : "read"}?${q}`, { method: "POST", body: bytes });
+  // the shared engine-Worker entry (wasm/entry.ts): POST /invoke/<method>?request=<json>, body = input
+  const q = new URLSearchParams({ request: JSON.stringify({ filename: name, ...(c.write ? { tags: c.write } : {}) }) });
+  const post = () => fetch(`${base}/invoke/${c.write ? "write" : "read"}?${q}`, { method: "POST", body: bytes });
   const res = await post().catch(post); // an idle keep-alive socket may have been closed: retry once
   if (!res.ok) throw new Error(`worker ${c.type}: HTTP ${res.status} ${await res.text()}`);
-  if (c.write) { await res.arrayBuffer(); return { ms: Number(res.headers.get("x-engine-ms")), mem: Number(res.headers.get("x-wasm-memory")) }; }
   const body = await res.json();
   return { ms: body.ms, mem: body.wasmMemoryBytes };
 }

@@ -25,6 +25,7 @@ export { rotatePages } from "./src/operations/pdf/rotate";
 export { encryptPdf } from "./src/operations/pdf/encrypt";
 export { convertPdfToImage } from "./src/operations/pdf/rasterize";
 export { nodePdfiumEngine } from "./src/runtime/node/pdfium";
+export { createPdfLibEngine } from "./src/engines/pdflib/engine";
 `;
 
 /** Bundles the operations (TypeScript, extensionless imports) into an importable module. */
@@ -77,7 +78,7 @@ export async function benchPdf({ runs = 5, print = console.log } = {}) {
   runs = Math.max(5, runs);
   const ops = await loadOperations();
   const pdfium = ops.nodePdfiumEngine();
-  const ctx = { signal: new AbortController().signal, taskName: "bench", taskId: "bench", jobId: "bench", engines: { pdfium }, settings: {}, taskFiles: async () => [] };
+  const ctx = { signal: new AbortController().signal, taskName: "bench", taskId: "bench", jobId: "bench", engines: { pdfium, pdflib: ops.createPdfLibEngine() }, settings: {}, taskFiles: async () => [] };
   const tmp = mkdtempSync(join(tmpdir(), "bench-pdf-"));
   const p = (rel) => join(CORPUS, rel);
   const CC = "pdf/cloudconvert-input.pdf"; // 31 pages, 169 KB

@@ -37,8 +37,8 @@ export async function workerCorpus(base) {
   let agreed = 0, compared = 0;
   const disagreements = [], workerMs = [], nativeMs = [], memMB = [];
   for (const path of files()) {
-    const q = new URLSearchParams({ filename: basename(path) });
-    const res = await fetch(`${base}/read?${q}`, { method: "POST", body: readFileSync(path) });
+    const q = new URLSearchParams({ request: JSON.stringify({ filename: basename(path) }) });
+    const res = await fetch(`${base}/invoke/read?${q}`, { method: "POST", body: readFileSync(path) });
     const body = await res.json();
     if (!res.ok) { disagreements.push(`${relative(CORPUS, path)}: task error ${body.code} ${body.message}`); continue; }
     const n = native(path);

@@ -65,5 +65,9 @@ export function parseEngineOrder(spec: string | undefined): EngineOrder {
   return order;
 }
 
-/** Error codes by which an engine passes a task on to the next candidate: it cannot, or not at this size, or it is not here. */
-export const HAND_OFF_CODES: ReadonlySet<string> = new Set(["UNSUPPORTED", "OVER_BUDGET", "ENGINE_UNAVAILABLE"]);
+/**
+ * Error codes by which a candidate passes a task on to the next: it cannot do this (UNSUPPORTED,
+ * or INVALID_CONVERSION_TYPE: its handler does not read this input's format), not at this size
+ * (OVER_BUDGET), or it is not here (ENGINE_UNAVAILABLE). The last candidate's error is the task's.
+ */
+export const HAND_OFF_CODES: ReadonlySet<string> = new Set(["UNSUPPORTED", "INVALID_CONVERSION_TYPE", "OVER_BUDGET", "ENGINE_UNAVAILABLE"]);

@@ -1,0 +1,169 @@
+/**
+ * One contract suite per engine kind (DESIGN.md principle 8, like Hono's router/common.case.test.ts):
+ * every engine of the host's engine set that offers a method runs the same cases, in Node
+ * (test/unit/engine-contract.test.ts) and in workerd (test/worker/engine-contract.test.ts). Inputs
+ * are built in the test (workerd has no file system); outputs are judged by another engine than
+ * the one under test where one exists (PDFium renders what pdf-lib wrote; pdf-lib counts what
+ * ImageMagick never touched) and by format headers parsed here.
+ */
+import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
+import { describe, expect, it } from "vitest";
+import type { EngineKinds } from "../../src/engines/kinds";
+import type { PdfEngine } from "../../src/engines/pdf/types";
+import { ENGINES, type EngineInstances } from "../../src/engines/registry";
+
+/** A PDF whose pages have the given sizes in points, each page showing its number. */
+export async function pdfOf(sizes: [number, number][], title = "Contract"): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(title);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  sizes.forEach(([w, h], i) => doc.addPage([w, h]).drawText(`Page ${i + 1}`, { x: 20, y: 20, size: 18, font }));
+  return doc.save();
+}
+
+/** Width and height of a PNG from its IHDR chunk. */
+export function pngSize(png: Uint8Array): [number, number] {
+  expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");
+  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return [v.getUint32(16), v.getUint32(20)];
+}
+
+/** Width and height of a JPEG from its first SOFn marker. */
+export function jpegSize(jpg: Uint8Array): [number, number] {
+  expect([jpg[0], jpg[1]]).toEqual([0xff, 0xd8]);
+  for (let i = 2; i < jpg.length; ) {
+    const marker = jpg[i + 1];
+    const len = (jpg[i + 2] << 8) | jpg[i + 3];
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return [(jpg[i + 7] << 8) | jpg[i + 8], (jpg[i + 5] << 8) | jpg[i + 6]];
+    }
+    i += 2 + len;
+  }
+  throw new Error("no SOF marker");
+}
+
+/** The PDF method that does each operation (operations/pdf/*). */
+const OPERATION_METHOD: Record<string, keyof PdfEngine> = {
+  merge: "merge", "pdf/split-pages": "split", "pdf/extract-pages": "extract", "pdf/rotate-pages": "rotate",
+  "pdf/encrypt": "encrypt", "pdf/decrypt": "decrypt", watermark: "watermark", convert: "rasterize", thumbnail: "rasterize",
+};
+
+const namesOf = (engines: EngineInstances, kind: keyof EngineKinds) =>
+  ENGINES.filter((e) => e.kind === kind && (engines as Record<string, unknown>)[e.name]).map((e) => e.name);
+const get = <K extends keyof EngineKinds>(engines: EngineInstances, name: string) => (engines as Record<string, unknown>)[name] as EngineKinds[K];
+
+/** Registers the contract cases for every engine of `engines()`; `host` names the runtime in the titles. */
+export function engineContract(host: string, engines: () => EngineInstances): void {
+  const all = engines();
+  const pdfEngines = namesOf(all, "pdf");
+  // the PDF engine that judges others' output by rendering it
+  const renderer = () => pdfEngines.map((n) => get<"pdf">(all, n)).find((e) => e.rasterize)!;
+  const pagesOf = async (pdf: Uint8Array, password?: string) => {
+    const r = await renderer().rasterize!({ input: pdf, filename: "out.pdf", density: 72, password });
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    return r.pages.map((p) => [p.width, p.height]);
+  };
+
+  describe.each(pdfEngines)(`PDF engine contract (${host}): %s`, (name) => {
+    const engine = (): PdfEngine => get<"pdf">(all, name);
+    // cases run only for the methods this engine has; the table must not promise more than that
+    const offers = (m: keyof PdfEngine) => (get<"pdf">(all, name)[m] ? it : () => undefined);
+
+    it("has a method for every operation its table row offers", () => {
+      const row = ENGINES.find((e) => e.name === name)!;
+      const methods = row.offers.operations.map((op) => OPERATION_METHOD[op]);
+      expect(methods.filter((m) => !m || !engine()[m])).toEqual([]);
+    });
+
+    offers("merge")("merge keeps every page in input order", async () => {
+      const a = await pdfOf([[200, 300], [210, 300]]);
+      const b = await pdfOf([[400, 300]]);
+      const r = await engine().merge!({ inputs: [{ data: a, filename: "a.pdf" }, { data: b, filename: "b.pdf" }], filename: "m.pdf" });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await pagesOf(r.data)).toEqual([[200, 300], [210, 300], [400, 300]]);
+    });
+
+    offers("split")("split makes one document per page", async () => {
+      const r = await engine().split!({ input: { data: await pdfOf([[100, 100], [200, 100], [300, 100]]), filename: "s.pdf" } });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await Promise.all(r.parts.map((p) => pagesOf(p)))).toEqual([[[100, 100]], [[200, 100]], [[300, 100]]]);
+    });
+
+    offers("extract")("extract keeps the pages asked for, in that order, and names a missing page", async () => {
+      const input = { data: await pdfOf([[100, 100], [200, 100], [300, 100]]), filename: "e.pdf" };
+      const r = await engine().extract!({ input, pages: "3,1" });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await pagesOf(r.data)).toEqual([[300, 100], [100, 100]]);
+      expect(await engine().extract!({ input, pages: "9" })).toMatchObject({ ok: false, error: { code: "INVALID_PAGES" } });
+    });
+
+    offers("rotate")("rotate turns only the pages asked for", async () => {
+      const r = await engine().rotate!({ input: { data: await pdfOf([[100, 200], [100, 200]]), filename: "r.pdf" }, rotation: 90, pages: "2" });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await pagesOf(r.data)).toEqual([[100, 200], [200, 100]]);
+    });
+
+    offers("encrypt")("encrypt needs the password afterwards; decrypt removes it", async () => {
+      const perms = { printing: "highResolution" as const, copying: true, contentAccessibility: true, documentAssembly: true, fillingForms: true, annotating: true, modifying: true };
+      const enc = await engine().encrypt!({ input: { data: await pdfOf([[100, 100]]), filename: "c.pdf" }, userPassword: "u", ownerPassword: "o", permissions: perms });
+      expect(enc.ok).toBe(true);
+      if (!enc.ok) return;
+      await expect(pagesOf(enc.data)).rejects.toThrow(/INVALID_PASSWORD/);
+      expect(await pagesOf(enc.data, "u")).toEqual([[100, 100]]);
+      if (!engine().decrypt) return;
+      const dec = await engine().decrypt!({ input: { data: enc.data, filename: "c.pdf", password: "o" } });
+      expect(dec.ok).toBe(true);
+      if (dec.ok) expect(await pagesOf(dec.data)).toEqual([[100, 100]]);
+    });
+
+    offers("watermark")("watermark keeps the pages and answers unsupported text as data", async () => {
+      const input = { data: await pdfOf([[300, 300], [300, 300]]), filename: "w.pdf" };
+      const r = await engine().watermark!({ input, mark: { text: "DRAFT", pages: "1" } });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await pagesOf(r.data)).toEqual([[300, 300], [300, 300]]);
+    });
+
+    offers("rasterize")("rasterize draws pages at the density asked for and names a missing page", async () => {
+      const input = await pdfOf([[144, 72], [72, 144]]);
+      const r = await engine().rasterize!({ input, filename: "p.pdf", density: 144 });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(r.pages.map((p) => pngSize(p.png))).toEqual([[288, 144], [144, 288]]);
+      expect(await engine().rasterize!({ input, filename: "p.pdf", pages: [{ from: 9, to: 9 }] })).toMatchObject({ ok: false, error: { code: "INVALID_PAGES" } });
+    });
+
+    it("answers a file that is not a PDF with a failure as data, never a throw", async () => {
+      const junk = new TextEncoder().encode("not a pdf at all");
+      const method = (["rasterize", "extract", "rotate"] as const).find((m) => engine()[m])!;
+      const r =
+        method === "rasterize" ? await engine().rasterize!({ input: junk, filename: "j.pdf" })
+        : method === "extract" ? await engine().extract!({ input: { data: junk, filename: "j.pdf" }, pages: "1" })
+        : await engine().rotate!({ input: { data: junk, filename: "j.pdf" }, rotation: 90 });
+      expect(r).toMatchObject({ ok: false, error: { code: "OPEN_FAILED", retryable: false } });
+    });
+  });
+
+  describe.each(namesOf(all, "image"))(`image engine contract (${host}): %s`, (name) => {
+    const engine = () => get<"image">(all, name);
+    it("converts a PNG to a JPEG of the width asked for; a broken file is a failure as data", async () => {
+      const r = await renderer().rasterize!({ input: await pdfOf([[200, 100]]), filename: "i.pdf", density: 72 });
+      if (!r.ok) throw new Error(r.error.message);
+      const out = await engine().run({ op: "convert", input: r.pages[0].png, inputFormat: "png", outputFormat: "jpg", options: { width: 100 } });
+      expect(out.ok).toBe(true);
+      if (out.ok) expect(jpegSize(out.outputs[0].data)).toEqual([100, 50]);
+      const bad = await engine().run({ op: "convert", input: r.pages[0].png.subarray(0, 60), inputFormat: "png", outputFormat: "jpg", options: {} });
+      expect(bad).toMatchObject({ ok: false, error: { code: "OPEN_FAILED" } });
+    });
+  });
+
+  describe.each(namesOf(all, "metadata"))(`metadata engine contract (${host}): %s`, (name) => {
+    const engine = () => get<"metadata">(all, name);
+    it("reads what pdf-lib wrote, and writes a Title another read sees", async () => {
+      const pdf = await pdfOf([[100, 100], [100, 100]], "Quarterly");
+      const r = await engine().read({ input: pdf, filename: "q.pdf" });
+      expect(r).toMatchObject({ ok: true, metadata: { Title: "Quarterly", PageCount: 2, FileType: "PDF" } });
+      const w = await engine().write({ input: pdf, filename: "q.pdf", tags: { Title: "Annual" } });
+      expect(w.ok).toBe(true);
+      if (w.ok) expect((await PDFDocument.load(w.data, { updateMetadata: false })).getTitle()).toBe("Annual");
+    });
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Engine routing (engines/routing.ts, operations/registry.ts, runner/execute.ts): the order of
+ * candidates, pins by engine name and CloudConvert alias, ENGINE_ORDER, over-budget hand-off, a
+ * candidate that cannot take the input passing the task on, and the non-retryable "no engine can
+ * do this". Real engines run wherever an outcome is asserted; a stand-in engine only plays one
+ * that answers "unsupported" (the table has no two engines of one kind for one operation yet: the
+ * native engine of issue 12 brings the first, and with it a hand-off between engines of a kind).
+ */
+import { describe, expect, it } from "vitest";
+import { TaskError } from "../../src/engines/errors";
+import { enginesFor, parseEngineOrder } from "../../src/engines/routing";
+import { handlersOf, route } from "../../src/operations/registry";
+import { parseJobTasks } from "../../src/graph/parse";
+import { execute } from "../../src/runner/execute";
+import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
+import { pdfOf } from "../contract/engines.cases";
+import { testContext } from "../support/context";
+import type { InputFile } from "../../src/operations/types";
+import { pdftotext } from "./pdf-helpers";
+
+const names = (rows: { name: string }[]) => rows.map((r) => r.name);
+const file = (filename: string, data: Uint8Array, size = data.byteLength): InputFile => ({ filename, size, fromTask: "t", key: `k/${filename}`, bytes: async () => data });
+const refuse = (code: "UNSUPPORTED" | "OVER_BUDGET") => ({
+  run: async () => ({ ok: false as const, error: { code, message: `stand-in says ${code}`, retryable: false }, engineVersion: "0" }),
+  info: async () => ({ engineVersion: "0", wasmMemoryBytes: 0 }),
+});
+
+describe("engine order", () => {
+  it("follows the table, filtered by kind, operation and formats", () => {
+    expect(names(enginesFor({ kind: "pdf", operation: "merge" }))).toEqual(["pdflib"]);
+    expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual(["pdfium"]);
+    expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "docx" }))).toEqual([]);
+    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual(["imagemagick"]);
+  });
+
+  it("pins by engine name or by a CloudConvert engine name the table maps", () => {
+    expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "poppler" }))).toEqual(["pdflib"]);
+    expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", pin: "poppler" }))).toEqual(["pdfium"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert", pin: "graphicsmagick" }))).toEqual(["imagemagick"]);
+    expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "chrome" }))).toEqual([]);
+  });
+
+  it("reads ENGINE_ORDER per operation and puts the named engines first", () => {
+    expect(parseEngineOrder(" watermark = pdflib, imagemagick ;merge=qpdf")).toEqual({ watermark: ["pdflib", "imagemagick"], merge: ["qpdf"] });
+    expect(parseEngineOrder(undefined)).toEqual({});
+    // a watermark of a file of unknown format: both handlers fit; the table puts imagemagick first
+    expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual(["imagemagick", "pdflib"]);
+    expect(route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name)).toEqual(["pdflib", "imagemagick"]);
+  });
+
+  it("refuses what no engine can do, and a pin nothing here honours", () => {
+    expect(() => route("convert", { output_format: "pdf" }, "a.docx")).toThrow(expect.objectContaining({ code: "INVALID_CONVERSION_TYPE" }));
+    expect(() => route("merge", { output_format: "pdf", engine: "chrome" }, "a.pdf")).toThrow(expect.objectContaining({ code: "ENGINE_UNAVAILABLE" }));
+  });
+});
+
+describe("execute: fallback, pinning and budgets", () => {
+  const mark = { text: "ROUTED", input_format: undefined };
+
+  it("a candidate that cannot take the input passes the task to the next; the task reports the engine that ran", async () => {
+    // an extensionless file: the image watermark (ImageMagick, first in the table) cannot tell its
+    // format and answers INVALID_CONVERSION_TYPE; the PDF watermark (pdf-lib) runs it
+    const { out, engine } = await execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]))], testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } }));
+    expect(engine).toEqual({ name: "pdflib", version: "2.11.1" });
+    expect(pdftotext(out.files[0])).toContain("ROUTED");
+  });
+
+  it("when every candidate refuses, the last candidate's error is the task's", async () => {
+    const junk = file("scan", new TextEncoder().encode("neither image nor PDF"));
+    await expect(execute("watermark", mark, [junk], testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } }))).rejects.toMatchObject({ code: "OPEN_FAILED" });
+  });
+
+  it("skips an engine whose budget is below the declared input size, before running it", async () => {
+    let called = false;
+    const spy = { ...refuse("UNSUPPORTED"), run: async () => { called = true; return refuse("UNSUPPORTED").run(); } };
+    const ctx = testContext({ engines: { imagemagick: spy } });
+    // declared 40 MB: over ImageMagick's 32 MiB budget, inside pdf-lib's 100 MiB
+    const { engine } = await execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]), 40e6)], ctx);
+    expect(engine.name).toBe("pdflib");
+    expect(called).toBe(false);
+    const huge = file("big.pdf", new Uint8Array(0), 200 * 1024 * 1024);
+    await expect(execute("pdf/rotate-pages", { rotation: "90" }, [huge], ctx)).rejects.toMatchObject({ code: "OVER_BUDGET" });
+  });
+
+  it("`engine` pins: only that engine is tried, and an unhonoured engine_version is reported", async () => {
+    const ctx = testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } });
+    const pinned = execute("watermark", { ...mark, input_format: "png", engine: "imagemagick" }, [file("scan", await pdfOf([[300, 300]]))], ctx);
+    await expect(pinned).rejects.toMatchObject({ code: "UNSUPPORTED", message: "scan: stand-in says UNSUPPORTED" });
+    const { out } = await execute("pdf/rotate-pages", { rotation: "90", engine: "qpdf", engine_version: "11.3.0" }, [file("a.pdf", await pdfOf([[100, 200]]))], ctx);
+    expect(out.extra?.warnings).toEqual(["engine_version 11.3.0 is not available; pdflib 2.11.1 ran."]);
+  });
+
+  it("no engine of the kind on this host is ENGINE_UNAVAILABLE, not retryable", async () => {
+    const err = await execute("convert", { output_format: "png" }, [file("a.pdf", await pdfOf([[100, 100]]))], testContext()).catch((e) => e);
+    expect(err).toBeInstanceOf(TaskError);
+    expect(err).toMatchObject({ code: "ENGINE_UNAVAILABLE", retryable: false });
+    expect(err.message).toContain("pdfium");
+    const ok = await execute("convert", { output_format: "png" }, [file("a.pdf", await pdfOf([[100, 100]]))], testContext({ engines: { pdfium: nodePdfiumEngine() } }));
+    expect(ok.engine.name).toBe("pdfium");
+  });
+});
+
+describe("validation picks the handler by formats and pins before judging parameters", () => {
+  const job = (tasks: Record<string, unknown>) => parseJobTasks(tasks, handlersOf);
+
+  it("accepts CloudConvert engine names the table maps, and names what is available otherwise", () => {
+    const base = { imp: { operation: "import/url", url: "https://example.com/a.pdf" } };
+    expect(job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "poppler" } })).toHaveProperty("specs");
+    const r = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "chrome" } });
+    expect("errors" in r && r.errors["tasks.m"]).toEqual(["Task m: engine: chrome is not an engine of this server for merge to pdf; engines here that do: pdflib (or leave engine out)."]);
+  });
+
+  it("says a PDF cannot be optimized here rather than blaming an image parameter", () => {
+    const r = job({
+      imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
+      opt: { operation: "optimize", input: "imp", profile: "web", flatten_signatures: true },
+    });
+    expect("errors" in r && r.errors["tasks.opt"]).toEqual([
+      "Task opt: optimize from pdf (the format of its input) is not supported by this server (see GET /v2/operations?filter[operation]=optimize).",
+    ]);
+    // the same task on a PNG input judges the image parameters
+    const png = job({ imp: { operation: "import/url", url: "https://example.com/a.png" }, opt: { operation: "optimize", input: "imp", flatten_signatures: true } });
+    expect("errors" in png && png.errors["tasks.opt"]).toEqual(["Task opt: flatten_signatures: parameter not supported by optimize on png, jpg files."]);
+  });
+});
