@@ -7,7 +7,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { JobJson } from "../src/model/types";
 import type { Status } from "../src/model/status";
-import { Db } from "./job/schema";
+import { Db } from "../src/storage/sql";
 import { Outbox, type WebhookEvent } from "./account/outbox";
 import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
 

@@ -18,7 +18,9 @@ import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contr
 import { JobMachine, LEASE_MS, MAX_ATTEMPTS } from "./job/machine";
 import { Notices } from "./job/notices";
 import { jobView, taskView } from "./job/views";
-import { Db, SCHEMA, type TaskRow } from "./job/schema";
+import type { TaskRow } from "../src/model/rows";
+import { Db } from "../src/storage/sql";
+import { SCHEMA } from "./job/schema";
 
 /** Delay before retrying an undelivered notice, in ms. */
 const NOTICE_RETRY_MS = 5_000;

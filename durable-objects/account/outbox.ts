@@ -5,7 +5,7 @@
  */
 import { hmacHex } from "../../src/security/signing";
 import { refuseUrl } from "../../src/security/ssrf";
-import type { Db } from "../job/schema";
+import type { Db } from "../../src/storage/sql";
 
 export type WebhookEvent = "job.created" | "job.finished" | "job.failed";
 export const WEBHOOK_EVENTS: WebhookEvent[] = ["job.created", "job.finished", "job.failed"];

@@ -2,7 +2,7 @@
  * Account webhooks (contract §1.6): `{url, events}` subscriptions with a signing secret each.
  */
 import { isoTime } from "../../src/model/types";
-import type { Db } from "../job/schema";
+import type { Db } from "../../src/storage/sql";
 import type { WebhookEvent } from "./outbox";
 
 export const WEBHOOK_SCHEMA = `

@@ -8,7 +8,8 @@ import { isTerminal, type Status } from "../../src/model/status";
 import { taskRefsOf } from "../../src/operations/registry";
 import type { StoredOutput } from "../../src/model/types";
 import type { ClaimedTask } from "./contracts";
-import { Db, type FileRow, type JobRow, type TaskRow } from "./schema";
+import type { FileRow, JobRow, TaskRow } from "../../src/model/rows";
+import type { Db } from "../../src/storage/sql";
 
 /** Most times a task is handed to a runner before it fails with RUNNER_LOST. */
 export const MAX_ATTEMPTS = 3;

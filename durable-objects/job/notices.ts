@@ -5,7 +5,7 @@
  */
 import type { SettledInput } from "./contracts";
 import type { JobMachine } from "./machine";
-import type { TaskRow } from "./schema";
+import type { TaskRow } from "../../src/model/rows";
 
 /** The calls a delivery makes, injected by the object (stubs are per-platform). */
 export interface NoticeTargets {

@@ -1,5 +1,5 @@
 /**
- * SQLite schema of a JobDO and typed row access. Statuses are enforced by CHECK (DESIGN.md
+ * SQLite schema of a JobDO (row types: src/model/rows.ts; access: src/storage/sql.ts). Statuses are enforced by CHECK (DESIGN.md
  * principle 6). Times are unix milliseconds.
  */
 export const SCHEMA = `
@@ -22,76 +22,3 @@ CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT 
 CREATE TABLE IF NOT EXISTS notice (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL, PRIMARY KEY (task_id, job_id));
 `;
-
-import type { Status } from "../../src/model/status";
-
-export interface JobRow {
-  id: string;
-  user_name: string;
-  user_num: number;
-  tag: string | null;
-  standalone: number;
-  webhook_url: string | null;
-  base_url: string;
-  retention_s: number;
-  status: Status;
-  created_at: number;
-  started_at: number | null;
-  ended_at: number | null;
-  expires_at: number | null;
-}
-
-export interface TaskRow {
-  seq: number;
-  id: string;
-  name: string;
-  operation: string;
-  status: Status;
-  mode: "queue" | "ingress" | "upload";
-  params: string;
-  payload: string;
-  /** JSON array: input task names (job tasks) or input task ids (standalone tasks). */
-  inputs: string;
-  ignore_error: number;
-  timeout_s: number;
-  credits: number | null;
-  code: string | null;
-  message: string | null;
-  percent: number;
-  engine: string | null;
-  engine_version: string | null;
-  result: string | null;
-  created_at: number;
-  started_at: number | null;
-  ended_at: number | null;
-  deadline: number | null;
-  retry_of: string | null;
-  copy_of: string | null;
-  attempts: number;
-  lease_until: number | null;
-}
-
-export interface FileRow {
-  task_id: string;
-  idx: number;
-  filename: string;
-  size: number;
-  key: string;
-  content_type: string | null;
-}
-
-/** Typed helpers over SqlStorage. `generation` counts writes made through `run`, so readers can cache. */
-export class Db {
-  generation = 0;
-  constructor(private sql: SqlStorage) {}
-  all<T>(query: string, ...args: unknown[]): T[] {
-    return this.sql.exec(query, ...args).toArray() as unknown as T[];
-  }
-  one<T>(query: string, ...args: unknown[]): T | null {
-    return (this.all<T>(query, ...args)[0] as T | undefined) ?? null;
-  }
-  run(query: string, ...args: unknown[]): void {
-    this.generation++;
-    this.sql.exec(query, ...args);
-  }
-}

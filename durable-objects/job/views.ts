@@ -4,7 +4,7 @@
 import { jobJson, taskJson } from "../../src/model/serialize";
 import type { JobJson, TaskJson } from "../../src/model/types";
 import type { JobMachine } from "./machine";
-import type { JobRow, TaskRow } from "./schema";
+import type { JobRow, TaskRow } from "../../src/model/rows";
 
 /** The job, with its tasks when asked. */
 export function jobView(m: JobMachine, includeTasks: boolean): JobJson {

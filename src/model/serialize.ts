@@ -2,7 +2,7 @@
  * Serialisers from stored rows to the v2 JSON shapes (contract §2.1, §2.2). The only place that
  * decides what a Task or Job looks like on the wire.
  */
-import type { JobRow, TaskRow } from "../../durable-objects/job/schema";
+import type { JobRow, TaskRow } from "./rows";
 import { isoTime, type JobJson, type TaskJson } from "./types";
 
 /** What a task's serialisation needs beyond its row. */
