@@ -8,6 +8,7 @@
  * (DESIGN.md principle 4). Operations turn them back into TaskError with `unwrapImageResult`.
  */
 import type { TaskFailure } from "../errors";
+import type { WatermarkPlacement } from "../placement";
 
 /** Canonical image format names (lower-case file extensions) the engine knows. */
 export type ImageFormat = "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg";
@@ -40,17 +41,8 @@ export interface ThumbnailOptions {
   count?: number;
 }
 
-/** Where a watermark goes and how it looks (contract §6 `watermark`). Margins in pixels. */
-export interface WatermarkPlacement {
-  position_vertical?: "top" | "center" | "bottom";
-  position_horizontal?: "left" | "center" | "right";
-  margin_vertical?: number;
-  margin_horizontal?: number;
-  /** 0–100, 100 = opaque (default). */
-  opacity?: number;
-  /** Degrees, clockwise. */
-  rotation?: number;
-}
+/** Where a watermark goes and how it looks (engines/placement.ts); margins in pixels here. */
+export type { WatermarkPlacement };
 
 /** Options of `watermark`: text (with `text`) or image (with the request's `extra` bytes). */
 export interface WatermarkOptions extends WatermarkPlacement {

@@ -10,6 +10,7 @@
  * binding or the native engine's HTTP seam unchanged.
  */
 import type { EngineResult } from "../kinds";
+import type { WatermarkPlacement } from "../placement";
 import type { PageRange } from "./pages";
 
 /** One input document. */
@@ -37,7 +38,7 @@ export interface PdfPermissions {
  * margins and image sizes; % of the displayed page width for *_percent; degrees clockwise for
  * rotation; opacity 0–100. Defaults: above, centre/centre, margins 25 pt, 40 pt black Helvetica.
  */
-export interface PdfWatermark {
+export interface PdfWatermark extends WatermarkPlacement {
   text?: string;
   /** Page list (pages.ts notation); absent = every page. */
   pages?: string;
@@ -50,12 +51,6 @@ export interface PdfWatermark {
   image_width?: number;
   image_height?: number;
   image_width_percent?: number;
-  position_vertical?: "top" | "center" | "bottom";
-  position_horizontal?: "left" | "center" | "right";
-  margin_vertical?: number;
-  margin_horizontal?: number;
-  opacity?: number;
-  rotation?: number;
 }
 
 /** How a rendered page fits a requested box (contract §6 `fit`). */

@@ -3,6 +3,7 @@
  * *displayed* frame (after /Rotate, inside the CropBox) so "top right" means what a viewer shows,
  * then mapped back to user space with one matrix.
  */
+import type { WatermarkPlacement } from "../placement";
 
 /** A 2-D affine matrix [a b c d e f] as in the PDF `cm` operator. */
 export type Matrix = [number, number, number, number, number, number];
@@ -33,15 +34,8 @@ export function displayFrame(box: { x: number; y: number; width: number; height:
   }
 }
 
-/** Placement parameters (watermark-params.ts names). */
-export interface Placement {
-  position_vertical?: "top" | "center" | "bottom";
-  position_horizontal?: "left" | "center" | "right";
-  margin_vertical?: number;
-  margin_horizontal?: number;
-  /** Degrees, positive = clockwise. */
-  rotation?: number;
-}
+/** Placement parameters (engines/placement.ts), in points. */
+export type Placement = WatermarkPlacement;
 
 /**
  * The matrix that places a w × h box, centred on its own origin, on the displayed page: rotated by
