@@ -26,7 +26,7 @@ const KNOWN: Record<string, string> = {
 const FLOOR = 0.95;
 
 describe("metadata agrees with Debian's exiftool -json over the corpus", () => {
-  it("on the spec's keys, for every file", { timeout: 240_000 }, async () => {
+  it("on the spec's keys, for every file", { timeout: 480_000 }, async () => {
     let compared = 0, agreed = 0;
     const unexpected: string[] = [], disagreements: string[] = [];
     const files = corpusFiles();
