@@ -31,15 +31,15 @@ const CONVERTIBLE = ["gif", "webp", "tif", "tiff", "bmp", "heic", "avif", "ico"]
  */
 async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: string): Promise<Uint8Array> {
   const fmt = extensionOf(filename) || "unknown";
-  const refuse = () =>
-    new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF and image files; ${filename} (${fmt}) must be converted to PDF first with a convert task (output_format pdf).`);
+  const refuse = (cause?: unknown) =>
+    new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF and image files; ${filename} (${fmt}) must be converted to PDF first with a convert task (output_format pdf).`, { cause });
   const inputFormat = canonicalFormat(fmt);
   if (!CONVERTIBLE.includes(fmt) || !inputFormat) throw refuse();
   let image;
   try {
     image = useEngine(ctx, "image", "convert");
-  } catch {
-    throw refuse();
+  } catch (err) {
+    throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }
   const res = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat, outputFormat: "png", options: {} }), filename, image.row.name);
   return res.outputs[0].data;

@@ -35,8 +35,8 @@ async function reencode(ctx: OperationContext, page: RasterPage, format: "jpg" |
   let image;
   try {
     image = useEngine(ctx, "image", "convert");
-  } catch {
-    throw new TaskError("ENGINE_UNAVAILABLE", `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`);
+  } catch (err) {
+    throw new TaskError("ENGINE_UNAVAILABLE", `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`, { cause: err });
   }
   const res = await engineCall(image.engine.run({ op: "convert", input: page.png, inputFormat: "png", outputFormat: format, options: { quality } }), `${filename} page ${page.page}`, image.row.name);
   return res.outputs[0].data;
