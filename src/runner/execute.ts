@@ -5,9 +5,9 @@
  *
  * The candidates come from routing (operations/registry.ts `route`): handlers × engines in the
  * table's (or ENGINE_ORDER's) order. Engines this host lacks, and engines whose byte budget is
- * below the largest input, are skipped; the first candidate runs, and an engine that answers
- * UNSUPPORTED, OVER_BUDGET or ENGINE_UNAVAILABLE passes the task to the next (engines/routing.ts
- * HAND_OFF_CODES). The task reports the engine that actually ran.
+ * below the largest input, are skipped; the first candidate runs, and one that answers with a
+ * hand-off code (engines/routing.ts HAND_OFF_CODES: it cannot, not at this size, or not here)
+ * passes the task to the next. The task reports the engine that actually ran.
  */
 import { TaskError } from "../engines/errors";
 import { HAND_OFF_CODES } from "../engines/routing";
