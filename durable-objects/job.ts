@@ -1,8 +1,14 @@
 /**
  * JobDO: one Durable Object per job (issue 2; DESIGN.md "The flow of one job"). It holds the task
  * graph in SQLite, decides what runs, sends ready tasks to the TASKS queue, takes the runner's
- * reports by RPC, enforces timeouts and retention with one multiplexed alarm, and tells the
+ * reports by RPC, enforces timeouts, leases and retention with one multiplexed alarm, and tells the
  * user's AccountDO about the job's life (index and webhooks).
+ *
+ * The object is composed of parts (issue 9): the state machine (job/machine.ts, every status change
+ * an event of job/transitions.ts), Dispatch (queue sends), Timers (the alarm), Waiters (sync
+ * waits), ExternalInputs (standalone tasks' inputs in other objects) and Notices (what others must
+ * learn). Observers receive every status change after it commits; live events (issue 18) join
+ * there.
  *
  * A standalone task (POST /v2/{operation}) lives in a JobDO of its own with `standalone = 1`;
  * its inputs are task ids of other objects, watched through `watchTask`/`inputSettled`.
@@ -15,33 +21,44 @@ import { isTerminal } from "../src/model/status";
 import { R2FileStore } from "../src/storage/r2-store";
 import type { JobJson, TaskJson } from "../src/model/types";
 import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contracts";
-import { JobMachine, LEASE_MS, MAX_ATTEMPTS } from "./job/machine";
+import { JobMachine } from "./job/machine";
 import { Notices } from "./job/notices";
 import { jobView, taskView } from "./job/views";
 import type { TaskRow } from "../src/model/rows";
 import { Db } from "../src/storage/sql";
 import { SCHEMA } from "./job/schema";
-
-/** Delay before retrying an undelivered notice, in ms. */
-const NOTICE_RETRY_MS = 5_000;
-/** Delay before sending again tasks the queue refused, in ms. */
-const RESEND_MS = 5_000;
+import { BACKOFF_MS, MAX_ATTEMPTS, type Change } from "./job/transitions";
+import { Dispatch } from "./job/dispatch";
+import { Timers } from "./job/timers";
+import { Waiters } from "./job/waiters";
+import { ExternalInputs } from "./job/external";
 
 /** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
 export type ChangeRefused = { refused: string };
 
+/** Receives the status changes of one committed change, oldest first. */
+export type ChangeObserver = (changes: Change[], now: number) => void;
+
 export class JobDO extends DurableObject<Env> {
   private m: JobMachine;
   private notices: Notices;
-  private waiters = new Set<() => void>();
-  /** The alarm time last set (undefined: unknown after a restart). */
-  private alarmAt: number | null | undefined;
+  private dispatch: Dispatch;
+  private timers: Timers;
+  private waiters = new Waiters();
+  private external: ExternalInputs;
+  /** Parts told of every committed status change (waiters; live events join here). */
+  private observers: ChangeObserver[] = [() => this.waiters.wakeAll()];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // The schema is created by create(), so that looking up an unknown id writes nothing.
     this.m = new JobMachine(new Db(ctx.storage.sql));
     this.notices = new Notices(this.m);
+    this.dispatch = new Dispatch(this.m, env.TASKS);
+    this.timers = new Timers(ctx.storage, this.m, this.notices);
+    this.external = new ExternalInputs(this.m, this.notices);
+    // A restart lost the runners of this object's processing tasks: send them again now, not when a stale alarm fires.
+    void ctx.blockConcurrencyWhile(() => this.timers.recover(Date.now()));
   }
 
   /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
@@ -52,8 +69,8 @@ export class JobDO extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       this.m.db.run("INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL)",
         n.jobId, n.userName, n.userNum, n.tag, n.standalone ? 1 : 0, n.webhookUrl, n.baseUrl, n.retentionS, now);
-      for (const t of n.tasks) this.insertTask(t, now);
-      for (const e of n.externalInputs ?? []) this.m.db.run("INSERT INTO ext_input VALUES (?, ?, NULL, NULL)", e.taskId, e.jobId);
+      for (const t of n.tasks) this.m.insertTask(t, now);
+      this.external.record(n.externalInputs ?? []);
     });
     // Every write of creation happens in this first turn (one storage commit). The account stub is
     // cached, so its calls arrive in the order sent (E-order): registerJob always precedes the
@@ -71,32 +88,13 @@ export class JobDO extends DurableObject<Env> {
       await registered;
       for (const e of n.externalInputs) {
         const settled = await jobStub(this.env, e.jobId).watchTask(e.taskId, n.jobId);
-        if (settled) this.applySettled(settled);
+        if (settled) this.external.settled(settled);
       }
       await this.afterChange(now);
     } else {
       await Promise.all([registered, this.publish(dispatch, now)]);
     }
     return this.jobJson(true);
-  }
-
-  private insertTask(t: NewJob["tasks"][number], now: number): void {
-    const p = t.preset;
-    const status = p?.status ?? "waiting";
-    this.m.db.run(
-      `INSERT INTO task (id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
-        engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      t.id, t.name, t.operation, status, t.mode, JSON.stringify(t.params), JSON.stringify(t.payload), JSON.stringify(t.inputs),
-      t.ignoreError ? 1 : 0, t.timeoutS,
-      p?.status === "finished" ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) }) : p ? JSON.stringify(p.result) : null,
-      p?.status === "waiting" ? p.message : null,
-      p?.status === "finished" ? p.engine : null, p?.status === "finished" ? p.engineVersion : null,
-      now, p?.status === "finished" ? now : null, p?.status === "finished" ? now : null,
-      t.mode === "upload" ? now + t.timeoutS * 1000 : null, p?.status === "finished" ? 100 : 0, p?.status === "finished" ? 0 : null,
-      t.retryOf ?? null, t.retryOf ?? null,
-    );
-    if (p?.status === "finished") this.m.setFiles(t.id, p.files);
   }
 
   /** The job as v2 JSON, or null when this object holds no job (unknown id). */
@@ -120,60 +118,59 @@ export class JobDO extends DurableObject<Env> {
   /** Blocks until the job ends or `maxMs` passes, then answers its current state (contract §1.1 sync). */
   async waitJob(maxMs: number, owner?: string): Promise<(JobJson & { _owner: string }) | null> {
     if (owner !== undefined && this.m.job()?.user_name !== owner) return null;
-    await this.waitFor(() => { const j = this.m.job(); return !j || isTerminal(j.status); }, maxMs);
+    await this.waiters.until(() => { const j = this.m.job(); return !j || isTerminal(j.status); }, maxMs);
     return (await this.getJob(true)) ?? null;
   }
 
   /** Blocks until the task ends or `maxMs` passes. */
   async waitTask(taskId: string, maxMs: number): Promise<TaskJson | null> {
-    await this.waitFor(() => { const t = this.m.task(taskId); return !t || isTerminal(t.status); }, maxMs);
+    await this.waiters.until(() => { const t = this.m.task(taskId); return !t || isTerminal(t.status); }, maxMs);
     return this.getTask(taskId);
   }
 
-  private async waitFor(done: () => boolean, maxMs: number): Promise<void> {
-    const until = Date.now() + maxMs;
-    while (!done() && Date.now() < until) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(wake, Math.max(0, until - Date.now()));
-        function wake() { clearTimeout(timer); resolve(); }
-        this.waiters.add(wake);
-      });
-    }
-  }
-
-  /** Runner: take a processing task (attempt n+1). Null when not claimable; a task past its attempts fails. */
+  /**
+   * Runner: claim a sent task (its lease starts; renew it with `renewLease`). Null when not
+   * claimable: ended, or already claimed by a live runner (a duplicate message).
+   */
   async claimTask(taskId: string): Promise<ClaimedTask | null> {
     return this.m.claim(taskId, Date.now());
+  }
+
+  /** Runner heartbeat for attempt `attempt`. False: that attempt no longer holds the task (cancelled, timed out, superseded); stop. */
+  async renewLease(taskId: string, attempt: number): Promise<boolean> {
+    return this.m.renew(taskId, attempt, Date.now());
   }
 
   /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */
   async completeTask(taskId: string, attempt: number, o: TaskOutcome): Promise<void> {
     const now = Date.now();
-    const t = this.m.task(taskId);
-    if (!t || t.status !== "processing" || t.attempts !== attempt) return;
-    this.ctx.storage.transactionSync(() => {
-      this.m.setFiles(taskId, o.files);
+    const done = this.ctx.storage.transactionSync(() => {
       const files = o.files.map(({ filename, size }) => ({ filename, size }));
-      this.m.end(taskId, "finished", now, { result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion });
+      const moved = this.m.move(taskId, "complete", { now, result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion },
+        (t) => t.attempts === attempt);
+      if (moved) this.m.setFiles(taskId, o.files);
+      return moved;
     });
-    await this.afterChange(now);
+    if (done) await this.afterChange(now);
   }
 
   /**
-   * Runner: the task failed. Retryable failures are sent again while attempts remain. `attempt` -1
-   * (the dead-letter consumer) matches any attempt.
+   * Runner: the task failed. Retryable failures are sent again after a back-off while attempts and
+   * time remain. `attempt` -1 (the dead-letter consumer) matches any attempt.
    */
   async failTask(taskId: string, attempt: number, f: TaskFailure, engine?: { name: string; version: string }): Promise<void> {
     const now = Date.now();
+    const mine = (t: TaskRow) => attempt === -1 || t.attempts === attempt;
     const t = this.m.task(taskId);
-    if (!t || t.status !== "processing" || (attempt !== -1 && t.attempts !== attempt)) return;
-    if (f.retryable && t.attempts < MAX_ATTEMPTS && now < (t.deadline ?? Infinity)) {
-      this.m.db.run("UPDATE task SET attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, taskId);
-      await this.env.TASKS.send({ jobId: this.m.job()!.id, taskId });
+    if (!t || !mine(t)) return;
+    const delayMs = BACKOFF_MS * 2 ** Math.max(0, t.attempts - 1);
+    if (f.retryable && t.attempts < MAX_ATTEMPTS && now + delayMs < (t.deadline ?? Infinity)) {
+      if (!this.m.move(taskId, "requeue", { now, delayMs }, mine)) return;
+      await this.timers.arm(now);
+      await this.dispatch.send([taskId], now, Math.ceil(delayMs / 1000));
       return;
     }
-    this.m.end(taskId, "error", now, { code: f.code, message: f.message, engine: engine?.name, engineVersion: engine?.version });
-    await this.afterChange(now);
+    if (this.m.move(taskId, "fail", { now, code: f.code, message: f.message, engine: engine?.name, engineVersion: engine?.version }, mine)) await this.afterChange(now);
   }
 
   /** Upload endpoint: the file of a waiting import/upload task is in the FileStore. */
@@ -181,50 +178,61 @@ export class JobDO extends DurableObject<Env> {
     const now = Date.now();
     const t = this.m.task(taskId);
     if (!t || t.mode !== "upload") return { refused: "This task does not accept uploads." };
-    if (t.status !== "waiting") return { refused: "Cannot change status: task already completed." };
-    this.ctx.storage.transactionSync(() => {
-      this.m.setFiles(taskId, [file]);
-      this.m.end(taskId, "finished", now, { result: { files: [{ filename: file.filename, size: file.size }] }, credits: 0, engine: "cloudflare", engineVersion: "1" });
-      this.m.db.run("UPDATE task SET message = NULL WHERE id = ?", taskId);
+    const moved = this.ctx.storage.transactionSync(() => {
+      const ok = this.m.move(taskId, "upload", { now, result: { files: [{ filename: file.filename, size: file.size }] }, credits: 0, engine: "cloudflare", engineVersion: "1" });
+      if (ok) this.m.setFiles(taskId, [file]);
+      return ok;
     });
+    if (!moved) return { refused: "Cannot change status: task already completed." };
     await this.afterChange(now);
     return this.taskJson(this.m.task(taskId)!);
   }
 
-  /** Cancels a waiting or processing task: it ends in error with code CANCELLED (contract §2.3). */
+  /** Cancels a waiting or processing task: it ends in error with code CANCELLED (contract §2.3); its runner stops at its next heartbeat. */
   async cancelTask(taskId: string): Promise<TaskJson | ChangeRefused | null> {
     const now = Date.now();
-    const t = this.m.task(taskId);
-    if (!t) return null;
-    if (!this.m.end(taskId, "error", now, { code: "CANCELLED", message: "The task was cancelled." })) return { refused: "Cannot change status: task already completed." };
+    if (!this.m.task(taskId)) return null;
+    if (!this.m.move(taskId, "cancel", { now, code: "CANCELLED", message: "The task was cancelled." })) return { refused: "Cannot change status: task already completed." };
     await this.afterChange(now);
     return this.taskJson(this.m.task(taskId)!);
   }
 
-  /** Retries an ended task as a new task (retry_of_task_id, copy_of_task_id = old id, contract §1.2). */
+  /**
+   * Retries an ended task as a new task (retry_of_task_id, copy_of_task_id = old id, contract §1.2).
+   * Decided in one synchronous turn, so concurrent retries of one task make exactly one retry; the
+   * others are refused while it has not ended (issue 10).
+   */
   async retryTask(taskId: string, newId: string): Promise<TaskJson | ChangeRefused | null> {
     const now = Date.now();
     const t = this.m.task(taskId);
     if (!t) return null;
     if (!isTerminal(t.status)) return { refused: "Cannot retry: the task has not ended yet." };
     if (t.mode !== "queue") return { refused: `Cannot retry ${t.operation}: create a new import task instead.` };
+    const latest = this.m.effective().find((r) => r.name === t.name);
+    if (latest && !isTerminal(latest.status)) return { refused: `Cannot retry: retry ${latest.id} of this task has not ended yet.` };
     const job = this.m.job()!;
-    this.insertTask({ id: newId, name: t.name, operation: t.operation, mode: "queue", params: JSON.parse(t.params), payload: JSON.parse(t.payload),
+    this.m.insertTask({ id: newId, name: t.name, operation: t.operation, mode: "queue", params: JSON.parse(t.params), payload: JSON.parse(t.payload),
       inputs: JSON.parse(t.inputs), ignoreError: t.ignore_error === 1, timeoutS: t.timeout_s, retryOf: t.id }, now);
-    if (!job.standalone) this.m.db.run("UPDATE job SET status = 'processing', ended_at = NULL, expires_at = NULL");
-    await this.account().registerTask(newId, job.id, job.standalone ? null : job.id, t.operation, now);
-    await this.afterChange(now);
+    const dispatch = this.applyRules(now);
+    await Promise.all([
+      this.account().registerTask(newId, job.id, job.standalone ? null : job.id, t.operation, now),
+      this.publish(dispatch, now),
+    ]);
     return this.taskJson(this.m.task(newId)!);
   }
 
   /** Deletes one task and its files. Deleting the last task of a standalone object deletes the object. */
   async deleteTask(taskId: string): Promise<boolean> {
-    const t = this.m.task(taskId);
-    if (!t) return false;
+    if (!this.m.task(taskId)) return false;
     const job = this.m.job()!;
-    await this.env.FILES.delete(this.m.files(taskId).map((f) => f.key));
-    this.m.db.run("DELETE FROM file WHERE task_id = ?", taskId);
-    this.m.db.run("DELETE FROM task WHERE id = ?", taskId);
+    // Rows first, in one turn, so a concurrent retry or cancel sees the task gone, not half-deleted.
+    const keys = this.ctx.storage.transactionSync(() => {
+      const k = this.m.files(taskId).map((f) => f.key);
+      this.m.db.run("DELETE FROM file WHERE task_id = ?", taskId);
+      this.m.db.run("DELETE FROM task WHERE id = ?", taskId);
+      return k;
+    });
+    await this.env.FILES.delete(keys);
     await this.account().forgetTask(taskId);
     if (this.m.tasks().length === 0 && job.standalone) await this.deleteJob();
     else await this.afterChange(Date.now());
@@ -237,34 +245,27 @@ export class JobDO extends DurableObject<Env> {
     if (!job) return false;
     await new R2FileStore(this.env.FILES).deletePrefix(`jobs/${job.id}/`);
     await this.account().forgetJob(job.id, this.m.tasks().map((t) => t.id));
-    for (const w of this.waiters) w();
+    this.waiters.wakeAll();
     await this.ctx.storage.deleteAll();
     this.m.forget();
-    this.alarmAt = undefined;
+    this.timers.forget();
     return true;
   }
 
   /** Another object's standalone task takes `taskId` as input: answer now if it ended, else remember. */
   async watchTask(taskId: string, watcherJobId: string): Promise<SettledInput | null> {
-    const t = this.m.task(taskId);
-    if (t && isTerminal(t.status)) return this.notices.settledOf(t);
-    this.m.db.run("INSERT OR IGNORE INTO watcher VALUES (?, ?)", taskId, watcherJobId);
-    return null;
+    return this.external.watch(taskId, watcherJobId);
   }
 
   /** A watched external input ended. */
   async inputSettled(s: SettledInput): Promise<void> {
-    this.applySettled(s);
+    this.external.settled(s);
     await this.afterChange(Date.now());
   }
 
-  private applySettled(s: SettledInput): void {
-    this.m.db.run("UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?", s.status, JSON.stringify(s.files), s.taskId);
-  }
-
-  /** Timeouts, dead runners and retention (one alarm multiplexing every timer, platform §2). */
+  /** Timeouts, lapsed leases and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
-    this.alarmAt = undefined; // this alarm is spent
+    this.timers.fired();
     this.m.invalidate();
     const now = Date.now();
     const job = this.m.job();
@@ -273,8 +274,8 @@ export class JobDO extends DurableObject<Env> {
       await this.deleteJob();
       return;
     }
-    const resend = this.m.sweepTimers(now);
-    if (resend.length) await this.send(resend, now);
+    const resend = this.ctx.storage.transactionSync(() => this.m.sweepTimers(now));
+    await this.dispatch.send(resend, now);
     await this.afterChange(now);
   }
 
@@ -288,7 +289,7 @@ export class JobDO extends DurableObject<Env> {
     await this.publish(this.applyRules(now), now);
   }
 
-  /** The synchronous half of a change: graph rules, job status, the account notice, waking waiters. Returns task ids to dispatch. */
+  /** The synchronous half of a change: graph rules, job status, the account notice, observers. Returns task ids to dispatch. */
   private applyRules(now: number): string[] {
     const { dispatch } = this.ctx.storage.transactionSync(() => this.m.settle(now));
     const ending = this.ctx.storage.transactionSync(() => this.m.deriveJobStatus(now));
@@ -297,16 +298,16 @@ export class JobDO extends DurableObject<Env> {
       const notice = { jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: j.standalone ? null : this.jobJson(true), webhookUrl: j.standalone ? null : j.webhook_url };
       this.notices.add(notice);
     }
-    for (const w of this.waiters) w();
-    this.waiters.clear();
+    const changes = this.m.drain();
+    for (const o of this.observers) o(changes, now);
     return dispatch;
   }
 
   /** The asynchronous half: re-arm the alarm, send ready tasks to the queue, deliver notices. */
   private async publish(dispatch: string[], now: number): Promise<void> {
     if (!this.m.job()) return;
-    await this.armAlarm(now);
-    if (dispatch.length) await this.send(dispatch, now);
+    await this.timers.arm(now);
+    if (!(await this.dispatch.send(dispatch, now))) await this.timers.arm(now);
     await this.notices.deliver({
       jobEnded: (body) => this.account().jobEnded(body as never).catch((err: unknown) => {
         this.accountCache = undefined;
@@ -314,36 +315,6 @@ export class JobDO extends DurableObject<Env> {
       }),
       inputSettled: (watcher, settled) => jobStub(this.env, watcher).inputSettled(settled),
     });
-  }
-
-  /** Sends tasks to the queue; a full or failing queue loses nothing: the alarm sends them again soon. */
-  private async send(ids: string[], now: number): Promise<void> {
-    const jobId = this.m.job()!.id;
-    try {
-      await this.env.TASKS.sendBatch(ids.map((taskId) => ({ body: { jobId, taskId } })));
-    } catch (err) {
-      console.error("sending tasks to the queue failed, the alarm will retry:", err);
-      this.m.unsent(ids, now, RESEND_MS);
-      await this.armAlarm(now);
-    }
-  }
-
-  /** Sets the alarm to the next timer; skips the write when it is already set there. */
-  /**
-   * Makes sure the alarm fires no later than the next timer. An alarm already set earlier is left
-   * alone (it will fire, find nothing due, and re-arm), which saves a storage write on most changes.
-   */
-  private async armAlarm(now: number): Promise<void> {
-    const wake = this.m.nextWake();
-    const at = this.notices.pending() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
-    if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && this.alarmAt <= at) return;
-    if (at === Infinity) {
-      if (this.alarmAt !== null) await this.ctx.storage.deleteAlarm();
-      this.alarmAt = null;
-      return;
-    }
-    this.alarmAt = Math.max(at, now + 1);
-    await this.ctx.storage.setAlarm(this.alarmAt);
   }
 
   private credits(): number {

@@ -7,15 +7,16 @@ import { failedDependents, jobStatus, readyTasks, type NodeState } from "../../s
 import { isTerminal, type Status } from "../../src/model/status";
 import { taskRefsOf } from "../../src/operations/registry";
 import type { StoredOutput } from "../../src/model/types";
-import type { ClaimedTask } from "./contracts";
+import type { ClaimedTask, NewTask } from "./contracts";
 import type { FileRow, JobRow, TaskRow } from "../../src/model/rows";
 import type { Db } from "../../src/storage/sql";
+import { MIGRATIONS } from "./schema";
+import {
+  JOB_TRANSITIONS, MAX_ATTEMPTS, TASK_TRANSITIONS, jobEventFor,
+  type Change, type TaskColumns, type TaskEvent, type TaskEventInput,
+} from "./transitions";
 
-/** Most times a task is handed to a runner before it fails with RUNNER_LOST. */
-export const MAX_ATTEMPTS = 3;
-/** How long a runner may hold a task before it is presumed dead (queue consumer wall clock is 15 min). */
-export const LEASE_MS = 15 * 60 * 1000;
-
+export { MAX_ATTEMPTS };
 
 export class JobMachine {
   /** Whether the schema exists here; cached once true, reset by `forget()` after deleteAll. */
@@ -24,8 +25,43 @@ export class JobMachine {
   constructor(readonly db: Db) {}
 
   private hasSchema(): boolean {
-    this.schema ??= this.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'job'") !== null;
+    if (this.schema === null) {
+      this.schema = this.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'job'") !== null;
+      if (this.schema) this.migrate();
+    }
     return this.schema;
+  }
+
+  /** Brings an object created by an older version up to the current schema (columns added since). */
+  private migrate(): void {
+    const have = new Set(this.db.all<{ name: string }>("SELECT name FROM pragma_table_info('task')").map((c) => c.name));
+    for (const [column, ddl] of MIGRATIONS) if (!have.has(column)) this.db.run(ddl);
+  }
+
+  /** Status changes since the last `drain()`, oldest first (for the parts that observe changes). */
+  private changes: Change[] = [];
+
+  /** Takes the status changes recorded since the last call. */
+  drain(): Change[] {
+    const out = this.changes;
+    this.changes = [];
+    return out;
+  }
+
+  /**
+   * Applies task event `event` to task `id` if the transition table allows it from the task's
+   * current status; writes the event's columns and the new status. Returns false (and writes
+   * nothing) when the task is missing or in a status the event does not leave from.
+   */
+  move(id: string, event: TaskEvent, e: TaskEventInput, only?: (t: TaskRow) => boolean): boolean {
+    const t = this.task(id);
+    const tr = TASK_TRANSITIONS[event];
+    if (!t || !(tr.from as readonly string[]).includes(t.status) || (only && !only(t))) return false;
+    const cols: TaskColumns & { status: string } = { ...tr.set(t, e), status: tr.to };
+    const names = Object.keys(cols);
+    this.db.run(`UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`, ...names.map((n) => cols[n as keyof typeof cols] ?? null), id);
+    if (t.status !== tr.to) this.changes.push({ kind: "task", id, event, from: t.status, to: tr.to });
+    return true;
   }
 
   /** Marks the storage as gone (after deleteAll) or recreated (after create). */
@@ -88,6 +124,36 @@ export class JobMachine {
     files.forEach((f, i) => this.db.run("INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)", taskId, i, f.filename, f.size, f.key, f.contentType ?? null));
   }
 
+  /**
+   * Inserts a new task (creation, a retry). Its first status comes from `preset` (ingress tasks
+   * arrive finished, upload forms waiting) or is `waiting`: creation is the table's starting point,
+   * not an event.
+   */
+  insertTask(t: NewTask, now: number): void {
+    const p = t.preset;
+    const status = p?.status ?? "waiting";
+    const done = p?.status === "finished";
+    this.db.run(
+      `INSERT INTO task (id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
+        engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      t.id, t.name, t.operation, status, t.mode, JSON.stringify(t.params), JSON.stringify(t.payload), JSON.stringify(t.inputs),
+      t.ignoreError ? 1 : 0, t.timeoutS,
+      done ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) }) : p ? JSON.stringify(p.result) : null,
+      p?.status === "waiting" ? p.message : null,
+      done ? p.engine : null, done ? p.engineVersion : null,
+      now, done ? now : null, done ? now : null,
+      t.mode === "upload" ? now + t.timeoutS * 1000 : null, done ? 100 : 0, done ? 0 : null,
+      t.retryOf ?? null, t.retryOf ?? null,
+    );
+    if (done) this.setFiles(t.id, p.files);
+  }
+
+  /** Whether the row is the effective one of its name (no later retry of it exists). */
+  isEffective(t: TaskRow): boolean {
+    return this.effective().some((r) => r.id === t.id);
+  }
+
   /** Graph nodes of the effective tasks plus, for standalone tasks, their external inputs. */
   nodes(): NodeState[] {
     const job = this.job()!;
@@ -104,19 +170,6 @@ export class JobMachine {
     return nodes;
   }
 
-  /** Marks a task terminal. Returns false when it already was (reports after cancel/timeout are ignored). */
-  end(id: string, status: "finished" | "error", now: number, f: { code?: string; message?: string; result?: unknown; credits?: number; engine?: string; engineVersion?: string }): boolean {
-    const t = this.task(id);
-    if (!t || isTerminal(t.status)) return false;
-    this.db.run(
-      `UPDATE task SET status = ?, code = ?, message = ?, result = COALESCE(?, result), credits = ?, percent = 100,
-       engine = COALESCE(?, engine), engine_version = COALESCE(?, engine_version), ended_at = ?, started_at = COALESCE(started_at, ?), lease_until = NULL WHERE id = ?`,
-      status, f.code ?? null, f.message ?? null, f.result === undefined ? null : JSON.stringify(f.result), f.credits ?? 0,
-      f.engine ?? null, f.engineVersion ?? null, now, now, id,
-    );
-    return true;
-  }
-
   /**
    * Applies the graph rules after any change: dependents of failed tasks end in INPUT_TASK_FAILED
    * (contract §2.3), ready tasks move to processing. Returns the ids to send to the queue and the
@@ -129,17 +182,12 @@ export class JobMachine {
     const byKey = new Map(this.effective().map((t) => [keyOf(t), t]));
     for (const key of failedDependents(this.nodes())) {
       const t = byKey.get(key);
-      if (t && this.end(t.id, "error", now, { code: "INPUT_TASK_FAILED", message: "Input task has failed" })) ended.push(t.id);
+      if (t && this.move(t.id, "input_failed", { now, code: "INPUT_TASK_FAILED", message: "Input task has failed" })) ended.push(t.id);
     }
     const dispatch: string[] = [];
     for (const key of readyTasks(this.nodes())) {
       const t = byKey.get(key);
-      if (!t) continue;
-      this.db.run(
-        "UPDATE task SET status = 'processing', started_at = ?, deadline = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-        now, now + t.timeout_s * 1000, now + LEASE_MS, t.id,
-      );
-      dispatch.push(t.id);
+      if (t && this.move(t.id, "dispatch", { now })) dispatch.push(t.id);
     }
     return { dispatch, ended };
   }
@@ -148,23 +196,26 @@ export class JobMachine {
   deriveJobStatus(now: number): Status | null {
     const job = this.job()!;
     const status = jobStatus(this.effective().map((t) => ({ name: t.id, status: t.status, inputs: [], ignoreError: t.ignore_error === 1, external: false })));
-    if (status === job.status) return null;
-    const terminal = isTerminal(status);
+    const event = jobEventFor(job.status, status);
+    if (!event) return null;
+    const terminal = isTerminal(JOB_TRANSITIONS[event].to);
     this.db.run(
       "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ?",
       status, status, now, terminal ? now : null, terminal ? now + job.retention_s * 1000 : null,
     );
+    this.changes.push({ kind: "job", id: job.id, event, from: job.status, to: status });
     return terminal && !isTerminal(job.status) ? status : null;
   }
 
   /**
-   * What a runner needs to run a processing task, or null when it is not claimable. Reads only:
-   * attempts are counted when the task is sent (dispatch, resend), so a claim costs no storage
-   * write; a runner crashing on redelivery is bounded by the queue's max_retries and its DLQ.
+   * Claims a sent task for a runner (event `claim`: its lease starts) and answers what the runner
+   * needs, or null when the task is not claimable: not processing, or already claimed by a live
+   * runner (a duplicate message of a resend). One storage write per claim.
    */
   claim(id: string, now: number): ClaimedTask | null {
-    const t = this.task(id);
-    if (!t || t.status !== "processing") return null;
+    const live = (t: TaskRow) => t.claimed_at === null || (t.lease_until ?? 0) <= now;
+    if (!this.move(id, "claim", { now }, live)) return null;
+    const t = this.task(id)!;
     const job = this.job()!;
     const params = JSON.parse(t.params) as Record<string, unknown>;
     const refs: Record<string, StoredOutput[]> = {};
@@ -176,6 +227,11 @@ export class JobMachine {
     };
   }
 
+  /** Heartbeat: renews the claim of attempt `attempt`. False when that attempt no longer holds the task (ended, superseded). */
+  renew(id: string, attempt: number, now: number): boolean {
+    return this.move(id, "renew", { now }, (t) => t.attempts === attempt && t.claimed_at !== null);
+  }
+
   /** Output files of an input reference: a task name in this job, or an external task id. */
   outputsOf(ref: string): StoredOutput[] {
     const ext = this.db.one<{ files: string | null }>("SELECT files FROM ext_input WHERE task_id = ?", ref);
@@ -185,28 +241,36 @@ export class JobMachine {
   }
 
   /**
-   * Ends tasks past their deadline (TIMEOUT) and tasks whose runner vanished after the last attempt
-   * (RUNNER_LOST); returns the processing tasks whose lease expired with attempts left, counted
-   * and leased again, to be sent anew.
+   * The timers' sweep: ends tasks past their deadline (TIMEOUT); a lapsed lease is sent again at
+   * once — as the same attempt when no runner ever claimed it (the message was lost), as the next
+   * attempt when its runner went silent, or ends in RUNNER_LOST after the last attempt. Returns
+   * the ids to send.
    */
   sweepTimers(now: number): string[] {
-    const resend: string[] = [];
+    const send: string[] = [];
     for (const t of this.tasks()) {
       if (isTerminal(t.status)) continue;
       if (t.deadline !== null && t.deadline <= now) {
-        this.end(t.id, "error", now, { code: "TIMEOUT", message: `The task exceeded its timeout of ${t.timeout_s} seconds.` });
+        this.move(t.id, "timeout", { now, code: "TIMEOUT", message: `The task exceeded its timeout of ${t.timeout_s} seconds.` });
       } else if (t.status === "processing" && t.lease_until !== null && t.lease_until <= now) {
-        if (t.attempts >= MAX_ATTEMPTS) this.end(t.id, "error", now, { code: "RUNNER_LOST", message: "The task runner stopped answering; giving up." });
-        else resend.push(t.id);
+        if (t.claimed_at === null) {
+          if (this.move(t.id, "resend", { now })) send.push(t.id);
+        } else if (t.attempts >= MAX_ATTEMPTS) {
+          this.move(t.id, "runner_lost", { now, code: "RUNNER_LOST", message: "The task runner stopped answering; giving up." });
+        } else if (this.move(t.id, "requeue", { now })) send.push(t.id);
       }
     }
-    for (const id of resend) this.db.run("UPDATE task SET lease_until = ?, attempts = attempts + 1 WHERE id = ?", now + LEASE_MS, id);
-    return resend;
+    return send;
   }
 
-  /** Tasks that were not sent after all: retried after `delayMs`, and the attempt does not count. */
+  /** Tasks that were not sent after all: sent again after `delayMs`, and the attempt does not count. */
   unsent(ids: string[], now: number, delayMs: number): void {
-    for (const id of ids) this.db.run("UPDATE task SET lease_until = ?, attempts = attempts - 1 WHERE id = ? AND status = 'processing'", now + delayMs, id);
+    for (const id of ids) this.move(id, "unsent", { now, delayMs });
+  }
+
+  /** Processing tasks whose lease has lapsed (a restarted object finds them and re-arms its alarm). */
+  lapsed(now: number): TaskRow[] {
+    return this.tasks().filter((t) => t.status === "processing" && t.lease_until !== null && t.lease_until <= now);
   }
 
   /** The earliest time something must happen: a deadline, a lease, or retention. */

@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { contentTypeOf, safeFilename } from "../operations/io/filenames";
 import { MAX_IMPORT_BYTES, signingSecret } from "../runner/settings";
 import { safeEqual, uploadSignature } from "../security/signing";
-import { outputKey } from "../storage/keys";
+import { uploadKey } from "../storage/keys";
 import { isUuid, type AppEnv } from "./context";
 import { ApiError, notFound } from "./errors";
 
@@ -38,7 +38,7 @@ uploads.post("/v2/upload/:jobId/:taskId", async (c) => {
   if (!(expires * 1000 > Date.now())) throw new ApiError(403, "The upload form has expired.", "FORBIDDEN");
   if (!file) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { file: ["The file field is required and must come last."] });
   const filename = safeFilename(file.name);
-  const key = outputKey(jobId, taskId, 0, filename);
+  const key = uploadKey(jobId, taskId, filename);
   const contentType = file.type && file.type !== "application/octet-stream" ? file.type : contentTypeOf(filename);
   await c.env.FILES.put(key, file.bytes, { httpMetadata: { contentType } });
   const r = await jobStub(c.env, jobId).uploadReceived(taskId, { filename, size: file.bytes.byteLength, key, contentType });

@@ -49,6 +49,8 @@ export interface TaskRow {
   copy_of: string | null;
   attempts: number;
   lease_until: number | null;
+  /** When the current attempt's runner claimed it (null: sent, not yet claimed). */
+  claimed_at: number | null;
 }
 
 export interface FileRow {

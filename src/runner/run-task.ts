@@ -1,6 +1,6 @@
 /**
  * The task runner: the queue consumer's work for one message (DESIGN.md flow). It claims the task
- * from its JobDO, reads inputs from R2 by key, runs the operation with a deadline and engine
+ * from its JobDO (renewing its lease while it runs), reads inputs from R2 by key, runs the operation with a deadline and engine
  * fallback (execute.ts), writes outputs to R2 and reports back by RPC. Every failure is reported
  * as data ({code, message, retryable}).
  */
@@ -16,6 +16,7 @@ import { workerdEngines } from "../runtime/workerd/engines";
 import { execute, storeOutputs } from "./execute";
 import { runtimeSettings } from "./settings";
 import { parseEngineOrder } from "../engines/routing";
+import { HEARTBEAT_MS } from "../../durable-objects/job/transitions";
 
 /** Runs one queued task to its report. Throws only when the JobDO cannot be reached (the queue retries). */
 export async function runTask(env: Env, msg: TaskMessage): Promise<void> {
@@ -26,6 +27,15 @@ export async function runTask(env: Env, msg: TaskMessage): Promise<void> {
   const controller = new AbortController();
   const tried: { engine?: { name: string; version: string } } = {};
   const timer = setTimeout(() => controller.abort(new TaskError("TIMEOUT", "The task exceeded its timeout.")), Math.max(0, claim.deadline - Date.now()));
+  // The lease follows the work (issue 10): renewed while the task runs; a refusal means the task was
+  // cancelled, timed out or given to another attempt, so this run stops. A failed call is not a
+  // refusal (the object may be busy): the next beat tries again, and the lease outlives two misses.
+  const heartbeat = setInterval(() => {
+    stub.renewLease(claim.taskId, claim.attempt).then(
+      (held) => { if (!held) controller.abort(new TaskError("CANCELLED", "The task no longer belongs to this run.")); },
+      (err: unknown) => console.error(`lease renewal of ${claim.taskId} failed:`, err),
+    );
+  }, HEARTBEAT_MS);
   try {
     const ctx = contextFor(env, claim, files, controller.signal);
     const inputs = claim.inputs.map((f) => inputFile(files, f, f.fromTask));
@@ -38,6 +48,7 @@ export async function runTask(env: Env, msg: TaskMessage): Promise<void> {
     await stub.failTask(claim.taskId, claim.attempt, failure, tried.engine);
   } finally {
     clearTimeout(timer);
+    clearInterval(heartbeat);
   }
 }
 

@@ -11,3 +11,12 @@ export function outputKey(jobId: string, taskId: string, index: number, filename
 export function filenameOfKey(key: string): string {
   return key.slice(key.lastIndexOf("/") + 1);
 }
+
+/**
+ * Key of an uploaded file: `jobs/<jobId>/<taskId>/upload-<nonce>/<filename>`. The nonce keeps two
+ * concurrent uploads to one form apart, so the one refused (the form was already used) deletes
+ * only its own bytes, never the file the task recorded (issue 10).
+ */
+export function uploadKey(jobId: string, taskId: string, filename: string): string {
+  return `jobs/${jobId}/${taskId}/upload-${crypto.randomUUID()}/${filename}`;
+}

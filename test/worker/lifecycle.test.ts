@@ -22,9 +22,9 @@ describe("timers through the alarm", () => {
   it("fails a task whose runner died on every attempt with RUNNER_LOST", async () => {
     const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
     const outId = taskByName(job, "out").id;
-    // A processing task whose three runners all vanished: attempts used up and the lease expired.
+    // A processing task whose three runners all claimed it and vanished: attempts used up and the last lease lapsed.
     await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE task SET status = 'processing', started_at = ?, attempts = 3, lease_until = ? WHERE id = ?", Date.now(), Date.now() - 1, outId);
+      state.storage.sql.exec("UPDATE task SET status = 'processing', started_at = ?, attempts = 3, claimed_at = ?, lease_until = ? WHERE id = ?", Date.now(), Date.now() - 31_000, Date.now() - 1, outId);
       await state.storage.setAlarm(Date.now());
     });
     await runDurableObjectAlarm(jobDo(job.id));
