@@ -5,7 +5,8 @@
  * (workers_dev = false), only service bindings reach them.
  *
  * RPC (what `remoteEngine(kind, env.BINDING)` calls):
- *   invoke(method, request) → the engine's answer as data ({ok: true, …} | {ok: false, error})
+ *   invoke(method, request) → the engine's answer as data ({ok: true, …} | {ok: false, error});
+ *   byte arrays of 1 MiB or more travel as {$stream, length} both ways (src/engines/wire.ts)
  * HTTP:
  *   GET  /health                               → 200 {engine, engineVersion, wasmMemoryBytes}
  *   POST /invoke/<method>?request=<json>       body: the input bytes (as request.input) →
@@ -13,6 +14,7 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "../src/engines/kinds";
+import { fromWire, toWire } from "../src/engines/wire";
 
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { "x-engine-ms": String((body as { ms?: number })?.ms ?? "") } });
 
@@ -38,9 +40,9 @@ export function engineWorker<K extends EngineKind>(kind: K, name: string, engine
     return fn.call(engine, request);
   };
   return class EngineWorker extends WorkerEntrypoint {
-    /** One engine call: the kind's `method` with its request; the answer as data. */
+    /** One engine call: the kind's `method` with its request; the answer as data. Large byte arrays cross as streams (src/engines/wire.ts). */
     async invoke(method: string, request: unknown): Promise<unknown> {
-      return call(method, request);
+      return toWire(await call(method, await fromWire(request)));
     }
 
     async fetch(request: Request): Promise<Response> {

@@ -5,6 +5,7 @@
  * object of the kind's interface (kinds.ts) and never knows which host answers.
  */
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "./kinds";
+import { fromWire, toWire } from "./wire";
 
 /** What an engine host serves: one kind's method by name, its request and answer structured-clone data. */
 export interface EngineRpc {
@@ -13,10 +14,11 @@ export interface EngineRpc {
 
 /**
  * An engine of `kind` whose calls go to `rpc`. Only the kind's methods exist on it (KIND_METHODS),
- * so a method the host lacks is absent here too.
+ * so a method the host lacks is absent here too. Large byte arrays travel as streams both ways
+ * (wire.ts: RPC values are capped at 32 MiB).
  */
 export function remoteEngine<K extends EngineKind>(kind: K, rpc: EngineRpc): EngineKinds[K] {
   const methods: readonly string[] = KIND_METHODS[kind];
   // the one place a dynamic object is given the kind's static type: each method forwards its request unchanged
-  return Object.fromEntries(methods.map((m) => [m, (request: unknown) => rpc.invoke(m, request)])) as unknown as EngineKinds[K];
+  return Object.fromEntries(methods.map((m) => [m, async (request: unknown) => fromWire(await rpc.invoke(m, toWire(request)))])) as unknown as EngineKinds[K];
 }

@@ -1,0 +1,59 @@
+/**
+ * Files larger than one Workers RPC value (32 MiB) cross the engine seam both ways (src/engines/wire.ts):
+ * a 40 MiB input to the ExifTool engine Worker (budget 64 MiB) and a 32 MiB input to the ImageMagick
+ * engine Worker (its budget; its memory model keeps outputs far below 32 MiB), through the real
+ * service bindings. Before the seam streamed large arrays, both failed with "Serialized RPC
+ * arguments or return values are limited to 32MiB".
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { workerdEngines } from "../../src/runtime/workerd/engines";
+import type { Env } from "../../src/env";
+
+const engines = () => workerdEngines(env as unknown as Env);
+
+/** An uncompressed 24-bit BMP of w×h with a gradient (BITMAPINFOHEADER, rows bottom-up, padded to 4 bytes). */
+function bmp(w: number, h: number): Uint8Array {
+  const row = Math.ceil((w * 3) / 4) * 4;
+  const out = new Uint8Array(54 + row * h);
+  const v = new DataView(out.buffer);
+  out.set([0x42, 0x4d]);
+  v.setUint32(2, out.length, true);
+  v.setUint32(10, 54, true);
+  v.setUint32(14, 40, true);
+  v.setInt32(18, w, true);
+  v.setInt32(22, h, true);
+  v.setUint16(26, 1, true);
+  v.setUint16(28, 24, true);
+  v.setUint32(34, row * h, true);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out.set([x % 256, y % 256, (x + y) % 256], 54 + y * row + x * 3);
+  return out;
+}
+
+describe("engine RPC with files over 32 MiB", () => {
+  it("the ImageMagick engine Worker takes an input of exactly its 32 MiB budget", async () => {
+    const jpg = await engines().imagemagick!.run({ op: "convert", input: bmp(64, 48), inputFormat: "bmp", outputFormat: "jpg", options: {} });
+    if (!jpg.ok) throw new Error(jpg.error.message);
+    const padded = new Uint8Array(32 * 1024 * 1024); // a JPEG followed by zeros after its EOI marker
+    padded.set(jpg.outputs[0].data);
+    const r = await engines().imagemagick!.run({ op: "convert", input: padded, inputFormat: "jpg", outputFormat: "bmp", options: {} });
+    expect(r.ok, JSON.stringify(!r.ok && r.error)).toBe(true);
+    if (!r.ok) return;
+    const out = r.outputs[0].data;
+    expect(String.fromCharCode(out[0], out[1])).toBe("BM");
+    const v = new DataView(out.buffer, out.byteOffset);
+    expect([v.getInt32(18, true), Math.abs(v.getInt32(22, true))]).toEqual([64, 48]);
+  }, 120_000);
+
+  it("the ExifTool engine Worker reads a 40 MiB file", async () => {
+    const jpg = await engines().imagemagick!.run({ op: "convert", input: bmp(64, 48), inputFormat: "bmp", outputFormat: "jpg", options: {} });
+    if (!jpg.ok) throw new Error(jpg.error.message);
+    const big = new Uint8Array(40 * 1024 * 1024);
+    big.set(jpg.outputs[0].data);
+    const r = await engines().exiftool!.read({ input: big, filename: "big.jpg" });
+    expect(r.ok, JSON.stringify(!r.ok && r.error)).toBe(true);
+    if (!r.ok) return;
+    expect(r.metadata).toMatchObject({ FileType: "JPEG", ImageWidth: 64, ImageHeight: 48 });
+    expect(String(r.metadata.FileSize)).toMatch(/^(42 MB|41943040)/);
+  }, 120_000);
+});
