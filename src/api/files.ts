@@ -18,9 +18,18 @@ export function disposition(kind: "inline" | "attachment", filename: string): st
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** The R2 key of a download path: each segment percent-decoded. @throws ApiError 400 on a malformed escape ("%", "%zz") */
+function decodedKey(path: string): string {
+  try {
+    return path.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    throw new ApiError(400, "The file path is not valid percent-encoding.", "INVALID_DATA");
+  }
+}
+
 files.on(["GET", "HEAD"], "/v2/files/*", async (c) => {
   const url = new URL(c.req.url);
-  const key = url.pathname.slice("/v2/files/".length).split("/").map(decodeURIComponent).join("/");
+  const key = decodedKey(url.pathname.slice("/v2/files/".length));
   const inline = url.searchParams.get("inline") === "1";
   const refused = await checkFileGrant(signingSecret(c.env), { key, expires: Number(url.searchParams.get("expires")), inline }, url.searchParams.get("signature") ?? "", Math.floor(Date.now() / 1000));
   if (refused) throw new ApiError(403, refused, "FORBIDDEN");

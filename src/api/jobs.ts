@@ -14,9 +14,15 @@ import { listBody, pageOf } from "./pagination";
 export const jobs = new Hono<AppEnv>();
 jobs.use("*", requireUser);
 
+/** Largest JSON body of a job (bytes); import/base64 files bigger than this belong in import/upload. */
+const MAX_JSON_BYTES = 16 * 1024 * 1024;
+
+/** The JSON object body. @throws ApiError 413 over MAX_JSON_BYTES (by Content-Length before reading, else after) | 422 not an object; SyntaxError → 400 */
 async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const tooLarge = () => new ApiError(413, "The request body is too large (16 MB at most; use import/upload for big files).", "FILE_TOO_LARGE");
+  if (Number(c.req.header("content-length") ?? 0) > MAX_JSON_BYTES) throw tooLarge();
   const text = await c.req.text();
-  if (text.length > 16 * 1024 * 1024) throw new ApiError(413, "The request body is too large (16 MB at most; use import/upload for big files).", "FILE_TOO_LARGE");
+  if (text.length > MAX_JSON_BYTES) throw tooLarge();
   const body = text ? JSON.parse(text) : {};
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { tasks: ["The body must be a JSON object."] });
   return body;
