@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, tag TEXT, status TEXT NOT 
 CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, holder TEXT NOT NULL, job_id TEXT, operation TEXT NOT NULL, created_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS tasks_job ON tasks (job_id);
 CREATE INDEX IF NOT EXISTS tasks_holder ON tasks (holder);
+CREATE INDEX IF NOT EXISTS jobs_open ON jobs (created_at) WHERE ended_at IS NULL;
 `;
 
 /** A task's place: the JobDO holding it and its public job id (null for standalone tasks). */
@@ -74,6 +75,11 @@ export class AccountDO extends DurableObject<Env> {
 
   async forgetTask(taskId: string): Promise<void> {
     this.db.run("DELETE FROM tasks WHERE id = ?", taskId);
+  }
+
+  /** How many of the user's jobs and standalone tasks have not ended (back-pressure, api/admission.ts). */
+  async openJobs(): Promise<number> {
+    return this.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE ended_at IS NULL")!.n;
   }
 
   /** Where a task of this user lives, or null (unknown, or another user's: no existence leak). */

@@ -2,7 +2,7 @@
 // `npm start`: serves the API offline under `wrangler dev` on http://localhost:${PORT:-8787}, with every
 // Worker of the project in one dev session (api Worker first, engine Workers as auxiliaries).
 // Honoured from the environment: PORT, API_KEYS (default: the local development key "dev-key" for user "dev"),
-// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, RETENTION_SECONDS, ENGINE_ORDER, PERSIST_TO.
+// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, PERSIST_TO.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,6 +18,7 @@ const vars = {
   ...(env.RETENTION_SECONDS ? { RETENTION_SECONDS: env.RETENTION_SECONDS } : {}),
   ...(env.MAX_WAIT_SECONDS ? { MAX_WAIT_SECONDS: env.MAX_WAIT_SECONDS } : {}),
   ...(env.ENGINE_ORDER ? { ENGINE_ORDER: env.ENGINE_ORDER } : {}),
+  ...(env.MAX_OPEN_JOBS ? { MAX_OPEN_JOBS: env.MAX_OPEN_JOBS } : {}),
 };
 const args = ["dev", ...configs.flatMap((c) => ["-c", c]), "--port", env.PORT || "8787", "--ip", env.IP || "127.0.0.1", "--show-interactive-dev-session=false"];
 for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);

@@ -31,6 +31,8 @@ export interface Env {
   ALLOW_PRIVATE_IMPORTS?: string;
   /** Seconds a job, its tasks and files live after the job ends (default 86400, contract §7). */
   RETENTION_SECONDS?: string;
+  /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
+  MAX_OPEN_JOBS?: string;
   /** Longest blocking wait in seconds (default 300). */
   MAX_WAIT_SECONDS?: string;
 }

@@ -18,6 +18,7 @@ import { refuseUrl } from "../security/ssrf";
 import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
 import type { User } from "./auth";
 import { invalid, type FieldErrors } from "./errors";
+import { admit } from "./admission";
 
 /** Validates and creates a job from a POST /v2/jobs body. Throws ApiError 422 on any invalid part. */
 export async function createJob(env: Env, user: User, baseUrl: string, body: Record<string, unknown>): Promise<JobJson> {
@@ -28,6 +29,7 @@ export async function createJob(env: Env, user: User, baseUrl: string, body: Rec
   if (tag !== null && (typeof tag !== "string" || tag.length > 255)) errors.tag = ["tag must be a string of at most 255 characters."];
   const webhookUrl = checkWebhookUrl(env, body.webhook_url, errors);
   if (Object.keys(errors).length) throw invalid(errors);
+  await admit(env, user.name);
   const jobId = crypto.randomUUID();
   const tasks = await Promise.all(parsed.specs.map((s) => prepareTask(env, jobId, crypto.randomUUID(), s, baseUrl)));
   const failed = tasks.filter((t): t is { error: string; name: string } => "error" in t);
@@ -44,6 +46,7 @@ export async function createStandaloneTask(env: Env, user: User, baseUrl: string
   const errors: string[] = [];
   const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
   if (!spec) throw invalid({ [fieldOf(errors[0])]: errors });
+  await admit(env, user.name);
   const account = accountStub(env, user.name);
   const externalInputs: { taskId: string; jobId: string }[] = [];
   for (const id of spec.input) {

@@ -3,7 +3,7 @@
  * oversized and malformed bodies answer 4xx with the contract's body `{message, code}`.
  */
 import { describe, expect, it } from "vitest";
-import { api, createJob } from "./helpers";
+import { api, createJob, waitJob } from "./helpers";
 
 const ID = "00000000-0000-4000-8000-000000000000";
 
@@ -53,5 +53,25 @@ describe("bad input never answers 5xx", () => {
       expect(r.status, p).toBeGreaterThanOrEqual(400);
       expect(r.status, p).toBeLessThan(500);
     }
+  });
+});
+
+describe("back-pressure", () => {
+  it("answers 429 with Retry-After past MAX_OPEN_JOBS (20 in the tests) unfinished jobs, and admits again once one ends", async () => {
+    const key = "test-key-c";
+    const jobs = [];
+    for (let i = 0; i < 20; i++) jobs.push(await createJob({ up: { operation: "import/upload" } }, key));
+    const refused = await api("POST", "/v2/jobs", { key, body: { tasks: { up: { operation: "import/upload" } } } });
+    expect(refused.status).toBe(429);
+    expect(refused.res.headers.get("retry-after")).toBe("5");
+    expect(refused.json).toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    expect(refused.json.message).toMatch(/20/);
+    const standalone = await api("POST", "/v2/import/upload", { key, body: {} });
+    expect(standalone.status).toBe(429);
+    // Another user is not affected.
+    expect((await api("POST", "/v2/jobs", { key: "test-key-b", body: { tasks: { up: { operation: "import/upload" } } } })).status).toBe(201);
+    expect((await api("POST", `/v2/tasks/${jobs[0].tasks[0].id}/cancel`, { key })).status).toBe(200);
+    await waitJob(jobs[0].id, key);
+    expect((await api("POST", "/v2/jobs", { key, body: { tasks: { up: { operation: "import/upload" } } } })).status).toBe(201);
   });
 });
