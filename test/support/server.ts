@@ -13,7 +13,14 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface DevServer {
   base: string;
+  /** Process group id of the server (wrangler and its workerd). */
+  pid: number;
+  /** The persistence folder (R2, Durable Objects, queues' state). */
+  persist: string;
+  /** Stops the server (SIGTERM to its group) and deletes the persistence folder unless it was given. */
   stop(): Promise<void>;
+  /** Kills the whole group with SIGKILL (a crash), keeping the persistence folder. */
+  crash(): Promise<void>;
   log(): string;
 }
 
@@ -28,10 +35,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the service; `env` adds variables (API_KEYS, ALLOW_PRIVATE_IMPORTS, RETENTION_SECONDS…). */
-export async function startDevServer(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<DevServer> {
-  const port = await freePort();
-  const persist = mkdtempSync(join(tmpdir(), "edge-convert-e2e-"));
+/**
+ * Starts the service; `env` adds variables (API_KEYS, ALLOW_PRIVATE_IMPORTS, RETENTION_SECONDS…).
+ * `opts.persist` reuses a persistence folder (a restart on the same state); `opts.port` a port.
+ */
+export async function startDevServer(env: Record<string, string> = {}, timeoutMs = 120_000, opts: { persist?: string; port?: number } = {}): Promise<DevServer> {
+  const port = opts.port ?? (await freePort());
+  const persist = opts.persist ?? mkdtempSync(join(tmpdir(), "edge-convert-e2e-"));
   let out = "";
   const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
@@ -56,13 +66,20 @@ export async function startDevServer(env: Record<string, string> = {}, timeoutMs
   }
   return {
     base,
+    pid: child.pid!,
+    persist,
     log: () => out,
     async stop() {
       if (child.exitCode === null) {
         process.kill(-child.pid!, "SIGTERM");
         await new Promise((r) => child.once("exit", r));
       }
-      rmSync(persist, { recursive: true, force: true });
+      if (!opts.persist) rmSync(persist, { recursive: true, force: true });
+    },
+    async crash() {
+      const exited = new Promise((r) => child.once("exit", r));
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+      await exited;
     },
   };
 }
