@@ -129,11 +129,12 @@ export class JobDO extends DurableObject<Env> {
   }
 
   /**
-   * Runner: claim a sent task (its lease starts; renew it with `renewLease`). Null when not
-   * claimable: ended, or already claimed by a live runner (a duplicate message).
+   * Runner: claim a sent task (its lease starts; renew it with `renewLease`). `messageId` is the
+   * queue message's id. Null when not claimable: ended, or claimed by a live runner through
+   * another message (a duplicate).
    */
-  async claimTask(taskId: string): Promise<ClaimedTask | null> {
-    return this.m.claim(taskId, Date.now());
+  async claimTask(taskId: string, messageId?: string): Promise<ClaimedTask | null> {
+    return this.m.claim(taskId, Date.now(), messageId);
   }
 
   /** Runner heartbeat for attempt `attempt`. False: that attempt no longer holds the task (cancelled, timed out, superseded); stop. */

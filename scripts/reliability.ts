@@ -75,6 +75,9 @@ function groupPeakRss(pgid: number): number {
   return total;
 }
 
+/** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/types.ts), ExifTool's isolate share. */
+const BUDGETS: Record<string, number> = { imagemagick: 120_000_000, exiftool: 128_000_000 };
+
 const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
 
 async function restart(): Promise<void> {
@@ -151,13 +154,16 @@ async function load(): Promise<void> {
           if (r.status !== 201) { lost++; continue; }
           const done = await call(server.base, "GET", `/sync/v2/jobs/${r.json.data.id}`);
           if (done.json?.data?.status !== "finished") lost++;
-          else lat.push(performance.now() - s);
+          else {
+            lat.push(performance.now() - s);
+            if (process.env.REL_DEBUG && performance.now() - s > 10_000) console.log(JSON.stringify(done.json.data.tasks.map((t: any) => [t.name, t.created_at, t.started_at, t.ended_at])), done.json.data.created_at, done.json.data.ended_at);
+          }
         } catch { lost++; }
       }
     };
     await Promise.all(Array.from({ length: conc }, worker));
     const secs = (performance.now() - t0) / 1000;
-    console.log(`load — jobs ${total}, concurrency ${conc}, terminal ${lat.length + lost}, lost ${lost}, p50 ${pct(lat, 50).toFixed(0)} ms, p99 ${pct(lat, 99).toFixed(0)} ms, ${(total / secs).toFixed(1)} jobs/s`);
+    console.log(`load — jobs ${total}, concurrency ${conc}, terminal ${lat.length + lost}, lost ${lost}, p50 ${pct(lat, 50).toFixed(0)} ms, p99 ${pct(lat, 99).toFixed(0)} ms, max ${pct(lat, 100).toFixed(0)} ms, over 10 s ${lat.filter((x) => x > 10_000).length}, ${(total / secs).toFixed(1)} jobs/s`);
     if (lost) failures.push("load");
   } finally {
     await server.stop();
@@ -209,12 +215,14 @@ async function hostile(): Promise<void> {
     const withCode = errors.filter((t: any) => typeof t.code === "string" && t.code !== "INTERNAL_ERROR").length;
     const internal = errors.filter((t: any) => t.code === "INTERNAL_ERROR");
     const refused = runs.filter((r) => r.status && r.status >= 400 && r.status < 500).length;
-    const wasm = new Map<string, number>();
-    for (const t of tasks) {
-      const m = t.result?.wasm_memory_bytes;
-      if (typeof m === "number") wasm.set(t.engine, Math.max(wasm.get(t.engine) ?? 0, m));
+    // Engine Workers log `engine <name>.<method> <outcome> ms=<n> wasm_memory_bytes=<n>` per call (wasm/entry.ts).
+    const wasm = new Map<string, { peak: number; calls: number }>();
+    for (const m of server.log().matchAll(/engine (\w+)\.\w+ \S+ ms=-?\d+ wasm_memory_bytes=(\d+)/g)) {
+      const e = wasm.get(m[1]) ?? { peak: 0, calls: 0 };
+      wasm.set(m[1], { peak: Math.max(e.peak, Number(m[2])), calls: e.calls + 1 });
     }
-    const perEngine = [...wasm].map(([e, m]) => `${e} ${mb(m)}`).join(", ") || "none reported";
+    const perEngine = [...wasm].map(([e, v]) => `${e} ${mb(v.peak)} of ${mb(BUDGETS[e] ?? NaN)} over ${v.calls} calls`).join(", ") || "none reported";
+    for (const [e, v] of wasm) if (BUDGETS[e] && v.peak > BUDGETS[e]) failures.push(`hostile: ${e} WASM memory ${mb(v.peak)} over its budget`);
     console.log(`hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of the workerd group ${mb(peak)}, peak WASM memory per engine: ${perEngine}`);
     for (const t of internal) console.log(`  INTERNAL_ERROR: ${t.operation}: ${String(t.message).slice(0, 160)}`);
     if (fivexx || stuck) failures.push("hostile");

@@ -31,7 +31,7 @@ export default {
     await Promise.all(
       batch.messages.map(async (m) => {
         try {
-          await runTask(env, m.body);
+          await runTask(env, m.body, m.id);
           m.ack();
         } catch (err) {
           console.error("task runner could not report:", err);

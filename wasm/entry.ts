@@ -27,6 +27,17 @@ function describe(value: unknown): unknown {
 }
 
 /**
+ * One log line per engine call, for operators (Workers Logs, `wrangler tail`) and the reliability
+ * suite's memory figures: `engine <name>.<method> ok|<code> ms=<n> wasm_memory_bytes=<n>`.
+ */
+function logCall(name: string, method: string, answer: unknown): void {
+  if (method === "info") return;
+  const a = (answer ?? {}) as { ok?: boolean; error?: { code?: string }; ms?: number; wasmMemoryBytes?: number };
+  const outcome = a.ok === false ? (a.error?.code ?? "error") : "ok";
+  console.log(`engine ${name}.${method} ${outcome} ms=${Math.round(a.ms ?? -1)} wasm_memory_bytes=${a.wasmMemoryBytes ?? -1}`);
+}
+
+/**
  * The Worker class serving `engine` (an object of `kind`'s interface) as engine `name`.
  * Unknown methods answer UNSUPPORTED as data, so routing passes the task on.
  */
@@ -42,7 +53,9 @@ export function engineWorker<K extends EngineKind>(kind: K, name: string, engine
   return class EngineWorker extends WorkerEntrypoint {
     /** One engine call: the kind's `method` with its request; the answer as data. Large byte arrays cross as streams (src/engines/wire.ts). */
     async invoke(method: string, request: unknown): Promise<unknown> {
-      return toWire(await call(method, await fromWire(request)));
+      const answer = await call(method, await fromWire(request));
+      logCall(name, method, answer);
+      return toWire(answer);
     }
 
     async fetch(request: Request): Promise<Response> {

@@ -209,12 +209,14 @@ export class JobMachine {
 
   /**
    * Claims a sent task for a runner (event `claim`: its lease starts) and answers what the runner
-   * needs, or null when the task is not claimable: not processing, or already claimed by a live
-   * runner (a duplicate message of a resend). One storage write per claim.
+   * needs, or null when the task is not claimable: not processing, or claimed by a live runner
+   * through another message (a duplicate left by a resend). `token` is the queue message id: a
+   * redelivery of the claiming message itself may claim again (its first consumer gave up, e.g.
+   * it never got the answer). One storage write per claim.
    */
-  claim(id: string, now: number): ClaimedTask | null {
-    const live = (t: TaskRow) => t.claimed_at === null || (t.lease_until ?? 0) <= now;
-    if (!this.move(id, "claim", { now }, live)) return null;
+  claim(id: string, now: number, token?: string): ClaimedTask | null {
+    const free = (t: TaskRow) => t.claimed_at === null || (t.lease_until ?? 0) <= now || (token !== undefined && t.claimed_by === token);
+    if (!this.move(id, "claim", { now, token }, free)) return null;
     const t = this.task(id)!;
     const job = this.job()!;
     const params = JSON.parse(t.params) as Record<string, unknown>;

@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS task (
   timeout_s INTEGER NOT NULL, credits INTEGER, code TEXT, message TEXT, percent INTEGER NOT NULL DEFAULT 0,
   engine TEXT, engine_version TEXT, result TEXT, created_at INTEGER NOT NULL, started_at INTEGER, ended_at INTEGER,
   deadline INTEGER, retry_of TEXT, copy_of TEXT, attempts INTEGER NOT NULL DEFAULT 0, lease_until INTEGER,
-  claimed_at INTEGER
+  claimed_at INTEGER, claimed_by TEXT
 );
 CREATE TABLE IF NOT EXISTS file (task_id TEXT NOT NULL, idx INTEGER NOT NULL, filename TEXT NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, content_type TEXT, PRIMARY KEY (task_id, idx));
 CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, status TEXT, files TEXT);
@@ -27,4 +27,5 @@ CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL,
 /** Columns added after the first release, with the DDL that adds each to an older object (JobMachine.migrate). */
 export const MIGRATIONS: [column: string, ddl: string][] = [
   ["claimed_at", "ALTER TABLE task ADD COLUMN claimed_at INTEGER"],
+  ["claimed_by", "ALTER TABLE task ADD COLUMN claimed_by TEXT"],
 ];

@@ -51,6 +51,8 @@ export interface TaskRow {
   lease_until: number | null;
   /** When the current attempt's runner claimed it (null: sent, not yet claimed). */
   claimed_at: number | null;
+  /** The queue message id of that claim. */
+  claimed_by: string | null;
 }
 
 export interface FileRow {

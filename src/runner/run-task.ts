@@ -18,10 +18,13 @@ import { runtimeSettings } from "./settings";
 import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS } from "../../durable-objects/job/transitions";
 
-/** Runs one queued task to its report. Throws only when the JobDO cannot be reached (the queue retries). */
-export async function runTask(env: Env, msg: TaskMessage): Promise<void> {
+/**
+ * Runs one queued task to its report. `messageId` (the queue message's id) lets a redelivery of the
+ * same message claim the task again. Throws only when the JobDO cannot be reached (the queue retries).
+ */
+export async function runTask(env: Env, msg: TaskMessage, messageId?: string): Promise<void> {
   const stub = jobStub(env, msg.jobId);
-  const claim = await stub.claimTask(msg.taskId);
+  const claim = await stub.claimTask(msg.taskId, messageId);
   if (!claim) return;
   const files = new R2FileStore(env.FILES);
   const controller = new AbortController();

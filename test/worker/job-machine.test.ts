@@ -32,8 +32,9 @@ describe("task transitions and leases", () => {
       expect(m.settle(1000).dispatch).toEqual(["t"]);
       expect(m.settle(1001).dispatch).toEqual([]); // waiting → processing happens once
       expect(m.task("t")).toMatchObject({ status: "processing", attempts: 1, claimed_at: null, lease_until: 1000 + DELIVERY_MS });
-      expect(m.claim("t", 1100)?.attempt).toBe(1);
-      expect(m.claim("t", 1200)).toBeNull(); // a duplicate message while the runner lives
+      expect(m.claim("t", 1100, "msg-1")?.attempt).toBe(1);
+      expect(m.claim("t", 1200, "msg-2")).toBeNull(); // a duplicate message while the runner lives
+      expect(m.claim("t", 1300, "msg-1")?.attempt).toBe(1); // the queue redelivers the claiming message: its consumer gave up
       expect(m.renew("t", 1, 5000)).toBe(true);
       expect(m.task("t")!.lease_until).toBe(5000 + LEASE_MS);
       expect(m.renew("t", 2, 5000)).toBe(false); // not this attempt
