@@ -61,13 +61,14 @@ async function settle(base: string, ids: string[], untilMs: number): Promise<Map
   return last;
 }
 
-/** Peak resident memory (VmHWM, bytes) of each process in `pgid`'s group, summed. */
+/** Peak resident memory (VmHWM, bytes) of each workerd process in `pgid`'s group (the Workers' runtime; wrangler's own Node and esbuild are not counted), summed. */
 function groupPeakRss(pgid: number): number {
   let total = 0;
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pgid) continue;
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pgid || !comm.startsWith("workerd")) continue;
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (m) total += Number(m[1]) * 1024;
     } catch { /* the process ended */ }
@@ -223,7 +224,7 @@ async function hostile(): Promise<void> {
     }
     const perEngine = [...wasm].map(([e, v]) => `${e} ${mb(v.peak)} of ${mb(BUDGETS[e] ?? NaN)} over ${v.calls} calls`).join(", ") || "none reported";
     for (const [e, v] of wasm) if (BUDGETS[e] && v.peak > BUDGETS[e]) failures.push(`hostile: ${e} WASM memory ${mb(v.peak)} over its budget`);
-    console.log(`hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of the workerd group ${mb(peak)}, peak WASM memory per engine: ${perEngine}`);
+    console.log(`hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of workerd (api + engine Workers in one process) ${mb(peak)}, peak WASM memory per engine: ${perEngine}`);
     for (const t of internal) console.log(`  INTERNAL_ERROR: ${t.operation}: ${String(t.message).slice(0, 160)}`);
     if (fivexx || stuck) failures.push("hostile");
   } finally {

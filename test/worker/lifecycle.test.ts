@@ -5,6 +5,10 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createJob, KEY_A, taskByName, waitJob } from "./helpers";
+import { signFileUrl, uploadSignature } from "../../src/security/signing";
+
+/** URL_SIGNING_SECRET of the worker test project (vitest.config.mts). */
+const SECRET = "test-signing-secret";
 
 const jobDo = (id: string) => (env as any).JOBS.getByName(id);
 
@@ -140,14 +144,39 @@ describe("uploads and downloads", () => {
     expect(taskByName(done, "up").result.files).toEqual([{ filename: "a.txt", size: 3 }]);
   });
 
-  it("refuses an expired download link", async () => {
+  it("refuses a correctly signed download link past its expiry, and a tampered one, each with its own reason", async () => {
     const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, e: { operation: "export/url", input: "a", inline: true } });
     const url = new URL(taskByName(await waitJob(job.id), "e").result.files[0].url);
     const fetchIt = async (u: URL) => (await import("cloudflare:workers")).exports.default.fetch(u.toString());
     const ok = await fetchIt(url);
     expect(ok.headers.get("content-disposition")).toMatch(/^inline; filename="x.txt"/);
-    url.searchParams.set("expires", "1");
-    expect((await fetchIt(url)).status).toBe(403);
+    const key = decodeURIComponent(url.pathname.slice("/v2/files/".length));
+    // Signed with the deployment's secret, valid signature, one second in the past: only the expiry check refuses it.
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const expired = new URL(await signFileUrl("http://example.com", SECRET, { key, expires: past, inline: true }));
+    const r1 = await fetchIt(expired);
+    expect(r1.status).toBe(403);
+    expect((await r1.json()).message).toMatch(/expired/);
+    // A future expiry with the old signature: only the HMAC check refuses it.
+    const tampered = new URL(url);
+    tampered.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 60));
+    const r2 = await fetchIt(tampered);
+    expect(r2.status).toBe(403);
+    expect((await r2.json()).message).toMatch(/signature/);
+  });
+
+  it("refuses a correctly signed upload form past its expiry", async () => {
+    const job = await createJob({ up: { operation: "import/upload" } });
+    const form = taskByName(job, "up").result.form;
+    const expires = Math.floor(Date.now() / 1000) - 1;
+    const [jobId, taskId] = new URL(form.url).pathname.split("/").slice(-2);
+    const fd = new FormData();
+    fd.set("expires", String(expires));
+    fd.set("signature", await uploadSignature(SECRET, jobId, taskId, expires));
+    fd.set("file", new File(["abc"], "a.txt"));
+    const res = await (await import("cloudflare:workers")).exports.default.fetch(form.url, { method: "POST", body: fd });
+    expect(res.status).toBe(403);
+    expect((await res.json()).message).toMatch(/expired/);
   });
 });
 
