@@ -46,6 +46,12 @@ export class JobDO extends DurableObject<Env> {
   private timers: Timers;
   private waiters = new Waiters();
   private external: ExternalInputs;
+  /**
+   * The object's clock (unix ms) for every timer decision: deadlines, leases, retention. Tests
+   * replace it on the instance to move time forward (test/worker/machinery.test.ts); waits of
+   * callers (`waitJob`) stay on real time.
+   */
+  clock: () => number = () => Date.now();
   /** Parts told of every committed status change (waiters; live events join here). */
   private observers: ChangeObserver[] = [() => this.waiters.wakeAll()];
 
@@ -58,12 +64,12 @@ export class JobDO extends DurableObject<Env> {
     this.timers = new Timers(ctx.storage, this.m, this.notices);
     this.external = new ExternalInputs(this.m, this.notices);
     // A restart lost the runners of this object's processing tasks: send them again now, not when a stale alarm fires.
-    void ctx.blockConcurrencyWhile(() => this.timers.recover(Date.now()));
+    void ctx.blockConcurrencyWhile(() => this.timers.recover(this.clock()));
   }
 
   /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
   async create(n: NewJob): Promise<JobJson> {
-    const now = Date.now();
+    const now = this.clock();
     this.ctx.storage.sql.exec(SCHEMA);
     this.m.forget(true);
     this.ctx.storage.transactionSync(() => {
@@ -134,17 +140,17 @@ export class JobDO extends DurableObject<Env> {
    * another message (a duplicate).
    */
   async claimTask(taskId: string, messageId?: string): Promise<ClaimedTask | null> {
-    return this.m.claim(taskId, Date.now(), messageId);
+    return this.m.claim(taskId, this.clock(), messageId);
   }
 
   /** Runner heartbeat for attempt `attempt`. False: that attempt no longer holds the task (cancelled, timed out, superseded); stop. */
   async renewLease(taskId: string, attempt: number): Promise<boolean> {
-    return this.m.renew(taskId, attempt, Date.now());
+    return this.m.renew(taskId, attempt, this.clock());
   }
 
   /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */
   async completeTask(taskId: string, attempt: number, o: TaskOutcome): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     const done = this.ctx.storage.transactionSync(() => {
       const files = o.files.map(({ filename, size }) => ({ filename, size }));
       const moved = this.m.move(taskId, "complete", { now, result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion },
@@ -160,7 +166,7 @@ export class JobDO extends DurableObject<Env> {
    * time remain. `attempt` -1 (the dead-letter consumer) matches any attempt.
    */
   async failTask(taskId: string, attempt: number, f: TaskFailure, engine?: { name: string; version: string }): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     const mine = (t: TaskRow) => attempt === -1 || t.attempts === attempt;
     const t = this.m.task(taskId);
     if (!t || !mine(t)) return;
@@ -176,7 +182,7 @@ export class JobDO extends DurableObject<Env> {
 
   /** Upload endpoint: the file of a waiting import/upload task is in the FileStore. */
   async uploadReceived(taskId: string, file: { filename: string; size: number; key: string; contentType?: string }): Promise<TaskJson | ChangeRefused> {
-    const now = Date.now();
+    const now = this.clock();
     const t = this.m.task(taskId);
     if (!t || t.mode !== "upload") return { refused: "This task does not accept uploads." };
     const moved = this.ctx.storage.transactionSync(() => {
@@ -191,7 +197,7 @@ export class JobDO extends DurableObject<Env> {
 
   /** Cancels a waiting or processing task: it ends in error with code CANCELLED (contract §2.3); its runner stops at its next heartbeat. */
   async cancelTask(taskId: string): Promise<TaskJson | ChangeRefused | null> {
-    const now = Date.now();
+    const now = this.clock();
     if (!this.m.task(taskId)) return null;
     if (!this.m.move(taskId, "cancel", { now, code: "CANCELLED", message: "The task was cancelled." })) return { refused: "Cannot change status: task already completed." };
     await this.afterChange(now);
@@ -204,7 +210,7 @@ export class JobDO extends DurableObject<Env> {
    * others are refused while it has not ended (issue 10).
    */
   async retryTask(taskId: string, newId: string): Promise<TaskJson | ChangeRefused | null> {
-    const now = Date.now();
+    const now = this.clock();
     const t = this.m.task(taskId);
     if (!t) return null;
     if (!isTerminal(t.status)) return { refused: "Cannot retry: the task has not ended yet." };
@@ -236,7 +242,7 @@ export class JobDO extends DurableObject<Env> {
     await this.env.FILES.delete(keys);
     await this.account().forgetTask(taskId);
     if (this.m.tasks().length === 0 && job.standalone) await this.deleteJob();
-    else await this.afterChange(Date.now());
+    else await this.afterChange(this.clock());
     return true;
   }
 
@@ -261,14 +267,14 @@ export class JobDO extends DurableObject<Env> {
   /** A watched external input ended. */
   async inputSettled(s: SettledInput): Promise<void> {
     this.external.settled(s);
-    await this.afterChange(Date.now());
+    await this.afterChange(this.clock());
   }
 
   /** Timeouts, lapsed leases and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
     this.timers.fired();
     this.m.invalidate();
-    const now = Date.now();
+    const now = this.clock();
     const job = this.m.job();
     if (!job) return;
     if (job.expires_at !== null && job.expires_at <= now) {

@@ -1,8 +1,8 @@
 /**
- * Issue 2 in workerd: timeouts, dead runners and retention through the JobDO alarm; cancel, retry,
+ * Issue 2 in workerd: timeouts through the JobDO alarm; cancel, retry,
  * standalone tasks, uploads, signed downloads, pagination and the generated catalogue.
  */
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createJob, KEY_A, taskByName, waitJob } from "./helpers";
 import { signFileUrl, uploadSignature } from "../../src/security/signing";
@@ -22,42 +22,7 @@ describe("timers through the alarm", () => {
     expect(taskByName(done, "up")).toMatchObject({ status: "error", code: "TIMEOUT" });
     expect(taskByName(done, "out").code).toBe("INPUT_TASK_FAILED");
   });
-
-  it("fails a task whose runner died on every attempt with RUNNER_LOST", async () => {
-    const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
-    const outId = taskByName(job, "out").id;
-    // A processing task whose three runners all claimed it and vanished: attempts used up and the last lease lapsed.
-    await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE task SET status = 'processing', started_at = ?, attempts = 3, claimed_at = ?, lease_until = ? WHERE id = ?", Date.now(), Date.now() - 31_000, Date.now() - 1, outId);
-      await state.storage.setAlarm(Date.now());
-    });
-    await runDurableObjectAlarm(jobDo(job.id));
-    const t = (await api("GET", `/v2/tasks/${outId}`)).json.data;
-    expect(t).toMatchObject({ status: "error", code: "RUNNER_LOST" });
-  });
-
-  it("deletes the job, its tasks and its files when retention passes", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "bye", filename: "bye.txt" } });
-    const done = await waitJob(job.id);
-    expect(done.status).toBe("finished");
-    const listed = await env.FILES.list({ prefix: `jobs/${job.id}/` });
-    expect(listed.objects.length).toBe(1);
-    await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE job SET expires_at = ?", Date.now() - 1);
-      await state.storage.setAlarm(Date.now());
-    });
-    await runDurableObjectAlarm(jobDo(job.id));
-    expect((await api("GET", `/v2/jobs/${job.id}`)).status).toBe(404);
-    expect((await api("GET", `/v2/tasks/${job.tasks[0].id}`)).status).toBe(404);
-    expect((await env.FILES.list({ prefix: `jobs/${job.id}/` })).objects.length).toBe(0);
-  });
-
-  it("sets expires_at from RETENTION_SECONDS when the job ends", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } });
-    await waitJob(job.id);
-    const row = await runInDurableObject(jobDo(job.id), async (_o, state: DurableObjectState) => state.storage.sql.exec("SELECT ended_at, expires_at FROM job").one());
-    expect(Number(row.expires_at) - Number(row.ended_at)).toBe(86400 * 1000);
-  });
+  // Leases, RUNNER_LOST, back-off, the DLQ, cancel mid-run and retention: machinery.test.ts (product-armed alarms, injected clock).
 });
 
 describe("task actions", () => {
