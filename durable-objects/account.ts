@@ -31,13 +31,15 @@ export class AccountDO extends DurableObject<Env> {
   private db: Db;
   private hooks: Webhooks;
   private outbox: Outbox;
+  /** The object's clock (unix ms) for webhook retry timing; tests replace it on the instance (test/worker/webhooks.test.ts). */
+  clock: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(SCHEMA + WEBHOOK_SCHEMA);
     this.db = new Db(ctx.storage.sql);
     this.hooks = new Webhooks(this.db);
-    this.outbox = new Outbox(this.db, ctx.storage, env.ALLOW_PRIVATE_IMPORTS === "true");
+    this.outbox = new Outbox(this.db, ctx.storage, env.ALLOW_PRIVATE_IMPORTS === "true", () => this.clock());
   }
 
   /** Records a new job (or standalone task) and queues job.created for account webhooks. */

@@ -25,18 +25,19 @@ interface OutboxRow {
 }
 
 export class Outbox {
-  constructor(private db: Db, private storage: DurableObjectStorage, private allowLoopback: boolean) {}
+  /** `clock`: the AccountDO's clock (unix ms), replaceable by tests. */
+  constructor(private db: Db, private storage: DurableObjectStorage, private allowLoopback: boolean, private clock: () => number = Date.now) {}
 
   /** Persists one call per target and arms the alarm to deliver now. */
   async enqueue(targets: { webhookId: string | null; url: string; secret: string }[], body: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     for (const t of targets) this.db.run("INSERT INTO outbox (webhook_id, url, secret, body, next_at) VALUES (?, ?, ?, ?, ?)", t.webhookId, t.url, t.secret, body, now);
     await this.storage.setAlarm(now);
   }
 
   /** Delivers every due call; re-arms the alarm for the next retry. */
   async deliverDue(disable: (webhookId: string) => void, markFailing: (webhookId: string) => void): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     const due = this.db.all<OutboxRow>("SELECT * FROM outbox WHERE next_at <= ? ORDER BY id LIMIT 50", now);
     await Promise.all(
       due.map(async (row) => {
@@ -54,7 +55,7 @@ export class Outbox {
       }),
     );
     const next = this.db.one<{ t: number | null }>("SELECT MIN(next_at) AS t FROM outbox");
-    if (next?.t != null) await this.storage.setAlarm(Math.max(next.t, Date.now() + 1));
+    if (next?.t != null) await this.storage.setAlarm(Math.max(next.t, now + 1));
   }
 
   /** One POST; the HTTP status, or null on a network error or a refused address. */

@@ -33,6 +33,21 @@ async function hmac(secret: string, body: string) {
 
 const account = () => (env as any).ACCOUNTS.getByName("alice");
 
+/** The account's alarm as the product armed it, or null. */
+const armedAlarmOrNull = async (): Promise<number | null> =>
+  (await import("cloudflare:test")).runInDurableObject(account(), (_o: unknown, state: DurableObjectState) => state.storage.getAlarm());
+
+/** The account's alarm as the product armed it (fails when none is armed). */
+async function armedAlarm(): Promise<number> {
+  const at = await armedAlarmOrNull();
+  expect(at, "the product armed no alarm").not.toBeNull();
+  return at!;
+}
+
+/** Moves the AccountDO's clock to real time + `ms`. */
+const setAccountClock = async (ms: number) =>
+  (await import("cloudflare:test")).runInDurableObject(account(), (o: any) => { o.clock = () => Date.now() + ms; });
+
 describe("webhooks", () => {
   it("calls a job's webhook_url with job.finished, signed with the user's secret", async () => {
     stubFetch();
@@ -49,25 +64,45 @@ describe("webhooks", () => {
     expect(mine[0].signature).toBe(await hmac(secret, mine[0].body));
   });
 
-  it("retries a failing delivery from the outbox, and 410 disables the webhook", async () => {
+  it("retries a failing delivery at the product's back-off (2 s, 15 s, 60 s), then marks the webhook failing", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/gone", events: ["job.failed"] } });
-    expect(created.status).toBe(201);
+    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/flaky", events: ["job.failed"] } });
     answer = 503;
     const job = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
     expect((await waitJob(job.id)).status).toBe("error");
+    const flaky = () => calls.filter((c) => c.url.endsWith("/flaky")).length;
+    let skew = 0;
+    for (const [i, backoff] of [2_000, 15_000, 60_000, null].entries()) {
+      const t0 = await armedAlarm();
+      await runDurableObjectAlarm(account());
+      expect(flaky()).toBe(i + 1);
+      if (backoff === null) break;
+      // The product re-armed the alarm `backoff` after the attempt (its clock, skewed by `skew`).
+      const next = await armedAlarm();
+      expect(next - (Date.now() + skew)).toBeGreaterThan(backoff - 3_000);
+      expect(next - (Date.now() + skew)).toBeLessThanOrEqual(backoff);
+      expect(next).toBeGreaterThanOrEqual(t0);
+      skew += backoff + 100;
+      await setAccountClock(skew);
+    }
+    expect(await armedAlarmOrNull()).toBeNull(); // nothing left to deliver
+    const hook = (await api("GET", "/v2/users/me/webhooks")).json.data.find((h: any) => h.id === created.json.data.id);
+    expect(hook).toMatchObject({ failing: true, disabled: false });
+    await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
+  });
+
+  it("410 Gone disables an account webhook at once", async () => {
+    stubFetch();
+    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/gone", events: ["job.failed"] } });
+    answer = 410;
+    const job = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
+    expect((await waitJob(job.id)).status).toBe("error");
+    await armedAlarm();
     await runDurableObjectAlarm(account());
     expect(calls.filter((c) => c.url.endsWith("/gone")).length).toBe(1);
-    // The retry is kept in the outbox; make it due and deliver it again, now answered 410.
-    answer = 410;
-    await (await import("cloudflare:test")).runInDurableObject(account(), async (_o: unknown, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE outbox SET next_at = 0");
-      await state.storage.setAlarm(Date.now());
-    });
-    await runDurableObjectAlarm(account());
-    expect(calls.filter((c) => c.url.endsWith("/gone")).length).toBe(2);
     const hooks = (await api("GET", "/v2/users/me/webhooks")).json.data;
     expect(hooks.find((h: any) => h.id === created.json.data.id).disabled).toBe(true);
+    expect(await armedAlarmOrNull()).toBeNull(); // no retry after 410
     expect((await api("DELETE", `/v2/webhooks/${created.json.data.id}`)).status).toBe(204);
   });
 
