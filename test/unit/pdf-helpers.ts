@@ -71,6 +71,58 @@ export function pdftotext(file: OutputFile | Uint8Array, password?: string): str
   return execFileSync("pdftotext", [...(password !== undefined ? ["-upw", password] : []), tmpFile(file), "-"], { encoding: "utf8" });
 }
 
+/**
+ * Text of page `page` of a PDF (output bytes or a path) per `pdftotext -f N -l N -layout`, with
+ * whitespace collapsed: the page oracle of split, extract, merge and rotate (issue 11).
+ */
+export function pageText(file: OutputFile | Uint8Array | string, page: number): string {
+  const path = typeof file === "string" ? file : tmpFile(file);
+  return execFileSync("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"], { encoding: "utf8" }).replace(/\s+/g, " ").trim();
+}
+
+const sourceTexts = new Map<string, string[]>();
+/** Texts (as {@link pageText}) of every page of a corpus PDF, index 0 = page 1; cached. */
+export function corpusPageTexts(rel: string): string[] {
+  let texts = sourceTexts.get(rel);
+  if (!texts) {
+    const path = join(CORPUS, rel);
+    texts = Array.from({ length: Number(pdfinfo(path).Pages) }, (_, i) => pageText(path, i + 1));
+    sourceTexts.set(rel, texts);
+  }
+  return texts;
+}
+
+/** A source page of an output page: [corpus file, 1-based page]. */
+export type SourcePage = readonly [rel: string, page: number];
+
+/**
+ * Asserts that the PDF `file` has exactly the pages `from`, in that order: page N of the output has
+ * the text of source page from[N-1]. So that a wrong page cannot pass, every source page named must
+ * carry text that no other page of the named sources has (checked here, not assumed).
+ */
+export function expectPagesFrom(file: OutputFile | Uint8Array, from: readonly SourcePage[]): void {
+  const path = tmpFile(file);
+  expect(Number(pdfinfo(path).Pages), "page count").toBe(from.length);
+  const all = [...new Set(from.map(([rel]) => rel))].flatMap((rel) => corpusPageTexts(rel).map((text, i) => ({ rel, page: i + 1, text })));
+  from.forEach(([rel, page], i) => {
+    const want = corpusPageTexts(rel)[page - 1];
+    expect(want, `${rel} page ${page} has no text to compare`).not.toBe("");
+    const twins = all.filter((s) => s.text === want && !(s.rel === rel && s.page === page));
+    expect(twins, `${rel} page ${page} has the same text as other pages`).toEqual([]);
+    const got = pageText(path, i + 1);
+    const actual = all.find((s) => s.text === got);
+    expect(got, `output page ${i + 1} should be ${basename(rel)} page ${page}, but is ${actual ? `${basename(actual.rel)} page ${actual.page}` : "none of the sources' pages"}`).toBe(want);
+  });
+}
+
+/** Width and height in the IHDR chunk of PNG bytes (checks the signature and the chunk type). */
+export function pngSize(data: Uint8Array): { width: number; height: number } {
+  expect([...data.subarray(0, 8)], "PNG signature").toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(new TextDecoder().decode(data.subarray(12, 16)), "first chunk").toBe("IHDR");
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
 /** Runs `fn` and asserts it rejects with a TaskError of `code`; returns the error. */
 export async function expectTaskError(fn: () => Promise<unknown>, code: TaskErrorCode): Promise<TaskError> {
   try {
