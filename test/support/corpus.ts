@@ -1,9 +1,32 @@
-/** The shared corpus beside the checkout (../shared/corpus) and its measured facts. */
-import { readFileSync } from "node:fs";
+/**
+ * The shared corpus and its measured facts. It is looked for in `CORPUS_DIR` when that is set, else
+ * at ../shared/corpus relative to the repository (beside the checkout). No machine's absolute path is
+ * written here or in any test: tests reach corpus files through CORPUS / corpusPath.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const CORPUS = process.env.CORPUS_DIR ?? fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
+/** ../shared/corpus relative to the repository root (this file is test/support/corpus.ts). */
+const BESIDE_REPOSITORY = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
+
+/**
+ * The corpus directory, checked on first use (loading this module): a missing corpus fails here
+ * with a message naming both places, not later as an ENOENT on some file inside it.
+ */
+function findCorpus(): string {
+  const env = process.env.CORPUS_DIR;
+  const dir = env || BESIDE_REPOSITORY;
+  if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
+  throw new Error(
+    "Test corpus not found. Looked in:\n" +
+      `  CORPUS_DIR: ${env ? `${env} (does not exist or is not a directory)` : "not set"}\n` +
+      `  ../shared/corpus relative to the repository: ${BESIDE_REPOSITORY} (${env ? "not used while CORPUS_DIR is set" : existsSync(BESIDE_REPOSITORY) ? "not a directory" : "does not exist"})\n` +
+      "Set CORPUS_DIR to the corpus directory, or put the corpus at ../shared/corpus beside the checkout.",
+  );
+}
+
+export const CORPUS = findCorpus();
 export const corpusPath = (rel: string) => join(CORPUS, rel);
 
 export interface Fact {

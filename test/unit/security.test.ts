@@ -1,8 +1,11 @@
 /** SSRF guard, file names and signatures (issue 2). */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TaskError } from "../../src/engines/errors";
 import { filenameFromDisposition, safeFilename } from "../../src/operations/io/filenames";
+import { importUrl } from "../../src/operations/io/import-url";
 import { checkFileGrant, hmacHex, signFileUrl } from "../../src/security/signing";
 import { refuseUrl } from "../../src/security/ssrf";
+import { testContext } from "../support/context";
 
 describe("refuseUrl", () => {
   const refused = [
@@ -53,5 +56,89 @@ describe("signatures", () => {
     expect(await checkFileGrant("s", { ...g, key: "jobs/other/t/0/a.png" }, sig, 1_000)).toContain("invalid");
     expect(await checkFileGrant("s", { ...g, inline: true }, sig, 1_000)).toContain("invalid");
     expect(await checkFileGrant("s", g, sig, 2_000_000_001)).toContain("expired");
+  });
+});
+
+describe("import/url follows redirects by hand, each hop through the SSRF guard", () => {
+  /**
+   * A fake network that behaves like fetch: with `redirect: "follow"` (fetch's default) it follows
+   * Location itself and answers the final response, as a real fetch would; only with
+   * `redirect: "manual"` does the caller see the 3xx. So code that forgets `redirect: "manual"`
+   * reaches the private address behind the redirect and these tests fail.
+   */
+  type Route = { status: number; location?: string; body?: string };
+  const calls: { url: string; redirect: RequestRedirect }[] = [];
+  const reached: string[] = [];
+  function network(routes: Record<string, Route>) {
+    calls.length = 0;
+    reached.length = 0;
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      let url = String(input);
+      const mode = init?.redirect ?? "follow";
+      calls.push({ url, redirect: mode });
+      for (let hop = 0; ; hop++) {
+        reached.push(url);
+        const route = routes[url] ?? { status: 404 };
+        const isRedirect = route.status >= 300 && route.status < 400 && route.location !== undefined;
+        if (isRedirect && mode === "follow") {
+          if (hop >= 20) throw new TypeError("fetch failed: redirect count exceeded");
+          url = new URL(route.location!, url).toString();
+          continue;
+        }
+        if (isRedirect && mode === "error") throw new TypeError("fetch failed: unexpected redirect");
+        const headers: Record<string, string> = route.location ? { location: route.location } : {};
+        return new Response(route.body ?? null, { status: route.status, headers });
+      }
+    });
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  const run = (url: string) => importUrl.run([], { url }, testContext());
+  async function taskError(p: Promise<unknown>): Promise<TaskError> {
+    const err = await p.then(() => null, (e: unknown) => e);
+    expect(err, "expected a task error").toBeInstanceOf(TaskError);
+    return err as TaskError;
+  }
+  async function text(data: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }): Promise<string> {
+    return data instanceof Uint8Array ? new TextDecoder().decode(data) : new Response(data.stream).text();
+  }
+
+  it("refuses a redirect into a private address without fetching it", async () => {
+    network({
+      "https://files.example.org/a.png": { status: 302, location: "http://169.254.169.254/latest/meta-data/" },
+      "http://169.254.169.254/latest/meta-data/": { status: 200, body: "iam/security-credentials" },
+    });
+    const err = await taskError(run("https://files.example.org/a.png"));
+    expect(err.code).toBe("IMPORT_FORBIDDEN");
+    expect(err.message).toContain("Redirect refused");
+    expect(reached).toEqual(["https://files.example.org/a.png"]);
+  });
+
+  it("follows a public redirect itself, asking fetch for every hop with redirect: manual", async () => {
+    network({
+      "https://files.example.org/a.png": { status: 302, location: "/b/a.png" },
+      "https://files.example.org/b/a.png": { status: 301, location: "https://cdn.example.net/a.png" },
+      "https://cdn.example.net/a.png": { status: 200, body: "the file" },
+    });
+    const { files } = await run("https://files.example.org/a.png");
+    expect(await text(files[0].data)).toBe("the file");
+    expect(calls).toEqual([
+      { url: "https://files.example.org/a.png", redirect: "manual" },
+      { url: "https://files.example.org/b/a.png", redirect: "manual" },
+      { url: "https://cdn.example.net/a.png", redirect: "manual" },
+    ]);
+  });
+
+  it("gives up after 5 redirects", async () => {
+    const routes: Record<string, Route> = {};
+    for (let i = 0; i < 10; i++) routes[`https://files.example.org/${i}`] = { status: 302, location: `/${i + 1}` };
+    routes["https://files.example.org/10"] = { status: 200, body: "too far" };
+    network(routes);
+    const err = await taskError(run("https://files.example.org/0"));
+    expect(err.code).toBe("DOWNLOAD_FAILED");
+    expect(err.message).toContain("Too many redirects");
+    expect(calls).toHaveLength(6);
   });
 });

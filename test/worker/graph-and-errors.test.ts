@@ -77,7 +77,11 @@ describe("failure propagation", () => {
   it("refuses a redirect into a private address as a task error", async () => {
     const real = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (String(input).startsWith("https://files.example.org/")) return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
+      // Like the real fetch: only `redirect: "manual"` shows the 302; any other mode follows it to the private address.
+      if (String(input).startsWith("https://files.example.org/")) {
+        if (init?.redirect === "manual") return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
+        return new Response("iam-credentials", { status: 200, headers: { "content-type": "text/plain" } });
+      }
       return real(input, init);
     }) as typeof fetch;
     try {
