@@ -5,8 +5,8 @@
  * tools; this is the Node counterpart that can ask qpdf, pdfinfo and pdftotext.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
+import { pdfOf } from "../contract/engines.cases";
 import { decryptPdf } from "../../src/operations/pdf/decrypt";
 import { encryptPdf } from "../../src/operations/pdf/encrypt";
 import { rotatePages } from "../../src/operations/pdf/rotate";
@@ -14,14 +14,8 @@ import { bytesInput, dataOf, expectQpdfCheck, pageRotations, pdfinfo, pdftotext,
 
 const ctx = testContext();
 
-/** The input (made with pdf-lib, like the workerd test; only the outputs need an oracle). */
-async function samplePdf(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle("Edge sample");
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= 3; i++) doc.addPage([300, 400]).drawText(`Page ${i}`, { x: 50, y: 200, size: 30, font });
-  return doc.save();
-}
+/** The input: three 300×400 pages showing "Page N", titled "Edge sample" (the contract suites' builder; only the outputs need an oracle). */
+const samplePdf = () => pdfOf([[300, 400], [300, 400], [300, 400]], "Edge sample");
 
 /** `qpdf --is-encrypted`: exit 0 when encrypted, 2 when not. */
 const isEncrypted = (data: Uint8Array) => spawnSync("qpdf", ["--is-encrypted", tmpFile(data)]).status;

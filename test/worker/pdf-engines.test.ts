@@ -4,9 +4,10 @@
  * operations and AES-256 encryption with WebCrypto.
  * Inputs are built in the test (no file system in workerd).
  */
-import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
+import { PDFDocument } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import { convertPdfToImage } from "../../src/operations/pdf/rasterize";
+import { pdfOf } from "../contract/engines.cases";
 import { decryptPdf } from "../../src/operations/pdf/decrypt";
 import { encryptPdf } from "../../src/operations/pdf/encrypt";
 import { rotatePages } from "../../src/operations/pdf/rotate";
@@ -14,13 +15,8 @@ import { workerdEngines } from "../../src/runtime/workerd/engines";
 import { MemoryFileStore } from "../../src/storage/file-store";
 import type { InputFile, OperationContext } from "../../src/operations/types";
 
-async function samplePdf(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle("Edge sample");
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= 3; i++) doc.addPage([300, 400]).drawText(`Page ${i}`, { x: 50, y: 200, size: 30, font });
-  return doc.save();
-}
+/** The input: three 300×400 pages showing "Page N", titled "Edge sample" (the contract suites' builder; only the outputs need an oracle). */
+const samplePdf = () => pdfOf([[300, 400], [300, 400], [300, 400]], "Edge sample");
 
 const input = (data: Uint8Array): InputFile => ({ filename: "sample.pdf", size: data.byteLength, fromTask: "t", key: "k", bytes: async () => data });
 const ctx = { signal: new AbortController().signal, taskName: "t", taskId: "t", jobId: "j", files: new MemoryFileStore(), engines: workerdEngines({}), settings: {} as never, taskFiles: async () => [] } as OperationContext;
