@@ -99,16 +99,17 @@ async function restart(): Promise<void> {
       if (r.status !== 201) throw new Error(`restart: create answered ${r.status} ${JSON.stringify(r.json)}`);
       ids.push(r.json.data.id);
     }
-    await sleep(300);
-    const before = await settle(server.base, ids, 0);
-    const inFlight = ids.filter((id) => !terminal(before.get(id)?.status)).length;
+    const killAt = Date.now();
     await server.crash();
     const t0 = Date.now();
     const again = await startDevServer(ENV, 120_000, { persist, port });
     const restartedAt = Date.now();
     try {
       const states = await settle(again.base, ids, restartedAt + 60_000 + 60_000);
-      const lastEnd = Math.max(...[...states.values()].map((j) => Date.parse(j.ended_at ?? "") || 0));
+      const ends = [...states.values()].map((j) => Date.parse(j.ended_at ?? "") || 0);
+      const lastEnd = Math.max(...ends);
+      // Jobs that were still running when the process died (they ended after the kill): the ones the restart had to recover.
+      const inFlight = ends.filter((e) => e > killAt).length;
       const finished = ids.filter((id) => states.get(id)?.status === "finished");
       const stuck = ids.filter((id) => !terminal(states.get(id)?.status));
       let intact = 0;
@@ -126,8 +127,8 @@ async function restart(): Promise<void> {
         if (sha(a) === inputHash && b[1] === 0x50 && w === wanted && conv.status === "finished") intact++;
       }
       const within = lastEnd ? ((lastEnd - restartedAt) / 1000).toFixed(1) : "n/a";
-      console.log(`restart — jobs ${n}, in flight at the kill ${inFlight}, finished ${finished.length}, stuck ${stuck.length}, files intact ${intact}/${finished.length}, last job ended ${within} s after the restart (restart took ${((restartedAt - t0) / 1000).toFixed(1)} s)`);
-      if (stuck.length || finished.length !== n || intact !== n) failures.push("restart");
+      console.log(`restart — jobs ${n}, running at the kill (ended after it) ${inFlight}, finished ${finished.length}, stuck ${stuck.length}, files intact ${intact}/${finished.length}, last job ended ${within} s after the restart (restart took ${((restartedAt - t0) / 1000).toFixed(1)} s)`);
+      if (stuck.length || finished.length !== n || intact !== n || inFlight === 0) failures.push("restart");
     } finally {
       await again.stop();
     }
