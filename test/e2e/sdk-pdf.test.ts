@@ -2,6 +2,7 @@
  * Issue 4, end to end through the official SDK under `wrangler dev`: real PDFs from the corpus,
  * oracles from native tools (qpdf --check, pdfinfo, qpdf --show-encryption, pdftotext, identify).
  */
+import { execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
@@ -97,6 +98,33 @@ describe("PDF operations through the SDK", () => {
     const box = pdfinfo(path, ["-f", "13", "-l", "13"])["Page   13 size"];
     const [w, h] = box.match(/([\d.]+) x ([\d.]+)/)!.slice(1).map(Number);
     expect(w / h).toBeCloseTo(320 / 240, 2);
+  });
+
+  it("exports a PDF split into pages as one ZIP with archive_multiple_files (oracle: unzip, pdftotext)", async () => {
+    const src = "pdf/gotenberg-pages_12.pdf";
+    const cc = sdk("key-a", server.base);
+    let job = await cc.jobs.create({ tasks: {
+      in: { operation: "import/upload" },
+      split: { operation: "pdf/split-pages", input: "in" },
+      out: { operation: "export/url", input: "split", archive_multiple_files: true },
+    } });
+    await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(src)), "pages.pdf");
+    job = await cc.jobs.wait(job.id);
+    expect(job.status).toBe("finished");
+    const urls = cc.jobs.getExportUrls(job);
+    expect(urls.map((u) => u.filename)).toEqual(["archive.zip"]);
+    const res = await fetch(urls[0].url!);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    const zip = tempFile("archive.zip", new Uint8Array(await res.arrayBuffer()));
+    expect(run("unzip", ["-tq", zip]).code).toBe(0);
+    const listed = run("zipinfo", ["-1", zip]).out.trim().split("\n");
+    const pages = fact(src).pages!;
+    expect(listed).toEqual(Array.from({ length: pages }, (_, i) => `pages-${i + 1}.pdf`));
+    // Each member is its page: the text of member 3 is the text of page 3 of the source.
+    const member = tempFile("m3.pdf", new Uint8Array(execFileSync("unzip", ["-p", zip, "pages-3.pdf"])));
+    const text = (path: string, page = 1) => run("pdftotext", ["-f", String(page), "-l", String(page), path, "-"]).out.replace(/\s+/g, " ").trim();
+    expect(text(member)).toBe(text(corpusPath(src), 3));
+    expect(text(member)).not.toBe(text(corpusPath(src), 4));
   });
 
   it("ends broken and hostile PDFs in task errors with codes, and keeps serving", async () => {

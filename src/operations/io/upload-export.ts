@@ -4,6 +4,9 @@
  */
 import { z } from "zod";
 import { signFileUrl, uploadSignature } from "../../security/signing";
+import { outputKey } from "../../storage/keys";
+import { checkZipBudget, zipFiles } from "./zip";
+import { safeFilename } from "./filenames";
 import type { OperationHandler } from "../types";
 
 export const importUpload: OperationHandler<{ redirect?: string }> = {
@@ -34,8 +37,14 @@ export async function uploadForm(base: string, secret: string, jobId: string, ta
 
 export const exportUrlParams = z.object({
   inline: z.boolean().optional(),
-  archive_multiple_files: z.literal(false, { error: "archive_multiple_files is not supported yet; export files one by one." }).optional(),
+  /** One ZIP of every input file behind a single URL (named `archive.zip`, or `filename`). */
+  archive_multiple_files: z.boolean().optional(),
+  /** Name of the archive when archive_multiple_files is true. */
+  filename: z.string().min(1).max(200).optional(),
 });
+
+/** Name of the archive of an archive_multiple_files export. */
+const ARCHIVE_NAME = "archive.zip";
 
 export const exportUrl: OperationHandler<z.infer<typeof exportUrlParams>> = {
   operation: "export/url",
@@ -47,6 +56,14 @@ export const exportUrl: OperationHandler<z.infer<typeof exportUrlParams>> = {
   async run(inputs, p, ctx) {
     const s = ctx.settings;
     const expires = Math.floor(Date.now() / 1000) + s.fileUrlTtlSeconds;
+    if (p.archive_multiple_files && inputs.length > 1) {
+      // The runner stores the archive as output 0 of this task; its key is known now, so the URL is signed before it exists.
+      checkZipBudget(inputs.reduce((n, f) => n + f.size, 0));
+      const data = zipFiles(await Promise.all(inputs.map(async (f) => ({ filename: f.filename, data: await f.bytes() }))));
+      const filename = safeFilename(p.filename && /\.zip$/i.test(p.filename) ? p.filename : p.filename ? `${p.filename}.zip` : ARCHIVE_NAME);
+      const url = await signFileUrl(s.publicBaseUrl, s.urlSigningSecret, { key: outputKey(ctx.jobId, ctx.taskId, 0, filename), expires, inline: false });
+      return { files: [{ filename, data, contentType: "application/zip" }], extra: { files: [{ filename, size: data.byteLength, url }] } };
+    }
     const files = await Promise.all(
       inputs.map(async (f) => ({
         filename: f.filename,
