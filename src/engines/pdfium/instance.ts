@@ -37,6 +37,14 @@ export interface Pdfium {
   FPDFFormObj_GetObject(form: number, index: number): number;
   FPDFImageObj_GetImagePixelSize(image: number, width: number, height: number): boolean;
   FPDFBitmap_Create(width: number, height: number, alpha: number): number;
+  /** The form-fill layer (widget appearances): an info struct, the environment of a document, page hooks, drawing. */
+  PDFiumExt_OpenFormFillInfo(): number;
+  PDFiumExt_CloseFormFillInfo(info: number): void;
+  PDFiumExt_InitFormFillEnvironment(doc: number, info: number): number;
+  PDFiumExt_ExitFormFillEnvironment(form: number): void;
+  FORM_OnAfterLoadPage(page: number, form: number): void;
+  FORM_OnBeforeClosePage(page: number, form: number): void;
+  FPDF_FFLDraw(form: number, bitmap: number, page: number, x: number, y: number, w: number, h: number, rotate: number, flags: number): void;
   FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): boolean;
   FPDFBitmap_GetBuffer(bitmap: number): number;
   FPDFBitmap_GetStride(bitmap: number): number;

@@ -1,7 +1,7 @@
 /**
  * Rendering the pages of one PDF with a PDFium instance: open (passwords), resolve pages, check
  * every budget before the first bitmap, then render page by page to PNG (png.ts). Pages are drawn
- * with annotations and form widgets (FPDF_ANNOT), on white, in R,G,B byte order.
+ * with annotations (FPDF_ANNOT) and form widgets (the form-fill layer, FPDF_FFLDraw), on white, in R,G,B byte order.
  * @throws TaskError OVER_BUDGET | OPEN_FAILED | INVALID_PASSWORD | INVALID_PAGES
  */
 import { TaskError } from "../errors";
@@ -78,8 +78,9 @@ function plan(pdfium: Pdfium, doc: number, pages: number[], req: RasterRequest, 
 }
 
 /** Renders one page to PNG. */
-async function renderPage(pdfium: Pdfium, doc: number, n: number, r: PageRaster, density: number | undefined): Promise<RasterPage> {
+async function renderPage(pdfium: Pdfium, doc: number, form: number, n: number, r: PageRaster, density: number | undefined): Promise<RasterPage> {
   const page = pdfium.FPDF_LoadPage(doc, n - 1);
+  if (form) pdfium.FORM_OnAfterLoadPage(page, form);
   const bitmap = pdfium.FPDFBitmap_Create(r.w, r.h, 0);
   if (!bitmap) {
     pdfium.FPDF_ClosePage(page);
@@ -89,9 +90,13 @@ async function renderPage(pdfium: Pdfium, doc: number, n: number, r: PageRaster,
   try {
     pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, r.w, r.h, 0xffffffff);
     pdfium.FPDF_RenderPageBitmap(bitmap, page, r.ox, r.oy, r.sw, r.sh, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
+    // Form widgets: in a document with an AcroForm, PDFium leaves widget annotations to the form layer
+    // (FPDF_FFLDraw draws their appearance streams, as viewers do); without it field values are blank.
+    if (form) pdfium.FPDF_FFLDraw(form, bitmap, page, r.ox, r.oy, r.sw, r.sh, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
     filtered = filterRows(pdfium.pdfium.HEAPU8, pdfium.FPDFBitmap_GetBuffer(bitmap), r.w, r.h, pdfium.FPDFBitmap_GetStride(bitmap));
   } finally {
     pdfium.FPDFBitmap_Destroy(bitmap);
+    if (form) pdfium.FORM_OnBeforeClosePage(page, form);
     pdfium.FPDF_ClosePage(page);
   }
   return { page: n, width: r.w, height: r.h, png: await encodePng(filtered, density) };
@@ -106,6 +111,8 @@ export async function renderPages(pdfium: Pdfium, req: RasterRequest, budget: Ra
   if (!data || !scratch) throw new TaskError("OVER_BUDGET", `${req.filename}: no memory to load it.`);
   heap.HEAPU8.set(req.input, data);
   let doc = 0;
+  let formInfo = 0;
+  let form = 0;
   try {
     doc = openDoc(pdfium, data, req.input.byteLength, req);
     const pageCount = pdfium.FPDF_GetPageCount(doc);
@@ -116,9 +123,14 @@ export async function renderPages(pdfium: Pdfium, req: RasterRequest, budget: Ra
     const rasters = plan(pdfium, doc, selected, req, budget, scratch);
     const pages: RasterPage[] = [];
     const density = req.width || req.height ? undefined : (req.density ?? DEFAULT_DENSITY); // pHYs only when the density holds
-    for (const [i, n] of selected.entries()) pages.push(await renderPage(pdfium, doc, n, rasters[i], density));
+    // The form-fill environment draws widget appearances (no JavaScript runs: the build has no V8/XFA).
+    formInfo = pdfium.PDFiumExt_OpenFormFillInfo();
+    form = formInfo ? pdfium.PDFiumExt_InitFormFillEnvironment(doc, formInfo) : 0;
+    for (const [i, n] of selected.entries()) pages.push(await renderPage(pdfium, doc, form, n, rasters[i], density));
     return { pages, pageCount };
   } finally {
+    if (form) pdfium.PDFiumExt_ExitFormFillEnvironment(form);
+    if (formInfo) pdfium.PDFiumExt_CloseFormFillInfo(formInfo);
     if (doc) pdfium.FPDF_CloseDocument(doc);
     heap.wasmExports.free(scratch);
     heap.wasmExports.free(data);
