@@ -16,7 +16,6 @@ import {
   type Change, type TaskColumns, type TaskEvent, type TaskEventInput,
 } from "./transitions";
 
-export { MAX_ATTEMPTS };
 
 export class JobMachine {
   /** Whether the schema exists here; cached once true, reset by `forget()` after deleteAll. */
@@ -147,11 +146,6 @@ export class JobMachine {
       t.retryOf ?? null, t.retryOf ?? null,
     );
     if (done) this.setFiles(t.id, p.files);
-  }
-
-  /** Whether the row is the effective one of its name (no later retry of it exists). */
-  isEffective(t: TaskRow): boolean {
-    return this.effective().some((r) => r.id === t.id);
   }
 
   /** Graph nodes of the effective tasks plus, for standalone tasks, their external inputs. */
