@@ -21,6 +21,23 @@ export async function pdfOf(sizes: [number, number][], title = "Contract"): Prom
   return doc.save();
 }
 
+/** An uncompressed 24-bit BMP of w×h (rows bottom-up, padded to 4 bytes). `declared` overrides the header's size (a bomb). */
+export function bmpOf(w: number, h: number, declared?: [number, number]): Uint8Array {
+  const row = Math.ceil((w * 3) / 4) * 4;
+  const out = new Uint8Array(54 + row * h);
+  const v = new DataView(out.buffer);
+  out.set([0x42, 0x4d]);
+  v.setUint32(2, out.length, true);
+  v.setUint32(10, 54, true);
+  v.setUint32(14, 40, true);
+  v.setInt32(18, declared?.[0] ?? w, true);
+  v.setInt32(22, declared?.[1] ?? h, true);
+  v.setUint16(26, 1, true);
+  v.setUint16(28, 24, true);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out.set([x % 256, y % 256, 128], 54 + y * row + x * 3);
+  return out;
+}
+
 /** Width and height of a PNG from its IHDR chunk. */
 export function pngSize(png: Uint8Array): [number, number] {
   expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");

@@ -9,26 +9,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { workerdEngines } from "../../src/runtime/workerd/engines";
 import type { Env } from "../../src/env";
+import { bmpOf as bmp } from "../contract/engines.cases";
 
 const engines = () => workerdEngines(env as unknown as Env);
 
-/** An uncompressed 24-bit BMP of w×h with a gradient (BITMAPINFOHEADER, rows bottom-up, padded to 4 bytes). */
-function bmp(w: number, h: number): Uint8Array {
-  const row = Math.ceil((w * 3) / 4) * 4;
-  const out = new Uint8Array(54 + row * h);
-  const v = new DataView(out.buffer);
-  out.set([0x42, 0x4d]);
-  v.setUint32(2, out.length, true);
-  v.setUint32(10, 54, true);
-  v.setUint32(14, 40, true);
-  v.setInt32(18, w, true);
-  v.setInt32(22, h, true);
-  v.setUint16(26, 1, true);
-  v.setUint16(28, 24, true);
-  v.setUint32(34, row * h, true);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out.set([x % 256, y % 256, (x + y) % 256], 54 + y * row + x * 3);
-  return out;
-}
 
 describe("engine RPC with files over 32 MiB", () => {
   it("the ImageMagick engine Worker takes an input of exactly its 32 MiB budget", async () => {
