@@ -2,8 +2,13 @@
 // `npm start`: serves the API offline under `wrangler dev` on http://localhost:${PORT:-8787}, with every
 // Worker of the project in one dev session (api Worker first, engine Workers as auxiliaries).
 // Honoured from the environment: PORT, API_KEYS (default: the local development key "dev-key" for user "dev"),
-// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, PERSIST_TO.
+// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, PERSIST_TO,
+// NATIVE_ENGINE_URL (use a native engine already running there), NATIVE (=off: none), NATIVE_PORT.
+// The native engine (container/server.ts) starts first as a local process on a free loopback port — the same server
+// the production Container runs — and wrangler dev reaches it through NATIVE_ENGINE_URL with containers disabled
+// (no Docker engine needed; shared/reference/cloudflare-platform.md §6).
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +16,36 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
 const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
+/** A free loopback port. */
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+
+/** Starts container/server.ts and waits for GET /health; returns [url, child] or [] when it did not come up. */
+async function startNative() {
+  const port = env.NATIVE_PORT || String(await freePort());
+  const native = spawn(process.execPath, [join(root, "container", "server.ts")], { cwd: root, stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
+  const url = `http://127.0.0.1:${port}`;
+  for (const until = Date.now() + 60_000; Date.now() < until && native.exitCode === null; ) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return [url, native];
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.error("The native engine did not start; pdf/a, pdf/x, office documents and command are unavailable.");
+  native.kill("SIGKILL");
+  return [];
+}
+
+const [nativeUrl, nativeChild] = env.NATIVE_ENGINE_URL ? [env.NATIVE_ENGINE_URL] : env.NATIVE === "off" ? [] : await startNative();
 const vars = {
   API_KEYS: env.API_KEYS || "dev-key:dev",
   URL_SIGNING_SECRET: env.URL_SIGNING_SECRET || "local-development-signing-secret",
@@ -19,11 +54,18 @@ const vars = {
   ...(env.MAX_WAIT_SECONDS ? { MAX_WAIT_SECONDS: env.MAX_WAIT_SECONDS } : {}),
   ...(env.ENGINE_ORDER ? { ENGINE_ORDER: env.ENGINE_ORDER } : {}),
   ...(env.MAX_OPEN_JOBS ? { MAX_OPEN_JOBS: env.MAX_OPEN_JOBS } : {}),
+  ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : {}),
 };
-const args = ["dev", ...configs.flatMap((c) => ["-c", c]), "--port", env.PORT || "8787", "--ip", env.IP || "127.0.0.1", "--show-interactive-dev-session=false"];
+const args = ["dev", ...configs.flatMap((c) => ["-c", c]), "--port", env.PORT || "8787", "--ip", env.IP || "127.0.0.1", "--show-interactive-dev-session=false", "--enable-containers=false"];
 for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
 if (env.PERSIST_TO) args.push("--persist-to", env.PERSIST_TO);
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
 const child = spawn(process.execPath, [wrangler, ...args], { cwd: root, stdio: "inherit", env: { ...env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(root, ".cache", "config") } });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => {
+  child.kill(sig);
+  nativeChild?.kill(sig);
+});
+child.on("exit", (code, signal) => {
+  nativeChild?.kill("SIGTERM");
+  process.exit(code ?? (signal ? 1 : 0));
+});

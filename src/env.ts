@@ -4,6 +4,7 @@
  */
 import type { AccountDO } from "../durable-objects/account";
 import type { JobDO } from "../durable-objects/job";
+import type { NativeContainer } from "./engines/native/container";
 import type { EngineRpc } from "./engines/remote";
 
 /** What crosses the queue: ids only, never file bytes (issue 2). */
@@ -21,6 +22,12 @@ export interface Env {
   IMAGEMAGICK?: EngineRpc;
   /** ExifTool engine Worker (wasm/exiftool) over a service binding. */
   EXIFTOOL?: EngineRpc;
+  /** The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER. */
+  NATIVE_ENGINE_URL?: string;
+  /** The native engine as a Cloudflare Container (production; engines/native/container.ts). */
+  NATIVE_CONTAINER?: DurableObjectNamespace<NativeContainer>;
+  /** How many container instances native work spreads over (default 3). */
+  NATIVE_INSTANCES?: string;
   /** Per-operation engine order, e.g. "merge=qpdf,pdflib;convert=pdfium" (engines/routing.ts). */
   ENGINE_ORDER?: string;
   /** "key:username,key2:username2". No default in production configuration. */

@@ -7,6 +7,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { enginesFor } from "../engines/routing";
+import { nativeRowsAvailable } from "../runtime/workerd/native";
 import { HANDLERS } from "../operations/registry";
 import type { OperationHandler } from "../operations/types";
 import { includes, q, type AppEnv } from "./context";
@@ -50,8 +51,13 @@ const orNull = (f: string) => (f === "*" ? null : f);
 operations.get("/v2/operations", (c) => catalogue(c));
 operations.get("/v2/convert/formats", (c) => catalogue(c, "convert"));
 
-/** Lists registry rows matching the filters (contract §1.4); `only` restricts to one operation. */
-function catalogue(c: Context<AppEnv>, only?: string) {
+/**
+ * Lists registry rows matching the filters (contract §1.4); `only` restricts to one operation. Rows
+ * of the native engine appear only when it answers and has their tool (GET /health), so a machine
+ * without Ghostscript or LibreOffice does not offer pdf/a or office conversion.
+ */
+async function catalogue(c: Context<AppEnv>, only?: string) {
+  const native = await nativeRowsAvailable(c.env);
   const p = pageOf({ page: c.req.query("page"), per_page: c.req.query("per_page") ?? "1000" });
   const f = (k: string) => q(c.req.query(`filter[${k}]`));
   const inc = includes(c.req.query("include"));
@@ -61,6 +67,7 @@ function catalogue(c: Context<AppEnv>, only?: string) {
     ),
   ).filter(
     (r) =>
+      (r.e.placement !== "native" || native.has(r.e.name)) &&
       (!only || r.h.operation === only) &&
       (!f("operation") || r.h.operation === f("operation")) &&
       (!f("input_format") || r.input === f("input_format")?.toLowerCase()) &&

@@ -12,6 +12,7 @@
 import type { TaskFailure } from "./errors";
 import type { ExifToolEngine } from "./exiftool/types";
 import type { ImageMagickEngine } from "./imagemagick/types";
+import type { CommandEngine, OfficeEngine } from "./native/types";
 import type { PdfEngine } from "./pdf/types";
 
 /** The answer of one engine call: its payload `T`, or a failure as data; both name the engine version that answered. */
@@ -31,6 +32,10 @@ export interface EngineKinds {
   pdf: PdfEngine;
   /** Metadata read and write (ExifTool's property names). */
   metadata: ExifToolEngine;
+  /** Office documents (LibreOffice in the native engine). */
+  office: OfficeEngine;
+  /** The `command` operation's command lines (ImageMagick / GraphicsMagick in the native engine). */
+  command: CommandEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -44,7 +49,9 @@ export type EngineKind = keyof EngineKinds;
  */
 export const KIND_METHODS = {
   image: ["run", "info"],
-  pdf: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "rasterize"],
+  pdf: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "rasterize", "pdfa", "pdfx", "optimize"],
   metadata: ["read", "write", "info"],
+  office: ["convert"],
+  command: ["run"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

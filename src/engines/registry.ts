@@ -17,6 +17,7 @@ import type { EngineKind, EngineKinds } from "./kinds";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
+import { NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
 export interface FormatPair {
@@ -78,6 +79,37 @@ export const ENGINES = [
     offers: { operations: ["metadata", "metadata/write"] },
     budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
     aliases: [],
+  },
+  // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
+  {
+    name: "ghostscript", version: NATIVE_VERSIONS.ghostscript, kind: "pdf", placement: "native",
+    offers: { operations: ["pdf/a", "pdf/x", "optimize"], formats: [{ input: "pdf", output: "pdf" }] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["gs"],
+  },
+  {
+    name: "qpdf", version: NATIVE_VERSIONS.qpdf, kind: "pdf", placement: "native",
+    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/decrypt"] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: [],
+  },
+  {
+    name: "libreoffice", version: NATIVE_VERSIONS.libreoffice, kind: "office", placement: "native",
+    offers: { operations: ["convert"], formats: OFFICE_INPUTS.map((input) => ({ input, output: "pdf" })) },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["office", "openoffice"],
+  },
+  {
+    name: "imagemagick-native", version: NATIVE_VERSIONS.imagemagick, kind: "image", placement: "native",
+    offers: { operations: ["convert", "thumbnail"] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: [],
+  },
+  {
+    name: "native-command", version: NATIVE_VERSIONS.imagemagick, kind: "command", placement: "native",
+    offers: { operations: ["command"] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["imagemagick", "graphicsmagick"],
   },
 ] as const satisfies readonly EngineRow[];
 

@@ -36,16 +36,18 @@ export function answersTo(row: EngineRow, pin: string): boolean {
 }
 
 /**
- * The engines that may do `q`, in routing order. A pin matching an engine's own name keeps only
- * that engine; otherwise every engine whose aliases hold it stays (several may stand in for one
- * CloudConvert engine, e.g. "poppler" for page operations and for rasterizing).
+ * The engines that may do `q`, in routing order. A pin keeps the engine of that name first and then
+ * every engine whose aliases hold it (several may stand in for one CloudConvert engine, e.g.
+ * "poppler" for page operations and for rasterizing; "qpdf" is the native qpdf where it is
+ * deployed and pdf-lib elsewhere).
  */
 export function enginesFor(q: EngineQuery): EngineRow[] {
   const table: readonly EngineRow[] = ENGINES;
   let rows = table.filter((e) => e.kind === q.kind && e.offers.operations.includes(q.operation) && fits(e.offers.formats, q.input, q.output));
   if (q.pin) {
-    const exact = rows.filter((e) => e.name === q.pin!.toLowerCase());
-    rows = exact.length ? exact : rows.filter((e) => answersTo(e, q.pin!));
+    // The engine of that name first, then the engines standing in for it (pin "qpdf": native qpdf, else pdf-lib).
+    const pin = q.pin.toLowerCase();
+    rows = [...rows.filter((e) => e.name === pin), ...rows.filter((e) => e.name !== pin && answersTo(e, pin))];
   }
   const preferred = q.order?.[q.operation] ?? [];
   const rank = (e: EngineRow) => (preferred.includes(e.name) ? preferred.indexOf(e.name) : preferred.length);

@@ -14,7 +14,9 @@ import { importBase64, importRaw } from "./io/import-inline";
 import { importUrl } from "./io/import-url";
 import { exportUrl, importUpload } from "./io/upload-export";
 import { IMAGE_HANDLERS } from "./image";
+import { COMMAND_HANDLERS } from "./command";
 import { METADATA_HANDLERS } from "./metadata";
+import { OFFICE_HANDLERS } from "./office";
 import { PDF_HANDLERS } from "./pdf";
 import type { FormatPair, OperationHandler } from "./types";
 
@@ -28,6 +30,9 @@ export const HANDLERS: OperationHandler<any>[] = [
   ...METADATA_HANDLERS,
   // PDF toolkit: page operations and rasterizing (issue 4)
   ...PDF_HANDLERS,
+  // office documents and command lines, in the native engine (issue 12)
+  ...OFFICE_HANDLERS,
+  ...COMMAND_HANDLERS,
 ];
 
 const byOperation = new Map<string, OperationHandler<any>[]>();

@@ -62,7 +62,7 @@ function contextFor(env: Env, claim: ClaimedTask, files: FileStore, signal: Abor
     taskId: claim.taskId,
     jobId: claim.jobId,
     files,
-    engines: workerdEngines(env),
+    engines: workerdEngines(env, { signal, timeoutMs: claim.deadline - Date.now() }),
     engineOrder: parseEngineOrder(env.ENGINE_ORDER),
     settings: runtimeSettings(env, claim.baseUrl, claim.retentionS),
     async taskFiles(name) {

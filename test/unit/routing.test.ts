@@ -3,8 +3,8 @@
  * candidates, pins by engine name and CloudConvert alias, ENGINE_ORDER, over-budget hand-off, a
  * candidate that cannot take the input passing the task on, and the non-retryable "no engine can
  * do this". Real engines run wherever an outcome is asserted; a stand-in engine only plays one
- * that answers "unsupported" (the table has no two engines of one kind for one operation yet: the
- * native engine of issue 12 brings the first, and with it a hand-off between engines of a kind).
+ * that answers "unsupported". The hand-off from a WebAssembly engine to the native engine with
+ * real engines is in native-engine.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
@@ -27,14 +27,19 @@ const refuse = (code: "UNSUPPORTED" | "OVER_BUDGET") => ({
 
 describe("engine order", () => {
   it("follows the table, filtered by kind, operation and formats", () => {
-    expect(names(enginesFor({ kind: "pdf", operation: "merge" }))).toEqual(["pdflib"]);
+    expect(names(enginesFor({ kind: "pdf", operation: "merge" }))).toEqual(["pdflib", "qpdf"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual(["pdfium"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "docx" }))).toEqual([]);
-    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual(["imagemagick"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual(["imagemagick", "imagemagick-native"]);
+    expect(names(enginesFor({ kind: "office", operation: "convert", input: "docx", output: "pdf" }))).toEqual(["libreoffice"]);
+    expect(names(enginesFor({ kind: "pdf", operation: "pdf/a", input: "pdf", output: "pdf" }))).toEqual(["ghostscript"]);
   });
 
   it("pins by engine name or by a CloudConvert engine name the table maps", () => {
     expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "poppler" }))).toEqual(["pdflib"]);
+    // the engine of that name first, then the engines standing in for it
+    expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "qpdf" }))).toEqual(["qpdf", "pdflib"]);
+    expect(names(enginesFor({ kind: "command", operation: "command", pin: "graphicsmagick" }))).toEqual(["native-command"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", pin: "poppler" }))).toEqual(["pdfium"]);
     expect(names(enginesFor({ kind: "image", operation: "convert", pin: "graphicsmagick" }))).toEqual(["imagemagick"]);
     expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "chrome" }))).toEqual([]);
@@ -49,7 +54,7 @@ describe("engine order", () => {
   });
 
   it("refuses what no engine can do, and a pin nothing here honours", () => {
-    expect(() => route("convert", { output_format: "pdf" }, "a.docx")).toThrow(expect.objectContaining({ code: "INVALID_CONVERSION_TYPE" }));
+    expect(() => route("convert", { output_format: "pdf" }, "a.xyz")).toThrow(expect.objectContaining({ code: "INVALID_CONVERSION_TYPE" }));
     expect(() => route("merge", { output_format: "pdf", engine: "chrome" }, "a.pdf")).toThrow(expect.objectContaining({ code: "ENGINE_UNAVAILABLE" }));
   });
 });
@@ -107,17 +112,15 @@ describe("validation picks the handler by formats and pins before judging parame
     const base = { imp: { operation: "import/url", url: "https://example.com/a.pdf" } };
     expect(job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "poppler" } })).toHaveProperty("specs");
     const r = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "chrome" } });
-    expect("errors" in r && r.errors["tasks.m"]).toEqual(["Task m: engine: chrome is not an engine of this server for merge to pdf; engines here that do: pdflib (or leave engine out)."]);
+    expect("errors" in r && r.errors["tasks.m"]).toEqual(["Task m: engine: chrome is not an engine of this server for merge to pdf; engines here that do: pdflib, qpdf (or leave engine out)."]);
   });
 
-  it("says a PDF cannot be optimized here rather than blaming an image parameter", () => {
+  it("judges a PDF's optimize parameters by the PDF handler, an image's by the image handler", () => {
     const r = job({
       imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
       opt: { operation: "optimize", input: "imp", profile: "web", flatten_signatures: true },
     });
-    expect("errors" in r && r.errors["tasks.opt"]).toEqual([
-      "Task opt: optimize from pdf (the format of its input) is not supported by this server (see GET /v2/operations?filter[operation]=optimize).",
-    ]);
+    expect("errors" in r && r.errors["tasks.opt"]).toEqual(["Task opt: flatten_signatures: parameter not supported by optimize on pdf files."]);
     // the same task on a PNG input judges the image parameters
     const png = job({ imp: { operation: "import/url", url: "https://example.com/a.png" }, opt: { operation: "optimize", input: "imp", flatten_signatures: true } });
     expect("errors" in png && png.errors["tasks.opt"]).toEqual(["Task opt: flatten_signatures: parameter not supported by optimize on png, jpg files."]);

@@ -9,13 +9,22 @@ import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
 import type { Env } from "../../env";
+import { nativeEngines } from "../../engines/native/engines";
+import { nativeTarget } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
 const pdflib = createPdfLibEngine();
 
-/** The engines reachable from a Worker with bindings `env`. */
-export function workerdEngines(env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL">): EngineInstances {
+/**
+ * The engines reachable from a Worker with bindings `env`. `task` (the running task's signal and
+ * remaining milliseconds) is handed to the native engine, whose tools it stops.
+ */
+export function workerdEngines(
+  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "NATIVE_ENGINE_URL" | "NATIVE_CONTAINER" | "NATIVE_INSTANCES">,
+  task: { signal?: AbortSignal; timeoutMs?: number } = {},
+): EngineInstances {
   return {
+    ...nativeEngines(nativeTarget(env), task),
     cloudflare: {},
     pdflib,
     pdfium: workerdPdfiumEngine(),

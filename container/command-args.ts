@@ -1,0 +1,93 @@
+/**
+ * The `command` operation's arguments (contract §6 `command`: `engine`, `command`, `arguments`):
+ * split like a POSIX shell splits words (quotes and backslashes; no expansion of any kind) but never
+ * given to one, and every path checked to stay under /input/<task>/ or /output/ (issue 12). Pure:
+ * the Worker uses it for the 422 at task creation, the native engine again before running.
+ */
+
+/** Commands each engine offers (the first word a user writes). */
+export const COMMANDS: Record<string, readonly string[]> = {
+  imagemagick: ["convert", "magick", "identify"],
+  graphicsmagick: ["gm"],
+};
+
+/** ImageMagick/GraphicsMagick coders that read the network, the file system or run scripts: refused as a `coder:` prefix. */
+const UNSAFE_CODERS = new Set(["url", "http", "https", "ftp", "file", "msl", "mvg", "ephemeral", "text", "tmp", "fd", "pipe", "xc-file"]);
+
+/**
+ * Splits `line` into words as `sh` would (single quotes literal, double quotes with \\ \" \$ \`
+ * escapes, backslash escapes outside quotes), without expanding anything.
+ * @returns the words, or an error message for an unterminated quote
+ */
+export function splitArguments(line: string): { words: string[] } | { error: string } {
+  const words: string[] = [];
+  let cur = "";
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return { error: "a single quote is not closed" };
+      cur += line.slice(i + 1, end);
+      i = end;
+      inWord = true;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === "\\" && j + 1 < line.length && '\\"$`'.includes(line[j + 1]!)) j++;
+        cur += line[j];
+      }
+      if (j >= line.length) return { error: "a double quote is not closed" };
+      i = j;
+      inWord = true;
+    } else if (c === "\\" && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(cur);
+      cur = "";
+      inWord = false;
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return { words };
+}
+
+/** Normalises a slash path; undefined when it climbs above its root with "..". */
+function normalise(path: string): string | undefined {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (!out.length) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return `/${out.join("/")}`;
+}
+
+/**
+ * Checks the words of a command: every word that names a path (contains "/" after an optional
+ * `coder:` prefix, or starts with "@") must stay under /input/ or /output/; coders that reach
+ * outside (url:, msl:, text:, …) are refused.
+ * @returns the first problem as a message, or null when every word is fine
+ */
+export function checkWords(words: string[]): string | null {
+  for (const w of words) {
+    const m = /^([A-Za-z0-9-]{2,}):(.*)$/.exec(w);
+    const coder = m?.[1]?.toLowerCase();
+    if (coder && UNSAFE_CODERS.has(coder)) return `"${w}": the ${coder}: prefix is not allowed.`;
+    let rest = m && !/^\d/.test(m[1]!) ? m[2]! : w;
+    if (rest.startsWith("@")) rest = rest.slice(1);
+    else if (!rest.includes("/")) continue;
+    if (!rest.startsWith("/")) return `"${w}": paths must start with /input/ or /output/.`;
+    const path = normalise(rest.replace(/\[[^\]]*\]$/, ""));
+    if (!path || !(path.startsWith("/input/") || path.startsWith("/output/") || path === "/output")) {
+      return `"${w}": only files under /input/ and /output/ can be used.`;
+    }
+  }
+  return null;
+}

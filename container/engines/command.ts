@@ -1,0 +1,57 @@
+/**
+ * The `command` operation (contract §6) with engine imagemagick (`convert`, `magick`, `identify`)
+ * or graphicsmagick (`gm`): inputs are laid out under input/<task_name>/<filename> in the call's
+ * directory, the user's /input/ and /output/ paths are mapped onto it, the tool runs there with an
+ * argument list (no shell), and every file written under output/ becomes an output file.
+ */
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { COMMANDS, checkWords, splitArguments } from "../command-args.ts";
+import { which } from "../tools.ts";
+import { NativeError, get, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+interface CommandRequest {
+  engine: "imagemagick" | "graphicsmagick";
+  command: string;
+  arguments: string;
+  inputs: { task: string; filename: string; data: Uint8Array }[];
+  capture_output?: boolean;
+}
+
+/** A file or task name as one safe path segment. */
+const segment = (s: string) => basename(s).replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
+
+async function runCommand(req: CommandRequest, call: NativeCall) {
+  const commands = COMMANDS[req.engine];
+  if (!commands?.includes(req.command)) throw new NativeError("UNSUPPORTED", `command ${req.command} is not offered for engine ${req.engine}; use ${(commands ?? []).join(", ")}.`);
+  const split = splitArguments(req.arguments);
+  if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
+  const problem = checkWords(split.words);
+  if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
+  for (const f of req.inputs) {
+    const dir = join(call.work, "input", segment(f.task));
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, segment(f.filename)), f.data);
+  }
+  const outDir = join(call.work, "output");
+  await mkdir(outDir, { recursive: true });
+  const mapped = split.words.map((w) => w.replace(/(^|^@|:|:@)\/(input|output)(?=\/|$)/, (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`));
+  const t = tool(call, req.engine);
+  // gm takes its subcommand as the first argument; IM 7's `magick` takes `identify` the same way; IM 6 has its own identify.
+  const im7 = t.path.endsWith("magick");
+  const [exe, args] =
+    req.command !== "identify" ? [t.path, mapped] : im7 ? [t.path, ["identify", ...mapped]] : [which("identify") ?? t.path, mapped];
+  const r = await run(call, exe, args, { cwd: outDir });
+  if (r.killed) throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
+  const output = `${r.stdout}${r.stderr}`;
+  if (r.code !== 0) throw new NativeError("CONVERSION_FAILED", `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${output.trim().split("\n").slice(-3).join(" ").slice(0, 500)}`);
+  const names = (await readdir(outDir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
+  const files = await Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
+  return { files, command: [req.command, ...split.words].map(quote).join(" "), ...(req.capture_output ? { output } : {}) };
+}
+
+/** A word as a shell would need it quoted, for `result.command`. */
+const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The command engine (kind command: run). `tool` is checked per request (imagemagick or graphicsmagick). */
+export const command: NativeEngineDef = { tool: "", methods: { run: runCommand } };

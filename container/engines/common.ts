@@ -1,0 +1,81 @@
+/**
+ * What every native engine shares: the failure class, the per-call context, and the mapping of a
+ * tool's exit into a failure with a code (DESIGN.md principle 3: normalise at the adapter).
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
+import type { Tool } from "../tools.ts";
+
+/** A failure with a task error code (src/engines/errors.ts vocabulary); becomes {ok: false, error} on the wire. */
+export class NativeError extends Error {
+  code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** One call's context: its own working directory, its time and memory limits, the caller's abort. */
+export interface NativeCall {
+  /** The call's own directory (removed after the call). */
+  work: string;
+  /** Milliseconds every tool run of this call may take, in total at most this. */
+  timeoutMs: number;
+  /** RLIMIT_AS of each tool run, bytes. */
+  memoryBytes: number;
+  signal: AbortSignal;
+  /** The server's work root (long-lived state such as the office pool's profiles lives under it). */
+  root: string;
+  /** The tools of this host by name (tools.ts). */
+  tools: Map<string, Tool>;
+}
+
+/** One method of a native engine: request → result fields (merged with ok/engineVersion), or throws NativeError. */
+export type NativeMethod = (request: any, call: NativeCall) => Promise<Record<string, unknown>>;
+
+/** A native engine: the tool it needs and its methods by name (the Worker's kind interface, src/engines/kinds.ts). */
+export interface NativeEngineDef {
+  tool: string;
+  methods: Record<string, NativeMethod>;
+}
+
+/** The tool `name`, or ENGINE_UNAVAILABLE. */
+export function tool(call: NativeCall, name: string): Tool {
+  const t = call.tools.get(name);
+  if (!t) throw new NativeError("ENGINE_UNAVAILABLE", `${name} is not installed in the native engine.`);
+  return t;
+}
+
+/** Runs `cmd args` in the call's directory within its limits. */
+export function run(call: NativeCall, cmd: string, args: string[], extra: Partial<ToolCall> = {}): Promise<ToolRun> {
+  return runTool({ cmd, args, cwd: call.work, timeoutMs: call.timeoutMs, memoryBytes: call.memoryBytes, signal: call.signal, ...extra });
+}
+
+/** Throws TIMEOUT / ENGINE_CRASHED / the code `fail` picks when a run did not exit 0. */
+export function check(r: ToolRun, what: string, fail: (text: string) => NativeError): void {
+  if (r.killed) throw new NativeError("TIMEOUT", `${what} did not finish within its time limit and was stopped.`);
+  if (r.signal) throw new NativeError("CONVERSION_FAILED", `${what} crashed (${r.signal}); the input may be damaged or too large for the engine's memory limit.`);
+  if (r.code !== 0) throw fail(`${r.stderr}\n${r.stdout}`);
+}
+
+/** A safe local name for an uploaded file: its base name without path or odd characters, prefixed. */
+export function localName(prefix: string, filename: string): string {
+  const ext = /\.([A-Za-z0-9]{1,8})$/.exec(basename(filename))?.[1]?.toLowerCase() ?? "bin";
+  return `${prefix}.${ext}`;
+}
+
+/** Writes `data` to `name` in the call's directory; returns the path. */
+export async function put(call: NativeCall, name: string, data: Uint8Array): Promise<string> {
+  const p = join(call.work, name);
+  await writeFile(p, data);
+  return p;
+}
+
+/** Reads a file of the call's directory. */
+export async function get(call: NativeCall, name: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(join(call.work, name)));
+}
+
+/** The most telling line of a tool's error output. */
+export const why = (text: string, re?: RegExp) => pickLine(text, re).slice(0, 300);

@@ -1,0 +1,76 @@
+/**
+ * Native ImageMagick (Debian's IM 6, or IM 7's `magick` where installed) for images over the
+ * Worker's budget (issue 12: "a 60-megapixel image … now finishes on the native engine"). It serves
+ * the image kind's `run` with the same request vocabulary as the WASM engine
+ * (src/engines/imagemagick/types.ts): convert and thumbnail; watermark and optimize answer
+ * UNSUPPORTED and stay with the WASM engine. Pixel work beyond ImageMagick's own resource policy
+ * (memory, map, disk, area) fails as OVER_BUDGET.
+ */
+import { readdir } from "node:fs/promises";
+import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+interface Request {
+  op: "convert" | "thumbnail" | "watermark" | "optimize";
+  input: Uint8Array;
+  inputFormat: string;
+  outputFormat: string;
+  options: { width?: number; height?: number; fit?: "max" | "crop" | "scale"; strip?: boolean; quality?: number; auto_orient?: boolean; pixel_density?: number; count?: number };
+}
+
+/** ImageMagick's coder name for a canonical format. */
+const CODER: Record<string, string> = { jpg: "jpeg", png: "png", webp: "webp", gif: "gif", tiff: "tiff", bmp: "bmp", ico: "ico", avif: "avif", heic: "heic", svg: "svg" };
+
+/** The resize arguments for a box and fit (contract §6 `fit`). */
+function resize(o: Request["options"], thumb: boolean): string[] {
+  if (!o.width && !o.height) return [];
+  const box = `${o.width ?? ""}x${o.height ?? ""}`;
+  const op = thumb ? "-thumbnail" : "-resize";
+  if (o.fit === "scale" && o.width && o.height) return [op, `${box}!`];
+  if (o.fit === "crop" && o.width && o.height) return [op, `${box}^`, "-gravity", "center", "-extent", box];
+  return [op, thumb ? box : `${box}>`];
+}
+
+async function run_(req: Request, call: NativeCall) {
+  const im = tool(call, "imagemagick");
+  if (req.op !== "convert" && req.op !== "thumbnail") throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
+  const inCoder = CODER[req.inputFormat];
+  const outCoder = CODER[req.outputFormat];
+  if (!inCoder || !outCoder || req.outputFormat === "svg") throw new NativeError("UNSUPPORTED", `${req.inputFormat} → ${req.outputFormat} is not converted by the native ImageMagick engine.`);
+  await put(call, "in.bin", req.input);
+  const o = req.options;
+  const thumb = req.op === "thumbnail";
+  const frames = thumb ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]` : "";
+  const out = thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
+  const args = [
+    `${inCoder}:in.bin${frames}`,
+    ...(o.auto_orient === false ? [] : ["-auto-orient"]),
+    ...resize(o, thumb),
+    ...(o.strip || thumb ? ["-strip"] : []),
+    ...(o.quality ? ["-quality", String(o.quality)] : []),
+    ...(o.pixel_density ? ["-units", "PixelsPerInch", "-density", String(o.pixel_density)] : []),
+    ...(thumb ? [] : ["-coalesce"].filter(() => req.inputFormat === "gif" && req.outputFormat === "gif")),
+    out,
+  ];
+  const r = await run(call, im.path, args);
+  check(r, "ImageMagick", (t) =>
+    /cache resources exhausted|width or height exceeds|memory allocation failed|area/i.test(t)
+      ? new NativeError("OVER_BUDGET", `The image needs more than the native engine's ImageMagick resource limits: ${why(t)}`)
+      : new NativeError(/no decode delegate|improper image header|corrupt|insufficient image data|not a/i.test(t) ? "OPEN_FAILED" : "CONVERSION_FAILED", `ImageMagick: ${why(t)}`),
+  );
+  const names = (await readdir(call.work)).filter((n) => n.startsWith("out")).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const outputs = [];
+  for (const n of names) {
+    const id = await run(call, im.path, ["-ping", `${outCoder}:${n}`, "-format", "%w %h\\n", "info:"]);
+    const [w, h] = id.stdout.trim().split("\n")[0]!.split(" ").map(Number);
+    outputs.push({ data: await get(call, n), format: req.outputFormat, width: w ?? 0, height: h ?? 0, frames: Math.max(1, id.stdout.trim().split("\n").length) });
+  }
+  return { outputs, wasmMemoryBytes: 0, ms: r.ms };
+}
+
+/** The engine's version (the image kind's `info`). */
+async function info(_req: unknown, call: NativeCall) {
+  return { wasmMemoryBytes: 0, engineVersion: tool(call, "imagemagick").version };
+}
+
+/** Native ImageMagick (kind image: run, info). */
+export const imagemagick: NativeEngineDef = { tool: "imagemagick", methods: { run: run_, info } };

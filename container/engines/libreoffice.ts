@@ -1,0 +1,75 @@
+/**
+ * LibreOffice: office documents → PDF (and PDF → docx/odt where the pool supports it) through the
+ * warm pool (container/office/pool.ts): several soffice processes, each with its own hardened
+ * profile, reused across documents. Reports the fonts the document asked for that this host does
+ * not have, with the face fontconfig substituted (issue 12: "so a user sees why a layout moved").
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { OfficeError, OfficePool } from "../office/pool.ts";
+import { NativeError, get, localName, put, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+interface OfficeRequest {
+  input: { data: Uint8Array; filename: string; password?: string };
+  /** Output format: pdf (default), docx or odt. */
+  format?: "pdf" | "docx" | "odt";
+}
+
+let pool: OfficePool | undefined;
+
+/** The pool, started on first use. Size from NATIVE_OFFICE_POOL (default 2). */
+export function officePool(workRoot: string): OfficePool {
+  pool ??= new OfficePool({ workRoot: join(workRoot, "office"), size: Number(process.env.NATIVE_OFFICE_POOL ?? 2) || 2 });
+  return pool;
+}
+
+/** Stops the pool's processes (server shutdown). */
+export async function closeOfficePool(): Promise<void> {
+  await pool?.close();
+  pool = undefined;
+}
+
+const matches = new Map<string, string>();
+
+/** The family fontconfig gives for `family` (cached). */
+function fcMatch(family: string): Promise<string> {
+  const hit = matches.get(family);
+  if (hit !== undefined) return Promise.resolve(hit);
+  return new Promise((ok) =>
+    execFile("fc-match", ["-f", "%{family}", family], { timeout: 5000 }, (e, out) => {
+      const used = e ? "" : String(out).split(",")[0]!.trim();
+      matches.set(family, used);
+      ok(used);
+    }),
+  );
+}
+
+/** Fonts asked for but not installed, with what was used instead. */
+async function substitutions(requested: string[]): Promise<{ requested: string; used: string }[]> {
+  const out = [];
+  for (const family of [...new Set(requested)].filter(Boolean)) {
+    const used = await fcMatch(family);
+    if (used && used.toLowerCase() !== family.toLowerCase()) out.push({ requested: family, used });
+  }
+  return out;
+}
+
+async function convert(req: OfficeRequest, call: NativeCall) {
+  tool(call, "libreoffice");
+  const format = req.format ?? "pdf";
+  const input = await put(call, localName("in", req.input.filename), req.input.data);
+  const output = join(call.work, `out.${format}`);
+  try {
+    const r = await officePool(call.root).convert({ input, output, format, password: req.input.password, timeoutMs: call.timeoutMs });
+    return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted: await substitutions(r.fontsRequested) };
+  } catch (err) {
+    if (err instanceof OfficeError) {
+      const code = err.code === "CONVERT_FAILED" ? "CONVERSION_FAILED" : err.code === "ENGINE_CRASHED" ? "CONVERSION_FAILED" : err.code;
+      throw new NativeError(code, `${req.input.filename}: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/** The LibreOffice engine (kind office: convert). */
+export const libreoffice: NativeEngineDef = { tool: "libreoffice", methods: { convert } };

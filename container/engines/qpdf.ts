@@ -1,0 +1,93 @@
+/**
+ * qpdf: the PDF page operations for documents over the Worker's budget (issue 12: "a 2,000-page PDF
+ * that used to end OVER_BUDGET now finishes on the native engine"). The same methods, request
+ * shapes and page notation as the in-Worker pdf-lib engine (src/engines/pdf/types.ts), so routing
+ * can hand a task from one to the other.
+ */
+import { readdir } from "node:fs/promises";
+import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+interface PdfIn {
+  data: Uint8Array;
+  filename: string;
+  password?: string;
+}
+
+/** Maps a qpdf failure (exit 2) to a code. Exit 3 means warnings only: a success. */
+function qpdfFailure(text: string, filename: string): NativeError {
+  if (/invalid password/i.test(text)) return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
+  return new NativeError("OPEN_FAILED", `qpdf could not read ${filename}: ${why(text)}`);
+}
+
+/** Runs qpdf; exit 0 and 3 (warnings) are success. */
+async function qpdf(call: NativeCall, args: string[], filename: string): Promise<string> {
+  const r = await run(call, tool(call, "qpdf").path, ["--no-warn", ...args]);
+  check({ ...r, code: r.code === 3 ? 0 : r.code }, "qpdf", (t) => qpdfFailure(t, filename));
+  return r.stdout;
+}
+
+const pw = (i: PdfIn) => [`--password=${i.password ?? ""}`];
+
+/** Writes the input and returns its page count. */
+async function open(call: NativeCall, input: PdfIn, name = "in.pdf"): Promise<number> {
+  await put(call, name, input.data);
+  return Number((await qpdf(call, [...pw(input), "--show-npages", name], input.filename)).trim());
+}
+
+/**
+ * The page list (contract §6 notation, src/engines/pdf/pages.ts: "1,3,5-7", "5-") as qpdf's range
+ * syntax, each page checked against `count`.
+ * @throws NativeError INVALID_PAGES for a page past the end or a malformed item
+ */
+export function qpdfRange(spec: string, count: number): string {
+  return spec.split(",").map((raw) => {
+    const m = /^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$/.exec(raw);
+    if (!m) throw new NativeError("INVALID_PAGES", `"${raw.trim()}" is not a page or a range.`);
+    const from = Number(m[1]);
+    const to = m[2] ? (m[3] === undefined ? count : Number(m[3])) : from;
+    for (const p of [from, to]) if (p < 1 || p > count) throw new NativeError("INVALID_PAGES", `Page ${p} does not exist; the document has ${count} pages.`);
+    return from === to ? `${from}` : `${from}-${to}`;
+  }).join(",");
+}
+
+async function split(req: { input: PdfIn }, call: NativeCall) {
+  await open(call, req.input);
+  await qpdf(call, [...pw(req.input), "--decrypt", "--split-pages", "in.pdf", "part-%d.pdf"], req.input.filename);
+  const names = (await readdir(call.work)).filter((n) => /^part-\d+\.pdf$/.test(n)).sort((a, b) => Number(a.slice(5, -4)) - Number(b.slice(5, -4)));
+  return { parts: await Promise.all(names.map((n) => get(call, n))) };
+}
+
+async function extract(req: { input: PdfIn; pages: string }, call: NativeCall) {
+  const count = await open(call, req.input);
+  await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "--pages", ".", qpdfRange(req.pages, count), "--", "out.pdf"], req.input.filename);
+  return { data: await get(call, "out.pdf") };
+}
+
+async function rotate(req: { input: PdfIn; rotation: number; pages?: string }, call: NativeCall) {
+  const count = await open(call, req.input);
+  const range = req.pages ? qpdfRange(req.pages, count) : `1-${count}`;
+  await qpdf(call, [...pw(req.input), "--decrypt", `--rotate=+${req.rotation}:${range}`, "in.pdf", "out.pdf"], req.input.filename);
+  return { data: await get(call, "out.pdf") };
+}
+
+async function merge(req: { inputs: PdfIn[]; filename: string }, call: NativeCall) {
+  const args: string[] = [];
+  for (const [i, input] of req.inputs.entries()) {
+    if (new TextDecoder().decode(input.data.subarray(0, 1024)).indexOf("%PDF-") < 0) {
+      throw new NativeError("UNSUPPORTED", `${input.filename} is not a PDF; the native merge takes PDFs only.`);
+    }
+    await open(call, input, `in-${i}.pdf`);
+    args.push(`in-${i}.pdf`, ...pw(input), "1-z");
+  }
+  await qpdf(call, ["--empty", "--pages", ...args, "--", "out.pdf"], req.filename);
+  return { data: await get(call, "out.pdf") };
+}
+
+async function decrypt(req: { input: PdfIn }, call: NativeCall) {
+  await open(call, req.input);
+  await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "out.pdf"], req.input.filename);
+  return { data: await get(call, "out.pdf") };
+}
+
+/** The qpdf engine (kind pdf: merge, split, extract, rotate, decrypt). */
+export const qpdfEngine: NativeEngineDef = { tool: "qpdf", methods: { merge, split, extract, rotate, decrypt } };

@@ -1,0 +1,104 @@
+/**
+ * The native engine: a small HTTP service running native tools (Ghostscript, LibreOffice, qpdf,
+ * ImageMagick, GraphicsMagick) for the api Worker (issue 12). In production it is the process of a
+ * Cloudflare Container (container/Dockerfile); locally and in CI the very same file runs as a
+ * loopback process (`npm start` and the tests start it). Wire: container/protocol.ts.
+ *
+ * Run: node container/server.ts   (Node ≥ 23.6, type stripping)
+ * Environment: PORT (8080), HOST (127.0.0.1; 0.0.0.0 in the container), NATIVE_WORK_DIR (a fresh
+ * temp folder), NATIVE_MAX_SECONDS (cap of one call, 600), NATIVE_MEMORY_MB (RLIMIT_AS of each tool
+ * run, 2048), NATIVE_MAX_BODY_MB (largest request, 512), NATIVE_OFFICE_POOL (soffice processes, 2).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
+import { command } from "./engines/command.ts";
+import { ghostscript } from "./engines/ghostscript.ts";
+import { imagemagick } from "./engines/imagemagick.ts";
+import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
+import { qpdfEngine } from "./engines/qpdf.ts";
+import { DEADLINE_HEADER, pack, unpack, type Health } from "./protocol.ts";
+import { installHint, probeTools } from "./tools.ts";
+
+/** The engines served, by the name the Worker's engine table uses for their rows. */
+const ENGINES: Record<string, NativeEngineDef> = {
+  ghostscript,
+  qpdf: qpdfEngine,
+  libreoffice,
+  "imagemagick-native": imagemagick,
+  command,
+};
+
+const env = process.env;
+const port = Number(env.PORT ?? 8080);
+const host = env.HOST ?? "127.0.0.1";
+const ownRoot = !env.NATIVE_WORK_DIR;
+const root = env.NATIVE_WORK_DIR ?? mkdtempSync(join(tmpdir(), "native-engine-"));
+mkdirSync(root, { recursive: true });
+const maxMs = Number(env.NATIVE_MAX_SECONDS ?? 600) * 1000;
+const memoryBytes = Number(env.NATIVE_MEMORY_MB ?? 2048) * 1024 * 1024;
+const maxBody = Number(env.NATIVE_MAX_BODY_MB ?? 512) * 1024 * 1024;
+const { found: tools, status } = await probeTools();
+
+/** Answers one /invoke call: an EngineResult as data, whatever the tool did. */
+async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  res.on("close", () => !res.writableFinished && abort.abort());
+  const asked = Number(req.headers[DEADLINE_HEADER]);
+  const request = new Request(`http://native${req.url}`, { method: "POST", headers: req.headers as HeadersInit, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit);
+  const body = (await unpack(await request.formData())) as Record<string, unknown>;
+  const work = await mkdtemp(join(root, "call-"));
+  const call: NativeCall = { work, root, timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs), memoryBytes, signal: abort.signal, tools };
+  const toolName = def.tool || String(body.engine ?? "");
+  const version = tools.get(toolName)?.version ?? "unavailable";
+  let answer: unknown;
+  try {
+    if (toolName && !tools.has(toolName)) throw new NativeError("ENGINE_UNAVAILABLE", `${toolName} is not installed in the native engine (${installHint(toolName)}).`);
+    answer = { ok: true, engineVersion: version, ...(await def.methods[method]!(body, call)) };
+  } catch (err) {
+    const e = err instanceof NativeError ? err : new NativeError("INTERNAL_ERROR", `native engine: ${err instanceof Error ? err.message : String(err)}`);
+    answer = { ok: false, engineVersion: version, error: { code: e.code, message: e.message, retryable: false } };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  const out = new Response(pack(answer));
+  res.writeHead(200, { "content-type": out.headers.get("content-type")! });
+  Readable.fromWeb(out.body! as never).pipe(res);
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? "/", "http://native");
+  const fail = (status: number, message: string) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message }));
+  };
+  if (req.method === "GET" && (url.pathname === "/health" || url.pathname === "/")) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ tools: status } satisfies Health));
+    return;
+  }
+  const m = /^\/invoke\/([\w-]+)\/(\w+)$/.exec(url.pathname);
+  const def = m ? ENGINES[m[1]!] : undefined;
+  if (req.method !== "POST" || !m || !def?.methods[m[2]!]) return fail(404, `No such engine method: ${req.method} ${url.pathname}`);
+  if (Number(req.headers["content-length"] ?? 0) > maxBody) return fail(413, `Request body over ${maxBody} bytes.`);
+  invoke(def, m[2]!, req, res).catch((err) => {
+    if (!res.headersSent) fail(400, `Malformed request: ${err instanceof Error ? err.message : String(err)}`);
+    else res.destroy();
+  });
+});
+
+server.listen(port, host, () => {
+  const have = status.map((t) => `${t.name} ${t.version ?? "missing"}`).join(", ");
+  console.log(`native engine listening on http://${host}:${port} (${have})`);
+});
+
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    server.close();
+    closeOfficePool().finally(() => (ownRoot ? rm(root, { recursive: true, force: true }) : Promise.resolve()).finally(() => process.exit(0)));
+  });
+}

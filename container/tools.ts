@@ -1,0 +1,85 @@
+/**
+ * The native tools this engine can run, found on PATH at start-up with their versions (GET /health).
+ * A tool that is missing is reported with the Debian packages that provide it; the Worker then
+ * leaves its operations out of GET /v2/operations and a task that needs it ends in
+ * ENGINE_UNAVAILABLE naming the packages (issue 12).
+ */
+import { execFile } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { join } from "node:path";
+import type { ToolStatus } from "./protocol.ts";
+
+/** A tool found on this host: its executable and version. */
+export interface Tool {
+  name: string;
+  /** Absolute path of the executable. */
+  path: string;
+  version: string;
+}
+
+interface ToolSpec {
+  name: string;
+  /** Executable names, first found wins (IM7's `magick` before IM6's `convert`). */
+  bins: string[];
+  versionArgs: string[];
+  /** Extracts the version from the tool's output. */
+  version: RegExp;
+  packages: string[];
+  /** An extra check (LibreOffice also needs Python's UNO bridge). */
+  extra?: () => Promise<boolean>;
+}
+
+/** Debian's python3 with the UNO bridge (the pool's bridge process, container/office). */
+export const UNO_PYTHON = "/usr/bin/python3";
+
+const SPECS: ToolSpec[] = [
+  { name: "ghostscript", bins: ["gs"], versionArgs: ["--version"], version: /^(\d+\.\d+\.\d+)/, packages: ["ghostscript"] },
+  { name: "qpdf", bins: ["qpdf"], versionArgs: ["--version"], version: /qpdf version (\S+)/, packages: ["qpdf"] },
+  { name: "imagemagick", bins: ["magick", "convert"], versionArgs: ["-version"], version: /ImageMagick (\S+)/, packages: ["imagemagick"] },
+  { name: "graphicsmagick", bins: ["gm"], versionArgs: ["version"], version: /GraphicsMagick (\S+)/, packages: ["graphicsmagick"] },
+  {
+    name: "libreoffice", bins: ["soffice"], versionArgs: ["--version"], version: /LibreOffice (\d+\.\d+\.\d+)/,
+    packages: ["libreoffice-writer-nogui", "libreoffice-calc-nogui", "libreoffice-impress-nogui", "python3-uno"],
+    extra: () => new Promise((ok) => execFile(UNO_PYTHON, ["-c", "import uno"], { timeout: 10_000 }, (e) => ok(!e))),
+  },
+];
+
+/** The first executable named `bin` on PATH, or undefined. */
+export function which(bin: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
+    const p = join(dir, bin);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** Runs `path args` and returns its output (stdout + stderr), or "" when it fails to run. */
+function output(path: string, args: string[]): Promise<string> {
+  return new Promise((ok) => execFile(path, args, { timeout: 30_000, env: { ...process.env, HOME: "/tmp" } }, (_e, out, err) => ok(`${out}\n${err}`)));
+}
+
+/** The tools of this host, probed once (each probe runs its tool with a version flag). */
+export async function probeTools(): Promise<{ found: Map<string, Tool>; status: ToolStatus[] }> {
+  const found = new Map<string, Tool>();
+  const status = await Promise.all(
+    SPECS.map(async (s): Promise<ToolStatus> => {
+      const path = s.bins.map(which).find(Boolean);
+      const version = path ? s.version.exec(await output(path, s.versionArgs))?.[1] : undefined;
+      const ok = !!path && !!version && (!s.extra || (await s.extra()));
+      if (ok) found.set(s.name, { name: s.name, path: path!, version: version! });
+      return { name: s.name, version: ok ? version! : null, packages: s.packages };
+    }),
+  );
+  return { found, status };
+}
+
+/** The Debian install line for a missing tool, for messages. */
+export function installHint(name: string): string {
+  const spec = SPECS.find((s) => s.name === name);
+  return spec ? `apt-get install ${spec.packages.join(" ")}` : `install ${name}`;
+}

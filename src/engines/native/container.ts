@@ -1,0 +1,27 @@
+/**
+ * The native engine as a Cloudflare Container (production adapter of the NativeEngine seam,
+ * client.ts): container/Dockerfile's image, the server listening on 8080, no outbound internet
+ * (documents and Ghostscript must not reach out, issue 12), asleep after 10 idle minutes. Bound to
+ * the api Worker as NATIVE_CONTAINER (wrangler.toml [[containers]]); `wrangler dev` and the tests
+ * run with containers disabled and reach the same server over loopback instead (NATIVE_ENGINE_URL),
+ * so this class is never constructed locally (shared/reference/cloudflare-platform.md §6).
+ */
+import { Container, getContainer } from "@cloudflare/containers";
+import { containerNative, type NativeFetch } from "./client";
+
+/** The native engine's Container Durable Object. */
+export class NativeContainer extends Container {
+  defaultPort = 8080;
+  sleepAfter = "10m";
+  enableInternet = false;
+  envVars = { HOST: "0.0.0.0", PORT: "8080", NATIVE_OFFICE_POOL: "3" };
+  pingEndpoint = "health";
+}
+
+/**
+ * The Container adapter over `binding`: each exchange goes to one of `instances` containers, picked
+ * at random (like @cloudflare/containers' getRandom, without its extra start round trip).
+ */
+export function containerFetch(binding: Parameters<typeof getContainer<NativeContainer>>[0], instances: number): NativeFetch {
+  return containerNative(() => getContainer(binding, `native-${Math.floor(Math.random() * Math.max(1, instances))}`));
+}

@@ -1,0 +1,23 @@
+/**
+ * The native engine's rows of the engine table as engine objects of their kinds, all reached through
+ * one NativeTarget (client.ts). Shared by the Worker (runtime/workerd) and Node (tests, benchmarks).
+ */
+import type { EngineInstances } from "../registry";
+import { nativeEngine, nativeRpc, type NativeTarget } from "./client";
+
+/**
+ * The native rows of the engine table as engine objects. `signal` (the task's) cancels a running
+ * tool; `timeoutMs` (what is left of the task's timeout) caps it.
+ */
+export function nativeEngines(target: NativeTarget | undefined, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): EngineInstances {
+  if (!target) return {};
+  const rpc = (name: string) => nativeRpc(target.fetch, name, opts);
+  return {
+    ghostscript: nativeEngine("pdf", rpc("ghostscript")),
+    qpdf: nativeEngine("pdf", rpc("qpdf")),
+    libreoffice: nativeEngine("office", rpc("libreoffice")),
+    "imagemagick-native": nativeEngine("image", rpc("imagemagick-native")),
+    "native-command": nativeEngine("command", rpc("command")),
+  };
+}
+

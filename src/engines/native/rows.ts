@@ -1,0 +1,38 @@
+/**
+ * The native engine's rows of the engine table (registry.ts): each names the native tool it needs
+ * (GET /health of the native engine says which are installed, container/tools.ts) and what it
+ * offers. They come after the WebAssembly rows, so routing tries WebAssembly first and hands work
+ * over budget (OVER_BUDGET is a hand-off code, routing.ts) to the native engine; operations only
+ * native tools do (pdf/a, pdf/x, PDF optimize, office documents, command) route here directly.
+ */
+
+/** Office formats LibreOffice reads (Writer, Calc, Impress and their templates and flat XML forms). */
+export const OFFICE_INPUTS = [
+  "doc", "docx", "docm", "dot", "dotx", "odt", "ott", "fodt", "rtf", "txt", "wpd",
+  "xls", "xlsx", "xlsm", "xlt", "xltx", "ods", "ots", "fods", "csv",
+  "ppt", "pptx", "pptm", "pps", "ppsx", "pot", "potx", "odp", "otp", "fodp", "odg",
+] as const;
+
+/**
+ * The largest input the api Worker hands the native engine, bytes. The bytes pass through the
+ * Worker's memory on their way (128 MB isolate in production), so this is the Worker's limit, not
+ * the container's.
+ */
+export const NATIVE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Engine-table row name → the native tools that serve it, any one suffices (container/tools.ts names). */
+export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
+  ghostscript: ["ghostscript"],
+  qpdf: ["qpdf"],
+  libreoffice: ["libreoffice"],
+  "imagemagick-native": ["imagemagick"],
+  "native-command": ["imagemagick", "graphicsmagick"],
+};
+
+/** Versions reported until the engine answers with its own (Debian 12's packages). */
+export const NATIVE_VERSIONS = {
+  ghostscript: "10.00.0",
+  qpdf: "11.3.0",
+  libreoffice: "7.4.7",
+  imagemagick: "6.9.11-60",
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * Office documents (issue 12): `convert` from the formats LibreOffice reads to PDF, run by the
+ * native engine's LibreOffice pool. The result lists the fonts the document asked for that the
+ * engine lacks and the faces used instead (`fonts_substituted`), so a user sees why a layout moved.
+ */
+import { z } from "zod";
+import { OFFICE_INPUTS } from "../../engines/native/rows";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import type { OperationHandler, OutputFile } from "../types";
+
+const params = z.object({
+  password: z.string().max(256).optional().describe("Opens a password-protected document"),
+});
+
+export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
+  operation: "convert",
+  kind: "office",
+  formats: OFFICE_INPUTS.map((input) => ({ input, output: "pdf" })),
+  params,
+  credits: 1,
+  requiresOutputFormat: true,
+  takesInput: true,
+  async run(inputs, p, ctx) {
+    const { engine, row } = useEngine(ctx, "office", "convert");
+    const files: OutputFile[] = [];
+    const substituted = new Map<string, string>();
+    let version = row.version;
+    let pages = 0;
+    for (const [i, file] of inputs.entries()) {
+      throwIfAborted(ctx.signal);
+      const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
+      const r = await engineCall(engine.convert({ input, format: "pdf" }), file.filename, row.name);
+      version = r.engineVersion;
+      pages += r.pages ?? 0;
+      for (const s of r.fontsSubstituted) substituted.set(s.requested, s.used);
+      files.push({ filename: outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }), data: r.data, contentType: "application/pdf" });
+    }
+    const fonts_substituted = [...substituted].map(([requested, used]) => ({ requested, used }));
+    return { files, extra: { pages, fonts_substituted }, engine: { name: row.name, version } };
+  },
+};
+
+/** The office rows. */
+export const OFFICE_HANDLERS: OperationHandler<any>[] = [officeToPdf];
