@@ -50,7 +50,7 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { API_KEYS: "test-key-a:alice,test-key-b:bob,test-key-c:carol", MAX_OPEN_JOBS: "20", RETENTION_SECONDS: "600", URL_SIGNING_SECRET: "test-signing-secret", ALLOW_PRIVATE_IMPORTS: "false" },
+              bindings: { API_KEYS: "test-key-a:alice,test-key-b:bob,test-key-c:carol", MAX_OPEN_JOBS: "20", RETENTION_SECONDS: "600", URL_SIGNING_SECRET: "test-signing-secret", ALLOW_PRIVATE_IMPORTS: "false", NATIVE_ENGINE: "off" },
               workers: engineWorkers,
             },
           }),

@@ -54,7 +54,7 @@ const vars = {
   ...(env.MAX_WAIT_SECONDS ? { MAX_WAIT_SECONDS: env.MAX_WAIT_SECONDS } : {}),
   ...(env.ENGINE_ORDER ? { ENGINE_ORDER: env.ENGINE_ORDER } : {}),
   ...(env.MAX_OPEN_JOBS ? { MAX_OPEN_JOBS: env.MAX_OPEN_JOBS } : {}),
-  ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : {}),
+  ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : { NATIVE_ENGINE: "off" }),
 };
 const args = ["dev", ...configs.flatMap((c) => ["-c", c]), "--port", env.PORT || "8787", "--ip", env.IP || "127.0.0.1", "--show-interactive-dev-session=false", "--enable-containers=false"];
 for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);

@@ -43,7 +43,8 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
     req.command !== "identify" ? [t.path, mapped] : im7 ? [t.path, ["identify", ...mapped]] : [which("identify") ?? t.path, mapped];
   const r = await run(call, exe, args, { cwd: outDir });
   if (r.killed) throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
-  const output = `${r.stdout}${r.stderr}`;
+  // the console speaks of /input/… and /output/…, the paths the user wrote, not of this call's folder
+  const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
   if (r.code !== 0) throw new NativeError("CONVERSION_FAILED", `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${output.trim().split("\n").slice(-3).join(" ").slice(0, 500)}`);
   const names = (await readdir(outDir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
   const files = await Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));

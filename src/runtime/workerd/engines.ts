@@ -10,7 +10,7 @@ import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
 import type { Env } from "../../env";
 import { nativeEngines } from "../../engines/native/engines";
-import { nativeTarget } from "./native";
+import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
 const pdflib = createPdfLibEngine();
@@ -20,7 +20,7 @@ const pdflib = createPdfLibEngine();
  * remaining milliseconds) is handed to the native engine, whose tools it stops.
  */
 export function workerdEngines(
-  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "NATIVE_ENGINE_URL" | "NATIVE_CONTAINER" | "NATIVE_INSTANCES">,
+  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL"> & NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
