@@ -91,6 +91,12 @@ const server = createServer((req, res) => {
   });
 });
 
+// Keep idle connections longer than the clients' pools do (undici: 4 s; workerd), so a client never writes into a
+// connection this side has just closed (EPIPE on the next call after a pause).
+server.keepAliveTimeout = 75_000;
+server.headersTimeout = 80_000;
+server.requestTimeout = 0; // a request may upload for as long as it takes; tool runs have their own limits
+
 server.listen(port, host, () => {
   const have = status.map((t) => `${t.name} ${t.version ?? "missing"}`).join(", ");
   console.log(`native engine listening on http://${host}:${port} (${have})`);

@@ -35,30 +35,42 @@ function gsFailure(text: string, filename: string): NativeError {
   return new NativeError("OPEN_FAILED", `Ghostscript could not process ${filename}: ${why(text, /Error|error/)}`);
 }
 
+/**
+ * The whole `gs` argument list of one pdfwrite run: SAFER, reading only Ghostscript's ICC folder,
+ * then `args`, the output file and the inputs (a def file first). Exported for the benchmark, which
+ * runs the same command directly (scripts/bench-native.ts).
+ */
+export function gsArgs(args: string[], output: string, inputs: string[]): string[] {
+  return ["-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNOINTERPOLATE", `--permit-file-read=${iccDir()}/`, "-sDEVICE=pdfwrite", ...args, `-sOutputFile=${output}`, ...inputs];
+}
+
 /** Runs pdfwrite over `input` with `args` (+ optional def file before the input); returns out.pdf's bytes. */
 async function pdfwrite(call: NativeCall, input: PdfIn, args: string[], def?: string): Promise<Uint8Array> {
   const gs = tool(call, "ghostscript");
   const inPath = await put(call, "in.pdf", input.data);
   const defArgs = def ? [await put(call, "def.ps", new TextEncoder().encode(def))] : [];
   const pw = input.password ? [`-sPDFPassword=${input.password}`] : [];
-  const r = await run(call, gs.path, [
-    "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNOINTERPOLATE", `--permit-file-read=${iccDir()}/`, "-sDEVICE=pdfwrite",
-    ...pw, ...args, "-sOutputFile=out.pdf", ...defArgs, inPath,
-  ]);
+  const r = await run(call, gs.path, gsArgs([...pw, ...args], "out.pdf", [...defArgs, inPath]));
   check(r, "Ghostscript", (t) => gsFailure(t, input.filename));
-  if (/requires a password/i.test(r.stdout + r.stderr)) throw gsFailure("requires a password", input.filename);
+  // Ghostscript 10.00 exits 0 after some failures and writes a blank page: a wrong password
+  // ("Password did not work") or a file it cannot read ("No pages will be processed").
+  const said = `${r.stdout}\n${r.stderr}`;
+  if (/requires a password|Password did not work|Cannot decrypt PDF/i.test(said)) throw gsFailure("requires a password", input.filename);
+  if (/Couldn't initialise file|No pages will be processed|Unrecoverable error/i.test(said)) throw gsFailure(said, input.filename);
   return get(call, "out.pdf");
 }
 
 /** PDF/A conformance levels Ghostscript writes (B only), by the `conformance_level` the task gives. */
 const PDFA_PART: Record<string, number> = { "1b": 1, "2b": 2, "3b": 3 };
 
-async function pdfa(req: { input: PdfIn; conformance: string }, call: NativeCall) {
-  const part = PDFA_PART[req.conformance.toLowerCase()];
-  if (!part) throw new NativeError("UNSUPPORTED", `PDF/A-${req.conformance} is not written here; conformance_level may be 1b, 2b or 3b.`);
+/**
+ * The pdfwrite arguments and def file of PDF/A part `part` (1, 2 or 3, level B): the output intent of
+ * Ghostscript's PDFA_def.ps (ISO 19005-1 §6.2.2) with the sRGB profile's absolute path.
+ * @throws NativeError ENGINE_UNAVAILABLE when the profile is missing
+ */
+export function pdfaPlan(part: number): { args: string[]; def: string } {
   const profile = icc(["srgb.icc", "default_rgb.icc"]);
   if (!profile) throw new NativeError("ENGINE_UNAVAILABLE", "Ghostscript's sRGB ICC profile is missing (package libgs-common).");
-  // The output intent (ISO 19005-1 §6.2.2) of PDFA_def.ps, with the profile's absolute path.
   const def = `/ICCProfile ${ps(profile)} def
 [/_objdef {icc_PDFA} /type /stream /OBJ pdfmark
 [{icc_PDFA} << /N 3 >> /PUT pdfmark
@@ -67,19 +79,32 @@ async function pdfa(req: { input: PdfIn; conformance: string }, call: NativeCall
 [{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} /OutputConditionIdentifier (sRGB) >> /PUT pdfmark
 [{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark
 `;
-  const data = await pdfwrite(call, req.input, [`-dPDFA=${part}`, "-dPDFACompatibilityPolicy=1", "-sColorConversionStrategy=RGB"], def);
+  return { args: [`-dPDFA=${part}`, "-dPDFACompatibilityPolicy=1", "-sColorConversionStrategy=RGB"], def };
+}
+
+async function pdfa(req: { input: PdfIn; conformance: string }, call: NativeCall) {
+  const part = PDFA_PART[req.conformance.toLowerCase()];
+  if (!part) throw new NativeError("UNSUPPORTED", `PDF/A-${req.conformance} is not written here; conformance_level may be 1b, 2b or 3b.`);
+  const { args, def } = pdfaPlan(part);
+  const data = await pdfwrite(call, req.input, args, def);
   return { data, part, conformance: "B" };
 }
 
 /** GTS_PDFXVersion by variant (ISO 15930-1, -3, -7). */
 const PDFX_VERSION: Record<string, string> = { "1a": "PDF/X-1a:2001", "3": "PDF/X-3:2002", "4": "PDF/X-4" };
 
-async function pdfx(req: { input: PdfIn; variant: string }, call: NativeCall) {
-  const version = PDFX_VERSION[req.variant];
-  if (!version) throw new NativeError("UNSUPPORTED", `PDF/X-${req.variant} is not written here; variant may be 1a, 3 or 4.`);
+/**
+ * The pdfwrite arguments and def file of PDF/X `variant` (1a, 3 or 4): CMYK conversion, the
+ * GTS_PDFXVersion (and for X-1a GTS_PDFXConformance) DOCINFO keys and a CMYK output intent
+ * (ISO 15930 §6.2), after Ghostscript's PDFX_def.ps.
+ * @throws NativeError UNSUPPORTED for another variant, ENGINE_UNAVAILABLE when the profile is missing
+ */
+export function pdfxPlan(variant: string): { args: string[]; def: string; version: string } {
+  const version = PDFX_VERSION[variant];
+  if (!version) throw new NativeError("UNSUPPORTED", `PDF/X-${variant} is not written here; variant may be 1a, 3 or 4.`);
   const profile = icc(["default_cmyk.icc", "ps_cmyk.icc"]);
   if (!profile) throw new NativeError("ENGINE_UNAVAILABLE", "Ghostscript's CMYK ICC profile is missing (package libgs-common).");
-  const conformance = req.variant === "1a" ? ` /GTS_PDFXConformance ${ps(version)}` : "";
+  const conformance = variant === "1a" ? ` /GTS_PDFXConformance ${ps(version)}` : "";
   const def = `[ /GTS_PDFXVersion ${ps(version)}${conformance} /Trapped /False /DOCINFO pdfmark
 /ICCProfile ${ps(profile)} def
 [/_objdef {icc_PDFX} /type /stream /OBJ pdfmark
@@ -90,7 +115,12 @@ async function pdfx(req: { input: PdfIn; variant: string }, call: NativeCall) {
   /OutputConditionIdentifier (CGATS TR 001) /RegistryName (http://www.color.org) /DestOutputProfile {icc_PDFX} >> /PUT pdfmark
 [{Catalog} << /OutputIntents [ {OutputIntent_PDFX} ] >> /PUT pdfmark
 `;
-  let data = await pdfwrite(call, req.input, ["-dPDFX", "-sColorConversionStrategy=CMYK"], def);
+  return { args: ["-dPDFX", "-sColorConversionStrategy=CMYK"], def, version };
+}
+
+async function pdfx(req: { input: PdfIn; variant: string }, call: NativeCall) {
+  const { args, def, version } = pdfxPlan(req.variant);
+  let data = await pdfwrite(call, req.input, args, def);
   if (req.variant === "4") data = await raiseVersion(call, data, "1.6");
   return { data, version };
 }
@@ -110,24 +140,55 @@ async function raiseVersion(call: NativeCall, data: Uint8Array, version: string)
  * mrc = scans: colour at 150 dpi JPEG, monochrome at 300 dpi CCITT G4 (Ghostscript has no JBIG2
  * or true MRC layering); max = 72 dpi images, lowest quality.
  */
-const PROFILES: Record<string, string[]> = {
-  web: ["-dPDFSETTINGS=/ebook", "-sColorConversionStrategy=RGB", "-dFastWebView=true"],
+export const PROFILES: Record<string, string[]> = {
+  web: ["-dPDFSETTINGS=/ebook", "-sColorConversionStrategy=RGB"],
   print: ["-dPDFSETTINGS=/printer", "-sColorConversionStrategy=CMYK"],
   archive: ["-dPDFSETTINGS=/default", "-dDownsampleColorImages=false", "-dDownsampleGrayImages=false", "-dDownsampleMonoImages=false"],
   mrc: ["-dPDFSETTINGS=/ebook", "-dColorImageResolution=150", "-dGrayImageResolution=150", "-dMonoImageResolution=300", "-dMonoImageFilter=/CCITTFaxEncode"],
   max: ["-dPDFSETTINGS=/screen", "-sColorConversionStrategy=RGB"],
 };
 
+/** Arguments every optimize profile adds. */
+export const OPTIMIZE_COMMON = ["-dDetectDuplicateImages=true", "-dCompressFonts=true", "-dSubsetFonts=true", "-dAutoRotatePages=/None"];
+
+/**
+ * qpdf's lossless rewrite of `data`: object streams, every stream recompressed at zlib level 9,
+ * linearized for the web profile (Ghostscript 10.00's own -dFastWebView writes hint tables that
+ * qpdf --check rejects). Encryption is kept, unless a password opened it (then the output is
+ * decrypted like Ghostscript's). Undefined when qpdf is missing or fails.
+ */
+async function qpdfShrink(call: NativeCall, data: Uint8Array, name: string, linearize: boolean, password?: string): Promise<Uint8Array | undefined> {
+  const qpdf = call.tools.get("qpdf");
+  if (!qpdf) return undefined;
+  await put(call, `${name}.pdf`, data);
+  const r = await run(call, qpdf.path, [
+    ...(password ? [`--password=${password}`, "--decrypt"] : []), "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
+    "--compression-level=9", ...(linearize ? ["--linearize"] : []), `${name}.pdf`, `${name}-q.pdf`,
+  ]);
+  return !r.killed && (r.code === 0 || r.code === 3) ? get(call, `${name}-q.pdf`) : undefined;
+}
+
+/**
+ * Optimizes by `profile`: Ghostscript rewrites the document (images resampled and recompressed,
+ * fonts subset), qpdf then packs it losslessly; qpdf's lossless pack of the input itself is the
+ * other candidate (a document of JBIG2 or well-compressed images that Ghostscript would only
+ * enlarge). The smallest wins, linearized for the web profile when it stays smaller; when none is
+ * smaller than the input, the input comes back unchanged (issue 12: a "compressed" PDF never
+ * grows). Sizes in bytes.
+ */
 async function optimize(req: { input: PdfIn; profile?: string }, call: NativeCall) {
   const profile = req.profile ?? "web";
   const args = PROFILES[profile];
   if (!args) throw new NativeError("UNSUPPORTED", `optimize profile ${profile} is unknown; use web, print, archive, mrc or max.`);
-  const common = ["-dDetectDuplicateImages=true", "-dCompressFonts=true", "-dSubsetFonts=true", "-dAutoRotatePages=/None"];
-  const out = await pdfwrite(call, req.input, [...args, ...common]);
+  const rewritten = await pdfwrite(call, req.input, [...args, ...OPTIMIZE_COMMON]);
+  const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, await qpdfShrink(call, req.input.data, "lossless", false, req.input.password)];
+  let best = candidates.filter((c): c is Uint8Array => !!c).reduce((a, b) => (b.length < a.length ? b : a));
   const sizeBefore = req.input.data.length;
-  // Never hand back a "compressed" file that grew: the input is returned unchanged (issue 12).
-  const unchanged = out.length >= sizeBefore;
-  return { data: unchanged ? req.input.data : out, sizeBefore, sizeAfter: unchanged ? sizeBefore : out.length, unchanged, profile };
+  // web: linearized (first page shown while the rest loads) when that still leaves it smaller than the input
+  const linear = profile === "web" && best.length < sizeBefore ? await qpdfShrink(call, best, "web", true) : undefined;
+  if (linear && linear.length < sizeBefore) best = linear;
+  const unchanged = best.length >= sizeBefore;
+  return { data: unchanged ? req.input.data : best, sizeBefore, sizeAfter: unchanged ? sizeBefore : best.length, unchanged, linearized: !unchanged && best === linear, profile };
 }
 
 /** The Ghostscript engine (kind pdf: pdfa, pdfx, optimize). */

@@ -117,6 +117,8 @@ interface Job {
   slot: Slot | null;
   handedAt: number;
   settled: boolean;
+  /** Set once the request was put back in the queue because its process was already gone. */
+  requeued: boolean;
 }
 
 interface Slot {
@@ -135,6 +137,8 @@ interface Slot {
   stopping: Promise<void> | null;
   /** Fails the start if the bridge does not report ready in time. */
   startTimer: ReturnType<typeof setTimeout> | null;
+  /** After soffice exited mid-request: how long the bridge may still take to say what happened. */
+  graceTimer: ReturnType<typeof setTimeout> | null;
 }
 
 let poolCounter = 0;
@@ -245,7 +249,7 @@ export class OfficePool {
     this.memoryBytes = opts.memoryBytes ?? 3 * 1024 ** 3;
     this.tag = `${process.pid}-${++poolCounter}`;
     for (let index = 0; index < this.size; index++) {
-      this.slots.push({ index, state: "stopped", gen: 0, soffice: null, bridge: null, profileDir: null, documents: 0, job: null, tail: "", stopping: null, startTimer: null });
+      this.slots.push({ index, state: "stopped", gen: 0, soffice: null, bridge: null, profileDir: null, documents: 0, job: null, tail: "", stopping: null, startTimer: null, graceTimer: null });
     }
   }
 
@@ -269,8 +273,10 @@ export class OfficePool {
         slot: null,
         handedAt: 0,
         settled: false,
+        requeued: false,
       };
-      const timeoutMs = Math.max(0, Number.isFinite(req.timeoutMs) ? req.timeoutMs : 0);
+      // setTimeout takes at most 2^31-1 ms; a non-number deadline times out at once.
+      const timeoutMs = Math.min(Math.max(0, Number.isFinite(req.timeoutMs) ? req.timeoutMs : 0), 2 ** 31 - 1);
       job.timer = setTimeout(() => this.onTimeout(job), timeoutMs);
       this.queue.push(job);
       this.pump();
@@ -358,7 +364,13 @@ export class OfficePool {
     if (job.timer) clearTimeout(job.timer);
     job.timer = null;
     if (outcome instanceof OfficeError) {
-      if (job.slot) rmSync(job.req.output, { force: true });
+      if (job.slot) {
+        try {
+          rmSync(job.req.output, { force: true });
+        } catch {
+          // not ours to worry about (e.g. the output path is a directory)
+        }
+      }
       job.reject(outcome);
     } else {
       job.resolve(outcome);
@@ -405,12 +417,21 @@ export class OfficePool {
       return;
     }
     if (msg && typeof msg === "object" && "ready" in msg) {
-      onReady(msg.ready ? null : new OfficeError(msg.code || "ENGINE_UNAVAILABLE", String(msg.message ?? "bridge not ready")));
+      onReady(msg.ready ? null : new OfficeError("ENGINE_UNAVAILABLE", `${String(msg.message ?? "the UNO bridge did not start")}; ${INSTALL_HINT}`));
       return;
     }
     const job = slot.job;
     if (!job || msg?.id !== job.id) return; // an answer for a request that already timed out
     slot.job = null;
+    if (msg.code === "NOT_STARTED" && !job.requeued) {
+      // The process died while idle and the request never reached it: serve it elsewhere, once.
+      job.requeued = true;
+      job.slot = null;
+      this.queue.unshift(job);
+      this.restartSlot(slot);
+      this.pump();
+      return;
+    }
     slot.documents++;
     if (msg.ok) {
       this.documentCount++;
@@ -420,14 +441,14 @@ export class OfficePool {
         ms: Math.round(performance.now() - job.handedAt),
       });
     } else {
-      const code = OFFICE_ERROR_CODES.includes(msg.code) ? msg.code : "CONVERT_FAILED";
+      // Once soffice is known to have exited, any failure is the crash's doing.
+      const code =
+        msg.code === "NOT_STARTED" || slot.graceTimer ? "ENGINE_CRASHED" : OFFICE_ERROR_CODES.includes(msg.code) ? msg.code : "CONVERT_FAILED";
       this.settle(job, new OfficeError(code, String(msg.message ?? code)));
-      if (code === "ENGINE_CRASHED") {
-        this.restartSlot(slot);
-        return;
-      }
     }
-    if (slot.documents >= this.maxDocuments) {
+    // Restart when soffice is gone (crash answer, or it exited and only the answer was awaited) or
+    // when the process has served its quota of documents.
+    if (msg.code === "ENGINE_CRASHED" || msg.code === "NOT_STARTED" || slot.graceTimer || slot.documents >= this.maxDocuments) {
       this.restartSlot(slot);
       return;
     }
@@ -477,7 +498,14 @@ export class OfficePool {
     slot.profileDir = profileDir;
 
     const pipe = `edgeconvert_${this.tag}_${slot.index}_${gen}`;
-    const env = { HOME: profileDir, PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: join(profileDir, "tmp"), SAL_USE_VCLPLUGIN: "svp" };
+    const env = {
+      HOME: profileDir,
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      TMPDIR: join(profileDir, "tmp"),
+      SAL_USE_VCLPLUGIN: "svp",
+      // A UTF-8 locale: with none, soffice maps file: URLs to ASCII names and cannot open "ß.docx".
+      LC_ALL: "C.UTF-8",
+    };
     const sofficeArgs = [
       "--headless",
       "--invisible",
@@ -516,7 +544,8 @@ export class OfficePool {
     bridge.stderr!.on("data", keepTail);
     createInterface({ input: bridge.stdout! }).on("line", (line) => this.onBridgeLine(slot, gen, line, onReady));
     bridge.on("error", (e) => onReady(new OfficeError("ENGINE_UNAVAILABLE", `cannot start ${python}: ${e.message}; ${INSTALL_HINT}`)));
-    bridge.on("exit", (code, signal) => this.onProcessExit(slot, gen, "bridge", code, signal, onReady));
+    // "close", not "exit": every line the bridge wrote has been delivered by then.
+    bridge.on("close", (code, signal) => this.onProcessExit(slot, gen, "bridge", code, signal, onReady));
 
     slot.startTimer = setTimeout(
       () => onReady(new OfficeError("ENGINE_UNAVAILABLE", `LibreOffice did not become ready within ${START_TIMEOUT_MS} ms${this.tailNote(slot)}`)),
@@ -549,9 +578,22 @@ export class OfficePool {
       return;
     }
     if (slot.state === "stopped") return;
-    const job = slot.job;
-    slot.job = null;
     const message = `LibreOffice ${which} exited (${how}) during the conversion${this.tailNote(slot)}`;
+    if (which === "soffice" && slot.job && !slot.graceTimer) {
+      // The bridge notices at once and answers ENGINE_CRASHED, or NOT_STARTED when the request
+      // never reached soffice (it died while idle); wait briefly for that answer.
+      slot.graceTimer = setTimeout(() => {
+        slot.graceTimer = null;
+        if (slot.gen === gen) this.crash(slot, message);
+      }, 1000);
+      return;
+    }
+    this.crash(slot, message);
+  }
+
+  /** Restarts the slot and fails its request (if any) with ENGINE_CRASHED. */
+  private crash(slot: Slot, message: string): void {
+    const job = slot.job;
     this.restartSlot(slot);
     if (job) this.settle(job, new OfficeError("ENGINE_CRASHED", message));
   }
@@ -578,7 +620,8 @@ export class OfficePool {
     slot.gen++; // ignore every later event of the processes being stopped
     slot.state = "stopped";
     if (slot.startTimer) clearTimeout(slot.startTimer);
-    slot.startTimer = null;
+    if (slot.graceTimer) clearTimeout(slot.graceTimer);
+    slot.startTimer = slot.graceTimer = null;
     slot.job = null;
     const procs = [slot.soffice, slot.bridge].filter((p): p is ChildProcess => p !== null);
     const dir = slot.profileDir;

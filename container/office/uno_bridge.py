@@ -9,9 +9,11 @@ Connects to a soffice started with --accept=pipe,name=<pipe-name>;urp; (retrying
   stdout, once:  {"ready": true}   or   {"ready": false, "code": "ENGINE_UNAVAILABLE", "message": "..."}
   stdin,  each:  {"id": n, "input": "/abs/in", "output": "/abs/out", "format": "pdf"|"docx"|"odt", "password": "..."?}
   stdout, each:  {"id": n, "ok": true, "fonts": ["Arial", ...], "pages": 3 | null}
-             or  {"id": n, "ok": false, "code": "INVALID_PASSWORD"|"OPEN_FAILED"|"CONVERT_FAILED"|"ENGINE_CRASHED", "message": "..."}
+             or  {"id": n, "ok": false, "code": "INVALID_PASSWORD"|"OPEN_FAILED"|"CONVERT_FAILED"|"ENGINE_CRASHED"|"NOT_STARTED", "message": "..."}
 
-After answering ENGINE_CRASHED (the UNO connection to soffice is gone) the bridge exits with status 4.
+ENGINE_CRASHED: the UNO connection to soffice went away while the request was being worked on.
+NOT_STARTED: the connection was already gone before the request reached soffice (safe to retry
+elsewhere). After either answer the bridge exits with status 4.
 
 Every conversion (load, font scan, export, close) runs on soffice's main thread through
 com.sun.star.awt.AsyncCallback, the way `soffice --convert-to` does it, so that no user event that
@@ -59,12 +61,16 @@ EXPORT_FILTERS = [
 ]
 EDIT_FILTERS = {"docx": "MS Word 2007 XML", "odt": "writer8"}
 
-FONT_SCAN_SECONDS = 1.0  # the font scan stops (keeping what it found) after this long ...
-FONT_SCAN_ITEMS = 5000  # ... or after this many text portions / format ranges
+FONT_SCAN_SECONDS = 0.5  # the font scan stops (keeping what it found) after this long ...
+FONT_SCAN_ITEMS = 2000  # ... or after this many text portions / format ranges
 
 
 class BridgeGone(Exception):
     """The UNO connection to soffice is gone (soffice exited or crashed)."""
+
+
+class NotStarted(BridgeGone):
+    """The UNO connection was gone before the request was handed to soffice."""
 
 
 class Failure(Exception):
@@ -209,12 +215,14 @@ class FontScan:
 
 def requested_fonts(doc):
     """Font families the document asks for, found cheaply through UNO (see FontScan budget):
-    Writer: body text, tables, text frames, headers/footers of page styles in use;
+    Writer (and Writer/Web for HTML): body text, tables, text frames, headers/footers of page styles in use;
     Calc: the distinct cell formats of each sheet's used area; Impress/Draw: text in shapes on
     every slide/page. Fonts only used elsewhere (charts, Calc rich-text cells, masters) are missed."""
     scan = FontScan()
     try:
-        if doc.supportsService("com.sun.star.text.TextDocument"):
+        if any(doc.supportsService(s) for s in (
+            "com.sun.star.text.TextDocument", "com.sun.star.text.WebDocument", "com.sun.star.text.GlobalDocument"
+        )):
             scan.text(doc.getText())
             frames = doc.getTextFrames()
             for name in frames.getElementNames():
@@ -319,13 +327,22 @@ class Bridge:
         if self.desktop is None or self.async_call is None:
             raise Failure("ENGINE_UNAVAILABLE", "soffice answered but has no Desktop/AsyncCallback service")
 
+    def alive(self):
+        """Whether soffice still answers over UNO (a crash does not always surface as DisposedException:
+        a call cut off mid-way can come back as a RuntimeException "illegal object given!")."""
+        try:
+            self.ctx.getServiceManager()
+            return True
+        except Exception:
+            return False
+
     def on_main_thread(self, fn):
         call = MainThreadCall(fn)
         try:
             self.async_call.addCallback(call, None)
         except Exception as exc:
-            if is_bridge_gone(exc):
-                raise BridgeGone(uno_message(exc))
+            if is_bridge_gone(exc) or not self.alive():
+                raise NotStarted(uno_message(exc))
             raise
         call.done.wait()
         if call.error is not None:
@@ -341,7 +358,8 @@ class Bridge:
                           "yields positioned text boxes and takes minutes on ordinary papers)")
         return self.on_main_thread(lambda: self._convert_on_main(src, dst, fmt, password))
 
-    def _convert_on_main(self, src, dst, fmt, password):
+    def _load(self, src, password, filter_name=None):
+        """Loads src hidden, read-only, without macros or link updates; never prompts."""
         handler = InteractionHandler()
         props = [
             prop("Hidden", True),
@@ -352,22 +370,41 @@ class Bridge:
         ]
         if password is not None:
             props.append(prop("Password", password))
+        if filter_name is not None:
+            props.append(prop("FilterName", filter_name))
         doc = None
         try:
-            try:
-                doc = self.desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, tuple(props))
-            except Exception as exc:
-                if is_bridge_gone(exc):
-                    raise BridgeGone(uno_message(exc))
-                if handler.password_requested:
-                    raise Failure("INVALID_PASSWORD", "the document is encrypted and the password is %s"
-                                  % ("wrong" if password is not None else "missing"))
+            doc = self.desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, tuple(props))
+        except Exception as exc:
+            if is_bridge_gone(exc):
+                raise BridgeGone(uno_message(exc))
+            if not handler.password_requested:
                 raise Failure("OPEN_FAILED", "LibreOffice could not load the document: %s" % uno_message(exc))
-            if doc is None:
-                if handler.password_requested:
-                    raise Failure("INVALID_PASSWORD", "the document is encrypted and the password is %s"
-                                  % ("wrong" if password is not None else "missing"))
-                raise Failure("OPEN_FAILED", "LibreOffice could not load the document (unknown format or damaged file)")
+        if doc is None:
+            if handler.password_requested:
+                raise Failure("INVALID_PASSWORD", "the document is encrypted and the password is %s"
+                              % ("wrong" if password is not None else "missing"))
+            raise Failure("OPEN_FAILED", "LibreOffice could not load the document (unknown format or damaged file)")
+        return doc
+
+    def _convert_on_main(self, src, dst, fmt, password):
+        try:
+            return self._convert_loaded(src, dst, fmt, password)
+        except Failure as failure:
+            if not self.alive():
+                raise BridgeGone("%s (soffice no longer answers)" % failure.message)
+            raise
+
+    def _convert_loaded(self, src, dst, fmt, password):
+        doc = None
+        try:
+            doc = self._load(src, password)
+            if doc.supportsService("com.sun.star.text.WebDocument"):
+                # HTML opens in Writer/Web, whose PDF export (writer_web_pdf_Export) drops the text in
+                # LibreOffice 7.4; load it into Writer proper instead (same import, print layout).
+                close_quietly(doc)
+                doc = None
+                doc = self._load(src, password, "HTML (StarWriter)")
 
             if fmt == "pdf":
                 filt = next((f for svc, f in EXPORT_FILTERS if doc.supportsService(svc)), None)
@@ -400,14 +437,20 @@ class Bridge:
             return {"fonts": fonts, "pages": pages}
         finally:
             if doc is not None:
-                try:
-                    doc.close(True)
-                except Exception as exc:
-                    if not is_bridge_gone(exc):
-                        try:
-                            doc.dispose()
-                        except Exception:
-                            pass
+                close_quietly(doc)
+
+
+def close_quietly(doc):
+    """Closes a loaded document (disposing it if a listener vetoes the close)."""
+    try:
+        doc.close(True)
+    except Exception as exc:
+        if is_bridge_gone(exc):
+            raise BridgeGone(uno_message(exc))
+        try:
+            doc.dispose()
+        except Exception:
+            pass
 
 
 def valid_request(req):
@@ -457,11 +500,14 @@ def main():
             emit({"id": rid, "ok": True, "fonts": out["fonts"], "pages": out["pages"]})
         except Failure as f:
             emit({"id": rid, "ok": False, "code": f.code, "message": f.message})
+        except NotStarted as gone:
+            emit({"id": rid, "ok": False, "code": "NOT_STARTED", "message": "soffice was already gone: %s" % gone})
+            return 4
         except BridgeGone as gone:
             emit({"id": rid, "ok": False, "code": "ENGINE_CRASHED", "message": "soffice went away: %s" % gone})
             return 4
         except Exception as exc:
-            if is_bridge_gone(exc):
+            if is_bridge_gone(exc) or not bridge.alive():
                 emit({"id": rid, "ok": False, "code": "ENGINE_CRASHED", "message": "soffice went away: %s" % uno_message(exc)})
                 return 4
             emit({"id": rid, "ok": False, "code": "CONVERT_FAILED", "message": "%s: %s" % (type(exc).__name__, uno_message(exc))})

@@ -43,17 +43,21 @@ const unreachable = (message: string) => ({
 export function nativeRpc(native: NativeFetch, engine: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): EngineRpc {
   return {
     async invoke(method, request) {
-      let res: Response;
-      try {
-        res = await native(`/invoke/${engine}/${method}`, {
-          method: "POST",
-          body: pack(request),
-          signal: opts.signal,
-          headers: opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {},
-        });
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        return unreachable(err instanceof Error ? err.message : String(err));
+      let res: Response | undefined;
+      // One retry on a connection failure: a call is a pure function of its request, and a pooled
+      // connection the server has just closed fails before anything ran.
+      for (let attempt = 1; !res; attempt++) {
+        try {
+          res = await native(`/invoke/${engine}/${method}`, {
+            method: "POST",
+            body: pack(request),
+            signal: opts.signal,
+            headers: opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {},
+          });
+        } catch (err) {
+          if (opts.signal?.aborted) throw err;
+          if (attempt >= 2) return unreachable(err instanceof Error ? err.message : String(err));
+        }
       }
       if (res.status !== 200) return unreachable(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
       return unpack(await res.formData());

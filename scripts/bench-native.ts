@@ -1,0 +1,128 @@
+/**
+ * Benchmark of the native engine (issue 12), against the native tools run directly on the same
+ * inputs in the same run:
+ * - office → PDF: documents per minute through the engine's LibreOffice pool (POST /invoke, as the
+ *   Worker calls it) at concurrency 1, 2 and 4, against a cold `soffice --headless --convert-to pdf`
+ *   per file (one process per document, its profile already created: the usual CLI use);
+ * - Ghostscript: pdf/a 2b, pdf/x 4 and optimize web through the engine against the same `gs`
+ *   command (container/engines/ghostscript.ts exports its arguments) run directly; medians of `runs`.
+ * Run: `npm run bench -- native` (or `node scripts/bench-native.ts`).
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gsArgs, OPTIMIZE_COMMON, PROFILES, pdfaPlan, pdfxPlan } from "../container/engines/ghostscript.ts";
+import { pack, unpack } from "../container/protocol.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
+/** Small office documents of the corpus (Writer, Calc, Impress; Word 97 to OOXML). */
+const DOCS = [
+  "office/gotenberg-pages_3.docx", "office/python-docx-doc-coreprops.docx", "office/tika-testWORD.doc", "office/tika-testODFwithOOo3.odt",
+  "office/tika-testRTF.rtf", "office/tika-testEXCEL.xlsx", "office/tika-testEXCEL.xls", "office/tika-testFooter.ods", "office/tika-testPPT.ppt",
+  "office/python-pptx-cht-charts.pptx",
+];
+const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-multipage.pdf"];
+
+const freePort = () => new Promise<number>((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); }); });
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+
+async function invoke(url: string, engine: string, method: string, req: unknown): Promise<any> {
+  // one retry on a connection failure, as the Worker's client does (a pooled connection closed while idle)
+  const post = () => fetch(`${url}/invoke/${engine}/${method}`, { method: "POST", body: pack(req) });
+  const r = await post().catch(post);
+  const out = (await unpack(await r.formData())) as { ok: boolean; error?: { message: string } };
+  if (!out.ok) throw new Error(`${engine}.${method}: ${out.error?.message}`);
+  return out;
+}
+
+/** Converts `n` documents (cycling through DOCS) with `concurrency` requests in flight; documents per minute. */
+async function officeRate(url: string, n: number, concurrency: number): Promise<number> {
+  const bytes = DOCS.map((d) => ({ data: new Uint8Array(readFileSync(join(CORPUS, d))), filename: d.split("/").pop()! }));
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let i = next++; i < n; i = next++) await invoke(url, "libreoffice", "convert", { input: bytes[i % bytes.length], format: "pdf" });
+  }));
+  return (n / (performance.now() - t)) * 60_000;
+}
+
+/** Cold CLI: one `soffice --convert-to pdf` process per document, sequentially; documents per minute. */
+function coldRate(n: number): number {
+  const dir = mkdtempSync(join(tmpdir(), "bench-soffice-"));
+  const profile = `file://${join(dir, "profile")}`;
+  const run = (doc: string) => spawnSync("soffice", [`-env:UserInstallation=${profile}`, "--headless", "--convert-to", "pdf", "--outdir", join(dir, "out"), join(CORPUS, doc)], { stdio: "ignore" });
+  run(DOCS[0]!); // creates the profile: not counted
+  const t = performance.now();
+  for (let i = 0; i < n; i++) run(DOCS[i % DOCS.length]!);
+  return (n / (performance.now() - t)) * 60_000;
+}
+
+/** Median ms of `fn` over `runs` after one warm-up. */
+async function time(fn: () => Promise<unknown> | unknown, runs: number): Promise<number> {
+  await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    ms.push(performance.now() - t);
+  }
+  return median(ms);
+}
+
+export async function benchNative(runs = 5): Promise<void> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "inherit", "inherit"] });
+  try {
+    for (let i = 0; i < 300; i++) {
+      try { if ((await fetch(`${url}/health`)).ok) break; } catch { /* starting */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const health = (await (await fetch(`${url}/health`)).json()) as { tools: { name: string; version: string | null }[] };
+    const have = new Map(health.tools.map((t) => [t.name, t.version]));
+    if (have.get("libreoffice")) {
+      const n = 40;
+      await officeRate(url, 4, 4); // starts the pool's processes: not counted
+      const cold = coldRate(Math.min(n, 20));
+      console.log(`\nOffice → PDF, LibreOffice ${have.get("libreoffice")} warm pool (NATIVE_OFFICE_POOL=${process.env.NATIVE_OFFICE_POOL ?? 2}) vs cold soffice --convert-to pdf per file; ${DOCS.length} small corpus documents cycled`);
+      console.log("| concurrency | documents / min | × cold CLI |\n|---|---|---|");
+      console.log(`| cold CLI, 1 | ${cold.toFixed(0)} | 1.00 |`);
+      for (const c of [1, 2, 4]) {
+        const rate = await officeRate(url, n, c);
+        console.log(`| pool, ${c} | ${rate.toFixed(0)} | ${(rate / cold).toFixed(2)} |`);
+      }
+    } else console.log("\nOffice → PDF: LibreOffice is not installed (npm run setup:native); skipped.");
+
+    if (have.get("ghostscript")) {
+      const gs = execFileSync("sh", ["-c", "command -v gs"]).toString().trim();
+      const dir = mkdtempSync(join(tmpdir(), "bench-gs-"));
+      console.log(`\nGhostscript ${have.get("ghostscript")} through the native engine (HTTP in and out) vs the same gs command run directly; medians of ${runs}`);
+      console.log("| operation | input | engine ms | gs ms | ratio |\n|---|---|---|---|---|");
+      for (const rel of PDFS) {
+        const data = new Uint8Array(readFileSync(join(CORPUS, rel)));
+        const input = join(dir, "in.pdf");
+        copyFileSync(join(CORPUS, rel), input);
+        const cases: [string, string, unknown, string[], string?][] = [
+          ["pdf/a 2b", "pdfa", { input: { data, filename: "in.pdf" }, conformance: "2b" }, pdfaPlan(2).args, pdfaPlan(2).def],
+          ["pdf/x 4 (gs part)", "pdfx", { input: { data, filename: "in.pdf" }, variant: "3" }, pdfxPlan("3").args, pdfxPlan("3").def],
+          ["optimize web", "optimize", { input: { data, filename: "in.pdf" }, profile: "web" }, [...PROFILES.web!, ...OPTIMIZE_COMMON]],
+        ];
+        for (const [label, method, req, args, def] of cases) {
+          const defFile = join(dir, "def.ps");
+          if (def) writeFileSync(defFile, def);
+          const ours = await time(() => invoke(url, "ghostscript", method, req), runs);
+          const direct = await time(() => spawnSync(gs, gsArgs(args, join(dir, "out.pdf"), [...(def ? [defFile] : []), input]), { stdio: "ignore" }), runs);
+          console.log(`| ${label} | ${rel} | ${ours.toFixed(0)} | ${direct.toFixed(0)} | ${(ours / direct).toFixed(2)} |`);
+        }
+      }
+    } else console.log("\nGhostscript is not installed (npm run setup:native); skipped.");
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchNative(Number(process.argv[2] ?? 5));
