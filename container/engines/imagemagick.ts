@@ -17,6 +17,11 @@ interface Request {
   options: { width?: number; height?: number; fit?: "max" | "crop" | "scale"; strip?: boolean; quality?: number; auto_orient?: boolean; pixel_density?: number; count?: number };
 }
 
+/** Output formats that keep several frames (animation, multi-page). */
+const ANIMATED = new Set(["gif", "webp", "tiff"]);
+/** Most frames one call decodes (the WASM engine's maxFrames, src/engines/imagemagick/types.ts). */
+const MAX_FRAMES = 500;
+
 /** ImageMagick's coder name for a canonical format. */
 const CODER: Record<string, string> = { jpg: "jpeg", png: "png", webp: "webp", gif: "gif", tiff: "tiff", bmp: "bmp", ico: "ico", avif: "avif", heic: "heic", svg: "svg" };
 
@@ -39,7 +44,9 @@ async function run_(req: Request, call: NativeCall) {
   await put(call, "in.bin", req.input);
   const o = req.options;
   const thumb = req.op === "thumbnail";
-  const frames = thumb ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]` : "";
+  // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
+  // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
+  const frames = thumb ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]` : ANIMATED.has(req.outputFormat) ? `[0-${MAX_FRAMES - 1}]` : "[0]";
   const out = thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
   const args = [
     `${inCoder}:in.bin${frames}`,

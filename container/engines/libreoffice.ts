@@ -54,8 +54,31 @@ async function substitutions(requested: string[]): Promise<{ requested: string; 
   return out;
 }
 
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const startsWith = (b: Uint8Array, sig: number[]) => sig.every((x, i) => b[i] === x);
+/** Signatures by extension: OOXML and ODF are ZIP (an encrypted OOXML is an OLE container), Office 97 is OLE, RTF is text. */
+const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
+  ...Object.fromEntries(["docx", "docm", "dotx", "xlsx", "xlsm", "xltx", "pptx", "pptm", "ppsx", "potx"].map((e) => [e, (b: Uint8Array) => startsWith(b, ZIP) || startsWith(b, OLE)])),
+  ...Object.fromEntries(["odt", "ott", "ods", "ots", "odp", "otp", "odg"].map((e) => [e, (b: Uint8Array) => startsWith(b, ZIP)])),
+  ...Object.fromEntries(["doc", "dot", "xls", "xlt", "ppt", "pps", "pot"].map((e) => [e, (b: Uint8Array) => startsWith(b, OLE)])),
+  rtf: (b) => new TextDecoder().decode(b.subarray(0, 5)) === "{\\rtf",
+};
+
+/**
+ * Refuses a file whose bytes are not of the format its name says: LibreOffice would otherwise
+ * import unknown bytes as plain text and "convert" garbage into a PDF.
+ * @throws NativeError OPEN_FAILED
+ */
+function sniff(filename: string, data: Uint8Array): void {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? "";
+  const ok = SIGNATURES[ext];
+  if (ok && !ok(data)) throw new NativeError("OPEN_FAILED", `${filename} is not a ${ext.toUpperCase()} document (its bytes do not start like one).`);
+}
+
 async function convert(req: OfficeRequest, call: NativeCall) {
   tool(call, "libreoffice");
+  sniff(req.input.filename, req.input.data);
   const format = req.format ?? "pdf";
   const input = await put(call, localName("in", req.input.filename), req.input.data);
   const output = join(call.work, `out.${format}`);

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** One configuration value: the node path, the property name, its xs type and value. */
-interface Setting {
+export interface ProfileSetting {
   path: string;
   name: string;
   type: "boolean" | "int" | "string";
@@ -30,7 +30,7 @@ const DEAD_PROXY_PORT = 9;
  * 1 = never (sc ScLkUpdMode LM_NEVER); Inet ooInetProxyType 1 = manual proxy; MacroSecurityLevel 3 = very high
  * (only signed macros from trusted locations, and DisableMacrosExecution turns even those off).
  */
-export const HARDENING: readonly Setting[] = [
+export const HARDENING: readonly ProfileSetting[] = [
   // Macros: never run, at any security level.
   { path: "/org.openoffice.Office.Common/Security/Scripting", name: "MacroSecurityLevel", type: "int", value: 3 },
   { path: "/org.openoffice.Office.Common/Security/Scripting", name: "DisableMacrosExecution", type: "boolean", value: true },
@@ -61,17 +61,13 @@ export const HARDENING: readonly Setting[] = [
   { path: "/org.openoffice.Office.Common/Load", name: "ShowOfficeUpdateDialog", type: "boolean", value: false },
   // No .~lock files written beside the input.
   { path: "/org.openoffice.Office.Common/Misc", name: "UseLocking", type: "boolean", value: false },
-  // Writer: do not build comment (annotation) windows. Debian's *-nogui packages ship no Writer .ui
-  // files, and a document with comments otherwise crashes soffice (SIGABRT in CreateInterimBuilder)
-  // as soon as the event loop lays out the comment margin. Comments are not part of PDF output by default.
-  { path: "/org.openoffice.Office.Writer/Content/Display", name: "Note", type: "boolean", value: false },
 ];
 
 const escapeXml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The text of a `registrymodifications.xcu` holding `settings` (defaults to HARDENING). */
-export function registryModifications(settings: readonly Setting[] = HARDENING): string {
+export function registryModifications(settings: readonly ProfileSetting[] = HARDENING): string {
   const items = settings.map((s) => {
     const value = typeof s.value === "boolean" ? (s.value ? "true" : "false") : escapeXml(String(s.value));
     return (

@@ -20,6 +20,11 @@ com.sun.star.awt.AsyncCallback, the way `soffice --convert-to` does it, so that 
 loading posts (for example Writer's comment-margin layout, which needs .ui files that Debian's
 *-nogui packages do not ship and aborts soffice without them) can run while the document is open.
 Calls made from inside the callback are routed by the URP bridge back to that waiting main thread.
+
+Documents are loaded hidden, read-only, with macros never executed, links not updated and an
+interaction handler that answers every prompt with abort/no (it only notes password prompts, which
+become INVALID_PASSWORD). PDF input is refused (CONVERT_FAILED); HTML is loaded into Writer (not
+Writer/Web, whose PDF export drops the text in 7.4); docx/odt output is written from text documents only.
 """
 import json
 import os
@@ -52,7 +57,8 @@ except ImportError as exc:  # python3-uno missing, or run by a Python without it
     sys.exit(2)
 
 EXPORT_FILTERS = [
-    # (document service, PDF export filter); order matters: a WebDocument is also a TextDocument.
+    # (document service, PDF export filter), first match wins. HTML is reloaded into Writer proper
+    # before export (see _convert_on_main), so writer_web_pdf_Export is only a fallback.
     ("com.sun.star.text.WebDocument", "writer_web_pdf_Export"),
     ("com.sun.star.text.TextDocument", "writer_pdf_Export"),
     ("com.sun.star.sheet.SpreadsheetDocument", "calc_pdf_Export"),

@@ -95,7 +95,10 @@ export const ENGINES = [
   },
   {
     name: "libreoffice", version: NATIVE_VERSIONS.libreoffice, kind: "office", placement: "native",
-    offers: { operations: ["convert"], formats: OFFICE_INPUTS.map((input) => ({ input, output: "pdf" })) },
+    offers: {
+      operations: ["convert", "thumbnail", "watermark"],
+      formats: OFFICE_INPUTS.flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
+    },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["office", "openoffice"],
   },

@@ -1,12 +1,16 @@
 /**
  * Office documents (issue 12): `convert` from the formats LibreOffice reads to PDF, run by the
- * native engine's LibreOffice pool. The result lists the fonts the document asked for that the
+ * native engine's LibreOffice pool; `thumbnail` and `watermark` of them through PDF (merge takes
+ * them directly, pdf/merge.ts). The result lists the fonts the document asked for that the
  * engine lacks and the faces used instead (`fonts_substituted`), so a user sees why a layout moved.
  */
 import { z } from "zod";
 import { OFFICE_INPUTS } from "../../engines/native/rows";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { pdfThumbnail } from "../pdf/thumbnail";
+import { watermarkPdf } from "../pdf/watermark";
+import { viaPdf } from "./via-pdf";
 import type { OperationHandler, OutputFile } from "../types";
 
 const params = z.object({
@@ -41,5 +45,9 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
   },
 };
 
+/** thumbnail and watermark of an office document: converted to PDF, then the PDF handler (via-pdf.ts). */
+export const officeThumbnail = viaPdf(pdfThumbnail);
+export const officeWatermark = viaPdf(watermarkPdf);
+
 /** The office rows. */
-export const OFFICE_HANDLERS: OperationHandler<any>[] = [officeToPdf];
+export const OFFICE_HANDLERS: OperationHandler<any>[] = [officeToPdf, officeThumbnail, officeWatermark];

@@ -2,8 +2,8 @@
  * merge (output_format pdf): one PDF of every input's pages, in the order of `input`, by the
  * routed PDF engine (PDF, JPEG and PNG inputs). Other images (gif, webp, tiff, bmp, heic, avif,
  * ico) are converted to PNG by the image engine first (issue 4: "converted first where that engine
- * exists"). Anything else (office documents…) needs a convert task to PDF first:
- * INVALID_CONVERSION_TYPE naming the file. The document info of the first PDF input is kept.
+ * exists"). Office documents are converted to PDF by the office engine (LibreOffice, issue 12);
+ * anything else needs a convert task first: INVALID_CONVERSION_TYPE naming the file. The document info of the first PDF input is kept.
  * Encrypted inputs open only with an empty user password (merge has no password parameter):
  * otherwise INVALID_PASSWORD naming the file.
  */
@@ -18,6 +18,8 @@ import { extensionOf } from "../io/filenames";
 import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { pdfFile } from "./common";
+import { OFFICE_INPUTS } from "../../engines/native/rows";
+import { isOfficeFile, officePdf } from "../office/via-pdf";
 
 /** No parameters of its own (only the common ones). */
 const params = z.object({});
@@ -48,7 +50,7 @@ async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: st
 export const mergePdf: OperationHandler<Record<string, unknown>> = {
   operation: "merge",
   kind: "pdf",
-  formats: ["pdf", "jpg", "png", ...CONVERTIBLE].map((input) => ({ input, output: "pdf" })),
+  formats: ["pdf", "jpg", "png", ...CONVERTIBLE, ...OFFICE_INPUTS].map((input) => ({ input, output: "pdf" })),
   params,
   credits: 1,
   takesInput: true,
@@ -66,6 +68,10 @@ export const mergePdf: OperationHandler<Record<string, unknown>> = {
     const docs: PdfInput[] = [];
     for (const input of inputs) {
       throwIfAborted(ctx.signal);
+      if (isOfficeFile(input.filename)) {
+        docs.push({ data: await officePdf(ctx, input), filename: input.filename });
+        continue;
+      }
       const bytes = await readInput(input, ctx, row);
       const data = looksLikePdf(bytes) || sniffImage(bytes) ? bytes : await imageToPng(ctx, bytes, input.filename);
       docs.push({ data, filename: input.filename });
