@@ -517,6 +517,12 @@ def main():
                 emit({"id": rid, "ok": False, "code": "ENGINE_CRASHED", "message": "soffice went away: %s" % uno_message(exc)})
                 return 4
             emit({"id": rid, "ok": False, "code": "CONVERT_FAILED", "message": "%s: %s" % (type(exc).__name__, uno_message(exc))})
+    # stdin closed: the pool closed it, or the engine's process died (SIGKILL leaves no one to stop soffice, which runs in
+    # its own process group) -- so soffice is told to quit here rather than left running as an orphan.
+    try:
+        bridge.desktop.terminate()
+    except Exception:
+        pass  # already gone, or the bridge to it is: nothing left to stop
     return 0
 
 
