@@ -61,7 +61,7 @@ describe("the native engine through the SDK", () => {
   it("lists the native operations in the catalogue and refuses a path outside /input and /output", async () => {
     const ops = (await (await fetch(`${server.base}/v2/operations?filter[operation]=pdf/a`)).json()) as { data: { engine: string }[] };
     expect(ops.data.map((o) => o.engine)).toEqual(["ghostscript"]);
-    const docx = (await (await fetch(`${server.base}/v2/operations?filter[input_format]=docx&filter[output_format]=pdf`)).json()) as { data: { engine: string }[] };
+    const docx = (await (await fetch(`${server.base}/v2/operations?filter[operation]=convert&filter[input_format]=docx&filter[output_format]=pdf`)).json()) as { data: { engine: string }[] };
     expect(docx.data.map((o) => o.engine)).toEqual(["libreoffice"]);
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",

@@ -12,7 +12,9 @@ describe("image operation rows", () => {
   it("declare the image engine kind, credits and zod params; routing runs them on imagemagick", () => {
     for (const h of IMAGE_HANDLERS) {
       expect(h.kind).toBe("image");
-      expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual(["imagemagick"]);
+      // WebAssembly first; the native engine's ImageMagick takes convert and thumbnail over budget (issue 12)
+      const native = ["convert", "thumbnail"].includes(h.operation) ? ["imagemagick-native"] : [];
+      expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual(["imagemagick", ...native]);
       expect(h.credits).toBe(1);
       expect(h.formats.length).toBeGreaterThan(0);
     }

@@ -21,6 +21,8 @@ describe("PDF registry rows", () => {
     expect(PDF_HANDLERS.map((h) => `${h.operation}:${engineOf(h)}`)).toEqual([
       "merge:pdflib", "pdf/split-pages:pdflib", "pdf/extract-pages:pdflib", "pdf/rotate-pages:pdflib", "pdf/encrypt:pdflib",
       "pdf/decrypt:pdflib", "watermark:pdflib", "convert:pdfium", "thumbnail:pdfium",
+      // Ghostscript in the native engine (issue 12)
+      "pdf/a:ghostscript", "pdf/x:ghostscript", "optimize:ghostscript",
     ]);
     for (const h of PDF_HANDLERS) {
       expect(h.formats.length).toBeGreaterThan(0);
