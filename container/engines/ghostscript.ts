@@ -180,8 +180,12 @@ async function optimize(req: { input: PdfIn; profile?: string }, call: NativeCal
   const profile = req.profile ?? "web";
   const args = PROFILES[profile];
   if (!args) throw new NativeError("UNSUPPORTED", `optimize profile ${profile} is unknown; use web, print, archive, mrc or max.`);
-  const rewritten = await pdfwrite(call, req.input, [...args, ...OPTIMIZE_COMMON]);
-  const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, await qpdfShrink(call, req.input.data, "lossless", false, req.input.password)];
+  // Ghostscript's rewrite and qpdf's lossless pack of the input run side by side (two processes, two files)
+  const [rewritten, lossless] = await Promise.all([
+    pdfwrite(call, req.input, [...args, ...OPTIMIZE_COMMON]),
+    qpdfShrink(call, req.input.data, "lossless", false, req.input.password),
+  ]);
+  const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, lossless];
   let best = candidates.filter((c): c is Uint8Array => !!c).reduce((a, b) => (b.length < a.length ? b : a));
   const sizeBefore = req.input.data.length;
   // web: linearized (first page shown while the rest loads) when that still leaves it smaller than the input

@@ -48,14 +48,15 @@ async function run_(req: Request, call: NativeCall) {
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
   const frames = thumb ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]` : ANIMATED.has(req.outputFormat) ? `[0-${MAX_FRAMES - 1}]` : "[0]";
   const out = thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
+  const animation = !thumb && req.inputFormat === "gif" && ANIMATED.has(req.outputFormat);
   const args = [
     `${inCoder}:in.bin${frames}`,
+    ...(animation ? ["-coalesce"] : []), // whole frames before resizing an animation (GIF frames may be partial)
     ...(o.auto_orient === false ? [] : ["-auto-orient"]),
     ...resize(o, thumb),
     ...(o.strip || thumb ? ["-strip"] : []),
     ...(o.quality ? ["-quality", String(o.quality)] : []),
     ...(o.pixel_density ? ["-units", "PixelsPerInch", "-density", String(o.pixel_density)] : []),
-    ...(thumb ? [] : ["-coalesce"].filter(() => req.inputFormat === "gif" && req.outputFormat === "gif")),
     out,
   ];
   const r = await run(call, im.path, args);

@@ -19,6 +19,9 @@ export const pagesParam = z
   .optional()
   .describe('1-based pages and ranges, e.g. "1,3,5-7"; "5-" = page 5 to the last page; absent = all pages');
 
+/** `password` of an operation that reads an encrypted PDF (user or owner password). */
+export const passwordParam = z.string().max(256).optional().describe("Opens an encrypted input PDF");
+
 /** Booleans as SDKs send them: true/false, or the strings "true"/"false"/"1"/"0" (form posts). */
 export const boolParam = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])

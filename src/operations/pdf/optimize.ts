@@ -9,14 +9,14 @@ import { z } from "zod";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { pdfFile, PDF_TO_PDF, requirePdfInputs } from "./common";
+import { passwordParam, pdfFile, PDF_TO_PDF, requirePdfInputs } from "./common";
 
 const params = z.object({
   profile: z
     .enum(["web", "print", "archive", "mrc", "max"])
     .default("web")
     .describe("web: screen-sized images, RGB; print: 300 dpi, CMYK; archive: recompressed, not downsampled; mrc: scans; max: smallest"),
-  password: z.string().max(256).optional().describe("Opens an encrypted input PDF"),
+  password: passwordParam,
 });
 
 export const pdfOptimize: OperationHandler<z.infer<typeof params>> = {

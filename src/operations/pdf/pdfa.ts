@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { OperationHandler } from "../types";
-import { perDocument, PDF_TO_PDF } from "./common";
+import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
 
 const params = z.object({
   conformance_level: z
@@ -14,7 +14,7 @@ const params = z.object({
     .default("2b")
     .transform((v) => v.toLowerCase() as "1b" | "2b" | "3b")
     .describe("PDF/A part and level: 1b, 2b or 3b (ISO 19005-1, -2, -3, level B)"),
-  password: z.string().max(256).optional().describe("Opens an encrypted input PDF"),
+  password: passwordParam,
 });
 
 export const pdfA: OperationHandler<z.infer<typeof params>> = {

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { OperationHandler } from "../types";
-import { perDocument, PDF_TO_PDF } from "./common";
+import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
 
 /** "x-4", "pdfx4", "PDF/X-1a" … → "1a" | "3" | "4", or null. */
 export function parsePdfxVariant(v: string): "1a" | "3" | "4" | null {
@@ -21,7 +21,7 @@ const params = z.object({
     .default("4")
     .refine((v) => parsePdfxVariant(v) !== null, { message: 'must be 1a, 3 or 4 (also written "x-4" or "pdfx4")' })
     .describe("PDF/X variant: 1a, 3 or 4 (ISO 15930-1, -3, -7)"),
-  password: z.string().max(256).optional().describe("Opens an encrypted input PDF"),
+  password: passwordParam,
 });
 
 export const pdfX: OperationHandler<z.infer<typeof params>> = {
