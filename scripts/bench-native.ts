@@ -26,7 +26,7 @@ const DOCS = [
   "office/tika-testRTF.rtf", "office/tika-testEXCEL.xlsx", "office/tika-testEXCEL.xls", "office/tika-testFooter.ods", "office/tika-testPPT.ppt",
   "office/python-pptx-cht-charts.pptx",
 ];
-const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-multipage.pdf"];
+const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-c02-22.pdf"];
 
 const freePort = () => new Promise<number>((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); }); });
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
