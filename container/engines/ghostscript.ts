@@ -82,12 +82,57 @@ export function pdfaPlan(part: number): { args: string[]; def: string } {
   return { args: [`-dPDFA=${part}`, "-dPDFACompatibilityPolicy=1", "-sColorConversionStrategy=RGB"], def };
 }
 
-async function pdfa(req: { input: PdfIn; conformance: string }, call: NativeCall) {
+/** Factur-X conformance levels by the guideline ID the invoice XML declares (Factur-X 1.0 §6.2.2). */
+const FACTURX_LEVELS: [RegExp, string][] = [
+  [/:minimum$/i, "MINIMUM"], [/:basicwl$/i, "BASIC WL"], [/:basic$/i, "BASIC"], [/:extended$/i, "EXTENDED"], [/xrechnung/i, "XRECHNUNG"], [/en16931/i, "EN 16931"],
+];
+
+/** The Factur-X level of an invoice XML (its GuidelineSpecifiedDocumentContextParameter ID); EN 16931 when it names none. */
+export function facturxLevel(xml: string): string {
+  const id = /GuidelineSpecifiedDocumentContextParameter>\s*<[^>]*ID>([^<]+)</.exec(xml)?.[1]?.trim() ?? "";
+  return FACTURX_LEVELS.find(([re]) => re.test(id))?.[1] ?? "EN 16931";
+}
+
+/**
+ * pdfmarks attaching a ZUGFeRD / Factur-X invoice to a PDF/A-3 (Factur-X 1.0 §6; ISO 19005-3 §6.8):
+ * the XML as an embedded file "factur-x.xml" (text/xml) with /AFRelationship /Alternative, listed
+ * in the catalog's /AF, and the fx: XMP properties with their PDF/A extension schema description.
+ */
+function invoiceMarks(path: string, level: string): string {
+  const fx = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#";
+  const prop = (name: string, desc: string) =>
+    `<rdf:li rdf:parseType="Resource"><pdfaProperty:name>${name}</pdfaProperty:name><pdfaProperty:valueType>Text</pdfaProperty:valueType><pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>${desc}</pdfaProperty:description></rdf:li>`;
+  const xmp =
+    `<rdf:Description rdf:about="" xmlns:fx="${fx}"><fx:DocumentType>INVOICE</fx:DocumentType><fx:DocumentFileName>factur-x.xml</fx:DocumentFileName><fx:Version>1.0</fx:Version><fx:ConformanceLevel>${level}</fx:ConformanceLevel></rdf:Description>` +
+    `<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">` +
+    `<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource"><pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema><pdfaSchema:namespaceURI>${fx}</pdfaSchema:namespaceURI><pdfaSchema:prefix>fx</pdfaSchema:prefix><pdfaSchema:property><rdf:Seq>` +
+    prop("DocumentFileName", "name of the embedded XML invoice file") + prop("DocumentType", "INVOICE") + prop("Version", "The actual version of the Factur-X XML schema") + prop("ConformanceLevel", "The conformance level of the embedded Factur-X data") +
+    `</rdf:Seq></pdfaSchema:property></rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>`;
+  return `[ /_objdef {InvoiceStream} /type /stream /OBJ pdfmark
+[ {InvoiceStream} << /Type /EmbeddedFile /Subtype (text/xml) cvn >> /PUT pdfmark
+[ {InvoiceStream} ${ps(path)} (r) file /PUT pdfmark
+[ {InvoiceStream} /CLOSE pdfmark
+[ /_objdef {InvoiceFS} /type /dict /OBJ pdfmark
+[ {InvoiceFS} << /Type /Filespec /F (factur-x.xml) /UF (factur-x.xml) /Desc (Factur-X invoice) /AFRelationship /Alternative /EF << /F {InvoiceStream} /UF {InvoiceStream} >> >> /PUT pdfmark
+[ {Catalog} << /AF [ {InvoiceFS} ] >> /PUT pdfmark
+[ /Name (factur-x.xml) /FS {InvoiceFS} /EMBED pdfmark
+[ /XML ${ps(xmp)} /Ext_Metadata pdfmark
+`;
+}
+
+async function pdfa(req: { input: PdfIn; conformance: string; invoice?: { data: Uint8Array; filename: string } }, call: NativeCall) {
   const part = PDFA_PART[req.conformance.toLowerCase()];
   if (!part) throw new NativeError("UNSUPPORTED", `PDF/A-${req.conformance} is not written here; conformance_level may be 1b, 2b or 3b.`);
   const { args, def } = pdfaPlan(part);
-  const data = await pdfwrite(call, req.input, args, def);
-  return { data, part, conformance: "B" };
+  let marks = "";
+  if (req.invoice) {
+    if (part !== 3) throw new NativeError("UNSUPPORTED", "An invoice XML can be attached to PDF/A-3 only (conformance_level 3b).");
+    const xml = new TextDecoder().decode(req.invoice.data);
+    if (!/<(\w+:)?CrossIndustryInvoice\b/.test(xml)) throw new NativeError("OPEN_FAILED", `${req.invoice.filename} is not a ZUGFeRD / Factur-X invoice (no CrossIndustryInvoice element).`);
+    marks = invoiceMarks(await put(call, "factur-x.xml", req.invoice.data), facturxLevel(xml));
+  }
+  const data = await pdfwrite(call, req.input, [...args, ...(marks ? [`--permit-file-read=${call.work}/`] : [])], def + marks);
+  return { data, part, conformance: "B", ...(req.invoice ? { invoice: "factur-x.xml" } : {}) };
 }
 
 /** GTS_PDFXVersion by variant (ISO 15930-1, -3, -7). */

@@ -839,3 +839,40 @@ function crc32(buf: Uint8Array): number {
   for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
+
+// ---------------------------------------------------------------------------------------------
+// 10. pdf/a 3b with a ZUGFeRD / Factur-X invoice
+// ---------------------------------------------------------------------------------------------
+
+describe("pdf/a 3b with a ZUGFeRD / Factur-X invoice (`invoice`)", () => {
+  const XML = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100">
+<rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+<rsm:ExchangedDocument><ram:ID>INV-0042</ram:ID><ram:TypeCode>380</ram:TypeCode></rsm:ExchangedDocument>
+</rsm:CrossIndustryInvoice>
+`;
+  const invoiceCtx = (xml: string) => ({ ...full(), taskFiles: async () => [{ ...bytesInput("invoice.xml", new TextEncoder().encode(xml)), fromTask: "xml" }] });
+
+  it("attaches factur-x.xml (Alternative, text/xml) with the fx XMP and its extension schema", async () => {
+    const r = await execute("pdf/a", { conformance_level: "3b", invoice: "xml" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], invoiceCtx(XML));
+    const path = tmpFile(r.out.files[0]!);
+    const xmp = JSON.parse(sh("exiftool", ["-j", "-XMP-pdfaid:all", "-XMP-fx:all", path]).stdout)[0];
+    expect(xmp).toMatchObject({ Part: 3, Conformance: "B", DocumentType: "INVOICE", DocumentFileName: "factur-x.xml", Version: 1, ConformanceLevel: "BASIC" }); // exiftool -j prints "1.0" as the number 1
+    expect(sh("exiftool", ["-b", "-XMP", path]).stdout).toContain("<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>");
+    expect(sh("pdfdetach", ["-list", path]).stdout).toMatch(/1 embedded files\s+1: factur-x\.xml/);
+    const out = join(mkdtempSync(join(tmpdir(), "fx-")), "fx.xml");
+    expect(sh("pdfdetach", ["-save", "1", "-o", out, path]).status).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(XML);
+    const objects = sh("qpdf", ["--json", "--json-key=qpdf", path]).stdout;
+    expect(objects).toContain('"/AFRelationship": "/Alternative"');
+    expect(objects).toMatch(/"\/AF": \[\s*"\d+ 0 R"\s*\]/);
+    expect([0, 3]).toContain(sh("qpdf", ["--check", path]).status);
+  });
+
+  it("refuses an invoice with 2b at creation, and a file that is not an invoice at run time", async () => {
+    const r = parseJobTasks({ imp: { operation: "import/url", url: "https://example.com/a.pdf" }, xml: { operation: "import/url", url: "https://example.com/i.xml" }, a: { operation: "pdf/a", input: "imp", conformance_level: "2b", invoice: "xml" } }, handlersOf);
+    expect("errors" in r && r.errors["tasks.a"]).toEqual(["Task a: invoice: an invoice XML can be attached to PDF/A-3 only; use conformance_level 3b."]);
+    const err = await expectTaskError(() => execute("pdf/a", { conformance_level: "3b", invoice: "xml" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], invoiceCtx("<html>no</html>")), "OPEN_FAILED");
+    expect(err.message).toContain("invoice.xml");
+  });
+});

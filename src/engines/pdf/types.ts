@@ -122,8 +122,11 @@ export interface PdfOps {
   decrypt(req: { input: PdfInput }): Promise<PdfOut>;
   /** Draws a text and/or image (JPEG/PNG bytes) watermark. */
   watermark(req: { input: PdfInput; mark: PdfWatermark; image?: { data: Uint8Array; filename: string } }): Promise<PdfOut>;
-  /** PDF/A (ISO 19005) of conformance level B, part 1, 2 or 3: pdfaid XMP, fonts embedded, an sRGB output intent. */
-  pdfa(req: { input: PdfInput; conformance: "1b" | "2b" | "3b" }): Promise<PdfOut>;
+  /**
+   * PDF/A (ISO 19005) of conformance level B, part 1, 2 or 3: pdfaid XMP, fonts embedded, an sRGB
+   * output intent; with `invoice` (3b only) a ZUGFeRD / Factur-X XML attached as factur-x.xml.
+   */
+  pdfa(req: { input: PdfInput; conformance: "1b" | "2b" | "3b"; invoice?: { data: Uint8Array; filename: string } }): Promise<PdfOut>;
   /** PDF/X (ISO 15930) variant 1a, 3 or 4: CMYK content, GTS_PDFXVersion, a CMYK output intent. */
   pdfx(req: { input: PdfInput; variant: "1a" | "3" | "4" }): Promise<PdfOut>;
   /** Re-writes the PDF smaller by `profile`; `unchanged` when the result would not be smaller (the input comes back). Sizes in bytes. */
