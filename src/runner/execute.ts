@@ -7,7 +7,9 @@
  * table's (or ENGINE_ORDER's) order. Engines this host lacks, and engines whose byte budget is
  * below the largest input, are skipped; the first candidate runs, and one that answers with a
  * hand-off code (engines/routing.ts HAND_OFF_CODES: it cannot, not at this size, or not here)
- * passes the task to the next. The task reports the engine that actually ran.
+ * passes the task to the next. The task reports the engine that actually ran; when the last candidate
+ * cannot do the work at all after an earlier one found it over budget, the OVER_BUDGET error is the
+ * task's (an image watermark over the WASM budget is "too large", not "unsupported").
  */
 import { TaskError } from "../engines/errors";
 import { HAND_OFF_CODES } from "../engines/routing";
@@ -56,6 +58,7 @@ export async function execute(
   const all = route(operation, params, inputs[0]?.filename, ctx.engineOrder);
   const largest = Math.max(0, ...inputs.map((f) => f.size));
   const candidates = runnable(all, ctx, largest, operation);
+  let overBudget: TaskError | undefined;
   for (const [i, { handler, engine }] of candidates.entries()) {
     tried.engine = { name: engine.name, version: engine.version };
     try {
@@ -69,6 +72,9 @@ export async function execute(
       return { out, engine: ran, credits: handler.credits };
     } catch (err) {
       const last = i === candidates.length - 1;
+      if (err instanceof TaskError && err.code === "OVER_BUDGET") overBudget ??= err;
+      // "too large for the engine that could do it" says more than a later engine's "I don't do this"
+      if (last && overBudget && err instanceof TaskError && (err.code === "UNSUPPORTED" || err.code === "ENGINE_UNAVAILABLE")) throw overBudget;
       if (last || !(err instanceof TaskError) || !HAND_OFF_CODES.has(err.code) || ctx.signal.aborted) throw err;
     }
   }

@@ -95,6 +95,15 @@ describe("execute: fallback, pinning and budgets", () => {
     expect(out.extra?.warnings).toEqual(["engine_version 11.3.0 is not available; pdflib 2.11.1 ran."]);
   });
 
+  it("an earlier engine's OVER_BUDGET is the task's error when the last engine cannot do the work at all", async () => {
+    const ctx = testContext({ engines: { imagemagick: refuse("OVER_BUDGET"), "imagemagick-native": refuse("UNSUPPORTED") } });
+    const png = file("a.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    await expect(execute("convert", { output_format: "jpg" }, [png], ctx)).rejects.toMatchObject({ code: "OVER_BUDGET", message: "a.png: stand-in says OVER_BUDGET" });
+    // the other way round, the last engine's own refusal stands
+    const other = testContext({ engines: { imagemagick: refuse("UNSUPPORTED"), "imagemagick-native": refuse("UNSUPPORTED") } });
+    await expect(execute("convert", { output_format: "jpg" }, [png], other)).rejects.toMatchObject({ code: "UNSUPPORTED" });
+  });
+
   it("no engine of the kind on this host is ENGINE_UNAVAILABLE, not retryable", async () => {
     const err = await execute("convert", { output_format: "png" }, [file("a.pdf", await pdfOf([[100, 100]]))], testContext()).catch((e) => e);
     expect(err).toBeInstanceOf(TaskError);
