@@ -163,9 +163,27 @@ export function pdfxPlan(variant: string): { args: string[]; def: string; versio
   return { args: ["-dPDFX", "-sColorConversionStrategy=CMYK"], def, version };
 }
 
+/**
+ * Whether the input's document information dictionary has a /Title (read with qpdf; false when
+ * qpdf is missing or cannot tell). Ghostscript keeps an existing one.
+ */
+async function hasTitle(call: NativeCall, input: PdfIn): Promise<boolean> {
+  const qpdf = call.tools.get("qpdf");
+  if (!qpdf) return false;
+  await put(call, "title.pdf", input.data);
+  const pw = [`--password=${input.password ?? ""}`];
+  const trailer = await run(call, qpdf.path, [...pw, "--show-object=trailer", "title.pdf"]);
+  const info = /\/Info (\d+) (\d+) R/.exec(trailer.stdout);
+  if (!info) return false;
+  const dict = await run(call, qpdf.path, [...pw, `--show-object=${info[1]},${info[2]}`, "title.pdf"]);
+  return /\/Title\s*[(<]/.test(dict.stdout);
+}
+
 async function pdfx(req: { input: PdfIn; variant: string }, call: NativeCall) {
   const { args, def, version } = pdfxPlan(req.variant);
-  let data = await pdfwrite(call, req.input, args, def);
+  // PDF/X requires a /Title in the document information (ISO 15930-6 §6.7.2): the file's name when it has none
+  const title = (await hasTitle(call, req.input)) ? "" : `[ /Title ${ps(req.input.filename.replace(/^.*\//, "").replace(/\.pdf$/i, ""))} /DOCINFO pdfmark\n`;
+  let data = await pdfwrite(call, req.input, args, def + title);
   if (req.variant === "4") data = await raiseVersion(call, data, "1.6");
   return { data, version };
 }

@@ -140,8 +140,17 @@ describe("pdf/x (Ghostscript)", () => {
       // ISO 15930-7 (X-4) is based on PDF 1.6; ISO 15930-1:2001 (X-1a:2001) and 15930-3:2002 (X-3:2002) on PDF 1.3
       if (variant === "4") expect(version).toBeGreaterThanOrEqual(1.6);
       else expect(version).toBeLessThanOrEqual(1.3);
+      // ISO 15930-6 §6.7.2: a Title in the document information; this input has none, so the file's name
+      expect(docTitle(corpusPath(rel))).toBeUndefined();
+      expect(docTitle(path)).toBe("gotenberg-pages_12");
     });
   }
+
+  it("keeps the input's own Title", async () => {
+    const rel = "pdf/cloudconvert-input.pdf";
+    const r = await execute("pdf/x", { variant: "3" }, [corpusInput(rel)], full());
+    expect(docTitle(tmpFile(r.out.files[0]!))).toBe(docTitle(corpusPath(rel)));
+  });
 
   it('creation accepts "x-4", "pdfx4" and "PDF/X-4" (and "PDF/X-4" runs as X-4); "5" is refused naming variant', async () => {
     for (const v of ["x-4", "pdfx4", "PDF/X-4"]) expect(job({ operation: "pdf/x", variant: v }), v).toHaveProperty("specs");
@@ -876,3 +885,8 @@ describe("pdf/a 3b with a ZUGFeRD / Factur-X invoice (`invoice`)", () => {
     expect(err.message).toContain("invoice.xml");
   });
 });
+
+/** The document information Title as pdfinfo prints it at the start of a line (its PDF/X subtype block has an indented "Title:" of its own). */
+function docTitle(path: string): string | undefined {
+  return sh("pdfinfo", [path]).stdout.split("\n").find((l) => l.startsWith("Title:"))?.slice("Title:".length).trim();
+}
