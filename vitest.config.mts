@@ -1,5 +1,5 @@
 // Three test projects (DESIGN.md layout): unit (Node), worker (workerd via @cloudflare/vitest-plugin), e2e (wrangler dev + the official SDK).
-// The worker project runs the real engine Workers (ImageMagick, ExifTool) as auxiliary Workers behind their service
+// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg) as auxiliary Workers behind their service
 // bindings: each is bundled once here with `wrangler deploy --dry-run` (the same bundle production gets).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
@@ -11,6 +11,7 @@ const ROOT = import.meta.dirname;
 const ENGINES = [
   { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick") },
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml", dir: join(ROOT, ".cache", "engine-exiftool") },
+  { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml", dir: join(ROOT, ".cache", "engine-ffmpeg") },
 ];
 // Bundling takes seconds: only when the worker project can run (not for `--project unit|e2e` alone).
 const needWorkers = !process.argv.some((a) => a === "unit" || a === "e2e") || process.argv.includes("worker");
@@ -27,14 +28,15 @@ function engineWorker(e: (typeof ENGINES)[number]) {
   }
   const main = join(e.dir, "worker.js");
   if (!existsSync(main)) return null;
-  const extra = readdirSync(e.dir).filter((f) => /\.(wasm|ttf)$/.test(f));
+  // compiled modules end in ".wasm", or "-wasm" when imported by a package export without the extension (@ffmpeg/core/wasm)
+  const extra = readdirSync(e.dir).filter((f) => /[.-]wasm$|\.ttf$/.test(f));
   return {
     name: e.name,
     modulesRoot: e.dir,
     compatibilityDate: "2026-11-01",
     modules: [
       { type: "ESModule" as const, path: main },
-      ...extra.map((f) => ({ type: f.endsWith(".wasm") ? ("CompiledWasm" as const) : ("Data" as const), path: join(e.dir, f) })),
+      ...extra.map((f) => ({ type: /[.-]wasm$/.test(f) ? ("CompiledWasm" as const) : ("Data" as const), path: join(e.dir, f) })),
     ],
   };
 }

@@ -9,6 +9,7 @@
 export const COMMANDS: Record<string, readonly string[]> = {
   imagemagick: ["convert", "magick", "identify"],
   graphicsmagick: ["gm"],
+  ffmpeg: ["ffmpeg", "ffprobe"],
 };
 
 /** ImageMagick/GraphicsMagick coders that read the network, the file system or run scripts: refused as a `coder:` prefix. */
@@ -88,6 +89,57 @@ export function checkWords(words: string[]): string | null {
     if (!path || !(path.startsWith("/input/") || path.startsWith("/output/") || path === "/output")) {
       return `"${w}": only files under /input/ and /output/ can be used.`;
     }
+  }
+  return null;
+}
+
+/**
+ * ffmpeg's protocols (`ffmpeg -protocols` of 5.1): a word or filter argument starting with one of
+ * these and ":" would open it; only plain paths are allowed, so every one is refused.
+ */
+const FFMPEG_PROTOCOLS = new Set([
+  "async", "bluray", "cache", "concat", "concatf", "crypto", "data", "fd", "ffrtmpcrypt", "ffrtmphttp", "file", "ftp", "gopher", "gophers",
+  "hls", "http", "httpproxy", "https", "icecast", "ipfs", "ipns", "librist", "libsmbclient", "libsrt", "libssh", "md5", "mmsh", "mmst", "pipe",
+  "prompeg", "rist", "rtmp", "rtmpe", "rtmps", "rtmpt", "rtmpte", "rtmpts", "rtp", "sctp", "sftp", "smb", "srt", "srtp", "subfile", "tcp", "tee",
+  "tls", "udp", "udplite", "unix", "zmq",
+]);
+
+/** Input formats (`-f`) that are devices or read other files by their own rules. */
+const FFMPEG_DEVICE_FORMATS = new Set([
+  "alsa", "android_camera", "avfoundation", "bktr", "decklink", "dshow", "fbdev", "gdigrab", "iec61883", "jack", "kmsgrab", "lavfi", "libcdio",
+  "libdc1394", "openal", "opengl", "oss", "pulse", "sdl", "sdl2", "sndio", "v4l2", "video4linux2", "vfwcap", "x11grab", "xcbgrab", "xv", "caca",
+]);
+
+/** Options that read a script or list of further paths the checks cannot see, or lift the concat demuxer's own path rule. */
+const FFMPEG_REFUSED_OPTIONS = new Set(["-filter_script", "-filter_complex_script", "-safe", "-protocol_whitelist", "-protocol_blacklist", "-dump_attachment", "-sdp_file", "-init_hw_device", "-filter_hw_device", "-hwaccel_device"]);
+
+/**
+ * Checks the words of an ffmpeg or ffprobe command (issue 13): paths, wherever they appear (a
+ * word, or an argument inside a filter graph such as `movie=` or `subtitles=`), stay under
+ * /input/ and /output/; protocols (http:, tcp:, file:, concat:, …), device input formats and the
+ * options that read further scripts or lift the concat demuxer's safe mode are refused. Relative
+ * paths are resolved in /output/ by the engines; ".." never climbs out.
+ * @returns the first problem as a message, or null when every word is fine
+ */
+export function checkFfmpegWords(words: string[]): string | null {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const opt = w.replace(/:.*$/, "");
+    if (FFMPEG_REFUSED_OPTIONS.has(opt) || opt.startsWith("-/")) return `"${w}": this option is not allowed.`;
+    if ((w === "-f" || w === "-format") && FFMPEG_DEVICE_FORMATS.has((words[i + 1] ?? "").toLowerCase())) return `"-f ${words[i + 1]}": devices and lavfi sources are not allowed.`;
+    // every piece of the word between the filter graph's separators
+    for (const piece of w.split(/[=:,;'"\[\]|]+(?=)/)) {
+      const p = piece.trim();
+      if (FFMPEG_PROTOCOLS.has(p.toLowerCase()) && new RegExp(`(^|[=,;'"\\[])${p}:`, "i").test(w)) return `"${w}": the ${p}: protocol is not allowed.`;
+    }
+    for (const m of w.matchAll(/(?:^|[=:,;'"\[])((?:\.\.?)?\/[^:,;'"\]]*)/g)) {
+      const path = m[1]!;
+      const norm = path.startsWith("/") ? normalise(path) : undefined;
+      if (!norm || !(norm.startsWith("/input/") || norm === "/input" || norm.startsWith("/output/") || norm === "/output")) {
+        return `"${w}": only files under /input/ and /output/ can be used.`;
+      }
+    }
+    if (/(^|[\/=:,;'"\[])\.\.($|[\/:,;'"\]])/.test(w)) return `"${w}": ".." is not allowed in paths.`;
   }
   return null;
 }

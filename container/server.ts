@@ -1,6 +1,6 @@
 /**
  * The native engine: a small HTTP service running native tools (Ghostscript, LibreOffice, qpdf,
- * ImageMagick, GraphicsMagick) for the api Worker (issue 12). In production it is the process of a
+ * ImageMagick, GraphicsMagick, ffmpeg) for the api Worker (issue 12). In production it is the process of a
  * Cloudflare Container (container/Dockerfile); locally and in CI the very same file runs as a
  * loopback process (`npm start` and the tests start it). Wire: container/protocol.ts.
  *
@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
 import { command } from "./engines/command.ts";
+import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
@@ -31,6 +32,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   libreoffice,
   "imagemagick-native": imagemagick,
   command,
+  "ffmpeg-native": ffmpegNative,
 };
 
 const env = process.env;

@@ -36,6 +36,7 @@ const SPECS: ToolSpec[] = [
   { name: "ghostscript", bins: ["gs"], versionArgs: ["--version"], version: /^(\d+\.\d+\.\d+)/, packages: ["ghostscript"] },
   { name: "qpdf", bins: ["qpdf"], versionArgs: ["--version"], version: /qpdf version (\S+)/, packages: ["qpdf"] },
   { name: "imagemagick", bins: ["magick", "convert"], versionArgs: ["-version"], version: /ImageMagick (\S+)/, packages: ["imagemagick"] },
+  { name: "ffmpeg", bins: ["ffmpeg"], versionArgs: ["-version"], version: /ffmpeg version (\d+\.\d+(?:\.\d+)?)/, packages: ["ffmpeg"], extra: async () => !!which("ffprobe") },
   { name: "graphicsmagick", bins: ["gm"], versionArgs: ["version"], version: /GraphicsMagick (\S+)/, packages: ["graphicsmagick"] },
   {
     name: "libreoffice", bins: ["soffice"], versionArgs: ["--version"], version: /LibreOffice (\d+\.\d+\.\d+)/,

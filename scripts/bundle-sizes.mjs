@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT_KIB = 64 * 1024;
 let over = false;
-for (const config of ["wrangler.toml", "wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml"]) {
+for (const config of ["wrangler.toml", "wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml"]) {
   const out = execFileSync(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", mkdtempSync(join(tmpdir(), "bundle-")), "-c", config], { cwd: ROOT, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") } });
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
   const kib = m ? Number(m[1]) : NaN;

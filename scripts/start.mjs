@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
-const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
+const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
 /** A free loopback port. */
 const freePort = () =>
   new Promise((resolve, reject) => {

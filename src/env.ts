@@ -22,6 +22,8 @@ export interface Env {
   IMAGEMAGICK?: EngineRpc;
   /** ExifTool engine Worker (wasm/exiftool) over a service binding. */
   EXIFTOOL?: EngineRpc;
+  /** ffmpeg engine Worker (wasm/ffmpeg) over a service binding. */
+  FFMPEG?: EngineRpc;
   /** "container": reach the native engine through NATIVE_CONTAINER (wrangler.toml); "off": no native engine. */
   NATIVE_ENGINE?: string;
   /** The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER. */

@@ -11,6 +11,7 @@
  */
 import type { TaskFailure } from "./errors";
 import type { ExifToolEngine } from "./exiftool/types";
+import type { MediaEngine } from "./ffmpeg/types";
 import type { ImageMagickEngine } from "./imagemagick/types";
 import type { CommandEngine, OfficeEngine } from "./native/types";
 import type { PdfEngine } from "./pdf/types";
@@ -36,6 +37,8 @@ export interface EngineKinds {
   office: OfficeEngine;
   /** The `command` operation's command lines (ImageMagick / GraphicsMagick in the native engine). */
   command: CommandEngine;
+  /** Audio and video (ffmpeg in WebAssembly or natively): convert, thumbnail, watermark and ffmpeg/ffprobe command lines. */
+  media: MediaEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -53,5 +56,6 @@ export const KIND_METHODS = {
   metadata: ["read", "write", "info"],
   office: ["convert"],
   command: ["run"],
+  media: ["run", "command", "info"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

@@ -11,6 +11,8 @@
  */
 import { DEFAULT_EXIFTOOL_BUDGET } from "./exiftool/types";
 import { EXIFTOOL_ENGINE } from "./exiftool/version";
+import { DEFAULT_MEDIA_BUDGET } from "./ffmpeg/types";
+import { FFMPEG_ENGINE } from "./ffmpeg/version";
 import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/types";
 import { IMAGEMAGICK_ENGINE } from "./imagemagick/version";
 import type { EngineKind, EngineKinds } from "./kinds";
@@ -80,6 +82,12 @@ export const ENGINES = [
     budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
     aliases: [],
   },
+  {
+    name: FFMPEG_ENGINE.name, version: FFMPEG_ENGINE.version, kind: "media", placement: "engine-worker",
+    offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
+    budget: { maxBytes: DEFAULT_MEDIA_BUDGET.maxBytes },
+    aliases: [],
+  },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {
     name: "ghostscript", version: NATIVE_VERSIONS.ghostscript, kind: "pdf", placement: "native",
@@ -113,6 +121,12 @@ export const ENGINES = [
     offers: { operations: ["command"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["imagemagick", "graphicsmagick"],
+  },
+  {
+    name: "ffmpeg-native", version: NATIVE_VERSIONS.ffmpeg, kind: "media", placement: "native",
+    offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["ffmpeg"],
   },
 ] as const satisfies readonly EngineRow[];
 

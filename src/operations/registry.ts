@@ -15,6 +15,7 @@ import { importUrl } from "./io/import-url";
 import { exportUrl, importUpload } from "./io/upload-export";
 import { IMAGE_HANDLERS } from "./image";
 import { COMMAND_HANDLERS } from "./command";
+import { MEDIA_HANDLERS } from "./media";
 import { METADATA_HANDLERS } from "./metadata";
 import { OFFICE_HANDLERS } from "./office";
 import { PDF_HANDLERS } from "./pdf";
@@ -33,6 +34,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   // office documents and command lines, in the native engine (issue 12)
   ...OFFICE_HANDLERS,
   ...COMMAND_HANDLERS,
+  // audio and video (issue 13)
+  ...MEDIA_HANDLERS,
 ];
 
 const byOperation = new Map<string, OperationHandler<any>[]>();

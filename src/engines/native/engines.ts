@@ -18,6 +18,7 @@ export function nativeEngines(target: NativeTarget | undefined, opts: { signal?:
     libreoffice: nativeEngine("office", rpc("libreoffice")),
     "imagemagick-native": nativeEngine("image", rpc("imagemagick-native")),
     "native-command": nativeEngine("command", rpc("command")),
+    "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
   };
 }
 

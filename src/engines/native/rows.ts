@@ -27,6 +27,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   libreoffice: ["libreoffice"],
   "imagemagick-native": ["imagemagick"],
   "native-command": ["imagemagick", "graphicsmagick"],
+  "ffmpeg-native": ["ffmpeg"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -35,4 +36,5 @@ export const NATIVE_VERSIONS = {
   qpdf: "11.3.0",
   libreoffice: "7.4.7",
   imagemagick: "6.9.11-60",
+  ffmpeg: "5.1.8",
 } as const;

@@ -15,7 +15,7 @@ import type { OperationHandler } from "../types";
 import { boolParam } from "../pdf/common";
 
 const params = z.object({
-  engine: z.enum(["imagemagick", "graphicsmagick"]).default("imagemagick").describe("imagemagick or graphicsmagick (ffmpeg: not yet)"),
+  engine: z.enum(["imagemagick", "graphicsmagick"]).default("imagemagick").describe("imagemagick or graphicsmagick (ffmpeg: operations/media/command.ts)"),
   command: z.string().max(32).default("convert").describe("imagemagick: convert, magick, identify; graphicsmagick: gm"),
   arguments: z.string().max(8192).describe("The arguments, split like a POSIX shell splits words; paths under /input/<task>/ and /output/ only"),
   capture_output: boolParam.describe("Put the console output in result.output"),

@@ -5,6 +5,7 @@
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { nodeExifToolEngine } from "./exiftool";
+import { nodeFfmpegEngine } from "./ffmpeg";
 import { nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
 
@@ -16,6 +17,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     pdfium: nodePdfiumEngine(),
     imagemagick: nodeImageMagickEngine(),
     exiftool: nodeExifToolEngine(),
+    ffmpeg: nodeFfmpegEngine(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

@@ -20,7 +20,7 @@ const pdflib = createPdfLibEngine();
  * remaining milliseconds) is handed to the native engine, whose tools it stops.
  */
 export function workerdEngines(
-  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL"> & NativeEnv,
+  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG"> & NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
@@ -30,5 +30,6 @@ export function workerdEngines(
     pdfium: workerdPdfiumEngine(),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
+    ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
   };
 }

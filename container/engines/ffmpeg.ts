@@ -1,0 +1,115 @@
+/**
+ * Native ffmpeg (Debian's 5.1) for the media kind (engine table row "ffmpeg-native", issue 13):
+ * the same requests as the WebAssembly engine, the same command built by container/media/plan.ts,
+ * run as a process with the call's time and memory limits; and the `command` operation's ffmpeg /
+ * ffprobe lines with /input and /output mapped onto the call's folder. It takes what the
+ * WebAssembly engine's budget refuses (OVER_BUDGET hands the task on), so it applies no budget of
+ * its own beyond those limits.
+ *
+ * Every input is opened with `-protocol_whitelist file` (so a playlist inside an input cannot
+ * reach the network) and the command words pass checkFfmpegWords first.
+ */
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { checkFfmpegWords, splitArguments } from "../command-args.ts";
+import { FONT_FILES, MediaPlanError, PROBE_ARGS, parseProbe, planRuns, type MediaProbe, type MediaRequest, type PlanPaths } from "../media/plan.ts";
+import { which } from "../tools.ts";
+import { NativeError, check, get, localName, put, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+/** Where Debian's fonts-dejavu-core puts the faces of FONT_FILES. */
+const FONT_DIR = "/usr/share/fonts/truetype/dejavu";
+
+/** Inserts `-protocol_whitelist file` before every `-i` of an ffmpeg argument list. */
+function fileOnly(args: string[]): string[] {
+  return args.flatMap((a, i) => (a === "-i" && args[i - 1] !== "-protocol_whitelist" ? ["-protocol_whitelist", "file", a] : [a]));
+}
+
+/** The last lines of a tool's output worth showing. */
+function tail(text: string, work: string): string {
+  return text.replaceAll(work, "").split("\n").filter((l) => l.trim() && !/^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time)\b/.test(l)).slice(-3).join(" | ").replace(/\s+/g, " ").slice(0, 400);
+}
+
+/** ffprobe of one file of the call. */
+async function probeFile(call: NativeCall, path: string): Promise<{ probe: MediaProbe | null; why: string }> {
+  const ffprobe = which("ffprobe");
+  if (!ffprobe) throw new NativeError("ENGINE_UNAVAILABLE", "ffprobe is not installed in the native engine (apt-get install ffmpeg).");
+  const r = await run(call, ffprobe, ["-protocol_whitelist", "file", ...PROBE_ARGS, path]);
+  if (r.killed) throw new NativeError("TIMEOUT", "ffprobe did not finish within its time limit and was stopped.");
+  return { probe: r.code === 0 ? parseProbe(r.stdout) : null, why: tail(r.stderr, call.work) };
+}
+
+async function runMedia(req: MediaRequest, call: NativeCall) {
+  const ffmpeg = tool(call, "ffmpeg");
+  const input = await put(call, localName("input", req.input.filename), req.input.data);
+  const { probe, why } = await probeFile(call, input);
+  if (!probe) throw new NativeError("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why.replaceAll(basename(input), req.input.filename)}` : ""}.`);
+  await mkdir(join(call.work, "out"));
+  const paths: PlanPaths = { input, output: join(call.work, "out", `output.${req.outputFormat}`) };
+  if (req.op === "watermark") {
+    if (req.image) paths.image = await put(call, localName("mark", req.image.filename), req.image.data);
+    else {
+      paths.textFile = join(call.work, "text.txt");
+      await writeFile(paths.textFile, req.options.text ?? "");
+      paths.fontDir = FONT_DIR;
+      if (!FONT_FILES[req.options.font_name ?? "DejaVu Sans"]) throw new NativeError("UNSUPPORTED", `The font ${req.options.font_name} is not installed.`);
+    }
+  }
+  let runs: string[][];
+  try {
+    runs = planRuns(req, probe, paths);
+  } catch (err) {
+    if (err instanceof MediaPlanError) throw new NativeError(err.code, err.message);
+    throw err;
+  }
+  let r!: Awaited<ReturnType<typeof run>>;
+  for (const args of runs) {
+    r = await run(call, ffmpeg.path, fileOnly(args));
+    check(r, "ffmpeg", (text) => new NativeError("CONVERSION_FAILED", `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(text, call.work)}`));
+  }
+  const data = await get(call, join("out", `output.${req.outputFormat}`)).catch(() => new Uint8Array());
+  if (!data.byteLength) throw new NativeError("CONVERSION_FAILED", `ffmpeg wrote no output for ${req.input.filename}: ${tail(r.stderr, call.work)}`);
+  return { data, probe, wasmMemoryBytes: 0 };
+}
+
+/** A file or task name as one safe path segment. */
+const segment = (s: string) => basename(s).replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
+
+interface CommandRequest {
+  command: "ffmpeg" | "ffprobe";
+  arguments: string;
+  inputs: { task: string; filename: string; data: Uint8Array }[];
+  capture_output?: boolean;
+}
+
+async function runCommand(req: CommandRequest, call: NativeCall) {
+  const ffmpeg = tool(call, "ffmpeg");
+  const exe = req.command === "ffprobe" ? which("ffprobe") : ffmpeg.path;
+  if (!exe || !["ffmpeg", "ffprobe"].includes(req.command)) throw new NativeError("UNSUPPORTED", `command ${req.command} is not offered for engine ffmpeg; use ffmpeg, ffprobe.`);
+  const split = splitArguments(req.arguments);
+  if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
+  const problem = checkFfmpegWords(split.words);
+  if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
+  for (const f of req.inputs) {
+    const dir = join(call.work, "input", segment(f.task));
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, segment(f.filename)), f.data);
+  }
+  const outDir = join(call.work, "output");
+  await mkdir(outDir, { recursive: true });
+  // the user's /input/… and /output/… (whole words or inside a filter argument) onto this call's folder
+  const mapped = split.words.map((w) => w.replace(/(^|[=:,;'"[])\/(input|output)(?=\/|$|[:,;'"\]])/g, (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`));
+  const args = req.command === "ffprobe" ? ["-protocol_whitelist", "file", ...mapped] : ["-nostdin", "-nostats", ...fileOnly(mapped)];
+  const r = await run(call, exe, args, { cwd: outDir });
+  if (r.killed) throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
+  const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
+  if (r.code !== 0) throw new NativeError("CONVERSION_FAILED", `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${tail(output, "")}`);
+  const names = (await readdir(outDir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
+  const files = await Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
+  return { files, command: [req.command, ...split.words].map(quote).join(" "), ...(req.capture_output ? { output } : {}), wasmMemoryBytes: 0 };
+}
+
+/** A word as a shell would need it quoted, for `result.command`. */
+const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The native media engine (kind media: run, command). */
+export const ffmpegNative: NativeEngineDef = { tool: "ffmpeg", methods: { run: runMedia, command: runCommand } };

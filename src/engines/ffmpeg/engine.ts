@@ -1,0 +1,167 @@
+/**
+ * The ffmpeg engine in WebAssembly (engine table row "ffmpeg", kind media): convert, thumbnail and
+ * watermark of audio and video (container/media/plan.ts builds the command) and the `command`
+ * operation's ffmpeg/ffprobe lines, each call in a fresh core (core.ts) with its files in MEMFS.
+ *
+ * Every call probes its input first (ffprobe, headers only) and answers OVER_BUDGET with the
+ * numbers before decoding anything when the work exceeds the budget (types.ts
+ * DEFAULT_MEDIA_BUDGET), so routing hands it to the native ffmpeg. Failures are data:
+ * OPEN_FAILED (not media ffmpeg reads), CONVERSION_FAILED (ffmpeg failed; its last lines),
+ * OVER_BUDGET, UNSUPPORTED (a refused command line), TIMEOUT.
+ */
+import { checkFfmpegWords, splitArguments } from "../../../container/command-args";
+import { FONT_FILES, MediaPlanError, PROBE_ARGS, overBudget, parseProbe, planRuns, type MediaBudget, type MediaProbe, type MediaRequest, type PlanPaths } from "../../../container/media/plan";
+import type { TaskErrorCode } from "../errors";
+import { newCore, type Core } from "./core";
+import { DEFAULT_MEDIA_BUDGET, type MediaCommandRequest, type MediaEngine } from "./types";
+import { FFMPEG_ENGINE } from "./version";
+
+/** Where the engine's assets come from on this platform (runtime/ seam). */
+export interface FfmpegLoader {
+  /** The compiled @ffmpeg/core module. */
+  loadWasm(): Promise<WebAssembly.Module>;
+  /** The shipped fonts by file name ({@link FONT_FILES} values), for text watermarks. */
+  loadFonts(): Promise<Record<string, Uint8Array>>;
+  budget?: Partial<MediaBudget>;
+  /** Cap of one ffmpeg run, milliseconds (honoured where the clock advances during a run: Node, browsers). */
+  timeoutMs?: number;
+}
+
+const version = FFMPEG_ENGINE.version;
+const fail = (code: TaskErrorCode, message: string) => ({ ok: false as const, error: { code, message, retryable: false }, engineVersion: version });
+
+/** The last meaningful console lines, for an error message. */
+function tail(lines: string[], n = 3): string {
+  return lines.filter((l) => l.trim() && !/^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time)\b/.test(l)).slice(-n).join(" | ").replace(/\s+/g, " ").slice(0, 400);
+}
+
+/** A file name's extension as a safe suffix (".mp4"), or "". */
+const suffix = (name: string) => {
+  const m = /\.([A-Za-z0-9]{1,8})$/.exec(name);
+  return m ? `.${m[1]!.toLowerCase()}` : "";
+};
+
+/** A file or task name as one safe path segment. */
+const segment = (s: string) => s.replace(/^.*[\\/]/, "").replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
+
+/** The WebAssembly ffmpeg engine over `loader`'s module and fonts; nothing is loaded before the first call. */
+export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
+  const budget: MediaBudget = { ...DEFAULT_MEDIA_BUDGET, ...loader.budget };
+  let module: Promise<WebAssembly.Module> | undefined;
+  let fonts: Promise<Record<string, Uint8Array>> | undefined;
+  let lastMemory = 0;
+  const core = async () => newCore(await (module ??= loader.loadWasm()));
+
+  /** ffprobe of one file already in `c`'s file system. */
+  const probeIn = (c: Core, path: string): MediaProbe | null => {
+    c.ffprobe([...PROBE_ARGS, path]);
+    return parseProbe(c.stdout.join("\n"));
+  };
+
+  /** Probes `data` in a core of its own. */
+  async function probe(data: Uint8Array, name: string): Promise<{ probe: MediaProbe | null; why: string }> {
+    const c = await core();
+    const path = `/probe${suffix(name)}`;
+    c.FS.writeFile(path, data);
+    const p = probeIn(c, path);
+    return { probe: p, why: tail(c.lines.filter((l) => !l.startsWith("{") && !l.startsWith("}")), 2).replace(path, name) };
+  }
+
+  return {
+    async run(req: MediaRequest) {
+      const t0 = Date.now();
+      try {
+        const { probe: p, why } = await probe(req.input.data, req.input.filename);
+        if (!p) return fail("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`);
+        const over = overBudget(req, p, req.input.data.byteLength, budget);
+        if (over) return fail("OVER_BUDGET", `${req.input.filename}: ${over}.`);
+        const c = await core();
+        for (const dir of ["/in", "/out", "/fonts"]) c.FS.mkdir(dir);
+        const paths: PlanPaths = { input: `/in/input${suffix(req.input.filename)}`, output: `/out/output.${req.outputFormat}` };
+        c.FS.writeFile(paths.input, req.input.data);
+        if (req.op === "watermark") {
+          if (req.image) {
+            paths.image = `/in/mark${suffix(req.image.filename)}`;
+            c.FS.writeFile(paths.image, req.image.data);
+          } else {
+            paths.textFile = "/in/text.txt";
+            c.FS.writeFile(paths.textFile, req.options.text ?? "");
+            paths.fontDir = "/fonts";
+            const file = FONT_FILES[req.options.font_name ?? "DejaVu Sans"] ?? FONT_FILES["DejaVu Sans"]!;
+            const font = (await (fonts ??= loader.loadFonts()))[file];
+            if (!font) return fail("UNSUPPORTED", `The font ${req.options.font_name} is not shipped with the ffmpeg engine.`);
+            c.FS.writeFile(`/fonts/${file}`, font);
+          }
+        }
+        let code = 0;
+        for (const args of planRuns(req, p, paths)) if ((code = c.ffmpeg(args, loader.timeoutMs)) !== 0) break;
+        lastMemory = c.memoryBytes();
+        let data: Uint8Array | undefined;
+        try {
+          data = c.FS.readFile(paths.output);
+        } catch {
+          data = undefined;
+        }
+        if (code !== 0 || !data?.byteLength) {
+          const timedOut = c.lines.some((l) => /Exiting normally, received signal|timeout/i.test(l)) && loader.timeoutMs;
+          if (timedOut) return fail("TIMEOUT", `ffmpeg did not finish ${req.input.filename} within ${loader.timeoutMs} ms.`);
+          return fail("CONVERSION_FAILED", `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(c.lines) || `exit code ${code}`}`);
+        }
+        return { ok: true as const, engineVersion: version, data, probe: p, wasmMemoryBytes: lastMemory, ms: Date.now() - t0 };
+      } catch (err) {
+        if (err instanceof MediaPlanError) return fail(err.code, err.message);
+        return fail("CONVERSION_FAILED", `ffmpeg failed on ${req.input.filename}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+
+    async command(req: MediaCommandRequest) {
+      const t0 = Date.now();
+      const split = splitArguments(req.arguments);
+      if ("error" in split) return fail("UNSUPPORTED", `arguments: ${split.error}.`);
+      const problem = checkFfmpegWords(split.words);
+      if (problem) return fail("UNSUPPORTED", `arguments: ${problem}`);
+      const total = req.inputs.reduce((n, f) => n + f.data.byteLength, 0);
+      if (total > budget.maxBytes) return fail("OVER_BUDGET", `the inputs are ${(total / 1e6).toFixed(1)} MB; ffmpeg in WebAssembly takes up to ${(budget.maxBytes / 1e6).toFixed(0)} MB.`);
+      if (req.command === "ffmpeg") {
+        // the work of decoding every input whole (a command may do less; it is what it can do)
+        for (const f of req.inputs) {
+          const { probe: p } = await probe(f.data, f.filename);
+          const over = p && overBudget({ op: "command", outputFormat: "mp4" }, p, 0, budget);
+          if (over) return fail("OVER_BUDGET", `${f.filename}: ${over}.`);
+        }
+      }
+      try {
+        const c = await core();
+        c.FS.mkdir("/input");
+        c.FS.mkdir("/output");
+        for (const f of req.inputs) {
+          const dir = `/input/${segment(f.task)}`;
+          try {
+            c.FS.mkdir(dir);
+          } catch {
+            // a second file of the same task
+          }
+          c.FS.writeFile(`${dir}/${segment(f.filename)}`, f.data);
+        }
+        c.FS.chdir("/output");
+        const code = req.command === "ffprobe" ? c.ffprobe(split.words) : c.ffmpeg(["-nostats", ...split.words], loader.timeoutMs);
+        lastMemory = c.memoryBytes();
+        const output = c.lines.join("\n") + (c.lines.length ? "\n" : "");
+        if (code !== 0) return fail("CONVERSION_FAILED", `${req.command} exited with code ${code}: ${tail(c.lines)}`);
+        const names = c.FS.readdir("/output").filter((n) => n !== "." && n !== ".." && c.FS.isFile(c.FS.stat(`/output/${n}`).mode)).sort();
+        const files = names.map((n) => ({ filename: n, data: c.FS.readFile(`/output/${n}`) }));
+        const line = [req.command, ...split.words].map(quote).join(" ");
+        return { ok: true as const, engineVersion: version, files, command: line, ...(req.capture_output ? { output } : {}), wasmMemoryBytes: lastMemory, ms: Date.now() - t0 };
+      } catch (err) {
+        return fail("CONVERSION_FAILED", `${req.command} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+
+    async info() {
+      return { engineVersion: version, wasmMemoryBytes: lastMemory };
+    },
+  };
+}
+
+/** A word as a shell would need it quoted, for `result.command`. */
+const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);

@@ -1,0 +1,37 @@
+/**
+ * thumbnail of a video (issue 13): one frame at `timestamp` (default 10 % of the duration, at most
+ * 5 s in, so short clips do not give their first, often black, frame) as png, jpg or webp, sized
+ * like image thumbnails (width, height, fit max/crop/scale).
+ */
+import type { z } from "zod";
+import { THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from "../../../container/media/plan";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput } from "../kit";
+import type { OperationHandler, OutputFile } from "../types";
+import { MEDIA_MIME } from "./common";
+import { thumbnailParams } from "./schemas";
+
+export const mediaThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
+  operation: "thumbnail",
+  kind: "media",
+  formats: VIDEO_INPUTS.filter((f) => f !== "gif").flatMap((input) => THUMBNAIL_OUTPUTS.map((output) => ({ input, output }))),
+  params: thumbnailParams,
+  credits: 1,
+  takesInput: true,
+  requiresOutputFormat: true,
+  async run(inputs, p, ctx) {
+    const { engine, row } = useEngine(ctx, "media", "thumbnail");
+    const outputFormat = p.output_format as (typeof THUMBNAIL_OUTPUTS)[number];
+    const files: OutputFile[] = [];
+    let version = row.version;
+    for (const [i, input] of inputs.entries()) {
+      const r = await engineCall(engine.run({
+        op: "thumbnail", input: { data: await readInput(input, ctx, row), filename: input.filename }, outputFormat,
+        options: { timestamp: p.timestamp, width: p.width, height: p.height, fit: p.fit },
+      }), input.filename, row.name);
+      version = r.engineVersion;
+      files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }), data: r.data, contentType: MEDIA_MIME[outputFormat] });
+    }
+    return { files, engine: { name: row.name, version } };
+  },
+};

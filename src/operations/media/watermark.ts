@@ -1,0 +1,52 @@
+/**
+ * watermark on a video (issue 13): `text` drawn with ffmpeg's drawtext in a shipped DejaVu face,
+ * or `image` = the name of a task of the job whose first file is overlaid (its transparency kept),
+ * placed and faded as on images (position_*, margin_*, opacity, image_width[_percent]). The output
+ * keeps the input's container unless `output_format` says otherwise (a container ffmpeg cannot
+ * write, such as mpg, becomes mp4); the audio is copied when the container stays.
+ */
+import type { z } from "zod";
+import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../container/media/plan";
+import { TaskError } from "../../engines/errors";
+import { resolveFont } from "../../engines/imagemagick/fonts";
+import { useEngine } from "../../engines/use";
+import { formatOf, engineCall, outputName, readInput } from "../kit";
+import type { OperationHandler, OutputFile } from "../types";
+import { checkWatermark } from "../image/schemas";
+import { MEDIA_MIME } from "./common";
+import { watermarkParams } from "./schemas";
+
+type Params = z.infer<typeof watermarkParams>;
+const OUTPUTS: readonly string[] = VIDEO_OUTPUTS.filter((f) => f !== "gif");
+
+export const mediaWatermark: OperationHandler<Params> = {
+  operation: "watermark",
+  kind: "media",
+  formats: VIDEO_INPUTS.filter((f) => f !== "gif").flatMap((input) => OUTPUTS.map((output) => ({ input, output }))),
+  params: watermarkParams,
+  credits: 1,
+  takesInput: true,
+  taskRefs: ["image"],
+  check: checkWatermark,
+  async run(inputs, p, ctx) {
+    const { engine, row } = useEngine(ctx, "media", "watermark");
+    let image: { data: Uint8Array; filename: string } | undefined;
+    if (p.image) {
+      const [file] = await ctx.taskFiles(p.image);
+      if (!file) throw new TaskError("INPUT_TASK_FAILED", `The watermark task "${p.image}" produced no file.`);
+      image = { data: await readInput(file, ctx, row, "watermark image"), filename: file.filename };
+    }
+    const { image: _image, font_name, ...rest } = p;
+    const options = { ...rest, ...(font_name ? { font_name: resolveFont(font_name) } : {}) };
+    const files: OutputFile[] = [];
+    let version = row.version;
+    for (const [i, input] of inputs.entries()) {
+      const own = formatOf(input, p.input_format);
+      const out = ((p.output_format as string | undefined) ?? (own && OUTPUTS.includes(own) ? own : "mp4")) as VideoOutput;
+      const r = await engineCall(engine.run({ op: "watermark", input: { data: await readInput(input, ctx, row), filename: input.filename }, outputFormat: out, options, image }), input.filename, row.name);
+      version = r.engineVersion;
+      files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }), data: r.data, contentType: MEDIA_MIME[out] });
+    }
+    return { files, engine: { name: row.name, version } };
+  },
+};
