@@ -46,7 +46,8 @@ function judge(h: OperationHandler, cleaned: Record<string, unknown>): { params:
   const own = pick(cleaned, (k) => known.has(k) || !COMMON_KEYS.has(k));
   const unknown = Object.keys(own).filter((k) => !known.has(k));
   const formats = [...new Set(h.formats.map((f) => f.input))].filter((f) => f !== "*");
-  const on = formats.length && formats.length <= 12 ? ` on ${formats.join(", ")} files` : "";
+  const outputs = [...new Set(h.formats.map((f) => f.output))].filter((f) => f !== "*");
+  const on = formats.length && formats.length <= 12 ? ` on ${formats.join(", ")} files` : outputs.length === 1 ? ` to ${outputs[0]}` : "";
   if (unknown.length) return { errors: unknown.map((k) => `${k}: parameter not supported by ${h.operation}${on}.`) };
   const parsed = h.params.safeParse(own);
   if (!parsed.success) return { errors: zodMessages("parameters", parsed.error) };

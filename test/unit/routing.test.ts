@@ -48,9 +48,9 @@ describe("engine order", () => {
   it("reads ENGINE_ORDER per operation and puts the named engines first", () => {
     expect(parseEngineOrder(" watermark = pdflib, imagemagick ;merge=qpdf")).toEqual({ watermark: ["pdflib", "imagemagick"], merge: ["qpdf"] });
     expect(parseEngineOrder(undefined)).toEqual({});
-    // a watermark of a file of unknown format: every handler fits (image, PDF, office through PDF); the table orders them
-    expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual(["imagemagick", "pdflib", "libreoffice"]);
-    expect(route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name)).toEqual(["pdflib", "imagemagick", "libreoffice"]);
+    // a watermark of a file of unknown format: every handler fits (image, PDF, video, office through PDF); the table orders them
+    expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual(["imagemagick", "pdflib", "ffmpeg", "libreoffice", "ffmpeg-native"]);
+    expect(route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name)).toEqual(["pdflib", "imagemagick", "ffmpeg", "libreoffice", "ffmpeg-native"]);
   });
 
   it("refuses what no engine can do, and a pin nothing here honours", () => {

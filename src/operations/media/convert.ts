@@ -29,7 +29,7 @@ function mediaConvert(out: MediaOutput): OperationHandler<Record<string, unknown
     credits: 1,
     takesInput: true,
     requiresOutputFormat: true,
-    check: checkConvert,
+    check: (p) => checkConvert(p, out),
     async run(inputs, p, ctx) {
       const { engine, row } = useEngine(ctx, "media", "convert");
       const options = Object.fromEntries(OPTION_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])) as MediaOptions;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import {
-  AUDIO_OUTPUTS, CONTAINER_AUDIO_CODECS, CONTAINER_VIDEO_CODECS, PRESETS, type MediaOutput, type VideoOutput,
+  AUDIO_OUTPUTS, CONTAINER_AUDIO_CODECS, CONTAINER_VIDEO_CODECS, PRESETS, defaultAudioCodec, type MediaOutput, type VideoOutput,
 } from "../../../container/media/plan";
 import { watermarkParams as imageWatermarkParams } from "../image/schemas";
 
@@ -55,16 +55,16 @@ export function convertParamsFor(out: MediaOutput) {
 
 type AnyConvert = Partial<Record<"video_codec" | "crf" | "profile" | "width" | "height" | "fps" | "fit" | "audio_codec" | "audio_bitrate" | "audio_qscale" | "audio_frequency" | "audio_channels" | "trim_start" | "trim_end", unknown>>;
 
-/** Creation-time checks across parameters (422 messages). */
-export function checkConvert(p: AnyConvert): string[] {
+/** Creation-time checks across parameters of convert to `out` (422 messages). */
+export function checkConvert(p: AnyConvert, out: MediaOutput): string[] {
   const errors: string[] = [];
   const vc = p.video_codec as string | undefined;
   if (vc === "copy" && (p.width || p.height || p.fps || p.crf !== undefined || p.profile)) errors.push("video_codec: copy keeps the video as it is; width, height, fps, crf and profile need a codec that encodes.");
   if (typeof p.crf === "number" && p.crf > 51 && vc !== undefined && !["vp8", "vp9"].includes(vc)) errors.push(`crf: ${vc} takes 0–51.`);
   if (p.profile && vc && !["x264", "h264"].includes(vc) && !(p.profile === "main" && ["x265", "h265"].includes(vc))) errors.push(`profile: ${p.profile} is an H.264 profile; ${vc} does not take it.`);
   if (p.fit && p.fit !== "max" && !(p.width && p.height)) errors.push(`fit: ${p.fit} needs both width and height.`);
-  const ac = p.audio_codec as string | undefined;
-  if ((ac === "copy" || ac === "none") && (p.audio_bitrate || p.audio_frequency || p.audio_channels || p.audio_qscale !== undefined)) errors.push(`audio_codec: ${ac} takes no audio_bitrate, audio_qscale, audio_frequency or audio_channels.`);
+  const ac = (p.audio_codec as string | undefined) ?? defaultAudioCodec(out);
+  if (p.audio_codec && (ac === "copy" || ac === "none") && (p.audio_bitrate || p.audio_frequency || p.audio_channels || p.audio_qscale !== undefined)) errors.push(`audio_codec: ${ac} takes no audio_bitrate, audio_qscale, audio_frequency or audio_channels.`);
   if (ac === "opus" && typeof p.audio_frequency === "number" && ![48000, 24000, 16000, 12000, 8000].includes(p.audio_frequency)) errors.push("audio_frequency: opus takes 8000, 12000, 16000, 24000 or 48000.");
   if (typeof p.trim_start === "number" && typeof p.trim_end === "number" && p.trim_end <= p.trim_start) errors.push("trim_end must be after trim_start.");
   return errors;
