@@ -52,13 +52,13 @@ operations.get("/v2/operations", (c) => catalogue(c));
 operations.get("/v2/convert/formats", (c) => catalogue(c, "convert"));
 
 /**
- * Lists registry rows matching the filters (contract §1.4); `only` restricts to one operation. Rows
+ * Lists registry rows matching the filters (contract §1.4), all of them in one answer unless the
+ * caller pages with per_page/page (at most 1000 a page); `only` restricts to one operation. Rows
  * of the native engine appear only when it answers and has their tool (GET /health), so a machine
  * without Ghostscript or LibreOffice does not offer pdf/a or office conversion.
  */
 async function catalogue(c: Context<AppEnv>, only?: string) {
   const native = await nativeRowsAvailable(c.env);
-  const p = pageOf({ page: c.req.query("page"), per_page: c.req.query("per_page") ?? "1000" });
   const f = (k: string) => q(c.req.query(`filter[${k}]`));
   const inc = includes(c.req.query("include"));
   const rows = HANDLERS.flatMap((h) =>
@@ -75,6 +75,9 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
       (!f("engine") || r.e.name === f("engine")) &&
       (!f("engine_version") || r.e.version === f("engine_version")),
   );
+  // clients read `data` without paging (n8n's node, contract §1.4): every row unless per_page or page is asked for
+  const paged = c.req.query("per_page") !== undefined || c.req.query("page") !== undefined;
+  const p = paged ? pageOf({ page: c.req.query("page"), per_page: c.req.query("per_page") ?? "1000" }) : { page: 1, perPage: Math.max(1, rows.length), offset: 0 };
   const data = rows.slice(p.offset, p.offset + p.perPage).map(({ h, e, input, output }) => ({
     operation: h.operation,
     input_format: input,

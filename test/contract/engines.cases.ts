@@ -38,6 +38,20 @@ export function bmpOf(w: number, h: number, declared?: [number, number]): Uint8A
   return out;
 }
 
+/** A 16-bit PCM WAV of a `hz` sine, `seconds` long, mono 8 kHz. */
+export function wavOf(seconds: number, hz = 440): Uint8Array {
+  const rate = 8000;
+  const n = Math.round(seconds * rate);
+  const out = new Uint8Array(44 + n * 2);
+  const v = new DataView(out.buffer);
+  const text = (o: number, str: string) => [...str].forEach((c, i) => (out[o + i] = c.charCodeAt(0)));
+  text(0, "RIFF"); v.setUint32(4, 36 + n * 2, true); text(8, "WAVE"); text(12, "fmt ");
+  v.setUint32(16, 16, true); v.setUint16(20, 1, true); v.setUint16(22, 1, true); v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true); v.setUint16(32, 2, true); v.setUint16(34, 16, true); text(36, "data"); v.setUint32(40, n * 2, true);
+  for (let i = 0; i < n; i++) v.setInt16(44 + i * 2, Math.round(12000 * Math.sin((2 * Math.PI * hz * i) / rate)), true);
+  return out;
+}
+
 /** Width and height of a PNG from its IHDR chunk. */
 export function pngSize(png: Uint8Array): [number, number] {
   expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");
@@ -169,6 +183,21 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       if (out.ok) expect(jpegSize(out.outputs[0].data)).toEqual([100, 50]);
       const bad = await engine().run({ op: "convert", input: r.pages[0].png.subarray(0, 60), inputFormat: "png", outputFormat: "jpg", options: {} });
       expect(bad).toMatchObject({ ok: false, error: { code: "OPEN_FAILED" } });
+    });
+  });
+
+  describe.each(namesOf(all, "media"))(`media engine contract (${host}): %s`, (name) => {
+    const engine = () => get<"media">(all, name);
+    it("converts a WAV to Opus, probes it as ffprobe does, and answers junk with OPEN_FAILED as data", async () => {
+      const input = { data: wavOf(1), filename: "tone.wav" };
+      const r = await engine().run({ op: "convert", input, outputFormat: "opus", options: {} });
+      expect(r).toMatchObject({ ok: true, probe: { duration: 1, video: null, audio: { codec: "pcm_s16le", sampleRate: 8000, channels: 1 } } });
+      if (r.ok) expect(new TextDecoder().decode(r.data.subarray(0, 64))).toMatch(/^OggS[\s\S]*OpusHead/);
+      const bad = await engine().run({ op: "convert", input: { data: new TextEncoder().encode("not audio"), filename: "x.wav" }, outputFormat: "mp3", options: {} });
+      expect(bad).toMatchObject({ ok: false, error: { code: "OPEN_FAILED", retryable: false } });
+      const c = await engine().command({ command: "ffprobe", arguments: "-hide_banner /input/in/tone.wav", inputs: [{ task: "in", ...input }], capture_output: true });
+      expect(c).toMatchObject({ ok: true, command: "ffprobe -hide_banner /input/in/tone.wav" });
+      if (c.ok) expect(c.output).toContain("Audio: pcm_s16le ([1][0][0][0] / 0x0001), 8000 Hz, 1 channels, s16, 128 kb/s");
     });
   });
 

@@ -80,4 +80,20 @@ describe("audio and video through the SDK", () => {
     expect(job.status).toBe("finished");
     expect(task("meta").result!.metadata).toMatchObject({ Duration: "00:00:10.000000000", ImageWidth: 320, ImageHeight: 180, CodecID: "V_VP9", VideoFrameRate: 30 });
   });
+
+  it("lists the media rows with their options, and the whole catalogue in one answer unless paged", async () => {
+    const get = async (q: string) => (await (await fetch(`${server.base}/v2/operations${q}`)).json()) as { data: any[]; links: { next: string | null } };
+    const webm = await get("?filter[operation]=convert&filter[input_format]=mp4&filter[output_format]=webm&include=options");
+    expect(webm.data.map((o) => o.engine)).toEqual(["ffmpeg", "ffmpeg-native"]);
+    const opts = Object.fromEntries(webm.data[0].options.map((o: any) => [o.name, o]));
+    expect(opts.video_codec).toMatchObject({ type: "enum", possible_values: ["vp8", "vp9", "copy"] });
+    expect(opts.trim_start.type).toBe("float");
+    const all = await get("");
+    expect(all.data.length).toBeGreaterThan(1000); // audio/video × two ffmpegs made the catalogue longer than one page of 1000
+    expect(all.links.next).toBeNull();
+    expect(all.data.some((o) => o.operation === "pdf/a")).toBe(true);
+    const paged = await get("?per_page=100");
+    expect(paged.data).toHaveLength(100);
+    expect(paged.links.next).toContain("page=2");
+  });
 });

@@ -8,24 +8,10 @@
  * in test/unit/media-*.test.ts and test/e2e/sdk-media.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { bmpOf, pngSize } from "../contract/engines.cases";
+import { bmpOf, pngSize, wavOf as wav } from "../contract/engines.cases";
 import { createJob, taskByName, waitJob } from "./helpers";
 
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
-
-/** A 16-bit PCM WAV of a `hz` sine, `seconds` long, mono 8 kHz. */
-function wav(seconds: number, hz = 440): Uint8Array {
-  const rate = 8000;
-  const n = Math.round(seconds * rate);
-  const out = new Uint8Array(44 + n * 2);
-  const v = new DataView(out.buffer);
-  const text = (o: number, s: string) => [...s].forEach((c, i) => (out[o + i] = c.charCodeAt(0)));
-  text(0, "RIFF"); v.setUint32(4, 36 + n * 2, true); text(8, "WAVE"); text(12, "fmt ");
-  v.setUint32(16, 16, true); v.setUint16(20, 1, true); v.setUint16(22, 1, true); v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 2, true); v.setUint16(32, 2, true); v.setUint16(34, 16, true); text(36, "data"); v.setUint32(40, n * 2, true);
-  for (let i = 0; i < n; i++) v.setInt16(44 + i * 2, Math.round(12000 * Math.sin((2 * Math.PI * hz * i) / rate)), true);
-  return out;
-}
 
 async function download(job: any, name: string, index = 0): Promise<Uint8Array> {
   const url = taskByName(job, name).result.files[index].url as string;
