@@ -12,6 +12,16 @@ export const COMMANDS: Record<string, readonly string[]> = {
   ffmpeg: ["ffmpeg", "ffprobe"],
 };
 
+/** A file or task name as one safe path segment of /input/<task>/<file> (no slashes, no leading dots). */
+export function pathSegment(name: string): string {
+  return name.replace(/^.*[\\/]/, "").replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
+}
+
+/** A word as a POSIX shell would need it quoted, for `result.command` (the line as run). */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** ImageMagick/GraphicsMagick coders that read the network, the file system or run scripts: refused as a `coder:` prefix. */
 const UNSAFE_CODERS = new Set(["url", "http", "https", "ftp", "file", "msl", "mvg", "ephemeral", "text", "tmp", "fd", "pipe", "xc-file"]);
 

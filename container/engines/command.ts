@@ -4,11 +4,10 @@
  * directory, the user's /input/ and /output/ paths are mapped onto it, the tool runs there with an
  * argument list (no shell), and every file written under output/ becomes an output file.
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { COMMANDS, checkWords, splitArguments } from "../command-args.ts";
+import { join } from "node:path";
+import { COMMANDS, checkWords, shellQuote, splitArguments } from "../command-args.ts";
 import { which } from "../tools.ts";
-import { NativeError, get, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { NativeError, commandOutputs, layOutCommand, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
 
 interface CommandRequest {
   engine: "imagemagick" | "graphicsmagick";
@@ -18,9 +17,6 @@ interface CommandRequest {
   capture_output?: boolean;
 }
 
-/** A file or task name as one safe path segment. */
-const segment = (s: string) => basename(s).replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
-
 async function runCommand(req: CommandRequest, call: NativeCall) {
   const commands = COMMANDS[req.engine];
   if (!commands?.includes(req.command)) throw new NativeError("UNSUPPORTED", `command ${req.command} is not offered for engine ${req.engine}; use ${(commands ?? []).join(", ")}.`);
@@ -28,13 +24,7 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
   if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
   const problem = checkWords(split.words);
   if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
-  for (const f of req.inputs) {
-    const dir = join(call.work, "input", segment(f.task));
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, segment(f.filename)), f.data);
-  }
-  const outDir = join(call.work, "output");
-  await mkdir(outDir, { recursive: true });
+  const outDir = await layOutCommand(call, req.inputs);
   const mapped = split.words.map((w) => w.replace(/(^|^@|:|:@)\/(input|output)(?=\/|$)/, (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`));
   const t = tool(call, req.engine);
   // gm takes its subcommand as the first argument; IM 7's `magick` takes `identify` the same way; IM 6 has its own identify.
@@ -46,13 +36,8 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
   // the console speaks of /input/… and /output/…, the paths the user wrote, not of this call's folder
   const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
   if (r.code !== 0) throw new NativeError("CONVERSION_FAILED", `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${output.trim().split("\n").slice(-3).join(" ").slice(0, 500)}`);
-  const names = (await readdir(outDir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
-  const files = await Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
-  return { files, command: [req.command, ...split.words].map(quote).join(" "), ...(req.capture_output ? { output } : {}) };
+  return { files: await commandOutputs(call), command: [req.command, ...split.words].map(shellQuote).join(" "), ...(req.capture_output ? { output } : {}) };
 }
-
-/** A word as a shell would need it quoted, for `result.command`. */
-const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 /** The command engine (kind command: run). `tool` is checked per request (imagemagick or graphicsmagick). */
 export const command: NativeEngineDef = { tool: "", methods: { run: runCommand } };

@@ -2,8 +2,9 @@
  * What every native engine shares: the failure class, the per-call context, and the mapping of a
  * tool's exit into a failure with a code (DESIGN.md principle 3: normalise at the adapter).
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { pathSegment } from "../command-args.ts";
 import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
 import type { Tool } from "../tools.ts";
 
@@ -79,3 +80,24 @@ export async function get(call: NativeCall, name: string): Promise<Uint8Array> {
 
 /** The most telling line of a tool's error output. */
 export const why = (text: string, re?: RegExp) => pickLine(text, re).slice(0, 300);
+
+/**
+ * The `command` operation's folders in the call's directory: each input at input/<task>/<file>,
+ * and an empty output/ (the user's /input/ and /output/). Returns the output folder's path.
+ */
+export async function layOutCommand(call: NativeCall, inputs: { task: string; filename: string; data: Uint8Array }[]): Promise<string> {
+  for (const f of inputs) {
+    const dir = join(call.work, "input", pathSegment(f.task));
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, pathSegment(f.filename)), f.data);
+  }
+  const outDir = join(call.work, "output");
+  await mkdir(outDir, { recursive: true });
+  return outDir;
+}
+
+/** The files a command wrote under output/, in name order. */
+export async function commandOutputs(call: NativeCall): Promise<{ filename: string; data: Uint8Array }[]> {
+  const names = (await readdir(join(call.work, "output"), { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
+  return Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
+}

@@ -9,12 +9,12 @@
  * Every input is opened with `-protocol_whitelist file` (so a playlist inside an input cannot
  * reach the network) and the command words pass checkFfmpegWords first.
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { checkFfmpegWords, splitArguments } from "../command-args.ts";
+import { checkFfmpegWords, shellQuote, splitArguments } from "../command-args.ts";
 import { FONT_FILES, MediaPlanError, PROBE_ARGS, parseProbe, planRuns, type MediaProbe, type MediaRequest, type PlanPaths } from "../media/plan.ts";
 import { which } from "../tools.ts";
-import { NativeError, check, get, localName, put, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { NativeError, check, commandOutputs, get, layOutCommand, localName, put, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
 
 /** Where Debian's fonts-dejavu-core puts the faces of FONT_FILES. */
 const FONT_DIR = "/usr/share/fonts/truetype/dejavu";
@@ -71,9 +71,6 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
   return { data, probe, wasmMemoryBytes: 0 };
 }
 
-/** A file or task name as one safe path segment. */
-const segment = (s: string) => basename(s).replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
-
 interface CommandRequest {
   command: "ffmpeg" | "ffprobe";
   arguments: string;
@@ -89,13 +86,7 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
   if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
   const problem = checkFfmpegWords(split.words);
   if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
-  for (const f of req.inputs) {
-    const dir = join(call.work, "input", segment(f.task));
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, segment(f.filename)), f.data);
-  }
-  const outDir = join(call.work, "output");
-  await mkdir(outDir, { recursive: true });
+  const outDir = await layOutCommand(call, req.inputs);
   // the user's /input/… and /output/… (whole words or inside a filter argument) onto this call's folder
   const mapped = split.words.map((w) => w.replace(/(^|[=:,;'"[])\/(input|output)(?=\/|$|[:,;'"\]])/g, (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`));
   const args = req.command === "ffprobe" ? ["-protocol_whitelist", "file", ...mapped] : ["-nostdin", "-nostats", ...fileOnly(mapped)];
@@ -103,13 +94,8 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
   if (r.killed) throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
   const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
   if (r.code !== 0) throw new NativeError("CONVERSION_FAILED", `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${tail(output, "")}`);
-  const names = (await readdir(outDir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
-  const files = await Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
-  return { files, command: [req.command, ...split.words].map(quote).join(" "), ...(req.capture_output ? { output } : {}), wasmMemoryBytes: 0 };
+  return { files: await commandOutputs(call), command: [req.command, ...split.words].map(shellQuote).join(" "), ...(req.capture_output ? { output } : {}), wasmMemoryBytes: 0 };
 }
-
-/** A word as a shell would need it quoted, for `result.command`. */
-const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 /** The native media engine (kind media: run, command). */
 export const ffmpegNative: NativeEngineDef = { tool: "ffmpeg", methods: { run: runMedia, command: runCommand } };

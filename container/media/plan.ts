@@ -379,7 +379,8 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
     const chain = [`fps=${round(fps)}`, ...(scale ? [scale + ":flags=lanczos"] : [])].join(",");
     const palette = paths.output.replace(/[^/]+$/, "palette.png");
     return [
-      [...head, ...trimIn, "-i", paths.input, ...trimOut, "-vf", `${chain},palettegen=stats_mode=diff`, "-an", "-frames:v", "1", "-update", "1", palette],
+      // -t before -i: palettegen waits for the end of its input, so the input itself must end at trim_end
+      [...head, ...trimIn, ...trimOut, "-i", paths.input, "-vf", `${chain},palettegen=stats_mode=diff`, "-an", "-frames:v", "1", "-update", "1", palette],
       [...head, ...trimIn, "-i", paths.input, "-i", palette, ...trimOut, "-filter_complex", `[0:v:0]${chain}[x];[x][1:v]paletteuse=dither=bayer:bayer_scale=5`, "-an", ...muxArgs(out), paths.output],
     ];
   }

@@ -67,6 +67,17 @@ export async function readInput(file: InputFile, ctx: { signal: AbortSignal }, r
   return bytes;
 }
 
+/**
+ * The first file of another task of the job that a parameter names (watermark `image`, pdf/a
+ * `invoice`), read under `row`'s byte budget.
+ * @throws TaskError INPUT_TASK_FAILED (the task produced no file) | OVER_BUDGET | FILE_NOT_FOUND | CANCELLED
+ */
+export async function readTaskFile(ctx: { signal: AbortSignal; taskFiles(name: string): Promise<InputFile[]> }, task: string, row: EngineRow, label: string): Promise<{ file: InputFile; data: Uint8Array }> {
+  const [file] = await ctx.taskFiles(task);
+  if (!file) throw new TaskError("INPUT_TASK_FAILED", `The ${label} task "${task}" produced no file.`);
+  return { file, data: await readInput(file, ctx, row, label) };
+}
+
 /** Format of an input as the task declares it (`input_format`) or its extension says; undefined when neither does. */
 export function formatOf(file: InputFile, inputFormat: string | undefined): string | undefined {
   return inputFormat?.toLowerCase() || extensionOf(file.filename) || undefined;

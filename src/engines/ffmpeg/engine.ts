@@ -9,7 +9,7 @@
  * OPEN_FAILED (not media ffmpeg reads), CONVERSION_FAILED (ffmpeg failed; its last lines),
  * OVER_BUDGET, UNSUPPORTED (a refused command line), TIMEOUT.
  */
-import { checkFfmpegWords, splitArguments } from "../../../container/command-args";
+import { checkFfmpegWords, pathSegment, shellQuote, splitArguments } from "../../../container/command-args";
 import { FONT_FILES, MediaPlanError, PROBE_ARGS, overBudget, parseProbe, planRuns, type MediaBudget, type MediaProbe, type MediaRequest, type PlanPaths } from "../../../container/media/plan";
 import type { TaskErrorCode } from "../errors";
 import { newCore, type Core } from "./core";
@@ -40,9 +40,6 @@ const suffix = (name: string) => {
   const m = /\.([A-Za-z0-9]{1,8})$/.exec(name);
   return m ? `.${m[1]!.toLowerCase()}` : "";
 };
-
-/** A file or task name as one safe path segment. */
-const segment = (s: string) => s.replace(/^.*[\\/]/, "").replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
 
 /** The WebAssembly ffmpeg engine over `loader`'s module and fonts; nothing is loaded before the first call. */
 export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
@@ -135,13 +132,13 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
         c.FS.mkdir("/input");
         c.FS.mkdir("/output");
         for (const f of req.inputs) {
-          const dir = `/input/${segment(f.task)}`;
+          const dir = `/input/${pathSegment(f.task)}`;
           try {
             c.FS.mkdir(dir);
           } catch {
             // a second file of the same task
           }
-          c.FS.writeFile(`${dir}/${segment(f.filename)}`, f.data);
+          c.FS.writeFile(`${dir}/${pathSegment(f.filename)}`, f.data);
         }
         c.FS.chdir("/output");
         const code = req.command === "ffprobe" ? c.ffprobe(split.words) : c.ffmpeg(["-nostats", ...split.words], loader.timeoutMs);
@@ -150,7 +147,7 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
         if (code !== 0) return fail("CONVERSION_FAILED", `${req.command} exited with code ${code}: ${tail(c.lines)}`);
         const names = c.FS.readdir("/output").filter((n) => n !== "." && n !== ".." && c.FS.isFile(c.FS.stat(`/output/${n}`).mode)).sort();
         const files = names.map((n) => ({ filename: n, data: c.FS.readFile(`/output/${n}`) }));
-        const line = [req.command, ...split.words].map(quote).join(" ");
+        const line = [req.command, ...split.words].map(shellQuote).join(" ");
         return { ok: true as const, engineVersion: version, files, command: line, ...(req.capture_output ? { output } : {}), wasmMemoryBytes: lastMemory, ms: Date.now() - t0 };
       } catch (err) {
         return fail("CONVERSION_FAILED", `${req.command} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -162,6 +159,3 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
     },
   };
 }
-
-/** A word as a shell would need it quoted, for `result.command`. */
-const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);

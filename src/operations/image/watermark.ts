@@ -5,12 +5,11 @@
  * `output_format` when given.
  */
 import type { z } from "zod";
-import { TaskError } from "../../engines/errors";
 import { READABLE_FORMATS, WRITABLE_FORMATS } from "../../engines/imagemagick/formats";
 import type { ImageFormat } from "../../engines/imagemagick/types";
 import type { EngineRow } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput } from "../kit";
+import { engineCall, outputName, readInput, readTaskFile } from "../kit";
 import type { FormatPair, OperationContext, OperationHandler, OutputFile } from "../types";
 import { imageFile, inputFormatOf } from "./common";
 import { checkWatermark, watermarkParams } from "./schemas";
@@ -24,10 +23,8 @@ export function defaultWatermarkOutput(input: ImageFormat): ImageFormat {
 export const WATERMARK_PAIRS: FormatPair[] = READABLE_FORMATS.map((input) => ({ input, output: defaultWatermarkOutput(input) }));
 
 async function watermarkImage(name: string, ctx: OperationContext, row: EngineRow): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
-  const files = await ctx.taskFiles(name);
-  if (files.length === 0) throw new TaskError("INPUT_TASK_FAILED", `The watermark task "${name}" produced no file.`);
-  const file = files[0];
-  return { bytes: await readInput(file, ctx, row, "watermark image"), format: inputFormatOf(file, undefined, "watermark") };
+  const { file, data } = await readTaskFile(ctx, name, row, "watermark image");
+  return { bytes: data, format: inputFormatOf(file, undefined, "watermark") };
 }
 
 type Params = z.infer<typeof watermarkParams>;

@@ -7,10 +7,9 @@
  */
 import type { z } from "zod";
 import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../container/media/plan";
-import { TaskError } from "../../engines/errors";
 import { resolveFont } from "../../engines/imagemagick/fonts";
 import { useEngine } from "../../engines/use";
-import { formatOf, engineCall, outputName, readInput } from "../kit";
+import { engineCall, formatOf, outputName, readInput, readTaskFile } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { checkWatermark } from "../image/schemas";
 import { MEDIA_MIME } from "./common";
@@ -30,12 +29,8 @@ export const mediaWatermark: OperationHandler<Params> = {
   check: checkWatermark,
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "media", "watermark");
-    let image: { data: Uint8Array; filename: string } | undefined;
-    if (p.image) {
-      const [file] = await ctx.taskFiles(p.image);
-      if (!file) throw new TaskError("INPUT_TASK_FAILED", `The watermark task "${p.image}" produced no file.`);
-      image = { data: await readInput(file, ctx, row, "watermark image"), filename: file.filename };
-    }
+    const mark = p.image ? await readTaskFile(ctx, p.image, row, "watermark image") : undefined;
+    const image = mark && { data: mark.data, filename: mark.file.filename };
     const { image: _image, font_name, ...rest } = p;
     const options = { ...rest, ...(font_name ? { font_name: resolveFont(font_name) } : {}) };
     const files: OutputFile[] = [];
