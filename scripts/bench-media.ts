@@ -123,7 +123,7 @@ export async function benchMedia(runs = 5): Promise<MediaBenchRow[]> {
   const t0 = performance.now();
   const native = (() => {
     try {
-      return execFileSync("ffmpeg", ["-version"]).toString().split("\n")[0]!;
+      return execFileSync("ffmpeg", ["-version"]).toString().split("\n")[0]!.replace(/ Copyright.*$/, "");
     } catch {
       return null;
     }
