@@ -194,6 +194,10 @@ export interface MediaBudget {
   maxPixelFrames: number;
   /** Largest frame decoded, pixels (width × height). */
   maxFramePixels: number;
+  /** Largest frame encoded with x264, MPEG-4 or GIF, pixels (x264's lookahead holds frames of this size). */
+  maxEncodePixels: number;
+  /** Largest frame encoded with VP8, VP9 or x265, pixels (they hold more per frame than x264). */
+  maxEncodePixelsHeavy: number;
   /** Longest audio, seconds. */
   maxSeconds: number;
   /** Largest estimated output, bytes (PCM outputs grow with duration). */
@@ -223,6 +227,17 @@ export function overBudget(req: { op: string; outputFormat?: string; options?: o
       return `${span.toFixed(1)} s of ${v.width}×${v.height} at ${round(v.fps)} fps is ${mb(work)} M pixel-frames to decode and encode; ffmpeg in WebAssembly takes up to ${mb(budget.maxPixelFrames)} M`;
     }
   }
+  if (v && !v.attachedPic && videoOut) {
+    // the encoder's memory grows with the frame it encodes: the output's size, after width/height/fit
+    const [w, h] = outputSize(v.width, v.height, o);
+    // a command's encoder is unknown: judged as x264's
+    const codec = req.op === "command" ? "ffmpeg" : req.outputFormat === "gif" ? "gif" : (o.video_codec ?? defaultVideoCodec(req.outputFormat ?? "mp4"));
+    const heavy = ["vp8", "vp9", "x265", "h265"].includes(codec);
+    const max = heavy ? budget.maxEncodePixelsHeavy : budget.maxEncodePixels;
+    if (codec !== "copy" && w * h > max) {
+      return `encoding ${w}×${h} frames with ${codec} needs more memory than ffmpeg in WebAssembly has (up to ${mb(max)} MP a frame${heavy ? ` for ${codec}` : ""}; a smaller width/height fits)`;
+    }
+  }
   if (span > budget.maxSeconds) return `${span.toFixed(0)} s of media is more than ffmpeg in WebAssembly takes (${budget.maxSeconds} s)`;
   const pcm = ["wav", "flac"].includes(req.outputFormat ?? "") || (o.audio_codec ?? "").startsWith("pcm");
   if (pcm && probe.audio) {
@@ -230,6 +245,16 @@ export function overBudget(req: { op: string; outputFormat?: string; options?: o
     if (estimate > budget.maxOutputBytes) return `its uncompressed audio would be about ${mb(estimate)} MB; ffmpeg in WebAssembly writes up to ${mb(budget.maxOutputBytes)} MB`;
   }
   return null;
+}
+
+/** The size of the frames written for a source of w × h and the options' box and fit (as scaleFilter sizes them). */
+export function outputSize(w: number, h: number, o: { width?: number; height?: number; fit?: Fit }): [number, number] {
+  const fit = o.fit ?? "max";
+  if (!o.width && !o.height) return [w, h];
+  if (o.width && o.height && fit !== "max") return [o.width, o.height];
+  const scale = Math.min(o.width ? o.width / w : Infinity, o.height ? o.height / h : Infinity);
+  const k = fit === "max" ? Math.min(1, scale) : scale;
+  return [Math.round(w * k), Math.round(h * k)];
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

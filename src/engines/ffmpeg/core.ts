@@ -1,7 +1,9 @@
 /**
  * One ffmpeg core (@ffmpeg/core 0.12.10, ffmpeg 5.1.4 single-threaded) per call, made from the
  * compiled module in ~10 ms (shared/reference/wasm-engines.md: one instance runs out of bounds after
- * ~24 exec() calls, and each run leaves global state such as the log level behind).
+ * ~24 exec() calls). A call runs its ffprobe and its one or two ffmpeg runs in the same core, so
+ * only one core's memory is alive at a time; the log level, which runs leave behind, is reset
+ * before each ffmpeg run.
  *
  * Two fixes this file owns:
  * - the emscripten glue is run as if in a browser worker (no `process`, a `location` and `self`),
@@ -104,7 +106,8 @@ export async function newCore(module: WebAssembly.Module): Promise<Core> {
       stackRestore(top); // each run from the top (a run ends by unwinding through abort, not by returning)
       m.reset();
       if (timeoutMs && timeoutMs > 0) m.setTimeout(timeoutMs);
-      return m.exec(...args);
+      // the log level is global: an earlier ffprobe -v error in this core would silence the run's console
+      return m.exec("-loglevel", "info", ...args);
     },
     ffprobe(args) {
       stackRestore(top);

@@ -49,33 +49,28 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
   let lastMemory = 0;
   const core = async () => newCore(await (module ??= loader.loadWasm()));
 
-  /** ffprobe of one file already in `c`'s file system. */
-  const probeIn = (c: Core, path: string): MediaProbe | null => {
+  /** ffprobe of one file already in `c`'s file system, and ffprobe's complaint when it reads nothing. */
+  const probeIn = (c: Core, path: string, name: string): { probe: MediaProbe | null; why: string } => {
+    const from = c.lines.length;
     c.ffprobe([...PROBE_ARGS, path]);
-    return parseProbe(c.stdout.join("\n"));
+    const out = c.lines.slice(from);
+    const probe = parseProbe(c.stdout.splice(0).join("\n"));
+    return { probe, why: probe ? "" : tail(out.filter((l) => !/^\s*[{}]/.test(l)), 2).replaceAll(path, name) };
   };
-
-  /** Probes `data` in a core of its own. */
-  async function probe(data: Uint8Array, name: string): Promise<{ probe: MediaProbe | null; why: string }> {
-    const c = await core();
-    const path = `/probe${suffix(name)}`;
-    c.FS.writeFile(path, data);
-    const p = probeIn(c, path);
-    return { probe: p, why: tail(c.lines.filter((l) => !l.startsWith("{") && !l.startsWith("}")), 2).replace(path, name) };
-  }
 
   return {
     async run(req: MediaRequest) {
       const t0 = Date.now();
       try {
-        const { probe: p, why } = await probe(req.input.data, req.input.filename);
-        if (!p) return fail("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`);
-        const over = overBudget(req, p, req.input.data.byteLength, budget);
-        if (over) return fail("OVER_BUDGET", `${req.input.filename}: ${over}.`);
         const c = await core();
         for (const dir of ["/in", "/out", "/fonts"]) c.FS.mkdir(dir);
         const paths: PlanPaths = { input: `/in/input${suffix(req.input.filename)}`, output: `/out/output.${req.outputFormat}` };
         c.FS.writeFile(paths.input, req.input.data);
+        const { probe: p, why } = probeIn(c, paths.input, req.input.filename);
+        if (!p) return fail("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`);
+        const over = overBudget(req, p, req.input.data.byteLength, budget);
+        if (over) return fail("OVER_BUDGET", `${req.input.filename}: ${over}.`);
+        const runFrom = c.lines.length;
         if (req.op === "watermark") {
           if (req.image) {
             paths.image = `/in/mark${suffix(req.image.filename)}`;
@@ -102,7 +97,7 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
         if (code !== 0 || !data?.byteLength) {
           const timedOut = c.lines.some((l) => /Exiting normally, received signal|timeout/i.test(l)) && loader.timeoutMs;
           if (timedOut) return fail("TIMEOUT", `ffmpeg did not finish ${req.input.filename} within ${loader.timeoutMs} ms.`);
-          return fail("CONVERSION_FAILED", `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(c.lines) || `exit code ${code}`}`);
+          return fail("CONVERSION_FAILED", `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(c.lines.slice(runFrom)) || `exit code ${code}`}`);
         }
         return { ok: true as const, engineVersion: version, data, probe: p, wasmMemoryBytes: lastMemory, ms: Date.now() - t0 };
       } catch (err) {
@@ -119,18 +114,11 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
       if (problem) return fail("UNSUPPORTED", `arguments: ${problem}`);
       const total = req.inputs.reduce((n, f) => n + f.data.byteLength, 0);
       if (total > budget.maxBytes) return fail("OVER_BUDGET", `the inputs are ${(total / 1e6).toFixed(1)} MB; ffmpeg in WebAssembly takes up to ${(budget.maxBytes / 1e6).toFixed(0)} MB.`);
-      if (req.command === "ffmpeg") {
-        // the work of decoding every input whole (a command may do less; it is what it can do)
-        for (const f of req.inputs) {
-          const { probe: p } = await probe(f.data, f.filename);
-          const over = p && overBudget({ op: "command", outputFormat: "mp4" }, p, 0, budget);
-          if (over) return fail("OVER_BUDGET", `${f.filename}: ${over}.`);
-        }
-      }
       try {
         const c = await core();
         c.FS.mkdir("/input");
         c.FS.mkdir("/output");
+        const placed: { path: string; filename: string }[] = [];
         for (const f of req.inputs) {
           const dir = `/input/${pathSegment(f.task)}`;
           try {
@@ -138,7 +126,18 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
           } catch {
             // a second file of the same task
           }
-          c.FS.writeFile(`${dir}/${pathSegment(f.filename)}`, f.data);
+          const path = `${dir}/${pathSegment(f.filename)}`;
+          c.FS.writeFile(path, f.data);
+          placed.push({ path, filename: f.filename });
+        }
+        if (req.command === "ffmpeg") {
+          // the work of decoding and encoding every input whole (a command may do less; this is what it can do)
+          for (const f of placed) {
+            const { probe: p } = probeIn(c, f.path, f.filename);
+            const over = p && overBudget({ op: "command", outputFormat: "mp4" }, p, 0, budget);
+            if (over) return fail("OVER_BUDGET", `${f.filename}: ${over}.`);
+          }
+          c.lines.length = 0;
         }
         c.FS.chdir("/output");
         const code = req.command === "ffprobe" ? c.ffprobe(split.words) : c.ffmpeg(["-nostats", ...split.words], loader.timeoutMs);
