@@ -126,14 +126,18 @@ const FFMPEG_REFUSED_OPTIONS = new Set(["-filter_script", "-filter_complex_scrip
 /**
  * Checks the words of an ffmpeg or ffprobe command (issue 13): paths, wherever they appear (a
  * word, or an argument inside a filter graph such as `movie=` or `subtitles=`), stay under
- * /input/ and /output/; protocols (http:, tcp:, file:, concat:, …), device input formats and the
- * options that read further scripts or lift the concat demuxer's safe mode are refused. Relative
+ * /input/ and /output/; protocols (http:, tcp:, file:, concat:, …), device input formats, the
+ * options that read further scripts or lift the concat demuxer's safe mode, and backslashes (which
+ * ffmpeg unescapes inside values, hiding a path or protocol from these checks) are refused. Relative
  * paths are resolved in /output/ by the engines; ".." never climbs out.
  * @returns the first problem as a message, or null when every word is fine
  */
 export function checkFfmpegWords(words: string[]): string | null {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
+    // ffmpeg unescapes "\/" and "\:" inside filter and option values (`movie=\/etc\/passwd` reads
+    // /etc/passwd), which no check of the written form can follow: a backslash that reaches ffmpeg is refused
+    if (w.includes("\\")) return `"${w}": backslash escapes are not allowed in ffmpeg arguments (quote the word instead).`;
     const opt = w.replace(/:.*$/, "");
     if (FFMPEG_REFUSED_OPTIONS.has(opt) || opt.startsWith("-/")) return `"${w}": this option is not allowed.`;
     if ((w === "-f" || w === "-format") && FFMPEG_DEVICE_FORMATS.has((words[i + 1] ?? "").toLowerCase())) return `"-f ${words[i + 1]}": devices and lavfi sources are not allowed.`;

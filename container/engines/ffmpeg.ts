@@ -26,7 +26,8 @@ function fileOnly(args: string[]): string[] {
 
 /** The last lines of a tool's output worth showing. */
 function tail(text: string, work: string): string {
-  return text.replaceAll(work, "").split("\n").filter((l) => l.trim() && !/^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time)\b/.test(l)).slice(-3).join(" | ").replace(/\s+/g, " ").slice(0, 400);
+  const noise = /^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time|frame=|size=|video:|Conversion failed!|Press \[q\]|\[out#|Last message repeated)/;
+  return text.replaceAll(work, "").split("\n").filter((l) => l.trim() && !noise.test(l)).slice(-3).join(" | ").replace(/\s+/g, " ").slice(0, 400);
 }
 
 /** ffprobe of one file of the call. */
@@ -35,7 +36,8 @@ async function probeFile(call: NativeCall, path: string): Promise<{ probe: Media
   if (!ffprobe) throw new NativeError("ENGINE_UNAVAILABLE", "ffprobe is not installed in the native engine (apt-get install ffmpeg).");
   const r = await run(call, ffprobe, ["-protocol_whitelist", "file", ...PROBE_ARGS, path]);
   if (r.killed) throw new NativeError("TIMEOUT", "ffprobe did not finish within its time limit and was stopped.");
-  return { probe: r.code === 0 ? parseProbe(r.stdout) : null, why: tail(r.stderr, call.work) };
+  const probe = r.code === 0 ? parseProbe(r.stdout) : null;
+  return { probe, why: probe ? "" : tail(r.stderr, call.work) || "it holds no audio or video stream" };
 }
 
 async function runMedia(req: MediaRequest, call: NativeCall) {

@@ -213,14 +213,18 @@ const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)}`;
  */
 export function overBudget(req: { op: string; outputFormat?: string; options?: object }, probe: MediaProbe, bytes: number, budget: MediaBudget): string | null {
   if (bytes > budget.maxBytes) return `the input is ${mb(bytes)} MB; ffmpeg in WebAssembly takes files up to ${mb(budget.maxBytes)} MB`;
-  const v = probe.video;
+  const audioOut = AUDIO_OUTPUTS.includes(req.outputFormat as AudioOutput);
+  // an audio output of a file without audio is planRuns' clear error, not a budget matter; audio
+  // outputs never decode the video (-vn)
+  if (audioOut && !probe.audio) return null;
+  const v = audioOut ? null : probe.video;
   if (v && !v.attachedPic && v.width * v.height > budget.maxFramePixels) {
     return `its frames are ${v.width}×${v.height} (${mb(v.width * v.height)} MP); ffmpeg in WebAssembly takes frames up to ${mb(budget.maxFramePixels)} MP`;
   }
   if (req.op === "thumbnail") return null;
   const o: MediaOptions = req.op === "convert" ? (req.options ?? {}) : {};
   const span = Math.max(0, Math.min(probe.duration ?? 0, o.trim_end ?? Infinity) - (o.trim_start ?? 0));
-  const videoOut = !AUDIO_OUTPUTS.includes(req.outputFormat as AudioOutput);
+  const videoOut = !audioOut;
   if (v && !v.attachedPic && videoOut) {
     const work = span * v.fps * v.width * v.height;
     if (work > budget.maxPixelFrames) {
@@ -413,7 +417,9 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
   const copy = vcodec === "copy";
   const filters: string[] = [];
   if (req.op === "watermark") filters.push(...watermarkFilters(req, v, paths));
-  const scale = copy ? null : scaleFilter(o.width, o.height, o.fit ?? "max", true);
+  // the frame rate as the fps filter, not the output option -r: ffmpeg 5.1 with -r ends the video
+  // two frames late (10 s at fps 10 → 10.2 s, 102 frames; measured natively, same in WebAssembly)
+  const post = copy ? null : [o.fps ? `fps=${secs(o.fps)}` : null, scaleFilter(o.width, o.height, o.fit ?? "max", true)].filter(Boolean).join(",") || null;
   const acodec = o.audio_codec ?? (req.op === "watermark" && sameFamily(req.input.filename, out) ? "copy" : defaultAudioCodec(out));
   const audio = probe.audio ? ["-map", "0:a:0?", ...audioCodecArgs(acodec, probe.audio, o)] : [];
   const inputs = ["-i", paths.input, ...(req.op === "watermark" && req.image && paths.image ? ["-i", paths.image] : [])];
@@ -421,12 +427,12 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
   if (filters.length) {
     // watermark: one filter graph from [0:v:0] to [v], the size fix for 4:2:0 last
     const last = filters.length - 1;
-    const graph = scale ? [...filters, `[wm0]${scale}[v]`] : filters.map((f, i) => (i === last ? f.replace(/\[wm0\]$/, "[v]") : f));
+    const graph = post ? [...filters, `[wm0]${post}[v]`] : filters.map((f, i) => (i === last ? f.replace(/\[wm0\]$/, "[v]") : f));
     video = ["-filter_complex", graph.join(";"), "-map", "[v]"];
   } else {
-    video = ["-map", "0:v:0", ...(scale ? ["-vf", scale] : [])];
+    video = ["-map", "0:v:0", ...(post ? ["-vf", post] : [])];
   }
-  return [[...head, ...trimIn, ...inputs, ...trimOut, ...video, ...audio, ...(o.fps && !copy ? ["-r", secs(o.fps)] : []), ...videoCodecArgs(vcodec, o), "-sn", "-dn", ...muxArgs(out), paths.output]];
+  return [[...head, ...trimIn, ...inputs, ...trimOut, ...video, ...audio, ...videoCodecArgs(vcodec, o), "-sn", "-dn", ...muxArgs(out), paths.output]];
 }
 
 const sameFamily = (filename: string, out: string) => {

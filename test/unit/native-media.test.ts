@@ -70,6 +70,12 @@ describe("native ffmpeg takes what the WebAssembly budget refuses", () => {
     expect(probe(tmpFile(thumb.out.files[0]!, "jpg")).streams[0]).toMatchObject({ codec_name: "mjpeg", width: 80, height: 80 });
   });
 
+  it("video_codec x265: the WebAssembly ffmpeg answers UNSUPPORTED (its x265 never returns), native ffmpeg encodes HEVC", async () => {
+    const r = await execute("convert", { output_format: "mkv", video_codec: "x265", trim_end: 1 }, [corpusInput("video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm")], full());
+    expect(r.engine.name).toBe("ffmpeg-native");
+    expect(probe(tmpFile(r.out.files[0]!, "mkv")).streams[0]).toMatchObject({ codec_name: "hevc", width: 320, height: 180 });
+  });
+
   it("a file that is not media is OPEN_FAILED natively as in WebAssembly", async () => {
     const input = () => bytesInput("fake.mp4", new TextEncoder().encode("not a video at all"));
     await expectTaskError(() => execute("convert", { output_format: "webm", engine: "ffmpeg-native" }, [input()], full()), "OPEN_FAILED");

@@ -37,9 +37,10 @@ export interface Core {
   ffmpeg(args: string[], timeoutMs?: number): number;
   /** Runs `ffprobe <args>`; the exit code. */
   ffprobe(args: string[]): number;
-  /** Console lines: stdout and stderr in order, and stdout alone. */
+  /** Console lines: stdout and stderr in order, stdout alone, stderr alone. */
   lines: string[];
   stdout: string[];
+  stderr: string[];
   /** Current WebAssembly memory, bytes. */
   memoryBytes(): number;
 }
@@ -89,10 +90,11 @@ export async function newCore(module: WebAssembly.Module): Promise<Core> {
   )) as RawModule;
   const lines: string[] = [];
   const stdout: string[] = [];
+  const stderr: string[] = [];
   m.setLogger(({ type, message }) => {
     if (message.startsWith("Aborted(")) return; // how the core ends every run
     lines.push(message);
-    if (type === "stdout") stdout.push(message);
+    (type === "stdout" ? stdout : stderr).push(message);
   });
   // the larger stack (see the file comment): stackRestore is export "Ea" of this exact build
   const stackRestore = m.asm.Ea;
@@ -102,6 +104,7 @@ export async function newCore(module: WebAssembly.Module): Promise<Core> {
     FS: m.FS,
     lines,
     stdout,
+    stderr,
     ffmpeg(args, timeoutMs) {
       stackRestore(top); // each run from the top (a run ends by unwinding through abort, not by returning)
       m.reset();

@@ -32,8 +32,12 @@ const fail = (code: TaskErrorCode, message: string) => ({ ok: false as const, er
 
 /** The last meaningful console lines, for an error message. */
 function tail(lines: string[], n = 3): string {
-  return lines.filter((l) => l.trim() && !/^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time)\b/.test(l)).slice(-n).join(" | ").replace(/\s+/g, " ").slice(0, 400);
+  const noise = /^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time|frame=|size=|video:|Conversion failed!|Press \[q\]|\[out#|Last message repeated)/;
+  return lines.filter((l) => l.trim() && !noise.test(l)).slice(-n).join(" | ").replace(/\s+/g, " ").slice(0, 400);
 }
+
+/** x265 never returns in this single-threaded build (it spins after "disabling lookahead-slices"). */
+const X265 = /^(libx265|hevc|h265|x265)$/i;
 
 /** A file name's extension as a safe suffix (".mp4"), or "". */
 const suffix = (name: string) => {
@@ -51,11 +55,11 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
 
   /** ffprobe of one file already in `c`'s file system, and ffprobe's complaint when it reads nothing. */
   const probeIn = (c: Core, path: string, name: string): { probe: MediaProbe | null; why: string } => {
-    const from = c.lines.length;
+    const from = c.stderr.length;
     c.ffprobe([...PROBE_ARGS, path]);
-    const out = c.lines.slice(from);
     const probe = parseProbe(c.stdout.splice(0).join("\n"));
-    return { probe, why: probe ? "" : tail(out.filter((l) => !/^\s*[{}]/.test(l)), 2).replaceAll(path, name) };
+    const why = tail(c.stderr.slice(from), 2).replaceAll(path, name);
+    return { probe, why: probe ? "" : why || "it holds no audio or video stream" };
   };
 
   return {
@@ -70,6 +74,7 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
         if (!p) return fail("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`);
         const over = overBudget(req, p, req.input.data.byteLength, budget);
         if (over) return fail("OVER_BUDGET", `${req.input.filename}: ${over}.`);
+        if (req.op === "convert" && X265.test(req.options.video_codec ?? "")) return fail("UNSUPPORTED", "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.");
         const runFrom = c.lines.length;
         if (req.op === "watermark") {
           if (req.image) {
@@ -112,6 +117,7 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
       if ("error" in split) return fail("UNSUPPORTED", `arguments: ${split.error}.`);
       const problem = checkFfmpegWords(split.words);
       if (problem) return fail("UNSUPPORTED", `arguments: ${problem}`);
+      if (split.words.some((w) => X265.test(w))) return fail("UNSUPPORTED", "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.");
       const total = req.inputs.reduce((n, f) => n + f.data.byteLength, 0);
       if (total > budget.maxBytes) return fail("OVER_BUDGET", `the inputs are ${(total / 1e6).toFixed(1)} MB; ffmpeg in WebAssembly takes up to ${(budget.maxBytes / 1e6).toFixed(0)} MB.`);
       try {
