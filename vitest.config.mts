@@ -6,8 +6,13 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { DEFAULT_XDG_CACHE_HOME, setupBrowser } from "./scripts/setup-browser.mjs";
 
 const ROOT = import.meta.dirname;
+// The BROWSER binding (Browser Rendering) drives Debian's Chromium offline: miniflare finds the wrapper seeded under the
+// project's XDG cache folder (scripts/setup-browser.mjs) and downloads nothing; $HOME stays untouched.
+process.env.XDG_CACHE_HOME = DEFAULT_XDG_CACHE_HOME;
+setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
 const ENGINES = [
   { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick") },
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml", dir: join(ROOT, ".cache", "engine-exiftool") },

@@ -7,11 +7,14 @@
 // The native engine (container/server.ts) starts first as a local process on a free loopback port — the same server
 // the production Container runs — and wrangler dev reaches it through NATIVE_ENGINE_URL with containers disabled
 // (no Docker engine needed; shared/reference/cloudflare-platform.md §6).
+// The BROWSER binding (Browser Rendering) drives Debian's Chromium offline: scripts/setup-browser.mjs seeds its wrapper under
+// the project's XDG cache folder (.cache/xdg), which wrangler dev gets as XDG_CACHE_HOME, so nothing is downloaded (§5).
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_XDG_CACHE_HOME, setupBrowser } from "./setup-browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
@@ -45,6 +48,8 @@ async function startNative() {
   return [];
 }
 
+const browser = setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
+if (!browser.chromium) console.error("Chromium is missing (apt-get install -y chromium): the BROWSER binding will fail until it is installed.");
 const [nativeUrl, nativeChild] = env.NATIVE_ENGINE_URL ? [env.NATIVE_ENGINE_URL] : env.NATIVE === "off" ? [] : await startNative();
 const vars = {
   API_KEYS: env.API_KEYS || "dev-key:dev",
@@ -60,7 +65,11 @@ const args = ["dev", ...configs.flatMap((c) => ["-c", c]), "--port", env.PORT ||
 for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
 if (env.PERSIST_TO) args.push("--persist-to", env.PERSIST_TO);
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-const child = spawn(process.execPath, [wrangler, ...args], { cwd: root, stdio: "inherit", env: { ...env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(root, ".cache", "config") } });
+const child = spawn(process.execPath, [wrangler, ...args], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(root, ".cache", "config"), XDG_CACHE_HOME: DEFAULT_XDG_CACHE_HOME },
+});
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => {
   child.kill(sig);
   nativeChild?.kill(sig);

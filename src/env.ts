@@ -24,6 +24,8 @@ export interface Env {
   EXIFTOOL?: EngineRpc;
   /** ffmpeg engine Worker (wasm/ffmpeg) over a service binding. */
   FFMPEG?: EngineRpc;
+  /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
+  BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
   /** "container": reach the native engine through NATIVE_CONTAINER (wrangler.toml); "off": no native engine. */
   NATIVE_ENGINE?: string;
   /** The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER. */

@@ -11,6 +11,7 @@
  */
 import type { TaskFailure } from "./errors";
 import type { ExifToolEngine } from "./exiftool/types";
+import type { WebEngine } from "./chrome/types";
 import type { MediaEngine } from "./ffmpeg/types";
 import type { ImageMagickEngine } from "./imagemagick/types";
 import type { CommandEngine, OfficeEngine } from "./native/types";
@@ -39,6 +40,8 @@ export interface EngineKinds {
   command: CommandEngine;
   /** Audio and video (ffmpeg in WebAssembly or natively): convert, thumbnail, watermark and ffmpeg/ffprobe command lines. */
   media: MediaEngine;
+  /** Web pages (a URL or HTML) rendered to PDF or images by a browser (Chrome on Browser Rendering). */
+  web: WebEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -57,5 +60,6 @@ export const KIND_METHODS = {
   office: ["convert"],
   command: ["run"],
   media: ["run", "command", "info"],
+  web: ["render"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

@@ -11,6 +11,7 @@
  */
 import { DEFAULT_EXIFTOOL_BUDGET } from "./exiftool/types";
 import { EXIFTOOL_ENGINE } from "./exiftool/version";
+import { CHROME_ENGINE } from "./chrome/version";
 import { DEFAULT_MEDIA_BUDGET } from "./ffmpeg/types";
 import { FFMPEG_ENGINE } from "./ffmpeg/version";
 import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/types";
@@ -87,6 +88,13 @@ export const ENGINES = [
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
     budget: { maxBytes: DEFAULT_MEDIA_BUDGET.maxBytes },
     aliases: [],
+  },
+  {
+    // Browser Rendering through the api Worker's BROWSER binding (issue 14)
+    name: CHROME_ENGINE.name, version: CHROME_ENGINE.version, kind: "web", placement: "in-worker",
+    offers: { operations: ["capture-website", "convert"] },
+    budget: { maxBytes: 16 * 1024 * 1024 },
+    aliases: ["chromium", "puppeteer"],
   },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {

@@ -19,6 +19,7 @@ import { MEDIA_HANDLERS } from "./media";
 import { METADATA_HANDLERS } from "./metadata";
 import { OFFICE_HANDLERS } from "./office";
 import { PDF_HANDLERS } from "./pdf";
+import { WEB_HANDLERS } from "./web";
 import type { FormatPair, OperationHandler } from "./types";
 
 /** Every handler this server runs. */
@@ -36,6 +37,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   ...COMMAND_HANDLERS,
   // audio and video (issue 13)
   ...MEDIA_HANDLERS,
+  // web pages: capture-website, html/md → pdf/images (issue 14)
+  ...WEB_HANDLERS,
 ];
 
 const byOperation = new Map<string, OperationHandler<any>[]>();

@@ -5,6 +5,7 @@
  * seam (engines/remote.ts); an absent binding leaves its engine out, and routing passes its work
  * to another engine or ends the task with ENGINE_UNAVAILABLE.
  */
+import { createChromeEngine } from "../../engines/chrome/engine";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
@@ -17,10 +18,11 @@ const pdflib = createPdfLibEngine();
 
 /**
  * The engines reachable from a Worker with bindings `env`. `task` (the running task's signal and
- * remaining milliseconds) is handed to the native engine, whose tools it stops.
+ * remaining milliseconds) is handed to the native engine, whose tools it stops, and to the Chrome
+ * engine, whose page it bounds and closes.
  */
 export function workerdEngines(
-  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG"> & NativeEnv,
+  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "BROWSER"> & NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
@@ -31,5 +33,6 @@ export function workerdEngines(
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
+    ...(env.BROWSER ? { chrome: createChromeEngine(env.BROWSER, task) } : {}),
   };
 }

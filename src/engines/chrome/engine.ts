@@ -1,0 +1,144 @@
+/**
+ * The Chrome engine (engine table row "chrome", kind web): pages rendered to PDF or images with
+ * @cloudflare/puppeteer on the Worker's Browser Rendering binding (issue 14). Browsers are reused
+ * across tasks: a task connects to a warm session that nobody holds (`sessions()` + `connect()`,
+ * ~20 ms) or launches one (`keep_alive` 60 s; 0.3–0.5 s), and gives it back with `disconnect()`
+ * when the page is done — closing it instead after a failure of the browser itself. A session that
+ * is closing ("Target closed") is skipped for a fresh launch.
+ *
+ * Every page gets the SSRF guard (guard.ts) before it loads anything; a page URL the guard refuses
+ * is IMPORT_FORBIDDEN. The task's remaining time bounds loading, waiting and printing: a page that
+ * never finishes is TIMEOUT, and the page is closed and the browser released on every path.
+ */
+import puppeteer, { type Browser, type BrowserWorker, type PDFOptions } from "@cloudflare/puppeteer";
+import { PDFDocument } from "@cantoo/pdf-lib";
+import type { TaskErrorCode } from "../errors";
+import { guardPage } from "./guard";
+import type { WebEngine, WebRenderRequest } from "./types";
+import { CHROME_ENGINE } from "./version";
+
+/** How long a released browser stays warm for the next task, ms (Browser Rendering: 10 s – 10 min). */
+const KEEP_ALIVE_MS = 60_000;
+
+/** The task around one rendering: its signal and remaining milliseconds. */
+export interface ChromeTask {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+const fail = (code: TaskErrorCode, message: string, engineVersion: string = CHROME_ENGINE.version, retryable = false) => ({ ok: false as const, error: { code, message, retryable }, engineVersion });
+
+/** "HeadlessChrome/156.0.7489.0" → "156.0.7489.0". */
+const versionOf = (v: string) => /([\d.]+)\s*$/.exec(v)?.[1] ?? v;
+
+/**
+ * A browser for one task: a warm session nobody holds, else a new launch.
+ * @throws the launch's error when no browser can be had (the binding or Chromium is missing)
+ */
+async function acquire(binding: BrowserWorker): Promise<Browser> {
+  try {
+    const free = (await puppeteer.sessions(binding)).filter((s) => !s.connectionId);
+    for (const s of free) {
+      try {
+        return await puppeteer.connect(binding, s.sessionId);
+      } catch {
+        // closing or taken meanwhile ("Target closed"): try the next, then launch
+      }
+    }
+  } catch {
+    // sessions() unavailable: launch
+  }
+  return puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS });
+}
+
+/** Chrome's PDF options from CloudConvert's (cm, mm, booleans). */
+function pdfOptions(req: WebRenderRequest, timeout: number): PDFOptions {
+  const o = req.options;
+  const mm = (v: number | undefined, fallback: number) => `${v ?? fallback}mm`;
+  const hf = o.display_header_footer === true;
+  return {
+    ...(o.page_width || o.page_height
+      ? { width: `${o.page_width ?? 21}cm`, height: `${o.page_height ?? 29.7}cm` }
+      : { format: (o.page_format ?? "a4") as PDFOptions["format"] }),
+    landscape: o.page_orientation === "landscape",
+    margin: { top: mm(o.margin_top, hf ? 20 : 10), bottom: mm(o.margin_bottom, hf ? 20 : 10), left: mm(o.margin_left, 10), right: mm(o.margin_right, 10) },
+    printBackground: o.print_background ?? true,
+    displayHeaderFooter: hf,
+    ...(hf ? { headerTemplate: req.headerTemplate ?? "<span></span>", footerTemplate: req.footerTemplate ?? "<span></span>" } : {}),
+    scale: o.zoom ?? 1,
+    timeout,
+  };
+}
+
+/** The Chrome engine over a Browser Rendering binding, for one task. */
+export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}): WebEngine {
+  return {
+    async render(req) {
+      const deadline = Date.now() + Math.max(1000, task.timeoutMs ?? 120_000);
+      const left = () => Math.max(1, deadline - Date.now());
+      let browser: Browser;
+      try {
+        browser = await acquire(binding);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        return fail("ENGINE_UNAVAILABLE", `No browser could be started for Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`);
+      }
+      const engineVersion = versionOf(await browser.version().catch(() => CHROME_ENGINE.version));
+      let broken = false;
+      const page = await browser.newPage().catch(() => null);
+      if (!page) {
+        await browser.close().catch(() => {});
+        return fail("ENGINE_UNAVAILABLE", "The browser could not open a page.", engineVersion, true);
+      }
+      const onAbort = () => void page.close().catch(() => {});
+      task.signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const log = await guardPage(page, req.allowLoopback);
+        const o = req.options;
+        await page.setViewport({ width: o.screen_width ?? 1280, height: o.screen_height ?? 800, deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1) });
+        if (o.css_media_type) await page.emulateMediaType(o.css_media_type);
+        const waitUntil = o.wait_until ?? "load";
+        try {
+          if ("url" in req.source) {
+            if (o.headers && Object.keys(o.headers).length) await page.setExtraHTTPHeaders(o.headers);
+            await page.goto(req.source.url, { waitUntil, timeout: left() });
+          } else {
+            await page.setContent(req.source.html, { waitUntil, timeout: left() });
+          }
+        } catch (err) {
+          if (log.main) return fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion);
+          throw err;
+        }
+        if (log.main) return fail("IMPORT_FORBIDDEN", log.main, engineVersion);
+        if (o.wait_for_element) await page.waitForSelector(o.wait_for_element, { timeout: left() });
+        if (o.wait_time) await new Promise((r) => setTimeout(r, Math.min(o.wait_time!, left())));
+        let data: Uint8Array;
+        let pages: number | null = null;
+        if (req.output === "pdf") {
+          data = await page.pdf(pdfOptions(req, left()));
+          pages = await PDFDocument.load(data, { updateMetadata: false }).then((d) => d.getPageCount()).catch(() => null);
+        } else {
+          const type = req.output === "jpg" ? "jpeg" : req.output;
+          data = await page.screenshot({ type, fullPage: o.full_page ?? true, ...(type !== "png" && o.quality ? { quality: o.quality } : {}), captureBeyondViewport: true });
+        }
+        return { ok: true as const, engineVersion, data: new Uint8Array(data), pages, refused: log.refused };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (task.signal?.aborted) return fail("CANCELLED", "The task was cancelled.", engineVersion);
+        if (/timeout|timed out/i.test(message) || (err instanceof Error && err.name === "TimeoutError")) {
+          return fail("TIMEOUT", `The page did not finish within the task's time (${message.slice(0, 200)}).`, engineVersion);
+        }
+        if (/Target closed|Session closed|Protocol error|Connection closed/i.test(message)) {
+          broken = true;
+          return fail("CONVERSION_FAILED", `The browser failed while rendering: ${message.slice(0, 300)}`, engineVersion, true);
+        }
+        return fail("CONVERSION_FAILED", `The page could not be rendered: ${message.slice(0, 300)}`, engineVersion);
+      } finally {
+        task.signal?.removeEventListener("abort", onAbort);
+        await page.close().catch(() => {});
+        // a healthy browser stays warm for the next task; a broken one is closed
+        await (broken ? browser.close() : browser.disconnect()).catch(() => {});
+      }
+    },
+  };
+}

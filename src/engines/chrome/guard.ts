@@ -1,0 +1,47 @@
+/**
+ * The page's SSRF guard (issue 14): every request the page makes — its own URL, each redirect hop
+ * and every subresource — passes the same check as import/url (security/ssrf.ts refuseUrl) through
+ * request interception; data: and blob: subresources are local to the page. What interception
+ * cannot see is switched off before any script runs: WebSocket, WebRTC and (shared) workers, whose
+ * connections bypass it, and service workers.
+ */
+import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
+import { refuseUrl } from "../../security/ssrf";
+
+/** Removes the APIs whose connections request interception does not see (runs in the page). */
+function disableUninterceptable(): void {
+  for (const name of ["WebSocket", "RTCPeerConnection", "webkitRTCPeerConnection", "Worker", "SharedWorker"]) {
+    try {
+      Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false });
+    } catch {
+      // already locked
+    }
+  }
+}
+
+/** What the guard blocked. `main` is set when the page's own document (or a redirect of it) was refused. */
+export interface GuardLog {
+  refused: string[];
+  main?: string;
+}
+
+/** Installs the guard on `page`; returns the log it fills. */
+export async function guardPage(page: Page, allowLoopback: boolean): Promise<GuardLog> {
+  const log: GuardLog = { refused: [] };
+  await page.setBypassServiceWorker(true);
+  // on every document the page loads, and on the one it has now (setContent writes into it)
+  await page.evaluateOnNewDocument(disableUninterceptable);
+  await page.evaluate(disableUninterceptable);
+  await page.setRequestInterception(true);
+  page.on("request", (r: HTTPRequest) => {
+    if (r.isInterceptResolutionHandled()) return;
+    const url = r.url();
+    if (/^(data|blob):/i.test(url) || url === "about:blank") return void r.continue();
+    const why = refuseUrl(url, allowLoopback);
+    if (!why) return void r.continue();
+    log.refused.push(`${url.slice(0, 200)}: ${why}`);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) log.main ??= why.replace(/^url /, "the page URL ");
+    void r.abort("blockedbyclient");
+  });
+  return log;
+}

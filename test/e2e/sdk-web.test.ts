@@ -1,0 +1,160 @@
+/**
+ * Issue 14 end to end through the official SDK under `npm start` (wrangler dev; the BROWSER binding
+ * drives Debian's Chromium offline): an HTML document with a header and footer template printed to
+ * PDF; a page served by this test captured as PNG; Markdown to PDF; the SSRF cases (the page URL,
+ * a redirect, subresources, local files, WebSocket) refused with the probe server seeing nothing;
+ * a page that never loads ending in TIMEOUT. Oracles: pdfinfo, pdftotext, identify/convert.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { identify, pdfinfo, run, tempFile } from "../support/native";
+import { sdk } from "../support/sdk";
+import { startDevServer, type DevServer } from "../support/server";
+
+let open: DevServer; // ALLOW_PRIVATE_IMPORTS=true: may capture this test's loopback pages
+let guarded: DevServer; // the production rule: loopback refused
+let origin: Server;
+let originBase: string;
+const seen: string[] = [];
+
+const PAGE = `<!doctype html><html><head><title>Capture me</title><style>body{margin:0}#left{position:absolute;left:0;top:0;width:50%;height:100%;background:#ff0000}</style></head><body><div id="left"></div><h1 style="margin-left:60%">Hello</h1></body></html>`;
+
+beforeAll(async () => {
+  origin = createServer((req, res) => {
+    const url = req.url ?? "/";
+    seen.push(url);
+    if (url === "/page.html") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
+    if (url === "/to-private") return void res.writeHead(302, { location: "http://10.0.0.1/" }).end();
+    if (url === "/hang") return; // never answers
+    res.writeHead(200, { "content-type": "text/plain" }).end("probe");
+  });
+  await new Promise<void>((r) => origin.listen(0, "127.0.0.1", () => r()));
+  originBase = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  // one after the other: two wrangler dev sessions starting at once collide on their local sockets
+  open = await startDevServer({ API_KEYS: "key-a:alice", ALLOW_PRIVATE_IMPORTS: "true" });
+  guarded = await startDevServer({ API_KEYS: "key-a:alice" });
+}, 240_000);
+afterAll(async () => {
+  await Promise.all([open?.stop(), guarded?.stop()]);
+  origin?.close();
+});
+
+/** Runs `tasks` (+ an export of each task named in `exported`) and downloads the exported files. */
+async function runJob(server: DevServer, tasks: Record<string, any>, exported: string[]) {
+  const cc = sdk("key-a", server.base);
+  const exports = Object.fromEntries(exported.map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
+  const job = await cc.jobs.wait((await cc.jobs.create({ tasks: { ...tasks, ...exports } })).id);
+  const files: Record<string, string> = {};
+  for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
+    const f = t.result!.files![0]!;
+    files[t.name!.slice("export-".length)] = tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer()));
+  }
+  return { job, files, task: (n: string) => job.tasks.find((t) => t.name === n)! };
+}
+
+const pageText = (path: string, page: number) => run("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"]).out;
+
+describe("html and Markdown to PDF with header and footer templates", () => {
+  it("prints a 3-page HTML document on A4 with the header (title) and footer (n/N) on every page", async () => {
+    const html = `<!doctype html><html><head><title>Quarterly report</title></head><body>${[1, 2, 3].map((n) => `<section style="page-break-after:${n < 3 ? "always" : "auto"}"><h1>Chapter ${n}</h1><p>Body of chapter ${n}.</p></section>`).join("")}</body></html>`;
+    const { job, files, task } = await runJob(guarded, {
+      doc: { operation: "import/raw", file: html, filename: "report.html" },
+      head: { operation: "import/raw", file: `<div style="font-size:10px;width:100%;text-align:center">HEAD <span class="title"></span></div>`, filename: "header.html" },
+      foot: { operation: "import/raw", file: `<div style="font-size:10px;width:100%;text-align:center">FOOT <span class="pageNumber"></span>/<span class="totalPages"></span></div>`, filename: "footer.html" },
+      pdf: { operation: "convert", input: "doc", output_format: "pdf", header_template: "head", footer_template: "foot", margin_top: 25, margin_bottom: 25 },
+    }, ["pdf"]);
+    expect(job.status, JSON.stringify(task("pdf"))).toBe("finished");
+    expect(task("pdf").engine).toBe("chrome");
+    expect(task("pdf").engine_version).toMatch(/^\d+\.\d+/);
+    expect((task("pdf").result as { pages?: number }).pages).toBe(3);
+    const info = pdfinfo(files.pdf!);
+    expect(info.Pages).toBe("3");
+    expect(info["Page size"]).toMatch(/^595\.\d+ x 84[12]\.\d+ pts \(A4\)/); // Chrome rounds A4 to 595.92 x 842.88
+    for (const n of [1, 2, 3]) {
+      const text = pageText(files.pdf!, n);
+      expect(text).toContain(`Chapter ${n}`);
+      expect(text).toContain("HEAD Quarterly report");
+      expect(text).toMatch(new RegExp(`FOOT ${n}/3`));
+    }
+  });
+
+  it("renders Markdown (tables, code) to a letter-size landscape PDF", async () => {
+    const md = "# Title\n\nSome *text*.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode block\n```\n";
+    const { job, files } = await runJob(guarded, {
+      doc: { operation: "import/raw", file: md, filename: "notes.md" },
+      pdf: { operation: "convert", input: "doc", output_format: "pdf", page_format: "letter", page_orientation: "landscape" },
+    }, ["pdf"]);
+    expect(job.status).toBe("finished");
+    expect(pdfinfo(files.pdf!)["Page size"]).toMatch(/^792 x 612 pts/);
+    const text = run("pdftotext", ["-layout", files.pdf!, "-"]).out;
+    expect(text).toMatch(/Title[\s\S]*Some text\.[\s\S]*a\s+b[\s\S]*1\s+2[\s\S]*code block/);
+    expect(text).not.toContain("|---|");
+  });
+});
+
+describe("capture-website", () => {
+  it("captures a page served by this test as an 800×600 PNG whose left half is red", async () => {
+    const { job, files, task } = await runJob(open, {
+      shot: { operation: "capture-website", url: `${originBase}/page.html`, output_format: "png", screen_width: 800, screen_height: 600, full_page: false },
+    }, ["shot"]);
+    expect(job.status, JSON.stringify(task("shot"))).toBe("finished");
+    expect(identify(files.shot!)).toMatchObject({ format: "PNG", width: 800, height: 600 });
+    const mean = (crop: string, channel: string) => Number(run("convert", [files.shot!, "-crop", crop, "+repage", "-format", `%[fx:mean.${channel}]`, "info:"]).out);
+    expect(mean("380x600+10+0", "r")).toBeGreaterThan(0.95);
+    expect(mean("380x600+10+0", "g")).toBeLessThan(0.05);
+    expect(mean("300x600+500+0", "g")).toBeGreaterThan(0.8); // white with black text: not red
+    expect(seen).toContain("/page.html");
+  });
+
+  it("refuses a redirect into a private range (IMPORT_FORBIDDEN)", async () => {
+    const { task } = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/to-private`, output_format: "pdf" } }, []);
+    expect(task("shot")).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
+  });
+
+  it("ends a page that never loads in TIMEOUT at the task's timeout, and the next capture still works", async () => {
+    const { task } = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/hang`, output_format: "pdf", timeout: 8 } }, []);
+    expect(task("shot")).toMatchObject({ status: "error", code: "TIMEOUT" });
+    const again = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/page.html`, output_format: "pdf" } }, ["shot"]);
+    expect(again.job.status).toBe("finished");
+    expect(pdfinfo(again.files.shot!).Pages).toBe("1");
+  });
+});
+
+describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
+  it("refuses file:, metadata and private URLs at creation with a 422", async () => {
+    for (const url of ["file:///etc/passwd", "http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/", "http://[::ffff:10.0.0.1]/", "http://metadata.google.internal/"]) {
+      const res = await fetch(`${guarded.base}/v2/jobs`, {
+        method: "POST", headers: { Authorization: "Bearer key-a", "content-type": "application/json" },
+        body: JSON.stringify({ tasks: { shot: { operation: "capture-website", url, output_format: "pdf" } } }),
+      });
+      expect(res.status, url).toBe(422);
+    }
+  });
+
+  it("refuses a loopback page URL at run time and the probe server sees no request", async () => {
+    const before = seen.length;
+    for (const url of [`${originBase}/probe-direct`, `http://localhost:${new URL(originBase).port}/probe-localhost`, `http://[::ffff:127.0.0.1]:${new URL(originBase).port}/probe-mapped`]) {
+      const { task } = await runJob(guarded, { shot: { operation: "capture-website", url, output_format: "png" } }, []);
+      expect(task("shot"), url).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
+    }
+    expect(seen.slice(before)).toEqual([]);
+  });
+
+  it("an HTML input cannot read local files or reach loopback: images, frames, scripts, styles and WebSocket are blocked", async () => {
+    const p = originBase;
+    const html = `<!doctype html><html><body><p>VISIBLE</p>
+      <img src="${p}/probe-img"><iframe src="file:///etc/passwd"></iframe><iframe src="${p}/probe-frame"></iframe>
+      <link rel="stylesheet" href="http://localhost:${new URL(p).port}/probe-css">
+      <script>fetch("${p}/probe-fetch").catch(()=>{}); try { new WebSocket("ws://127.0.0.1:${new URL(p).port}/probe-ws") } catch (e) {}
+      var x = new XMLHttpRequest(); x.open("GET", "${p}/probe-xhr"); x.send();</script></body></html>`;
+    const before = seen.length;
+    const { job, files, task } = await runJob(guarded, { doc: { operation: "import/raw", file: html, filename: "evil.html" }, pdf: { operation: "convert", input: "doc", output_format: "pdf" } }, ["pdf"]);
+    expect(job.status, JSON.stringify(task("pdf"))).toBe("finished");
+    const text = run("pdftotext", [files.pdf!, "-"]).out;
+    expect(text).toContain("VISIBLE");
+    expect(text).not.toMatch(/root:.*:0:0/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(seen.slice(before)).toEqual([]);
+  });
+});
