@@ -26,6 +26,8 @@ export interface Env {
   FFMPEG?: EngineRpc;
   /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
+  /** "false": launch a browser per task and close it (the cold path; benchmarks compare); default: warm sessions reused. */
+  BROWSER_REUSE?: string;
   /** "container": reach the native engine through NATIVE_CONTAINER (wrangler.toml); "off": no native engine. */
   NATIVE_ENGINE?: string;
   /** The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER. */

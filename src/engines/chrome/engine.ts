@@ -20,10 +20,11 @@ import { CHROME_ENGINE } from "./version";
 /** How long a released browser stays warm for the next task, ms (Browser Rendering: 10 s – 10 min). */
 const KEEP_ALIVE_MS = 60_000;
 
-/** The task around one rendering: its signal and remaining milliseconds. */
+/** The task around one rendering: its signal and remaining milliseconds; `reuse` false launches a browser per task (BROWSER_REUSE=false). */
 export interface ChromeTask {
   signal?: AbortSignal;
   timeoutMs?: number;
+  reuse?: boolean;
 }
 
 const fail = (code: TaskErrorCode, message: string, engineVersion: string = CHROME_ENGINE.version, retryable = false) => ({ ok: false as const, error: { code, message, retryable }, engineVersion });
@@ -35,7 +36,8 @@ const versionOf = (v: string) => /([\d.]+)\s*$/.exec(v)?.[1] ?? v;
  * A browser for one task: a warm session nobody holds, else a new launch.
  * @throws the launch's error when no browser can be had (the binding or Chromium is missing)
  */
-async function acquire(binding: BrowserWorker): Promise<Browser> {
+async function acquire(binding: BrowserWorker, reuse: boolean): Promise<Browser> {
+  if (!reuse) return puppeteer.launch(binding);
   try {
     const free = (await puppeteer.sessions(binding)).filter((s) => !s.connectionId);
     for (const s of free) {
@@ -78,7 +80,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       const left = () => Math.max(1, deadline - Date.now());
       let browser: Browser;
       try {
-        browser = await acquire(binding);
+        browser = await acquire(binding, task.reuse !== false);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         return fail("ENGINE_UNAVAILABLE", `No browser could be started for Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`);
@@ -137,7 +139,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         task.signal?.removeEventListener("abort", onAbort);
         await page.close().catch(() => {});
         // a healthy browser stays warm for the next task; a broken one is closed
-        await (broken ? browser.close() : browser.disconnect()).catch(() => {});
+        await (broken || task.reuse === false ? browser.close() : browser.disconnect()).catch(() => {});
       }
     },
   };
