@@ -1,0 +1,176 @@
+/**
+ * Benchmark of the Chrome engine (issue 14): HTML → PDF through the whole service (import/raw of a
+ * one-page invoice → convert to pdf, created with POST /v2/jobs and awaited with the sync wait) under
+ * `npm start` (wrangler dev; the local Browser Rendering binding drives Debian's Chromium offline).
+ * Measured in one run: pages per second (one page per job) and p50 latency at concurrency 1 and 4,
+ * first with warm browser sessions reused across tasks (the default), then on a second server with
+ * BROWSER_REUSE=false (a browser launched and closed per task: the cold path). A job counts as failed
+ * unless it finished with the pdf task's `result.pages` = 1.
+ * Run: `npm run bench -- web` (or `node scripts/bench-web.ts`).
+ */
+import { execFileSync } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { startDevServer } from "../test/support/server.ts";
+
+const KEY = "bench-key";
+
+/** A realistic one-page document: an invoice with a header, addresses, a line-item table and totals. */
+const ITEMS: [string, number, number][] = [
+  ["Consulting, architecture review (hours)", 12, 145],
+  ["Implementation, document conversion pipeline (hours)", 36, 120],
+  ["Load testing and tuning (hours)", 8, 120],
+  ["Browser Rendering usage, March", 1, 42.5],
+  ["Object storage, 120 GB-month", 120, 0.015],
+  ["Support plan, business tier", 1, 249],
+];
+const money = (n: number) => n.toLocaleString("en-US", { style: "currency", currency: "EUR" });
+const subtotal = ITEMS.reduce((s, [, q, p]) => s + q * p, 0);
+export const INVOICE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Invoice INV-2024-0042</title>
+<style>
+  body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; color: #222; margin: 0; }
+  header { display: flex; justify-content: space-between; border-bottom: 2px solid #1f4e79; padding-bottom: 8px; }
+  h1 { color: #1f4e79; margin: 0; font-size: 22pt; }
+  .addr { display: flex; justify-content: space-between; margin: 18px 0; }
+  table { width: 100%; border-collapse: collapse; margin-top: 12px; }
+  th { background: #1f4e79; color: #fff; text-align: left; padding: 6px; }
+  td { border-bottom: 1px solid #ccc; padding: 6px; }
+  td.n, th.n { text-align: right; }
+  tr:nth-child(even) td { background: #f3f6fa; }
+  .totals { margin-left: auto; width: 40%; margin-top: 12px; }
+  .totals td { border: none; }
+  .grand td { font-weight: bold; border-top: 2px solid #1f4e79; }
+  footer { margin-top: 30px; font-size: 9pt; color: #666; }
+</style></head>
+<body>
+<header><div><h1>INVOICE</h1><div>No. INV-2024-0042</div></div>
+<div style="text-align:right">Example Conversions GmbH<br>Hauptstraße 12<br>10115 Berlin, Germany<br>VAT ID DE123456789</div></header>
+<div class="addr">
+  <div><strong>Bill to</strong><br>Acme Documents Ltd.<br>221B Baker Street<br>London NW1 6XE<br>United Kingdom</div>
+  <div style="text-align:right"><strong>Date</strong> 2024-03-31<br><strong>Due</strong> 2024-04-30<br><strong>Customer</strong> C-1007<br><strong>PO</strong> 88-1431</div>
+</div>
+<table>
+  <thead><tr><th>#</th><th>Description</th><th class="n">Qty</th><th class="n">Unit price</th><th class="n">Amount</th></tr></thead>
+  <tbody>
+${ITEMS.map(([d, q, p], i) => `    <tr><td>${i + 1}</td><td>${d}</td><td class="n">${q}</td><td class="n">${money(p)}</td><td class="n">${money(q * p)}</td></tr>`).join("\n")}
+  </tbody>
+</table>
+<table class="totals">
+  <tr><td>Subtotal</td><td class="n">${money(subtotal)}</td></tr>
+  <tr><td>VAT 19 %</td><td class="n">${money(subtotal * 0.19)}</td></tr>
+  <tr class="grand"><td>Total due</td><td class="n">${money(subtotal * 1.19)}</td></tr>
+</table>
+<footer>Payment by bank transfer to IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX) within 30 days, quoting the invoice number.
+Thank you for your business.</footer>
+</body></html>`;
+
+const JOB = JSON.stringify({
+  tasks: {
+    in: { operation: "import/raw", file: INVOICE_HTML, filename: "page.html" },
+    pdf: { operation: "convert", input: "in", output_format: "pdf" },
+  },
+});
+
+interface JobResult { ms: number; ok: boolean; why?: string }
+
+async function oneJob(base: string): Promise<JobResult> {
+  const t0 = performance.now();
+  const h = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+  try {
+    const created = await fetch(`${base}/v2/jobs`, { method: "POST", headers: h, body: JOB });
+    if (created.status !== 201) return { ms: performance.now() - t0, ok: false, why: `POST /v2/jobs ${created.status}: ${(await created.text()).slice(0, 200)}` };
+    const id = (await created.json()).data.id;
+    const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
+    const ms = performance.now() - t0;
+    const pdf = done.data?.tasks?.find((t: any) => t.name === "pdf");
+    if (done.data?.status !== "finished") return { ms, ok: false, why: `job ${done.data?.status}: pdf task ${pdf?.status} ${pdf?.code ?? ""} ${pdf?.message ?? ""}`.slice(0, 300) };
+    if (pdf?.result?.pages !== 1) return { ms, ok: false, why: `pdf task result.pages = ${pdf?.result?.pages}` };
+    return { ms, ok: true };
+  } catch (err) {
+    return { ms: performance.now() - t0, ok: false, why: String(err) };
+  }
+}
+
+const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+interface Row { mode: string; concurrency: number; jobs: number; p50: number; rate: number; failed: number; why?: string }
+
+/** `total` jobs with `concurrency` in flight; p50 latency and jobs (= pages) per second. */
+async function measure(base: string, mode: string, concurrency: number, total: number): Promise<Row> {
+  const lat: number[] = [];
+  let failed = 0;
+  let why: string | undefined;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < total) {
+      next++;
+      const r = await oneJob(base);
+      lat.push(r.ms);
+      if (!r.ok) { failed++; why ??= r.why; }
+    }
+  }));
+  const secs = (performance.now() - t0) / 1000;
+  return { mode, concurrency, jobs: total, p50: pct(lat, 50), rate: total / secs, failed, why };
+}
+
+/** Warm-up: `n` jobs, `concurrency` at a time (with reuse, this also starts that many warm sessions). */
+async function warmUp(base: string, n: number, concurrency: number): Promise<number> {
+  let failed = 0;
+  for (let i = 0; i < n; i += concurrency) {
+    const rs = await Promise.all(Array.from({ length: Math.min(concurrency, n - i) }, () => oneJob(base)));
+    failed += rs.filter((r) => !r.ok).length;
+  }
+  return failed;
+}
+
+export interface WebBenchOptions {
+  /** Jobs per row at concurrency 1 (default 30). */
+  c1Jobs?: number;
+  /** Jobs per row at concurrency 4 (default 60). */
+  c4Jobs?: number;
+  /** Warm-up jobs before each mode's rows (default 4, run 4 at a time, then 2 one by one). */
+  warmup?: number;
+}
+
+export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
+  const c1 = opts.c1Jobs ?? 30;
+  const c4 = opts.c4Jobs ?? 60;
+  const warm = opts.warmup ?? 4;
+  const cores = availableParallelism();
+  const started = performance.now();
+  const rows: Row[] = [];
+  const modes: [string, Record<string, string>][] = [
+    ["warm (session reuse)", {}],
+    ["cold (BROWSER_REUSE=false)", { BROWSER_REUSE: "false" }],
+  ];
+  const warmupFailures: string[] = [];
+  for (const [mode, extra] of modes) {
+    const server = await startDevServer({ API_KEYS: `${KEY}:bench`, ...extra });
+    try {
+      const wf = (await warmUp(server.base, warm, 4)) + (await warmUp(server.base, 2, 1));
+      if (wf) warmupFailures.push(`${mode}: ${wf} of ${warm + 2} warm-up jobs failed`);
+      rows.push(await measure(server.base, mode, 1, c1));
+      rows.push(await measure(server.base, mode, 4, c4));
+    } finally {
+      await server.stop();
+    }
+  }
+  let chromium = "unknown";
+  try {
+    // stdout only: Debian's /usr/bin/chromium wrapper may print shell noise on stderr
+    chromium = execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch { /* not installed */ }
+  console.log(`\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding); ${cores} cores`);
+  console.log("| mode | concurrency | jobs | p50 ms | pages/s | pages/s per core | failed |\n|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    console.log(`| ${r.mode} | ${r.concurrency} | ${r.jobs} | ${r.p50.toFixed(0)} | ${r.rate.toFixed(2)} | ${(r.rate / cores).toFixed(2)} | ${r.failed} |`);
+  }
+  console.log(`Chromium: ${chromium}`);
+  console.log("Reference: Gotenberg's own load tests: ~2.6 HTML→PDF per second on one vCPU");
+  for (const w of warmupFailures) console.log(`Warm-up: ${w}`);
+  for (const r of rows) if (r.why) console.log(`First failure (${r.mode}, c=${r.concurrency}): ${r.why}`);
+  console.log(`(web section: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchWeb();
