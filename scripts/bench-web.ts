@@ -5,7 +5,8 @@
  * Measured in one run: pages per second (one page per job) and p50 latency at concurrency 1 and 4,
  * first with warm browser sessions reused across tasks (the default), then on a second server with
  * BROWSER_REUSE=false (a browser launched and closed per task: the cold path). A job counts as failed
- * unless it finished with the pdf task's `result.pages` = 1.
+ * unless it finished with the pdf task's `result.pages` = 1. The cold rows run fewer jobs (20 and 40 against
+ * 30 and 60) so that the section stays under ~4 minutes on 2 cores.
  * Run: `npm run bench -- web` (or `node scripts/bench-web.ts`).
  */
 import { execFileSync } from "node:child_process";
@@ -125,10 +126,14 @@ async function warmUp(base: string, n: number, concurrency: number): Promise<num
 }
 
 export interface WebBenchOptions {
-  /** Jobs per row at concurrency 1 (default 30). */
+  /** Jobs in the warm (session reuse) row at concurrency 1 (default 30). */
   c1Jobs?: number;
-  /** Jobs per row at concurrency 4 (default 60). */
+  /** Jobs in the warm row at concurrency 4 (default 60). */
   c4Jobs?: number;
+  /** Jobs in the cold (BROWSER_REUSE=false) row at concurrency 1 (default 20: ~2.5 s a page on 2 cores). */
+  coldC1Jobs?: number;
+  /** Jobs in the cold row at concurrency 4 (default 40); fewer than warm keeps the section under ~4 minutes. */
+  coldC4Jobs?: number;
   /** Warm-up jobs before each mode's rows (default 4, run 4 at a time, then 2 one by one). */
   warmup?: number;
 }
@@ -136,22 +141,24 @@ export interface WebBenchOptions {
 export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   const c1 = opts.c1Jobs ?? 30;
   const c4 = opts.c4Jobs ?? 60;
+  const coldC1 = opts.coldC1Jobs ?? 20;
+  const coldC4 = opts.coldC4Jobs ?? 40;
   const warm = opts.warmup ?? 4;
   const cores = availableParallelism();
   const started = performance.now();
   const rows: Row[] = [];
-  const modes: [string, Record<string, string>][] = [
-    ["warm (session reuse)", {}],
-    ["cold (BROWSER_REUSE=false)", { BROWSER_REUSE: "false" }],
+  const modes: [string, Record<string, string>, number, number][] = [
+    ["warm (session reuse)", {}, c1, c4],
+    ["cold (BROWSER_REUSE=false)", { BROWSER_REUSE: "false" }, coldC1, coldC4],
   ];
   const warmupFailures: string[] = [];
-  for (const [mode, extra] of modes) {
+  for (const [mode, extra, n1, n4] of modes) {
     const server = await startDevServer({ API_KEYS: `${KEY}:bench`, ...extra });
     try {
       const wf = (await warmUp(server.base, warm, 4)) + (await warmUp(server.base, 2, 1));
       if (wf) warmupFailures.push(`${mode}: ${wf} of ${warm + 2} warm-up jobs failed`);
-      rows.push(await measure(server.base, mode, 1, c1));
-      rows.push(await measure(server.base, mode, 4, c4));
+      rows.push(await measure(server.base, mode, 1, n1));
+      rows.push(await measure(server.base, mode, 4, n4));
     } finally {
       await server.stop();
     }

@@ -8,6 +8,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
@@ -158,3 +160,41 @@ describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
     expect(seen.slice(before)).toEqual([]);
   });
 });
+
+describe("the corpus's HTML (Gotenberg's and Tika's test pages)", () => {
+  const b64 = (rel: string) => readFileSync(corpusPath(rel)).toString("base64");
+  const toPdf = (rel: string) => runJob(guarded, {
+    doc: { operation: "import/base64", file: b64(rel), filename: rel.split("/").pop() },
+    pdf: { operation: "convert", input: "doc", output_format: "pdf" },
+  }, ["pdf"]);
+
+  it("gotenberg-pages-3.html prints exactly 3 pages", async () => {
+    const { files } = await toPdf("html/gotenberg-pages-3.html");
+    expect(pdfinfo(files.pdf!).Pages).toBe("3");
+  });
+
+  it("gotenberg-feature-rich.html renders without leaking /etc/passwd through its iframes", async () => {
+    const { job, files, task } = await toPdf("html/gotenberg-feature-rich.html");
+    expect(job.status, JSON.stringify(task("pdf"))).toBe("finished");
+    const text = run("pdftotext", [files.pdf!, "-"]).out;
+    expect(text).not.toMatch(/root:.*:0:0|daemon:/);
+  });
+
+  it("gotenberg-local-storage.html shows a counter of 1 on every run: no state leaks between tasks on a reused browser", async () => {
+    for (let i = 0; i < 2; i++) {
+      const { files } = await toPdf("html/gotenberg-local-storage.html");
+      expect(run("pdftotext", [files.pdf!, "-"]).out).toContain("localStorageCount=1");
+    }
+  });
+
+  it("reads a UTF-16LE document by its byte-order mark", async () => {
+    const { files } = await toPdf("html/tika-testHTML_charset_utf16le.html");
+    expect(run("pdftotext", [files.pdf!, "-"]).out).toContain("This is a sample text");
+  });
+
+  it("renders gotenberg-table.md's table", async () => {
+    const { files } = await toPdf("html/gotenberg-table.md");
+    expect(run("pdftotext", ["-layout", files.pdf!, "-"]).out).toMatch(/Tables\s+Are\s+Cool[\s\S]*col 2 is\s+centered\s+\$12/);
+  });
+});
+

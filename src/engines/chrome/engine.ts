@@ -6,14 +6,16 @@
  * when the page is done — closing it instead after a failure of the browser itself. A session that
  * is closing ("Target closed") is skipped for a fresh launch.
  *
- * Every page gets the SSRF guard (guard.ts) before it loads anything; a page URL the guard refuses
+ * Each task renders in a browser context of its own, closed afterwards, so nothing a page stores
+ * (cookies, localStorage, cache) survives into another task on the same browser. Every page gets
+ * the SSRF guard (guard.ts) before it loads anything; a page URL the guard refuses
  * is IMPORT_FORBIDDEN. The task's remaining time bounds loading, waiting and printing: a page that
  * never finishes is TIMEOUT, and the page is closed and the browser released on every path.
  */
 import puppeteer, { type Browser, type BrowserWorker, type PDFOptions } from "@cloudflare/puppeteer";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import type { TaskErrorCode } from "../errors";
-import { guardPage } from "./guard";
+import { DOCUMENT_ORIGIN, guardPage, type LocalFiles } from "./guard";
 import type { WebEngine, WebRenderRequest } from "./types";
 import { CHROME_ENGINE } from "./version";
 
@@ -87,26 +89,30 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       }
       const engineVersion = versionOf(await browser.version().catch(() => CHROME_ENGINE.version));
       let broken = false;
-      const page = await browser.newPage().catch(() => null);
+      // each task in its own browser context: cookies, localStorage and cache of one task (one user)
+      // never reach the next one on a reused browser (Gotenberg #919's localStorage counter)
+      const context = await browser.createBrowserContext().catch(() => null);
+      const page = context ? await context.newPage().catch(() => null) : null;
       if (!page) {
+        await context?.close().catch(() => {});
         await browser.close().catch(() => {});
         return fail("ENGINE_UNAVAILABLE", "The browser could not open a page.", engineVersion, true);
       }
       const onAbort = () => void page.close().catch(() => {});
       task.signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        const log = await guardPage(page, req.allowLoopback);
+        // HTML is served from the document origin (guard.ts), under its own file name
+        const local: LocalFiles = new Map();
+        const docPath = "html" in req.source ? `/${encodeURIComponent(req.source.name ?? "index.html")}` : "";
+        if ("html" in req.source) local.set(docPath, { body: req.source.html, contentType: "text/html; charset=utf-8" });
+        const log = await guardPage(page, req.allowLoopback, local);
         const o = req.options;
         await page.setViewport({ width: o.screen_width ?? 1280, height: o.screen_height ?? 800, deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1) });
         if (o.css_media_type) await page.emulateMediaType(o.css_media_type);
         const waitUntil = o.wait_until ?? "load";
         try {
-          if ("url" in req.source) {
-            if (o.headers && Object.keys(o.headers).length) await page.setExtraHTTPHeaders(o.headers);
-            await page.goto(req.source.url, { waitUntil, timeout: left() });
-          } else {
-            await page.setContent(req.source.html, { waitUntil, timeout: left() });
-          }
+          if ("url" in req.source && o.headers && Object.keys(o.headers).length) await page.setExtraHTTPHeaders(o.headers);
+          await page.goto("url" in req.source ? req.source.url : `${DOCUMENT_ORIGIN}${docPath}`, { waitUntil, timeout: left() });
         } catch (err) {
           if (log.main) return fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion);
           throw err;
@@ -138,6 +144,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       } finally {
         task.signal?.removeEventListener("abort", onAbort);
         await page.close().catch(() => {});
+        await context!.close().catch(() => {});
         // a healthy browser stays warm for the next task; a broken one is closed
         await (broken || task.reuse === false ? browser.close() : browser.disconnect()).catch(() => {});
       }

@@ -25,8 +25,18 @@ export interface GuardLog {
   main?: string;
 }
 
-/** Installs the guard on `page`; returns the log it fills. */
-export async function guardPage(page: Page, allowLoopback: boolean): Promise<GuardLog> {
+/**
+ * The origin HTML inputs are served from: they get a real (secure) origin, so localStorage and
+ * relative links behave as on a web server, yet nothing on it reaches the network — `.invalid`
+ * never resolves (RFC 2606) and every request to it is answered by the guard.
+ */
+export const DOCUMENT_ORIGIN = "https://document.invalid";
+
+/** Files served at DOCUMENT_ORIGIN by path ("/index.html" → its bytes and type). */
+export type LocalFiles = Map<string, { body: string | Uint8Array; contentType: string }>;
+
+/** Installs the guard on `page`; `local` answers requests to DOCUMENT_ORIGIN; returns the log it fills. */
+export async function guardPage(page: Page, allowLoopback: boolean, local: LocalFiles = new Map()): Promise<GuardLog> {
   const log: GuardLog = { refused: [] };
   await page.setBypassServiceWorker(true);
   // on every document the page loads, and on the one it has now (setContent writes into it)
@@ -37,6 +47,10 @@ export async function guardPage(page: Page, allowLoopback: boolean): Promise<Gua
     if (r.isInterceptResolutionHandled()) return;
     const url = r.url();
     if (/^(data|blob):/i.test(url) || url === "about:blank") return void r.continue();
+    if (url.startsWith(`${DOCUMENT_ORIGIN}/`)) {
+      const file = local.get(new URL(url).pathname);
+      return void (file ? r.respond({ status: 200, contentType: file.contentType, body: file.body as string }) : r.respond({ status: 404, contentType: "text/plain", body: "not found" }));
+    }
     const why = refuseUrl(url, allowLoopback);
     if (!why) return void r.continue();
     log.refused.push(`${url.slice(0, 200)}: ${why}`);

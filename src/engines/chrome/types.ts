@@ -46,8 +46,11 @@ export interface WebOptions {
 
 /** One rendering. */
 export interface WebRenderRequest {
-  /** The page: an http(s) URL, or HTML text (rendered on about:blank; relative links have no base). */
-  source: { url: string } | { html: string };
+  /**
+   * The page: an http(s) URL, or HTML text served as `name` from a local origin of its own
+   * (guard.ts DOCUMENT_ORIGIN: localStorage works, relative links resolve there and find nothing).
+   */
+  source: { url: string } | { html: string; name?: string };
   output: "pdf" | "png" | "jpg" | "webp";
   options: WebOptions;
   /** HTML of the header and footer templates (classes date, title, url, pageNumber, totalPages). */

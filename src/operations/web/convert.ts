@@ -1,9 +1,10 @@
 /**
  * convert html (htm) and md → pdf, png, jpg, webp with Chrome on Browser Rendering (issue 14).
  * Markdown is rendered to HTML first with `marked` (GitHub-flavoured, raw HTML kept) inside a
- * small UTF-8 page with a readable default style. The HTML is loaded as the page's content (no
- * base URL: relative links do not resolve); its subresources pass the SSRF guard like a captured
- * page's, so an HTML input cannot read local files or reach private hosts.
+ * small UTF-8 page with a readable default style. The HTML is served to the browser from a local
+ * origin of its own (engines/chrome/guard.ts: localStorage works, relative links find nothing);
+ * its subresources pass the SSRF guard like a captured page's, so an HTML input cannot read local
+ * files or reach private hosts.
  */
 import { marked } from "marked";
 import { z } from "zod";
@@ -25,6 +26,26 @@ export function markdownPage(md: string, title: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${esc}</title><style>${MARKDOWN_STYLE}</style></head><body>${body}</body></html>`;
 }
 
+/**
+ * HTML bytes as text, in the encoding the document declares (WHATWG encoding sniffing, in short):
+ * a byte-order mark first (UTF-8, UTF-16LE/BE), then a `<meta charset>` or http-equiv
+ * Content-Type in the first 1024 bytes, else UTF-8. An unknown label falls back to UTF-8.
+ */
+export function decodeHtml(bytes: Uint8Array): string {
+  const [a, b, c] = bytes;
+  const bom = a === 0xff && b === 0xfe ? "utf-16le" : a === 0xfe && b === 0xff ? "utf-16be" : a === 0xef && b === 0xbb && c === 0xbf ? "utf-8" : null;
+  let label = bom;
+  if (!label) {
+    const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
+    label = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1]?.toLowerCase() ?? "utf-8";
+  }
+  try {
+    return new TextDecoder(label).decode(bytes);
+  } catch {
+    return new TextDecoder("utf-8").decode(bytes);
+  }
+}
+
 export const webConvert: OperationHandler<Params> = {
   operation: "convert",
   kind: "web",
@@ -42,10 +63,10 @@ export const webConvert: OperationHandler<Params> = {
     let engine = { name: row.name, version: row.version };
     const pages: number[] = [];
     for (const [i, input] of inputs.entries()) {
-      const text = new TextDecoder().decode(await readInput(input, ctx, row));
+      const text = decodeHtml(await readInput(input, ctx, row));
       const format = formatOf(input, p.input_format);
       const html = format === "md" || format === "markdown" ? markdownPage(text, input.filename.replace(/\.[^.]+$/, "")) : text;
-      const r = await renderWith(ctx, "convert", { html }, output, p, input.filename);
+      const r = await renderWith(ctx, "convert", { html, name: `${input.filename.replace(/\.[^.]+$/, "")}.html` }, output, p, input.filename);
       engine = r.engine;
       if (r.pages !== null) pages.push(r.pages);
       files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: output, index: i + 1, numbered: false }), data: r.data });
