@@ -57,3 +57,16 @@ describe("convert html and md", () => {
     expect(page).toMatch(/<table>[\s\S]*<th>a<\/th>[\s\S]*<td>2<\/td>/);
   });
 });
+
+describe("the chrome engine without a browser", () => {
+  it("answers ENGINE_UNAVAILABLE naming what to install when no browser can be launched, at once", async () => {
+    const { createChromeEngine } = await import("../../src/engines/chrome/engine");
+    // a binding whose browser service is down (as when Chromium is missing: the local binding's launch fails)
+    const down = { fetch: async () => new Response("browser failed to launch: chromium: not found", { status: 500 }) };
+    const t0 = Date.now();
+    const r = await createChromeEngine(down as never, { timeoutMs: 30_000 }).render({ source: { html: "<p>x</p>" }, output: "pdf", options: {}, allowLoopback: false });
+    expect(r).toMatchObject({ ok: false, error: { code: "ENGINE_UNAVAILABLE" } });
+    if (!r.ok) expect(r.error.message).toContain("apt-get install chromium");
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+});
