@@ -29,6 +29,10 @@ beforeAll(async () => {
     if (url === "/page.html") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
     if (url === "/to-private") return void res.writeHead(302, { location: "http://10.0.0.1/" }).end();
     if (url === "/hang") return; // never answers
+    if (url === "/needs-token") {
+      if (req.headers["x-token"] !== "s3cret") return void res.writeHead(403, { "content-type": "text/html" }).end("<p>FORBIDDEN</p>");
+      return void res.writeHead(200, { "content-type": "text/html" }).end("<p>TOKEN ACCEPTED</p>");
+    }
     res.writeHead(200, { "content-type": "text/plain" }).end("probe");
   });
   await new Promise<void>((r) => origin.listen(0, "127.0.0.1", () => r()));
@@ -107,6 +111,11 @@ describe("capture-website", () => {
     expect(mean("380x600+10+0", "g")).toBeLessThan(0.05);
     expect(mean("300x600+500+0", "g")).toBeGreaterThan(0.8); // white with black text: not red
     expect(seen).toContain("/page.html");
+  });
+
+  it("sends `headers` with the page's own requests", async () => {
+    const { files } = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/needs-token`, output_format: "pdf", headers: { "X-Token": "s3cret" } } }, ["shot"]);
+    expect(run("pdftotext", [files.shot!, "-"]).out).toContain("TOKEN ACCEPTED");
   });
 
   it("refuses a redirect into a private range (IMPORT_FORBIDDEN)", async () => {

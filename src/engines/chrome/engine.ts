@@ -31,6 +31,15 @@ export interface ChromeTask {
 
 const fail = (code: TaskErrorCode, message: string, engineVersion: string = CHROME_ENGINE.version, retryable = false) => ({ ok: false as const, error: { code, message, retryable }, engineVersion });
 
+/** The origin of a URL ("" when it does not parse; the guard refuses it anyway). */
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
+};
+
 /** "HeadlessChrome/156.0.7489.0" → "156.0.7489.0". */
 const versionOf = (v: string) => /([\d.]+)\s*$/.exec(v)?.[1] ?? v;
 
@@ -105,13 +114,13 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         const local: LocalFiles = new Map();
         const docPath = "html" in req.source ? `/${encodeURIComponent(req.source.name ?? "index.html")}` : "";
         if ("html" in req.source) local.set(docPath, { body: req.source.html, contentType: "text/html; charset=utf-8" });
-        const log = await guardPage(page, req.allowLoopback, local);
+        const extra = "url" in req.source && req.options.headers && Object.keys(req.options.headers).length ? { origin: originOf(req.source.url), values: req.options.headers } : undefined;
+        const log = await guardPage(page, req.allowLoopback, local, extra);
         const o = req.options;
         await page.setViewport({ width: o.screen_width ?? 1280, height: o.screen_height ?? 800, deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1) });
         if (o.css_media_type) await page.emulateMediaType(o.css_media_type);
         const waitUntil = o.wait_until ?? "load";
         try {
-          if ("url" in req.source && o.headers && Object.keys(o.headers).length) await page.setExtraHTTPHeaders(o.headers);
           await page.goto("url" in req.source ? req.source.url : `${DOCUMENT_ORIGIN}${docPath}`, { waitUntil, timeout: left() });
         } catch (err) {
           if (log.main) return fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion);

@@ -35,8 +35,12 @@ export const DOCUMENT_ORIGIN = "https://document.invalid";
 /** Files served at DOCUMENT_ORIGIN by path ("/index.html" → its bytes and type). */
 export type LocalFiles = Map<string, { body: string | Uint8Array; contentType: string }>;
 
-/** Installs the guard on `page`; `local` answers requests to DOCUMENT_ORIGIN; returns the log it fills. */
-export async function guardPage(page: Page, allowLoopback: boolean, local: LocalFiles = new Map()): Promise<GuardLog> {
+/**
+ * Installs the guard on `page`; `local` answers requests to DOCUMENT_ORIGIN; `headers` (the task's
+ * `headers`) go with requests to `headersOrigin` only — the captured site, not third parties its
+ * page loads from. Returns the log it fills.
+ */
+export async function guardPage(page: Page, allowLoopback: boolean, local: LocalFiles = new Map(), headers?: { origin: string; values: Record<string, string> }): Promise<GuardLog> {
   const log: GuardLog = { refused: [] };
   await page.setBypassServiceWorker(true);
   // on every document the page loads, and on the one it has now (setContent writes into it)
@@ -52,7 +56,10 @@ export async function guardPage(page: Page, allowLoopback: boolean, local: Local
       return void (file ? r.respond({ status: 200, contentType: file.contentType, body: file.body as string }) : r.respond({ status: 404, contentType: "text/plain", body: "not found" }));
     }
     const why = refuseUrl(url, allowLoopback);
-    if (!why) return void r.continue();
+    if (!why) {
+      const own = headers && new URL(url).origin === headers.origin;
+      return void r.continue(own ? { headers: { ...r.headers(), ...headers.values } } : undefined);
+    }
     log.refused.push(`${url.slice(0, 200)}: ${why}`);
     if (r.isNavigationRequest() && r.frame() === page.mainFrame()) log.main ??= why.replace(/^url /, "the page URL ");
     void r.abort("blockedbyclient");

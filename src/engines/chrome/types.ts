@@ -33,7 +33,7 @@ export interface WebOptions {
   /** ms waited after loading (and after the element). */
   wait_time?: number;
   css_media_type?: "print" | "screen";
-  /** Extra HTTP request headers of the page's own request (not of its subresources). */
+  /** Extra HTTP request headers sent to the page's own origin (not to third parties it loads from). */
   headers?: Record<string, string>;
   /** The viewport, px (default 1280 × 800). */
   screen_width?: number;
