@@ -125,6 +125,32 @@ async function warmUp(base: string, n: number, concurrency: number): Promise<num
   return failed;
 }
 
+/**
+ * The Chromium browsers (main processes) that the server with process group `pgid` launched and that are still running:
+ * Browser Rendering's local binding spawns them detached (their own process group), so they are found by parent.
+ */
+function browsersOf(pgid: number): number[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,args="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/));
+  const group = new Map(rows.map((r) => [Number(r[0]), Number(r[2])]));
+  return rows.filter((r) => /chrom/.test(r[3] ?? "") && !r.some((a) => a.startsWith("--type=")) && group.get(Number(r[1])) === pgid).map((r) => Number(r[0]));
+}
+
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+/**
+ * Stops the server, then any browser of `browsers` that outlived it: wrangler dev exits on SIGTERM before miniflare
+ * has closed its browsers, which leaves them running with no owner. Returns how many had to be stopped here.
+ */
+async function stopServer(server: { pid: number; stop(): Promise<void> }, browsers: number[]): Promise<number> {
+  await server.stop();
+  await new Promise((r) => setTimeout(r, 1000));
+  const left = browsers.filter(alive);
+  for (const pid of left) { try { process.kill(pid, "SIGTERM"); } catch { /* gone */ } }
+  for (let i = 0; i < 20 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 250));
+  for (const pid of left.filter(alive)) { try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } }
+  return left.length;
+}
+
 export interface WebBenchOptions {
   /** Jobs in the warm (session reuse) row at concurrency 1 (default 30). */
   c1Jobs?: number;
@@ -151,16 +177,19 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     ["warm (session reuse)", {}, c1, c4],
     ["cold (BROWSER_REUSE=false)", { BROWSER_REUSE: "false" }, coldC1, coldC4],
   ];
-  const warmupFailures: string[] = [];
+  const notes: string[] = [];
   for (const [mode, extra, n1, n4] of modes) {
     const server = await startDevServer({ API_KEYS: `${KEY}:bench`, ...extra });
+    let browsers: number[] = [];
     try {
       const wf = (await warmUp(server.base, warm, 4)) + (await warmUp(server.base, 2, 1));
-      if (wf) warmupFailures.push(`${mode}: ${wf} of ${warm + 2} warm-up jobs failed`);
+      if (wf) notes.push(`Warm-up, ${mode}: ${wf} of ${warm + 2} jobs failed`);
       rows.push(await measure(server.base, mode, 1, n1));
       rows.push(await measure(server.base, mode, 4, n4));
     } finally {
-      await server.stop();
+      try { browsers = browsersOf(server.pid); } catch { /* no ps */ }
+      const orphans = await stopServer(server, browsers);
+      if (orphans) notes.push(`${mode}: ${orphans} of ${browsers.length} Chromium browsers outlived server.stop() (wrangler dev did not close them); stopped by the bench`);
     }
   }
   let chromium = "unknown";
@@ -175,7 +204,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   }
   console.log(`Chromium: ${chromium}`);
   console.log("Reference: Gotenberg's own load tests: ~2.6 HTML→PDF per second on one vCPU");
-  for (const w of warmupFailures) console.log(`Warm-up: ${w}`);
+  for (const n of notes) console.log(n);
   for (const r of rows) if (r.why) console.log(`First failure (${r.mode}, c=${r.concurrency}): ${r.why}`);
   console.log(`(web section: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

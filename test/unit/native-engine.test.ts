@@ -531,7 +531,7 @@ describe("broken and encrypted input through pdf/a", () => {
 describe("a native engine without its tools (PATH=/nonexistent)", () => {
   it("GET /health reports every tool with version null and the Debian packages that provide it", async () => {
     const health = (await (await fetch(`${bare.url}/health`)).json()) as { tools: { name: string; version: string | null; packages: string[] }[] };
-    expect(health.tools.map((t) => t.name).sort()).toEqual(["ghostscript", "graphicsmagick", "imagemagick", "libreoffice", "qpdf"]);
+    expect(health.tools.map((t) => t.name).sort()).toEqual(["ffmpeg", "ghostscript", "graphicsmagick", "imagemagick", "libreoffice", "qpdf"]);
     for (const t of health.tools) {
       expect(t.version, t.name).toBeNull();
       expect(t.packages.length, t.name).toBeGreaterThan(0);
@@ -541,6 +541,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     expect(pkgs.ghostscript).toContain(dpkgOwner("/usr/bin/gs"));
     expect(pkgs.qpdf).toContain(dpkgOwner("/usr/bin/qpdf"));
     expect(pkgs.graphicsmagick).toContain(dpkgOwner("/usr/bin/gm"));
+    expect(pkgs.ffmpeg).toContain(dpkgOwner("/usr/bin/ffmpeg"));
     expect(pkgs.imagemagick).toEqual(["imagemagick"]);
     expect(pkgs.libreoffice).toContain("python3-uno");
   });
@@ -549,6 +550,8 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     const health = (await (await fetch(`${native.url}/health`)).json()) as { tools: { name: string; version: string | null }[] };
     const v = Object.fromEntries(health.tools.map((t) => [t.name, t.version]));
     expect(v).toMatchObject({ ghostscript: gsVersion(), qpdf: qpdfVersion(), imagemagick: imVersion(), graphicsmagick: gmVersion() });
+    // ffmpeg's own first line, e.g. "ffmpeg version 5.1.9-0+deb12u1 Copyright …"
+    expect(spawnSync("ffmpeg", ["-version"]).stdout.toString()).toMatch(new RegExp(`^ffmpeg version ${String(v.ffmpeg).replace(/\./g, "\\.")}\\b`));
   });
 
   it("pdf/a with only that engine ends ENGINE_UNAVAILABLE naming `apt-get install ghostscript`", async () => {
