@@ -139,11 +139,12 @@ const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catc
 
 /**
  * Stops the server, then any browser of `browsers` that outlived it: wrangler dev exits on SIGTERM before miniflare
- * has closed its browsers, which leaves them running with no owner. Returns how many had to be stopped here.
+ * has closed its browsers, which leaves them running with no owner. A browser still closing (the cold path's last
+ * one) gets 6 s to exit by itself. Returns how many had to be stopped here.
  */
 async function stopServer(server: { pid: number; stop(): Promise<void> }, browsers: number[]): Promise<number> {
   await server.stop();
-  await new Promise((r) => setTimeout(r, 1000));
+  for (let i = 0; i < 24 && browsers.some(alive); i++) await new Promise((r) => setTimeout(r, 250));
   const left = browsers.filter(alive);
   for (const pid of left) { try { process.kill(pid, "SIGTERM"); } catch { /* gone */ } }
   for (let i = 0; i < 20 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 250));

@@ -21,8 +21,11 @@ const MARKER = ".miniflare-install-complete";
 export const WRAPPER = `#!/bin/sh
 # Written by scripts/setup-browser.mjs: the local Browser Rendering binding (miniflare) launches this as Chrome for Testing;
 # it runs Debian's Chromium instead (apt-get install chromium). --no-sandbox: as root Chromium refuses to start without it.
-if [ -x /usr/bin/chromium ]; then exec /usr/bin/chromium --no-sandbox "$@"; fi
-if command -v chromium >/dev/null 2>&1; then exec chromium --no-sandbox "$@"; fi
+# setpriv --pdeathsig KILL: the browser dies with the process that launched it (wrangler dev exits on SIGTERM before
+# miniflare closes its browsers, and Chromium runs in its own process group, so it would outlive the server).
+PD=""; if command -v setpriv >/dev/null 2>&1; then PD="setpriv --pdeathsig KILL"; fi
+if [ -x /usr/bin/chromium ]; then exec $PD /usr/bin/chromium --no-sandbox "$@"; fi
+if command -v chromium >/dev/null 2>&1; then exec $PD chromium --no-sandbox "$@"; fi
 echo "edge-convert: Browser Rendering (BROWSER binding) needs Chromium: /usr/bin/chromium not found and no chromium on PATH. Install it with: apt-get install -y chromium" >&2
 exit 127
 `;
