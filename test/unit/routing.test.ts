@@ -120,8 +120,11 @@ describe("validation picks the handler by formats and pins before judging parame
   it("accepts CloudConvert engine names the table maps, and names what is available otherwise", () => {
     const base = { imp: { operation: "import/url", url: "https://example.com/a.pdf" } };
     expect(job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "poppler" } })).toHaveProperty("specs");
-    const r = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "chrome" } });
-    expect("errors" in r && r.errors["tasks.m"]).toEqual(["Task m: engine: chrome is not an engine of this server for merge to pdf; engines here that do: pdflib, qpdf (or leave engine out)."]);
+    const r = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "3heights" } });
+    expect("errors" in r && r.errors["tasks.m"]).toEqual(["Task m: engine: 3heights is not an engine of this server for merge to pdf; engines here that do: pdflib, qpdf (or leave engine out)."]);
+    // an engine of this server that does other work (chrome renders web pages)
+    const c = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "chrome" } });
+    expect("errors" in c && c.errors["tasks.m"]).toEqual(["Task m: engine: chrome cannot run merge to pdf; engines here that do: pdflib, qpdf (or leave engine out)."]);
   });
 
   it("judges a PDF's optimize parameters by the PDF handler, an image's by the image handler", () => {
