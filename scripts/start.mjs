@@ -19,20 +19,24 @@ import { DEFAULT_XDG_CACHE_HOME, setupBrowser } from "./setup-browser.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
 const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
-/** A free loopback port. */
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
+/** A free loopback port that is not `avoid` (the API's own PORT, which wrangler binds only after the native engine is up). */
+const freePort = async (avoid) => {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const s = createServer();
+      s.listen(0, "127.0.0.1", () => {
+        const { port } = s.address();
+        s.close(() => resolve(port));
+      });
+      s.on("error", reject);
     });
-    s.on("error", reject);
-  });
+    if (String(port) !== String(avoid)) return port;
+  }
+};
 
 /** Starts container/server.ts and waits for GET /health; returns [url, child] or [] when it did not come up. */
 async function startNative() {
-  const port = env.NATIVE_PORT || String(await freePort());
+  const port = env.NATIVE_PORT || String(await freePort(env.PORT || "8787"));
   const native = spawn(process.execPath, [join(root, "container", "server.ts")], { cwd: root, stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
   const url = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 60_000; Date.now() < until && native.exitCode === null; ) {

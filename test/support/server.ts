@@ -40,6 +40,18 @@ export async function freePort(): Promise<number> {
  * `opts.persist` reuses a persistence folder (a restart on the same state); `opts.port` a port.
  */
 export async function startDevServer(env: Record<string, string> = {}, timeoutMs = 120_000, opts: { persist?: string; port?: number } = {}): Promise<DevServer> {
+  // A port chosen free can be taken by another process before wrangler binds it (two servers starting, or an
+  // ephemeral port the OS hands out meanwhile): on "Address already in use" try again on a new port, at most 3 times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, timeoutMs, opts);
+    } catch (e) {
+      if (opts.port || attempt >= 3 || !/Address already in use/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>, timeoutMs: number, opts: { persist?: string; port?: number }): Promise<DevServer> {
   const port = opts.port ?? (await freePort());
   const persist = opts.persist ?? mkdtempSync(join(tmpdir(), "edge-convert-e2e-"));
   let out = "";
@@ -54,7 +66,10 @@ export async function startDevServer(env: Record<string, string> = {}, timeoutMs
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${out}`);
+    if (child.exitCode !== null) {
+      if (!opts.persist) rmSync(persist, { recursive: true, force: true });
+      throw new Error(`wrangler dev exited early:\n${out}`);
+    }
     try {
       const r = await fetch(`${base}/v2/operations`);
       if (r.ok) break;
