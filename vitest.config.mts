@@ -1,5 +1,5 @@
 // Three test projects (DESIGN.md layout): unit (Node), worker (workerd via @cloudflare/vitest-plugin), e2e (wrangler dev + the official SDK).
-// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg) as auxiliary Workers behind their service
+// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg, 7-Zip) as auxiliary Workers behind their service
 // bindings: each is bundled once here with `wrangler deploy --dry-run` (the same bundle production gets).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
@@ -17,6 +17,7 @@ const ENGINES = [
   { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick") },
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml", dir: join(ROOT, ".cache", "engine-exiftool") },
   { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml", dir: join(ROOT, ".cache", "engine-ffmpeg") },
+  { name: "edge-convert-7z", config: "wasm/7z/wrangler.toml", dir: join(ROOT, ".cache", "engine-7z") },
 ];
 // Bundling takes seconds: only when the worker project can run (not for `--project unit|e2e` alone).
 const needWorkers = !process.argv.some((a) => a === "unit" || a === "e2e") || process.argv.includes("worker");

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, media, web (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, media, archive, web (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -62,6 +62,10 @@ if (on("native")) {
 if (on("media")) {
   const { benchMedia } = await import("./bench-media.ts");
   await benchMedia(5);
+}
+if (on("archive")) {
+  const { benchArchive } = await import("./bench-archive.ts");
+  await benchArchive(5);
 }
 if (on("web")) {
   const { benchWeb } = await import("./bench-web.ts");

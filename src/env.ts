@@ -24,6 +24,8 @@ export interface Env {
   EXIFTOOL?: EngineRpc;
   /** ffmpeg engine Worker (wasm/ffmpeg) over a service binding. */
   FFMPEG?: EngineRpc;
+  /** 7-Zip engine Worker (wasm/7z) over a service binding: archive and extraction. */
+  SEVENZIP?: EngineRpc;
   /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
   /** "false": launch a browser per task and close it (the cold path; benchmarks compare); default: warm sessions reused. */

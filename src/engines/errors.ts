@@ -20,6 +20,7 @@ export type TaskErrorCode =
   | "FILE_NOT_FOUND"
   | "INVALID_PASSWORD"
   | "INVALID_PAGES"
+  | "UNSAFE_ARCHIVE"
   | "OVER_BUDGET"
   | "UNSUPPORTED"
   | "ENGINE_UNAVAILABLE"

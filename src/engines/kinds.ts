@@ -14,6 +14,7 @@ import type { ExifToolEngine } from "./exiftool/types";
 import type { WebEngine } from "./chrome/types";
 import type { MediaEngine } from "./ffmpeg/types";
 import type { ImageMagickEngine } from "./imagemagick/types";
+import type { ArchiveEngine } from "./sevenzip/types";
 import type { CommandEngine, OfficeEngine } from "./native/types";
 import type { PdfEngine } from "./pdf/types";
 
@@ -42,6 +43,8 @@ export interface EngineKinds {
   media: MediaEngine;
   /** Web pages (a URL or HTML) rendered to PDF or images by a browser (Chrome on Browser Rendering). */
   web: WebEngine;
+  /** Archives written and read (7-Zip in WebAssembly): the archive operation and extraction by convert. */
+  archive: ArchiveEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -61,5 +64,6 @@ export const KIND_METHODS = {
   command: ["run"],
   media: ["run", "command", "info"],
   web: ["render"],
+  archive: ["create", "extract", "info"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

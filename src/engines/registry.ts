@@ -20,6 +20,8 @@ import type { EngineKind, EngineKinds } from "./kinds";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/types";
+import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
@@ -95,6 +97,19 @@ export const ENGINES = [
     offers: { operations: ["capture-website", "convert"] },
     budget: { maxBytes: 16 * 1024 * 1024 },
     aliases: ["chromium", "puppeteer"],
+  },
+  {
+    // 7-Zip in WebAssembly (issue 15): archive writes, and extraction/repacking by convert from an archive
+    name: SEVENZIP_ENGINE.name, version: SEVENZIP_ENGINE.version, kind: "archive", placement: "engine-worker",
+    offers: {
+      operations: ["archive", "convert"],
+      formats: [
+        ...ARCHIVE_OUTPUTS.map((output) => ({ input: "*", output })),
+        ...ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, "files"].map((output) => ({ input, output }))),
+      ],
+    },
+    budget: { maxBytes: DEFAULT_ARCHIVE_BUDGET.maxBytes },
+    aliases: ["archivetool", "7zip", "7-zip", "p7zip"],
   },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {

@@ -13,6 +13,7 @@ import { extensionOf } from "./io/filenames";
 import { importBase64, importRaw } from "./io/import-inline";
 import { importUrl } from "./io/import-url";
 import { exportUrl, importUpload } from "./io/upload-export";
+import { ARCHIVE_HANDLERS } from "./archive";
 import { IMAGE_HANDLERS } from "./image";
 import { COMMAND_HANDLERS } from "./command";
 import { MEDIA_HANDLERS } from "./media";
@@ -39,6 +40,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   ...MEDIA_HANDLERS,
   // web pages: capture-website, html/md → pdf/images (issue 14)
   ...WEB_HANDLERS,
+  // archive, and convert from an archive (issue 15)
+  ...ARCHIVE_HANDLERS,
 ];
 
 const byOperation = new Map<string, OperationHandler<any>[]>();

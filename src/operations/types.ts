@@ -112,6 +112,11 @@ export interface OperationHandler<P = Record<string, unknown>> {
    */
   taskRefs?: readonly string[];
   /**
+   * Output formats a user may ask for that this handler deliberately does not write, with the reason
+   * (archive: RAR is read, never written); validation answers the reason as the 422.
+   */
+  refusedOutputs?: Readonly<Record<string, string>>;
+  /**
    * Cheap checks that need more than the schema (e.g. page syntax); return error messages
    * (without the "Task x:" prefix) or an empty array. Runs at creation → 422.
    */

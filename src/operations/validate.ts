@@ -72,6 +72,8 @@ export function validateTaskParams(handlers: OperationHandler[], raw: Record<str
   const what = [input_format && `from ${input_format}`, output_format && `to ${output_format}`].filter(Boolean).join(" ");
   const byFormat = handlers.filter((h) => fitsFormats(h.formats, q.input, q.output));
   if (byFormat.length === 0) {
+    const reason = output_format ? handlers.map((h) => h.refusedOutputs?.[output_format]).find(Boolean) : undefined;
+    if (reason) return { errors: [`output_format: ${reason}`] };
     return { errors: [`${operation} ${what} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`] };
   }
   let fit = [...new Set(candidatesOf(byFormat, { ...q, pin: engine }).map((c) => c.handler))];

@@ -15,6 +15,7 @@
  *   into it; the core has no stack-limit checks), which makes both encoders work.
  */
 import createFFmpegCore from "@ffmpeg/core";
+import { asBrowser } from "../emscripten";
 
 /** Stack given to one run, bytes (VP9 at 1080p needs more than 1 MiB). */
 export const STACK_BYTES = 4 * 1024 * 1024;
@@ -56,23 +57,6 @@ interface RawModule {
   _malloc(n: number): number;
   _ffprobe(argc: number, argv: number): number;
   stringsToPtr(args: string[]): number;
-}
-
-/** Runs an emscripten factory as if in a browser worker (hides `process`, provides `location` and `self`). */
-async function asBrowser<T>(factory: () => Promise<T>): Promise<T> {
-  const g = globalThis as Record<string, unknown>;
-  const saved = Object.getOwnPropertyDescriptor(globalThis, "process");
-  const added = ["location", "self"].filter((k) => g[k] === undefined);
-  if (added.includes("location")) g.location = { href: "https://worker.invalid/" };
-  if (added.includes("self")) g.self = globalThis;
-  Object.defineProperty(globalThis, "process", { value: undefined, configurable: true, writable: true });
-  try {
-    return await factory();
-  } finally {
-    if (saved) Object.defineProperty(globalThis, "process", saved);
-    else delete g.process;
-    for (const k of added) delete g[k];
-  }
 }
 
 /**

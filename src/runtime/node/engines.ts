@@ -8,6 +8,7 @@ import { nodeExifToolEngine } from "./exiftool";
 import { nodeFfmpegEngine } from "./ffmpeg";
 import { nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
+import { nodeSevenZipEngine } from "./sevenzip";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
 export function nodeEngines(only?: string[]): EngineInstances {
@@ -18,6 +19,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     imagemagick: nodeImageMagickEngine(),
     exiftool: nodeExifToolEngine(),
     ffmpeg: nodeFfmpegEngine(),
+    "7z": nodeSevenZipEngine(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

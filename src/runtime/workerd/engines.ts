@@ -22,7 +22,7 @@ const pdflib = createPdfLibEngine();
  * engine, whose page it bounds and closes.
  */
 export function workerdEngines(
-  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
+  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
@@ -33,6 +33,7 @@ export function workerdEngines(
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
+    ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
     ...(env.BROWSER ? { chrome: createChromeEngine(env.BROWSER, { ...task, reuse: env.BROWSER_REUSE !== "false" }) } : {}),
   };
 }

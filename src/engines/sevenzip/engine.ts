@@ -1,0 +1,284 @@
+/**
+ * The archive engine in WebAssembly (engine table row "7z", kind archive): 7-Zip 24.09 writes zip,
+ * 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO and tar.xz (issue 15). Each call
+ * runs in a fresh instance (core.ts) with its files in MEMFS, so nothing of one task's archive is
+ * left for the next.
+ *
+ * Reading is list → check → extract: the listing (`l -slt`) is checked first (listing.ts: zip-slip
+ * paths refused as UNSAFE_ARCHIVE, entry count, declared total and ratio, decoder dictionaries,
+ * a missing password), then `x` runs under a write cap equal to what is left of the budget, so a
+ * lying header ends in OVER_BUDGET, not in a full isolate. Only regular files are answered:
+ * symbolic links, devices and FIFOs are skipped and reported; a hard link becomes a copy of its
+ * target. A compressed tar (tar.gz, tar.bz2, tar.xz) is unwrapped first under the same cap.
+ * Failures are data: OPEN_FAILED, INVALID_PASSWORD, UNSAFE_ARCHIVE, OVER_BUDGET, UNSUPPORTED.
+ */
+import type { TaskErrorCode } from "../errors";
+import { newSevenZip, type SevenZip } from "./core";
+import { checkListing, parseListing, type ArchiveEntry, type ArchiveListing } from "./listing";
+import { DEFAULT_ARCHIVE_BUDGET, type ArchiveBudget, type ArchiveCreateRequest, type ArchiveEngine, type ArchiveExtractRequest, type ArchiveMemberOut, type ArchiveOutput, type SkippedEntry } from "./types";
+import { SEVENZIP_ENGINE } from "./version";
+
+/** Where the engine's module comes from on this platform (runtime/ seam). */
+export interface SevenZipLoader {
+  loadWasm(): Promise<WebAssembly.Module>;
+  budget?: Partial<ArchiveBudget>;
+}
+
+const version = SEVENZIP_ENGINE.version;
+
+/** A failure on the way, turned into data at the method's edge. */
+class Refusal extends Error {
+  constructor(readonly code: TaskErrorCode, message: string) {
+    super(message);
+  }
+}
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
+
+/** 7-Zip's -t name and the compression layer (for tar.gz/tar.bz2) of an output format. */
+function writePlan(format: ArchiveOutput): { type: "zip" | "7z" | "tar"; outer?: "gzip" | "bzip2"; ext: string } {
+  switch (format) {
+    case "zip":
+      return { type: "zip", ext: "zip" };
+    case "7z":
+      return { type: "7z", ext: "7z" };
+    case "tar":
+      return { type: "tar", ext: "tar" };
+    case "tar.gz":
+    case "tgz":
+      return { type: "tar", outer: "gzip", ext: "tar.gz" };
+    case "tar.bz2":
+    case "tbz2":
+      return { type: "tar", outer: "bzip2", ext: "tar.bz2" };
+  }
+}
+
+/** The first error lines 7-Zip printed, for a message. */
+function errorsOf(z: SevenZip): string {
+  const lines = [...z.stderr, ...z.stdout].filter((l) => /ERROR|Error|error|aborted|Unexpected|Can not|Cannot|Wrong|Unsupported/.test(l));
+  return lines.slice(0, 3).join(" | ").replace(/\s+/g, " ").slice(0, 300) || `exit code ${z.stderr.length}`;
+}
+
+/** The task error code for 7-Zip's complaint. */
+function codeOf(text: string): TaskErrorCode {
+  if (/Wrong password|encrypted archive/i.test(text)) return "INVALID_PASSWORD";
+  if (/Unsupported Method|Unsupported feature/i.test(text)) return "UNSUPPORTED";
+  return "OPEN_FAILED";
+}
+
+/**
+ * True when `data` is a 7z archive whose header is itself AES-encrypted (`-mhe`): 7z's start header
+ * (7-Zip's 7zFormat.txt) points at an EncodedHeader (0x17) whose coder is 7zAES (06 F1 07 01).
+ * 7-Zip in WebAssembly aborts on such an archive with a wrong or missing password instead of
+ * saying so, so the engine asks the archive itself.
+ */
+export function hasEncryptedHeader7z(data: Uint8Array): boolean {
+  const sig = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
+  if (data.length < 32 || sig.some((b, i) => data[i] !== b)) return false;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const offset = 32 + Number(view.getBigUint64(12, true));
+  const size = Number(view.getBigUint64(20, true));
+  if (offset >= data.length || data[offset] !== 0x17) return false;
+  const header = data.subarray(offset, Math.min(data.length, offset + size));
+  for (let i = 0; i + 3 < header.length; i++) if (header[i] === 0x06 && header[i + 1] === 0xf1 && header[i + 2] === 0x07 && header[i + 3] === 0x01) return true;
+  return false;
+}
+
+/** Lists `path` with `password` (empty: none), checked for a readable archive. */
+function list(z: SevenZip, path: string, password: string, filename: string, data?: Uint8Array): ArchiveListing {
+  const rc = z.run(["l", "-slt", `-p${password}`, "-sccUTF-8", path]);
+  const listing = parseListing(z.stdout.join("\n"));
+  if (rc < 0 && data && hasEncryptedHeader7z(data)) {
+    throw new Refusal("INVALID_PASSWORD", `${filename} is a 7z archive with encrypted names: ${password ? "the password is wrong" : "give its password in the task's `password` parameter"}.`);
+  }
+  if (rc !== 0 && rc !== 1) {
+    const why = errorsOf(z);
+    if (/Can ?not open the file as archive|Can ?not open encrypted archive|aborted/i.test(why) || listing.entries.length === 0) {
+      throw new Refusal(codeOf(why), `${filename} could not be read as an archive: ${why}`);
+    }
+  }
+  if (!listing.type) throw new Refusal("OPEN_FAILED", `${filename} is not an archive 7-Zip reads.`);
+  return listing;
+}
+
+/** Every regular file under `dir` in MEMFS, relative paths ("/"-separated). */
+function walk(z: SevenZip, dir: string, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const name of z.FS.readdir(dir)) {
+    if (name === "." || name === "..") continue;
+    const full = `${dir}/${name}`;
+    const st = z.FS.lstat(full);
+    if (z.FS.isDir(st.mode)) out.push(...walk(z, full, `${prefix}${name}/`));
+    else if (z.FS.isFile(st.mode)) out.push(`${prefix}${name}`);
+  }
+  return out;
+}
+
+/** Makes `dir` and its parents. */
+function mkdirs(z: SevenZip, dir: string): void {
+  let at = "";
+  for (const step of dir.split("/").filter(Boolean)) {
+    at += `/${step}`;
+    try {
+      z.FS.mkdir(at);
+    } catch {
+      /* exists */
+    }
+  }
+}
+
+/** Writes the archive of everything under `from` (cwd) in `format`; answers its bytes. */
+function pack(z: SevenZip, from: string, format: ArchiveOutput, level: number, password: string | undefined, budget: ArchiveBudget): Uint8Array {
+  const plan = writePlan(format);
+  mkdirs(z, "/r");
+  z.FS.chdir(from);
+  const inner = `/r/archive.${plan.type}`;
+  const crypt = password ? (plan.type === "zip" ? [`-p${password}`, "-mem=AES256"] : [`-p${password}`, "-mhe=on"]) : [];
+  // 7z: LZMA2 with its dictionary held to 4 MiB, so the encoder stays near 50 MB of WebAssembly memory at every level
+  const method = plan.type === "7z" ? [`-mx=${level}`, "-m0=LZMA2:d=4m", "-mmt=1"] : plan.type === "zip" ? [`-mx=${level}`, "-mmt=1"] : [];
+  z.capWrites(budget.maxTotalBytes * 2);
+  let rc = z.run(["a", `-t${plan.type}`, ...method, ...crypt, "-bso0", "-bsp0", inner, "--", "*"]);
+  if (rc !== 0) throw new Refusal(z.capped() ? "OVER_BUDGET" : "CONVERSION_FAILED", z.capped() ? `The archive grew beyond ${mib(budget.maxTotalBytes * 2)}.` : `7-Zip could not write the ${format} archive: ${errorsOf(z)}`);
+  if (!plan.outer) return z.take(inner);
+  const outer = `/r/archive.${plan.ext}`;
+  rc = z.run(["a", `-t${plan.outer}`, `-mx=${level}`, "-mmt=1", "-bso0", "-bsp0", outer, inner]);
+  if (rc !== 0) throw new Refusal("CONVERSION_FAILED", `7-Zip could not compress the tar: ${errorsOf(z)}`);
+  z.FS.unlink(inner);
+  return z.take(outer);
+}
+
+/** The WebAssembly 7-Zip engine over `loader`'s module; nothing is loaded before the first call. */
+export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
+  const budget: ArchiveBudget = { ...DEFAULT_ARCHIVE_BUDGET, ...loader.budget };
+  let module: Promise<WebAssembly.Module> | undefined;
+  let lastMemory = 0;
+  const instance = async () => newSevenZip(await (module ??= loader.loadWasm()));
+
+  /** Runs `body` on a fresh instance; refusals and crashes become data. */
+  async function guarded<T extends object>(body: (z: SevenZip) => T): Promise<({ ok: true; engineVersion: string; ms: number; wasmMemoryBytes: number } & T) | { ok: false; error: { code: TaskErrorCode; message: string; retryable: false }; engineVersion: string }> {
+    const t0 = Date.now();
+    let z: SevenZip | undefined;
+    try {
+      z = await instance();
+      const answer = body(z);
+      lastMemory = z.memoryBytes();
+      return { ok: true, engineVersion: version, ms: Date.now() - t0, wasmMemoryBytes: lastMemory, ...answer };
+    } catch (err) {
+      if (z) lastMemory = z.memoryBytes();
+      const code: TaskErrorCode = err instanceof Refusal ? err.code : "CONVERSION_FAILED";
+      const message = err instanceof Error ? err.message : String(err);
+      return { ok: false, error: { code, message, retryable: false }, engineVersion: version };
+    }
+  }
+
+  return {
+    async create(req: ArchiveCreateRequest) {
+      return guarded((z) => {
+        const total = req.files.reduce((n, f) => n + f.data.byteLength, 0);
+        if (total > budget.maxTotalBytes) throw new Refusal("OVER_BUDGET", `The files total ${mib(total)}; one archive takes at most ${mib(budget.maxTotalBytes)} here.`);
+        if (req.password && !["zip", "7z"].includes(writePlan(req.format).type)) throw new Refusal("UNSUPPORTED", `A ${req.format} archive cannot be encrypted; use zip or 7z with a password.`);
+        mkdirs(z, "/a");
+        for (const f of req.files) {
+          const slash = f.name.lastIndexOf("/");
+          if (slash > 0) mkdirs(z, `/a/${f.name.slice(0, slash)}`);
+          z.FS.writeFile(`/a/${f.name}`, f.data, { canOwn: true });
+        }
+        return { data: pack(z, "/a", req.format, req.level ?? 5, req.password, budget) };
+      });
+    },
+
+    async extract(req: ArchiveExtractRequest) {
+      return guarded((z) => {
+        const name = req.input.filename;
+        const password = req.password ?? "";
+        if (req.input.data.byteLength > budget.maxBytes) throw new Refusal("OVER_BUDGET", `${name} is ${mib(req.input.data.byteLength)}; archives up to ${mib(budget.maxBytes)} are read here.`);
+        mkdirs(z, "/in");
+        let path = "/in/archive";
+        z.FS.writeFile(path, req.input.data, { canOwn: true });
+        let listing = list(z, path, password, name, req.input.data);
+        let archiveBytes = req.input.data.byteLength;
+        // a compressed tar: unwrap the gzip/bzip2/xz layer first, under the budget
+        if (/^(gzip|bzip2|xz)$/i.test(listing.type) && /^(tar\.|tgz|tbz|txz)/.test(req.format)) {
+          const refusal = checkListing(listing, archiveBytes, budget, true);
+          if (refusal) throw new Refusal(refusal.code, refusal.message);
+          z.capWrites(budget.maxTotalBytes);
+          const rc = z.run(["x", "-o/in/unwrapped", "-y", "-bso0", "-bsp0", path]);
+          if (z.capped()) throw new Refusal("OVER_BUDGET", `${name} unpacks to more than ${mib(budget.maxTotalBytes)}; at most that is taken out.`);
+          if (rc !== 0) throw new Refusal("OPEN_FAILED", `${name} could not be decompressed: ${errorsOf(z)}`);
+          const [inner] = walk(z, "/in/unwrapped");
+          if (!inner) throw new Refusal("OPEN_FAILED", `${name} holds no tar archive.`);
+          z.FS.unlink(path);
+          path = `/in/unwrapped/${inner}`;
+          archiveBytes = Math.max(archiveBytes, 1);
+          listing = list(z, path, password, name);
+        }
+        const refusal = checkListing(listing, archiveBytes, budget, password !== "");
+        if (refusal) throw new Refusal(refusal.code, refusal.message);
+        const declared = listing.entries.reduce((n, e) => n + (e.type === "file" ? e.size : 0), 0);
+        z.capWrites(Math.max(declared, 0) + 1024 * 1024 > budget.maxTotalBytes ? budget.maxTotalBytes : declared + 1024 * 1024);
+        const rc = z.run(["x", "-o/out", "-y", `-p${password}`, "-sccUTF-8", "-bso0", "-bsp0", path]);
+        if (z.capped()) throw new Refusal("OVER_BUDGET", `${name} unpacks to more than its listing declares (${mib(declared)}) or than ${mib(budget.maxTotalBytes)}; extraction stopped.`);
+        if (rc !== 0) {
+          // hard links cannot be made in MEMFS: they become copies below; any other complaint ends the call
+          const serious = z.stderr.filter((l) => /ERROR|aborted/.test(l) && !/Cannot create hard link|Cannot set file attribute/.test(l));
+          if (serious.length || rc < 0) {
+            const text = serious.slice(0, 3).join(" | ") || errorsOf(z);
+            throw new Refusal(codeOf(text), `${name} could not be extracted: ${text.replace(/\s+/g, " ").slice(0, 300)}`);
+          }
+        }
+        z.FS.unlink(path);
+        const { members, skipped } = collect(z, listing.entries);
+        if (!req.repack) return { members, skipped };
+        // a new archive of the same members, paths kept; what was skipped stays out
+        mkdirs(z, "/re");
+        for (const m of members) {
+          const slash = m.path.lastIndexOf("/");
+          if (slash > 0) mkdirs(z, `/re/${m.path.slice(0, slash)}`);
+          z.FS.writeFile(`/re/${m.path}`, m.data, { canOwn: true });
+        }
+        for (const e of listing.entries) if (e.type === "dir" && e.path) mkdirs(z, `/re/${e.path}`);
+        return { members: [], skipped, archive: pack(z, "/re", req.repack, req.level ?? 5, undefined, budget) };
+      });
+    },
+
+    async info() {
+      return { engineVersion: version, wasmMemoryBytes: lastMemory };
+    },
+  };
+}
+
+/**
+ * The regular files extracted under /out, in the listing's order: symbolic links, devices and
+ * FIFOs skipped (even where 7-Zip wrote them as small files), hard links answered as copies of
+ * their targets.
+ */
+function collect(z: SevenZip, entries: ArchiveEntry[]): { members: ArchiveMemberOut[]; skipped: SkippedEntry[] } {
+  const skipped: SkippedEntry[] = [];
+  const byPath = new Map(entries.map((e) => [e.path, e]));
+  const found = walk(z, "/out");
+  const data = new Map<string, Uint8Array>();
+  for (const p of found) {
+    const e = byPath.get(p);
+    if (e && (e.type === "symlink" || e.type === "device")) continue;
+    data.set(p, z.take(`/out/${p}`));
+  }
+  const members: ArchiveMemberOut[] = [];
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (!e.path || e.type === "dir" || seen.has(e.path)) continue;
+    seen.add(e.path);
+    if (e.type === "symlink") skipped.push({ path: e.path, reason: `a symbolic link (to ${e.link || "?"}); links are not followed` });
+    else if (e.type === "device") skipped.push({ path: e.path, reason: "a device, FIFO or socket entry" });
+    else if (e.type === "hardlink") {
+      const target = data.get(e.link ? e.link.split("/").filter((s) => s && s !== ".").join("/") : "");
+      if (target) members.push({ path: e.path, data: target });
+      else skipped.push({ path: e.path, reason: `a hard link to ${e.link}, which is not a file of this archive` });
+    } else {
+      const d = data.get(e.path);
+      if (d) members.push({ path: e.path, data: d });
+    }
+  }
+  // files 7-Zip wrote under names the listing spelled differently (non-UTF-8 names)
+  for (const [p, d] of data) if (!seen.has(p)) members.push({ path: p, data: d });
+  return { members, skipped };
+}
