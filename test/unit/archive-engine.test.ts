@@ -209,3 +209,12 @@ describe("regularFiles oracle helper", () => {
     expect([...regularFiles(dir).keys()]).toEqual(["a"]);
   });
 });
+
+describe("answers", () => {
+  it("are Uint8Arrays (MEMFS may hold files as Int8Array slices of the heap; storage requires Uint8Array)", async () => {
+    const r = await engine.create({ files: [{ name: "a.txt", data: new TextEncoder().encode("a") }], format: "zip" });
+    expect(r.ok && r.data).toBeInstanceOf(Uint8Array);
+    const x = await engine.extract({ input: { data: r.ok ? r.data : new Uint8Array(0), filename: "a.zip" }, format: "zip" });
+    expect(x.ok && x.members[0]!.data).toBeInstanceOf(Uint8Array);
+  });
+});

@@ -101,7 +101,9 @@ export async function newSevenZip(module: WebAssembly.Module): Promise<SevenZip>
     },
     take(path) {
       const node = FS.lookupPath(path).node;
-      const data = node.contents ? node.contents.subarray(0, node.usedBytes ?? node.contents.length) : new Uint8Array(0);
+      // MEMFS may hold a file as an Int8Array (a slice of HEAP8 when 7-Zip wrote it in one piece): answer a Uint8Array view
+      const c = node.contents;
+      const data = c ? new Uint8Array(c.buffer, c.byteOffset, node.usedBytes ?? c.length) : new Uint8Array(0);
       node.contents = null;
       FS.unlink(path);
       return data;
