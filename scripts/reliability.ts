@@ -77,7 +77,7 @@ function groupPeakRss(pgid: number): number {
 }
 
 /** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/types.ts), ExifTool's isolate share. */
-const BUDGETS: Record<string, number> = { imagemagick: 120_000_000, exiftool: 128_000_000, ffmpeg: 128_000_000 };
+const BUDGETS: Record<string, number> = { imagemagick: 120_000_000, exiftool: 128_000_000, ffmpeg: 128_000_000, "7z": 64_000_000 };
 
 const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
 

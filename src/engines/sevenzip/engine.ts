@@ -155,7 +155,7 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
   const instance = async () => newSevenZip(await (module ??= loader.loadWasm()));
 
   /** Runs `body` on a fresh instance; refusals and crashes become data. */
-  async function guarded<T extends object>(body: (z: SevenZip) => T): Promise<({ ok: true; engineVersion: string; ms: number; wasmMemoryBytes: number } & T) | { ok: false; error: { code: TaskErrorCode; message: string; retryable: false }; engineVersion: string }> {
+  async function guarded<T extends object>(body: (z: SevenZip) => T): Promise<({ ok: true; engineVersion: string; ms: number; wasmMemoryBytes: number } & T) | { ok: false; error: { code: TaskErrorCode; message: string; retryable: false }; engineVersion: string; ms: number; wasmMemoryBytes: number }> {
     const t0 = Date.now();
     let z: SevenZip | undefined;
     try {
@@ -167,7 +167,8 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
       if (z) lastMemory = z.memoryBytes();
       const code: TaskErrorCode = err instanceof Refusal ? err.code : "CONVERSION_FAILED";
       const message = err instanceof Error ? err.message : String(err);
-      return { ok: false, error: { code, message, retryable: false }, engineVersion: version };
+      // ms and memory on failures too: the engine Worker's log line (wasm/entry.ts) reports them for operators
+      return { ok: false, error: { code, message, retryable: false }, engineVersion: version, ms: Date.now() - t0, wasmMemoryBytes: lastMemory };
     }
   }
 

@@ -4,8 +4,9 @@
  * ico) are converted to PNG by the image engine first (issue 4: "converted first where that engine
  * exists"). Office documents are converted to PDF by the office engine (LibreOffice, issue 12);
  * anything else needs a convert task first: INVALID_CONVERSION_TYPE naming the file. The document info of the first PDF input is kept.
- * Encrypted inputs open only with an empty user password (merge has no password parameter):
- * otherwise INVALID_PASSWORD naming the file.
+ * Encrypted inputs open with `password` (one string: tried on every encrypted input; an array:
+ * the password of each input in `input` order, null or "" for an input that needs none); the
+ * merged PDF is written unencrypted. A missing or wrong password is INVALID_PASSWORD naming the file.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
@@ -17,12 +18,14 @@ import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
 import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
-import { pdfFile } from "./common";
+import { passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/native/rows";
 import { isOfficeFile, officePdf } from "../office/via-pdf";
 
-/** No parameters of its own (only the common ones). */
-const params = z.object({});
+/** `password`: one for every encrypted input, or one per input in `input` order. */
+const params = z.object({
+  password: z.union([passwordParam.unwrap(), z.array(passwordParam.unwrap().nullable()).max(1000)]).optional().describe("Opens encrypted inputs: one password for all, or one per input in input order (null for none)"),
+});
 
 /** Image formats merge hands to the image engine (what it reads, minus what PDF engines embed themselves). */
 const CONVERTIBLE = ["gif", "webp", "tif", "tiff", "bmp", "heic", "avif", "ico"];
@@ -47,7 +50,7 @@ async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: st
   return res.outputs[0].data;
 }
 
-export const mergePdf: OperationHandler<Record<string, unknown>> = {
+export const mergePdf: OperationHandler<z.infer<typeof params>> = {
   operation: "merge",
   kind: "pdf",
   formats: ["pdf", "jpg", "png", ...CONVERTIBLE, ...OFFICE_INPUTS].map((input) => ({ input, output: "pdf" })),
@@ -66,7 +69,8 @@ export const mergePdf: OperationHandler<Record<string, unknown>> = {
       throw new TaskError("OVER_BUDGET", `The merge inputs add up to ${total} bytes; the ${row.name} engine merges up to ${row.budget.maxBytes} bytes.`);
     }
     const docs: PdfInput[] = [];
-    for (const input of inputs) {
+    const passwordOf = (i: number) => (Array.isArray(p.password) ? p.password[i] || undefined : p.password);
+    for (const [i, input] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       if (isOfficeFile(input.filename)) {
         docs.push({ data: await officePdf(ctx, input), filename: input.filename });
@@ -74,7 +78,7 @@ export const mergePdf: OperationHandler<Record<string, unknown>> = {
       }
       const bytes = await readInput(input, ctx, row);
       const data = looksLikePdf(bytes) || sniffImage(bytes) ? bytes : await imageToPng(ctx, bytes, input.filename);
-      docs.push({ data, filename: input.filename });
+      docs.push({ data, filename: input.filename, ...(looksLikePdf(data) && passwordOf(i) ? { password: passwordOf(i) } : {}) });
     }
     const name = p.filename ?? `${baseName(inputs[0].filename)}.pdf`;
     const r = await engineCall(engine.merge?.({ inputs: docs, filename: name }), "", row.name);

@@ -14,7 +14,7 @@ import type { RasterFit, RasterPage } from "../../engines/pdf/types";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
-import { checkPagesParam, pagesParam, requirePdfInputs } from "./common";
+import { checkPagesParam, pagesParam, passwordParam, requirePdfInputs } from "./common";
 
 export const RASTER_OUTPUTS = ["png", "jpg", "webp"] as const;
 const MIME = { png: "image/png", jpg: "image/jpeg", webp: "image/webp" } as const;
@@ -27,6 +27,7 @@ export const rasterParams = z.object({
   height: side.describe("Output height in pixels"),
   fit: z.enum(["max", "crop", "scale"]).optional().describe("max (default): inside width × height, never above pixel_density; crop: fill and crop; scale: exact size"),
   quality: z.coerce.number().int().min(1).max(100).optional().describe("jpg/webp encoder quality"),
+  password: passwordParam,
 });
 type RasterParams = z.infer<typeof rasterParams>;
 
@@ -72,6 +73,7 @@ export async function rasterizeInputs(inputs: InputFile[], job: RasterJob, ctx: 
       width: job.params.width,
       height: job.params.height,
       fit: job.params.fit as RasterFit | undefined,
+      password: job.params.password,
     }), "", row.name);
     version = res.engineVersion;
     const single = !job.alwaysNumbered && res.pages.length === 1 && (res.pageCount === 1 || job.limit === 1);

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { OperationHandler } from "../types";
-import { checkPagesParam, pagesParam, perDocument, PDF_TO_PDF } from "./common";
+import { checkPagesParam, pagesParam, passwordParam, perDocument, PDF_TO_PDF } from "./common";
 
 /** "+90" | "-90" | "180" | "90" | "270" (or a number) → clockwise quarter turns as degrees 0..270. */
 export function parseRotation(value: string | number): number | null {
@@ -22,6 +22,7 @@ const params = z.object({
     message: 'must be a multiple of 90 degrees such as "+90", "-90", "180" or "270" (clockwise when positive)',
   }).describe('Quarter turns relative to the current /Rotate: "+90"/"90" clockwise, "-90"/"270" counter-clockwise, "180"'),
   pages: pagesParam,
+  password: passwordParam,
 });
 
 export const rotatePages: OperationHandler<z.infer<typeof params>> = {
@@ -30,5 +31,5 @@ export const rotatePages: OperationHandler<z.infer<typeof params>> = {
   params,
   check: checkPagesParam,
   run: (inputs, p, ctx) =>
-    perDocument("pdf/rotate-pages", inputs, p, ctx, (engine, input) => engine.rotate?.({ input, rotation: parseRotation(p.rotation) ?? 0, pages: p.pages })),
+    perDocument("pdf/rotate-pages", inputs, p, ctx, (engine, input) => engine.rotate?.({ input, rotation: parseRotation(p.rotation) ?? 0, pages: p.pages }), p.password),
 };

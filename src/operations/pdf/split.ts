@@ -7,12 +7,12 @@ import { z } from "zod";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { pdfFile, requirePdfInputs, PDF_TO_PDF } from "./common";
+import { passwordParam, pdfFile, requirePdfInputs, PDF_TO_PDF } from "./common";
 
-/** No parameters of its own (only the common ones). */
-const params = z.object({});
+/** `password` opens an encrypted input (the parts are written unencrypted). */
+const params = z.object({ password: passwordParam });
 
-export const splitPages: OperationHandler<Record<string, unknown>> = {
+export const splitPages: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/split-pages",
   ...PDF_TO_PDF,
   params,
@@ -23,7 +23,7 @@ export const splitPages: OperationHandler<Record<string, unknown>> = {
     let version = row.version;
     for (const file of inputs) {
       throwIfAborted(ctx.signal);
-      const input = { data: await readInput(file, ctx, row), filename: file.filename };
+      const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
       const r = await engineCall(engine.split?.({ input }), "", row.name);
       version = r.engineVersion;
       r.parts.forEach((data, i) => files.push(pdfFile(outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: true }), data)));

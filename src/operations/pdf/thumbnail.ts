@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import type { OperationHandler } from "../types";
-import { checkPagesParam, pagesParam } from "./common";
+import { checkPagesParam, pagesParam, passwordParam } from "./common";
 import { RASTER_OUTPUTS, rasterizeInputs, type RasterJob } from "./rasterize";
 
 const side = z.coerce.number().int().min(1).max(16384).optional();
@@ -19,6 +19,7 @@ export const pdfThumbnailParams = z.object({
   count: z.coerce.number().int().min(1).max(100).optional(),
   pages: pagesParam,
   quality: z.coerce.number().int().min(1).max(100).optional(),
+  password: passwordParam,
 });
 
 /** Pixels per inch of a PDF thumbnail (and the upper bound of fit max). */

@@ -8,7 +8,7 @@
  * 40 pt, black, Helvetica, opacity 100, rotation 0; an image keeps its pixel size as points.
  */
 import { z } from "zod";
-import { pagesParam } from "./common";
+import { pagesParam, passwordParam } from "./common";
 import { checkPages } from "../../engines/pdf/pages";
 
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max).optional();
@@ -17,6 +17,7 @@ export const watermarkParams = z.object({
   text: z.string().min(1).max(2000).optional(),
   image: z.string().min(1).max(255).optional(),
   pages: pagesParam,
+  password: passwordParam,
   layer: z.enum(["above", "below"]).optional(),
   font_size: num(1, 2000),
   font_width_percent: num(1, 100),

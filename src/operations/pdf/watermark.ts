@@ -24,7 +24,7 @@ export const watermarkPdf: OperationHandler<WatermarkParams> = {
       const { row } = useEngine(ctx, "pdf", "watermark");
       image = { filename: files[0].filename, data: await readInput(files[0], ctx, row, "watermark image") };
     }
-    const { image: _task, ...mark } = p;
-    return perDocument("watermark", inputs, p, ctx, (engine, input) => engine.watermark?.({ input, mark, image }));
+    const { image: _task, password, ...mark } = p;
+    return perDocument("watermark", inputs, p, ctx, (engine, input) => engine.watermark?.({ input, mark, image }), password);
   },
 };
