@@ -29,7 +29,7 @@ function openDoc(pdfium: Pdfium, data: number, size: number, req: RasterRequest)
     if (err !== FPDF_ERR_PASSWORD) break;
   }
   if (err === FPDF_ERR_PASSWORD) {
-    throw new TaskError("INVALID_PASSWORD", req.password === undefined ? `${req.filename} is encrypted and needs a password: give it in the task's `password` parameter.` : `${req.filename}: the password is wrong.`);
+    throw new TaskError("INVALID_PASSWORD", req.password === undefined ? `${req.filename} is encrypted and needs a password: give it in the task's \`password\` parameter.` : `${req.filename}: the password is wrong.`);
   }
   throw new TaskError("OPEN_FAILED", `${req.filename} could not be read as a PDF (PDFium error ${err}).`);
 }

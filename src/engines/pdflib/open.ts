@@ -73,7 +73,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenOptions): Promise<PDF
   throw new TaskError(
     "INVALID_PASSWORD",
     opts.password === undefined
-      ? `${name} is encrypted and needs a password: give it in the task's `password` parameter.`
+      ? `${name} is encrypted and needs a password: give it in the task's \`password\` parameter.`
       : `${name}: the password is wrong (neither the user nor the owner password of this PDF).`,
     { cause: lastPasswordError },
   );
