@@ -189,6 +189,14 @@ function signalGroup(pgid: number): void {
   }
 }
 
+/** Resolves when no live (non-zombie) process is left in group `pgid`, or after `ms` milliseconds. */
+async function groupGone(pgid: number, ms: number): Promise<void> {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    if ((groupMembers(pgid) ?? []).length === 0) return;
+    await new Promise((done) => setTimeout(done, 20).unref());
+  }
+}
+
 /**
  * Kills process group `leader` (a child spawned detached, so its pid is the group id). Members other
  * than the leader are killed first and the leader (oosplash for soffice) is given a moment to reap
@@ -197,8 +205,10 @@ function signalGroup(pgid: number): void {
 function killGroup(child: ChildProcess): Promise<void> {
   const pid = child.pid;
   if (pid === undefined || child.exitCode !== null || child.signalCode !== null) {
-    if (pid !== undefined) signalGroup(pid);
-    return Promise.resolve();
+    if (pid === undefined) return Promise.resolve();
+    // the leader is gone but members it left may be alive: kill them and wait until they are (close() promises none remain)
+    signalGroup(pid);
+    return groupGone(pid, 2000);
   }
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
   const others = (groupMembers(pid) ?? []).filter((p) => p !== pid);
@@ -213,7 +223,7 @@ function killGroup(child: ChildProcess): Promise<void> {
   const grace = new Promise<void>((done) => setTimeout(done, others.length ? 1000 : 0).unref());
   return Promise.race([exited, grace]).then(() => {
     signalGroup(pid); // whatever is left, leader included
-    return Promise.race([exited, new Promise<void>((done) => setTimeout(done, 2000).unref())]);
+    return Promise.race([exited, new Promise<void>((done) => setTimeout(done, 2000).unref())]).then(() => groupGone(pid, 2000));
   });
 }
 

@@ -197,7 +197,7 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
         let path = "/in/archive";
         z.FS.writeFile(path, req.input.data, { canOwn: true });
         let listing = list(z, path, password, name, req.input.data);
-        let archiveBytes = req.input.data.byteLength;
+        const archiveBytes = req.input.data.byteLength;
         // a compressed tar: unwrap the gzip/bzip2/xz layer first, under the budget
         if (/^(gzip|bzip2|xz)$/i.test(listing.type) && /^(tar\.|tgz|tbz|txz)/.test(req.format)) {
           const refusal = checkListing(listing, archiveBytes, budget, true);
@@ -210,13 +210,12 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
           if (!inner) throw new Refusal("OPEN_FAILED", `${name} holds no tar archive.`);
           z.FS.unlink(path);
           path = `/in/unwrapped/${inner}`;
-          archiveBytes = Math.max(archiveBytes, 1);
           listing = list(z, path, password, name);
         }
         const refusal = checkListing(listing, archiveBytes, budget, password !== "");
         if (refusal) throw new Refusal(refusal.code, refusal.message);
         const declared = listing.entries.reduce((n, e) => n + (e.type === "file" ? e.size : 0), 0);
-        z.capWrites(Math.max(declared, 0) + 1024 * 1024 > budget.maxTotalBytes ? budget.maxTotalBytes : declared + 1024 * 1024);
+        z.capWrites(Math.min(declared + 1024 * 1024, budget.maxTotalBytes));
         const rc = z.run(["x", "-o/out", "-y", `-p${password}`, "-sccUTF-8", "-bso0", "-bsp0", path]);
         if (z.capped()) throw new Refusal("OVER_BUDGET", `${name} unpacks to more than its listing declares (${mib(declared)}) or than ${mib(budget.maxTotalBytes)}; extraction stopped.`);
         if (rc !== 0) {
