@@ -9,6 +9,10 @@ import { validateTaskParams } from "../../src/operations/validate";
 import { MemoryFileStore } from "../../src/storage/file-store";
 import type { InputFile, OperationContext } from "../../src/operations/types";
 import { corpusBytes, exiftool } from "./metadata-helpers";
+import { createPdfLibEngine } from "../../src/engines/pdflib/engine";
+import { CORPUS } from "../support/corpus";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 
 const input = (filename: string, data: Uint8Array): InputFile => ({ filename, size: data.byteLength, fromTask: "import", key: `k/${filename}`, bytes: async () => data });
 const ctx = (engines: Record<string, unknown> = { exiftool: exiftool() }): OperationContext => ({
@@ -34,6 +38,24 @@ describe("metadata rows", () => {
     expect(m).toMatchObject({ SourceFile: "plan.pdf", FileName: "plan.pdf", FileType: "PDF", PDFVersion: 1.4, Author: "Doug", PageCount: 31 });
     expect(Number.isInteger(m.PageCount)).toBe(true);
     for (const [k, v] of Object.entries(m)) expect(["string", "number"], k).toContain(typeof v);
+  });
+
+  it("metadata opens an encrypted PDF with `password` (issue 16): the document's properties, as Debian's exiftool -password reads them", async () => {
+    const rel = "pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf";
+    const engines = { exiftool: exiftool(), pdflib: createPdfLibEngine() };
+    const out = await metadataRead.run([input("locked.pdf", corpusBytes(rel))], { password: "view" }, ctx(engines));
+    const native = JSON.parse(execFileSync("exiftool", ["-json", "-password", "view", join(CORPUS, rel)], { encoding: "utf8" }))[0];
+    expect(native.PageCount).toBe(30);
+    const m = out.extra!.metadata as Record<string, unknown>;
+    for (const key of ["PageCount", "CreateDate", "ModifyDate", "PageMode"]) expect(m[key], key).toBe(native[key]);
+    // AES-256 R6 (ExifTool alone takes ~19 s natively): the owner password opens it; pdfinfo says the page count
+    const r6 = "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf";
+    const out6 = await metadataRead.run([input("r6.pdf", corpusBytes(r6))], { password: "master" }, ctx(engines));
+    const pages = execFileSync("pdfinfo", ["-upw", "view", join(CORPUS, r6)], { encoding: "utf8" }).match(/Pages:\s+(\d+)/)![1];
+    expect((out6.extra!.metadata as Record<string, unknown>).PageCount).toBe(Number(pages));
+    const wrong = await metadataRead.run([input("r6.pdf", corpusBytes(r6))], { password: "nope" }, ctx(engines)).catch((e) => e);
+    expect(wrong).toBeInstanceOf(TaskError);
+    expect(wrong.code).toBe("INVALID_PASSWORD");
   });
 
   it("metadata honours input_format when the extension is wrong", async () => {

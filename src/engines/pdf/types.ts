@@ -11,6 +11,7 @@
  */
 import type { EngineResult } from "../kinds";
 import type { WatermarkPlacement } from "../placement";
+import type { DroppedStructure } from "./dropped";
 import type { PageRange } from "./pages";
 
 /** One input document. */
@@ -103,15 +104,15 @@ export interface RasterPage {
   png: Uint8Array;
 }
 
-/** One output document. */
-export type PdfOut = EngineResult<{ data: Uint8Array }>;
+/** One output document; `dropped` from page operations that rebuild documents (merge, extract). */
+export type PdfOut = EngineResult<{ data: Uint8Array; dropped?: DroppedStructure }>;
 
 /** Every PDF method; an engine implements a subset ({@link PdfEngine}). */
 export interface PdfOps {
   /** One PDF of every input's pages in order; JPEG and PNG inputs (sniffed) become one page each. Document info of the first PDF is kept. */
   merge(req: { inputs: PdfInput[]; filename: string }): Promise<PdfOut>;
-  /** One PDF per page, each with the document info. */
-  split(req: { input: PdfInput }): Promise<EngineResult<{ parts: Uint8Array[] }>>;
+  /** One PDF per page, each with the document info and its page's structure; `dropped` sums the parts. */
+  split(req: { input: PdfInput }): Promise<EngineResult<{ parts: Uint8Array[]; dropped?: DroppedStructure }>>;
   /** A PDF of the pages of `pages`, in the order given. INVALID_PAGES for a page that does not exist. */
   extract(req: { input: PdfInput; pages: string }): Promise<PdfOut>;
   /** Turns the pages of `pages` (all when absent) clockwise by `rotation` degrees (0, 90, 180, 270) relative to their /Rotate. */

@@ -12,6 +12,8 @@ import { mergeDocs } from "./merge";
 import { openPdf } from "./open";
 import { copyToNew, rotateDoc } from "./pages";
 import { savePdf } from "./save";
+import { addDropped, type DroppedStructure } from "../pdf/dropped";
+import { SourceIndex } from "./structure-source";
 import { PDFLIB_ENGINE } from "./version";
 import { watermarkDoc } from "./watermark";
 
@@ -30,19 +32,29 @@ const open = (input: PdfInput) => openPdf(input.data, { filename: input.filename
 /** Creates the pdf-lib engine (stateless; nothing to load). */
 export function createPdfLibEngine(): PdfEngine {
   return {
-    merge: (req) => answer(async () => ({ data: await savePdf(await mergeDocs(req.inputs), req.filename) })),
+    merge: (req) =>
+      answer(async () => {
+        const { doc, dropped } = await mergeDocs(req.inputs);
+        return { data: await savePdf(doc, req.filename), dropped };
+      }),
     split: (req) =>
       answer(async () => {
-        const src = await open(req.input);
+        const src = new SourceIndex(await open(req.input));
         const parts: Uint8Array[] = [];
-        for (let page = 1; page <= src.getPageCount(); page++) parts.push(await savePdf(await copyToNew(src, [page]), req.input.filename));
-        return { parts };
+        const dropped: DroppedStructure = {};
+        for (let page = 1; page <= src.pageRefs.length; page++) {
+          const part = await copyToNew(src, [page], { attachments: false });
+          parts.push(await savePdf(part.doc, req.input.filename));
+          addDropped(dropped, part.dropped);
+        }
+        return { parts, dropped };
       }),
     extract: (req) =>
       answer(async () => {
-        const src = await open(req.input);
-        const pages = resolvePages(req.pages, src.getPageCount(), req.input.filename);
-        return { data: await savePdf(await copyToNew(src, pages), req.input.filename) };
+        const src = new SourceIndex(await open(req.input));
+        const pages = resolvePages(req.pages, src.pageRefs.length, req.input.filename);
+        const { doc, dropped } = await copyToNew(src, pages);
+        return { data: await savePdf(doc, req.input.filename), dropped };
       }),
     rotate: (req) =>
       answer(async () => {

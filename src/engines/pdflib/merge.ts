@@ -2,23 +2,28 @@
  * merge with pdf-lib: one PDF of every input's pages, in input order. PDF inputs are copied page by
  * page; JPEG and PNG inputs (sniffed from their bytes) become one page each (images.ts). The
  * document info of the first PDF input is kept. Budgets: the sum of the inputs' bytes and the
- * merged page count (budget.ts).
+ * merged page count (budget.ts). Each PDF input's structure — outlines (one after another at the top
+ * level), form fields (colliding root names renamed "name+1"), links, named destinations and embedded
+ * files — comes along (structure.ts).
  */
-import { PDFDocument } from "@cantoo/pdf-lib";
+import type { PDFDocument } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
 import type { PdfInput } from "../pdf/types";
 import { checkBytes, checkPages, DEFAULT_PDF_BUDGET } from "./budget";
 import { addImagePage, embedImage, sniffImage } from "./images";
 import { copyInfo } from "./info";
 import { looksLikePdf, openPdf } from "./open";
+import { DocumentBuilder, type StructureReport } from "./structure";
+import { SourceIndex } from "./structure-source";
 
 /**
  * Merges `inputs` into a new document.
  * @throws TaskError OVER_BUDGET | OPEN_FAILED | INVALID_PASSWORD | INVALID_CONVERSION_TYPE (an input neither PDF, JPEG nor PNG)
  */
-export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promise<PDFDocument> {
+export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promise<{ doc: PDFDocument; dropped: StructureReport }> {
   checkBytes(inputs.reduce((n, f) => n + f.data.byteLength, 0), "the merge inputs together");
-  const out = await PDFDocument.create({ updateMetadata: false });
+  const builder = await DocumentBuilder.create();
+  const out = builder.out;
   let infoTaken = false;
   let total = 0;
   for (const input of inputs) {
@@ -27,7 +32,7 @@ export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promi
       const src = await openPdf(input.data, { filename: input.filename, password: input.password });
       total += src.getPageCount();
       checkPages(total, "the merged PDF", DEFAULT_PDF_BUDGET);
-      for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
+      builder.addPages(new SourceIndex(src), src.getPageIndices().map((i) => i + 1));
       if (!infoTaken) copyInfo(src, out);
       infoTaken = true;
     } else if (sniffImage(input.data)) {
@@ -37,5 +42,5 @@ export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promi
       throw new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF, JPEG and PNG files; ${input.filename} is none of them. Convert it to PDF first.`);
     }
   }
-  return out;
+  return { doc: builder.finish(), dropped: builder.dropped };
 }

@@ -1,18 +1,24 @@
 /**
- * Page operations on pdf-lib documents: copying pages into a new document (split, extract) and
- * turning pages (rotate), keeping the document info (info.ts).
+ * Page operations on pdf-lib documents: building a new document from pages of a source (split,
+ * extract) with its document structure (structure.ts) and document info (info.ts), and turning
+ * pages (rotate).
  */
-import { degrees, PDFDocument } from "@cantoo/pdf-lib";
+import { degrees, type PDFDocument } from "@cantoo/pdf-lib";
 import { resolvePageSet } from "../pdf/pages";
 import { copyInfo } from "./info";
+import { DocumentBuilder, type AddOptions, type StructureReport } from "./structure";
+import type { SourceIndex } from "./structure-source";
 
-/** Copies pages `pages` (1-based, in that order) of `src` into a new document carrying `src`'s document info. */
-export async function copyToNew(src: PDFDocument, pages: number[]): Promise<PDFDocument> {
-  const out = await PDFDocument.create({ updateMetadata: false });
-  const copied = await out.copyPages(src, pages.map((p) => p - 1));
-  for (const page of copied) out.addPage(page);
-  copyInfo(src, out);
-  return out;
+/**
+ * A new document of pages `pages` (1-based, in that order) of `src`, carrying its document info and
+ * the structure of those pages; `dropped` says what could not be kept (structure.ts).
+ */
+export async function copyToNew(src: SourceIndex, pages: number[], opts?: AddOptions): Promise<{ doc: PDFDocument; dropped: StructureReport }> {
+  const builder = await DocumentBuilder.create();
+  builder.addPages(src, pages, opts);
+  const doc = builder.finish();
+  copyInfo(src.doc, doc);
+  return { doc, dropped: builder.dropped };
 }
 
 /**

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { checkPages } from "../../engines/pdf/pages";
+import { addDropped, type DroppedStructure } from "../../engines/pdf/dropped";
 import type { PdfEngine, PdfInput, PdfOut } from "../../engines/pdf/types";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
@@ -76,13 +77,20 @@ export async function perDocument(
   requirePdfInputs(inputs, operation, p.input_format);
   const { engine, row } = useEngine(ctx, "pdf", operation);
   const files: OutputFile[] = [];
+  const dropped: DroppedStructure = {};
   let version = row.version;
   for (const [i, file] of inputs.entries()) {
     throwIfAborted(ctx.signal);
     const input: PdfInput = { data: await readInput(file, ctx, row), filename: file.filename, password };
     const r = await engineCall(call(engine, input), "", row.name);
     version = r.engineVersion;
+    addDropped(dropped, r.dropped);
     files.push(pdfFile(outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }), r.data));
   }
-  return { files, engine: { name: row.name, version } };
+  return { files, ...droppedExtra(dropped), engine: { name: row.name, version } };
+}
+
+/** The task result's `dropped` (what the outputs could not keep of the inputs' structure), only when something was. */
+export function droppedExtra(dropped: DroppedStructure): { extra?: { dropped: DroppedStructure } } {
+  return Object.keys(dropped).length > 0 ? { extra: { dropped } } : {};
 }

@@ -3,7 +3,8 @@
  * routed PDF engine (PDF, JPEG and PNG inputs). Other images (gif, webp, tiff, bmp, heic, avif,
  * ico) are converted to PNG by the image engine first (issue 4: "converted first where that engine
  * exists"). Office documents are converted to PDF by the office engine (LibreOffice, issue 12);
- * anything else needs a convert task first: INVALID_CONVERSION_TYPE naming the file. The document info of the first PDF input is kept.
+ * anything else needs a convert task first: INVALID_CONVERSION_TYPE naming the file. The document info of the first PDF input is kept,
+ * and every input's outlines, form fields, links, named destinations and embedded files (result `dropped`: what was not).
  * Encrypted inputs open with `password` (one string: tried on every encrypted input; an array:
  * the password of each input in `input` order, null or "" for an input that needs none); the
  * merged PDF is written unencrypted. A missing or wrong password is INVALID_PASSWORD naming the file.
@@ -18,7 +19,7 @@ import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
 import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
-import { passwordParam, pdfFile } from "./common";
+import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/native/rows";
 import { isOfficeFile, officePdf } from "../office/via-pdf";
 
@@ -82,6 +83,6 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
     }
     const name = p.filename ?? `${baseName(inputs[0].filename)}.pdf`;
     const r = await engineCall(engine.merge?.({ inputs: docs, filename: name }), "", row.name);
-    return { files: [pdfFile(name, r.data)], engine: { name: row.name, version: r.engineVersion } };
+    return { files: [pdfFile(name, r.data)], ...droppedExtra(r.dropped ?? {}), engine: { name: row.name, version: r.engineVersion } };
   },
 };
