@@ -1,5 +1,5 @@
 // Three test projects (DESIGN.md layout): unit (Node), worker (workerd via @cloudflare/vitest-plugin), e2e (wrangler dev + the official SDK).
-// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg, 7-Zip) as auxiliary Workers behind their service
+// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg, 7-Zip, tesseract) as auxiliary Workers behind their service
 // bindings: each is bundled once here with `wrangler deploy --dry-run` (the same bundle production gets).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
@@ -18,6 +18,7 @@ const ENGINES = [
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml", dir: join(ROOT, ".cache", "engine-exiftool") },
   { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml", dir: join(ROOT, ".cache", "engine-ffmpeg") },
   { name: "edge-convert-7z", config: "wasm/7z/wrangler.toml", dir: join(ROOT, ".cache", "engine-7z") },
+  { name: "edge-convert-tesseract", config: "wasm/tesseract/wrangler.toml", dir: join(ROOT, ".cache", "engine-tesseract") },
 ];
 // Bundling takes seconds: only when the worker project can run (not for `--project unit|e2e` alone).
 const needWorkers = !process.argv.some((a) => a === "unit" || a === "e2e") || process.argv.includes("worker");
@@ -35,7 +36,7 @@ function engineWorker(e: (typeof ENGINES)[number]) {
   const main = join(e.dir, "worker.js");
   if (!existsSync(main)) return null;
   // compiled modules end in ".wasm", or "-wasm" when imported by a package export without the extension (@ffmpeg/core/wasm)
-  const extra = readdirSync(e.dir).filter((f) => /[.-]wasm$|\.ttf$/.test(f));
+  const extra = readdirSync(e.dir).filter((f) => /[.-]wasm$|\.(ttf|otf|traineddata\.gz)$/.test(f));
   return {
     name: e.name,
     modulesRoot: e.dir,

@@ -22,8 +22,18 @@ const ANIMATED = new Set(["gif", "webp", "tiff"]);
 /** Most frames one call decodes (the WASM engine's maxFrames, src/engines/imagemagick/types.ts). */
 const MAX_FRAMES = 500;
 
-/** ImageMagick's coder name for a canonical format. */
-const CODER: Record<string, string> = { jpg: "jpeg", png: "png", webp: "webp", gif: "gif", tiff: "tiff", bmp: "bmp", ico: "ico", avif: "avif", heic: "heic", svg: "svg" };
+/**
+ * ImageMagick's coder name for a canonical format (src/engines/native/rows.ts NATIVE_IMAGE_INPUTS /
+ * NATIVE_IMAGE_OUTPUTS list the same formats). No JXL: Debian 12's ImageMagick 6 has no JXL coder.
+ */
+export const CODER: Record<string, string> = { jpg: "jpeg", png: "png", webp: "webp", gif: "gif", tiff: "tiff", bmp: "bmp", ico: "ico", avif: "avif", heic: "heic", svg: "svg", psd: "psd" };
+
+/**
+ * Outputs written without alpha: JPEG has none, and IM 6.9.11's HEIC/AVIF writer (libheif 1.15)
+ * drops it, which would expose whatever colour transparent pixels hold. They are flattened on white,
+ * as the WASM engine does for JPEG.
+ */
+const OPAQUE = new Set(["jpg", "heic", "avif"]);
 
 /** The resize arguments for a box and fit (contract §6 `fit`). */
 function resize(o: Request["options"], thumb: boolean): string[] {
@@ -54,6 +64,7 @@ async function run_(req: Request, call: NativeCall) {
     ...(animation ? ["-coalesce"] : []), // whole frames before resizing an animation (GIF frames may be partial)
     ...(o.auto_orient === false ? [] : ["-auto-orient"]),
     ...resize(o, thumb),
+    ...(OPAQUE.has(req.outputFormat) ? ["-background", "white", "-alpha", "remove", "-alpha", "off"] : []),
     ...(o.strip || thumb ? ["-strip"] : []),
     ...(o.quality ? ["-quality", String(o.quality)] : []),
     ...(o.pixel_density ? ["-units", "PixelsPerInch", "-density", String(o.pixel_density)] : []),

@@ -22,7 +22,10 @@ import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
 import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/types";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
-import { NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
+import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
+import { TESSERACT_ENGINE } from "./tesseract/version";
+import { WRITABLE_FORMATS } from "./imagemagick/formats";
+import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS, NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
 export interface FormatPair {
@@ -63,13 +66,15 @@ export const ENGINES = [
   },
   {
     name: IMAGEMAGICK_ENGINE.name, version: IMAGEMAGICK_ENGINE.version, kind: "image", placement: "engine-worker",
-    offers: { operations: ["convert", "thumbnail", "watermark", "optimize"] },
+    // only the outputs the WASM build writes (formats.ts): HEIC output is the native row's
+    offers: { operations: ["convert", "thumbnail", "watermark", "optimize"], formats: WRITABLE_FORMATS.map((output) => ({ input: "*", output })) },
     budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
     aliases: ["graphicsmagick", "vips", "libvips"],
   },
   {
     name: PDFLIB_ENGINE.name, version: PDFLIB_ENGINE.version, kind: "pdf", placement: "in-worker",
-    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/encrypt", "pdf/decrypt", "watermark"] },
+    // pdf/ocr: the page info and the invisible text layer (the OCR engine recognises, PDFium renders)
+    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/encrypt", "pdf/decrypt", "watermark", "pdf/ocr"] },
     budget: { maxBytes: DEFAULT_PDF_BUDGET.maxBytes },
     aliases: ["qpdf", "poppler", "pdftk", "mupdf", "mutool", "cpdf"],
   },
@@ -111,6 +116,13 @@ export const ENGINES = [
     budget: { maxBytes: DEFAULT_ARCHIVE_BUDGET.maxBytes },
     aliases: ["archivetool", "7zip", "7-zip", "p7zip"],
   },
+  {
+    // tesseract in WebAssembly (issue 17): eng and fra (ocr/languages.ts); other languages answer UNSUPPORTED and go native
+    name: TESSERACT_ENGINE.name, version: TESSERACT_ENGINE.version, kind: "ocr", placement: "engine-worker",
+    offers: { operations: ["pdf/ocr", "convert"] },
+    budget: { maxBytes: DEFAULT_TESSERACT_BUDGET.maxBytes },
+    aliases: ["ocr", "tesseract.js"],
+  },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {
     name: "ghostscript", version: NATIVE_VERSIONS.ghostscript, kind: "pdf", placement: "native",
@@ -135,7 +147,10 @@ export const ENGINES = [
   },
   {
     name: "imagemagick-native", version: NATIVE_VERSIONS.imagemagick, kind: "image", placement: "native",
-    offers: { operations: ["convert", "thumbnail"] },
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+    },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],
   },
@@ -144,6 +159,13 @@ export const ENGINES = [
     offers: { operations: ["command"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["imagemagick", "graphicsmagick"],
+  },
+  {
+    // Debian's tesseract (issue 17): the languages the WebAssembly build lacks (OCR_LANGUAGES), and pages over its budget
+    name: "tesseract-native", version: NATIVE_VERSIONS.tesseract, kind: "ocr", placement: "native",
+    offers: { operations: ["pdf/ocr", "convert"] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["tesseract", "ocr", "ocrmypdf"],
   },
   {
     name: "ffmpeg-native", version: NATIVE_VERSIONS.ffmpeg, kind: "media", placement: "native",

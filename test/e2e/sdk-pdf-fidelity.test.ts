@@ -51,4 +51,20 @@ describe("PDF fidelity through the SDK", () => {
     ];
     expect(pdfStructure(merged!).outlines).toEqual(expected);
   });
+
+  it("stamps a Japanese text watermark that pdftotext finds, with one embedded subset font (pdffonts)", async () => {
+    const src = "pdf/cloudconvert-input.pdf";
+    const { job, files } = await uploadJob([src], {
+      mark: { operation: "watermark", input: "up0", text: "社外秘", pages: "1", font_size: 60, opacity: 50 },
+      out: { operation: "export/url", input: "mark" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+    const [stamped] = files;
+    expect(execFileSync("pdftotext", ["-f", "1", "-l", "1", stamped!, "-"], { encoding: "utf8" })).toContain("社外秘");
+    const fonts = execFileSync("pdffonts", [stamped!], { encoding: "utf8" }).split("\n").slice(2).filter(Boolean);
+    const before = execFileSync("pdffonts", [corpusPath(src)], { encoding: "utf8" }).split("\n").slice(2).filter(Boolean);
+    const added = fonts.filter((line) => !before.includes(line));
+    expect(added.length).toBe(1);
+    expect(added[0]).toMatch(/^[A-Z]{6}\+\S+.*\byes\s+yes\b/); // a tagged subset, embedded, subset = yes
+  });
 });

@@ -7,3 +7,7 @@ declare module "*.ttf" {
   const data: ArrayBuffer; // Data rule
   export default data;
 }
+declare module "*.otf" {
+  const data: ArrayBuffer; // Data rule
+  export default data;
+}

@@ -19,7 +19,7 @@ import type { ImageFormat } from "./types";
 export const MAGICK_FORMAT: Record<ImageFormat, MagickFormat> = {
   png: MagickFormat.Png, jpg: MagickFormat.Jpeg, webp: MagickFormat.WebP, gif: MagickFormat.Gif,
   tiff: MagickFormat.Tiff, bmp: MagickFormat.Bmp, ico: MagickFormat.Ico, avif: MagickFormat.Avif,
-  heic: MagickFormat.Heic, svg: MagickFormat.Msvg,
+  heic: MagickFormat.Heic, svg: MagickFormat.Msvg, jxl: MagickFormat.Jxl, psd: MagickFormat.Psd,
 };
 
 /** How to decode. Sizes in pixels; `density` in pixels per inch (SVG rasterisation). */

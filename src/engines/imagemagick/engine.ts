@@ -1,7 +1,8 @@
 /**
  * The in-process ImageMagick engine: the same code serves Node (tests, bench) and the engine
  * Worker (wasm/imagemagick/worker.ts); only `loadWasm`/`loadFonts` differ per platform
- * (runtime/node-wasm.ts in Node, imported modules in workerd).
+ * (runtime/node/imagemagick.ts in Node, imported modules in workerd); the watermark fonts come
+ * from a FontSource (engines/text/faces.ts), each face loaded when a text first needs it.
  *
  * ImageMagick is initialised lazily on the first call (workerd gives global scope 1 s; compiling
  * and instantiating magick takes ~40–90 ms). Calls run one at a time: every pipeline is synchronous
@@ -15,15 +16,17 @@ import { toImageTaskError } from "./magick-errors";
 import { runConvert } from "./ops/convert";
 import { runOptimize } from "./ops/optimize";
 import { runThumbnail } from "./ops/thumbnail";
-import { runWatermark } from "./ops/watermark";
+import { runWatermark, shapeWatermarkText } from "./ops/watermark";
+import type { FontSource } from "../text/faces";
+import type { ShapedText } from "../text/shape";
 import type { ImageBudget, ImageMagickEngine, ImageRunOutput, ImageRunRequest, ImageRunResult } from "./types";
 
 /** How this platform obtains magick's module and the shipped fonts. */
 export interface ImageMagickLoader {
   /** A compiled module (workerd: `import wasm from "@imagemagick/magick-wasm/magick.wasm"`) or its bytes (Node). */
   loadWasm(): Promise<WebAssembly.Module | Uint8Array>;
-  /** Font name → TTF bytes (fonts.ts FONT_FILES); without it text watermarks answer UNSUPPORTED. */
-  loadFonts?(): Promise<Record<string, Uint8Array>>;
+  /** The watermark fonts (DejaVu and the Noto script faces), loaded lazily per face; without it text watermarks answer UNSUPPORTED. */
+  fonts?: FontSource;
   /** Engine-wide budget overrides (a request's own `budget` overrides these). */
   budget?: Partial<ImageBudget>;
   /**
@@ -42,13 +45,13 @@ function checkRequest(req: ImageRunRequest): void {
   }
 }
 
-function dispatch(req: ImageRunRequest, budget: ImageBudget): ImageRunOutput[] {
+function dispatch(req: ImageRunRequest, budget: ImageBudget, text?: ShapedText): ImageRunOutput[] {
   checkRequest(req);
   switch (req.op) {
     case "convert": return runConvert(req.input, req.inputFormat, req.outputFormat, req.options, budget);
     case "thumbnail": return runThumbnail(req.input, req.inputFormat, req.outputFormat, req.options, budget);
     case "optimize": return runOptimize(req.input, req.inputFormat, req.options, budget);
-    case "watermark": return runWatermark(req.input, req.inputFormat, req.outputFormat, req.options, budget, req.extra, req.extraFormat);
+    case "watermark": return runWatermark(req.input, req.inputFormat, req.outputFormat, req.options, budget, req.extra, req.extraFormat, text);
     default: throw new TaskError("UNSUPPORTED", `The ImageMagick engine has no operation "${(req as { op: string }).op}".`);
   }
 }
@@ -56,12 +59,12 @@ function dispatch(req: ImageRunRequest, budget: ImageBudget): ImageRunOutput[] {
 /** Creates the in-process engine. Nothing is loaded until the first call. */
 export function createImageMagickEngine(loader: ImageMagickLoader): ImageMagickEngine {
   let version = "";
-  let assets: Promise<[WebAssembly.Module | Uint8Array, Record<string, Uint8Array>]> | undefined;
+  let assets: Promise<WebAssembly.Module | Uint8Array> | undefined;
   const init = async () => {
-    // assets are loaded once; initImageMagick is cheap when ready, and rebuilds after a WASM trap
-    assets ??= Promise.all([loader.loadWasm(), loader.loadFonts?.() ?? {}]).catch((err) => { assets = undefined; throw err; });
-    const [wasm, fonts] = await assets;
-    version = await initImageMagick(wasm, fonts);
+    // the module is loaded once; initImageMagick is cheap when ready, and rebuilds after a WASM trap.
+    // No fonts are registered with ImageMagick: text is drawn as outlines (ops/watermark.ts).
+    assets ??= loader.loadWasm().catch((err) => { assets = undefined; throw err; });
+    version = await initImageMagick(await assets);
   };
   return {
     async info() {
@@ -77,8 +80,10 @@ export function createImageMagickEngine(loader: ImageMagickLoader): ImageMagickE
       const budget = resolveBudget({ ...loader.budget, ...req.budget });
       const started = performance.now();
       try {
+        // fonts load asynchronously (first use only); the pipeline after this is synchronous WASM work
+        const text = req?.op === "watermark" ? await shapeWatermarkText(req.options ?? {}, loader.fonts) : undefined;
         applyResourceLimits(budget);
-        const outputs = dispatch(req, budget);
+        const outputs = dispatch(req, budget, text);
         const result: ImageRunResult = { ok: true, outputs, engineVersion: version, wasmMemoryBytes: wasmMemoryBytes(), ms: performance.now() - started };
         return result;
       } catch (err) {

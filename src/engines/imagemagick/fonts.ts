@@ -1,9 +1,10 @@
 /**
- * The shipped font set for text watermarks. magick-wasm carries no fonts (annotate fails with
- * UnableToReadFont), so the engine registers these TTF files from wasm/fonts/ at initialisation
- * (DejaVu fonts: Bitstream Vera / Arev licence with DejaVu's public-domain changes, see
- * wasm/fonts/LICENSE). CloudConvert's font names (contract §6 `font_name`) are accepted as aliases
- * of the closest shipped face; Italic variants fall back to the upright face (no italic shipped).
+ * The named faces for text watermarks (DejaVu fonts from wasm/fonts/: Bitstream Vera / Arev
+ * licence with DejaVu's public-domain changes, see wasm/fonts/LICENSE). CloudConvert's font names
+ * (contract §6 `font_name`) are accepted as aliases of the closest shipped face; Italic variants
+ * fall back to the upright face (no italic shipped). The image watermark draws WinAnsi text in
+ * these faces and every other script in the Noto faces of engines/text/faces.ts, as glyph
+ * outlines (ops/watermark.ts): nothing is registered with ImageMagick's annotate any more.
  */
 
 /** Shipped faces: registered name → file name under wasm/fonts/. */

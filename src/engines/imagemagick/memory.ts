@@ -18,6 +18,8 @@
  * | encode TIFF (blob doubling)  | +67 MB @10.7 MP                   | 6.5          |
  * | encode BMP (blob doubling)   | +152 MB @10.7 MP                  | 14.5         |
  * | encode AVIF (libaom)         | +68 MB @1.7 MP, +115 MB @3.8 MP   | 44           |
+ * | encode JXL (libjxl, effort 3)| +34 MB @0.48 MP, +125 MB @1.9 MP, +252 MB @4.3 MP | 70 |
+ * | encode PSD (layer + merged)  | +28 MB @1.9 MP, +66 MB @4.3 MP, +255 MB @12.2 MP; file 6 B/px | 27 (21 + the JS copy) |
  *
  * The sum is conservative where decoders free their buffers before encoding (a 12 MP HEIC → PNG
  * peaks at 100 MB but is estimated at 185 MB and refused); it must never be below the measured
@@ -32,7 +34,7 @@ import type { ImageBudget, ImageFormat } from "./types";
 
 const BASE = 17e6;
 const DECODE: Partial<Record<ImageFormat, number>> = { heic: 6, avif: 6 };
-const ENCODE: Record<ImageFormat, number> = { jpg: 0.5, png: 7.5, webp: 9, gif: 4, tiff: 6.5, bmp: 14.5, avif: 44, ico: 14.5, heic: 44, svg: 0 };
+const ENCODE: Record<ImageFormat, number> = { jpg: 0.5, png: 7.5, webp: 9, gif: 4, tiff: 6.5, bmp: 14.5, avif: 44, ico: 14.5, heic: 44, svg: 0, jxl: 70, psd: 27 };
 /** ImageMagick's colour quantizer allocates a 2^24-entry dither cache for every GIF it writes. */
 const GIF_FIXED = 80e6;
 /** JPEG output up to this size is written with optimized Huffman tables (and progressive in optimize). */

@@ -10,8 +10,8 @@
 import type { TaskFailure } from "../errors";
 import type { WatermarkPlacement } from "../placement";
 
-/** Canonical image format names (lower-case file extensions) the engine knows. */
-export type ImageFormat = "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg";
+/** Canonical image format names (lower-case file extensions) the engines know (formats.ts says which way each goes). */
+export type ImageFormat = "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg" | "jxl" | "psd";
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */
 export type Fit = "max" | "crop" | "scale";
@@ -24,7 +24,7 @@ export interface ConvertOptions {
   fit?: Fit;
   /** Remove EXIF/ICC/comments. */
   strip?: boolean;
-  /** 1–100, for lossy encoders (jpg, webp, avif). */
+  /** 1–100, for lossy encoders (jpg, webp, avif, jxl; heic on the native engine). */
   quality?: number;
   /** Apply the EXIF orientation and reset it to top-left (default true). */
   auto_orient?: boolean;
@@ -46,17 +46,26 @@ export type { WatermarkPlacement };
 
 /** Options of `watermark`: text (with `text`) or image (with the request's `extra` bytes). */
 export interface WatermarkOptions extends WatermarkPlacement {
+  /** Text in any shipped script (engines/text/faces.ts); lines split at \n. */
   text?: string;
-  /** Point size = pixels at 72 dpi (default 40). */
+  /** Point size = pixels at 72 dpi (default 40); ignored when font_width_percent is given. */
   font_size?: number;
+  /** Width of the text block as a percentage (1–100) of the input width; the font size follows. */
+  font_width_percent?: number;
   /** `#RRGGBB` or `#RRGGBBAA` (default #000000). */
   font_color?: string;
-  /** One of the shipped font names or a CloudConvert alias (fonts.ts). */
+  /** One of the shipped font names or a CloudConvert alias (fonts.ts), for WinAnsi text; "Bold" names pick the bold script faces. */
   font_name?: string;
-  /** Width of the watermark image in pixels. */
+  /** Alignment of the lines of a multi-line text within its block (default center). */
+  font_align?: "left" | "center" | "right";
+  /** Width of the watermark image in pixels (the height follows unless image_height is given too). */
   image_width?: number;
-  /** Width of the watermark image as a percentage of the input width. */
+  /** Height of the watermark image in pixels (the width follows unless image_width is given too). */
+  image_height?: number;
+  /** Width of the watermark image as a percentage of the input width (wins over image_width/height; aspect kept). */
   image_width_percent?: number;
+  /** above (default) or below the image: below shows only where the image is transparent. */
+  layer?: "above" | "below";
 }
 
 /** Options of `optimize` (contract §6: profile + quality). */

@@ -14,6 +14,17 @@ export const OFFICE_INPUTS = [
 ] as const;
 
 /**
+ * Image formats the native ImageMagick (Debian 12's ImageMagick 6.9.11 with libheif 1.15.1) reads
+ * and writes through image convert and thumbnail: container/engines/imagemagick.ts CODER (a test
+ * checks they agree). Verified by test/unit/image-outputs-native.test.ts with identify and exiftool:
+ * HEIC is written (libheif's x265 encoder; libheif1 depends on libx265 in bookworm), without alpha,
+ * so the server flattens it on white like JPEG and AVIF; PSD is written. No JXL: Debian's ImageMagick
+ * 6 has no JXL coder (`convert in.png out.jxl` silently writes a PNG), so JXL stays with the WASM engine.
+ */
+export const NATIVE_IMAGE_INPUTS = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg"] as const;
+export const NATIVE_IMAGE_OUTPUTS = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "psd"] as const;
+
+/**
  * The largest input the api Worker hands the native engine, bytes. The bytes pass through the
  * Worker's memory on their way (128 MB isolate in production), so this is the Worker's limit, not
  * the container's.
@@ -28,6 +39,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   "imagemagick-native": ["imagemagick"],
   "native-command": ["imagemagick", "graphicsmagick"],
   "ffmpeg-native": ["ffmpeg"],
+  "tesseract-native": ["tesseract"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -37,4 +49,5 @@ export const NATIVE_VERSIONS = {
   libreoffice: "7.4.7",
   imagemagick: "6.9.11-60",
   ffmpeg: "5.1.8",
+  tesseract: "5.3.0",
 } as const;

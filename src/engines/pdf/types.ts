@@ -132,8 +132,33 @@ export interface PdfOps {
   pdfx(req: { input: PdfInput; variant: "1a" | "3" | "4" }): Promise<PdfOut>;
   /** Re-writes the PDF smaller by `profile`; `unchanged` when the result would not be smaller (the input comes back). Sizes in bytes. */
   optimize(req: { input: PdfInput; profile: PdfOptimizeProfile }): Promise<EngineResult<{ data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
+  /** Page sizes as displayed (points, after /Rotate and the crop box) and whether each page names a font (carries text). */
+  pageInfo(req: { input: PdfInput }): Promise<EngineResult<{ pages: PdfPageInfo[] }>>;
+  /**
+   * Adds invisible text (render mode 3) on the pages given, words in page-display points (origin
+   * bottom-left, y up): the OCR text layer. Page content is not re-encoded.
+   */
+  textLayer(req: { input: PdfInput; pages: { page: number; words: TextLayerWord[] }[] }): Promise<EngineResult<{ data: Uint8Array; words: number }>>;
   /** Renders pages to PNG. */
   rasterize(req: RasterRequest): Promise<EngineResult<{ pages: RasterPage[]; pageCount: number; ms: number; wasmMemoryBytes: number }>>;
+}
+
+/** One page as displayed: size in points after /Rotate (clockwise degrees) and the crop box; `hasText`: its resources name a font. */
+export interface PdfPageInfo {
+  width: number;
+  height: number;
+  rotation: number;
+  hasText: boolean;
+}
+
+/** One word of a text layer in page-display points (origin bottom-left, y up); `angle` = baseline direction, degrees counter-clockwise. */
+export interface TextLayerWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  angle?: number;
 }
 
 /** The PDF optimize profiles (service-spec "optimize"). */

@@ -12,10 +12,12 @@ import { mergeDocs } from "./merge";
 import { openPdf } from "./open";
 import { copyToNew, rotateDoc } from "./pages";
 import { savePdf } from "./save";
+import { addTextLayer, displaySize, glyphlessFont, pageHasFonts } from "./text-layer";
 import { addDropped, type DroppedStructure } from "../pdf/dropped";
 import { SourceIndex } from "./structure-source";
 import { PDFLIB_ENGINE } from "./version";
 import { watermarkDoc } from "./watermark";
+import type { FontSource } from "../text/faces";
 
 
 /** Runs `fn`, turning what it throws into a failure as data. */
@@ -29,8 +31,12 @@ async function answer<T extends object>(fn: () => Promise<T>): Promise<EngineRes
 
 const open = (input: PdfInput) => openPdf(input.data, { filename: input.filename, password: input.password });
 
-/** Creates the pdf-lib engine (stateless; nothing to load). */
-export function createPdfLibEngine(): PdfEngine {
+/**
+ * Creates the pdf-lib engine (stateless; nothing loaded up front). `fonts` is where this platform
+ * gets the watermark script faces (engines/text/faces.ts), loaded only when a watermark's text
+ * needs them; without it watermark text is limited to WinAnsi (the standard PDF fonts).
+ */
+export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEngine {
   return {
     merge: (req) =>
       answer(async () => {
@@ -77,8 +83,25 @@ export function createPdfLibEngine(): PdfEngine {
     watermark: (req) =>
       answer(async () => {
         const doc = await open(req.input);
-        await watermarkDoc(doc, req.mark, req.input.filename, req.image);
+        await watermarkDoc(doc, req.mark, req.input.filename, req.image, options.fonts);
         return { data: await savePdf(doc, req.input.filename) };
+      }),
+    pageInfo: (req) =>
+      answer(async () => {
+        const doc = await open(req.input);
+        return { pages: doc.getPages().map((page) => ({ ...displaySize(page), rotation: page.getRotation().angle, hasText: pageHasFonts(page) })) };
+      }),
+    textLayer: (req) =>
+      answer(async () => {
+        const doc = await open(req.input);
+        const pages = doc.getPages();
+        const font = glyphlessFont(doc);
+        let words = 0;
+        for (const { page, words: list } of req.pages) {
+          if (!pages[page - 1]) throw new TaskError("INVALID_PAGES", `${req.input.filename} has no page ${page}.`);
+          words += addTextLayer(pages[page - 1], font, list);
+        }
+        return { data: await savePdf(doc, req.input.filename), words };
       }),
   };
 }

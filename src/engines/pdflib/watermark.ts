@@ -1,14 +1,29 @@
 /**
- * Watermarks on PDF pages with pdf-lib: text (standard PDF fonts, WinAnsi characters) and/or an
- * image (JPEG/PNG), on the pages of `pages`, above or below the page content, with opacity,
- * rotation, position and margins (geometry in watermark-layout.ts). "below" draws under the page
- * content, so it is hidden where the page paints an opaque background (typical of scans). Text
- * stays extractable (pdftotext finds it).
+ * Watermarks on PDF pages with pdf-lib: text in any shipped script and/or an image (JPEG/PNG), on
+ * the pages of `pages`, above or below the page content, with opacity, rotation, position and
+ * margins (geometry in watermark-layout.ts). "below" draws under the page content, so it is hidden
+ * where the page paints an opaque background (typical of scans). Text stays extractable (pdftotext
+ * finds it: every glyph maps back to its characters through the font's ToUnicode CMap).
+ *
+ * Two text paths, chosen by the characters:
+ * - WinAnsi text (Latin-1 + cp1252) is drawn with one of the 14 standard PDF fonts chosen from the
+ *   CloudConvert `font_name`: nothing is embedded (a stamp adds ~1 KB), no font is loaded, and
+ *   Times/Courier families stay what the caller asked for;
+ * - any other text is shaped by engines/text (bidi, per-run font fallback, OpenType shaping) and
+ *   drawn by glyph id with the Noto faces embedded as subsets (one Type0 font per face used, only
+ *   the glyphs drawn: a Japanese one-liner adds a few KB, not the 4.5 MB face).
  */
-import { type PDFDocument, type PDFFont, type PDFImage, type PDFPage, concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, PDFArray, PDFName, StandardFonts } from "@cantoo/pdf-lib";
+import fontkit from "@cantoo/fontkit";
+import {
+  type PDFDocument, type PDFFont, type PDFImage, type PDFPage, beginText, concatTransformationMatrix, endText, popGraphicsState,
+  pushGraphicsState, rgb, setFillingRgbColor, setFontAndSize, setGraphicsState, setTextMatrix, showText, PDFArray, PDFHexString, PDFName,
+  StandardFonts,
+} from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
 import { resolvePageSet } from "../pdf/pages";
 import type { PdfWatermark } from "../pdf/types";
+import { isWinAnsi, wantsBold, type FontSource } from "../text/faces";
+import { alignOffset, shapeText, type ShapedText } from "../text/shape";
 import { embedImage } from "./images";
 import { displayFrame, placeBox } from "./watermark-layout";
 
@@ -81,8 +96,79 @@ function textSize(font: PDFFont, p: PdfWatermark, pageWidth: number): [number, n
   return [widest * size, font.heightAtSize(size) * lines.length];
 }
 
+/** The fields of pdf-lib's CustomFontSubsetEmbedder (2.11) that encoding by glyph id needs. */
+interface SubsetEmbedder {
+  subset: { includeGlyph(glyph: number): number };
+  glyphs: unknown[];
+  glyphIdMap: Map<number, number>;
+  glyphCache: { invalidate(): void };
+}
+
+/** The shaped text's faces embedded as subset Type0 fonts (one per face), by font file. */
+type ShapedFonts = Map<string, PDFFont>;
+
+/**
+ * Encodes glyph ids of `face` into `font` (a subset embedding of the same bytes): the glyphs join
+ * the subset, their widths the /W array and their characters the ToUnicode CMap, as pdf-lib's own
+ * `encodeText` does for the glyphs fontkit's layout returns; here the glyphs come from our shaper
+ * (bidi-ordered, per-run fallback), which pdf-lib's text API cannot take.
+ */
+function encodeGlyphs(font: PDFFont, face: ShapedText["faces"][number], glyphs: { id: number; codePoints: number[] }[]): PDFHexString {
+  const e = (font as unknown as { embedder: SubsetEmbedder }).embedder;
+  if (!e?.subset || !Array.isArray(e.glyphs) || !(e.glyphIdMap instanceof Map)) throw new TaskError("INTERNAL_ERROR", "pdf-lib's subset font embedder changed shape; cannot encode shaped glyphs.");
+  let hex = "";
+  for (const g of glyphs) {
+    let sid = e.glyphIdMap.get(g.id);
+    if (sid === undefined) {
+      sid = e.subset.includeGlyph(g.id);
+      e.glyphs[sid - 1] = face.font.getGlyph(g.id, g.codePoints);
+      e.glyphIdMap.set(g.id, sid);
+    }
+    hex += sid.toString(16).padStart(4, "0");
+  }
+  e.glyphCache.invalidate();
+  return PDFHexString.of(hex);
+}
+
+/** Size of the shaped block in points: font_width_percent of the page width, else font_size (default 40). */
+function shapedSize(t: ShapedText, p: PdfWatermark, pageWidth: number): { size: number; w: number; h: number } {
+  const size = p.font_width_percent ? ((p.font_width_percent / 100) * pageWidth) / t.width : (p.font_size ?? 40);
+  return { size, w: t.width * size, h: t.lineHeight * size * t.lines.length };
+}
+
+/** Draws the shaped block centred on the current origin: one BT…ET, glyphs placed by Tm where shaping moved them. */
+function drawShaped(page: PDFPage, t: ShapedText, fonts: ShapedFonts, p: PdfWatermark, pageWidth: number): void {
+  const { size, w, h } = shapedSize(t, p, pageWidth);
+  const [r, g, b] = parseColor(p.font_color);
+  const opacity = Math.max(0, Math.min(1, (p.opacity ?? 100) / 100));
+  const ops = [];
+  if (opacity < 1) {
+    const gs = page.node.newExtGState("GS", page.doc.context.obj({ Type: "ExtGState", ca: opacity, CA: opacity }));
+    ops.push(setGraphicsState(gs));
+  }
+  ops.push(setFillingRgbColor(r, g, b), beginText());
+  t.lines.forEach((line, i) => {
+    let x = -w / 2 + alignOffset(t.width, line.advance, p.font_align) * size;
+    const y = h / 2 - (t.ascent + i * t.lineHeight) * size;
+    for (const run of line.runs) {
+      const font = fonts.get(run.face.file)!;
+      ops.push(setFontAndSize(page.node.newFontDictionary(font.name, font.ref), size));
+      for (const glyph of run.glyphs) {
+        // one Tm per glyph keeps GPOS placement exact (marks, kerning) at ~25 bytes a glyph
+        ops.push(setTextMatrix(1, 0, 0, 1, x + glyph.xOffset * size, y + glyph.yOffset * size), showText(encodeGlyphs(font, run.face, [glyph])));
+        x += glyph.advance * size;
+      }
+    }
+  });
+  ops.push(endText());
+  page.pushOperators(...ops);
+}
+
+/** What one watermark call draws its text with: a standard font, or shaped glyphs and their subset fonts. */
+type TextPlan = { kind: "standard"; font: PDFFont } | { kind: "shaped"; text: ShapedText; fonts: ShapedFonts };
+
 /** Watermarks one page: each element in its own q…Q with the placement matrix; moved first for layer "below". */
-function watermarkPage(page: PDFPage, p: PdfWatermark, font: PDFFont | undefined, image: PDFImage | undefined): void {
+function watermarkPage(page: PDFPage, p: PdfWatermark, text: TextPlan | undefined, image: PDFImage | undefined): void {
   const frame = displayFrame(page.getCropBox(), page.getRotation().angle);
   const draw = (w: number, h: number, paint: () => void) => {
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...placeBox(frame, w, h, p)));
@@ -93,11 +179,38 @@ function watermarkPage(page: PDFPage, p: PdfWatermark, font: PDFFont | undefined
     const [w, h] = imageSize(image, p, frame.width);
     draw(w, h, () => page.drawImage(image, { x: -w / 2, y: -h / 2, width: w, height: h, opacity: (p.opacity ?? 100) / 100 }));
   }
-  if (font && p.text) {
-    const [w, h] = textSize(font, p, frame.width);
-    draw(w, h, () => drawText(page, font, p, frame.width));
+  if (text?.kind === "standard" && p.text) {
+    const [w, h] = textSize(text.font, p, frame.width);
+    draw(w, h, () => drawText(page, text.font, p, frame.width));
+  }
+  if (text?.kind === "shaped") {
+    const { w, h } = shapedSize(text.text, p, frame.width);
+    draw(w, h, () => drawShaped(page, text.text, text.fonts, p, frame.width));
   }
   if (p.layer === "below") moveLastContentFirst(page);
+}
+
+/** Six upper-case letters from `seed` (FNV-1a): the same text and face give the same tag. */
+function subsetTag(seed: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193) >>> 0;
+  let tag = "";
+  for (let i = 0; i < 6; i++, h = Math.floor(h / 26)) tag += String.fromCharCode(65 + (h % 26));
+  return tag;
+}
+
+/** Shapes non-WinAnsi text and embeds its faces as subsets. @throws TaskError UNSUPPORTED (no fonts here, or characters no face covers) */
+async function planShaped(doc: PDFDocument, text: string, fontName: string | undefined, fonts: FontSource | undefined): Promise<TextPlan> {
+  if (!fonts) throw new TaskError("UNSUPPORTED", "text: this runtime ships no fonts beyond the standard PDF fonts; use Latin-1 (WinAnsi) text.");
+  const shaped = await shapeText(text, fonts, { bold: wantsBold(fontName) });
+  doc.registerFontkit(fontkit);
+  const embedded: ShapedFonts = new Map();
+  for (const face of shaped.faces) {
+    // a subset font's name starts with a six-letter tag and "+" (ISO 32000-1 §9.6.4), which tells readers (pdffonts "sub") it is partial
+    const name = `${subsetTag(face.file + text)}+${face.font.postscriptName ?? face.file.replace(/\.\w+$/, "")}`;
+    embedded.set(face.file, await doc.embedFont(face.bytes, { subset: true, customName: name }));
+  }
+  return { kind: "shaped", text: shaped, fonts: embedded };
 }
 
 /** Moves the content stream pdf-lib appended (the watermark) to the front of /Contents. */
@@ -111,12 +224,20 @@ function moveLastContentFirst(page: PDFPage): void {
 }
 
 /**
- * Draws the watermark `p` on the pages of `doc` it selects.
- * @throws TaskError INVALID_PAGES | UNSUPPORTED (characters outside WinAnsi) | OPEN_FAILED/OVER_BUDGET (image)
+ * Draws the watermark `p` on the pages of `doc` it selects. `fonts` is where this platform gets the
+ * script faces (engines/text/faces.ts); without it only WinAnsi text can be drawn.
+ * @throws TaskError INVALID_PAGES | UNSUPPORTED (characters no shipped font covers, named with
+ *   their code points) | OPEN_FAILED/OVER_BUDGET (image) | INTERNAL_ERROR (a font could not be loaded; retryable)
  */
-export async function watermarkDoc(doc: PDFDocument, p: PdfWatermark, filename: string, imageBytes?: { filename: string; data: Uint8Array }): Promise<void> {
-  const font = p.text ? await doc.embedFont(standardFont(p.font_name)) : undefined;
-  const image = imageBytes ? await embedImage(doc, imageBytes.data, imageBytes.filename) : undefined;
+export async function watermarkDoc(
+  doc: PDFDocument, p: PdfWatermark, filename: string, imageBytes?: { filename: string; data: Uint8Array }, fonts?: FontSource,
+): Promise<void> {
   const pages = doc.getPages();
-  for (const n of resolvePageSet(p.pages, pages.length, filename)) watermarkPage(pages[n - 1], p, font, image);
+  const selected = resolvePageSet(p.pages, pages.length, filename);
+  let text: TextPlan | undefined;
+  if (p.text) {
+    text = isWinAnsi(p.text) ? { kind: "standard", font: await doc.embedFont(standardFont(p.font_name)) } : await planShaped(doc, p.text, p.font_name, fonts);
+  }
+  const image = imageBytes ? await embedImage(doc, imageBytes.data, imageBytes.filename) : undefined;
+  for (const n of selected) watermarkPage(pages[n - 1], p, text, image);
 }

@@ -1,21 +1,29 @@
 /**
- * convert (image → image) with the image engine: every pair the WASM build verifiably reads and
+ * convert (image → image) with the image engines: every pair the WASM build verifiably reads and
  * writes (engines/imagemagick/formats.ts; test/unit/image-formats.test.ts checks each with Debian's
- * `identify`), plus svg → png|jpg rendered by ImageMagick's internal SVG renderer.
+ * `identify`), plus svg → png|jpg rendered by ImageMagick's internal SVG renderer, plus the outputs
+ * only the native ImageMagick writes (HEIC: engines/native/rows.ts). Which engine lists which pair
+ * is the engine table's business (registry.ts rows' formats), so a native-only output appears in
+ * the catalogue only where the native engine is deployed.
  */
 import type { z } from "zod";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "../../engines/imagemagick/formats";
 import type { ImageFormat } from "../../engines/imagemagick/types";
+import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS } from "../../engines/native/rows";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
 import { imageFile, inputFormatOf } from "./common";
 import { convertParams } from "./schemas";
 
-/** Every (input, output) pair convert offers. */
-export const CONVERT_PAIRS: FormatPair[] = READABLE_FORMATS.flatMap((input) =>
-  (input === "svg" ? SVG_OUTPUTS : WRITABLE_FORMATS).map((output) => ({ input, output })),
-);
+/** Outputs only the native engine writes (HEIC), offered for the inputs it reads (NATIVE_IMAGE_INPUTS). */
+const NATIVE_ONLY_OUTPUTS: readonly ImageFormat[] = NATIVE_IMAGE_OUTPUTS.filter((f) => !WRITABLE_FORMATS.includes(f));
+
+/** Every (input, output) pair convert offers, by some image engine. */
+export const CONVERT_PAIRS: FormatPair[] = READABLE_FORMATS.flatMap((input) => [
+  ...(input === "svg" ? SVG_OUTPUTS : WRITABLE_FORMATS),
+  ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
+].map((output) => ({ input, output })));
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {
   operation: "convert",

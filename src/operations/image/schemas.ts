@@ -1,8 +1,8 @@
 /**
  * Zod schemas of the image operations' own parameters (contract §6; flat in the task object).
  * The catalogue (GET /v2/operations) is generated from these, so every accepted value is listed
- * here; CloudConvert parameters this engine does not implement (pdf `pages`/`layer`, `font_align`,
- * `font_width_percent`, `image_height`) are absent and therefore refused by name at creation.
+ * here; CloudConvert parameters this engine does not implement (the PDF-only `pages`) are absent
+ * and therefore refused by name at creation.
  */
 import { z } from "zod";
 import { FONT_NAMES } from "../../engines/imagemagick/fonts";
@@ -38,15 +38,23 @@ export const thumbnailParams = z.object({
   count: z.number().int().min(1).max(100).optional().describe("Thumbnails of the first frames of a multi-frame input (default 1)"),
 });
 
-/** watermark on images: `text` or `image` (an import task's name), placement and style. */
+/**
+ * watermark on images: `text` or `image` (an import task's name), placement and style. The same
+ * names, meanings and defaults as the PDF watermark (operations/pdf/watermark-params.ts), in
+ * pixels instead of points.
+ */
 export const watermarkParams = z.object({
-  text: z.string().min(1).max(500).optional(),
-  font_size: z.number().int().min(1).max(1000).optional().describe("Point size (default 40)"),
+  text: z.string().min(1).max(500).optional().describe("Text in Latin, Greek, Cyrillic, Arabic, Hebrew or Japanese script (mixed scripts and right-to-left text shaped); \\n breaks lines"),
+  font_size: z.number().int().min(1).max(1000).optional().describe("Point size = pixels (default 40); ignored with font_width_percent"),
+  font_width_percent: z.number().min(1).max(100).optional().describe("Width of the text block as % of the input width; the font size follows"),
   font_color: z.string().regex(/^#(?:[0-9a-f]{6}|[0-9a-f]{8})$/i, "must be #RRGGBB or #RRGGBBAA").optional(),
-  font_name: z.enum(FONT_NAMES).optional().describe("Shipped DejaVu faces; CloudConvert names map to the closest face"),
+  font_name: z.enum(FONT_NAMES).optional().describe("Latin-1 text: the shipped DejaVu faces, CloudConvert names mapped to the closest one; other scripts use Noto Sans, Noto Naskh Arabic, Noto Sans Hebrew and Noto Sans JP, bold when the name says Bold"),
+  font_align: z.enum(["left", "center", "right"]).optional().describe("Alignment of the lines of a multi-line text (default center)"),
   image: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "must name a task of this job").optional(),
-  image_width: side.optional().describe("Watermark image width in pixels"),
-  image_width_percent: z.number().min(1).max(100).optional().describe("Watermark image width as % of the input width"),
+  image_width: side.optional().describe("Watermark image width in pixels (height follows unless image_height is given)"),
+  image_height: side.optional().describe("Watermark image height in pixels (width follows unless image_width is given)"),
+  image_width_percent: z.number().min(1).max(100).optional().describe("Watermark image width as % of the input width, aspect kept (wins over image_width/image_height)"),
+  layer: z.enum(["above", "below"]).optional().describe("above (default) or below the image: below shows only through transparent pixels"),
   position_vertical: z.enum(["top", "center", "bottom"]).optional(),
   position_horizontal: z.enum(["left", "center", "right"]).optional(),
   margin_vertical: z.number().int().min(0).max(MAX_SIDE).optional(),

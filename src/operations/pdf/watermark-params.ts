@@ -6,6 +6,11 @@
  *
  * Defaults (CloudConvert documents none): layer above, centre/centre, margins 25 pt, font_size
  * 40 pt, black, Helvetica, opacity 100, rotation 0; an image keeps its pixel size as points.
+ *
+ * `text` may be in any shipped script (Latin, Greek, Cyrillic, Arabic, Hebrew, Japanese; mixed
+ * and right-to-left text shaped, engines/text): WinAnsi text is drawn in the standard font
+ * `font_name` maps to (Helvetica, Times, Courier families), other text in embedded Noto subsets,
+ * bold when `font_name` says Bold. The image watermark takes the same names (operations/image/schemas.ts).
  */
 import { z } from "zod";
 import { pagesParam, passwordParam } from "./common";

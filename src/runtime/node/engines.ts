@@ -6,20 +6,22 @@ import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { nodeExifToolEngine } from "./exiftool";
 import { nodeFfmpegEngine } from "./ffmpeg";
-import { nodeImageMagickEngine } from "./imagemagick";
+import { nodeFontSource, nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
 import { nodeSevenZipEngine } from "./sevenzip";
+import { nodeTesseractEngine } from "./tesseract";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
 export function nodeEngines(only?: string[]): EngineInstances {
   const all: EngineInstances = {
     cloudflare: {},
-    pdflib: createPdfLibEngine(),
+    pdflib: createPdfLibEngine({ fonts: nodeFontSource() }),
     pdfium: nodePdfiumEngine(),
     imagemagick: nodeImageMagickEngine(),
     exiftool: nodeExifToolEngine(),
     ffmpeg: nodeFfmpegEngine(),
     "7z": nodeSevenZipEngine(),
+    tesseract: nodeTesseractEngine(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

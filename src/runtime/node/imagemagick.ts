@@ -5,11 +5,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createImageMagickEngine, type ImageMagickLoader } from "../../engines/imagemagick/engine";
-import { FONT_FILES } from "../../engines/imagemagick/fonts";
 import type { ImageMagickEngine } from "../../engines/imagemagick/types";
+import { FONT_LOCATIONS, type FontFile, type FontSource } from "../../engines/text/faces";
 
 /** Where paths are resolved from: the repository root (holds node_modules/ and wasm/). */
 export interface NodeWasmOptions {
@@ -26,20 +26,34 @@ export async function loadImageMagickWasm(opts: NodeWasmOptions = {}): Promise<W
   return WebAssembly.compile(await readFile(path));
 }
 
-/** Reads the shipped fonts (wasm/fonts/*.ttf) as name → bytes. */
-export async function loadImageMagickFonts(opts: NodeWasmOptions = {}): Promise<Record<string, Uint8Array>> {
-  const dir = join(opts.root ?? defaultRoot(), "wasm", "fonts");
-  const entries = await Promise.all(
-    Object.entries(FONT_FILES).map(async ([name, file]) => [name, new Uint8Array(await readFile(join(dir, file)))] as const),
-  );
-  return Object.fromEntries(entries);
+const fontSources = new Map<string, FontSource>();
+
+/**
+ * The watermark fonts (engines/text/faces.ts) read from disk on demand: DejaVu from wasm/fonts/,
+ * the Noto faces from their npm packages' fonts/ folders (node_modules). One source per root, so
+ * the parsed-face cache (engines/text/fonts.ts) is shared by every engine of the process.
+ */
+export function nodeFontSource(opts: NodeWasmOptions = {}): FontSource {
+  const root = opts.root ?? defaultRoot();
+  let source = fontSources.get(root);
+  if (!source) {
+    const require = createRequire(join(root, "package.json"));
+    const pathOf = (file: FontFile) => {
+      const loc = FONT_LOCATIONS[file];
+      // the packages export no fonts/ subpath: their folder is found from the package's main file (dist/)
+      return loc === "wasm/fonts" ? join(root, "wasm", "fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
+    };
+    source = async (file) => new Uint8Array(await readFile(pathOf(file)));
+    fontSources.set(root, source);
+  }
+  return source;
 }
 
 /** The in-process ImageMagick engine for Node (tests, bench, the local runner). */
 export function nodeImageMagickEngine(opts: NodeWasmOptions & Pick<ImageMagickLoader, "budget" | "recycleAboveBytes"> = {}): ImageMagickEngine {
   return createImageMagickEngine({
     loadWasm: () => loadImageMagickWasm(opts),
-    loadFonts: () => loadImageMagickFonts(opts),
+    fonts: nodeFontSource(opts),
     budget: opts.budget,
     recycleAboveBytes: opts.recycleAboveBytes,
   });

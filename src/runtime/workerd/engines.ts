@@ -6,7 +6,9 @@
  * to another engine or ends the task with ENGINE_UNAVAILABLE.
  */
 import { createChromeEngine } from "../../engines/chrome/engine";
+import type { PdfEngine } from "../../engines/pdf/types";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
+import { serviceFontSource } from "../../engines/text/service";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
 import type { Env } from "../../env";
@@ -14,7 +16,8 @@ import { nativeEngines } from "../../engines/native/engines";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
-const pdflib = createPdfLibEngine();
+// Created on first use: its watermark fonts come from the image engine Worker (engines/text/service.ts).
+let pdflib: PdfEngine | undefined;
 
 /**
  * The engines reachable from a Worker with bindings `env`. `task` (the running task's signal and
@@ -22,18 +25,19 @@ const pdflib = createPdfLibEngine();
  * engine, whose page it bounds and closes.
  */
 export function workerdEngines(
-  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
+  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
     ...nativeEngines(nativeTarget(env), task),
     cloudflare: {},
-    pdflib,
+    pdflib: (pdflib ??= createPdfLibEngine({ fonts: env.IMAGEMAGICK ? serviceFontSource(env.IMAGEMAGICK) : undefined })),
     pdfium: workerdPdfiumEngine(),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
+    ...(env.TESSERACT ? { tesseract: remoteEngine("ocr", env.TESSERACT) } : {}),
     ...(env.BROWSER ? { chrome: createChromeEngine(env.BROWSER, { ...task, reuse: env.BROWSER_REUSE !== "false" }) } : {}),
   };
 }

@@ -1,0 +1,64 @@
+/**
+ * The image outputs of issue 16 in the Worker (NATIVE_ENGINE = "off" in this project): the catalogue
+ * lists JXL and PSD for the WebAssembly ImageMagick and no HEIC output (only the native engine writes
+ * HEIC); a job converting to JXL and to PSD runs in the ImageMagick engine Worker, and the files carry
+ * their format's signature and size (JPEG XL: ISO/IEC 18181-2 container/codestream signatures; PSD:
+ * Adobe's file header "8BPS", height and width at bytes 14 and 18). HEIC output ends ENGINE_UNAVAILABLE.
+ */
+import { describe, expect, it } from "vitest";
+import { api, createJob, taskByName, waitJob } from "./helpers";
+
+const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+
+/** A w×h 24-bit BMP, left half red, right half blue. */
+function bmp(w: number, h: number): Uint8Array {
+  const row = Math.ceil((w * 3) / 4) * 4;
+  const b = new Uint8Array(54 + row * h);
+  const v = new DataView(b.buffer);
+  b.set([0x42, 0x4d]);
+  v.setUint32(2, b.length, true); v.setUint32(10, 54, true); v.setUint32(14, 40, true);
+  v.setInt32(18, w, true); v.setInt32(22, h, true); v.setUint16(26, 1, true); v.setUint16(28, 24, true);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) b.set(x < w / 2 ? [0, 0, 255] : [255, 0, 0], 54 + y * row + x * 3);
+  return b;
+}
+
+async function download(job: any, name: string): Promise<Uint8Array> {
+  const url = taskByName(job, name).result.files[0].url as string;
+  const { exports } = await import("cloudflare:workers");
+  return new Uint8Array(await (await (exports as any).default.fetch(url)).arrayBuffer());
+}
+
+const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) >>> 0) + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]);
+
+describe("image outputs in the Worker without the native engine", () => {
+  it("the catalogue lists convert to jxl and psd on imagemagick, and no heic output", async () => {
+    const rows = async (out: string) => (await api("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, { key: null })).json.data;
+    const jxl = await rows("jxl");
+    expect(new Set(jxl.map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
+    expect(jxl.map((r: any) => r.input_format)).toContain("png");
+    expect(new Set((await rows("psd")).map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
+    expect(await rows("heic")).toEqual([]);
+  });
+
+  it("converts a BMP to JXL and PSD in the ImageMagick engine Worker; HEIC ends ENGINE_UNAVAILABLE", async () => {
+    const job = await createJob({
+      in: { operation: "import/base64", file: b64(bmp(120, 80)), filename: "in.bmp" },
+      jxl: { operation: "convert", input: "in", output_format: "jxl", width: 60 },
+      psd: { operation: "convert", input: "in", output_format: "psd" },
+      heic: { operation: "convert", input: "in", output_format: "heic" },
+      ojxl: { operation: "export/url", input: "jxl" },
+      opsd: { operation: "export/url", input: "psd" },
+    });
+    const done = await waitJob(job.id);
+    expect(taskByName(done, "jxl"), JSON.stringify(taskByName(done, "jxl"))).toMatchObject({ status: "finished", engine: "imagemagick" });
+    expect(taskByName(done, "psd")).toMatchObject({ status: "finished", engine: "imagemagick" });
+    expect(taskByName(done, "heic")).toMatchObject({ status: "error", code: "ENGINE_UNAVAILABLE" });
+    expect(taskByName(done, "ojxl").result.files[0].filename).toBe("in.jxl");
+    const jxl = await download(done, "ojxl");
+    const container = [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20, 0x0d, 0x0a, 0x87, 0x0a].every((v, i) => jxl[i] === v);
+    expect(container || (jxl[0] === 0xff && jxl[1] === 0x0a), "JPEG XL signature").toBe(true);
+    const psd = await download(done, "opsd");
+    expect(String.fromCharCode(...psd.subarray(0, 4))).toBe("8BPS");
+    expect([u32be(psd, 18), u32be(psd, 14)]).toEqual([120, 80]);
+  });
+});
