@@ -1,6 +1,6 @@
 /**
  * The native engine: a small HTTP service running native tools (Ghostscript, LibreOffice, qpdf,
- * ImageMagick, GraphicsMagick, ffmpeg) for the api Worker (issue 12). In production it is the process of a
+ * ImageMagick, GraphicsMagick, ffmpeg, tesseract) for the api Worker (issue 12). In production it is the process of a
  * Cloudflare Container (container/Dockerfile); locally and in CI the very same file runs as a
  * loopback process (`npm start` and the tests start it). Wire: container/protocol.ts.
  *
@@ -22,6 +22,7 @@ import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
+import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "./protocol.ts";
 import { installHint, probeTools } from "./tools.ts";
 
@@ -33,6 +34,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   "imagemagick-native": imagemagick,
   command,
   "ffmpeg-native": ffmpegNative,
+  "tesseract-native": tesseractNative,
 };
 
 const env = process.env;

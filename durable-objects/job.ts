@@ -143,9 +143,12 @@ export class JobDO extends DurableObject<Env> {
     return this.m.claim(taskId, this.clock(), messageId);
   }
 
-  /** Runner heartbeat for attempt `attempt`. False: that attempt no longer holds the task (cancelled, timed out, superseded); stop. */
-  async renewLease(taskId: string, attempt: number): Promise<boolean> {
-    return this.m.renew(taskId, attempt, this.clock());
+  /**
+   * Runner heartbeat for attempt `attempt`, with the operation's progress `percent` (0–100) when it
+   * reports one. False: that attempt no longer holds the task (cancelled, timed out, superseded); stop.
+   */
+  async renewLease(taskId: string, attempt: number, percent?: number): Promise<boolean> {
+    return this.m.renew(taskId, attempt, this.clock(), percent);
   }
 
   /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */

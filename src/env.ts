@@ -26,6 +26,8 @@ export interface Env {
   FFMPEG?: EngineRpc;
   /** 7-Zip engine Worker (wasm/7z) over a service binding: archive and extraction. */
   SEVENZIP?: EngineRpc;
+  /** tesseract engine Worker (wasm/tesseract) over a service binding: OCR in eng and fra. */
+  TESSERACT?: EngineRpc;
   /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
   /** "false": launch a browser per task and close it (the cold path; benchmarks compare); default: warm sessions reused. */

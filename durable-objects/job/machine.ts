@@ -224,8 +224,8 @@ export class JobMachine {
   }
 
   /** Heartbeat: renews the claim of attempt `attempt`. False when that attempt no longer holds the task (ended, superseded). */
-  renew(id: string, attempt: number, now: number): boolean {
-    return this.move(id, "renew", { now }, (t) => t.attempts === attempt && t.claimed_at !== null);
+  renew(id: string, attempt: number, now: number, percent?: number): boolean {
+    return this.move(id, "renew", { now, percent }, (t) => t.attempts === attempt && t.claimed_at !== null);
   }
 
   /** Output files of an input reference: a task name in this job, or an external task id. */

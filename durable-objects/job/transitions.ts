@@ -41,6 +41,8 @@ export interface TaskEventInput {
   delayMs?: number;
   /** claim: the queue message id of the delivery (stable across the queue's redeliveries of one message). */
   token?: string;
+  /** renew: the runner's progress, 0–100 (kept below 100 and never moved back until the task ends). */
+  percent?: number;
 }
 
 interface TaskTransition {
@@ -66,7 +68,10 @@ export const TASK_TRANSITIONS = {
   /** A runner took the sent task: its lease starts. */
   claim: { from: ["processing"], to: "processing", set: (_t, e) => ({ claimed_at: e.now, claimed_by: e.token ?? null, lease_until: e.now + LEASE_MS }) },
   /** The runner is alive (heartbeat). */
-  renew: { from: ["processing"], to: "processing", set: (_t, e) => ({ lease_until: e.now + LEASE_MS }) },
+  renew: {
+    from: ["processing"], to: "processing",
+    set: (t, e) => ({ lease_until: e.now + LEASE_MS, ...(e.percent === undefined ? {} : { percent: Math.min(99, Math.max(t.percent, Math.round(e.percent))) }) }),
+  },
   /** Sent, never claimed, lease lapsed (the message was lost): send again, same attempt. */
   resend: { from: ["processing"], to: "processing", set: (t, e) => sent(t, e, t.attempts) },
   /** Claimed, then the runner vanished or failed retryably: send again as the next attempt. */

@@ -16,6 +16,7 @@ import type { MediaEngine } from "./ffmpeg/types";
 import type { ImageMagickEngine } from "./imagemagick/types";
 import type { ArchiveEngine } from "./sevenzip/types";
 import type { CommandEngine, OfficeEngine } from "./native/types";
+import type { OcrEngine } from "./ocr/types";
 import type { PdfEngine } from "./pdf/types";
 
 /** The answer of one engine call: its payload `T`, or a failure as data; both name the engine version that answered. */
@@ -45,6 +46,8 @@ export interface EngineKinds {
   web: WebEngine;
   /** Archives written and read (7-Zip in WebAssembly): the archive operation and extraction by convert. */
   archive: ArchiveEngine;
+  /** Text recognised on page images, word by word with boxes (tesseract in WebAssembly or natively): pdf/ocr and searchable PDFs from images. */
+  ocr: OcrEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -65,5 +68,6 @@ export const KIND_METHODS = {
   media: ["run", "command", "info"],
   web: ["render"],
   archive: ["create", "extract", "info"],
+  ocr: ["recognize"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

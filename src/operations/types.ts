@@ -61,6 +61,11 @@ export interface OperationContext extends EngineAccess {
   files: FileStore;
   /** Environment switches the operation may need (e.g. allowPrivateImports). */
   settings: RuntimeSettings;
+  /**
+   * Reports how far the operation is, 0–100 (e.g. pages done / pages); the runner sends it with its
+   * next lease heartbeat, so GET /v2/tasks/{id} shows it as `percent`. Absent where nobody listens.
+   */
+  progress?(percent: number): void;
   /** Files of other tasks in the same job by task name (e.g. the watermark `image` task). */
   taskFiles(taskName: string): Promise<InputFile[]>;
 }

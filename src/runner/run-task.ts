@@ -33,14 +33,15 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string): P
   // The lease follows the work (issue 10): renewed while the task runs; a refusal means the task was
   // cancelled, timed out or given to another attempt, so this run stops. A failed call is not a
   // refusal (the object may be busy): the next beat tries again, and the lease outlives two misses.
+  let percent: number | undefined; // the operation's progress, sent with the next heartbeat
   const heartbeat = setInterval(() => {
-    stub.renewLease(claim.taskId, claim.attempt).then(
+    stub.renewLease(claim.taskId, claim.attempt, percent).then(
       (held) => { if (!held) controller.abort(new TaskError("CANCELLED", "The task no longer belongs to this run.")); },
       (err: unknown) => console.error(`lease renewal of ${claim.taskId} failed:`, err),
     );
   }, HEARTBEAT_MS);
   try {
-    const ctx = contextFor(env, claim, files, controller.signal);
+    const ctx = { ...contextFor(env, claim, files, controller.signal), progress: (p: number) => { percent = p; } };
     const inputs = claim.inputs.map((f) => inputFile(files, f, f.fromTask));
     const { out, engine, credits } = await execute(claim.operation, claim.params, inputs, ctx, tried);
     const stored = await storeOutputs(files, claim.jobId, claim.taskId, out.files);

@@ -19,6 +19,7 @@ export function nativeEngines(target: NativeTarget | undefined, opts: { signal?:
     "imagemagick-native": nativeEngine("image", rpc("imagemagick-native")),
     "native-command": nativeEngine("command", rpc("command")),
     "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
+    "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),
   };
 }
 

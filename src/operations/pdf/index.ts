@@ -1,6 +1,6 @@
 /**
  * The PDF operation family: registry rows for merge, pdf/split-pages, pdf/extract-pages,
- * pdf/rotate-pages, pdf/encrypt, pdf/decrypt, watermark, pdf/a, pdf/x, optimize, and convert/thumbnail from PDF to
+ * pdf/rotate-pages, pdf/encrypt, pdf/decrypt, watermark, pdf/a, pdf/x, optimize, pdf/ocr (OCR engine + PDFium + pdf-lib), and convert/thumbnail from PDF to
  * png|jpg|webp, all run by a PDF-kind engine (engines/pdf/types.ts; the engine table says which:
  * pdf-lib for pages, PDFium for rasterizing); jpg/webp pages are re-encoded by the image engine.
  * The registry lists PDF_HANDLERS explicitly (DESIGN.md principle 1).
@@ -10,6 +10,7 @@ import { decryptPdf } from "./decrypt";
 import { encryptPdf } from "./encrypt";
 import { extractPages } from "./extract";
 import { mergePdf } from "./merge";
+import { ocrPdf } from "./ocr";
 import { pdfOptimize } from "./optimize";
 import { pdfA } from "./pdfa";
 import { pdfX } from "./pdfx";
@@ -26,4 +27,6 @@ export const PDF_HANDLERS: OperationHandler<any>[] = [
   mergePdf, splitPages, extractPages, rotatePages, encryptPdf, decryptPdf, watermarkPdf, convertPdfToImage, pdfThumbnail,
   // Ghostscript in the native engine (issue 12)
   pdfA, pdfX, pdfOptimize,
+  // tesseract (WebAssembly, native for other languages), issue 17
+  ocrPdf,
 ];
