@@ -77,6 +77,7 @@ export function jpegSize(jpg: Uint8Array): [number, number] {
 const OPERATION_METHOD: Record<string, keyof PdfEngine> = {
   merge: "merge", "pdf/split-pages": "split", "pdf/extract-pages": "extract", "pdf/rotate-pages": "rotate",
   "pdf/encrypt": "encrypt", "pdf/decrypt": "decrypt", watermark: "watermark", convert: "rasterize", thumbnail: "rasterize",
+  "pdf/ocr": "textLayer", // with pageInfo: the text layer of pdf/ocr (the OCR engine recognises)
 };
 
 const namesOf = (engines: EngineInstances, kind: keyof EngineKinds) =>

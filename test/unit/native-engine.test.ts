@@ -531,7 +531,7 @@ describe("broken and encrypted input through pdf/a", () => {
 describe("a native engine without its tools (PATH=/nonexistent)", () => {
   it("GET /health reports every tool with version null and the Debian packages that provide it", async () => {
     const health = (await (await fetch(`${bare.url}/health`)).json()) as { tools: { name: string; version: string | null; packages: string[] }[] };
-    expect(health.tools.map((t) => t.name).sort()).toEqual(["ffmpeg", "ghostscript", "graphicsmagick", "imagemagick", "libreoffice", "qpdf"]);
+    expect(health.tools.map((t) => t.name).sort()).toEqual(["ffmpeg", "ghostscript", "graphicsmagick", "imagemagick", "libreoffice", "qpdf", "tesseract"]);
     for (const t of health.tools) {
       expect(t.version, t.name).toBeNull();
       expect(t.packages.length, t.name).toBeGreaterThan(0);
@@ -542,6 +542,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     expect(pkgs.qpdf).toContain(dpkgOwner("/usr/bin/qpdf"));
     expect(pkgs.graphicsmagick).toContain(dpkgOwner("/usr/bin/gm"));
     expect(pkgs.ffmpeg).toContain(dpkgOwner("/usr/bin/ffmpeg"));
+    expect(pkgs.tesseract).toContain(dpkgOwner("/usr/bin/tesseract"));
     expect(pkgs.imagemagick).toEqual(["imagemagick"]);
     expect(pkgs.libreoffice).toContain("python3-uno");
   });

@@ -23,6 +23,8 @@ describe("PDF registry rows", () => {
       "pdf/decrypt:pdflib", "watermark:pdflib", "convert:pdfium", "thumbnail:pdfium",
       // Ghostscript in the native engine (issue 12)
       "pdf/a:ghostscript", "pdf/x:ghostscript", "optimize:ghostscript",
+      // tesseract (issue 17)
+      "pdf/ocr:tesseract",
     ]);
     for (const h of PDF_HANDLERS) {
       expect(h.formats.length).toBeGreaterThan(0);
