@@ -9,7 +9,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeExtract } from "../support/archive-oracle";
 import { corpusPath, fact } from "../support/corpus";
-import { runCorpusJob } from "../support/jobs";
+import { runCorpusJob, runUploadJob } from "../support/jobs";
 import { pdfinfo, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
@@ -22,17 +22,7 @@ afterAll(async () => server?.stop());
 
 const UPLOADS = ["pdf/pdfjs-tracemonkey.pdf", "images/pngsuite-basn6a16.png", "html/gotenberg-pages-3.html"];
 
-/** Uploads the corpus files `rels` into tasks up0, up1…, runs `tasks`, waits; answers the job and downloads of every export/url. */
-async function uploadJob(rels: string[], tasks: Record<string, any>) {
-  const cc = sdk("key-a", server.base);
-  const ups = Object.fromEntries(rels.map((_, i) => [`up${i}`, { operation: "import/upload" }]));
-  let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } });
-  for (const [i, rel] of rels.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `up${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
-  job = await cc.jobs.wait(job.id);
-  const downloads: { filename: string; path: string }[] = [];
-  for (const f of cc.jobs.getExportUrls(job)) downloads.push({ filename: f.filename!, path: tempFile(f.filename!, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) });
-  return { job, downloads };
-}
+const uploadJob = (rels: string[], tasks: Record<string, any>) => runUploadJob(server.base, rels, tasks);
 
 describe("archives through the SDK", () => {
   it("three uploads → archive zip → export: unzip lists exactly them and extracts them byte for byte", async () => {

@@ -5,12 +5,11 @@
  * pdftotext, pdffonts.
  */
 import { execFileSync } from "node:child_process";
-import { createReadStream } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
-import { pdfinfo, tempFile } from "../support/native";
+import { pdfinfo } from "../support/native";
 import { pdfStructure } from "../support/pdf-structure-oracle";
-import { sdk } from "../support/sdk";
+import { runUploadJob } from "../support/jobs";
 import { startDevServer, type DevServer } from "../support/server";
 
 let server: DevServer;
@@ -19,16 +18,10 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-/** Uploads `rels` into tasks up0, up1 …, runs `tasks`, waits; answers the job and the exported files on disk. */
+/** Uploads `rels` into tasks up0, up1 …, runs `tasks`, waits; answers the job and the exported files' paths. */
 async function uploadJob(rels: string[], tasks: Record<string, any>) {
-  const cc = sdk("key-a", server.base);
-  const ups = Object.fromEntries(rels.map((_, i) => [`up${i}`, { operation: "import/upload" }]));
-  let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } });
-  for (const [i, rel] of rels.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `up${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
-  job = await cc.jobs.wait(job.id);
-  const files: string[] = [];
-  for (const f of cc.jobs.getExportUrls(job)) files.push(tempFile(f.filename!, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())));
-  return { job, files };
+  const { job, downloads } = await runUploadJob(server.base, rels, tasks);
+  return { job, files: downloads.map((d) => d.path) };
 }
 
 describe("PDF fidelity through the SDK", () => {

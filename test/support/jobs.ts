@@ -23,3 +23,18 @@ export async function runCorpusJob(base: string, rel: string, tasks: Record<stri
   }
   return { job, files, task: (n: string) => job.tasks.find((t) => t.name === n)! };
 }
+
+/**
+ * Uploads the corpus files `rels` into tasks up0, up1 …, runs `tasks` (with their own export/url
+ * tasks), waits, and downloads every exported file (in the job's export order) to a temp path.
+ */
+export async function runUploadJob(base: string, rels: string[], tasks: Record<string, any>, key = "key-a") {
+  const cc = sdk(key, base);
+  const ups = Object.fromEntries(rels.map((_, i) => [`up${i}`, { operation: "import/upload" }]));
+  let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } });
+  for (const [i, rel] of rels.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `up${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+  job = await cc.jobs.wait(job.id);
+  const downloads: { filename: string; path: string }[] = [];
+  for (const f of cc.jobs.getExportUrls(job)) downloads.push({ filename: f.filename!, path: tempFile(f.filename!, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) });
+  return { job, downloads };
+}

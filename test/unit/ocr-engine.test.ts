@@ -15,6 +15,7 @@ import { createTesseractEngine } from "../../src/engines/tesseract/engine";
 import { TESSERACT_ENGINE } from "../../src/engines/tesseract/version";
 import { loadTesseractLanguage, loadTesseractWasm, nodeTesseractEngine } from "../../src/runtime/node/tesseract";
 import { corpusPath, fact } from "../support/corpus";
+import { recall, tokens } from "../support/ocr-recall";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 
 const engine = nodeTesseractEngine();
@@ -28,24 +29,6 @@ async function page(e: OcrEngine, req: OcrRequest): Promise<OcrPage & { ms?: num
   return r;
 }
 
-/** Words of a text for recall: split on white space, outer punctuation stripped, lower case. */
-const tokens = (text: string) => text.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "").toLowerCase()).filter(Boolean);
-
-/** Share of the ground truth's words (as a multiset) found in `text`. */
-function recall(truth: string, text: string): number {
-  const have = new Map<string, number>();
-  for (const t of tokens(text)) have.set(t, (have.get(t) ?? 0) + 1);
-  const want = tokens(truth);
-  let found = 0;
-  for (const t of want) {
-    const n = have.get(t) ?? 0;
-    if (n > 0) {
-      found++;
-      have.set(t, n - 1);
-    }
-  }
-  return found / want.length;
-}
 
 /** Debian's tesseract on a scan, single-threaded: its text or TSV and wall time (process start included). */
 function nativeTesseract(name: string, args: string[] = []): { out: string; ms: number } {

@@ -14,6 +14,7 @@ import { ocrPdf } from "../../src/operations/pdf/ocr";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { nodeTesseractEngine } from "../../src/runtime/node/tesseract";
 import { corpusPath, fact } from "../support/corpus";
+import { recall } from "../support/ocr-recall";
 import { bytesInput, corpusInput, dataOf, expectQpdfCheck, testContext, tmpFile } from "./pdf-helpers";
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), tesseract: nodeTesseractEngine() } });
@@ -25,23 +26,6 @@ function imagePdf(rel: string, dpi: number): Uint8Array {
   return new Uint8Array(readFileSync(out));
 }
 
-const tokens = (text: string) => text.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "").toLowerCase()).filter(Boolean);
-
-/** Share of the ground truth's words (multiset) found in `text`. */
-function recall(truth: string, text: string): number {
-  const have = new Map<string, number>();
-  for (const t of tokens(text)) have.set(t, (have.get(t) ?? 0) + 1);
-  const want = tokens(truth);
-  let found = 0;
-  for (const t of want) {
-    const n = have.get(t) ?? 0;
-    if (n > 0) {
-      found++;
-      have.set(t, n - 1);
-    }
-  }
-  return found / want.length;
-}
 
 /** Native tesseract (one thread) on the image itself: the baseline of the recall check. */
 const nativeText = (rel: string) => execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng"], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["ignore", "pipe", "ignore"] });
