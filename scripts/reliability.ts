@@ -46,16 +46,22 @@ async function call(base: string, method: string, path: string, body?: unknown):
 
 const terminal = (s: string | undefined) => s === "finished" || s === "error";
 
-/** Polls jobs until all are terminal or `untilMs` (epoch ms) passes; answers the last state of each. */
-async function settle(base: string, ids: string[], untilMs: number): Promise<Map<string, any>> {
+/** Polls jobs until all are terminal or `untilMs` (epoch ms) passes (moved on by `quietMs` after each job that ends); answers the last state of each. */
+async function settle(base: string, ids: string[], untilMs: number, quietMs?: number): Promise<Map<string, any>> {
   const last = new Map<string, any>();
   let open = ids.slice();
-  for (let first = true; open.length && (first || Date.now() < untilMs); first = false) {
+  // With `quietMs`, the deadline moves while jobs keep ending: a queue still draining is not stuck,
+  // a job is stuck when nothing has ended for `quietMs` (and never later than 3 × untilMs's span).
+  const cap = quietMs ? Date.now() + 3 * (untilMs - Date.now()) : untilMs;
+  let deadline = untilMs;
+  for (let first = true; open.length && (first || Date.now() < deadline); first = false) {
     const states = await Promise.all(open.map(async (id) => {
       try { return (await call(base, "GET", `/v2/jobs/${id}`)).json?.data; } catch { return null; }
     }));
     states.forEach((s, i) => s && last.set(open[i], s));
+    const before = open.length;
     open = open.filter((id) => !terminal(last.get(id)?.status));
+    if (quietMs && open.length < before) deadline = Math.min(cap, Math.max(deadline, Date.now() + quietMs));
     if (open.length) await sleep(500);
   }
   return last;
@@ -208,7 +214,7 @@ async function hostile(): Promise<void> {
     };
     await Promise.all(Array.from({ length: 4 }, worker));
     const jobIds = runs.flatMap((r) => (r.jobId ? [r.jobId] : []));
-    const states = await settle(server.base, jobIds, Date.now() + 180_000);
+    const states = await settle(server.base, jobIds, Date.now() + 180_000, 60_000);
     clearInterval(sampler);
     peak = Math.max(peak, groupPeakRss(server.pid));
     const stuck = jobIds.filter((id) => !terminal(states.get(id)?.status)).length;
@@ -227,6 +233,10 @@ async function hostile(): Promise<void> {
     for (const [e, v] of wasm) if (BUDGETS[e] && v.peak > BUDGETS[e]) failures.push(`hostile: ${e} WASM memory ${mb(v.peak)} over its budget`);
     console.log(`hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of workerd (api + engine Workers in one process) ${mb(peak)}, peak WASM memory per engine: ${perEngine}`);
     for (const t of internal) console.log(`  INTERNAL_ERROR: ${t.operation}: ${String(t.message).slice(0, 160)}`);
+    for (const r of runs) {
+      const st = r.jobId ? states.get(r.jobId) : undefined;
+      if (r.jobId && !terminal(st?.status)) console.log(`  stuck: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (op task ${st?.tasks?.find((t: any) => t.name === "op")?.status ?? "unknown"})`);
+    }
     if (fivexx || stuck) failures.push("hostile");
   } finally {
     await server.stop();
