@@ -1,5 +1,5 @@
 // Three test projects (DESIGN.md layout): unit (Node), worker (workerd via @cloudflare/vitest-plugin), e2e (wrangler dev + the official SDK).
-// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg, 7-Zip, tesseract) as auxiliary Workers behind their service
+// The worker project runs the real engine Workers (ImageMagick, ExifTool, ffmpeg, 7-Zip, tesseract) and the fonts Worker as auxiliary Workers behind their service
 // bindings: each is bundled once here with `wrangler deploy --dry-run` (the same bundle production gets).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
@@ -14,7 +14,8 @@ const ROOT = import.meta.dirname;
 process.env.XDG_CACHE_HOME = DEFAULT_XDG_CACHE_HOME;
 setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
 const ENGINES = [
-  { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick") },
+  { name: "edge-convert-fonts", config: "wasm/fonts/wrangler.toml", dir: join(ROOT, ".cache", "engine-fonts") },
+  { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick"), serviceBindings: { FONTS: "edge-convert-fonts" } },
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml", dir: join(ROOT, ".cache", "engine-exiftool") },
   { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml", dir: join(ROOT, ".cache", "engine-ffmpeg") },
   { name: "edge-convert-7z", config: "wasm/7z/wrangler.toml", dir: join(ROOT, ".cache", "engine-7z") },
@@ -41,6 +42,7 @@ function engineWorker(e: (typeof ENGINES)[number]) {
     name: e.name,
     modulesRoot: e.dir,
     compatibilityDate: "2026-11-01",
+    ...("serviceBindings" in e ? { serviceBindings: e.serviceBindings } : {}),
     modules: [
       { type: "ESModule" as const, path: main },
       ...extra.map((f) => ({ type: /[.-]wasm$/.test(f) ? ("CompiledWasm" as const) : ("Data" as const), path: join(e.dir, f) })),

@@ -24,7 +24,7 @@ function sizable(config) {
   return copy;
 }
 
-for (const config of ["wrangler.toml", "wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml", "wasm/7z/wrangler.toml", "wasm/tesseract/wrangler.toml"]) {
+for (const config of ["wrangler.toml", "wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml", "wasm/7z/wrangler.toml", "wasm/tesseract/wrangler.toml", "wasm/fonts/wrangler.toml"]) {
   const file = sizable(config);
   let out;
   try {

@@ -18,7 +18,7 @@ import { DEFAULT_XDG_CACHE_HOME, setupBrowser } from "./setup-browser.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
-const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml", "wasm/7z/wrangler.toml", "wasm/tesseract/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
+const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml", "wasm/7z/wrangler.toml", "wasm/tesseract/wrangler.toml", "wasm/fonts/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
 /** A free loopback port that is not `avoid` (the API's own PORT, which wrangler binds only after the native engine is up). */
 const freePort = async (avoid) => {
   for (;;) {

@@ -18,6 +18,8 @@ export interface Env {
   ACCOUNTS: DurableObjectNamespace<AccountDO>;
   FILES: R2Bucket;
   TASKS: Queue<TaskMessage>;
+  /** The fonts Worker (wasm/fonts) over a service binding: watermark faces (RPC `font(file)`); absent, non-WinAnsi PDF watermark text is UNSUPPORTED. */
+  FONTS?: Fetcher & { font(file: string): Promise<Uint8Array> };
   /** ImageMagick engine Worker (wasm/imagemagick) over a service binding; absent when not deployed. */
   IMAGEMAGICK?: EngineRpc;
   /** ExifTool engine Worker (wasm/exiftool) over a service binding. */

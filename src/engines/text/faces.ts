@@ -17,6 +17,8 @@ export type FontFile =
   | "DejaVuSans.ttf" | "DejaVuSans-Bold.ttf" | "DejaVuSerif.ttf" | "DejaVuSansMono.ttf"
   | "NotoSans-Regular.ttf" | "NotoSans-Bold.ttf"
   | "NotoSansJP-Regular.otf" | "NotoSansJP-Bold.otf"
+  | "NotoSansHans-Regular.otf" | "NotoSansHans-Bold.otf"
+  | "NotoSansKR-Regular.otf" | "NotoSansKR-Bold.otf"
   | "NotoNaskhArabic-Regular.ttf" | "NotoNaskhArabic-Bold.ttf"
   | "NotoSansHebrew-Regular.ttf" | "NotoSansHebrew-Bold.ttf";
 
@@ -33,6 +35,10 @@ export const FONT_LOCATIONS: Readonly<Record<FontFile, "wasm/fonts" | `@embedpdf
   "NotoSans-Bold.ttf": "@embedpdf/fonts-latin",
   "NotoSansJP-Regular.otf": "@embedpdf/fonts-jp",
   "NotoSansJP-Bold.otf": "@embedpdf/fonts-jp",
+  "NotoSansHans-Regular.otf": "@embedpdf/fonts-sc",
+  "NotoSansHans-Bold.otf": "@embedpdf/fonts-sc",
+  "NotoSansKR-Regular.otf": "@embedpdf/fonts-kr",
+  "NotoSansKR-Bold.otf": "@embedpdf/fonts-kr",
   "NotoNaskhArabic-Regular.ttf": "@embedpdf/fonts-arabic",
   "NotoNaskhArabic-Bold.ttf": "@embedpdf/fonts-arabic",
   "NotoSansHebrew-Regular.ttf": "@embedpdf/fonts-hebrew",
@@ -65,7 +71,11 @@ export interface ScriptFace {
 /**
  * The fallback chain for text that is not all WinAnsi, in order: Noto Sans (Latin, Greek,
  * Cyrillic), Noto Naskh Arabic, Noto Sans Hebrew, Noto Sans JP (kana, kanji, CJK punctuation and
- * full-width forms; it also covers the Han ideographs Chinese shares with Japanese, not Hangul).
+ * full-width forms; it also covers the Han ideographs Chinese shares with Japanese), Noto Sans SC
+ * (the simplified Han ideographs Japanese lacks, GB 2312 and beyond) and Noto Sans KR (Hangul
+ * syllables and jamo). A line that needs the SC or KR face for a letter draws all its Han
+ * ideographs in that face (`HAN_FACES`, shape.ts), so one Chinese or Korean word is never split
+ * across two designs.
  */
 export const SCRIPT_CHAIN: readonly ScriptFace[] = [
   {
@@ -84,7 +94,25 @@ export const SCRIPT_CHAIN: readonly ScriptFace[] = [
     name: "NotoSansJP", regular: "NotoSansJP-Regular.otf", bold: "NotoSansJP-Bold.otf",
     ranges: [[0x2e80, 0x2fdf], [0x3000, 0x30ff], [0x3190, 0x31ff], [0x3200, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2ffff]],
   },
+  {
+    // the file names are the package's: Noto Sans CJK SC ships as "Noto Sans Hans" in @embedpdf/fonts-sc
+    name: "NotoSansSC", regular: "NotoSansHans-Regular.otf", bold: "NotoSansHans-Bold.otf",
+    ranges: [[0x2e80, 0x2fdf], [0x3000, 0x303f], [0x3100, 0x312f], [0x31a0, 0x31bf], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2ffff]],
+  },
+  {
+    name: "NotoSansKR", regular: "NotoSansKR-Regular.otf", bold: "NotoSansKR-Bold.otf",
+    ranges: [[0x1100, 0x11ff], [0x3130, 0x318f], [0xa960, 0xa97f], [0xac00, 0xd7af], [0xd7b0, 0xd7ff], [0xffa0, 0xffdc]],
+  },
 ];
+
+/** The Han ideograph blocks (Unicode 15 §18.1): the letters Chinese, Japanese and Korean share. */
+export const HAN: Ranges = [[0x2e80, 0x2fdf], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0x20000, 0x2ffff]];
+
+/**
+ * The faces that take over a line's Han ideographs once one of its letters needs them (a
+ * simplified-only ideograph for SC, Hangul for KR), in order of precedence.
+ */
+export const HAN_FACES: readonly string[] = ["NotoSansKR", "NotoSansSC"];
 
 /** True when `cp` lies in one of `ranges`. */
 export function inRanges(cp: number, ranges: Ranges): boolean {

@@ -1,13 +1,13 @@
 /**
- * A FontSource over a service binding: the api Worker gets the watermark faces from the image
- * engine Worker, which bundles them (wasm/imagemagick/fonts.ts says why they live there), through
- * its RPC method `font(file)`. Each face crosses once per api isolate (engines/text/fonts.ts caches
- * the parsed face), the first time a PDF watermark's text needs it: 4.5 MB for Japanese, under
- * 1 MB for the other scripts.
+ * A FontSource over a service binding: the api Worker (PDF watermarks) and the image engine Worker
+ * (image watermarks) get the watermark faces from the fonts Worker, which bundles them
+ * (wasm/fonts/worker.ts says why they live there), through its RPC method `font(file)`. Each face
+ * crosses once per isolate (engines/text/fonts.ts caches the parsed face), the first time a text
+ * needs it: 4.5 MB for Japanese or Korean, 8.4 MB for simplified Chinese, under 1 MB otherwise.
  */
 import type { FontSource } from "./faces";
 
-/** The part of the image engine Worker's RPC surface this needs. */
+/** The fonts Worker's RPC surface (wasm/fonts/worker.ts). */
 export interface FontRpc {
   font(file: string): Promise<Uint8Array>;
 }

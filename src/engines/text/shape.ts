@@ -9,7 +9,7 @@
 import type { Font } from "@cantoo/fontkit";
 import { TaskError } from "../errors";
 import { lineLevels, mirrorCodePoint, mirrorRtl, reorderRuns } from "./bidi";
-import { inRanges, SCRIPT_CHAIN, type FontFile, type FontSource } from "./faces";
+import { HAN, HAN_FACES, inRanges, SCRIPT_CHAIN, type FontFile, type FontSource } from "./faces";
 import { loadFace, type LoadedFace } from "./fonts";
 
 /** One glyph in visual order: its id in `face`, the characters it stands for, and its advance/offsets (em; y up). */
@@ -83,6 +83,16 @@ async function assignFaces(chars: string[], source: FontSource, opts: ShapeOptio
   const cls = chars.map(classify);
   // letters first: their script decides the face; a letter of no shipped script loads nothing
   for (let i = 0; i < chars.length; i++) if (cls[i] === "letter") out[i] = await firstCovering(chars[i], true);
+  // Han unification: once a letter of the line needs the Korean or simplified Chinese face, the
+  // line's other Han ideographs follow it, so that a word is drawn in one design
+  const takeover = files.filter((f) => HAN_FACES.includes(f.face.name))
+    .sort((a, b) => HAN_FACES.indexOf(a.face.name) - HAN_FACES.indexOf(b.face.name))
+    .map(({ file }) => out.find((f) => f?.file === file)).find((f) => f);
+  if (takeover) {
+    for (let i = 0; i < chars.length; i++) {
+      if (cls[i] === "letter" && inRanges(chars[i].codePointAt(0)!, HAN) && covers(takeover, chars[i])) out[i] = takeover;
+    }
+  }
   // marks follow their base; neutrals (spaces, digits, punctuation) stay with a neighbour that covers them
   for (let i = 0; i < chars.length; i++) {
     if (cls[i] === "letter") continue;
@@ -141,7 +151,7 @@ export async function shapeText(text: string, source: FontSource, opts: ShapeOpt
     lines.push({ runs: shaped, advance: shaped.reduce((s, r) => s + r.advance, 0) });
   }
   if (missing.size) {
-    throw new TaskError("UNSUPPORTED", `text: no shipped font has ${describe([...missing])}; the watermark fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew and Japanese (with the Han ideographs it shares with Chinese).`);
+    throw new TaskError("UNSUPPORTED", `text: no shipped font has ${describe([...missing])}; the watermark fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Japanese, Chinese (simplified) and Korean.`);
   }
   const faces = [...used.values()];
   if (faces.length === 0 && opts.named) faces.push(await loadFace(source, opts.named));

@@ -16,7 +16,7 @@ import { nativeEngines } from "../../engines/native/engines";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
-// Created on first use: its watermark fonts come from the image engine Worker (engines/text/service.ts).
+// Created on first use: its watermark fonts come from the fonts Worker (engines/text/service.ts).
 let pdflib: PdfEngine | undefined;
 
 /**
@@ -25,13 +25,13 @@ let pdflib: PdfEngine | undefined;
  * engine, whose page it bounds and closes.
  */
 export function workerdEngines(
-  env: Pick<Env, "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
+  env: Pick<Env, "FONTS" | "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
     ...nativeEngines(nativeTarget(env), task),
     cloudflare: {},
-    pdflib: (pdflib ??= createPdfLibEngine({ fonts: env.IMAGEMAGICK ? serviceFontSource(env.IMAGEMAGICK) : undefined })),
+    pdflib: (pdflib ??= createPdfLibEngine({ fonts: env.FONTS ? serviceFontSource(env.FONTS) : undefined })),
     pdfium: workerdPdfiumEngine(),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),

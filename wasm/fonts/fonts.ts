@@ -1,14 +1,7 @@
 /**
- * The watermark fonts of the image engine Worker (engines/text/faces.ts), as Data modules (rule in
+ * The watermark fonts of the fonts Worker (engines/text/faces.ts), as Data modules (rule in
  * ./wrangler.toml) imported lazily: a face's module is instantiated when a text first needs it, so
  * start-up stays within workerd's budget whatever the font set weighs.
- *
- * Why the fonts live here (and not in the api Worker): this Worker already holds magick.wasm and
- * the DejaVu faces and draws image watermarks; the Noto faces add ~11 MB (Noto Sans JP alone is
- * 4.5 MB a weight), which would more than double the api Worker's bundle (7.8 MiB) for a feature
- * only PDF watermarks in non-Latin scripts need there. The api Worker asks this Worker for a face
- * over the service binding (RPC `font`, worker.ts) the first time it needs it, and keeps it for the
- * life of its isolate (engines/text/fonts.ts).
  */
 import type { FontFile, FontSource } from "../../src/engines/text/faces";
 
@@ -16,15 +9,19 @@ type DataModule = Promise<{ default: ArrayBuffer }>;
 
 // One literal import() per file: the bundler only collects modules it can see.
 const MODULES: Record<FontFile, () => DataModule> = {
-  "DejaVuSans.ttf": () => import("../fonts/DejaVuSans.ttf"),
-  "DejaVuSans-Bold.ttf": () => import("../fonts/DejaVuSans-Bold.ttf"),
-  "DejaVuSerif.ttf": () => import("../fonts/DejaVuSerif.ttf"),
-  "DejaVuSansMono.ttf": () => import("../fonts/DejaVuSansMono.ttf"),
+  "DejaVuSans.ttf": () => import("./DejaVuSans.ttf"),
+  "DejaVuSans-Bold.ttf": () => import("./DejaVuSans-Bold.ttf"),
+  "DejaVuSerif.ttf": () => import("./DejaVuSerif.ttf"),
+  "DejaVuSansMono.ttf": () => import("./DejaVuSansMono.ttf"),
   // the @embedpdf/fonts-* packages export no fonts/ subpath, so the files are reached by path
   "NotoSans-Regular.ttf": () => import("../../node_modules/@embedpdf/fonts-latin/fonts/NotoSans-Regular.ttf"),
   "NotoSans-Bold.ttf": () => import("../../node_modules/@embedpdf/fonts-latin/fonts/NotoSans-Bold.ttf"),
   "NotoSansJP-Regular.otf": () => import("../../node_modules/@embedpdf/fonts-jp/fonts/NotoSansJP-Regular.otf"),
   "NotoSansJP-Bold.otf": () => import("../../node_modules/@embedpdf/fonts-jp/fonts/NotoSansJP-Bold.otf"),
+  "NotoSansHans-Regular.otf": () => import("../../node_modules/@embedpdf/fonts-sc/fonts/NotoSansHans-Regular.otf"),
+  "NotoSansHans-Bold.otf": () => import("../../node_modules/@embedpdf/fonts-sc/fonts/NotoSansHans-Bold.otf"),
+  "NotoSansKR-Regular.otf": () => import("../../node_modules/@embedpdf/fonts-kr/fonts/NotoSansKR-Regular.otf"),
+  "NotoSansKR-Bold.otf": () => import("../../node_modules/@embedpdf/fonts-kr/fonts/NotoSansKR-Bold.otf"),
   "NotoNaskhArabic-Regular.ttf": () => import("../../node_modules/@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf"),
   "NotoNaskhArabic-Bold.ttf": () => import("../../node_modules/@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Bold.ttf"),
   "NotoSansHebrew-Regular.ttf": () => import("../../node_modules/@embedpdf/fonts-hebrew/fonts/NotoSansHebrew-Regular.ttf"),
@@ -38,3 +35,6 @@ export function isFontFile(name: string): name is FontFile {
 
 /** The Worker's FontSource: the face's Data module, imported on first use. */
 export const workerFonts: FontSource = async (file) => new Uint8Array((await MODULES[file]()).default);
+
+/** Every shipped font file's name. */
+export const FONT_FILES = Object.keys(MODULES) as FontFile[];
