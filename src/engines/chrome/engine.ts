@@ -1,8 +1,8 @@
 /**
  * The Chrome engine (engine table row "chrome", kind web): pages rendered to PDF or images with
  * @cloudflare/puppeteer on the Worker's Browser Rendering binding (issue 14). Browsers are reused
- * across tasks: a task connects to a warm session that nobody holds (`sessions()` + `connect()`,
- * ~20 ms) or launches one (`keep_alive` 60 s; 0.3–0.5 s), and gives it back with `disconnect()`
+ * across tasks: a task connects to a warm session that nobody holds (this isolate's idle ones, then
+ * `sessions()`; `connect()` ~15 ms) or launches one (`keep_alive` 60 s; ~1.2 s locally), and gives it back with `disconnect()`
  * when the page is done — closing it instead after a failure of the browser itself. A session that
  * is closing ("Target closed") is skipped for a fresh launch.
  *
@@ -44,25 +44,66 @@ const originOf = (url: string) => {
 const versionOf = (v: string) => /([\d.]+)\s*$/.exec(v)?.[1] ?? v;
 
 /**
- * A browser for one task: a warm session nobody holds, else a new launch.
+ * Sessions this isolate holds now: sessions() may list one as free in the moment between another
+ * task's connect() and the session's bookkeeping, and two tasks on one session step on each
+ * other's pages ("Execution context was destroyed" under concurrency 4 in the bench).
+ */
+const held = new Set<string>();
+/**
+ * Sessions this isolate disconnected from and that nobody here holds, newest last: tried before
+ * sessions(). Browser Rendering clears a session's connectionId on disconnect; the local binding
+ * (miniflare) keeps it, so without this list every local task launched a browser (1.2 s) and left
+ * it running for keep_alive.
+ */
+const idle: string[] = [];
+
+/**
+ * A browser for one task: a warm session nobody holds (this isolate's idle ones first, then any
+ * sessions() lists as unconnected), else a new launch (`fresh`: always a launch).
  * @throws the launch's error when no browser can be had (the binding or Chromium is missing)
  */
-async function acquire(binding: BrowserWorker, reuse: boolean): Promise<Browser> {
+async function acquire(binding: BrowserWorker, reuse: boolean, fresh = false): Promise<Browser> {
   if (!reuse) return puppeteer.launch(binding);
-  try {
-    const free = (await puppeteer.sessions(binding)).filter((s) => !s.connectionId);
-    for (const s of free) {
-      try {
-        return await puppeteer.connect(binding, s.sessionId);
-      } catch {
-        // closing or taken meanwhile ("Target closed"): try the next, then launch
-      }
+  const tryConnect = async (id: string): Promise<Browser | null> => {
+    if (held.has(id)) return null;
+    held.add(id);
+    try {
+      return await puppeteer.connect(binding, id);
+    } catch {
+      // closed (keep_alive ran out), closing ("Target closed") or taken by another isolate
+      held.delete(id);
+      return null;
     }
-  } catch {
-    // sessions() unavailable: launch
+  };
+  if (!fresh) {
+    for (let id = idle.pop(); id !== undefined; id = idle.pop()) {
+      const b = await tryConnect(id);
+      if (b) return b;
+    }
+    try {
+      for (const s of (await puppeteer.sessions(binding)).filter((s) => !s.connectionId)) {
+        const b = await tryConnect(s.sessionId);
+        if (b) return b;
+      }
+    } catch {
+      // sessions() unavailable: launch
+    }
   }
-  return puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS });
+  const browser = await puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS });
+  held.add(browser.sessionId());
+  return browser;
 }
+
+/** Gives a browser back: disconnects a healthy one (it stays warm for the next task), closes a broken one or a per-task launch. */
+async function release(browser: Browser, close: boolean): Promise<void> {
+  const id = (() => { try { return browser.sessionId(); } catch { return ""; } })();
+  const done = await (close ? browser.close() : browser.disconnect()).then(() => true, () => false);
+  held.delete(id);
+  if (!close && done && id) idle.push(id);
+}
+
+/** Failures of the browser itself, not of the page: the task is tried once more on a fresh browser. */
+const BROWSER_FAILURE = /Target closed|Session closed|Protocol error|Connection closed|Execution context was destroyed|detached Frame|frame was detached/i;
 
 /** Chrome's PDF options from CloudConvert's (cm, mm, booleans). */
 function pdfOptions(req: WebRenderRequest, timeout: number): PDFOptions {
@@ -85,26 +126,30 @@ function pdfOptions(req: WebRenderRequest, timeout: number): PDFOptions {
 
 /** The Chrome engine over a Browser Rendering binding, for one task. */
 export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}): WebEngine {
-  return {
-    async render(req) {
-      const deadline = Date.now() + Math.max(1000, task.timeoutMs ?? 120_000);
-      const left = () => Math.max(1, deadline - Date.now());
+  const deadline = Date.now() + Math.max(1000, task.timeoutMs ?? 120_000);
+  const left = () => Math.max(1, deadline - Date.now());
+  type Answer = Awaited<ReturnType<WebEngine["render"]>>;
+
+  /** One rendering on one browser; `broken` says the browser failed (not the page). */
+  async function attempt(req: WebRenderRequest, fresh: boolean): Promise<{ answer: Answer; broken: boolean }> {
+    let broken = false;
+    const answer = await (async (): Promise<Answer> => {
       let browser: Browser;
       try {
-        browser = await acquire(binding, task.reuse !== false);
+        browser = await acquire(binding, task.reuse !== false, fresh);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         return fail("ENGINE_UNAVAILABLE", `No browser could be started for Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`);
       }
       const engineVersion = versionOf(await browser.version().catch(() => CHROME_ENGINE.version));
-      let broken = false;
       // each task in its own browser context: cookies, localStorage and cache of one task (one user)
       // never reach the next one on a reused browser (Gotenberg #919's localStorage counter)
       const context = await browser.createBrowserContext().catch(() => null);
       const page = context ? await context.newPage().catch(() => null) : null;
       if (!page) {
         await context?.close().catch(() => {});
-        await browser.close().catch(() => {});
+        await release(browser, true);
+        broken = true;
         return fail("ENGINE_UNAVAILABLE", "The browser could not open a page.", engineVersion, true);
       }
       const onAbort = () => void page.close().catch(() => {});
@@ -145,18 +190,28 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         if (/timeout|timed out/i.test(message) || (err instanceof Error && err.name === "TimeoutError")) {
           return fail("TIMEOUT", `The page did not finish within the task's time (${message.slice(0, 200)}).`, engineVersion);
         }
-        if (/Target closed|Session closed|Protocol error|Connection closed/i.test(message)) {
+        if (BROWSER_FAILURE.test(message)) {
           broken = true;
           return fail("CONVERSION_FAILED", `The browser failed while rendering: ${message.slice(0, 300)}`, engineVersion, true);
         }
         return fail("CONVERSION_FAILED", `The page could not be rendered: ${message.slice(0, 300)}`, engineVersion);
       } finally {
         task.signal?.removeEventListener("abort", onAbort);
-        await page.close().catch(() => {});
-        await context!.close().catch(() => {});
+        // closing the context closes its page too (one round trip less than page.close() first)
+        await context!.close().catch(() => page.close().catch(() => {}));
         // a healthy browser stays warm for the next task; a broken one is closed
-        await (broken || task.reuse === false ? browser.close() : browser.disconnect()).catch(() => {});
+        await release(browser, broken || task.reuse === false);
       }
+    })();
+    return { answer, broken };
+  }
+
+  return {
+    async render(req) {
+      const first = await attempt(req, false);
+      // a browser that failed under the page is replaced once, on a fresh launch, while time is left
+      if (!first.broken || task.signal?.aborted || left() < 5000) return first.answer;
+      return (await attempt(req, true)).answer;
     },
   };
 }
