@@ -25,6 +25,7 @@ import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { WRITABLE_FORMATS } from "./imagemagick/formats";
+import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS, NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
@@ -48,8 +49,11 @@ export interface EngineRow {
   version: string;
   kind: EngineKind;
   placement: Placement;
-  /** Operations this engine offers for its kind; `formats` (optional) narrows them to these pairs. */
-  offers: { operations: readonly string[]; formats?: readonly FormatPair[] };
+  /**
+   * Operations this engine offers for its kind; `formats` (optional) narrows them all to these
+   * pairs, `formatsOf` (optional) one operation further (pdflib's convert: images → pdf only).
+   */
+  offers: { operations: readonly string[]; formats?: readonly FormatPair[]; formatsOf?: Readonly<Record<string, readonly FormatPair[]>> };
   /** Largest single input in bytes; routing skips the engine for larger declared inputs. */
   budget: { maxBytes: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
@@ -74,7 +78,11 @@ export const ENGINES = [
   {
     name: PDFLIB_ENGINE.name, version: PDFLIB_ENGINE.version, kind: "pdf", placement: "in-worker",
     // pdf/ocr: the page info and the invisible text layer (the OCR engine recognises, PDFium renders)
-    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/encrypt", "pdf/decrypt", "watermark", "pdf/ocr"] },
+    // convert: images → pdf only (operations/pdf/from-images.ts)
+    offers: {
+      operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/encrypt", "pdf/decrypt", "watermark", "pdf/ocr", "convert"],
+      formatsOf: { convert: IMAGE_PDF_INPUTS.map((input) => ({ input, output: "pdf" })) },
+    },
     budget: { maxBytes: DEFAULT_PDF_BUDGET.maxBytes },
     aliases: ["qpdf", "poppler", "pdftk", "mupdf", "mutool", "cpdf"],
   },

@@ -43,7 +43,7 @@ export function answersTo(row: EngineRow, pin: string): boolean {
  */
 export function enginesFor(q: EngineQuery): EngineRow[] {
   const table: readonly EngineRow[] = ENGINES;
-  let rows = table.filter((e) => e.kind === q.kind && e.offers.operations.includes(q.operation) && fits(e.offers.formats, q.input, q.output));
+  let rows = table.filter((e) => e.kind === q.kind && e.offers.operations.includes(q.operation) && fits(e.offers.formats, q.input, q.output) && fits(e.offers.formatsOf?.[q.operation], q.input, q.output));
   if (q.pin) {
     // The engine of that name first, then the engines standing in for it (pin "qpdf": native qpdf, else pdf-lib).
     const pin = q.pin.toLowerCase();

@@ -38,15 +38,15 @@ export function hasEngine(access: EngineAccess, name: string): boolean {
 }
 
 /**
- * The engine of `kind` that does `operation` here: the routed one when it is of this kind, else the
- * first present in routing order.
+ * The engine of `kind` that does `operation` here (for the formats `formats`, when given): the
+ * routed one when it is of this kind, else the first present in routing order.
  * @throws TaskError ENGINE_UNAVAILABLE (not retryable) when this host has no such engine
  */
-export function useEngine<K extends EngineKind>(access: EngineAccess, kind: K, operation: string): UsedEngine<K> {
+export function useEngine<K extends EngineKind>(access: EngineAccess, kind: K, operation: string, formats: { input?: string; output?: string } = {}): UsedEngine<K> {
   const routed = access.route ? engineRow(access.route) : undefined;
   const pinned = routed && instanceOf(access, routed, kind);
   if (routed && pinned) return { engine: pinned, row: routed };
-  const rows = enginesFor({ kind, operation, order: access.engineOrder });
+  const rows = enginesFor({ kind, operation, order: access.engineOrder, ...formats });
   for (const row of rows) {
     const engine = instanceOf(access, row, kind);
     if (engine) return { engine, row };

@@ -2,9 +2,12 @@
  * Issue 17 end to end through the official SDK under `wrangler dev` (the tesseract engine Worker
  * behind its service binding, PDFium and pdf-lib in the api Worker): a scanned PDF uploaded, made
  * searchable by pdf/ocr with language ["eng"], exported; pdftotext finds the words native
- * tesseract finds on the page (corpus facts), and the task reports its engine and pages.
+ * tesseract finds on the page (corpus facts), and the task reports its engine and pages. Images
+ * become searchable PDFs by convert with `ocr`: a multi-page TIFF in WebAssembly, a Chinese scan
+ * (chi_tra) and an image over the WebAssembly pixel budget in native tesseract (the hand-off).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createReadStream } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
@@ -53,5 +56,54 @@ describe("pdf/ocr through the SDK", () => {
     expect(JSON.stringify(await res.json())).toMatch(/xxx is not available; available: .*eng/);
     const ops = (await (await fetch(`${server.base}/v2/operations?filter[operation]=pdf/ocr`)).json()) as { data: { engine: string }[] };
     expect(ops.data.map((o) => o.engine)).toContain("tesseract");
+  });
+});
+
+/** Uploads `bytes` as `filename`, runs `task` on it (named "c") and exports it; returns the job and the exported PDF's path. */
+async function uploadConvert(filename: string, bytes: Uint8Array, task: Record<string, unknown>) {
+  const cc = sdk("key-a", server.base);
+  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, c: { input: "in", ...task }, out: { operation: "export/url", input: "c" } } as any });
+  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, Buffer.from(bytes), filename);
+  job = await cc.jobs.wait(job.id);
+  expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+  const [file] = cc.jobs.getExportUrls(job);
+  const path = tempFile(file!.filename!, new Uint8Array(await (await fetch(file!.url!)).arrayBuffer()));
+  return { task: job.tasks.find((t) => t.name === "c")!, path };
+}
+
+const pageText = (path: string, n: number) => execFileSync("pdftotext", ["-f", String(n), "-l", String(n), path, "-"], { encoding: "utf8" });
+
+describe("convert image → pdf with ocr through the SDK", () => {
+  it("a multi-page TIFF: a page per TIFF page, each searchable (tesseract in WebAssembly)", async () => {
+    const src = "scans/tika-testTIFF_multipage.tif";
+    const { task, path } = await uploadConvert("pages.tif", readFileSync(corpusPath(src)), { operation: "convert", output_format: "pdf", ocr: true });
+    expect(task).toMatchObject({ engine: "tesseract" });
+    expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+2\n/);
+    for (const n of [1, 2]) for (const word of ["Multipage", "TIFF", "Example"]) expect(pageText(path, n), `page ${n}`).toContain(word);
+  });
+
+  it("without ocr: pdf-lib builds the PDF and it has no text", async () => {
+    const { task, path } = await uploadConvert("pages.tif", readFileSync(corpusPath("scans/tika-testTIFF_multipage.tif")), { operation: "convert", output_format: "pdf" });
+    expect(task).toMatchObject({ engine: "pdflib" });
+    expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+2\n/);
+    expect(pageText(path, 1).trim()).toBe("");
+  });
+
+  it("chi_tra (not in the WebAssembly build) is recognised by native tesseract", async () => {
+    const src = "scans/tesseractjs-chinese.png";
+    const { task, path } = await uploadConvert("chinese.png", readFileSync(corpusPath(src)), { operation: "convert", output_format: "pdf", ocr: true, language: ["chi_tra"] });
+    expect(task).toMatchObject({ engine: "tesseract-native" });
+    const text = pageText(path, 1).replace(/\s+/g, "");
+    for (const word of fact(src).ocr_keywords as string[]) expect(text).toContain(word);
+  });
+
+  it("an image over the WebAssembly pixel budget (14 MP) is handed to native tesseract", async () => {
+    const src = "scans/ocrmypdf-linn.png";
+    const big = tempFile("big.png", new Uint8Array(0));
+    execFileSync("convert", [corpusPath(src), "-resize", "130%", big]); // 2550×3300 → 3315×4290
+    const { task, path } = await uploadConvert("big.png", readFileSync(big), { operation: "convert", output_format: "pdf", ocr: true });
+    expect(task).toMatchObject({ engine: "tesseract-native" });
+    const text = pageText(path, 1);
+    for (const word of fact(src).ocr_keywords as string[]) expect(text).toContain(word);
   });
 });

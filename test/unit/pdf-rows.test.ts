@@ -17,7 +17,7 @@ describe("PDF registry rows", () => {
   });
 
   it("cover the operations of issue 4 with object schemas and formats", () => {
-    const engineOf = (h: (typeof PDF_HANDLERS)[number]) => enginesFor({ kind: h.kind, operation: h.operation, input: "pdf" })[0].name;
+    const engineOf = (h: (typeof PDF_HANDLERS)[number]) => enginesFor({ kind: h.kind, operation: h.operation, input: h.formats[0]!.input, output: h.formats[0]!.output })[0].name;
     expect(PDF_HANDLERS.map((h) => `${h.operation}:${engineOf(h)}`)).toEqual([
       "merge:pdflib", "pdf/split-pages:pdflib", "pdf/extract-pages:pdflib", "pdf/rotate-pages:pdflib", "pdf/encrypt:pdflib",
       "pdf/decrypt:pdflib", "watermark:pdflib", "convert:pdfium", "thumbnail:pdfium",
@@ -25,6 +25,8 @@ describe("PDF registry rows", () => {
       "pdf/a:ghostscript", "pdf/x:ghostscript", "optimize:ghostscript",
       // tesseract (issue 17)
       "pdf/ocr:tesseract",
+      // image → pdf, searchable with ocr (issue 17)
+      "convert:pdflib", "convert:tesseract",
     ]);
     for (const h of PDF_HANDLERS) {
       expect(h.formats.length).toBeGreaterThan(0);

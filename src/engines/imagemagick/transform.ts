@@ -89,6 +89,13 @@ export function stripKeepingColour(frame: IMagickImage): void {
   if (icc) frame.setProfile(icc);
 }
 
+/** The frame's horizontal resolution in pixels per inch, or undefined when the file records none (or an implausible one). */
+export function ppiOf(frame: IMagickImage): number | undefined {
+  const d = frame.density;
+  const ppi = d.units === DensityUnit.PixelsPerInch ? d.x : d.units === DensityUnit.PixelsPerCentimeter ? d.x * 2.54 : undefined;
+  return ppi && ppi >= 10 && ppi <= 10_000 ? Math.round(ppi * 100) / 100 : undefined;
+}
+
 /** Writes `ppi` pixels per inch into the image's resolution fields. */
 export function setDensity(frame: IMagickImage, ppi: number): void {
   frame.density = new Density(ppi, DensityUnit.PixelsPerInch);

@@ -30,6 +30,11 @@ export interface ConvertOptions {
   auto_orient?: boolean;
   /** Pixels per inch written into the output (and the SVG rasterisation density). */
   pixel_density?: number;
+  /**
+   * Every frame (TIFF page, GIF frame) as an output of its own, in order, when the output format
+   * holds one image (png, jpg, …): image → PDF takes a multi-page TIFF this way. Default: first frame.
+   */
+  all_frames?: boolean;
 }
 
 /** Options of `thumbnail` (contract §6). */
@@ -132,6 +137,8 @@ export interface ImageRunOutput {
   width: number;
   height: number;
   frames: number;
+  /** The image's resolution in pixels per inch (horizontal), when its file records one. */
+  ppi?: number;
 }
 
 /** Result of one engine call, as data. */

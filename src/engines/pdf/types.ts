@@ -21,6 +21,11 @@ export interface PdfInput {
   filename: string;
   /** User or owner password of an encrypted PDF; absent = try the empty user password. */
   password?: string;
+  /**
+   * For a JPEG or PNG input of merge: its resolution in pixels per inch, which sets its page size
+   * (width px × 72 / ppi points); absent = the file's own (JFIF density, PNG pHYs), else 72 (1 px = 1 pt).
+   */
+  ppi?: number;
 }
 
 /** Permission flags of an encrypted PDF (ISO 32000-2 §7.6.4.2 Table 22, as pdf-lib and qpdf name them). */

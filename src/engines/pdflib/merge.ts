@@ -1,6 +1,7 @@
 /**
  * merge with pdf-lib: one PDF of every input's pages, in input order. PDF inputs are copied page by
- * page; JPEG and PNG inputs (sniffed from their bytes) become one page each (images.ts). The
+ * page; JPEG and PNG inputs (sniffed from their bytes) become one page each (images.ts), sized by
+ * their resolution (`ppi`, else the one the file records, else 72 ppi). The
  * document info of the first PDF input is kept. Budgets: the sum of the inputs' bytes and the
  * merged page count (budget.ts). Each PDF input's structure — outlines (one after another at the top
  * level), form fields (colliding root names renamed "name+1"), links, named destinations and embedded
@@ -10,7 +11,7 @@ import type { PDFDocument } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
 import type { PdfInput } from "../pdf/types";
 import { checkBytes, checkPages, DEFAULT_PDF_BUDGET } from "./budget";
-import { addImagePage, embedImage, sniffImage } from "./images";
+import { addImagePage, embedImage, recordedPpi, sniffImage } from "./images";
 import { copyInfo } from "./info";
 import { looksLikePdf, openPdf } from "./open";
 import { DocumentBuilder, type StructureReport } from "./structure";
@@ -36,7 +37,7 @@ export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promi
       if (!infoTaken) copyInfo(src, out);
       infoTaken = true;
     } else if (sniffImage(input.data)) {
-      addImagePage(out, await embedImage(out, input.data, input.filename));
+      addImagePage(out, await embedImage(out, input.data, input.filename), input.ppi ?? recordedPpi(input.data));
       checkPages(++total, "the merged PDF", DEFAULT_PDF_BUDGET);
     } else {
       throw new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF, JPEG and PNG files; ${input.filename} is none of them. Convert it to PDF first.`);

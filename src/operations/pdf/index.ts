@@ -10,6 +10,7 @@ import { decryptPdf } from "./decrypt";
 import { encryptPdf } from "./encrypt";
 import { extractPages } from "./extract";
 import { mergePdf } from "./merge";
+import { imagePdf, imagePdfOcr } from "./from-images";
 import { ocrPdf } from "./ocr";
 import { pdfOptimize } from "./optimize";
 import { pdfA } from "./pdfa";
@@ -29,4 +30,6 @@ export const PDF_HANDLERS: OperationHandler<any>[] = [
   pdfA, pdfX, pdfOptimize,
   // tesseract (WebAssembly, native for other languages), issue 17
   ocrPdf,
+  // image → pdf, searchable with `ocr` (issue 17)
+  imagePdf, imagePdfOcr,
 ];

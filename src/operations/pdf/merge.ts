@@ -32,10 +32,11 @@ const params = z.object({
 const CONVERTIBLE = ["gif", "webp", "tif", "tiff", "bmp", "heic", "avif", "ico"];
 
 /**
- * Converts a non-JPG/PNG image to PNG with the image engine, or throws INVALID_CONVERSION_TYPE
- * naming the file when the format is not an image this server reads or no image engine is here.
+ * Converts a non-JPG/PNG image to PNG pages with the image engine (every page of a multi-page
+ * TIFF, every GIF frame, each with its resolution), or throws INVALID_CONVERSION_TYPE naming the
+ * file when the format is not an image this server reads or no image engine is here.
  */
-async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: string): Promise<Uint8Array> {
+async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: string): Promise<{ data: Uint8Array; ppi?: number }[]> {
   const fmt = extensionOf(filename) || "unknown";
   const refuse = (cause?: unknown) =>
     new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF and image files; ${filename} (${fmt}) must be converted to PDF first with a convert task (output_format pdf).`, { cause });
@@ -47,8 +48,8 @@ async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: st
   } catch (err) {
     throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }
-  const res = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat, outputFormat: "png", options: {} }), filename, image.row.name);
-  return res.outputs[0].data;
+  const res = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat, outputFormat: "png", options: { all_frames: inputFormat === "tiff" || inputFormat === "tif" } }), filename, image.row.name);
+  return res.outputs.map((o) => ({ data: o.data, ...(o.ppi ? { ppi: o.ppi } : {}) }));
 }
 
 export const mergePdf: OperationHandler<z.infer<typeof params>> = {
@@ -78,8 +79,11 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
         continue;
       }
       const bytes = await readInput(input, ctx, row);
-      const data = looksLikePdf(bytes) || sniffImage(bytes) ? bytes : await imageToPng(ctx, bytes, input.filename);
-      docs.push({ data, filename: input.filename, ...(looksLikePdf(data) && passwordOf(i) ? { password: passwordOf(i) } : {}) });
+      if (looksLikePdf(bytes) || sniffImage(bytes)) {
+        docs.push({ data: bytes, filename: input.filename, ...(looksLikePdf(bytes) && passwordOf(i) ? { password: passwordOf(i) } : {}) });
+      } else {
+        for (const page of await imageToPng(ctx, bytes, input.filename)) docs.push({ ...page, filename: input.filename });
+      }
     }
     const name = p.filename ?? `${baseName(inputs[0].filename)}.pdf`;
     const r = await engineCall(engine.merge?.({ inputs: docs, filename: name }), "", row.name);

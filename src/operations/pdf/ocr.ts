@@ -74,7 +74,7 @@ export const ocrPdf: OperationHandler<OcrParams> = {
     requirePdfInputs(inputs, "pdf/ocr", p.input_format);
     const ocr = useEngine(ctx, "ocr", "pdf/ocr");
     const pdf = useEngine(ctx, "pdf", "pdf/ocr");
-    const raster = useEngine(ctx, "pdf", "convert");
+    const raster = useEngine(ctx, "pdf", "convert", { input: "pdf", output: "png" });
     const languages = languagesOf(p.language);
     const native = ocr.row.placement === "native";
     const files: OutputFile[] = [];

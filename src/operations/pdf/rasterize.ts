@@ -57,7 +57,7 @@ export interface RasterJob {
 /** Renders every input and names the outputs; shared by convert and thumbnail. */
 export async function rasterizeInputs(inputs: InputFile[], job: RasterJob, ctx: OperationContext, operation: string): Promise<OperationOutput> {
   requirePdfInputs(inputs, operation, job.params.input_format);
-  const { engine, row } = useEngine(ctx, "pdf", operation);
+  const { engine, row } = useEngine(ctx, "pdf", operation, { input: "pdf" });
   const parsed = job.params.pages === undefined ? undefined : parsePageList(job.params.pages);
   if (parsed && "error" in parsed) throw new TaskError("INVALID_PAGES", checkPagesParam(job.params)[0]);
   const files: OutputFile[] = [];

@@ -2,15 +2,16 @@
  * convert: decode → auto-orient → resize per `fit` → strip → density → encode (contract §6
  * image→image options). Multi-frame inputs keep every frame when the output can hold them (gif,
  * webp, tiff; animations are coalesced first so each frame is a full picture); other outputs take
- * the first frame (the largest entry for ICO inputs).
+ * the first frame (the largest entry for ICO inputs), or every frame as an output of its own with
+ * `all_frames` (each with its resolution, `ppi`).
  */
 import { TaskError } from "../../errors";
 import { checkImageBudget } from "../budget";
-import { decode, encode } from "../codec";
+import { decode, encode, encodeFrame } from "../codec";
 import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
 import { planResize } from "../geometry";
 import { checkMemory, memoryPlan } from "../memory";
-import { applyPlan, checkOutputSize, orient, prepareForFormat, setDensity, stripKeepingColour } from "../transform";
+import { applyPlan, checkOutputSize, orient, ppiOf, prepareForFormat, setDensity, stripKeepingColour } from "../transform";
 import type { ConvertOptions, ImageBudget, ImageFormat, ImageRunOutput } from "../types";
 
 /** Bytes in one format → bytes in another. @throws TaskError (OPEN_FAILED, OVER_BUDGET, CONVERSION_FAILED, UNSUPPORTED) */
@@ -18,7 +19,8 @@ export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFo
   if (!WRITABLE_FORMATS.includes(outputFormat)) {
     throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
   }
-  const keepFrames = MULTI_FRAME_OUTPUTS.includes(outputFormat);
+  const multi = MULTI_FRAME_OUTPUTS.includes(outputFormat);
+  const keepFrames = multi || o.all_frames === true;
   const header = checkImageBudget(input, inputFormat, budget, keepFrames);
   const what = `input ${header.format.toUpperCase()}`;
   const side = 2 * Math.max(o.width ?? 0, o.height ?? 0); // square: orientation may swap the axes
@@ -43,8 +45,11 @@ export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFo
       if (o.pixel_density) setDensity(f, o.pixel_density);
       prepareForFormat(f, outputFormat, o.quality);
     }
+    if (!multi && frames.length > 1) {
+      return [...frames].map((f, i) => ({ data: encodeFrame(f, outputFormat, `output ${outputFormat.toUpperCase()} (frame ${i + 1})`), format: outputFormat, width: f.width, height: f.height, frames: 1, ppi: ppiOf(f) }));
+    }
     const data = encode(frames, outputFormat, `output ${outputFormat.toUpperCase()}`);
-    return [{ data, format: outputFormat, width: frames[0].width, height: frames[0].height, frames: frames.length }];
+    return [{ data, format: outputFormat, width: frames[0].width, height: frames[0].height, frames: frames.length, ppi: ppiOf(frames[0]) }];
   } finally {
     frames.dispose();
   }
