@@ -45,7 +45,7 @@ async function pageImages(ctx: OperationContext, file: InputFile, bytes: Uint8Ar
   const format = inputFormatOf(file, inputFormat, "convert");
   if ((format === "jpg" || format === "png") && sniffImage(bytes)) return [{ data: bytes, ppi: recordedPpi(bytes) }];
   const image = useEngine(ctx, "image", "convert");
-  const r = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat: format, outputFormat: "png", options: { all_frames: format === "tif" || format === "tiff" } }), file.filename, image.row.name);
+  const r = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat: format, outputFormat: "png", options: { all_frames: format === "tiff" } }), file.filename, image.row.name);
   return r.outputs.map((o) => ({ data: o.data, ppi: o.ppi }));
 }
 

@@ -48,7 +48,7 @@ async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: st
   } catch (err) {
     throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }
-  const res = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat, outputFormat: "png", options: { all_frames: inputFormat === "tiff" || inputFormat === "tif" } }), filename, image.row.name);
+  const res = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat, outputFormat: "png", options: { all_frames: inputFormat === "tiff" } }), filename, image.row.name);
   return res.outputs.map((o) => ({ data: o.data, ...(o.ppi ? { ppi: o.ppi } : {}) }));
 }
 
