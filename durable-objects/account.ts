@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, holder TEXT NOT NULL, job
 CREATE INDEX IF NOT EXISTS tasks_job ON tasks (job_id);
 CREATE INDEX IF NOT EXISTS tasks_holder ON tasks (holder);
 CREATE INDEX IF NOT EXISTS jobs_open ON jobs (created_at) WHERE ended_at IS NULL;
+CREATE TABLE IF NOT EXISTS live_user (hub TEXT NOT NULL, channel TEXT NOT NULL, PRIMARY KEY (hub, channel));
 `;
 
 /** A task's place: the JobDO holding it and its public job id (null for standalone tasks). */
@@ -42,13 +43,27 @@ export class AccountDO extends DurableObject<Env> {
     this.outbox = new Outbox(this.db, ctx.storage, env.ALLOW_PRIVATE_IMPORTS === "true", () => this.clock());
   }
 
-  /** Records a new job (or standalone task) and queues job.created for account webhooks. */
-  async registerJob(r: { jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
+  /**
+   * Records a new job (or standalone task) and queues job.created for account webhooks. Answers the
+   * socket.io hubs with subscribers of this user's channels (issue 18): the JobDO sends them its events.
+   */
+  async registerJob(r: { jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<{ hub: string; channel: string }[]> {
     this.ctx.storage.transactionSync(() => {
       this.db.run("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)", r.jobId, r.tag, r.createdAt, r.standalone ? 1 : 0);
       for (const t of r.taskIds) this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", t.id, r.jobId, r.standalone ? null : r.jobId, t.operation, r.createdAt);
     });
     if (r.job) await this.emit("job.created", r.job, null);
+    return this.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live_user");
+  }
+
+  /** Hub `hub` has a subscriber of `private-user.{id}.jobs|tasks` (checked to be this user's by the hub): jobs created from now on send it their events. */
+  async liveSubscribeUser(hub: string, channel: string): Promise<void> {
+    this.db.run("INSERT OR IGNORE INTO live_user VALUES (?, ?)", hub, channel);
+  }
+
+  /** Hub `hub` has no subscriber of `channel` any more. */
+  async liveUnsubscribeUser(hub: string, channel: string): Promise<void> {
+    this.db.run("DELETE FROM live_user WHERE hub = ? AND channel = ?", hub, channel);
   }
 
   /** Records a task added to an existing object (retries). */

@@ -13,7 +13,7 @@
  * A standalone task (POST /v2/{operation}) lives in a JobDO of its own with `standalone = 1`;
  * its inputs are task ids of other objects, watched through `watchTask`/`inputSettled`.
  */
-import { jobStub, accountStub } from "../src/env";
+import { jobStub, accountStub, eventsStub } from "../src/env";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { TaskFailure } from "../src/engines/errors";
@@ -32,6 +32,8 @@ import { Dispatch } from "./job/dispatch";
 import { Timers } from "./job/timers";
 import { Waiters } from "./job/waiters";
 import { ExternalInputs } from "./job/external";
+import { Live } from "./job/live";
+import type { LiveEvent } from "../src/events/channels";
 
 /** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
 export type ChangeRefused = { refused: string };
@@ -46,14 +48,15 @@ export class JobDO extends DurableObject<Env> {
   private timers: Timers;
   private waiters = new Waiters();
   private external: ExternalInputs;
+  private live: Live;
   /**
    * The object's clock (unix ms) for every timer decision: deadlines, leases, retention. Tests
    * replace it on the instance to move time forward (test/worker/machinery.test.ts); waits of
    * callers (`waitJob`) stay on real time.
    */
   clock: () => number = () => Date.now();
-  /** Parts told of every committed status change (waiters; live events join here). */
-  private observers: ChangeObserver[] = [() => this.waiters.wakeAll()];
+  /** Parts told of every committed status change: waiters and live events (the account notice is queued beside them). */
+  private observers: ChangeObserver[] = [() => this.waiters.wakeAll(), (changes) => this.live.observe(changes)];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -63,6 +66,11 @@ export class JobDO extends DurableObject<Env> {
     this.dispatch = new Dispatch(this.m, env.TASKS);
     this.timers = new Timers(ctx.storage, this.m, this.notices);
     this.external = new ExternalInputs(this.m, this.notices);
+    this.live = new Live(this.m, {
+      job: () => this.jobJson(true),
+      task: (t) => this.taskJson(t),
+      deliver: (hub, events) => eventsStub(env, hub).deliver(events),
+    });
     // A restart lost the runners of this object's processing tasks: send them again now, not when a stale alarm fires.
     void ctx.blockConcurrencyWhile(() => this.timers.recover(this.clock()));
   }
@@ -86,7 +94,7 @@ export class JobDO extends DurableObject<Env> {
       jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
       taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
       job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
-    }).catch((err: unknown) => {
+    }).then((hubs) => this.live.addUserHubs(hubs), (err: unknown) => {
       this.accountCache = undefined;
       throw err;
     });
@@ -121,6 +129,23 @@ export class JobDO extends DurableObject<Env> {
     return this.m.tasks().map((t) => this.taskJson(t));
   }
 
+  /**
+   * Live events (issue 18): hub `hub` listens on `channel` of this job for user `owner`. Answers the
+   * events a late subscriber gets at once (see Live.subscribe), or null when this object holds no
+   * job of that user (no existence leak).
+   */
+  async liveSubscribe(hub: string, channel: string, owner: string): Promise<LiveEvent[] | null> {
+    const job = this.m.job();
+    if (!job || job.user_name !== owner) return null;
+    return this.live.subscribe(hub, channel);
+  }
+
+  /** GET /v2/jobs/{id}/events (the owner checked by the caller): a Server-Sent Events stream of this job. */
+  async fetch(req: Request): Promise<Response> {
+    if (!this.m.job() || new URL(req.url).pathname !== "/events") return new Response(null, { status: 404 });
+    return new Response(this.live.stream(), { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" } });
+  }
+
   /** Blocks until the job ends or `maxMs` passes, then answers its current state (contract §1.1 sync). */
   async waitJob(maxMs: number, owner?: string): Promise<(JobJson & { _owner: string }) | null> {
     if (owner !== undefined && this.m.job()?.user_name !== owner) return null;
@@ -148,7 +173,10 @@ export class JobDO extends DurableObject<Env> {
    * reports one. False: that attempt no longer holds the task (cancelled, timed out, superseded); stop.
    */
   async renewLease(taskId: string, attempt: number, percent?: number): Promise<boolean> {
-    return this.m.renew(taskId, attempt, this.clock(), percent);
+    const before = percent === undefined ? undefined : this.m.task(taskId)?.percent;
+    const held = this.m.renew(taskId, attempt, this.clock(), percent);
+    if (held && percent !== undefined && this.m.task(taskId)?.percent !== before) this.live.progressed(taskId);
+    return held;
   }
 
   /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */
@@ -223,6 +251,7 @@ export class JobDO extends DurableObject<Env> {
     const job = this.m.job()!;
     this.m.insertTask({ id: newId, name: t.name, operation: t.operation, mode: "queue", params: JSON.parse(t.params), payload: JSON.parse(t.payload),
       inputs: JSON.parse(t.inputs), ignoreError: t.ignore_error === 1, timeoutS: t.timeout_s, retryOf: t.id }, now);
+    this.live.observe([], [newId]);
     const dispatch = this.applyRules(now);
     await Promise.all([
       this.account().registerTask(newId, job.id, job.standalone ? null : job.id, t.operation, now),
@@ -259,6 +288,7 @@ export class JobDO extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     this.m.forget();
     this.timers.forget();
+    this.live.forget();
     return true;
   }
 

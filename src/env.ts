@@ -4,6 +4,7 @@
  */
 import type { AccountDO } from "../durable-objects/account";
 import type { JobDO } from "../durable-objects/job";
+import type { EventsDO } from "../durable-objects/events";
 import type { NativeContainer } from "./engines/native/container";
 import type { EngineRpc } from "./engines/remote";
 
@@ -16,6 +17,8 @@ export interface TaskMessage {
 export interface Env {
   JOBS: DurableObjectNamespace<JobDO>;
   ACCOUNTS: DurableObjectNamespace<AccountDO>;
+  /** Socket.io hubs (issue 18): Durable Objects holding hibernated WebSockets of live-event subscribers. */
+  EVENTS: DurableObjectNamespace<EventsDO>;
   FILES: R2Bucket;
   TASKS: Queue<TaskMessage>;
   /** The fonts Worker (wasm/fonts) over a service binding: watermark faces (RPC `font(file)`); absent, non-WinAnsi PDF watermark text is UNSUPPORTED. */
@@ -68,4 +71,6 @@ export type Stub<T> = { [K in keyof T as T[K] extends (...a: any[]) => any ? K :
 /** The JobDO of a job (or of a standalone task's hidden job). */
 export const jobStub = (env: Env, jobId: string) => env.JOBS.getByName(jobId) as unknown as Stub<JobDO>;
 /** The AccountDO of a user. */
+/** The socket.io hub named `name` (events/hubs: `hub-0` … `hub-{HUBS-1}`). */
+export const eventsStub = (env: Env, name: string) => env.EVENTS.getByName(name) as unknown as Stub<EventsDO>;
 export const accountStub = (env: Env, userName: string) => env.ACCOUNTS.getByName(userName) as unknown as Stub<AccountDO>;

@@ -5,12 +5,13 @@
 import { jobStub } from "./env";
 import { AccountDO } from "../durable-objects/account";
 import { JobDO } from "../durable-objects/job";
+import { EventsDO } from "../durable-objects/events";
 import { NativeContainer } from "./engines/native/container";
 import { app } from "./api/app";
 import type { Env, TaskMessage } from "./env";
 import { runTask } from "./runner/run-task";
 
-export { AccountDO, JobDO, NativeContainer };
+export { AccountDO, EventsDO, JobDO, NativeContainer };
 
 export default {
   fetch: app.fetch,

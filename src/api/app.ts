@@ -7,6 +7,7 @@ import type { AppEnv } from "./context";
 import { notFound, onError } from "./errors";
 import { files } from "./files";
 import { jobs } from "./jobs";
+import { live } from "./live";
 import { operations } from "./operations";
 import { tasks } from "./tasks";
 import { uploads } from "./uploads";
@@ -15,6 +16,7 @@ import { users } from "./users";
 export const app = new Hono<AppEnv>();
 
 app.get("/", (c) => c.json({ name: "edge-convert", api: "CloudConvert v2 compatible", docs: `${new URL(c.req.url).origin}/v2/operations` }));
+app.route("/", live);
 app.route("/", operations);
 app.route("/", uploads);
 app.route("/", files);

@@ -85,6 +85,13 @@ const wait = async (c: Context<AppEnv>) => {
 jobs.get("/v2/jobs/:id/wait", wait);
 jobs.get("/sync/v2/jobs/:id", wait);
 
+/** The job's events as Server-Sent Events (issue 18): the current state first, then every change; ends with the job. */
+jobs.get("/v2/jobs/:id/events", async (c) => {
+  const id = c.req.param("id");
+  await ownJob(c, id, false);
+  return jobStub(c.env, id).fetch(new Request("https://job/events"));
+});
+
 jobs.delete("/v2/jobs/:id", async (c) => {
   const id = c.req.param("id");
   await ownJob(c, id, false);

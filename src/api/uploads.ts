@@ -1,7 +1,8 @@
 /**
  * The upload form target of import/upload tasks (contract §1.3): POST multipart/form-data without
  * Authorization, the form's `parameters` first and `file` last; accepts the node SDK's own
- * multipart (lowercase part headers, unquoted filename); answers 201 with an empty body.
+ * multipart (lowercase part headers, unquoted filename); answers 201 with an empty body, or 303 to the
+ * task's `redirect`.
  */
 import { jobStub } from "../env";
 import { parseMultipartRequest } from "@remix-run/multipart-parser";
@@ -46,5 +47,8 @@ uploads.post("/v2/upload/:jobId/:taskId", async (c) => {
     await c.env.FILES.delete(key);
     throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { status: [r.refused] });
   }
+  // A browser posting the form follows `redirect` (contract §1.3: 303 See Other, so it GETs the page).
+  const redirect = (r.payload as { redirect?: unknown } | undefined)?.redirect;
+  if (typeof redirect === "string") return c.redirect(redirect, 303);
   return c.body(null, 201);
 });

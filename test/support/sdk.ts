@@ -1,8 +1,11 @@
 /**
- * The official `cloudconvert` SDK (v3), unchanged but for its base URL: `callWithBase` is
- * overridden on the instance to send api and sync hosts to the local server (contract §5.1).
+ * The official `cloudconvert` SDK (v3), unchanged but for its hosts: `callWithBase` is overridden
+ * on the instance to send api and sync hosts to the local server (contract §5.1), and the socket
+ * its `subscribe` would open to socketio.cloudconvert.com is opened to the local server instead
+ * (the SDK's own socket.io-client, `transports: ['websocket']` as the SDK asks), on first use.
  */
 import CloudConvert from "cloudconvert";
+import { io, type Socket } from "socket.io-client";
 
 export function sdk(apiKey: string, base: string): CloudConvert {
   const cc = new CloudConvert(apiKey);
@@ -10,5 +13,12 @@ export function sdk(apiKey: string, base: string): CloudConvert {
   const re = /^https:\/\/(?:(?!sync\.)[a-z0-9-]+\.)?(sync\.)?api(?:\.sandbox)?\.cloudconvert\.com\/v2\//;
   (cc as unknown as { callWithBase: typeof orig }).callWithBase = (b: string, ...rest: Parameters<typeof orig> extends [string, ...infer R] ? R : never) =>
     orig(b.replace(re, (_: string, s?: string) => `${base}/${s ? "sync/" : ""}v2/`), ...rest);
+  let socket: Socket | undefined;
+  Object.defineProperty(cc, "socket", {
+    get: () => (socket ??= io(base, { transports: ["websocket"] })),
+    set: (s: Socket | undefined) => (socket = s),
+    configurable: true,
+  });
+  (cc as unknown as { subscribedChannels: Map<string, boolean> }).subscribedChannels = new Map();
   return cc;
 }

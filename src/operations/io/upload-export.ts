@@ -13,7 +13,8 @@ export const importUpload: OperationHandler<{ redirect?: string }> = {
   operation: "import/upload",
   kind: "platform",
   formats: [{ input: "*", output: "*" }],
-  params: z.object({ redirect: z.string().url().optional() }),
+  /** `redirect`: where the upload endpoint sends a browser after a successful upload (303, contract §1.3). */
+  params: z.object({ redirect: z.string().url().refine((u) => /^https?:\/\//i.test(u), "redirect must be an http(s) URL.").optional() }),
   credits: 0,
   takesInput: false,
   mode: "upload",

@@ -1,0 +1,154 @@
+/**
+ * Issue 18: the SDK's live events over socket.io (every subscription method), late subscribers,
+ * another user's channel refused, the same events as Server-Sent Events, and the upload form's
+ * `redirect` — all through the official SDK against `wrangler dev`.
+ */
+import { io } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sdk } from "../support/sdk";
+import { startDevServer, type DevServer } from "../support/server";
+
+let server: DevServer;
+beforeAll(async () => {
+  server = await startDevServer({ API_KEYS: "key-a:alice,key-b:bob" });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const rawJob = { tasks: { in: { operation: "import/raw", file: "hello", filename: "a.txt" }, out: { operation: "export/url", input: "in" } } };
+const slowJob = {
+  tasks: {
+    in: { operation: "import/raw", file: "<svg xmlns='http://www.w3.org/2000/svg' width='40' height='40'><rect width='40' height='40' fill='red'/></svg>", filename: "a.svg" },
+    png: { operation: "convert", input: "in", output_format: "png" },
+    out: { operation: "export/url", input: "png" },
+  },
+};
+/** Resolves with the first callback value, or rejects after `ms`. */
+function first<T>(subscribe: (cb: (v: T) => void) => void, ms = 20_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error("no event within " + ms + " ms")), ms);
+    subscribe((v) => (clearTimeout(t), resolve(v)));
+  });
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("live events through the SDK", () => {
+  it("jobs.subscribeEvent: finished arrives for a running job and, at once, for one that already ended", async () => {
+    const cc = sdk("key-a", server.base);
+    try {
+      const job = await cc.jobs.create(slowJob);
+      const finished = await first<{ job: { id: string; status: string; tasks: unknown[] } }>((cb) => cc.jobs.subscribeEvent(job.id, "finished", cb as never));
+      expect(finished.job.id).toBe(job.id);
+      expect(finished.job.status).toBe("finished");
+      expect(finished.job.tasks).toHaveLength(3);
+      // a job that ended before anyone subscribed: its final event is sent on subscription
+      const quick = await cc.jobs.create(rawJob);
+      await cc.jobs.wait(quick.id);
+      const late = await first<{ job: { id: string; status: string } }>((cb) => cc.jobs.subscribeEvent(quick.id, "finished", cb as never), 5_000);
+      expect(late.job).toMatchObject({ id: quick.id, status: "finished" });
+    } finally {
+      cc.closeSocket();
+    }
+  });
+
+  it("jobs.subscribeTaskEvent and tasks.subscribeEvent: each task's finished event, with its result", async () => {
+    const cc = sdk("key-a", server.base);
+    try {
+      const job = await cc.jobs.create(slowJob);
+      const seen = new Map<string, { status: string; result?: { files?: { filename: string }[] } }>();
+      const all = new Promise<void>((resolve) => cc.jobs.subscribeTaskEvent(job.id, "finished", ((e: { task: { name: string; status: string } }) => {
+        seen.set(e.task.name, e.task);
+        if (seen.size === 3) resolve();
+      }) as never));
+      const png = job.tasks.find((t) => t.name === "png")!;
+      const one = await first<{ task: { id: string; status: string; result: { files: { filename: string }[] } } }>((cb) => cc.tasks.subscribeEvent(png.id, "finished", cb as never));
+      expect(one.task).toMatchObject({ id: png.id, status: "finished" });
+      expect(one.task.result.files[0].filename).toBe("a.png");
+      await Promise.race([all, sleep(20_000).then(() => { throw new Error(`only ${[...seen.keys()]}`); })]);
+      expect([...seen.keys()].sort()).toEqual(["in", "out", "png"]);
+      expect([...seen.values()].every((t) => t.status === "finished")).toBe(true);
+    } finally {
+      cc.closeSocket();
+    }
+  });
+
+  it("users.subscribeJobEvent and users.subscribeTaskEvent: created and finished events of the user's new jobs", async () => {
+    const cc = sdk("key-a", server.base);
+    try {
+      const me = await cc.users.me();
+      const created: string[] = [];
+      const tasksFinished: string[] = [];
+      let jobFinished: ((v: { job: { id: string } }) => void) | undefined;
+      const finished = new Promise<{ job: { id: string } }>((r) => (jobFinished = r));
+      cc.users.subscribeJobEvent(me.id, "created", ((e: { job: { id: string } }) => created.push(e.job.id)) as never);
+      cc.users.subscribeJobEvent(me.id, "finished", ((e: { job: { id: string } }) => jobFinished!(e)) as never);
+      cc.users.subscribeTaskEvent(me.id, "finished", ((e: { task: { job_id: string; name: string } }) => tasksFinished.push(`${e.task.job_id}/${e.task.name}`)) as never);
+      await sleep(1_000); // the subscription travels to the hub and the account before the job is created
+      const job = await cc.jobs.create(rawJob);
+      const done = await Promise.race([finished, sleep(20_000).then(() => { throw new Error("no job.finished"); })]);
+      expect(done.job.id).toBe(job.id);
+      expect(created).toContain(job.id);
+      await sleep(300);
+      expect(tasksFinished).toEqual(expect.arrayContaining([`${job.id}/in`, `${job.id}/out`]));
+    } finally {
+      cc.closeSocket();
+    }
+  });
+
+  it("refuses another user's channel and a bad key, and sends nothing of that job", async () => {
+    const alice = sdk("key-a", server.base);
+    const job = await alice.jobs.create(rawJob);
+    await alice.jobs.wait(job.id);
+    const socket = io(server.base, { transports: ["websocket"] });
+    try {
+      const errors: string[] = [];
+      const events: unknown[] = [];
+      socket.on("subscription_error", (channel: string) => errors.push(channel));
+      socket.on("job.finished", (...args: unknown[]) => events.push(args));
+      socket.emit("subscribe", { channel: `private-job.${job.id}`, auth: { headers: { Authorization: "Bearer key-b" } } });
+      socket.emit("subscribe", { channel: `private-job.${job.id}.tasks`, auth: { headers: { Authorization: "Bearer wrong" } } });
+      socket.emit("subscribe", { channel: `private-user.1.jobs`, auth: { headers: { Authorization: "Bearer key-b" } } });
+      await sleep(1_500);
+      expect(errors.sort()).toEqual([`private-job.${job.id}`, `private-job.${job.id}.tasks`, "private-user.1.jobs"].sort());
+      expect(events).toEqual([]);
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe("Server-Sent Events", () => {
+  it("GET /v2/jobs/{id}/events streams the job's events and ends with job.finished", async () => {
+    const cc = sdk("key-a", server.base);
+    const job = await cc.jobs.create(slowJob);
+    const res = await fetch(`${server.base}/v2/jobs/${job.id}/events`, { headers: { authorization: "Bearer key-a" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const text = await res.text(); // the stream ends with the job
+    const events = [...text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+    expect(events[events.length - 1]).toBe("job.finished");
+    const last = JSON.parse(text.trim().split("\n").pop()!.slice("data: ".length));
+    expect(last.job).toMatchObject({ id: job.id, status: "finished" });
+    expect((await fetch(`${server.base}/v2/jobs/${job.id}/events`, { headers: { authorization: "Bearer key-b" } })).status).toBe(404);
+  });
+});
+
+describe("import/upload redirect", () => {
+  it("answers 303 to the task's redirect after a successful upload; a non-http redirect is a 422", async () => {
+    const cc = sdk("key-a", server.base);
+    const task = await cc.tasks.create("import/upload", { redirect: "https://example.com/uploaded?x=1" });
+    const form = task.result!.form as { url: string; parameters: Record<string, string> };
+    const body = new FormData();
+    for (const [k, v] of Object.entries(form.parameters)) body.append(k, v);
+    body.append("file", new Blob(["hello"]), "hello.txt");
+    const res = await fetch(form.url, { method: "POST", body, redirect: "manual" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("https://example.com/uploaded?x=1");
+    const done = await cc.tasks.wait(task.id);
+    expect(done.status).toBe("finished");
+    const bad = await fetch(`${server.base}/v2/import/upload`, { method: "POST", headers: { authorization: "Bearer key-a", "content-type": "application/json" }, body: JSON.stringify({ redirect: "javascript:alert(1)" }) });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(await bad.json())).toMatch(/redirect must be an http\(s\) URL/);
+  });
+});
