@@ -10,6 +10,7 @@ import type { Status } from "../src/model/status";
 import { Db } from "../src/storage/sql";
 import { Outbox, type WebhookEvent } from "./account/outbox";
 import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
+import { SIGNED_SCHEMA, SignedBases, type SignedBaseJson } from "./account/signed-bases";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -32,14 +33,16 @@ export class AccountDO extends DurableObject<Env> {
   private db: Db;
   private hooks: Webhooks;
   private outbox: Outbox;
+  private signed: SignedBases;
   /** The object's clock (unix ms) for webhook retry timing; tests replace it on the instance (test/worker/webhooks.test.ts). */
   clock: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec(SCHEMA + WEBHOOK_SCHEMA);
+    ctx.storage.sql.exec(SCHEMA + WEBHOOK_SCHEMA + SIGNED_SCHEMA);
     this.db = new Db(ctx.storage.sql);
     this.hooks = new Webhooks(this.db);
+    this.signed = new SignedBases(this.db);
     this.outbox = new Outbox(this.db, ctx.storage, env.ALLOW_PRIVATE_IMPORTS === "true", () => this.clock());
   }
 
@@ -144,6 +147,33 @@ export class AccountDO extends DurableObject<Env> {
 
   async deleteWebhook(id: string): Promise<boolean> {
     return this.hooks.delete(id);
+  }
+
+  /** Signed-URL bases (issue 18, contract §1.7): create, list, delete, and what /s/{base} needs. */
+  async createSignedBase(id: string, origin: string): Promise<SignedBaseJson> {
+    return this.signed.create(id, Date.now(), origin);
+  }
+
+  async listSignedBases(origin: string): Promise<SignedBaseJson[]> {
+    return this.signed.list(origin);
+  }
+
+  async deleteSignedBase(id: string): Promise<boolean> {
+    return this.signed.delete(id);
+  }
+
+  /** The base's signing secret, or null for an unknown base. */
+  async signedBaseSecret(id: string): Promise<string | null> {
+    return this.signed.secret(id);
+  }
+
+  /** The job a `cacheKey` of base `id` ran in the last 24 h, or null. */
+  async signedCached(id: string, cacheKey: string): Promise<string | null> {
+    return this.signed.cached(id, cacheKey, Date.now());
+  }
+
+  async rememberSigned(id: string, cacheKey: string, jobId: string): Promise<void> {
+    this.signed.remember(id, cacheKey, jobId, Date.now());
   }
 
   /** Delivers due webhook calls (persisted outbox; retries with back-off; 410 disables, contract §4). */

@@ -8,6 +8,7 @@ import { notFound, onError } from "./errors";
 import { files } from "./files";
 import { jobs } from "./jobs";
 import { live } from "./live";
+import { signedUrlBases, signedUrls } from "./signed-urls";
 import { operations } from "./operations";
 import { tasks } from "./tasks";
 import { uploads } from "./uploads";
@@ -17,6 +18,8 @@ export const app = new Hono<AppEnv>();
 
 app.get("/", (c) => c.json({ name: "edge-convert", api: "CloudConvert v2 compatible", docs: `${new URL(c.req.url).origin}/v2/operations` }));
 app.route("/", live);
+app.route("/", signedUrls);
+app.route("/", signedUrlBases);
 app.route("/", operations);
 app.route("/", uploads);
 app.route("/", files);

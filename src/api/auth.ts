@@ -30,6 +30,9 @@ export function parseKeys(spec: string | undefined): Map<string, User> {
   return map;
 }
 
+/** The user named `name` (signed URLs run jobs as their base's owner). */
+export const userNamed = (name: string): User => ({ name, num: userNum(name) });
+
 function userNum(name: string): number {
   let h = 0x811c9dc5;
   for (const ch of new TextEncoder().encode(name)) h = Math.imul(h ^ ch, 0x01000193) >>> 0;

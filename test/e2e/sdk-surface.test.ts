@@ -1,7 +1,8 @@
 /**
  * Issue 18: the SDK's live events over socket.io (every subscription method), late subscribers,
- * another user's channel refused, the same events as Server-Sent Events, and the upload form's
- * `redirect` — all through the official SDK against `wrangler dev`.
+ * another user's channel refused, the same events as Server-Sent Events, signed URLs made by the
+ * SDK's `signedUrls.sign` (with and without cache_key, tampered), and the upload form's `redirect`
+ * — all through the official SDK against `wrangler dev`.
  */
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,5 +151,62 @@ describe("import/upload redirect", () => {
     const bad = await fetch(`${server.base}/v2/import/upload`, { method: "POST", headers: { authorization: "Bearer key-a", "content-type": "application/json" }, body: JSON.stringify({ redirect: "javascript:alert(1)" }) });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toMatch(/redirect must be an http\(s\) URL/);
+  });
+});
+
+describe("signed URLs", () => {
+  const job = (text: string) => ({ tasks: { in: { operation: "import/raw", file: text, filename: "note.txt" }, out: { operation: "export/url", input: "in" } } });
+  const api = (path: string, init: RequestInit = {}, key = "key-a") => fetch(`${server.base}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
+
+  it("a base is created, listed and deleted; the SDK's signed URL runs the job and redirects to its file", async () => {
+    const created = await api("/v2/signed-url-bases", { method: "POST" });
+    expect(created.status).toBe(201);
+    const base = (await created.json()).data as { id: string; url: string; signing_secret: string };
+    expect(base.url).toBe(`${server.base}/s/${base.id}`);
+    const listed = (await (await api("/v2/users/me/signed-url-bases")).json()).data as { id: string }[];
+    expect(listed.map((b) => b.id)).toContain(base.id);
+    expect((await (await api("/v2/users/me/signed-url-bases", {}, "key-b")).json()).data.map((b: { id: string }) => b.id)).not.toContain(base.id);
+
+    const cc = sdk("key-a", server.base);
+    const before = (await cc.jobs.all()).length;
+    const url = cc.signedUrls.sign(base.url, base.signing_secret, job("signed hello"), undefined as never);
+    const res = await fetch(url, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(await (await fetch(res.headers.get("location")!)).text()).toBe("signed hello");
+    // without cache_key, every hit is a new job
+    const again = await fetch(url, { redirect: "manual" });
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).not.toBe(res.headers.get("location"));
+    expect((await cc.jobs.all()).length).toBe(before + 2);
+
+    expect((await api(`/v2/signed-url-bases/${base.id}`, { method: "DELETE" }, "key-b")).status).toBe(404);
+    expect((await api(`/v2/signed-url-bases/${base.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await fetch(url, { redirect: "manual" })).status).toBe(404);
+  });
+
+  it("cache_key reuses the job's result; a tampered or unknown URL is a 4xx and runs no job", async () => {
+    const base = (await (await api("/v2/signed-url-bases", { method: "POST" })).json()).data as { id: string; url: string; signing_secret: string };
+    const cc = sdk("key-a", server.base);
+    const keyed = cc.signedUrls.sign(base.url, base.signing_secret, job("cached"), "report-2026");
+    const first = await fetch(keyed, { redirect: "manual" });
+    expect(first.status).toBe(302);
+    const count = (await cc.jobs.all()).length;
+    const second = await fetch(keyed, { redirect: "manual" });
+    expect(second.status).toBe(302);
+    expect(second.headers.get("location")!.split("?")[0]).toBe(first.headers.get("location")!.split("?")[0]);
+    expect((await cc.jobs.all()).length).toBe(count);
+
+    const other = cc.signedUrls.sign(base.url, base.signing_secret, job("other"), undefined as never);
+    const tampered = other.replace(/job=([A-Za-z0-9])/, (_m, ch: string) => `job=${ch === "e" ? "f" : "e"}`);
+    const refused = await fetch(tampered, { redirect: "manual" });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "INVALID_SIGNATURE" });
+    const wrongSecret = cc.signedUrls.sign(base.url, "not-the-secret", job("other"), undefined as never);
+    expect((await fetch(wrongSecret, { redirect: "manual" })).status).toBe(403);
+    const unknownBase = cc.signedUrls.sign(`${server.base}/s/00000000-0000-4000-8000-000000000000`, base.signing_secret, job("x"), undefined as never);
+    expect((await fetch(unknownBase, { redirect: "manual" })).status).toBe(404);
+    const noExport = cc.signedUrls.sign(base.url, base.signing_secret, { tasks: { in: { operation: "import/raw", file: "x", filename: "x.txt" } } }, undefined as never);
+    expect((await fetch(noExport, { redirect: "manual" })).status).toBe(422);
+    expect((await cc.jobs.all()).length).toBe(count);
   });
 });
