@@ -1,0 +1,72 @@
+/**
+ * Issue 18, "Done when": 1,000 idle socket.io subscribers held open against one `wrangler dev`,
+ * and events still arrive promptly. The idle ones listen on a job that waits for an upload; a
+ * measuring client subscribes to an upload task of another job, uploads its file and times the
+ * task's `finished` event from the moment the upload request is sent (an upper bound of the time
+ * since the change: the request's own parsing and R2 write come first), over 10 uploads; it also
+ * prints when the event came relative to the upload's answer. Prints the figures.
+ */
+import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sdk } from "../support/sdk";
+import { startDevServer, type DevServer } from "../support/server";
+
+const IDLE = 1_000;
+let server: DevServer;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  server = await startDevServer({ API_KEYS: "key-a:alice" });
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await server?.stop();
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+describe("live events at scale", () => {
+  it(`${IDLE} idle subscribers stay connected and events still arrive within 100 ms (median of 10)`, async () => {
+    const cc = sdk("key-a", server.base);
+    const idleJob = await cc.jobs.create({ tasks: { up: { operation: "import/upload" } } });
+    const auth = { headers: { Authorization: "Bearer key-a" } };
+    const connectStart = Date.now();
+    for (let i = 0; i < IDLE; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, IDLE - i) }, () => new Promise<void>((resolve, reject) => {
+        const s = io(server.base, { transports: ["websocket"], reconnection: false, forceNew: true });
+        sockets.push(s);
+        s.once("connect", () => (s.emit("subscribe", { channel: `private-job.${idleJob.id}`, auth }), resolve()));
+        s.once("connect_error", reject);
+      })));
+    }
+    const connectMs = Date.now() - connectStart;
+
+    const probe = sdk("key-a", server.base);
+    const latencies: number[] = [];
+    const afterAnswer: number[] = [];
+    try {
+      for (let i = 0; i < 10; i++) {
+        const task = await probe.tasks.create("import/upload");
+        const arrived = new Promise<number>((resolve) => probe.tasks.subscribeEvent(task.id, "finished", (() => resolve(performance.now())) as never));
+        await new Promise((r) => setTimeout(r, 150)); // the subscription is registered before the change
+        const form = task.result!.form as { url: string; parameters: Record<string, string> };
+        const body = new FormData();
+        for (const [k, v] of Object.entries(form.parameters)) body.append(k, v);
+        body.append("file", new Blob([`file ${i}`]), `f${i}.txt`);
+        const sent = performance.now();
+        const res = await fetch(form.url, { method: "POST", body });
+        const answered = performance.now();
+        expect(res.status).toBe(201);
+        const at = await arrived;
+        latencies.push(at - sent);
+        afterAnswer.push(at - answered);
+      }
+    } finally {
+      probe.closeSocket();
+    }
+    const connected = sockets.filter((s) => s.connected).length;
+    console.log(`live events: ${connected}/${IDLE} idle subscribers connected in ${connectMs} ms; task.finished after the upload was sent: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.map((l) => l.toFixed(0)).join(", ")}); relative to the upload's answer: median ${median(afterAnswer).toFixed(1)} ms`);
+    expect(connected).toBe(IDLE);
+    expect(median(latencies)).toBeLessThan(100);
+  });
+});
