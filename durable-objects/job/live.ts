@@ -85,9 +85,8 @@ export class Live {
 
   /** The observer of committed changes (registered by the JobDO beside the waiters). */
   observe(changes: Change[], created: string[] = []): void {
-    if (!this.streams.size && !this.hasListeners()) return;
     const job = this.m.job();
-    if (!job) return;
+    if (!job || (!this.streams.size && !this.hasListeners())) return;
     const standalone = job.standalone === 1;
     const events: LiveEvent[] = [];
     for (const id of created) {
@@ -110,10 +109,9 @@ export class Live {
 
   /** A task's progress (`percent`) moved without a status change: `task.updated` to its listeners. */
   progressed(taskId: string): void {
-    if (!this.streams.size && !this.hasListeners()) return;
     const job = this.m.job();
-    const t = this.m.task(taskId);
-    if (!job || !t) return;
+    const t = job ? this.m.task(taskId) : null;
+    if (!job || !t || (!this.streams.size && !this.hasListeners())) return;
     const task = this.host.task(t);
     this.send(taskChannels(t.id, job.id, job.user_num, job.standalone === 1).map((channel) => ({ channel, event: "task.updated", data: { task } })));
   }
