@@ -34,3 +34,23 @@ export async function waitJob(id: string, key = KEY_A) {
 }
 
 export const taskByName = (job: any, name: string) => job.tasks.find((t: any) => t.name === name);
+
+/** Bytes as base64 (import/base64 bodies). */
+export function b64(b: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** A w×h white 24-bit BMP. */
+export function whiteBmp(w: number, h: number): Uint8Array {
+  const row = Math.ceil((w * 3) / 4) * 4;
+  const b = new Uint8Array(54 + row * h).fill(255);
+  const v = new DataView(b.buffer);
+  b.set([0x42, 0x4d]);
+  v.setUint32(2, b.length, true); v.setUint32(6, 0, true); v.setUint32(10, 54, true); v.setUint32(14, 40, true);
+  v.setInt32(18, w, true); v.setInt32(22, h, true); v.setUint16(26, 1, true); v.setUint16(28, 24, true);
+  v.setUint32(30, 0, true); v.setUint32(34, row * h, true);
+  for (let i = 38; i < 54; i++) b[i] = 0;
+  return b;
+}

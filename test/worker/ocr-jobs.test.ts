@@ -6,29 +6,14 @@
  * row's UNSUPPORTED naming the native engine (the hand-off has nowhere to go) rather than hanging.
  */
 import { describe, expect, it } from "vitest";
-import { createJob, taskByName, waitJob } from "./helpers";
-
-/** A w×h white 24-bit BMP, base64. */
-function whiteBmp64(w: number, h: number): string {
-  const row = Math.ceil((w * 3) / 4) * 4;
-  const b = new Uint8Array(54 + row * h).fill(255);
-  const v = new DataView(b.buffer);
-  b.set([0x42, 0x4d]);
-  v.setUint32(2, b.length, true); v.setUint32(6, 0, true); v.setUint32(10, 54, true); v.setUint32(14, 40, true);
-  v.setInt32(18, w, true); v.setInt32(22, h, true); v.setUint16(26, 1, true); v.setUint16(28, 24, true);
-  for (let i = 30; i < 54; i++) b[i] = 0;
-  v.setUint32(34, row * h, true);
-  let s = "";
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return btoa(s);
-}
+import { b64, createJob, taskByName, waitJob, whiteBmp } from "./helpers";
 
 const TEXT = "QUICK BROWN FOX";
 
 describe("OCR in the tesseract engine Worker", () => {
   it("an image with text → searchable PDF (convert, ocr) and a plain PDF → pdf/ocr", async () => {
     const job = await createJob({
-      in: { operation: "import/base64", file: whiteBmp64(900, 200), filename: "in.bmp" },
+      in: { operation: "import/base64", file: b64(whiteBmp(900, 200)), filename: "in.bmp" },
       text: { operation: "watermark", input: "in", text: TEXT, font_size: 72, font_color: "#000000" },
       searchable: { operation: "convert", input: "text", output_format: "pdf", ocr: true, language: ["eng"] },
       plain: { operation: "convert", input: "text", output_format: "pdf" },

@@ -6,26 +6,7 @@
  * dictionaries (a subset of the Noto face named by its PostScript name, ISO 32000-1 §9.6.4).
  */
 import { describe, expect, it } from "vitest";
-import { createJob, taskByName, waitJob } from "./helpers";
-
-function b64(b: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-/** A w×h white 24-bit BMP. */
-function whiteBmp(w: number, h: number): Uint8Array {
-  const row = Math.ceil((w * 3) / 4) * 4;
-  const b = new Uint8Array(54 + row * h).fill(255);
-  const v = new DataView(b.buffer);
-  b.set([0x42, 0x4d]);
-  v.setUint32(2, b.length, true); v.setUint32(6, 0, true); v.setUint32(10, 54, true); v.setUint32(14, 40, true);
-  v.setInt32(18, w, true); v.setInt32(22, h, true); v.setUint16(26, 1, true); v.setUint16(28, 24, true);
-  v.setUint32(30, 0, true); v.setUint32(34, row * h, true);
-  for (let i = 38; i < 54; i++) b[i] = 0;
-  return b;
-}
+import { b64, createJob, taskByName, waitJob, whiteBmp } from "./helpers";
 
 /** Dark pixels (all channels < 128) of a bottom-up 24/32-bit BMP inside the box [x0,x1)×[y0,y1) (y from the top). */
 function darkPixels(bmp: Uint8Array, x0: number, y0: number, x1: number, y1: number): number {
