@@ -3,6 +3,7 @@
  * POST /v2/{operation} catch-all), one error mapping, JSON 404s.
  */
 import { Hono } from "hono";
+import { CONSOLE_PAGE } from "../console/page";
 import type { AppEnv } from "./context";
 import { notFound, onError } from "./errors";
 import { files } from "./files";
@@ -16,7 +17,14 @@ import { users } from "./users";
 
 export const app = new Hono<AppEnv>();
 
-app.get("/", (c) => c.json({ name: "edge-convert", api: "CloudConvert v2 compatible", docs: `${new URL(c.req.url).origin}/v2/operations` }));
+/** The console page for browsers (src/console/page.ts); JSON facts about the API for everything else. */
+app.get("/", (c) => {
+  if (/text\/html/.test(c.req.header("accept") ?? "")) {
+    return c.html(CONSOLE_PAGE, 200, { "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:", "x-frame-options": "DENY" });
+  }
+  const origin = new URL(c.req.url).origin;
+  return c.json({ name: "edge-convert", api: "CloudConvert v2 compatible", docs: `${origin}/v2/operations`, openapi: `${origin}/openapi.json`, console: `${origin}/` });
+});
 app.route("/", live);
 app.route("/", signedUrls);
 app.route("/", signedUrlBases);
