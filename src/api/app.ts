@@ -9,6 +9,7 @@ import { notFound, onError } from "./errors";
 import { files } from "./files";
 import { jobs } from "./jobs";
 import { live } from "./live";
+import { openapi } from "./openapi";
 import { signedUrlBases, signedUrls } from "./signed-urls";
 import { operations } from "./operations";
 import { tasks } from "./tasks";
@@ -26,6 +27,7 @@ app.get("/", (c) => {
   return c.json({ name: "edge-convert", api: "CloudConvert v2 compatible", docs: `${origin}/v2/operations`, openapi: `${origin}/openapi.json`, console: `${origin}/` });
 });
 app.route("/", live);
+app.route("/", openapi);
 app.route("/", signedUrls);
 app.route("/", signedUrlBases);
 app.route("/", operations);

@@ -26,6 +26,13 @@ afterAll(async () => {
 });
 
 describe("the console page", () => {
+  it("/openapi.json is served by the Worker and / answers JSON to API clients", async () => {
+    const doc = await (await fetch(`${server.base}/openapi.json`)).json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toContain("/v2/convert");
+    expect(await (await fetch(`${server.base}/`, { headers: { accept: "application/json" } })).json()).toMatchObject({ openapi: `${server.base}/openapi.json` });
+  });
+
   it("uploads a file, shows the job finishing live without a reload, and downloads the result", async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
