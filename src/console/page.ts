@@ -49,6 +49,10 @@ export const CONSOLE_PAGE = String.raw`<!doctype html>
   <table><thead><tr><th>task</th><th>operation</th><th>status</th><th>progress</th><th>engine</th><th>message</th></tr></thead><tbody id="tasks"></tbody></table>
   <div id="results"></div>
 </section>
+<section>
+  <div class="row"><label>Signed URLs</label><button id="newbase">Create a signed-URL base</button><span class="muted">use its url and signing secret with the SDK's <code>signedUrls.sign</code></span></div>
+  <table><thead><tr><th>url</th><th>signing secret</th><th>created</th></tr></thead><tbody id="bases"></tbody></table>
+</section>
 <p class="muted">Jobs use the CloudConvert v2 API of this server; progress arrives as Server-Sent Events from <code>/v2/jobs/{id}/events</code>. The API's description: <a href="/openapi.json">/openapi.json</a>.</p>
 <script>
 "use strict";
@@ -73,8 +77,22 @@ function checkKey() {
   api("GET", "/v2/users/me").then(function (r) { $("me").textContent = "signed in as " + r.data.username + " (user " + r.data.id + ")"; },
     function (e) { $("me").textContent = e.message; });
 }
-keyInput.addEventListener("change", checkKey);
+function listBases() {
+  if (!key()) return;
+  api("GET", "/v2/users/me/signed-url-bases").then(function (r) {
+    var body = $("bases");
+    body.innerHTML = "";
+    r.data.forEach(function (b) {
+      var tr = document.createElement("tr");
+      [b.url, b.signing_secret, b.created_at].forEach(function (v) { var td = document.createElement("td"); td.textContent = v; tr.appendChild(td); });
+      body.appendChild(tr);
+    });
+  }, function () {});
+}
+$("newbase").addEventListener("click", function () { api("POST", "/v2/signed-url-bases").then(listBases, function (e) { $("error").textContent = e.message; }); });
+keyInput.addEventListener("change", function () { checkKey(); listBases(); });
 checkKey();
+listBases();
 
 function template(op) {
   var step = { operation: op.operation, input: "upload" };

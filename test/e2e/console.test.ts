@@ -76,6 +76,13 @@ describe("the console page", () => {
     const file = readdirSync(dir).find((f) => f.endsWith(".jpg"));
     expect(file).toBe("cloudconvert-input.jpg");
     expect(identify(join(dir, file!))).toMatchObject({ format: "JPEG", width: 120 });
+
+    // signed-URL bases are shown where a CloudConvert user finds them: on the console
+    await page.click("#newbase");
+    await page.waitForFunction(() => document.querySelectorAll("#bases tr").length === 1, { timeout: 10_000 });
+    const [url, secret] = await page.$$eval("#bases tr td", (tds) => tds.map((td) => td.textContent));
+    expect(url).toMatch(new RegExp(`^${server.base}/s/[0-9a-f-]{36}$`));
+    expect(secret).toMatch(/^[0-9a-f]{48}$/);
     expect(errors).toEqual([]);
   });
 });
