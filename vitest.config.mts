@@ -13,6 +13,8 @@ const ROOT = import.meta.dirname;
 // project's XDG cache folder (scripts/setup-browser.mjs) and downloads nothing; $HOME stays untouched.
 process.env.XDG_CACHE_HOME = DEFAULT_XDG_CACHE_HOME;
 setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
+// the browser build (dist/browser/): the api Worker serves it as static assets, so it exists before any Worker starts
+execFileSync(process.execPath, [join(ROOT, "scripts", "build-browser.mjs"), "--quiet"], { stdio: "inherit" });
 const ENGINES = [
   { name: "edge-convert-fonts", config: "wasm/fonts/wrangler.toml", dir: join(ROOT, ".cache", "engine-fonts") },
   { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", dir: join(ROOT, ".cache", "engine-imagemagick"), serviceBindings: { FONTS: "edge-convert-fonts" } },
@@ -69,6 +71,8 @@ export default defineConfig({
         test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000 },
       },
       { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false } },
+      // the browser build in Debian's headless Chromium (issue 19): also `npm run test:browser`
+      { test: { name: "browser", include: ["test/browser/**/*.test.ts"], environment: "node", testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false } },
     ],
   },
 });

@@ -9,7 +9,7 @@
 // (no Docker engine needed; shared/reference/cloudflare-platform.md §6).
 // The BROWSER binding (Browser Rendering) drives Debian's Chromium offline: scripts/setup-browser.mjs seeds its wrapper under
 // the project's XDG cache folder (.cache/xdg), which wrangler dev gets as XDG_CACHE_HOME, so nothing is downloaded (§5).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -53,6 +53,9 @@ async function startNative() {
 }
 
 const browser = setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
+// the browser build (dist/browser/, served at /browser/ as static assets): wrangler needs the folder to exist. Built
+// when absent (the tests build it once before any server starts; `npm run build:browser` after changing src/browser).
+if (!existsSync(join(root, "dist", "browser", "sizes.json"))) execFileSync(process.execPath, [join(root, "scripts", "build-browser.mjs"), "--quiet"], { stdio: "inherit" });
 if (!browser.chromium) console.error("Chromium is missing (apt-get install -y chromium): the BROWSER binding will fail until it is installed.");
 const [nativeUrl, nativeChild] = env.NATIVE_ENGINE_URL ? [env.NATIVE_ENGINE_URL] : env.NATIVE === "off" ? [] : await startNative();
 const vars = {

@@ -76,6 +76,11 @@ export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quali
     // 65 B/px for a file 3 % larger at the same PSNR (formats.ts)
     frame.settings.setDefine(MagickFormat.Jxl, "effort", String(JXL_EFFORT));
   }
+  if (format === "png") {
+    // no tIME/date chunks: the same input and options give the same bytes wherever the engine runs
+    // (Worker, browser, Node), so outputs are reproducible and comparable (issue 19)
+    frame.settings.setDefine(MagickFormat.Png, "exclude-chunks", "date,time");
+  }
   if (quality !== undefined && LOSSY_OUTPUTS.includes(format)) frame.quality = quality;
 }
 
