@@ -1,7 +1,8 @@
 // npm run build:browser (issue 19): the browser build of the engine into dist/browser/ —
 //   edge-convert.js  the entry a web app imports (runJob; a Web Worker client, nothing else)
 //   worker.js        the Web Worker: the local job runner, operations, engine code (no .wasm)
-//   *.wasm, exiftool-perl.json, fonts/   the engines' assets, fetched only when a task needs them
+//   *.wasm, ffmpeg-core.wasm.0/.1, exiftool-perl.json, tessdata/, fonts/   the engines' assets, fetched only
+//                    when a task needs them
 //   index.html       the page at /browser/ (convert a dropped file entirely in the browser)
 // with esbuild (the one wrangler brings). The api Worker serves dist/ as static assets, so all of
 // this is at /browser/; the folder works as static files on any server too. Prints the sizes.
@@ -29,14 +30,25 @@ const assets = {
   "zeroperl.wasm": require.resolve("@6over3/zeroperl-ts/zeroperl.wasm"),
   "exiftool-perl.json": join(ROOT, "wasm/exiftool/perl-files.json"),
   "7zz.wasm": join(require.resolve("7z-wasm"), "..", "7zz.wasm"),
+  "tesseract-core-simd.wasm": join(dirname(require.resolve("tesseract.js-core/package.json")), "tesseract-core-simd.wasm"),
 };
 for (const [name, from] of Object.entries(assets)) copyFileSync(from, join(OUT, name));
+// ffmpeg-core.wasm (30.7 MiB) in FFMPEG_PARTS parts: static hosts, Workers assets among them, take 25 MiB a file
+// (src/runtime/browser/engines.ts compiles their concatenation as one stream)
+const FFMPEG_PARTS = 2;
+const ffmpeg = readFileSync(join(require.resolve("@ffmpeg/core"), "..", "ffmpeg-core.wasm"));
+const part = Math.ceil(ffmpeg.length / FFMPEG_PARTS);
+for (let i = 0; i < FFMPEG_PARTS; i++) writeFileSync(join(OUT, `ffmpeg-core.wasm.${i}`), ffmpeg.subarray(i * part, (i + 1) * part));
+mkdirSync(join(OUT, "tessdata"), { recursive: true });
+for (const lang of ["eng", "fra", "osd"]) copyFileSync(join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), "4.0.0_best_int", `${lang}.traineddata.gz`), join(OUT, "tessdata", `${lang}.traineddata.gz`));
 // the watermark fonts (engines/text/faces.ts FONT_LOCATIONS): DejaVu from wasm/fonts, Noto from their packages
 const faces = readFileSync(join(ROOT, "src/engines/text/faces.ts"), "utf8");
 for (const [, file, loc] of faces.matchAll(/"([\w-]+\.(?:ttf|otf))": "([^"]+)"/g)) {
   const from = loc === "wasm/fonts" ? join(ROOT, "wasm/fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
   copyFileSync(from, join(OUT, "fonts", file));
 }
+// the ffmpeg text watermark's DejaVu faces (container/media/plan.ts FONT_FILES) are among them (wasm/fonts)
+for (const f of readFileSync(join(ROOT, "container/media/plan.ts"), "utf8").matchAll(/"(DejaVu[\w-]+\.ttf)"/g)) copyFileSync(join(ROOT, "wasm/fonts", f[1]), join(OUT, "fonts", f[1]));
 copyFileSync(join(ROOT, "src/browser/page/index.html"), join(OUT, "index.html"));
 // workerd's static assets need no headers file; other static servers must answer .wasm as application/wasm.
 

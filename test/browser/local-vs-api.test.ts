@@ -1,9 +1,9 @@
 /**
  * Issue 19, "Done when": the same job JSON run client-side (the browser build at /browser/, in
  * Debian's headless Chromium driven by puppeteer-core) and through the API (official SDK) gives
- * outputs that agree — identify / pdfinfo / qpdf / the metadata on both, byte-identical where the
+ * outputs that agree — identify / pdfinfo / qpdf / ffprobe / pdftotext / the metadata on both, byte-identical where the
  * engine is deterministic (ImageMagick; PDFium's PNGs have identical pixels, compressed by each host's zlib) — for an image convert, a thumbnail, a PDF split and encrypt, a PDF → PNG
- * and a metadata read; the page's network log carries no file bytes; an over-budget file gets the
+ * and a metadata read, and also audio (ffmpeg) and OCR (tesseract); the page's network log carries no file bytes; an over-budget file gets the
  * same OVER_BUDGET code as on the server.
  */
 import { createHash } from "node:crypto";
@@ -108,6 +108,24 @@ describe("the same job in the browser and through the API", () => {
     const strip = (m: Record<string, unknown>) => Object.fromEntries(Object.entries(m).filter(([k]) => !/^(FileModifyDate|FileAccessDate|FileInodeChangeDate|FilePermissions|Directory|SourceFile)$/.test(k)));
     expect(strip(local.task("meta").result.metadata)).toEqual(strip(remote.task("meta").result.metadata));
     expect(local.task("meta").result.metadata.Orientation).toBeDefined();
+  });
+
+  it("audio convert (ffmpeg) and OCR of a scan to a searchable PDF (tesseract): the same streams and the same words", async () => {
+    const wav = "audio/cpython-pluck-pcm16.wav";
+    const audio = { mp3: { operation: "convert", input: "in", output_format: "mp3", audio_bitrate: 128 } };
+    const [la, ra] = [await runLocal(wav, audio), await runCorpusJob(server.base, wav, audio)];
+    expect(la.task("mp3")).toMatchObject({ status: "finished", engine: "ffmpeg" });
+    const probe = (p: string) => JSON.parse(run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels:format=duration", "-of", "json", p]).out);
+    expect(probe(la.files.mp3[0].path)).toEqual(probe(ra.files.mp3[0].path));
+    expect(probe(la.files.mp3[0].path).streams[0].codec_name).toBe("mp3");
+
+    const scan = "scans/tesseract-phototest.tif";
+    const ocr = { pdf: { operation: "convert", input: "in", output_format: "pdf", ocr: true, language: ["eng"] } };
+    const [lo, ro] = [await runLocal(scan, ocr), await runCorpusJob(server.base, scan, ocr)];
+    expect(lo.task("pdf")).toMatchObject({ status: "finished", engine: "tesseract" });
+    const words = (p: string) => run("pdftotext", [p, "-"]).out.split(/\s+/).filter(Boolean);
+    expect(words(lo.files.pdf[0].path)).toEqual(words(ro.files.pdf[0].path));
+    expect(words(lo.files.pdf[0].path).length).toBeGreaterThan(20);
   });
 
   it("an over-budget image gets the same OVER_BUDGET as on the server; a job the API refuses is refused with its 422", async () => {

@@ -1,17 +1,22 @@
 /**
  * The engines of a browser page (issue 19): every engine of the table that runs in JavaScript or
- * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip — with the same engine code as Node
- * and workerd. Only the loading differs: each .wasm is fetched and compiled while it downloads
- * (`WebAssembly.compileStreaming`) from the assets folder on an engine's first call, so a page pays
- * for an engine only when a task needs it. Engines that need the server (the native container,
- * Browser Rendering, ffmpeg and tesseract until their browser loaders exist) are absent: their
- * tasks end with ENGINE_UNAVAILABLE, and the app can send that job to the API instead.
+ * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip, ffmpeg, tesseract — with the same
+ * engine code as Node and workerd. Only the loading differs: each .wasm is fetched and compiled
+ * while it downloads (`WebAssembly.compileStreaming`) from the assets folder on an engine's first
+ * call, so a page pays for an engine only when a task needs it. ffmpeg's 30.7 MiB module is
+ * stored in two parts (static hosts, Workers assets among them, cap one file at 25 MiB) and
+ * compiled from their concatenation as one stream. Engines that need the server (the native
+ * container, Browser Rendering) are absent: their tasks end with ENGINE_UNAVAILABLE, and the app
+ * can send that job to the API instead.
  */
 import { createExifToolEngine } from "../../engines/exiftool/engine";
 import { createImageMagickEngine } from "../../engines/imagemagick/engine";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { createSevenZipEngine } from "../../engines/sevenzip/engine";
+import { createFfmpegEngine } from "../../engines/ffmpeg/engine";
+import { createTesseractEngine } from "../../engines/tesseract/engine";
+import { FONT_FILES } from "../../../container/media/plan";
 import type { FontFile, FontSource } from "../../engines/text/faces";
 import { browserPdfiumEngine } from "./pdfium";
 
@@ -28,10 +33,44 @@ export const BROWSER_ASSETS = {
   zeroperl: "zeroperl.wasm",
   exiftoolPerl: "exiftool-perl.json",
   sevenzip: "7zz.wasm",
+  /** ffmpeg-core.wasm in FFMPEG_PARTS parts: `ffmpeg-core.wasm.0`, `ffmpeg-core.wasm.1`, … */
+  ffmpeg: "ffmpeg-core.wasm",
+  tesseract: "tesseract-core-simd.wasm",
+  /** `{lang}.traineddata.gz` (best_int) for the WASM row's languages. */
+  languages: "tessdata/",
   fonts: "fonts/",
 } as const;
 
+/** How many parts ffmpeg-core.wasm is stored in (scripts/build-browser.mjs writes them). */
+export const FFMPEG_PARTS = 2;
+
 const compile = (url: URL) => WebAssembly.compileStreaming(fetch(url));
+
+async function bytesOf(url: URL): Promise<Uint8Array> {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url.pathname}: HTTP ${r.status}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+/** Compiles a module stored in parts, streaming their concatenation (one part downloads while the previous compiles). */
+function compileParts(urls: URL[]): Promise<WebAssembly.Module> {
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        for (const url of urls) {
+          const r = await fetch(url);
+          if (!r.ok || !r.body) throw new Error(`${url.pathname}: HTTP ${r.status}`);
+          const reader = r.body.getReader();
+          for (let c = await reader.read(); !c.done; c = await reader.read()) controller.enqueue(c.value);
+        }
+        controller.close();
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+  });
+  return WebAssembly.compileStreaming(new Response(body, { headers: { "content-type": "application/wasm" } }));
+}
 const once = <T>(f: () => Promise<T>) => {
   let p: Promise<T> | undefined;
   return () => (p ??= f().catch((err: unknown) => ((p = undefined), Promise.reject(err))));
@@ -67,5 +106,13 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
       loadPerlFiles: once(async () => (await fetch(at(BROWSER_ASSETS.exiftoolPerl))).json() as Promise<Record<string, string>>),
     }),
     "7z": createSevenZipEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.sevenzip))) }),
+    ffmpeg: createFfmpegEngine({
+      loadWasm: once(() => compileParts(Array.from({ length: FFMPEG_PARTS }, (_, i) => at(`${BROWSER_ASSETS.ffmpeg}.${i}`)))),
+      loadFonts: once(async () => Object.fromEntries(await Promise.all([...new Set(Object.values(FONT_FILES))].map(async (f) => [f, await bytesOf(at(BROWSER_ASSETS.fonts + f))] as const)))),
+    }),
+    tesseract: createTesseractEngine({
+      loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
+      loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
+    }),
   };
 }
