@@ -42,7 +42,7 @@ export const CONSOLE_PAGE = String.raw`<!doctype html>
   <div class="row"><label for="example">Example</label><select id="example"><option value="">loading the catalogue…</option></select></div>
   <textarea id="job" spellcheck="false"></textarea>
   <div class="row"><label for="files">Files for import/upload tasks</label><input id="files" type="file" multiple></div>
-  <div class="row"><button id="run">Run job</button><span id="jobstatus" class="muted"></span></div>
+  <div class="row"><button id="run">Run job</button><label class="muted"><input id="local" type="checkbox"> run in this browser (the <a href="/browser/">browser build</a>: nothing is uploaded)</label><span id="jobstatus" class="muted"></span></div>
   <div id="error"></div>
 </section>
 <section>
@@ -189,6 +189,31 @@ function follow(jobId) {
     return pump();
   });
 }
+/** The same job in this browser (issue 19): the engines run in a Web Worker, files stay here. */
+function runHere(body) {
+  var files = Array.prototype.slice.call($("files").files);
+  var names = Object.keys(body.tasks || {}).filter(function (n) { return body.tasks[n] && body.tasks[n].operation === "import/upload"; });
+  if (names.length > files.length) return Promise.reject(new Error("The job has " + names.length + " import/upload task(s); choose as many files."));
+  var given = {};
+  names.forEach(function (n, i) { given[n] = files[i]; });
+  return import("/browser/edge-convert.js").then(function (m) {
+    return m.runJob(body, { files: given, onProgress: showJob });
+  }).then(function (r) {
+    showJob(r.job);
+    var box = $("results");
+    box.innerHTML = "";
+    r.outputs.forEach(function (o) {
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(o.blob);
+      a.textContent = "download " + o.filename;
+      a.className = "download";
+      a.setAttribute("download", o.filename);
+      var p = document.createElement("p");
+      p.appendChild(a);
+      box.appendChild(p);
+    });
+  });
+}
 function upload(task, file) {
   var form = new FormData();
   var params = task.result.form.parameters;
@@ -206,6 +231,10 @@ $("run").addEventListener("click", function () {
   var body;
   try { body = JSON.parse($("job").value); } catch (e) { $("error").textContent = "The job is not JSON: " + e.message; return; }
   $("run").disabled = true;
+  if ($("local").checked) {
+    runHere(body).catch(function (e) { $("error").textContent = (e.code ? e.code + ": " : "") + e.message + (e.errors ? "\n" + JSON.stringify(e.errors, null, 1) : ""); }).then(function () { $("run").disabled = false; });
+    return;
+  }
   api("POST", "/v2/jobs", body).then(function (r) {
     var job = r.data;
     showJob(job);

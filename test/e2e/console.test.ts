@@ -1,7 +1,8 @@
 /**
  * Issue 18, the console page: in headless Chromium (Debian's, driven by puppeteer-core), a user
  * pastes a key, uploads a file through the page, sees the job finish live without a reload, and
- * downloads the result (a real browser download; oracle: identify).
+ * downloads the result (a real browser download; oracle: identify); the same job run in the browser
+ * with the page's switch (issue 19) posts nothing.
  */
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,6 +77,21 @@ describe("the console page", () => {
     const file = readdirSync(dir).find((f) => f.endsWith(".jpg"));
     expect(file).toBe("cloudconvert-input.jpg");
     expect(identify(join(dir, file!))).toMatchObject({ format: "JPEG", width: 120 });
+
+    // the same job in this browser (issue 19): nothing is posted, the result is a blob: download
+    const posts: string[] = [];
+    page.on("request", (r) => { if (r.method() !== "GET") posts.push(r.url()); });
+    await page.click("#local");
+    await page.evaluate(() => { (window as unknown as { seen: string[] }).seen.length = 0; });
+    await page.click("#run");
+    await page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.includes("finished") && document.querySelector("a.download")?.getAttribute("href")?.startsWith("blob:"), { timeout: 60_000 });
+    expect(posts).toEqual([]);
+    const local = await page.evaluate(async () => {
+      const a = document.querySelector("a.download") as HTMLAnchorElement;
+      const bytes = new Uint8Array(await (await fetch(a.href)).arrayBuffer());
+      return { name: a.getAttribute("download"), head: Array.from(bytes.subarray(0, 3)) };
+    });
+    expect(local).toEqual({ name: "cloudconvert-input.jpg", head: [0xff, 0xd8, 0xff] });
 
     // signed-URL bases are shown where a CloudConvert user finds them: on the console
     await page.click("#newbase");
