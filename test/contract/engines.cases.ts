@@ -182,7 +182,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       const r = await renderer().rasterize!({ input: await pdfOf([[200, 100]]), filename: "i.pdf", density: 72 });
       if (!r.ok) throw new Error(r.error.message);
       const out = await engine().run({ op: "convert", input: r.pages[0].png, inputFormat: "png", outputFormat: "jpg", options: { width: 100 } });
-      expect(out.ok).toBe(true);
+      expect(out.ok, out.ok ? "" : `${out.error.code}: ${out.error.message}`).toBe(true);
       if (out.ok) expect(jpegSize(out.outputs[0].data)).toEqual([100, 50]);
       const bad = await engine().run({ op: "convert", input: r.pages[0].png.subarray(0, 60), inputFormat: "png", outputFormat: "jpg", options: {} });
       expect(bad).toMatchObject({ ok: false, error: { code: "OPEN_FAILED" } });
