@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, media, archive, ocr, web (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, media, archive, ocr, browser, web (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -70,6 +70,10 @@ if (on("archive")) {
 if (on("ocr")) {
   const { benchOcr } = await import("./bench-ocr.ts");
   await benchOcr(3);
+}
+if (on("browser")) {
+  const { benchBrowser } = await import("./bench-browser.ts");
+  await benchBrowser(5);
 }
 if (on("web")) {
   const { benchWeb } = await import("./bench-web.ts");
