@@ -1,13 +1,14 @@
 // npm run build:browser (issue 19): the browser build of the engine into dist/browser/ —
 //   edge-convert.js  the entry a web app imports (runJob; a Web Worker client, nothing else)
-//   worker.js        the Web Worker: the local job runner, operations, engine code (no .wasm)
+//   worker.js        the Web Worker: the local job runner and operations; chunks/: each engine's code, imported
+//                    on its first call (no .wasm)
 //   *.wasm, ffmpeg-core.wasm.0/.1, exiftool-perl.json, tessdata/, fonts/   the engines' assets, fetched only
 //                    when a task needs them
 //   index.html       the page at /browser/ (convert a dropped file entirely in the browser)
 // with esbuild (the one wrangler brings). The api Worker serves dist/ as static assets, so all of
 // this is at /browser/; the folder works as static files on any server too. Prints the sizes.
 import { build } from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +23,8 @@ mkdirSync(join(OUT, "fonts"), { recursive: true });
 
 const common = { bundle: true, format: "esm", platform: "browser", target: "es2022", minify: true, sourcemap: false, logLevel: "warning", legalComments: "linked" };
 await build({ ...common, entryPoints: { "edge-convert": join(ROOT, "src/browser/index.ts") }, outdir: OUT });
-await build({ ...common, entryPoints: { worker: join(ROOT, "src/browser/worker.ts") }, outdir: OUT, external: ["node:*", "module", "fs", "fs/promises", "path", "url", "crypto", "worker_threads", "os", "child_process"] });
+// the worker with each engine's code as a chunk of its own, imported on the engine's first call (splitting)
+await build({ ...common, entryPoints: { worker: join(ROOT, "src/browser/worker.ts") }, outdir: OUT, splitting: true, chunkNames: "chunks/[name]-[hash]", external: ["node:*", "module", "fs", "fs/promises", "path", "url", "crypto", "worker_threads", "os", "child_process"] });
 
 const assets = {
   "pdfium.wasm": require.resolve("@embedpdf/pdfium/pdfium.wasm"),
@@ -53,6 +55,19 @@ copyFileSync(join(ROOT, "src/browser/page/index.html"), join(OUT, "index.html"))
 // workerd's static assets need no headers file; other static servers must answer .wasm as application/wasm.
 
 const kb = (f) => (statSync(join(OUT, f)).size / 1024).toFixed(1);
-const report = { "edge-convert.js (entry)": `${kb("edge-convert.js")} KB`, "worker.js": `${kb("worker.js")} KB`, ...Object.fromEntries(Object.keys(assets).map((a) => [a, `${(statSync(join(OUT, a)).size / 1048576).toFixed(2)} MiB`])) };
+// what the first job loads before any engine: worker.js and the chunks it imports statically
+const core = new Set();
+const walk = (f) => {
+  if (core.has(f)) return;
+  core.add(f);
+  for (const m of readFileSync(join(OUT, f), "utf8").matchAll(/(?:from|import)\s*"(\.\/[^"]+)"/g)) walk(join(dirname(f), m[1]));
+};
+walk("worker.js");
+const chunkBytes = (files) => [...files].reduce((n, f) => n + statSync(join(OUT, f)).size, 0);
+const all = new Set(["worker.js", ...readdirSync(join(OUT, "chunks")).map((f) => join("chunks", f))]);
+const report = {
+  "edge-convert.js (entry)": `${kb("edge-convert.js")} KB`,
+  "worker core (first job)": `${(chunkBytes(core) / 1024).toFixed(1)} KB`,
+  "engine code (on demand)": `${((chunkBytes(all) - chunkBytes(core)) / 1024).toFixed(1)} KB`, ...Object.fromEntries(Object.keys(assets).map((a) => [a, `${(statSync(join(OUT, a)).size / 1048576).toFixed(2)} MiB`])) };
 writeFileSync(join(OUT, "sizes.json"), JSON.stringify(report, null, 2));
 if (!quiet) for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(26)} ${v}`);

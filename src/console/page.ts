@@ -143,24 +143,24 @@ function showTask(t) {
   c[4].textContent = t.engine ? t.engine + " " + (t.engine_version || "") : "";
   c[5].textContent = t.code ? t.code + ": " + (t.message || "") : (t.message || "");
 }
+function addDownload(href, filename) {
+  var a = document.createElement("a");
+  a.href = href;
+  a.textContent = "download " + filename;
+  a.className = "download";
+  a.setAttribute("download", filename);
+  var p = document.createElement("p");
+  p.appendChild(a);
+  $("results").appendChild(p);
+}
 function showJob(job) {
   $("jobstatus").textContent = "job " + job.id + ": " + job.status;
   $("jobstatus").dataset.status = job.status;
   (job.tasks || []).forEach(showTask);
   if (job.status !== "finished" && job.status !== "error") return;
-  var box = $("results");
-  box.innerHTML = "";
+  $("results").innerHTML = "";
   (job.tasks || []).filter(function (t) { return t.operation === "export/url" && t.status === "finished"; }).forEach(function (t) {
-    (t.result.files || []).forEach(function (f) {
-      var a = document.createElement("a");
-      a.href = f.url;
-      a.textContent = "download " + f.filename;
-      a.className = "download";
-      a.setAttribute("download", f.filename);
-      var p = document.createElement("p");
-      p.appendChild(a);
-      box.appendChild(p);
-    });
+    (t.result.files || []).forEach(function (f) { addDownload(f.url, f.filename); });
   });
 }
 /** Reads the job's Server-Sent Events with fetch (EventSource cannot send the Authorization header). */
@@ -200,18 +200,8 @@ function runHere(body) {
     return m.runJob(body, { files: given, onProgress: showJob });
   }).then(function (r) {
     showJob(r.job);
-    var box = $("results");
-    box.innerHTML = "";
-    r.outputs.forEach(function (o) {
-      var a = document.createElement("a");
-      a.href = URL.createObjectURL(o.blob);
-      a.textContent = "download " + o.filename;
-      a.className = "download";
-      a.setAttribute("download", o.filename);
-      var p = document.createElement("p");
-      p.appendChild(a);
-      box.appendChild(p);
-    });
+    $("results").innerHTML = "";
+    r.outputs.forEach(function (o) { addDownload(URL.createObjectURL(o.blob), o.filename); });
   });
 }
 function upload(task, file) {

@@ -26,15 +26,8 @@ export interface OpenOptions {
 /** Error messages pdf-lib uses for passwords (crypto.js: "Password incorrect", "NEEDS PASSWORD"). */
 const PASSWORD_ERROR = /password/i;
 
-/** True when the bytes start (within the first KiB, as readers tolerate) with a `%PDF-` header. */
-export function looksLikePdf(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, 1024) - 5;
-  for (let i = 0; i <= end; i++) {
-    // "%PDF-" = 25 50 44 46 2d
-    if (bytes[i] === 0x25 && bytes[i + 1] === 0x50 && bytes[i + 2] === 0x44 && bytes[i + 3] === 0x46 && bytes[i + 4] === 0x2d) return true;
-  }
-  return false;
-}
+import { looksLikePdf } from "../pdf/sniff";
+export { looksLikePdf };
 
 /**
  * Parses `bytes` into a PDFDocument, decrypting it when it is encrypted.

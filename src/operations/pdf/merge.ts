@@ -13,7 +13,7 @@ import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { canonicalFormat } from "../../engines/imagemagick/formats";
 import type { PdfInput } from "../../engines/pdf/types";
-import { looksLikePdf } from "../../engines/pdflib/open";
+import { looksLikePdf } from "../../engines/pdf/sniff";
 import { sniffImage } from "../../engines/pdflib/images";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";

@@ -9,16 +9,9 @@
  * container, Browser Rendering) are absent: their tasks end with ENGINE_UNAVAILABLE, and the app
  * can send that job to the API instead.
  */
-import { createExifToolEngine } from "../../engines/exiftool/engine";
-import { createImageMagickEngine } from "../../engines/imagemagick/engine";
-import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
-import { createSevenZipEngine } from "../../engines/sevenzip/engine";
-import { createFfmpegEngine } from "../../engines/ffmpeg/engine";
-import { createTesseractEngine } from "../../engines/tesseract/engine";
 import { FONT_FILES } from "../../../container/media/plan";
 import type { FontFile, FontSource } from "../../engines/text/faces";
-import { browserPdfiumEngine } from "./pdfium";
 
 /** Where the page serves the engines' assets (dist/browser/ as built by `npm run build:browser`). */
 export interface BrowserAssets {
@@ -92,27 +85,51 @@ export function browserFontSource(base: string | URL): FontSource {
   };
 }
 
-/** In-page engines; nothing is fetched until an engine's first call. */
+/**
+ * The methods of each engine (the engine kinds' interfaces, src/engines/kinds.ts), so that an engine's
+ * JavaScript can load on its first call like its WebAssembly; test/unit/browser-engines.test.ts
+ * checks them against the engines themselves.
+ */
+export const ENGINE_METHODS = {
+  pdflib: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "pageInfo", "textLayer"],
+  pdfium: ["rasterize"],
+  imagemagick: ["info", "run"],
+  exiftool: ["info", "read", "write"],
+  ffmpeg: ["run", "command", "info"],
+  "7z": ["create", "extract", "info"],
+  tesseract: ["recognize"],
+} as const;
+
+/**
+ * An engine whose code is imported on its first call (a separate chunk of the browser build): the
+ * object has the engine's methods from the start, each awaiting the real engine.
+ */
+function lazyEngine<T>(methods: readonly string[], load: () => Promise<unknown>): T {
+  const engine = once(load) as () => Promise<Record<string, (...a: unknown[]) => unknown>>;
+  return Object.fromEntries(methods.map((m) => [m, async (...a: unknown[]) => (await engine())[m](...a)])) as T;
+}
+
+/** In-page engines; nothing — neither an engine's JavaScript nor its WebAssembly — is fetched until its first call. */
 export function browserEngines(assets: BrowserAssets): EngineInstances {
   const at = (name: string) => new URL(name, assets.base);
   const fonts = browserFontSource(assets.base);
   return {
     cloudflare: {},
-    pdflib: createPdfLibEngine({ fonts }),
-    pdfium: browserPdfiumEngine(at(BROWSER_ASSETS.pdfium)),
-    imagemagick: createImageMagickEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))), fonts }),
-    exiftool: createExifToolEngine({
+    pdflib: lazyEngine(ENGINE_METHODS.pdflib, async () => (await import("../../engines/pdflib/engine")).createPdfLibEngine({ fonts })),
+    pdfium: lazyEngine(ENGINE_METHODS.pdfium, async () => (await import("./pdfium")).browserPdfiumEngine(at(BROWSER_ASSETS.pdfium))),
+    imagemagick: lazyEngine(ENGINE_METHODS.imagemagick, async () => (await import("../../engines/imagemagick/engine")).createImageMagickEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))), fonts })),
+    exiftool: lazyEngine(ENGINE_METHODS.exiftool, async () => (await import("../../engines/exiftool/engine")).createExifToolEngine({
       loadWasm: once(() => compile(at(BROWSER_ASSETS.zeroperl))),
       loadPerlFiles: once(async () => (await fetch(at(BROWSER_ASSETS.exiftoolPerl))).json() as Promise<Record<string, string>>),
-    }),
-    "7z": createSevenZipEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.sevenzip))) }),
-    ffmpeg: createFfmpegEngine({
+    })),
+    "7z": lazyEngine(ENGINE_METHODS["7z"], async () => (await import("../../engines/sevenzip/engine")).createSevenZipEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.sevenzip))) })),
+    ffmpeg: lazyEngine(ENGINE_METHODS.ffmpeg, async () => (await import("../../engines/ffmpeg/engine")).createFfmpegEngine({
       loadWasm: once(() => compileParts(Array.from({ length: FFMPEG_PARTS }, (_, i) => at(`${BROWSER_ASSETS.ffmpeg}.${i}`)))),
       loadFonts: once(async () => Object.fromEntries(await Promise.all([...new Set(Object.values(FONT_FILES))].map(async (f) => [f, await bytesOf(at(BROWSER_ASSETS.fonts + f))] as const)))),
-    }),
-    tesseract: createTesseractEngine({
+    })),
+    tesseract: lazyEngine(ENGINE_METHODS.tesseract, async () => (await import("../../engines/tesseract/engine")).createTesseractEngine({
       loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
       loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
-    }),
+    })),
   };
 }
