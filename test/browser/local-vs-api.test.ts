@@ -3,7 +3,7 @@
  * Debian's headless Chromium driven by puppeteer-core) and through the API (official SDK) gives
  * outputs that agree — identify / pdfinfo / qpdf / ffprobe / pdftotext / the metadata on both, byte-identical where the
  * engine is deterministic (ImageMagick; PDFium's PNGs have identical pixels, compressed by each host's zlib) — for an image convert, a thumbnail, a PDF split and encrypt, a PDF → PNG
- * and a metadata read, and also audio (ffmpeg) and OCR (tesseract); the page's network log carries no file bytes; an over-budget file gets the
+ * and a metadata read, and also audio (ffmpeg), OCR (tesseract) and archive (7-Zip); the page's network log carries no file bytes; an over-budget file gets the
  * same OVER_BUDGET code as on the server.
  */
 import { createHash } from "node:crypto";
@@ -126,6 +126,16 @@ describe("the same job in the browser and through the API", () => {
     const words = (p: string) => run("pdftotext", [p, "-"]).out.split(/\s+/).filter(Boolean);
     expect(words(lo.files.pdf[0].path)).toEqual(words(ro.files.pdf[0].path));
     expect(words(lo.files.pdf[0].path).length).toBeGreaterThan(20);
+  });
+
+  it("archive (7-Zip): a 7z of the file lists the same member with the same bytes", async () => {
+    const rel = "pdf/gotenberg-pages_12.pdf";
+    const tasks = { sz: { operation: "archive", input: "in", output_format: "7z" } };
+    const [local, remote] = [await runLocal(rel, tasks), await runCorpusJob(server.base, rel, tasks)];
+    expect(local.task("sz")).toMatchObject({ status: "finished", engine: "7z" });
+    const members = (p: string) => run("7z", ["l", "-slt", p]).out.split("\n").filter((l) => /^(Path|Size|CRC) = /.test(l)).slice(1);
+    expect(members(local.files.sz[0].path)).toEqual(members(remote.files.sz[0].path));
+    expect(members(local.files.sz[0].path)).toContain(`Size = ${fact(rel).size}`);
   });
 
   it("an over-budget image gets the same OVER_BUDGET as on the server; a job the API refuses is refused with its 422", async () => {
