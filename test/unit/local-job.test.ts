@@ -50,6 +50,17 @@ describe("runLocalJob", () => {
     expect(byName.after).toMatchObject({ status: "error", code: "INPUT_TASK_FAILED" });
   });
 
+  it("import/raw runs as on the server; an operation that needs the server ends ENGINE_UNAVAILABLE naming its engine", async () => {
+    const { job, outputs } = await runLocalJob(
+      { tasks: { raw: { operation: "import/raw", file: "hello", filename: "a.txt" }, out: { operation: "export/url", input: "raw" }, pdfa: { operation: "pdf/a", input: "raw", input_format: "pdf" } } },
+      { engines },
+    );
+    expect(new TextDecoder().decode(await outputs[0].blob.arrayBuffer())).toBe("hello");
+    const pdfa = job.tasks!.find((t) => t.name === "pdfa")!;
+    expect(pdfa).toMatchObject({ status: "error", code: "ENGINE_UNAVAILABLE" });
+    expect(pdfa.message).toMatch(/ghostscript/i);
+  });
+
   it("an invalid job throws the API's 422 (nothing runs); a missing upload file is named", async () => {
     const e = await runLocalJob({ tasks: { c: { operation: "convert", input: "nope", output_format: "jpg" } } }, { engines }).catch((x) => x);
     expect(e).toBeInstanceOf(LocalJobError);
