@@ -1,53 +1,100 @@
 /**
- * Benchmark of the service's own overhead (issue 2): a job of import/raw → export/url, created with
- * POST /v2/jobs and awaited with the SDK's sync wait, under `wrangler dev`. Prints end-to-end
- * latency p50/p99 and jobs per second at concurrency 1, 8 and 32, and how many jobs did not finish.
- * Run: `npm run bench` (or `node scripts/bench-api.ts`).
+ * Benchmark of the service's own overhead (issues 2 and 20): a job of import/raw → export/url,
+ * created with POST /v2/jobs and awaited with the sync wait, under `wrangler dev` — beside the
+ * platform's floor (bench/floor: a bare Worker doing only the platform steps of the same job: R2 put,
+ * a new SQLite Durable Object with one row, a Queue send, the consumer's claim by RPC, R2 get + put,
+ * the object marking it done and waking the waiter), in the same run, alternating, so every change
+ * is judged against the platform and not against a number from another day. Prints p50/p99 latency
+ * and jobs per second of both at concurrency 1, 8 and 32, their ratios, and jobs that did not finish.
+ * Run: `npm run bench -- api` (or `node scripts/bench-api.ts`).
  */
-import { startDevServer } from "../test/support/server.ts";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, startDevServer } from "../test/support/server.ts";
 
 const KEY = "bench-key";
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-async function oneJob(base: string): Promise<{ ms: number; ok: boolean }> {
-  const t0 = performance.now();
+type OneJob = () => Promise<{ ms: number; ok: boolean }>;
+
+function ours(base: string): OneJob {
   const h = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
-  const created = await fetch(`${base}/v2/jobs`, {
-    method: "POST",
-    headers: h,
-    body: JSON.stringify({ tasks: { in: { operation: "import/raw", file: "hello bench", filename: "b.txt" }, out: { operation: "export/url", input: "in" } } }),
+  return async () => {
+    const t0 = performance.now();
+    const created = await fetch(`${base}/v2/jobs`, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ tasks: { in: { operation: "import/raw", file: "hello bench", filename: "b.txt" }, out: { operation: "export/url", input: "in" } } }),
+    });
+    if (created.status !== 201) return { ms: performance.now() - t0, ok: false };
+    const id = (await created.json()).data.id;
+    const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
+    const ok = done.data?.status === "finished" && !!done.data.tasks.find((t: any) => t.name === "out")?.result?.files?.[0]?.url;
+    return { ms: performance.now() - t0, ok };
+  };
+}
+
+function floor(base: string): OneJob {
+  return async () => {
+    const t0 = performance.now();
+    const created = await fetch(`${base}/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ file: "hello bench", filename: "b.txt" }) });
+    if (created.status !== 201) return { ms: performance.now() - t0, ok: false };
+    const { id } = (await created.json()) as { id: string };
+    const done = (await (await fetch(`${base}/jobs/${id}/wait`)).json()) as { status: string };
+    return { ms: performance.now() - t0, ok: done.status === "finished" };
+  };
+}
+
+/** The floor Worker under wrangler dev with its own persistence folder. */
+async function startFloor(): Promise<{ base: string; stop(): void }> {
+  const port = await freePort();
+  const persist = mkdtempSync(join(tmpdir(), "edge-convert-floor-"));
+  const child = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", "bench/floor/wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, "--show-interactive-dev-session=false"], {
+    cwd: ROOT, stdio: "ignore", detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
   });
-  if (created.status !== 201) return { ms: performance.now() - t0, ok: false };
-  const id = (await created.json()).data.id;
-  const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
-  const ok = done.data?.status === "finished" && !!done.data.tasks.find((t: any) => t.name === "out")?.result?.files?.[0]?.url;
-  return { ms: performance.now() - t0, ok };
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    try { if ((await fetch(base)).ok) break; } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { base, stop: () => { try { process.kill(-child.pid!, "SIGTERM"); } catch { /* gone */ } rmSync(persist, { recursive: true, force: true }); } };
 }
 
 const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
+async function load(job: OneJob, concurrency: number, total: number) {
+  const lat: number[] = [];
+  let lost = 0;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < total) {
+      next++;
+      const r = await job();
+      lat.push(r.ms);
+      if (!r.ok) lost++;
+    }
+  }));
+  return { p50: pct(lat, 50), p99: pct(lat, 99), rate: total / ((performance.now() - t0) / 1000), lost };
+}
+
 export async function benchApi(): Promise<void> {
-  const server = await startDevServer({ API_KEYS: `${KEY}:bench` });
+  const [server, bare] = await Promise.all([startDevServer({ API_KEYS: `${KEY}:bench` }), startFloor()]);
   try {
-    for (let i = 0; i < 30; i++) await oneJob(server.base); // warm-up
-    console.log("\nAPI overhead: import/raw → export/url, create + sync wait, wrangler dev");
-    console.log("concurrency | jobs | p50 ms | p99 ms | jobs/s | not finished");
+    const [o, f] = [ours(server.base), floor(bare.base)];
+    for (let i = 0; i < 30; i++) (await o(), await f()); // warm-up
+    console.log("\nAPI overhead: import/raw → export/url, create + sync wait, wrangler dev — ours beside the platform's floor (bench/floor), same run");
+    console.log("concurrency | jobs | p50 ms ours / floor (×) | p99 ms ours / floor | jobs/s ours / floor (×) | not finished ours / floor");
     for (const [concurrency, total] of [[1, 200], [8, 400], [32, 800]] as const) {
-      const lat: number[] = [];
-      let lost = 0;
-      let next = 0;
-      const t0 = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          next++;
-          const r = await oneJob(server.base);
-          lat.push(r.ms);
-          if (!r.ok) lost++;
-        }
-      }));
-      const secs = (performance.now() - t0) / 1000;
-      console.log(`${String(concurrency).padStart(11)} | ${String(total).padStart(4)} | ${pct(lat, 50).toFixed(1).padStart(6)} | ${pct(lat, 99).toFixed(1).padStart(6)} | ${(total / secs).toFixed(0).padStart(6)} | ${lost}`);
+      const fl = await load(f, concurrency, total);
+      const us = await load(o, concurrency, total);
+      console.log(`${String(concurrency).padStart(11)} | ${String(total).padStart(4)} | ${us.p50.toFixed(1)} / ${fl.p50.toFixed(1)} (${(us.p50 / fl.p50).toFixed(2)}) | ${us.p99.toFixed(1)} / ${fl.p99.toFixed(1)} | ${us.rate.toFixed(0)} / ${fl.rate.toFixed(0)} (${(us.rate / fl.rate).toFixed(2)}) | ${us.lost} / ${fl.lost}`);
     }
   } finally {
+    bare.stop();
     await server.stop();
   }
 }

@@ -38,6 +38,10 @@ export class Live {
 
   constructor(private m: JobMachine, private host: LiveHost) {}
 
+  /** Whether any hub listens here: null until read (kept in memory: only this part writes `live`). */
+  private listening: boolean | null = null;
+
+  /** Creates the table on the first subscription: a job nobody watches writes nothing for live events. */
   private ensure(): void {
     if (!this.table) (this.m.db.run(TABLE), (this.table = true));
   }
@@ -45,6 +49,7 @@ export class Live {
   /** Forgets the table flag (after the object's storage was deleted). */
   forget(): void {
     this.table = false;
+    this.listening = null;
     for (const s of this.streams) void s.writer.close().catch(() => undefined);
     this.streams.clear();
   }
@@ -57,6 +62,7 @@ export class Live {
   subscribe(hub: string, channel: string): LiveEvent[] {
     this.ensure();
     this.m.db.run("INSERT OR IGNORE INTO live VALUES (?, ?)", hub, channel);
+    this.listening = true;
     return this.finalEvents(channel);
   }
 
@@ -68,6 +74,7 @@ export class Live {
     if (!rows.length) return;
     this.ensure();
     for (const r of rows) this.m.db.run("INSERT OR IGNORE INTO live VALUES (?, ?)", r.hub, r.channel);
+    this.listening = true;
     const job = this.m.job()!;
     // What happened before the hubs were known (inline imports end in the creating turn): created, then the end of what ended.
     const events: LiveEvent[] = [];
@@ -137,8 +144,11 @@ export class Live {
   }
 
   private hasListeners(): boolean {
-    this.ensure();
-    return this.m.db.one("SELECT 1 AS x FROM live LIMIT 1") !== null;
+    if (this.listening === null) {
+      this.table = this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'live'") !== null;
+      this.listening = this.table && this.m.db.one("SELECT 1 AS x FROM live LIMIT 1") !== null;
+    }
+    return this.listening;
   }
 
   private finalEvents(channel: string): LiveEvent[] {
@@ -158,6 +168,7 @@ export class Live {
       for (const e of events) if (job && (e.channel === `private-job.${job.id}` || e.channel === `private-job.${job.id}.tasks`)) void s.writer.write(this.sse(e)).catch(() => this.streams.delete(s));
       if (job && isTerminal(job.status)) (void s.writer.close().catch(() => undefined), this.streams.delete(s));
     }
+    if (!this.hasListeners()) return;
     const rows = this.m.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live");
     const byHub = new Map<string, LiveEvent[]>();
     for (const e of events) for (const r of rows) if (r.channel === e.channel) byHub.set(r.hub, [...(byHub.get(r.hub) ?? []), e]);
@@ -167,6 +178,7 @@ export class Live {
         try {
           const dead = await this.host.deliver(hub, batch);
           for (const channel of dead) this.m.db.run("DELETE FROM live WHERE hub = ? AND channel = ?", hub, channel);
+          if (dead.length) this.listening = null;
         } catch (err) {
           console.error(`live events to ${hub} failed:`, err);
         }
