@@ -34,6 +34,11 @@ import { Waiters } from "./job/waiters";
 import { ExternalInputs } from "./job/external";
 import { Live } from "./job/live";
 import type { LiveEvent } from "../src/events/channels";
+import { runsInline } from "../src/operations/registry";
+import { runTask, type TaskHost } from "../src/runner/run-task";
+
+/** The claim token of tasks this object runs itself (the queue's tokens are message ids). */
+const INLINE_TOKEN = "inline";
 
 /** Refusal of a state change, as data (contract §1.2 "error on invalid state change"). */
 export type ChangeRefused = { refused: string };
@@ -343,11 +348,22 @@ export class JobDO extends DurableObject<Env> {
     return dispatch;
   }
 
-  /** The asynchronous half: re-arm the alarm, send ready tasks to the queue, deliver notices. */
+  /**
+   * The asynchronous half: re-arm the alarm, send ready tasks to the queue (or run them here when
+   * they are pure platform work, OperationHandler.inline: no queue hop, issue 20), deliver notices.
+   * An inline task is claimed like a queued one after the alarm covers its lease, so if this object
+   * dies mid-run the alarm sends it to the queue (at-least-once, as for every task).
+   */
   private async publish(dispatch: string[], now: number): Promise<void> {
     if (!this.m.job()) return;
+    const inline = dispatch.filter((id) => { const t = this.m.task(id); return !!t && runsInline(t.operation, JSON.parse(t.params)); });
+    const queued = inline.length ? dispatch.filter((id) => !inline.includes(id)) : dispatch;
     await this.timers.arm(now);
-    if (!(await this.dispatch.send(dispatch, now))) await this.timers.arm(now);
+    if (!(await this.dispatch.send(queued, now))) await this.timers.arm(now);
+    if (inline.length) {
+      const jobId = this.m.job()!.id;
+      await Promise.all(inline.map((taskId) => runTask(this.env, { jobId, taskId }, INLINE_TOKEN, this.asHost)));
+    }
     await this.notices.deliver({
       jobEnded: (body) => this.account().jobEnded(body as never).catch((err: unknown) => {
         this.accountCache = undefined;
@@ -355,11 +371,23 @@ export class JobDO extends DurableObject<Env> {
       }),
       inputSettled: (watcher, settled) => jobStub(this.env, watcher).inputSettled(settled),
     });
+    // Once an ended job has told everyone, its alarm is moved to what is left (retention) rather than
+    // waking 5 s later to find the notices gone.
+    const job = this.m.job();
+    if (job && isTerminal(job.status) && !this.notices.pending()) await this.timers.arm(now, true);
   }
 
   private credits(): number {
     return this.m.tasks().reduce((sum, t) => sum + (t.status === "finished" ? (t.credits ?? 0) : 0), 0);
   }
+
+  /** This object as the runner's host of an inline task: the same calls a queued runner makes by RPC. */
+  private readonly asHost: TaskHost = {
+    claimTask: (id, token) => this.claimTask(id, token),
+    renewLease: (id, attempt, percent) => this.renewLease(id, attempt, percent),
+    completeTask: (id, attempt, o) => this.completeTask(id, attempt, o),
+    failTask: (id, attempt, f, engine) => this.failTask(id, attempt, f, engine),
+  };
 
   /** One stub for the object's life, so calls to the account arrive in the order sent; dropped after a failure (a broken stub stays broken). */
   private accountCache?: ReturnType<typeof accountStub>;

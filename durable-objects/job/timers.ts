@@ -26,12 +26,14 @@ export class Timers {
 
   /**
    * Makes sure the alarm fires no later than the next timer. An alarm already set earlier is left
-   * alone (it will fire, find nothing due, and re-arm), which saves a storage write on most changes.
+   * alone (it will fire, find nothing due, and re-arm), which saves a storage write on most changes —
+   * unless `exact`: then an earlier alarm is moved to the next timer, one write instead of a wake
+   * that finds nothing to do (after an ended job's notices are delivered: issue 20).
    */
-  async arm(now: number): Promise<void> {
+  async arm(now: number, exact = false): Promise<void> {
     const wake = this.m.nextWake();
     const at = this.notices.pending() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
-    if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && this.alarmAt <= at) return;
+    if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && (exact ? this.alarmAt === Math.max(at, now + 1) : this.alarmAt <= at)) return;
     if (at === Infinity) {
       if (this.alarmAt !== null) await this.storage.deleteAlarm();
       this.alarmAt = null;

@@ -56,6 +56,12 @@ export function handlersOf(operation: string): OperationHandler<any>[] | undefin
   return byOperation.get(operation);
 }
 
+/** Whether a task of `operation` with `params` runs inside its JobDO without a queue hop (OperationHandler.inline). */
+export function runsInline(operation: string, params: Record<string, unknown>): boolean {
+  const hs = handlersOf(operation);
+  return !!hs?.length && hs.every((h) => h.inline?.(params as never) === true);
+}
+
 /** Parameter names of `operation` whose values name other tasks (union over its handlers). */
 export function taskRefKeys(operation: string): string[] {
   return [...new Set((handlersOf(operation) ?? []).flatMap((h) => h.taskRefs ?? []))];

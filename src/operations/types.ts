@@ -107,6 +107,13 @@ export interface OperationHandler<P = Record<string, unknown>> {
    * the upload endpoint).
    */
   mode?: "queue" | "ingress" | "upload";
+  /**
+   * Whether a queued task with these parameters may run inside its JobDO instead of taking a queue
+   * hop (issue 20): only pure platform work — no engine, no file bytes read, a few ms of CPU (export/url
+   * signing). The JobDO claims it like a runner would, so a crash mid-run is recovered by the lease
+   * (the alarm sends it to the queue), keeping at-least-once execution.
+   */
+  inline?(params: P): boolean;
   /** Whether `output_format` must be given (convert, thumbnail, merge, archive, capture-website: service-spec). */
   requiresOutputFormat?: boolean;
   /** Whether the task takes `input` (false for import/* and capture-website). */

@@ -4,7 +4,8 @@
  * fallback (execute.ts), writes outputs to R2 and reports back by RPC. Every failure is reported
  * as data ({code, message, retryable}).
  */
-import { jobStub } from "../env";
+import { jobStub, type Stub } from "../env";
+import type { JobDO } from "../../durable-objects/job";
 import type { ClaimedTask } from "../../durable-objects/job/contracts";
 import { TaskError, toFailure } from "../engines/errors";
 import type { Env, TaskMessage } from "../env";
@@ -19,11 +20,17 @@ import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS } from "../../durable-objects/job/transitions";
 
 /**
+ * The JobDO calls a runner makes: a stub over RPC for the queue consumer, or the object itself for
+ * a task it runs inline (OperationHandler.inline, issue 20).
+ */
+export type TaskHost = Pick<Stub<JobDO>, "claimTask" | "renewLease" | "completeTask" | "failTask">;
+
+/**
  * Runs one queued task to its report. `messageId` (the queue message's id) lets a redelivery of the
  * same message claim the task again. Throws only when the JobDO cannot be reached (the queue retries).
  */
-export async function runTask(env: Env, msg: TaskMessage, messageId?: string): Promise<void> {
-  const stub = jobStub(env, msg.jobId);
+export async function runTask(env: Env, msg: TaskMessage, messageId?: string, host?: TaskHost): Promise<void> {
+  const stub = host ?? jobStub(env, msg.jobId);
   const claim = await stub.claimTask(msg.taskId, messageId);
   if (!claim) return;
   const files = new R2FileStore(env.FILES);

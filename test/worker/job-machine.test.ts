@@ -79,7 +79,8 @@ describe("task transitions and leases", () => {
 
 describe("concurrent actions on one task", () => {
   it("ten concurrent retries of a finished task make one retry, which runs; the others are refused", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "hi", filename: "a.txt" }, b: { operation: "export/url", input: "a" } });
+    // b takes the queue (one ZIP reads bytes), so the retry is still running while the other nine arrive.
+    const job = await createJob({ a: { operation: "import/raw", file: "hi", filename: "a.txt" }, b: { operation: "export/url", archive_multiple_files: true, input: "a" } });
     const done = await waitJob(job.id);
     const b = done.tasks.find((t: any) => t.name === "b");
     const answers = await Promise.all(Array.from({ length: 10 }, () => api("POST", `/v2/tasks/${b.id}/retry`)));

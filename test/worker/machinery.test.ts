@@ -34,9 +34,13 @@ async function fireArmedAlarm(jobId: string): Promise<number> {
   return at as number;
 }
 
-/** A job whose `out` task (export/url) is dispatched when its upload arrives; the queue is swapped for `dropQueue(sent)` first. */
+/**
+ * A job whose `out` task is dispatched when its upload arrives; the queue is swapped for `dropQueue(sent)` first.
+ * `out` is export/url as one ZIP (archive_multiple_files), which reads bytes and so takes the queue; a plain
+ * export/url runs inside the JobDO (issue 20, see "inline tasks" below).
+ */
 async function jobWithLostDispatch(timeout?: number) {
-  const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up", ...(timeout ? { timeout } : {}) } });
+  const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", archive_multiple_files: true, input: "up", ...(timeout ? { timeout } : {}) } });
   const sent: { body: any; delaySeconds?: number }[] = [];
   await onObject(job.id, (o) => { o.dispatch.queue = dropQueue(sent); });
   const form = taskByName(job, "up").result.form;
@@ -148,5 +152,56 @@ describe("retention, through the product's alarm", () => {
     expect((await api("GET", `/v2/tasks/${job.tasks[0].id}`)).status).toBe(404);
     expect((await api("GET", "/v2/jobs")).json.data.map((j: any) => j.id)).not.toContain(job.id);
     expect((await env.FILES.list({ prefix: `jobs/${job.id}/` })).objects.length).toBe(0);
+  });
+});
+
+describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue hop, same guarantees", () => {
+  /** A job of upload → plain export/url, with the queue swapped for `dropQueue(sent)` before the upload arrives. */
+  async function uploadThenExport(prepare?: (o: any) => void, awaitUpload = true) {
+    const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
+    const sent: { body: any; delaySeconds?: number }[] = [];
+    await onObject(job.id, (o) => { o.dispatch.queue = dropQueue(sent); prepare?.(o); });
+    const form = taskByName(job, "up").result.form;
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(form.parameters as Record<string, string>)) fd.set(k, v);
+    fd.set("file", new File(["payload"], "p.txt"));
+    const { exports } = await import("cloudflare:workers");
+    const uploaded = (exports as any).default.fetch(form.url, { method: "POST", body: fd });
+    if (awaitUpload) expect((await uploaded).status).toBe(201);
+    return { job, sent, outId: taskByName(job, "out").id as string };
+  }
+
+  it("the job of import/raw → export/url is finished in the answer of POST /v2/jobs", async () => {
+    const r = await api("POST", "/v2/jobs", { body: { tasks: { a: { operation: "import/raw", file: "hi", filename: "a.txt" }, b: { operation: "export/url", input: "a" } } } });
+    expect(r.status).toBe(201);
+    expect(r.json.data.status).toBe("finished");
+    const url = taskByName(r.json.data, "b").result.files[0].url;
+    const { exports } = await import("cloudflare:workers");
+    expect(await (await (exports as any).default.fetch(url)).text()).toBe("hi");
+  });
+
+  it("an export/url made ready by an upload finishes without any queue message", async () => {
+    const { job, sent, outId } = await uploadThenExport();
+    expect(sent).toEqual([]);
+    expect(await task(outId)).toMatchObject({ status: "finished", engine: "cloudflare" });
+    expect((await waitJob(job.id)).status).toBe("finished");
+  });
+
+  it("an inline run that never reports (the object died mid-run) is sent to the queue when its lease lapses, and finishes there", async () => {
+    // completeTask never answers: what the storage sees when the object is evicted between claim and report.
+    // (The upload's own answer waits for that run, so it is not awaited.)
+    const { job, sent, outId } = await uploadThenExport((o) => { o.asHost = { ...o.asHost, completeTask: () => new Promise(() => {}) }; }, false);
+    for (let i = 0; i < 100 && (await onObject(job.id, (_o, st) => st.storage.sql.exec("SELECT claimed_by FROM task WHERE id = ?", outId).one().claimed_by)) !== "inline"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(sent).toEqual([]);
+    expect(await task(outId)).toMatchObject({ status: "processing" });
+    await skew(job.id, LEASE_MS + 1_000);
+    await fireArmedAlarm(job.id);
+    expect(sent.map((m) => m.body.taskId)).toEqual([outId]);
+    const batch = createMessageBatch("edge-convert-tasks", [{ id: "m-inline", timestamp: new Date(), attempts: 1, body: sent[0].body }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch as any, env as any);
+    await getQueueResult(batch, ctx);
+    expect(await task(outId)).toMatchObject({ status: "finished" });
+    expect((await waitJob(job.id)).status).toBe("finished");
   });
 });

@@ -54,6 +54,8 @@ export const exportUrl: OperationHandler<z.infer<typeof exportUrlParams>> = {
   params: exportUrlParams,
   credits: 0,
   takesInput: true,
+  // Signing URLs reads no bytes; one ZIP of several files does, so that one stays on the queue.
+  inline: (p) => p.archive_multiple_files !== true,
   async run(inputs, p, ctx) {
     const s = ctx.settings;
     const expires = Math.floor(Date.now() / 1000) + s.fileUrlTtlSeconds;
