@@ -3,6 +3,7 @@
  * tasks (lists, filters, tenant isolation: a task id is found only in its owner's index), the
  * account webhooks, and the persisted webhook outbox with retries (contract §1.6, §4).
  */
+import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { JobJson } from "../src/model/types";
@@ -37,8 +38,10 @@ export class AccountDO extends DurableObject<Env> {
   /** The object's clock (unix ms) for webhook retry timing; tests replace it on the instance (test/worker/webhooks.test.ts). */
   clock: () => number = () => Date.now();
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, rawEnv: Env) {
+    const env = metered(rawEnv);
     super(ctx, env);
+    meterStorage(ctx.storage, env);
     ctx.storage.sql.exec(SCHEMA + WEBHOOK_SCHEMA + SIGNED_SCHEMA);
     this.db = new Db(ctx.storage.sql);
     this.hooks = new Webhooks(this.db);
@@ -178,6 +181,7 @@ export class AccountDO extends DurableObject<Env> {
 
   /** Delivers due webhook calls (persisted outbox; retries with back-off; 410 disables, contract §4). */
   async alarm(): Promise<void> {
+    if (meterOn(this.env)) count("doRequests");
     await this.outbox.deliverDue((id) => this.hooks.disable(id), (id) => this.hooks.markFailing(id));
   }
 

@@ -15,6 +15,7 @@
  * Several hubs share the load (`hub-0` … `hub-{HUBS-1}`, chosen at random per connection by the
  * Worker), so no single object sees every subscriber.
  */
+import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
 import { DurableObject } from "cloudflare:workers";
 import { decodePacket, encodePacket, type Packet as EioPacket } from "engine.io-parser";
 import { Decoder, Encoder, PacketType, type Packet } from "socket.io-parser";
@@ -48,8 +49,10 @@ const sio = (p: Omit<Packet, "nsp">): string => eio({ type: "message", data: new
 const randomId = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(15)))).replace(/\+/g, "-").replace(/\//g, "_");
 
 export class EventsDO extends DurableObject<Env> {
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, rawEnv: Env) {
+    const env = metered(rawEnv);
     super(ctx, env);
+    meterStorage(ctx.storage, env);
     ctx.storage.sql.exec(SCHEMA);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("3", "6"));
   }
@@ -105,6 +108,7 @@ export class EventsDO extends DurableObject<Env> {
 
   /** Engine.IO heartbeat: pings every open connection; re-armed while any remain. */
   async alarm(): Promise<void> {
+    if (meterOn(this.env)) count("doRequests");
     const sockets = this.ctx.getWebSockets();
     for (const ws of sockets) {
       try {

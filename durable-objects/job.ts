@@ -14,6 +14,7 @@
  * its inputs are task ids of other objects, watched through `watchTask`/`inputSettled`.
  */
 import { jobStub, accountStub, eventsStub } from "../src/env";
+import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { TaskFailure } from "../src/engines/errors";
@@ -63,8 +64,10 @@ export class JobDO extends DurableObject<Env> {
   /** Parts told of every committed status change: waiters and live events (the account notice is queued beside them). */
   private observers: ChangeObserver[] = [() => this.waiters.wakeAll(), (changes) => this.live.observe(changes)];
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, rawEnv: Env) {
+    const env = metered(rawEnv);
     super(ctx, env);
+    meterStorage(ctx.storage, env);
     // The schema is created by create(), so that looking up an unknown id writes nothing.
     this.m = new JobMachine(new Db(ctx.storage.sql));
     this.notices = new Notices(this.m);
@@ -310,6 +313,7 @@ export class JobDO extends DurableObject<Env> {
 
   /** Timeouts, lapsed leases and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
+    if (meterOn(this.env)) count("doRequests");
     this.timers.fired();
     this.m.invalidate();
     const now = this.clock();

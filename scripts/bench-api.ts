@@ -6,6 +6,9 @@
  * the object marking it done and waking the waiter), in the same run, alternating, so every change
  * is judged against the platform and not against a number from another day. Prints p50/p99 latency
  * and jobs per second of both at concurrency 1, 8 and 32, their ratios, and jobs that did not finish.
+ * Then the cost of one job, counted: a second server with the cost meter on (METER=on,
+ * src/runtime/workerd/meter.ts) runs jobs of the same shape one at a time and prints the billed
+ * platform operations per job beside the floor's, which are counted by construction (bench/floor).
  * Run: `npm run bench -- api` (or `node scripts/bench-api.ts`).
  */
 import { spawn } from "node:child_process";
@@ -81,6 +84,26 @@ async function load(job: OneJob, concurrency: number, total: number) {
   return { p50: pct(lat, 50), p99: pct(lat, 99), rate: total / ((performance.now() - t0) / 1000), lost };
 }
 
+/** The floor's billed operations per job, by construction (bench/floor/worker.ts). */
+const FLOOR_COSTS = { workerRequests: 3, doRequests: 4, sqlRowsWritten: 3, alarmWrites: 0, queueMessages: 1, r2ClassA: 2, r2ClassB: 1 };
+
+/** Counts ours per job with the meter on: `jobs` jobs at concurrency 1 after a warm-up. */
+async function countCosts(jobs: number): Promise<Record<string, number>> {
+  const server = await startDevServer({ API_KEYS: `${KEY}:meter`, METER: "on" });
+  try {
+    const o = ours(server.base);
+    for (let i = 0; i < 5; i++) await o(); // the account object's first creation is not a per-job cost
+    await fetch(`${server.base}/__meter?reset=1`);
+    let lost = 0;
+    for (let i = 0; i < jobs; i++) if (!(await o()).ok) lost++;
+    if (lost) throw new Error(`${lost} metered jobs did not finish`);
+    const counts = (await (await fetch(`${server.base}/__meter`)).json()) as Record<string, number>;
+    return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / jobs]));
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function benchApi(): Promise<void> {
   const [server, bare] = await Promise.all([startDevServer({ API_KEYS: `${KEY}:bench` }), startFloor()]);
   try {
@@ -97,6 +120,11 @@ export async function benchApi(): Promise<void> {
     bare.stop();
     await server.stop();
   }
+  const per = await countCosts(100);
+  console.log("\nCost of one job (import/raw → export/url + sync wait), counted by the meter over 100 jobs; the floor's by construction");
+  console.log("operation | ours | floor");
+  for (const k of Object.keys(FLOOR_COSTS) as (keyof typeof FLOOR_COSTS)[]) console.log(`${k} | ${(per[k] ?? 0).toFixed(2)} | ${FLOOR_COSTS[k]}`);
+  console.log("(workerRequests: API and queue invocations; doRequests: RPC calls and alarm runs; sqlRowsWritten includes DDL; queue messages bill 3 operations each)");
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchApi();

@@ -57,6 +57,8 @@ export interface Env {
   RETENTION_SECONDS?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
   MAX_OPEN_JOBS?: string;
+  /** "on": count billed platform operations (runtime/workerd/meter.ts, GET /__meter); the bench's counting server only. */
+  METER?: string;
   /** Longest blocking wait in seconds (default 300). */
   MAX_WAIT_SECONDS?: string;
 }

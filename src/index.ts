@@ -10,13 +10,19 @@ import { NativeContainer } from "./engines/native/container";
 import { app } from "./api/app";
 import type { Env, TaskMessage } from "./env";
 import { runTask } from "./runner/run-task";
+import { count, metered, meterOn } from "./runtime/workerd/meter";
 
 export { AccountDO, EventsDO, JobDO, NativeContainer };
 
 export default {
-  fetch: app.fetch,
+  fetch(req: Request, env: Env, ctx: ExecutionContext) {
+    if (meterOn(env)) count("workerRequests");
+    return app.fetch(req, metered(env), ctx);
+  },
   /** Runs every message of a batch concurrently; a message whose JobDO could not be reached is retried by the queue. */
-  async queue(batch: MessageBatch<TaskMessage>, env: Env): Promise<void> {
+  async queue(batch: MessageBatch<TaskMessage>, rawEnv: Env): Promise<void> {
+    if (meterOn(rawEnv)) count("workerRequests");
+    const env = metered(rawEnv);
     if (batch.queue.endsWith("-dlq")) {
       await Promise.all(batch.messages.map(async (m) => {
         try {

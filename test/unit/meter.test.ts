@@ -1,0 +1,30 @@
+/** The cost meter (issue 20): bindings wrapped by `metered` count the billed operations by their billing class. */
+import { describe, expect, it } from "vitest";
+import { metered, readMeter } from "../../src/runtime/workerd/meter";
+
+const fakeBucket = () => ({ put: async () => ({}), get: async () => null, head: async () => null, delete: async () => {}, list: async () => ({ objects: [] }) });
+const fakeNamespace = () => ({ getByName: (name: string) => ({ name, greet: async (x: string) => `hi ${x}` }) });
+
+describe("cost meter", () => {
+  it("is off unless METER is on: the env is returned as is", () => {
+    const env = { FILES: fakeBucket() } as any;
+    expect(metered(env)).toBe(env);
+  });
+
+  it("counts R2 class A and B, queue messages and Durable Object RPC calls, and still calls through", async () => {
+    readMeter(true);
+    const env = metered({ METER: "on", FILES: fakeBucket(), TASKS: { send: async () => {}, sendBatch: async () => {} }, JOBS: fakeNamespace(), ACCOUNTS: fakeNamespace(), EVENTS: fakeNamespace() } as any);
+    await env.FILES.put("k", "v");
+    await env.FILES.delete("k");
+    await env.FILES.get("k");
+    await env.FILES.head("k");
+    await env.FILES.list();
+    await env.TASKS.sendBatch([{ body: 1 }, { body: 2 }] as any);
+    await env.TASKS.send({ jobId: "j", taskId: "t" });
+    const stub = env.JOBS.getByName("a") as any;
+    expect(await stub.greet("x")).toBe("hi x");
+    expect(stub.name).toBe("a");
+    expect(readMeter(true)).toMatchObject({ r2ClassA: 3, r2ClassB: 2, queueMessages: 3, doRequests: 1 });
+    expect(readMeter(false)).toMatchObject({ r2ClassA: 0, doRequests: 0 });
+  });
+});
