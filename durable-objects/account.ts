@@ -1,7 +1,11 @@
 /**
- * AccountDO: one Durable Object per user (API key owner). It holds the index of the user's jobs and
- * tasks (lists, filters, tenant isolation: a task id is found only in its owner's index), the
- * account webhooks, and the persisted webhook outbox with retries (contract §1.6, §4).
+ * AccountDO: the user's account objects (API key owner). The home object `{user}` holds settings,
+ * the account webhooks and the persisted webhook outbox with retries (contract §1.6, §4),
+ * signed-URL bases and user live-event channels; 16 index shards `{user}#0…f` of the same class
+ * hold the index of the user's jobs and tasks (lists, filters, tenant isolation: a task id is found
+ * only in its owner's index) and the credits counted where jobs end (src/account/index-shards.ts,
+ * issue 20). A shard learns from home whether the account has webhooks and which hubs listen on the
+ * user's channels (home pushes both on every change), so a job touches home only when a webhook is due.
  */
 import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
 import { DurableObject } from "cloudflare:workers";
@@ -12,6 +16,8 @@ import { Db } from "../src/storage/sql";
 import { Outbox, type WebhookEvent } from "./account/outbox";
 import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
 import { SIGNED_SCHEMA, SignedBases, type SignedBaseJson } from "./account/signed-bases";
+import { accountStub } from "../src/env";
+import { INDEX_SHARDS, indexStub } from "../src/account/index-shards";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -50,27 +56,73 @@ export class AccountDO extends DurableObject<Env> {
   }
 
   /**
-   * Records a new job (or standalone task) and queues job.created for account webhooks. Answers the
-   * socket.io hubs with subscribers of this user's channels (issue 18): the JobDO sends them its events.
+   * Index shard: records a new job (or standalone task of `user`) and has home queue job.created for
+   * account webhooks when there are any. Answers the socket.io hubs with subscribers of this user's
+   * channels (issue 18): the JobDO sends them its events.
    */
-  async registerJob(r: { jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<{ hub: string; channel: string }[]> {
-    this.ctx.storage.transactionSync(() => {
-      this.db.run("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)", r.jobId, r.tag, r.createdAt, r.standalone ? 1 : 0);
+  async registerJob(r: { user: string; jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<{ hub: string; channel: string }[]> {
+    const fresh = this.ctx.storage.transactionSync(() => {
+      const n = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)", r.jobId, r.tag, r.createdAt, r.standalone ? 1 : 0).rowsWritten;
       for (const t of r.taskIds) this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", t.id, r.jobId, r.standalone ? null : r.jobId, t.operation, r.createdAt);
+      return n > 0;
     });
-    if (r.job) await this.emit("job.created", r.job, null);
+    if (fresh && r.job && (await this.hasWebhooks(r.user))) await accountStub(this.env, r.user).emitJobEvent("job.created", r.job, null);
     return this.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live_user");
   }
 
-  /** Hub `hub` has a subscriber of `private-user.{id}.jobs|tasks` (checked to be this user's by the hub): jobs created from now on send it their events. */
-  async liveSubscribeUser(hub: string, channel: string): Promise<void> {
-    this.db.run("INSERT OR IGNORE INTO live_user VALUES (?, ?)", hub, channel);
+  /** Home: queues a job event for the account webhooks and the job's `webhookUrl` (called by the index shards). */
+  async emitJobEvent(event: WebhookEvent, job: JobJson, webhookUrl: string | null): Promise<void> {
+    await this.emit(event, job, webhookUrl);
   }
 
-  /** Hub `hub` has no subscriber of `channel` any more. */
-  async liveUnsubscribeUser(hub: string, channel: string): Promise<void> {
-    this.db.run("DELETE FROM live_user WHERE hub = ? AND channel = ?", hub, channel);
+  /** Home: whether the account has webhooks (an index shard asks once, then home pushes changes). */
+  async hasAnyWebhook(): Promise<boolean> {
+    return this.hooks.list(undefined, "").length > 0;
   }
+
+  /** Index shard: what home pushes — whether there are webhooks, and the hubs listening on the user's channels. */
+  async replicate(r: { hasWebhooks?: boolean; liveUser?: { hub: string; channel: string }[] }): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      if (r.hasWebhooks !== undefined) this.db.run("INSERT OR REPLACE INTO settings VALUES ('has_webhooks', ?)", r.hasWebhooks ? "1" : "0");
+      if (r.liveUser) {
+        this.db.run("DELETE FROM live_user");
+        for (const l of r.liveUser) this.db.run("INSERT INTO live_user VALUES (?, ?)", l.hub, l.channel);
+      }
+    });
+  }
+
+  /** Home: hub `hub` has a subscriber of `private-user.{id}.jobs|tasks` (checked to be `user`'s by the hub): jobs created from now on send it their events. */
+  async liveSubscribeUser(hub: string, channel: string, user: string): Promise<void> {
+    this.db.run("INSERT OR IGNORE INTO live_user VALUES (?, ?)", hub, channel);
+    await this.pushToShards(user, { liveUser: this.liveUser() });
+  }
+
+  /** Home: hub `hub` has no subscriber of `channel` any more. */
+  async liveUnsubscribeUser(hub: string, channel: string, user: string): Promise<void> {
+    this.db.run("DELETE FROM live_user WHERE hub = ? AND channel = ?", hub, channel);
+    await this.pushToShards(user, { liveUser: this.liveUser() });
+  }
+
+  private liveUser(): { hub: string; channel: string }[] {
+    return this.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live_user");
+  }
+
+  /** Home: sends `r` to every index shard of `user` (rare: webhook and user-channel changes). */
+  private async pushToShards(user: string, r: Parameters<AccountDO["replicate"]>[0]): Promise<void> {
+    await Promise.all(Array.from({ length: INDEX_SHARDS }, (_, s) => indexStub(this.env, user, s).replicate(r)));
+  }
+
+  /** Index shard: whether the account has webhooks, as home last pushed it (asked once when never pushed). */
+  private async hasWebhooks(user: string): Promise<boolean> {
+    const known = this.db.one<{ v: string }>("SELECT v FROM settings WHERE k = 'has_webhooks'");
+    if (known) return known.v === "1";
+    const has = await accountStub(this.env, user).hasAnyWebhook();
+    this.db.run("INSERT OR IGNORE INTO settings VALUES ('has_webhooks', ?)", has ? "1" : "0");
+    return has;
+  }
+
+  /** Job ids whose end is being told to home right now (a notice delivered twice at once is told once). */
+  private ending = new Set<string>();
 
   /** Records a task added to an existing object (retries). */
   async registerTask(taskId: string, holder: string, jobId: string | null, operation: string, createdAt: number): Promise<void> {
@@ -78,15 +130,29 @@ export class AccountDO extends DurableObject<Env> {
   }
 
   /**
-   * A job ended: index its status, count its credits, queue job.finished / job.failed. Idempotent:
-   * a notice the JobDO delivers again (it could not record the first delivery) changes nothing, so
-   * no webhook is sent twice and no credit counted twice; a later end (after a retry) counts anew.
+   * Index shard: a job of `user` ended: have home queue job.finished / job.failed when a webhook is
+   * due, then index its status and count its credits. Idempotent: a notice the JobDO delivers again
+   * (it could not record the first delivery) changes nothing, so no webhook is sent twice and no
+   * credit counted twice; a later end (after a retry) counts anew. The index changes only after home
+   * took the event, so a failed call to home is retried with the notice, not lost.
    */
-  async jobEnded(e: { jobId: string; status: Status; endedAt: number; credits: number; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
-    const changed = this.ctx.storage.sql.exec("UPDATE jobs SET status = ?, ended_at = ? WHERE id = ? AND (ended_at IS NULL OR ended_at < ?)", e.status, e.endedAt, e.jobId, e.endedAt).rowsWritten;
-    if (changed === 0) return;
-    this.addCredits(e.credits);
-    if (e.job) await this.emit(e.status === "finished" ? "job.finished" : "job.failed", e.job, e.webhookUrl);
+  async jobEnded(e: { user: string; jobId: string; status: Status; endedAt: number; credits: number; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
+    const key = `${e.jobId}@${e.endedAt}`;
+    const due = () => this.db.one("SELECT 1 AS x FROM jobs WHERE id = ? AND (ended_at IS NULL OR ended_at < ?)", e.jobId, e.endedAt) !== null;
+    if (!due() || this.ending.has(key)) return;
+    this.ending.add(key);
+    try {
+      if (e.job && (e.webhookUrl || (await this.hasWebhooks(e.user)))) {
+        await accountStub(this.env, e.user).emitJobEvent(e.status === "finished" ? "job.finished" : "job.failed", e.job, e.webhookUrl);
+      }
+      if (!due()) return;
+      this.ctx.storage.transactionSync(() => {
+        this.db.run("UPDATE jobs SET status = ?, ended_at = ? WHERE id = ?", e.status, e.endedAt, e.jobId);
+        this.addCredits(e.credits);
+      });
+    } finally {
+      this.ending.delete(key);
+    }
   }
 
   /** Removes a job and its tasks from the index. */
@@ -100,7 +166,12 @@ export class AccountDO extends DurableObject<Env> {
     this.db.run("DELETE FROM tasks WHERE id = ?", taskId);
   }
 
-  /** How many of the user's jobs and standalone tasks have not ended (back-pressure, api/admission.ts). */
+  /** Credits counted in this object (index-shards.ts sums them over the user's objects). */
+  async creditsUsed(): Promise<number> {
+    return Number(this.db.one<{ v: string }>("SELECT v FROM settings WHERE k = 'credits_used'")?.v ?? 0);
+  }
+
+  /** How many of the user's jobs and standalone tasks in this object have not ended (back-pressure, api/admission.ts). */
   async openJobs(): Promise<number> {
     return this.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE ended_at IS NULL")!.n;
   }
@@ -115,24 +186,24 @@ export class AccountDO extends DurableObject<Env> {
    * Job ids for GET /v2/jobs, newest first. `status` filters on the index: terminal statuses
    * exactly, "waiting"/"processing" as "not ended" (the caller re-checks on the live job).
    */
-  async listJobs(q: { status?: string; tag?: string; offset: number; limit: number }): Promise<string[]> {
+  async listJobs(q: { status?: string; tag?: string; offset: number; limit: number }): Promise<{ id: string; created_at: number }[]> {
     const where: string[] = ["standalone = 0"];
     const args: unknown[] = [];
     if (q.status === "finished" || q.status === "error") (where.push("status = ?"), args.push(q.status));
     else if (q.status) where.push("status IN ('waiting','processing')");
     if (q.tag) (where.push("tag = ?"), args.push(q.tag));
-    const sql = `SELECT id FROM jobs WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
-    return this.db.all<{ id: string }>(sql, ...args, q.limit, q.offset).map((r) => r.id);
+    const sql = `SELECT id, created_at FROM jobs WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+    return this.db.all<{ id: string; created_at: number }>(sql, ...args, q.limit, q.offset);
   }
 
   /** Tasks for GET /v2/tasks, newest first, as (id, holder) pairs. */
-  async listTasks(q: { jobId?: string; operation?: string; offset: number; limit: number }): Promise<{ id: string; holder: string }[]> {
+  async listTasks(q: { jobId?: string; operation?: string; offset: number; limit: number }): Promise<{ id: string; holder: string; created_at: number }[]> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (q.jobId) (where.push("job_id = ?"), args.push(q.jobId));
     if (q.operation) (where.push("operation = ?"), args.push(q.operation));
-    const sql = `SELECT id, holder FROM tasks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
-    return this.db.all<{ id: string; holder: string }>(sql, ...args, q.limit, q.offset);
+    const sql = `SELECT id, holder, created_at FROM tasks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
+    return this.db.all<{ id: string; holder: string; created_at: number }>(sql, ...args, q.limit, q.offset);
   }
 
   /** Account facts for GET /v2/users/me. */
@@ -140,16 +211,20 @@ export class AccountDO extends DurableObject<Env> {
     return { createdAt: Number(this.setting("created_at", () => String(Date.now()))), creditsUsed: Number(this.setting("credits_used", () => "0")), signingSecret: this.signingSecret() };
   }
 
-  async createWebhook(url: string, events: WebhookEvent[], baseUrl: string): Promise<WebhookJson> {
-    return this.hooks.create(url, events, baseUrl);
+  async createWebhook(url: string, events: WebhookEvent[], baseUrl: string, user: string): Promise<WebhookJson> {
+    const hook = this.hooks.create(url, events, baseUrl);
+    await this.pushToShards(user, { hasWebhooks: true });
+    return hook;
   }
 
   async listWebhooks(filterUrl: string | undefined, baseUrl: string): Promise<WebhookJson[]> {
     return this.hooks.list(filterUrl, baseUrl);
   }
 
-  async deleteWebhook(id: string): Promise<boolean> {
-    return this.hooks.delete(id);
+  async deleteWebhook(id: string, user: string): Promise<boolean> {
+    const gone = this.hooks.delete(id);
+    if (gone) await this.pushToShards(user, { hasWebhooks: await this.hasAnyWebhook() });
+    return gone;
   }
 
   /** Signed-URL bases (issue 18, contract §1.7): create, list, delete, and what /s/{base} needs. */

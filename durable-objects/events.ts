@@ -20,6 +20,7 @@ import { DurableObject } from "cloudflare:workers";
 import { decodePacket, encodePacket, type Packet as EioPacket } from "engine.io-parser";
 import { Decoder, Encoder, PacketType, type Packet } from "socket.io-parser";
 import { accountStub, jobStub, type Env } from "../src/env";
+import { findTask } from "../src/account/index-shards";
 import { parseKeys, type User } from "../src/api/auth";
 import { parseChannel, type LiveEvent } from "../src/events/channels";
 
@@ -174,12 +175,12 @@ export class EventsDO extends DurableObject<Env> {
       case "job-tasks":
         return jobStub(this.env, c.id).liveSubscribe(hub, channel, user.name);
       case "task": {
-        const at = await accountStub(this.env, user.name).findTask(c.id);
+        const at = await findTask(this.env, user.name, c.id);
         return at ? jobStub(this.env, at.holder).liveSubscribe(hub, channel, user.name) : null;
       }
       default:
         if (c.user !== user.num) return null;
-        await accountStub(this.env, user.name).liveSubscribeUser(hub, channel);
+        await accountStub(this.env, user.name).liveSubscribeUser(hub, channel, user.name);
         return [];
     }
   }
@@ -204,7 +205,7 @@ export class EventsDO extends DurableObject<Env> {
     const c = parseChannel(channel);
     const last = !this.sql("SELECT 1 AS x FROM sub WHERE channel = ? LIMIT 1", channel).length;
     if (last && c && (c.kind === "user-jobs" || c.kind === "user-tasks")) {
-      await accountStub(this.env, row.user).liveUnsubscribeUser(this.name(), channel).catch((err: unknown) => console.error("unsubscribing failed:", err));
+      await accountStub(this.env, row.user).liveUnsubscribeUser(this.name(), channel, row.user).catch((err: unknown) => console.error("unsubscribing failed:", err));
     }
   }
 

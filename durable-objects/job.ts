@@ -13,7 +13,7 @@
  * A standalone task (POST /v2/{operation}) lives in a JobDO of its own with `standalone = 1`;
  * its inputs are task ids of other objects, watched through `watchTask`/`inputSettled`.
  */
-import { jobStub, accountStub, eventsStub } from "../src/env";
+import { jobStub, eventsStub } from "../src/env";
 import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
@@ -37,6 +37,7 @@ import { Live } from "./job/live";
 import type { LiveEvent } from "../src/events/channels";
 import { runsInline } from "../src/operations/registry";
 import { runTask, type TaskHost } from "../src/runner/run-task";
+import { indexOf } from "../src/account/index-shards";
 
 /** The claim token of tasks this object runs itself (the queue's tokens are message ids). */
 const INLINE_TOKEN = "inline";
@@ -99,7 +100,7 @@ export class JobDO extends DurableObject<Env> {
     // jobEnded of this job, and job.created precedes job.finished, even while dispatch runs alongside.
     const dispatch = n.externalInputs?.length ? [] : this.applyRules(now);
     const registered = this.account().registerJob({
-      jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
+      user: n.userName, jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
       taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
       job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
     }).then((hubs) => this.live.addUserHubs(hubs), (err: unknown) => {
@@ -369,7 +370,7 @@ export class JobDO extends DurableObject<Env> {
       await Promise.all(inline.map((taskId) => runTask(this.env, { jobId, taskId }, INLINE_TOKEN, this.asHost)));
     }
     await this.notices.deliver({
-      jobEnded: (body) => this.account().jobEnded(body as never).catch((err: unknown) => {
+      jobEnded: (body) => this.account().jobEnded({ ...(body as object), user: this.m.job()!.user_name } as never).catch((err: unknown) => {
         this.accountCache = undefined;
         throw err;
       }),
@@ -393,10 +394,14 @@ export class JobDO extends DurableObject<Env> {
     failTask: (id, attempt, f, engine) => this.failTask(id, attempt, f, engine),
   };
 
-  /** One stub for the object's life, so calls to the account arrive in the order sent; dropped after a failure (a broken stub stays broken). */
-  private accountCache?: ReturnType<typeof accountStub>;
+  /**
+   * The user's index shard of this job (src/account/index-shards.ts): one stub for the object's life, so
+   * calls arrive in the order sent; dropped after a failure (a broken stub stays broken).
+   */
+  private accountCache?: ReturnType<typeof indexOf>;
   private account() {
-    return (this.accountCache ??= accountStub(this.env, this.m.job()!.user_name));
+    const job = this.m.job()!;
+    return (this.accountCache ??= indexOf(this.env, job.user_name, job.id));
   }
 
   private jobJson(includeTasks: boolean): JobJson {

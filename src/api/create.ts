@@ -3,7 +3,7 @@
  * (import/raw, import/base64 stored before the job exists), upload forms, then the JobDO.
  * Shared by POST /v2/jobs, POST /sync/v2/jobs and POST /v2/{operation}.
  */
-import { jobStub, accountStub } from "../env";
+import { jobStub } from "../env";
 import type { NewJob, NewTask } from "../../durable-objects/job/contracts";
 import { toFailure } from "../engines/errors";
 import type { Env } from "../env";
@@ -19,6 +19,7 @@ import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/sett
 import type { User } from "./auth";
 import { invalid, type FieldErrors } from "./errors";
 import { admit } from "./admission";
+import { findTask, taskIdFor } from "../account/index-shards";
 
 /** Validates and creates a job from a POST /v2/jobs body. Throws ApiError 422 on any invalid part. */
 export async function createJob(env: Env, user: User, baseUrl: string, body: Record<string, unknown>): Promise<JobJson> {
@@ -31,7 +32,7 @@ export async function createJob(env: Env, user: User, baseUrl: string, body: Rec
   if (Object.keys(errors).length) throw invalid(errors);
   await admit(env, user.name);
   const jobId = crypto.randomUUID();
-  const tasks = await Promise.all(parsed.specs.map((s) => prepareTask(env, jobId, crypto.randomUUID(), s, baseUrl)));
+  const tasks = await Promise.all(parsed.specs.map((s) => prepareTask(env, jobId, taskIdFor(jobId), s, baseUrl)));
   const failed = tasks.filter((t): t is { error: string; name: string } => "error" in t);
   if (failed.length) throw invalid(Object.fromEntries(failed.map((f) => [`tasks.${f.name}`, [f.error]])));
   const job: NewJob = {
@@ -47,15 +48,14 @@ export async function createStandaloneTask(env: Env, user: User, baseUrl: string
   const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
   if (!spec) throw invalid({ [fieldOf(errors[0])]: errors });
   await admit(env, user.name);
-  const account = accountStub(env, user.name);
   const externalInputs: { taskId: string; jobId: string }[] = [];
   for (const id of spec.input) {
-    const loc = /^[0-9a-f-]{36}$/i.test(id) ? await account.findTask(id) : null;
+    const loc = /^[0-9a-f-]{36}$/i.test(id) ? await findTask(env, user.name, id) : null;
     if (!loc) throw invalid({ input: ["Invalid input task."] });
     externalInputs.push({ taskId: id, jobId: loc.holder });
   }
   const holder = crypto.randomUUID();
-  const taskId = crypto.randomUUID();
+  const taskId = taskIdFor(holder);
   const task = await prepareTask(env, holder, taskId, spec, baseUrl);
   if ("error" in task) throw invalid({ [spec.operation]: [task.error] });
   const job: NewJob = {

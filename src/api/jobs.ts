@@ -2,7 +2,8 @@
  * Jobs resource (contract §1.1): create, show, list, delete, and the blocking waits
  * (GET /v2/jobs/{id}/wait and the sync host form under /sync/v2/, `redirect=true` → 302).
  */
-import { jobStub, accountStub } from "../env";
+import { jobStub } from "../env";
+import { allIndexes, mergedPage } from "../account/index-shards";
 import { Hono, type Context } from "hono";
 import type { JobJson } from "../model/types";
 import { requireUser } from "./auth";
@@ -59,7 +60,9 @@ jobs.post("/sync/v2/jobs", async (c) => {
 jobs.get("/v2/jobs", async (c) => {
   const p = pageOf(c.req.query());
   const status = q(c.req.query("filter[status]"));
-  const ids = await accountStub(c.env, c.get("user").name).listJobs({ status, tag: q(c.req.query("filter[tag]")), offset: p.offset, limit: p.perPage + 1 });
+  const tag = q(c.req.query("filter[tag]"));
+  const rows = await mergedPage(allIndexes(c.env, c.get("user").name).map((s) => s.listJobs({ status, tag, offset: 0, limit: p.offset + p.perPage + 1 })), p.offset, p.perPage + 1);
+  const ids = rows.map((r) => r.id);
   const withTasks = includes(c.req.query("include")).has("tasks");
   const found = await Promise.all(ids.slice(0, p.perPage).map((id) => jobStub(c.env, id).getJob(withTasks)));
   const data = found.filter((j) => j && (!status || j.status === status)).map((j) => {

@@ -13,13 +13,14 @@ import { createStandaloneTask } from "./create";
 import { ApiError, notFound } from "./errors";
 import { listBody, pageOf } from "./pagination";
 
+import { allIndexes, findTask, indexOf, mergedPage, taskIdFor } from "../account/index-shards";
 export const tasks = new Hono<AppEnv>();
 tasks.use("*", requireUser);
 
 /** Where the caller's task lives, or 404 (unknown or another user's: tenant isolation through the AccountDO index). */
 async function locate(c: Context<AppEnv>, id: string) {
   if (!isUuid(id)) throw notFound();
-  const loc = await accountStub(c.env, c.get("user").name).findTask(id);
+  const loc = await findTask(c.env, c.get("user").name, id);
   if (!loc) throw notFound();
   return { ...loc, stub: jobStub(c.env, loc.holder) };
 }
@@ -37,9 +38,8 @@ async function withIncludes(c: Context<AppEnv>, t: TaskJson, inc: Set<string>, h
   }
   if (inc.has("retries")) out.retries = (await stub.listTasks()).filter((x) => x.retry_of_task_id === t.id);
   if (inc.has("depends_on_tasks")) {
-    const account = accountStub(c.env, c.get("user").name);
     const deps = await Promise.all(t.depends_on_task_ids.map(async (id) => {
-      const loc = await account.findTask(id);
+      const loc = await findTask(c.env, c.get("user").name, id);
       return loc ? jobStub(c.env, loc.holder).getTask(id) : null;
     }));
     out.depends_on_tasks = deps.filter((d) => d !== null);
@@ -50,9 +50,12 @@ async function withIncludes(c: Context<AppEnv>, t: TaskJson, inc: Set<string>, h
 tasks.get("/v2/tasks", async (c) => {
   const p = pageOf(c.req.query());
   const status = q(c.req.query("filter[status]"));
-  const rows = await accountStub(c.env, c.get("user").name).listTasks({
-    jobId: q(c.req.query("filter[job_id]")), operation: q(c.req.query("filter[operation]")), offset: p.offset, limit: p.perPage + 1,
-  });
+  // Every index object answers its newest offset+limit rows and the page is cut from their merge; a
+  // job's tasks are in its shard (and home, for jobs from before sharding).
+  const jobId = q(c.req.query("filter[job_id]"));
+  const user = c.get("user").name;
+  const where = jobId ? [accountStub(c.env, user), indexOf(c.env, user, jobId)] : allIndexes(c.env, user);
+  const rows = await mergedPage(where.map((s) => s.listTasks({ jobId, operation: q(c.req.query("filter[operation]")), offset: 0, limit: p.offset + p.perPage + 1 })), p.offset, p.perPage + 1);
   const page = rows.slice(0, p.perPage);
   const holders = [...new Set(page.map((r) => r.holder))];
   const byHolder = new Map(await Promise.all(holders.map(async (h) => [h, await jobStub(c.env, h).listTasks()] as const)));
@@ -97,8 +100,8 @@ tasks.post("/v2/tasks/:id/cancel", async (c) => {
 
 tasks.post("/v2/tasks/:id/retry", async (c) => {
   const id = c.req.param("id");
-  const { stub } = await locate(c, id);
-  return c.json({ data: refusedOr(await stub.retryTask(id, crypto.randomUUID())) }, 201);
+  const { stub, holder } = await locate(c, id);
+  return c.json({ data: refusedOr(await stub.retryTask(id, taskIdFor(holder))) }, 201);
 });
 
 tasks.delete("/v2/tasks/:id", async (c) => {

@@ -2,6 +2,7 @@
  * GET /v2/users/me (contract §1.5) and account webhooks (contract §1.6).
  */
 import { accountStub } from "../env";
+import { creditsUsed } from "../account/index-shards";
 import { Hono } from "hono";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "../../durable-objects/account/outbox";
 import { isoTime } from "../model/types";
@@ -18,11 +19,11 @@ const CREDIT_ALLOWANCE = 1_000_000_000;
 
 users.get("/v2/users/me", async (c) => {
   const u = c.get("user");
-  const me = await accountStub(c.env, u.name).me();
+  const [me, used] = await Promise.all([accountStub(c.env, u.name).me(), creditsUsed(c.env, u.name)]);
   const base = baseUrlOf(c.req.url);
   return c.json({
     data: {
-      id: u.num, username: u.name, email: `${u.name}@users.invalid`, created_at: isoTime(me.createdAt), credits: CREDIT_ALLOWANCE - me.creditsUsed,
+      id: u.num, username: u.name, email: `${u.name}@users.invalid`, created_at: isoTime(me.createdAt), credits: CREDIT_ALLOWANCE - used,
       paying: false, task_priority: null, tasks_per_minute: null,
       /** Signs calls to per-job `webhook_url`s (account webhooks carry their own secret). */
       webhook_signing_secret: me.signingSecret,
@@ -39,7 +40,7 @@ users.post("/v2/webhooks", async (c) => {
   const events = body.events;
   if (!Array.isArray(events) || events.length === 0 || !events.every((e) => WEBHOOK_EVENTS.includes(e))) errors.events = [`events must be a non-empty array of ${WEBHOOK_EVENTS.join(", ")}.`];
   if (Object.keys(errors).length) throw invalid(errors);
-  const hook = await accountStub(c.env, c.get("user").name).createWebhook(body.url as string, events as WebhookEvent[], baseUrlOf(c.req.url));
+  const hook = await accountStub(c.env, c.get("user").name).createWebhook(body.url as string, events as WebhookEvent[], baseUrlOf(c.req.url), c.get("user").name);
   return c.json({ data: hook }, 201);
 });
 
@@ -51,6 +52,6 @@ users.get("/v2/users/me/webhooks", async (c) => {
 
 users.delete("/v2/webhooks/:id", async (c) => {
   const id = c.req.param("id");
-  if (!isUuid(id) || !(await accountStub(c.env, c.get("user").name).deleteWebhook(id))) throw notFound();
+  if (!isUuid(id) || !(await accountStub(c.env, c.get("user").name).deleteWebhook(id, c.get("user").name))) throw notFound();
   return c.body(null, 204);
 });

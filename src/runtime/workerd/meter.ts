@@ -11,7 +11,9 @@
  * - sqlRowsWritten: `rowsWritten` of every `sql.exec` in a Durable Object (DDL included);
  * - alarmWrites: setAlarm/deleteAlarm calls (billed as storage writes);
  * - queueMessages: messages sent to the TASKS queue (each is billed as three operations: write, read, delete);
- * - r2ClassA: put, delete, list, createMultipartUpload; r2ClassB: get, head.
+ * - r2ClassA: put, delete, list, createMultipartUpload; r2ClassB: get, head;
+ * - accountRequests: RPC calls per AccountDO name (home `{user}`, shards `{user}#k`): how the user's
+ *   bookkeeping spreads over objects (test/e2e/account-shards.test.ts).
  * Not counted: SQL rows read, WebSocket messages, Worker CPU time and Durable Object duration.
  * In production every isolate has its own counters; locally wrangler dev runs the Worker and its
  * Durable Objects in one isolate, so one read covers a whole job.
@@ -30,6 +32,7 @@ export interface MeterCounts {
 
 const zero = (): MeterCounts => ({ workerRequests: 0, doRequests: 0, sqlRowsWritten: 0, alarmWrites: 0, queueMessages: 0, r2ClassA: 0, r2ClassB: 0 });
 let counts = zero();
+let accountRequests: Record<string, number> = {};
 
 /** Whether metering is on for this deployment (var METER = "on"). */
 export const meterOn = (env: { METER?: string }): boolean => env.METER === "on";
@@ -40,10 +43,10 @@ export function count(k: keyof MeterCounts, n = 1): void {
 }
 
 /** The counts since the last reset; `reset` starts a new period. */
-export function readMeter(reset: boolean): MeterCounts {
-  const out = counts;
-  if (reset) counts = zero();
-  return { ...out };
+export function readMeter(reset: boolean): MeterCounts & { accountRequests: Record<string, number> } {
+  const out = { ...counts, accountRequests: { ...accountRequests } };
+  if (reset) (counts = zero(), (accountRequests = {}));
+  return out;
 }
 
 const R2_A = new Set(["put", "delete", "list", "createMultipartUpload"]);
@@ -64,8 +67,8 @@ function wrap<T extends object>(target: T, rule: (method: string, args: unknown[
   });
 }
 
-/** A Durable Object namespace whose stubs count every RPC call as one DO request. */
-function meteredNamespace<T extends object>(ns: T): T {
+/** A Durable Object namespace whose stubs count every RPC call as one DO request (and per object name when `byName`). */
+function meteredNamespace<T extends object>(ns: T, byName = false): T {
   return new Proxy(ns, {
     get(t, k) {
       const v = Reflect.get(t, k);
@@ -78,6 +81,7 @@ function meteredNamespace<T extends object>(ns: T): T {
             if (typeof f !== "function" || typeof m !== "string" || m === "then") return f;
             return (...a: unknown[]) => {
               count("doRequests");
+              if (byName && k === "getByName") accountRequests[String(args[0])] = (accountRequests[String(args[0])] ?? 0) + 1;
               return Reflect.apply(f, s, a);
             };
           },
@@ -95,7 +99,7 @@ export function metered(env: Env): Env {
     FILES: wrap(env.FILES, (m) => (R2_A.has(m) ? ["r2ClassA", 1] : R2_B.has(m) ? ["r2ClassB", 1] : null)),
     TASKS: wrap(env.TASKS, (m, a) => (m === "send" ? ["queueMessages", 1] : m === "sendBatch" ? ["queueMessages", (a[0] as unknown[]).length] : null)),
     JOBS: meteredNamespace(env.JOBS),
-    ACCOUNTS: meteredNamespace(env.ACCOUNTS),
+    ACCOUNTS: meteredNamespace(env.ACCOUNTS, true),
     EVENTS: meteredNamespace(env.EVENTS),
   };
 }
