@@ -67,7 +67,7 @@ export class AccountDO extends DurableObject<Env> {
       return n > 0;
     });
     if (fresh && r.job && (await this.hasWebhooks(r.user))) await accountStub(this.env, r.user).emitJobEvent("job.created", r.job, null);
-    return this.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live_user");
+    return this.liveUser();
   }
 
   /** Home: queues a job event for the account webhooks and the job's `webhookUrl` (called by the index shards). */
@@ -206,9 +206,9 @@ export class AccountDO extends DurableObject<Env> {
     return this.db.all<{ id: string; holder: string; created_at: number }>(sql, ...args, q.limit, q.offset);
   }
 
-  /** Account facts for GET /v2/users/me. */
-  async me(): Promise<{ createdAt: number; creditsUsed: number; signingSecret: string }> {
-    return { createdAt: Number(this.setting("created_at", () => String(Date.now()))), creditsUsed: Number(this.setting("credits_used", () => "0")), signingSecret: this.signingSecret() };
+  /** Account facts for GET /v2/users/me (credits are summed over the index shards by the caller, index-shards.ts). */
+  async me(): Promise<{ createdAt: number; signingSecret: string }> {
+    return { createdAt: Number(this.setting("created_at", () => String(Date.now()))), signingSecret: this.signingSecret() };
   }
 
   async createWebhook(url: string, events: WebhookEvent[], baseUrl: string, user: string): Promise<WebhookJson> {
