@@ -82,6 +82,7 @@ export class AccountDO extends DurableObject<Env> {
 
   /** Index shard: what home pushes — whether there are webhooks, and the hubs listening on the user's channels. */
   async replicate(r: { hasWebhooks?: boolean; liveUser?: { hub: string; channel: string }[] }): Promise<void> {
+    this.known = {};
     this.ctx.storage.transactionSync(() => {
       if (r.hasWebhooks !== undefined) this.db.run("INSERT OR REPLACE INTO settings VALUES ('has_webhooks', ?)", r.hasWebhooks ? "1" : "0");
       if (r.liveUser) {
@@ -93,18 +94,26 @@ export class AccountDO extends DurableObject<Env> {
 
   /** Home: hub `hub` has a subscriber of `private-user.{id}.jobs|tasks` (checked to be `user`'s by the hub): jobs created from now on send it their events. */
   async liveSubscribeUser(hub: string, channel: string, user: string): Promise<void> {
+    this.known = {};
     this.db.run("INSERT OR IGNORE INTO live_user VALUES (?, ?)", hub, channel);
     await this.pushToShards(user, { liveUser: this.liveUser() });
   }
 
   /** Home: hub `hub` has no subscriber of `channel` any more. */
   async liveUnsubscribeUser(hub: string, channel: string, user: string): Promise<void> {
+    this.known = {};
     this.db.run("DELETE FROM live_user WHERE hub = ? AND channel = ?", hub, channel);
     await this.pushToShards(user, { liveUser: this.liveUser() });
   }
 
+  /**
+   * Settings read on every job, kept in memory after the first read (issue 20: SQL calls per job):
+   * only this object writes them, and each write path below resets or updates what it changes.
+   */
+  private known: { liveUser?: { hub: string; channel: string }[]; hasWebhooks?: boolean; credits?: number } = {};
+
   private liveUser(): { hub: string; channel: string }[] {
-    return this.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live_user");
+    return (this.known.liveUser ??= this.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live_user"));
   }
 
   /** Home: sends `r` to every index shard of `user` (rare: webhook and user-channel changes). */
@@ -114,10 +123,12 @@ export class AccountDO extends DurableObject<Env> {
 
   /** Index shard: whether the account has webhooks, as home last pushed it (asked once when never pushed). */
   private async hasWebhooks(user: string): Promise<boolean> {
+    if (this.known.hasWebhooks !== undefined) return this.known.hasWebhooks;
     const known = this.db.one<{ v: string }>("SELECT v FROM settings WHERE k = 'has_webhooks'");
-    if (known) return known.v === "1";
+    if (known) return (this.known.hasWebhooks = known.v === "1");
     const has = await accountStub(this.env, user).hasAnyWebhook();
     this.db.run("INSERT OR IGNORE INTO settings VALUES ('has_webhooks', ?)", has ? "1" : "0");
+    this.known = {}; // a push may have landed while home was asked: read the stored value next time
     return has;
   }
 
@@ -144,12 +155,17 @@ export class AccountDO extends DurableObject<Env> {
     try {
       if (e.job && (e.webhookUrl || (await this.hasWebhooks(e.user)))) {
         await accountStub(this.env, e.user).emitJobEvent(e.status === "finished" ? "job.finished" : "job.failed", e.job, e.webhookUrl);
+        if (!due()) return; // changed while home was told
       }
-      if (!due()) return;
-      this.ctx.storage.transactionSync(() => {
-        this.db.run("UPDATE jobs SET status = ?, ended_at = ? WHERE id = ?", e.status, e.endedAt, e.jobId);
-        this.addCredits(e.credits);
-      });
+      try {
+        this.ctx.storage.transactionSync(() => {
+          this.db.run("UPDATE jobs SET status = ?, ended_at = ? WHERE id = ?", e.status, e.endedAt, e.jobId);
+          this.addCredits(e.credits);
+        });
+      } catch (err) {
+        this.known = {}; // rolled back: the credits in memory may be ahead
+        throw err;
+      }
     } finally {
       this.ending.delete(key);
     }
@@ -272,8 +288,9 @@ export class AccountDO extends DurableObject<Env> {
   }
 
   private addCredits(n: number): void {
-    const used = Number(this.setting("credits_used", () => "0"));
+    const used = (this.known.credits ??= Number(this.setting("credits_used", () => "0")));
     this.db.run("INSERT OR REPLACE INTO settings VALUES ('credits_used', ?)", String(used + n));
+    this.known.credits = used + n;
   }
 
   private setting(k: string, init: () => string): string {

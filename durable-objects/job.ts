@@ -88,10 +88,11 @@ export class JobDO extends DurableObject<Env> {
   async create(n: NewJob): Promise<JobJson> {
     const now = this.clock();
     this.ctx.storage.sql.exec(SCHEMA);
-    this.m.forget(true);
-    this.ctx.storage.transactionSync(() => {
-      this.m.db.run("INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL)",
-        n.jobId, n.userName, n.userNum, n.tag, n.standalone ? 1 : 0, n.webhookUrl, n.baseUrl, n.retentionS, now);
+    this.notices.forget(true);
+    this.live.forget(true);
+    this.m.transaction(this.ctx.storage, () => {
+      this.m.createJob({ id: n.jobId, user_name: n.userName, user_num: n.userNum, tag: n.tag, standalone: n.standalone ? 1 : 0,
+        webhook_url: n.webhookUrl, base_url: n.baseUrl, retention_s: n.retentionS, created_at: now });
       for (const t of n.tasks) this.m.insertTask(t, now);
       this.external.record(n.externalInputs ?? []);
     });
@@ -191,7 +192,7 @@ export class JobDO extends DurableObject<Env> {
   /** Runner: the task succeeded. Stale reports (wrong attempt, already ended) are ignored. */
   async completeTask(taskId: string, attempt: number, o: TaskOutcome): Promise<void> {
     const now = this.clock();
-    const done = this.ctx.storage.transactionSync(() => {
+    const done = this.m.transaction(this.ctx.storage, () => {
       const files = o.files.map(({ filename, size }) => ({ filename, size }));
       const moved = this.m.move(taskId, "complete", { now, result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion },
         (t) => t.attempts === attempt);
@@ -225,7 +226,7 @@ export class JobDO extends DurableObject<Env> {
     const now = this.clock();
     const t = this.m.task(taskId);
     if (!t || t.mode !== "upload") return { refused: "This task does not accept uploads." };
-    const moved = this.ctx.storage.transactionSync(() => {
+    const moved = this.m.transaction(this.ctx.storage, () => {
       const ok = this.m.move(taskId, "upload", { now, result: { files: [{ filename: file.filename, size: file.size }] }, credits: 0, engine: "cloudflare", engineVersion: "1" });
       if (ok) this.m.setFiles(taskId, [file]);
       return ok;
@@ -274,7 +275,7 @@ export class JobDO extends DurableObject<Env> {
     if (!this.m.task(taskId)) return false;
     const job = this.m.job()!;
     // Rows first, in one turn, so a concurrent retry or cancel sees the task gone, not half-deleted.
-    const keys = this.ctx.storage.transactionSync(() => {
+    const keys = this.m.transaction(this.ctx.storage, () => {
       const k = this.m.files(taskId).map((f) => f.key);
       this.m.db.run("DELETE FROM file WHERE task_id = ?", taskId);
       this.m.db.run("DELETE FROM task WHERE id = ?", taskId);
@@ -296,6 +297,7 @@ export class JobDO extends DurableObject<Env> {
     this.waiters.wakeAll();
     await this.ctx.storage.deleteAll();
     this.m.forget();
+    this.notices.forget();
     this.timers.forget();
     this.live.forget();
     return true;
@@ -324,7 +326,7 @@ export class JobDO extends DurableObject<Env> {
       await this.deleteJob();
       return;
     }
-    const resend = this.ctx.storage.transactionSync(() => this.m.sweepTimers(now));
+    const resend = this.m.transaction(this.ctx.storage, () => this.m.sweepTimers(now));
     await this.dispatch.send(resend, now);
     await this.afterChange(now);
   }
@@ -341,8 +343,8 @@ export class JobDO extends DurableObject<Env> {
 
   /** The synchronous half of a change: graph rules, job status, the account notice, observers. Returns task ids to dispatch. */
   private applyRules(now: number): string[] {
-    const { dispatch } = this.ctx.storage.transactionSync(() => this.m.settle(now));
-    const ending = this.ctx.storage.transactionSync(() => this.m.deriveJobStatus(now));
+    const { dispatch } = this.m.transaction(this.ctx.storage, () => this.m.settle(now));
+    const ending = this.m.transaction(this.ctx.storage, () => this.m.deriveJobStatus(now));
     if (ending) {
       const j = this.m.job()!;
       const notice = { jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: j.standalone ? null : this.jobJson(true), webhookUrl: j.standalone ? null : j.webhook_url };

@@ -14,19 +14,20 @@ export class ExternalInputs {
 
   /** Records the inputs a new standalone task waits for. */
   record(inputs: { taskId: string; jobId: string }[]): void {
-    for (const e of inputs) this.m.db.run("INSERT INTO ext_input VALUES (?, ?, NULL, NULL)", e.taskId, e.jobId);
+    for (const e of inputs) this.m.db.write("INSERT INTO ext_input VALUES (?, ?, NULL, NULL)", e.taskId, e.jobId);
   }
 
   /** An input this object waits for ended (or was already over when watched). */
   settled(s: SettledInput): void {
-    this.m.db.run("UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?", s.status, JSON.stringify(s.files), s.taskId);
+    this.m.db.write("UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?", s.status, JSON.stringify(s.files), s.taskId);
   }
 
   /** Another object waits for `taskId`: its terminal state now if ended, else a watcher row (delivered later). */
   watch(taskId: string, watcherJobId: string): SettledInput | null {
     const t = this.m.task(taskId);
     if (t && isTerminal(t.status)) return this.notices.settledOf(t);
-    this.m.db.run("INSERT OR IGNORE INTO watcher VALUES (?, ?)", taskId, watcherJobId);
+    this.m.db.write("INSERT OR IGNORE INTO watcher VALUES (?, ?)", taskId, watcherJobId);
+    this.notices.watched();
     return null;
   }
 }

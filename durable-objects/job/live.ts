@@ -43,13 +43,13 @@ export class Live {
 
   /** Creates the table on the first subscription: a job nobody watches writes nothing for live events. */
   private ensure(): void {
-    if (!this.table) (this.m.db.run(TABLE), (this.table = true));
+    if (!this.table) (this.m.db.write(TABLE), (this.table = true));
   }
 
-  /** Forgets the table flag (after the object's storage was deleted). */
-  forget(): void {
+  /** Forgets the table flag: after the object's storage was deleted, or `fresh` when it was just created (no table, nobody listens). */
+  forget(fresh = false): void {
     this.table = false;
-    this.listening = null;
+    this.listening = fresh ? false : null;
     for (const s of this.streams) void s.writer.close().catch(() => undefined);
     this.streams.clear();
   }
@@ -61,7 +61,7 @@ export class Live {
    */
   subscribe(hub: string, channel: string): LiveEvent[] {
     this.ensure();
-    this.m.db.run("INSERT OR IGNORE INTO live VALUES (?, ?)", hub, channel);
+    this.m.db.write("INSERT OR IGNORE INTO live VALUES (?, ?)", hub, channel);
     this.listening = true;
     return this.finalEvents(channel);
   }
@@ -73,7 +73,7 @@ export class Live {
   addUserHubs(rows: { hub: string; channel: string }[]): void {
     if (!rows.length) return;
     this.ensure();
-    for (const r of rows) this.m.db.run("INSERT OR IGNORE INTO live VALUES (?, ?)", r.hub, r.channel);
+    for (const r of rows) this.m.db.write("INSERT OR IGNORE INTO live VALUES (?, ?)", r.hub, r.channel);
     this.listening = true;
     const job = this.m.job()!;
     // What happened before the hubs were known (inline imports end in the creating turn): created, then the end of what ended.
@@ -177,7 +177,7 @@ export class Live {
       const next = prev.then(async () => {
         try {
           const dead = await this.host.deliver(hub, batch);
-          for (const channel of dead) this.m.db.run("DELETE FROM live WHERE hub = ? AND channel = ?", hub, channel);
+          for (const channel of dead) this.m.db.write("DELETE FROM live WHERE hub = ? AND channel = ?", hub, channel);
           if (dead.length) this.listening = null;
         } catch (err) {
           console.error(`live events to ${hub} failed:`, err);

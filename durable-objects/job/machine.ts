@@ -57,8 +57,14 @@ export class JobMachine {
     const tr = TASK_TRANSITIONS[event];
     if (!t || !(tr.from as readonly string[]).includes(t.status) || (only && !only(t))) return false;
     const cols: TaskColumns & { status: string } = { ...tr.set(t, e), status: tr.to };
-    const names = Object.keys(cols);
-    this.db.run(`UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`, ...names.map((n) => cols[n as keyof typeof cols] ?? null), id);
+    const names = Object.keys(cols) as (keyof typeof cols)[];
+    const c = this.current();
+    this.db.write(`UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`, ...names.map((n) => cols[n] ?? null), id);
+    if (c) {
+      const row = { ...t } as Record<string, unknown>;
+      for (const n of names) row[n] = cols[n] ?? null;
+      c.tasks = c.tasks.map((r) => (r.id === id ? (row as unknown as TaskRow) : r));
+    } else this.invalidate();
     if (t.status !== tr.to) this.changes.push({ kind: "task", id, event, from: t.status, to: tr.to });
     return true;
   }
@@ -70,15 +76,27 @@ export class JobMachine {
   }
 
   /**
-   * Rows read since the last write through `db.run`: the job and its tasks are read many times per
-   * change (readiness, status, serialisation), and SQL calls were the largest cost per job in a
-   * CPU profile. Rows are shared: callers never mutate them.
+   * The job and task rows, read once and then kept in step with this part's own writes (`move`,
+   * `insertTask`, `deriveJobStatus` patch the cached rows beside their SQL), so a change costs its
+   * writes and no re-reads: SQL calls were the largest cost per job in a CPU profile (issue 20).
+   * A write through `db.run` (anyone's) drops the cache, as does a rolled-back `transaction`. Rows
+   * are replaced, never mutated: callers may keep the ones they hold.
    */
   private cache: { gen: number; job: JobRow | null; tasks: TaskRow[] } | null = null;
 
-  /** Drops cached rows (after writes that bypass `db.run`, e.g. from tests). */
+  /** Drops cached rows (after writes that bypass this part, e.g. from tests). */
   invalidate(): void {
     this.cache = null;
+  }
+
+  /** `storage.transactionSync(fn)`, dropping the cached rows when it throws (its writes were rolled back). */
+  transaction<T>(storage: DurableObjectStorage, fn: () => T): T {
+    try {
+      return storage.transactionSync(fn);
+    } catch (err) {
+      this.invalidate();
+      throw err;
+    }
   }
 
   private rows() {
@@ -91,6 +109,22 @@ export class JobMachine {
       };
     }
     return this.cache;
+  }
+
+  /** The cache when it is current, else null (a write then leaves it to be read again). */
+  private current() {
+    return this.cache?.gen === this.db.generation ? this.cache : null;
+  }
+
+  /**
+   * Inserts the job row of a new object whose schema was just created (JobDO.create): the cache
+   * starts from it, with no tasks yet.
+   */
+  createJob(j: Omit<JobRow, "status" | "started_at" | "ended_at" | "expires_at">): void {
+    const [row] = this.db.write<JobRow>("INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL) RETURNING *",
+      j.id, j.user_name, j.user_num, j.tag, j.standalone, j.webhook_url, j.base_url, j.retention_s, j.created_at);
+    this.schema = true;
+    this.cache = { gen: this.db.generation, job: row, tasks: [] };
   }
 
   /** The job row, or null when this object holds no job (never created, or deleted). */
@@ -119,8 +153,8 @@ export class JobMachine {
   }
 
   setFiles(taskId: string, files: StoredOutput[]): void {
-    this.db.run("DELETE FROM file WHERE task_id = ?", taskId);
-    files.forEach((f, i) => this.db.run("INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)", taskId, i, f.filename, f.size, f.key, f.contentType ?? null));
+    this.db.write("DELETE FROM file WHERE task_id = ?", taskId);
+    files.forEach((f, i) => this.db.write("INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)", taskId, i, f.filename, f.size, f.key, f.contentType ?? null));
   }
 
   /**
@@ -132,10 +166,11 @@ export class JobMachine {
     const p = t.preset;
     const status = p?.status ?? "waiting";
     const done = p?.status === "finished";
-    this.db.run(
+    const c = this.current();
+    const [row] = this.db.write<TaskRow>(
       `INSERT INTO task (id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
         engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       t.id, t.name, t.operation, status, t.mode, JSON.stringify(t.params), JSON.stringify(t.payload), JSON.stringify(t.inputs),
       t.ignoreError ? 1 : 0, t.timeoutS,
       done ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) }) : p ? JSON.stringify(p.result) : null,
@@ -145,6 +180,8 @@ export class JobMachine {
       t.mode === "upload" ? now + t.timeoutS * 1000 : null, done ? 100 : 0, done ? 0 : null,
       t.retryOf ?? null, t.retryOf ?? null,
     );
+    if (c) c.tasks = [...c.tasks, row]; // the new seq is the largest: the list stays in seq order
+    else this.invalidate();
     if (done) this.setFiles(t.id, p.files);
   }
 
@@ -158,7 +195,8 @@ export class JobMachine {
       ignoreError: t.ignore_error === 1,
       external: t.mode !== "queue",
     }));
-    for (const e of this.db.all<{ task_id: string; status: Status | null }>("SELECT task_id, status FROM ext_input")) {
+    // Only standalone tasks have external inputs (ExternalInputs.record at creation).
+    if (job.standalone) for (const e of this.db.all<{ task_id: string; status: Status | null }>("SELECT task_id, status FROM ext_input")) {
       nodes.push({ name: e.task_id, status: e.status ?? "processing", inputs: [], ignoreError: true, external: true });
     }
     return nodes;
@@ -193,10 +231,13 @@ export class JobMachine {
     const event = jobEventFor(job.status, status);
     if (!event) return null;
     const terminal = isTerminal(JOB_TRANSITIONS[event].to);
-    this.db.run(
-      "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ?",
+    const c = this.current();
+    const [row] = this.db.write<JobRow>(
+      "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ? RETURNING *",
       status, status, now, terminal ? now : null, terminal ? now + job.retention_s * 1000 : null,
     );
+    if (c) c.job = row;
+    else this.invalidate();
     this.changes.push({ kind: "job", id: job.id, event, from: job.status, to: status });
     return terminal && !isTerminal(job.status) ? status : null;
   }
@@ -230,7 +271,7 @@ export class JobMachine {
 
   /** Output files of an input reference: a task name in this job, or an external task id. */
   outputsOf(ref: string): StoredOutput[] {
-    const ext = this.db.one<{ files: string | null }>("SELECT files FROM ext_input WHERE task_id = ?", ref);
+    const ext = this.job()?.standalone ? this.db.one<{ files: string | null }>("SELECT files FROM ext_input WHERE task_id = ?", ref) : null;
     if (ext) return ext.files ? JSON.parse(ext.files) : [];
     const t = this.effective().find((r) => r.name === ref);
     return t ? this.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined })) : [];
@@ -269,14 +310,16 @@ export class JobMachine {
     return this.tasks().filter((t) => t.status === "processing" && t.lease_until !== null && t.lease_until <= now);
   }
 
-  /** The earliest time something must happen: a deadline, a lease, or retention. */
+  /**
+   * The earliest time something must happen: a deadline of a waiting or processing task, the lease
+   * of a processing task, or the job's retention (unix ms); null when nothing is due ever.
+   */
   nextWake(): number | null {
-    const r = this.db.one<{ t: number | null }>(
-      `SELECT MIN(t) AS t FROM (
-         SELECT MIN(deadline) AS t FROM task WHERE status IN ('waiting','processing') AND deadline IS NOT NULL
-         UNION ALL SELECT MIN(lease_until) FROM task WHERE status = 'processing'
-         UNION ALL SELECT expires_at FROM job)`,
-    );
-    return r?.t ?? null;
+    let at = this.job()?.expires_at ?? Infinity;
+    for (const t of this.tasks()) {
+      if ((t.status === "waiting" || t.status === "processing") && t.deadline !== null) at = Math.min(at, t.deadline);
+      if (t.status === "processing" && t.lease_until !== null) at = Math.min(at, t.lease_until);
+    }
+    return at === Infinity ? null : at;
   }
 }

@@ -16,14 +16,45 @@ export interface NoticeTargets {
 export class Notices {
   constructor(private m: JobMachine) {}
 
+  /**
+   * How many `notice` rows there are, and whether any `watcher` row is (null: not read yet). Only
+   * this part writes those tables (and ExternalInputs.watch, which calls `watched`), so after one
+   * read the counts are kept in memory: most jobs have neither, and asking SQL on every change
+   * was a cost per job (issue 20). `forget` after the storage is deleted or created.
+   */
+  private notices: number | null = null;
+  private watchers: boolean | null = null;
+
+  /** The storage was deleted (null: read again) or just created (`empty`: nothing is pending). */
+  forget(empty = false): void {
+    this.notices = empty ? 0 : null;
+    this.watchers = empty ? false : null;
+  }
+
+  private noticeCount(): number {
+    return (this.notices ??= this.m.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM notice")!.n);
+  }
+
+  private hasWatchers(): boolean {
+    return (this.watchers ??= this.m.db.one("SELECT 1 AS x FROM watcher LIMIT 1") !== null);
+  }
+
+  /** A watcher row was written (ExternalInputs.watch). */
+  watched(): void {
+    this.watchers = true;
+  }
+
   /** Queues the account notice of a job that just ended (same storage turn as the status change). */
   add(body: unknown): void {
-    this.m.db.run("INSERT INTO notice (body) VALUES (?)", JSON.stringify(body));
+    const n = this.noticeCount();
+    this.m.db.write("INSERT INTO notice (body) VALUES (?)", JSON.stringify(body));
+    this.notices = n + 1;
   }
 
   /** True while a notice or a watcher of an ended task is undelivered (the alarm must retry). */
   pending(): boolean {
-    return this.m.db.one("SELECT 1 AS x FROM notice UNION ALL SELECT 1 FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1") !== null;
+    if (this.noticeCount() > 0) return true;
+    return this.hasWatchers() && this.m.db.one("SELECT 1 AS x FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1") !== null;
   }
 
   /** The terminal state of a task, as a watcher receives it. */
@@ -34,22 +65,24 @@ export class Notices {
 
   /** Delivers what is pending, in order; each success deletes its row, each failure stays for the alarm. */
   async deliver(to: NoticeTargets): Promise<void> {
-    const ended = this.m.db.all<TaskRow>("SELECT t.* FROM task t WHERE t.status IN ('finished','error') AND EXISTS (SELECT 1 FROM watcher w WHERE w.task_id = t.id)");
+    const ended = this.hasWatchers() ? this.m.db.all<TaskRow>("SELECT t.* FROM task t WHERE t.status IN ('finished','error') AND EXISTS (SELECT 1 FROM watcher w WHERE w.task_id = t.id)") : [];
     for (const t of ended) {
       const s = this.settledOf(t);
       for (const w of this.m.db.all<{ job_id: string }>("SELECT job_id FROM watcher WHERE task_id = ?", t.id)) {
         try {
           await to.inputSettled(w.job_id, s);
-          this.m.db.run("DELETE FROM watcher WHERE task_id = ? AND job_id = ?", t.id, w.job_id);
+          this.m.db.write("DELETE FROM watcher WHERE task_id = ? AND job_id = ?", t.id, w.job_id);
+          this.watchers = null;
         } catch (err) {
           console.error(`notifying ${w.job_id} failed, will retry:`, err);
         }
       }
     }
+    if (this.noticeCount() === 0) return;
     for (const n of this.m.db.all<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id")) {
       try {
         await to.jobEnded(JSON.parse(n.body));
-        this.m.db.run("DELETE FROM notice WHERE id = ?", n.id);
+        if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", n.id).length) this.notices = this.noticeCount() - 1;
       } catch (err) {
         console.error("notifying the account failed, will retry:", err);
         return; // keep the order: later notices wait for this one
