@@ -18,6 +18,7 @@ import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
 import { SIGNED_SCHEMA, SignedBases, type SignedBaseJson } from "./account/signed-bases";
 import { accountStub } from "../src/env";
 import { INDEX_SHARDS, indexStub } from "../src/account/index-shards";
+import type { JobEnd, Registration } from "./job/contracts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -57,16 +58,17 @@ export class AccountDO extends DurableObject<Env> {
 
   /**
    * Index shard: records a new job (or standalone task of `user`) and has home queue job.created for
-   * account webhooks when there are any. Answers the socket.io hubs with subscribers of this user's
+   * account webhooks when there are any; then its end, when it came along (`ended`: as `jobEnded`). Answers the socket.io hubs with subscribers of this user's
    * channels (issue 18): the JobDO sends them its events.
    */
-  async registerJob(r: { user: string; jobId: string; standalone: boolean; tag: string | null; createdAt: number; taskIds: { id: string; operation: string }[]; job: JobJson | null; webhookUrl: string | null }): Promise<{ hub: string; channel: string }[]> {
+  async registerJob(r: Registration): Promise<{ hub: string; channel: string }[]> {
     const fresh = this.ctx.storage.transactionSync(() => {
       const n = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)", r.jobId, r.tag, r.createdAt, r.standalone ? 1 : 0).rowsWritten;
       for (const t of r.taskIds) this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", t.id, r.jobId, r.standalone ? null : r.jobId, t.operation, r.createdAt);
       return n > 0;
     });
     if (fresh && r.job && (await this.hasWebhooks(r.user))) await accountStub(this.env, r.user).emitJobEvent("job.created", r.job, null);
+    if (r.ended) await this.jobEnded(r.ended);
     return this.liveUser();
   }
 
@@ -147,7 +149,7 @@ export class AccountDO extends DurableObject<Env> {
    * credit counted twice; a later end (after a retry) counts anew. The index changes only after home
    * took the event, so a failed call to home is retried with the notice, not lost.
    */
-  async jobEnded(e: { user: string; jobId: string; status: Status; endedAt: number; credits: number; job: JobJson | null; webhookUrl: string | null }): Promise<void> {
+  async jobEnded(e: JobEnd): Promise<void> {
     const key = `${e.jobId}@${e.endedAt}`;
     const due = () => this.db.one("SELECT 1 AS x FROM jobs WHERE id = ? AND (ended_at IS NULL OR ended_at < ?)", e.jobId, e.endedAt) !== null;
     if (!due() || this.ending.has(key)) return;

@@ -21,7 +21,7 @@ import type { TaskFailure } from "../src/engines/errors";
 import { isTerminal } from "../src/model/status";
 import { R2FileStore } from "../src/storage/r2-store";
 import type { JobJson, TaskJson } from "../src/model/types";
-import type { ClaimedTask, NewJob, SettledInput, TaskOutcome } from "./job/contracts";
+import type { ClaimedTask, JobEnd, NewJob, Registration, SettledInput, TaskOutcome } from "./job/contracts";
 import { JobMachine } from "./job/machine";
 import { Notices } from "./job/notices";
 import { jobView, taskView } from "./job/views";
@@ -96,29 +96,52 @@ export class JobDO extends DurableObject<Env> {
       for (const t of n.tasks) this.m.insertTask(t, now);
       this.external.record(n.externalInputs ?? []);
     });
-    // Every write of creation happens in this first turn (one storage commit). The account stub is
-    // cached, so its calls arrive in the order sent (E-order): registerJob always precedes the
-    // jobEnded of this job, and job.created precedes job.finished, even while dispatch runs alongside.
+    // Every write of creation happens in this first turn (one storage commit).
     const dispatch = n.externalInputs?.length ? [] : this.applyRules(now);
-    const registered = this.account().registerJob({
+    const registration: Registration = {
       user: n.userName, jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
       taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
       job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
-    }).then((hubs) => this.live.addUserHubs(hubs), (err: unknown) => {
-      this.accountCache = undefined;
-      throw err;
-    });
+    };
     if (n.externalInputs?.length) {
-      await registered;
+      await this.register(registration, now);
       for (const e of n.externalInputs) {
         const settled = await jobStub(this.env, e.jobId).watchTask(e.taskId, n.jobId);
         if (settled) this.external.settled(settled);
       }
       await this.afterChange(now);
     } else {
-      await Promise.all([registered, this.publish(dispatch, now)]);
+      // Dispatch first, register after: a job that ends right here (inline tasks, issue 20) is
+      // registered with its end in one call to the account, where it took two. Until then its end
+      // notice is held, so the account always learns of the job before its end (E-order).
+      this.notices.held = true;
+      const published = await this.publish(dispatch, now).then(() => null, (err: unknown) => ({ err }));
+      await this.register(registration, now);
+      if (published) throw published.err;
     }
     return this.jobJson(true);
+  }
+
+  /**
+   * Registers the job with its index shard (the account's first news of it), with the job's end
+   * when it already ended: the pending end notice goes along and is deleted once told. Releases the
+   * end notices held since creation and delivers any that came while the call was out. The user's
+   * live-event hubs come back in the answer. @throws the account call's error (the notices stay for the alarm).
+   */
+  private async register(r: Registration, now: number): Promise<void> {
+    const end = this.notices.first();
+    try {
+      const hubs = await this.account().registerJob({ ...r, ended: end ? { ...(end.body as object), user: r.user } as JobEnd : null });
+      if (end) this.notices.delivered(end.id);
+      this.notices.held = false;
+      this.live.addUserHubs(hubs);
+    } catch (err) {
+      this.accountCache = undefined;
+      this.notices.held = false;
+      await this.timers.arm(now);
+      throw err;
+    }
+    await this.tell(now);
   }
 
   /** The job as v2 JSON, or null when this object holds no job (unknown id). */
@@ -371,6 +394,15 @@ export class JobDO extends DurableObject<Env> {
       const jobId = this.m.job()!.id;
       await Promise.all(inline.map((taskId) => runTask(this.env, { jobId, taskId }, INLINE_TOKEN, this.asHost)));
     }
+    await this.tell(now);
+  }
+
+  /**
+   * Delivers what others must learn (the account, watching objects); once an ended job has told
+   * everyone, its alarm is moved to what is left (retention) rather than waking 5 s later to find
+   * the notices gone.
+   */
+  private async tell(now: number): Promise<void> {
     await this.notices.deliver({
       jobEnded: (body) => this.account().jobEnded({ ...(body as object), user: this.m.job()!.user_name } as never).catch((err: unknown) => {
         this.accountCache = undefined;
@@ -378,8 +410,6 @@ export class JobDO extends DurableObject<Env> {
       }),
       inputSettled: (watcher, settled) => jobStub(this.env, watcher).inputSettled(settled),
     });
-    // Once an ended job has told everyone, its alarm is moved to what is left (retention) rather than
-    // waking 5 s later to find the notices gone.
     const job = this.m.job();
     if (job && isTerminal(job.status) && !this.notices.pending()) await this.timers.arm(now, true);
   }

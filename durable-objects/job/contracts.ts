@@ -2,7 +2,8 @@
  * Shapes that cross the JobDO's RPC boundary (only ids, keys and JSON; never file bytes, issue 2).
  */
 import type { TaskFailure } from "../../src/engines/errors";
-import type { StoredOutput } from "../../src/model/types";
+import type { JobJson, StoredOutput } from "../../src/model/types";
+import type { Status } from "../../src/model/status";
 
 /** One task to create. `preset` carries what ingress or upload set up before the object existed. */
 export interface NewTask {
@@ -69,3 +70,34 @@ export interface SettledInput {
 }
 
 export type { TaskFailure };
+
+/** A job's end as its index shard learns it (AccountDO.jobEnded): one `notice` row's body plus the user. */
+export interface JobEnd {
+  user: string;
+  jobId: string;
+  status: Status;
+  /** unix ms */
+  endedAt: number;
+  credits: number;
+  /** The job's v2 JSON for job.finished / job.failed webhooks (null for standalone tasks). */
+  job: JobJson | null;
+  webhookUrl: string | null;
+}
+
+/**
+ * A new job (or standalone task) as its index shard learns it (AccountDO.registerJob). `job` is
+ * its v2 JSON at creation, for job.created webhooks; `ended` its end when it ended before it was
+ * registered (inline tasks, issue 20): one call instead of registerJob then jobEnded.
+ */
+export interface Registration {
+  user: string;
+  jobId: string;
+  standalone: boolean;
+  tag: string | null;
+  /** unix ms */
+  createdAt: number;
+  taskIds: { id: string; operation: string }[];
+  job: JobJson | null;
+  webhookUrl: string | null;
+  ended?: JobEnd | null;
+}

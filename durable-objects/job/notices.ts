@@ -39,6 +39,25 @@ export class Notices {
     return (this.watchers ??= this.m.db.one("SELECT 1 AS x FROM watcher LIMIT 1") !== null);
   }
 
+  /**
+   * While true, `deliver` leaves the account notices alone: the job is not registered with its
+   * index shard yet (JobDO.create), and its end must not arrive there first (E-order). In memory
+   * only: after a restart the alarm delivers whatever is pending.
+   */
+  held = false;
+
+  /** The oldest pending account notice (null when none): JobDO.register sends it along with the registration. */
+  first(): { id: number; body: unknown } | null {
+    if (this.noticeCount() === 0) return null;
+    const r = this.m.db.one<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id LIMIT 1");
+    return r ? { id: r.id, body: JSON.parse(r.body) } : null;
+  }
+
+  /** Notice `id` was told: its row goes. */
+  delivered(id: number): void {
+    if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", id).length) this.notices = this.noticeCount() - 1;
+  }
+
   /** A watcher row was written (ExternalInputs.watch). */
   watched(): void {
     this.watchers = true;
@@ -51,7 +70,7 @@ export class Notices {
     this.notices = n + 1;
   }
 
-  /** True while a notice or a watcher of an ended task is undelivered (the alarm must retry). */
+  /** True while a notice or a watcher of an ended task is undelivered (the alarm must retry; the job must not move to retention). */
   pending(): boolean {
     if (this.noticeCount() > 0) return true;
     return this.hasWatchers() && this.m.db.one("SELECT 1 AS x FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1") !== null;
@@ -78,11 +97,11 @@ export class Notices {
         }
       }
     }
-    if (this.noticeCount() === 0) return;
+    if (this.held || this.noticeCount() === 0) return;
     for (const n of this.m.db.all<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id")) {
       try {
         await to.jobEnded(JSON.parse(n.body));
-        if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", n.id).length) this.notices = this.noticeCount() - 1;
+        this.delivered(n.id);
       } catch (err) {
         console.error("notifying the account failed, will retry:", err);
         return; // keep the order: later notices wait for this one

@@ -32,7 +32,8 @@ export class Timers {
    */
   async arm(now: number, exact = false): Promise<void> {
     const wake = this.m.nextWake();
-    const at = this.notices.pending() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
+    // Held notices (a job not yet registered) need no retry timer of their own: registration delivers them, and re-arms when it fails.
+    const at = !this.notices.held && this.notices.pending() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
     if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && (exact ? this.alarmAt === Math.max(at, now + 1) : this.alarmAt <= at)) return;
     if (at === Infinity) {
       if (this.alarmAt !== null) await this.storage.deleteAlarm();
@@ -56,6 +57,6 @@ export class Timers {
     if (lapsed && (current === null || current > now + 1)) {
       this.alarmAt = now + 1;
       await this.storage.setAlarm(this.alarmAt);
-    } else if (current === null) await this.arm(now);
+    } else if (current === null || this.notices.pending()) await this.arm(now); // a notice left undelivered is retried soon, not at the next timer
   }
 }

@@ -135,6 +135,28 @@ describe("webhooks", () => {
     await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
   });
 
+  it("sends job.created before job.finished for a job that ends inside its create (one registration carries both)", async () => {
+    stubFetch();
+    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/order", events: ["job.created", "job.finished"] } });
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, e: { operation: "export/url", input: "a" } });
+    expect(job.status).toBe("finished"); // the export ran inline: the job ended before it was registered
+    await armedAlarm();
+    await runDurableObjectAlarm(account());
+    const mine = calls.filter((c) => c.url.endsWith("/order")).map((c) => JSON.parse(c.body));
+    expect(mine.map((b) => b.event)).toEqual(["job.created", "job.finished"]);
+    expect(mine.map((b) => b.job.id)).toEqual([job.id, job.id]);
+    expect(mine[0].job.status).not.toBe("finished"); // job.created shows the job as created
+    // the job's shard indexed its end and counted it; the JobDO has no notice left
+    const { runInDurableObject } = await import("cloudflare:test");
+    const shard = (env as any).ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
+    const row = await runInDurableObject(shard, (_o: unknown, st: DurableObjectState) => st.storage.sql.exec("SELECT status, ended_at FROM jobs WHERE id = ?", job.id).one());
+    expect(row.status).toBe("finished");
+    expect(row.ended_at).not.toBeNull();
+    const left = await runInDurableObject((env as any).JOBS.getByName(job.id), (_o: unknown, st: DurableObjectState) => st.storage.sql.exec("SELECT COUNT(*) AS n FROM notice").one().n);
+    expect(left).toBe(0);
+    await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
+  });
+
   it("refuses webhooks to private addresses", async () => {
     const r = await api("POST", "/v2/webhooks", { body: { url: "http://10.0.0.1/hook", events: ["job.finished"] } });
     expect(r.status).toBe(422);
