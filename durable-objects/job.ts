@@ -27,7 +27,7 @@ import { Notices } from "./job/notices";
 import { jobView, taskView } from "./job/views";
 import type { TaskRow } from "../src/model/rows";
 import { Db } from "../src/storage/sql";
-import { SCHEMA } from "./job/schema";
+import { EXT_INPUT_TABLE, SCHEMA } from "./job/schema";
 import { BACKOFF_MS, MAX_ATTEMPTS, type Change } from "./job/transitions";
 import { Dispatch } from "./job/dispatch";
 import { Timers } from "./job/timers";
@@ -87,7 +87,7 @@ export class JobDO extends DurableObject<Env> {
   /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
   async create(n: NewJob): Promise<JobJson> {
     const now = this.clock();
-    this.ctx.storage.sql.exec(SCHEMA);
+    this.ctx.storage.sql.exec(n.standalone ? `${SCHEMA};${EXT_INPUT_TABLE}` : SCHEMA);
     this.notices.forget(true);
     this.live.forget(true);
     this.m.transaction(this.ctx.storage, () => {
@@ -436,9 +436,18 @@ export class JobDO extends DurableObject<Env> {
     return (this.accountCache ??= indexOf(this.env, job.user_name, job.id));
   }
 
+  /**
+   * The job's v2 JSON; with tasks it is built once per state of the rows (a job is serialized for
+   * its registration, its end notice, the create answer and the wait, often in one state). Callers
+   * never mutate it: it is copied by RPC or stringified.
+   */
   private jobJson(includeTasks: boolean): JobJson {
-    return jobView(this.m, includeTasks);
+    if (!includeTasks) return jobView(this.m, false);
+    const version = this.m.stateVersion;
+    if (this.jobMemo?.version !== version) this.jobMemo = { version, json: jobView(this.m, true) };
+    return this.jobMemo.json;
   }
+  private jobMemo?: { version: number; json: JobJson };
 
   private taskJson(t: TaskRow): TaskJson {
     return taskView(this.m, t);

@@ -8,6 +8,7 @@ import type { SettledInput } from "./contracts";
 import type { JobMachine } from "./machine";
 import type { Notices } from "./notices";
 import { isTerminal } from "../../src/model/status";
+import { WATCHER_TABLE } from "./schema";
 
 export class ExternalInputs {
   constructor(private m: JobMachine, private notices: Notices) {}
@@ -26,6 +27,7 @@ export class ExternalInputs {
   watch(taskId: string, watcherJobId: string): SettledInput | null {
     const t = this.m.task(taskId);
     if (t && isTerminal(t.status)) return this.notices.settledOf(t);
+    this.m.db.write(WATCHER_TABLE);
     this.m.db.write("INSERT OR IGNORE INTO watcher VALUES (?, ?)", taskId, watcherJobId);
     this.notices.watched();
     return null;

@@ -64,6 +64,7 @@ export class JobMachine {
       const row = { ...t } as Record<string, unknown>;
       for (const n of names) row[n] = cols[n] ?? null;
       c.tasks = c.tasks.map((r) => (r.id === id ? (row as unknown as TaskRow) : r));
+      this.version++;
     } else this.invalidate();
     if (t.status !== tr.to) this.changes.push({ kind: "task", id, event, from: t.status, to: tr.to });
     return true;
@@ -87,7 +88,18 @@ export class JobMachine {
   /** Drops cached rows (after writes that bypass this part, e.g. from tests). */
   invalidate(): void {
     this.cache = null;
+    this.version++;
   }
+
+  /**
+   * Changes with every change of the job or task rows as this part sees them (a write, a re-read):
+   * views built from the rows may be kept while it stays the same (JobDO.jobJson).
+   */
+  get stateVersion(): number {
+    this.rows();
+    return this.version;
+  }
+  private version = 0;
 
   /** `storage.transactionSync(fn)`, dropping the cached rows when it throws (its writes were rolled back). */
   transaction<T>(storage: DurableObjectStorage, fn: () => T): T {
@@ -102,6 +114,7 @@ export class JobMachine {
   private rows() {
     if (this.cache?.gen !== this.db.generation) {
       const has = this.hasSchema();
+      this.version++;
       this.cache = {
         gen: this.db.generation,
         job: has ? this.db.one<JobRow>("SELECT * FROM job LIMIT 1") : null,
@@ -125,6 +138,7 @@ export class JobMachine {
       j.id, j.user_name, j.user_num, j.tag, j.standalone, j.webhook_url, j.base_url, j.retention_s, j.created_at);
     this.schema = true;
     this.cache = { gen: this.db.generation, job: row, tasks: [] };
+    this.version++;
   }
 
   /** The job row, or null when this object holds no job (never created, or deleted). */
@@ -154,6 +168,11 @@ export class JobMachine {
 
   setFiles(taskId: string, files: StoredOutput[]): void {
     this.db.write("DELETE FROM file WHERE task_id = ?", taskId);
+    this.insertFiles(taskId, files);
+  }
+
+  /** The files of a task that has none yet (a new row). */
+  private insertFiles(taskId: string, files: StoredOutput[]): void {
     files.forEach((f, i) => this.db.write("INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)", taskId, i, f.filename, f.size, f.key, f.contentType ?? null));
   }
 
@@ -180,9 +199,9 @@ export class JobMachine {
       t.mode === "upload" ? now + t.timeoutS * 1000 : null, done ? 100 : 0, done ? 0 : null,
       t.retryOf ?? null, t.retryOf ?? null,
     );
-    if (c) c.tasks = [...c.tasks, row]; // the new seq is the largest: the list stays in seq order
+    if (c) (c.tasks = [...c.tasks, row]), this.version++; // the new seq is the largest: the list stays in seq order
     else this.invalidate();
-    if (done) this.setFiles(t.id, p.files);
+    if (done) this.insertFiles(t.id, p.files);
   }
 
   /** Graph nodes of the effective tasks plus, for standalone tasks, their external inputs. */
@@ -236,7 +255,7 @@ export class JobMachine {
       "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ? RETURNING *",
       status, status, now, terminal ? now : null, terminal ? now + job.retention_s * 1000 : null,
     );
-    if (c) c.job = row;
+    if (c) (c.job = row), this.version++;
     else this.invalidate();
     this.changes.push({ kind: "job", id: job.id, event, from: job.status, to: status });
     return terminal && !isTerminal(job.status) ? status : null;

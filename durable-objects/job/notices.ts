@@ -36,7 +36,9 @@ export class Notices {
   }
 
   private hasWatchers(): boolean {
-    return (this.watchers ??= this.m.db.one("SELECT 1 AS x FROM watcher LIMIT 1") !== null);
+    // the table exists only once something watched (schema.ts WATCHER_TABLE)
+    return (this.watchers ??= this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'watcher'") !== null
+      && this.m.db.one("SELECT 1 AS x FROM watcher LIMIT 1") !== null);
   }
 
   /**
