@@ -20,11 +20,15 @@ import { accountStub } from "../src/env";
 import { INDEX_SHARDS, indexStub } from "../src/account/index-shards";
 import type { JobEnd, Registration } from "./job/contracts";
 
+/**
+ * The index tables are WITHOUT ROWID (keyed by their text id: one b-tree row per insert, not a row
+ * plus an index entry; issue 20). Objects created by older versions keep their rowid tables.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, tag TEXT, status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')), created_at INTEGER NOT NULL,
-  standalone INTEGER NOT NULL DEFAULT 0, ended_at INTEGER);
-CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, holder TEXT NOT NULL, job_id TEXT, operation TEXT NOT NULL, created_at INTEGER NOT NULL);
+  standalone INTEGER NOT NULL DEFAULT 0, ended_at INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, holder TEXT NOT NULL, job_id TEXT, operation TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tasks_job ON tasks (job_id);
 CREATE INDEX IF NOT EXISTS tasks_holder ON tasks (holder);
 CREATE INDEX IF NOT EXISTS jobs_open ON jobs (created_at) WHERE ended_at IS NULL;
@@ -291,7 +295,7 @@ export class AccountDO extends DurableObject<Env> {
 
   private addCredits(n: number): void {
     const used = (this.known.credits ??= Number(this.setting("credits_used", () => "0")));
-    this.db.run("INSERT OR REPLACE INTO settings VALUES ('credits_used', ?)", String(used + n));
+    this.db.run("UPDATE settings SET v = ? WHERE k = 'credits_used'", String(used + n)); // the row exists: setting() wrote it
     this.known.credits = used + n;
   }
 

@@ -187,9 +187,9 @@ export class JobMachine {
     const done = p?.status === "finished";
     const c = this.current();
     const [row] = this.db.write<TaskRow>(
-      `INSERT INTO task (id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
+      `INSERT INTO task (seq, id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
         engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM task), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       t.id, t.name, t.operation, status, t.mode, JSON.stringify(t.params), JSON.stringify(t.payload), JSON.stringify(t.inputs),
       t.ignoreError ? 1 : 0, t.timeoutS,
       done ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) }) : p ? JSON.stringify(p.result) : null,

@@ -92,3 +92,57 @@ describe("concurrent actions on one task", () => {
     expect(after.tasks).toHaveLength(3);
   });
 });
+
+/** The task table as objects created before issue 20's last schema change have it: `seq` the rowid, a UNIQUE index on `id`. */
+const ROWID_TASK_TABLE = `CREATE TABLE task (
+  seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, operation TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('waiting','processing','finished','error')),
+  mode TEXT NOT NULL, params TEXT NOT NULL, payload TEXT NOT NULL, inputs TEXT NOT NULL, ignore_error INTEGER NOT NULL,
+  timeout_s INTEGER NOT NULL, credits INTEGER, code TEXT, message TEXT, percent INTEGER NOT NULL DEFAULT 0,
+  engine TEXT, engine_version TEXT, result TEXT, created_at INTEGER NOT NULL, started_at INTEGER, ended_at INTEGER,
+  deadline INTEGER, retry_of TEXT, copy_of TEXT, attempts INTEGER NOT NULL DEFAULT 0, lease_until INTEGER,
+  claimed_at INTEGER, claimed_by TEXT)`;
+
+describe("the rows the machine keeps in memory", () => {
+  for (const [schema, ddl] of [["the current schema", SCHEMA], ["an older object's rowid task table", ROWID_TASK_TABLE + ";" + SCHEMA]] as const) {
+    it(`match the stored rows after every kind of write, with ${schema}`, () =>
+      runInDurableObject(jobDo(`machine-${crypto.randomUUID()}`), async (_o, state: DurableObjectState) => {
+        state.storage.sql.exec(ddl);
+        const m = new JobMachine(new Db(state.storage.sql));
+        m.createJob({ id: "j", user_name: "u", user_num: 1, tag: null, standalone: 0, webhook_url: null, base_url: "http://x", retention_s: 60, created_at: 0 });
+        const stored = () => ({
+          job: state.storage.sql.exec("SELECT * FROM job").one(),
+          tasks: state.storage.sql.exec("SELECT * FROM task ORDER BY seq").toArray(),
+        });
+        const same = () => {
+          const s = stored();
+          expect(m.job()).toEqual(s.job);
+          expect(m.tasks()).toEqual(s.tasks);
+        };
+        m.insertTask({ id: "a", name: "a", operation: "import/raw", mode: "ingress", params: {}, payload: {}, inputs: [], ignoreError: false, timeoutS: 60,
+          preset: { status: "finished", files: [{ filename: "x.txt", size: 1, key: "k" }], engine: "e", engineVersion: "1" } }, 0);
+        m.insertTask({ id: "b", name: "b", operation: "convert", mode: "queue", params: { input: "a" }, payload: {}, inputs: ["a"], ignoreError: false, timeoutS: 60 }, 0);
+        same();
+        expect(m.settle(10).dispatch).toEqual(["b"]);
+        m.deriveJobStatus(10);
+        same();
+        expect(m.claim("b", 20, "msg")?.inputs.map((f) => f.filename)).toEqual(["x.txt"]);
+        same();
+        expect(m.move("b", "fail", { now: 30, code: "X", message: "failed" })).toBe(true);
+        m.deriveJobStatus(30);
+        same();
+        // a retry row sorts after the task it retries
+        m.insertTask({ id: "b2", name: "b", operation: "convert", mode: "queue", params: {}, payload: {}, inputs: ["a"], ignoreError: false, timeoutS: 60, retryOf: "b" }, 40);
+        same();
+        expect(m.tasks().map((t) => t.id)).toEqual(["a", "b", "b2"]);
+        expect(m.effective().map((t) => t.id)).toEqual(["a", "b2"]);
+        // a transaction that throws leaves no patched row behind
+        expect(() => m.transaction(state.storage, () => {
+          m.move("b2", "dispatch", { now: 50 });
+          throw new Error("rolled back");
+        })).toThrow("rolled back");
+        same();
+        expect(m.task("b2")!.status).toBe("waiting");
+      }));
+  }
+});
