@@ -96,7 +96,9 @@ export class JobDO extends DurableObject<Env> {
       for (const t of n.tasks) this.m.insertTask(t, now);
       this.external.record(n.externalInputs ?? []);
     });
-    // Every write of creation happens in this first turn (one storage commit).
+    // Every write of creation happens in this first turn (one storage commit). A job's end notices are
+    // held until it is registered (see below), including an end right here (ingress tasks only).
+    if (!n.externalInputs?.length) this.notices.hold();
     const dispatch = n.externalInputs?.length ? [] : this.applyRules(now);
     const registration: Registration = {
       user: n.userName, jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
@@ -114,7 +116,6 @@ export class JobDO extends DurableObject<Env> {
       // Dispatch first, register after: a job that ends right here (inline tasks, issue 20) is
       // registered with its end in one call to the account, where it took two. Until then its end
       // notice is held, so the account always learns of the job before its end (E-order).
-      this.notices.held = true;
       const published = await this.publish(dispatch, now).then(() => null, (err: unknown) => ({ err }));
       await this.register(registration, now);
       if (published) throw published.err;
@@ -124,20 +125,19 @@ export class JobDO extends DurableObject<Env> {
 
   /**
    * Registers the job with its index shard (the account's first news of it), with the job's end
-   * when it already ended: the pending end notice goes along and is deleted once told. Releases the
-   * end notices held since creation and delivers any that came while the call was out. The user's
+   * when it already ended (the held end notice goes along). Releases the notices held since
+   * creation: the rest, or all when the call failed, become rows that are delivered now or by the alarm. The user's
    * live-event hubs come back in the answer. @throws the account call's error (the notices stay for the alarm).
    */
   private async register(r: Registration, now: number): Promise<void> {
-    const end = this.notices.first();
+    const end = this.notices.heldEnd();
     try {
-      const hubs = await this.account().registerJob({ ...r, ended: end ? { ...(end.body as object), user: r.user } as JobEnd : null });
-      if (end) this.notices.delivered(end.id);
-      this.notices.held = false;
+      const hubs = await this.account().registerJob({ ...r, ended: end ? { ...(end as object), user: r.user } as JobEnd : null });
+      this.notices.release(end !== null);
       this.live.addUserHubs(hubs);
     } catch (err) {
       this.accountCache = undefined;
-      this.notices.held = false;
+      this.notices.release(false);
       await this.timers.arm(now);
       throw err;
     }

@@ -42,22 +42,30 @@ export class Notices {
   }
 
   /**
-   * While true, `deliver` leaves the account notices alone: the job is not registered with its
-   * index shard yet (JobDO.create), and its end must not arrive there first (E-order). In memory
-   * only: after a restart the alarm delivers whatever is pending.
+   * Account notices held in memory, not yet rows, while the job is not registered with its index
+   * shard (JobDO.create: its end must not arrive there first, E-order): null when not holding. A
+   * held end goes along with the registration, so a job that ends inside its create writes no
+   * notice row (issue 20: two billed rows per job). Held notices are as durable as the registration
+   * itself, which is in memory too; `release` writes them as rows when the registration failed, so the
+   * alarm retries them.
    */
-  held = false;
+  private heldBodies: unknown[] | null = null;
 
-  /** The oldest pending account notice (null when none): JobDO.register sends it along with the registration. */
-  first(): { id: number; body: unknown } | null {
-    if (this.noticeCount() === 0) return null;
-    const r = this.m.db.one<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id LIMIT 1");
-    return r ? { id: r.id, body: JSON.parse(r.body) } : null;
+  /** Starts holding account notices (a new job, before its registration). */
+  hold(): void {
+    this.heldBodies = [];
   }
 
-  /** Notice `id` was told: its row goes. */
-  delivered(id: number): void {
-    if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", id).length) this.notices = this.noticeCount() - 1;
+  /** The oldest held notice (the job's end, when it ended before its registration), or null. */
+  heldEnd(): unknown | null {
+    return this.heldBodies?.[0] ?? null;
+  }
+
+  /** Stops holding: the first held notice was told with the registration (`toldFirst`); the others become rows. */
+  release(toldFirst: boolean): void {
+    const bodies = this.heldBodies ?? [];
+    this.heldBodies = null;
+    for (const body of toldFirst ? bodies.slice(1) : bodies) this.add(body);
   }
 
   /** A watcher row was written (ExternalInputs.watch). */
@@ -65,15 +73,21 @@ export class Notices {
     this.watchers = true;
   }
 
-  /** Queues the account notice of a job that just ended (same storage turn as the status change). */
+  /** Queues the account notice of a job that just ended (same storage turn as the status change), or holds it (`hold`). */
   add(body: unknown): void {
+    if (this.heldBodies) return void this.heldBodies.push(body);
     const n = this.noticeCount();
     this.m.db.write("INSERT INTO notice (body) VALUES (?)", JSON.stringify(body));
     this.notices = n + 1;
   }
 
-  /** True while a notice or a watcher of an ended task is undelivered (the alarm must retry; the job must not move to retention). */
+  /** True while a notice is held or undelivered (the job must not move to retention yet). */
   pending(): boolean {
+    return !!this.heldBodies?.length || this.undelivered();
+  }
+
+  /** True while a notice row or a watcher of an ended task is undelivered (the alarm must retry). */
+  undelivered(): boolean {
     if (this.noticeCount() > 0) return true;
     return this.hasWatchers() && this.m.db.one("SELECT 1 AS x FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1") !== null;
   }
@@ -99,11 +113,11 @@ export class Notices {
         }
       }
     }
-    if (this.held || this.noticeCount() === 0) return;
+    if (this.heldBodies || this.noticeCount() === 0) return; // held: told with the registration
     for (const n of this.m.db.all<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id")) {
       try {
         await to.jobEnded(JSON.parse(n.body));
-        this.delivered(n.id);
+        if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", n.id).length) this.notices = this.noticeCount() - 1;
       } catch (err) {
         console.error("notifying the account failed, will retry:", err);
         return; // keep the order: later notices wait for this one

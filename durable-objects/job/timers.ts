@@ -32,8 +32,8 @@ export class Timers {
    */
   async arm(now: number, exact = false): Promise<void> {
     const wake = this.m.nextWake();
-    // Held notices (a job not yet registered) need no retry timer of their own: registration delivers them, and re-arms when it fails.
-    const at = !this.notices.held && this.notices.pending() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
+    // Held notices (a job not yet registered) need no retry timer: its registration tells them, or makes them rows and re-arms.
+    const at = this.notices.undelivered() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
     if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && (exact ? this.alarmAt === Math.max(at, now + 1) : this.alarmAt <= at)) return;
     if (at === Infinity) {
       if (this.alarmAt !== null) await this.storage.deleteAlarm();
