@@ -12,7 +12,7 @@
  * is IMPORT_FORBIDDEN. The task's remaining time bounds loading, waiting and printing: a page that
  * never finishes is TIMEOUT, and the page is closed and the browser released on every path.
  */
-import puppeteer, { type Browser, type BrowserWorker, type PDFOptions } from "@cloudflare/puppeteer";
+import puppeteer, { TimeoutError, type Browser, type BrowserWorker, type PDFOptions } from "@cloudflare/puppeteer";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import type { TaskErrorCode } from "../errors";
 import { DOCUMENT_ORIGIN, guardPage, type LocalFiles } from "./guard";
@@ -187,7 +187,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         if (task.signal?.aborted) return fail("CANCELLED", "The task was cancelled.", engineVersion);
-        if (/timeout|timed out/i.test(message) || (err instanceof Error && err.name === "TimeoutError")) {
+        if (/timeout|timed out/i.test(message) || err instanceof TimeoutError) {
           return fail("TIMEOUT", `The page did not finish within the task's time (${message.slice(0, 200)}).`, engineVersion);
         }
         if (BROWSER_FAILURE.test(message)) {
