@@ -6,6 +6,7 @@
 import type { SettledInput } from "./contracts";
 import type { JobMachine } from "./machine";
 import type { TaskRow } from "../../src/model/rows";
+import { NOTICE_TABLE } from "./schema";
 
 /** The calls a delivery makes, injected by the object (stubs are per-platform). */
 export interface NoticeTargets {
@@ -32,7 +33,9 @@ export class Notices {
   }
 
   private noticeCount(): number {
-    return (this.notices ??= this.m.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM notice")!.n);
+    // the table exists only once a notice was written (schema.ts NOTICE_TABLE)
+    return (this.notices ??= this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'notice'") === null ? 0
+      : this.m.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM notice")!.n);
   }
 
   private hasWatchers(): boolean {
@@ -77,6 +80,7 @@ export class Notices {
   add(body: unknown): void {
     if (this.heldBodies) return void this.heldBodies.push(body);
     const n = this.noticeCount();
+    if (n === 0) this.m.db.write(NOTICE_TABLE);
     this.m.db.write("INSERT INTO notice (body) VALUES (?)", JSON.stringify(body));
     this.notices = n + 1;
   }

@@ -24,16 +24,18 @@ CREATE TABLE IF NOT EXISTS task (
   claimed_at INTEGER, claimed_by TEXT
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS file (task_id TEXT NOT NULL, idx INTEGER NOT NULL, filename TEXT NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, content_type TEXT, PRIMARY KEY (task_id, idx)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS notice (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
 `;
 
 /**
  * Tables only some objects need, created when first needed (issue 20: each table a new object creates
  * is CPU on the job path): a standalone task's inputs in other objects (created with the standalone
- * object), and the objects watching one of this object's tasks (created by the first watch).
+ * object), account notices kept as rows (created by the first one), and the objects watching one of
+ * this object's tasks (created by the first watch).
  * Objects created before this split have both from SCHEMA.
  */
 export const EXT_INPUT_TABLE = "CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, status TEXT, files TEXT) WITHOUT ROWID";
+/** Account notices that must outlive a failed call (Notices): most jobs never write one. */
+export const NOTICE_TABLE = "CREATE TABLE IF NOT EXISTS notice (id INTEGER PRIMARY KEY, body TEXT NOT NULL)";
 export const WATCHER_TABLE = "CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL, PRIMARY KEY (task_id, job_id)) WITHOUT ROWID";
 
 /** Columns added after the first release, with the DDL that adds each to an older object (JobMachine.migrate). */
