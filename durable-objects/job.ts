@@ -132,7 +132,7 @@ export class JobDO extends DurableObject<Env> {
   private async register(r: Registration, now: number): Promise<void> {
     const end = this.notices.heldEnd();
     try {
-      const hubs = await this.account().registerJob({ ...r, ended: end ? { ...(end as object), user: r.user } as JobEnd : null });
+      const hubs = await this.account().registerJob({ ...r, ended: end === null ? null : this.endOf(end) });
       this.notices.release(end !== null);
       this.live.addUserHubs(hubs);
     } catch (err) {
@@ -404,7 +404,7 @@ export class JobDO extends DurableObject<Env> {
    */
   private async tell(now: number): Promise<void> {
     await this.notices.deliver({
-      jobEnded: (body) => this.account().jobEnded({ ...(body as object), user: this.m.job()!.user_name } as never).catch((err: unknown) => {
+      jobEnded: (body) => this.account().jobEnded(this.endOf(body)).catch((err: unknown) => {
         this.accountCache = undefined;
         throw err;
       }),
@@ -412,6 +412,11 @@ export class JobDO extends DurableObject<Env> {
     });
     const job = this.m.job();
     if (job && isTerminal(job.status) && !this.notices.pending()) await this.timers.arm(now, true);
+  }
+
+  /** A notice body (applyRules) as the index shard takes it: with the job's user. */
+  private endOf(body: unknown): JobEnd {
+    return { ...(body as Omit<JobEnd, "user">), user: this.m.job()!.user_name };
   }
 
   private credits(): number {

@@ -58,14 +58,11 @@ export class JobMachine {
     if (!t || !(tr.from as readonly string[]).includes(t.status) || (only && !only(t))) return false;
     const cols: TaskColumns & { status: string } = { ...tr.set(t, e), status: tr.to };
     const names = Object.keys(cols) as (keyof typeof cols)[];
-    const c = this.current();
-    this.db.write(`UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`, ...names.map((n) => cols[n] ?? null), id);
-    if (c) {
+    this.keep(() => this.db.write(`UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`, ...names.map((n) => cols[n] ?? null), id), (c) => {
       const row = { ...t } as Record<string, unknown>;
       for (const n of names) row[n] = cols[n] ?? null;
       c.tasks = c.tasks.map((r) => (r.id === id ? (row as unknown as TaskRow) : r));
-      this.version++;
-    } else this.invalidate();
+    });
     if (t.status !== tr.to) this.changes.push({ kind: "task", id, event, from: t.status, to: tr.to });
     return true;
   }
@@ -124,9 +121,16 @@ export class JobMachine {
     return this.cache;
   }
 
-  /** The cache when it is current, else null (a write then leaves it to be read again). */
-  private current() {
-    return this.cache?.gen === this.db.generation ? this.cache : null;
+  /**
+   * Runs `write` (SQL through `db.write`), then applies the same change to the cached rows with
+   * `patch` when they were current before it; when they were not, they are read again on next use.
+   */
+  private keep<T>(write: () => T, patch: (c: NonNullable<JobMachine["cache"]>, written: T) => void): T {
+    const c = this.cache?.gen === this.db.generation ? this.cache : null;
+    const written = write();
+    if (c) (patch(c, written), this.version++);
+    else this.invalidate();
+    return written;
   }
 
   /**
@@ -185,8 +189,7 @@ export class JobMachine {
     const p = t.preset;
     const status = p?.status ?? "waiting";
     const done = p?.status === "finished";
-    const c = this.current();
-    const [row] = this.db.write<TaskRow>(
+    this.keep(() => this.db.write<TaskRow>(
       `INSERT INTO task (seq, id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
         engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
        VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM task), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
@@ -198,9 +201,7 @@ export class JobMachine {
       now, done ? now : null, done ? now : null,
       t.mode === "upload" ? now + t.timeoutS * 1000 : null, done ? 100 : 0, done ? 0 : null,
       t.retryOf ?? null, t.retryOf ?? null,
-    );
-    if (c) (c.tasks = [...c.tasks, row]), this.version++; // the new seq is the largest: the list stays in seq order
-    else this.invalidate();
+    ), (c, [row]) => (c.tasks = [...c.tasks, row])); // the new seq is the largest: the list stays in seq order
     if (done) this.insertFiles(t.id, p.files);
   }
 
@@ -250,13 +251,10 @@ export class JobMachine {
     const event = jobEventFor(job.status, status);
     if (!event) return null;
     const terminal = isTerminal(JOB_TRANSITIONS[event].to);
-    const c = this.current();
-    const [row] = this.db.write<JobRow>(
+    this.keep(() => this.db.write<JobRow>(
       "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ? RETURNING *",
       status, status, now, terminal ? now : null, terminal ? now + job.retention_s * 1000 : null,
-    );
-    if (c) (c.job = row), this.version++;
-    else this.invalidate();
+    ), (c, [row]) => (c.job = row));
     this.changes.push({ kind: "job", id: job.id, event, from: job.status, to: status });
     return terminal && !isTerminal(job.status) ? status : null;
   }
