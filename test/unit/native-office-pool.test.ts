@@ -55,6 +55,21 @@ function declaredFonts(path: string): Set<string> {
 }
 
 /** Pids of live (non-zombie) processes in process group `pgid`, or whose command line mentions `needle`. */
+/** CPU time (user + system, clock ticks of 10 ms) the processes `pids` have used so far; gone processes count 0. */
+function cpuTicks(pids: number[]): number {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      sum += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15 of proc(5))
+    } catch {
+      /* exited */
+    }
+  }
+  return sum;
+}
+
 function liveProcesses(pgids: number[], needle?: string): number[] {
   const found: number[] = [];
   for (const e of readdirSync("/proc")) {
@@ -336,14 +351,23 @@ describe("timeouts, crashes, concurrency", () => {
 
   it("soffice killed mid-conversion → ENGINE_CRASHED, and the next request succeeds", async () => {
     await pool.warm();
+    // every slot idle and connected (a slot restarted by an earlier test may still be starting, and its soffice spends CPU on start-up)
+    for (let i = 0; i < 600 && pool.stats().ready < pool.stats().size; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pool.stats().ready).toBe(pool.stats().size);
     const restarts = pool.stats().restarts;
-    const run = pool.convert({ input: BIG_TXT, output: nextOut(), format: "pdf", timeoutMs: 60_000 });
-    const settled = run.then(() => "resolved", () => "rejected");
-    // Converting ~330 pages takes 3 s or more: at 1.5 s the request is surely inside soffice.
-    await new Promise((r) => setTimeout(r, 1500));
-    // Kill every soffice.bin of this pool (the idle one too) the way a crash would end it.
     const bins = liveProcesses(pool.processIds()).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("soffice.bin"));
     expect(bins.length).toBeGreaterThan(0);
+    const cpuBefore = cpuTicks(bins);
+    const run = pool.convert({ input: BIG_TXT, output: nextOut(), format: "pdf", timeoutMs: 60_000 });
+    const settled = run.then(() => "resolved", () => "rejected");
+    // The kill point is the test's, not the clock's: once soffice has spent CPU on this request (it
+    // reached soffice's main thread; ~330 pages take seconds of CPU), every soffice.bin of the pool
+    // is frozen with SIGSTOP, so it cannot finish however loaded the machine is, then SIGKILLed the
+    // way a crash would end it.
+    for (let i = 0; i < 6000 && cpuTicks(bins) - cpuBefore < 10; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(cpuTicks(bins) - cpuBefore, "soffice worked on the request").toBeGreaterThanOrEqual(10);
+    for (const pid of bins) process.kill(pid, "SIGSTOP");
+    expect(await Promise.race([settled, new Promise((r) => setTimeout(() => r("pending"), 50))])).toBe("pending");
     for (const pid of bins) process.kill(pid, "SIGKILL");
     await expectOfficeError(run, "ENGINE_CRASHED");
     expect(await settled).toBe("rejected");

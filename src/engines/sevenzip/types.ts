@@ -9,7 +9,7 @@ import type { EngineResult } from "../kinds";
 /** Formats the engine writes (`archive` output_format, and the target of a repack). tgz/tbz2 are tar.gz/tar.bz2 by another name. */
 export const ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2"] as const;
 /** Formats the engine reads (convert's input_format for extraction). */
-export const ARCHIVE_INPUTS = ["zip", "7z", "rar", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2", "tar.xz", "txz", "iso"] as const;
+export const ARCHIVE_INPUTS = ["zip", "7z", "rar", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2", "tbz", "tar.xz", "txz", "iso"] as const;
 export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number];
 export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number];
 
