@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { WRANGLER_CONFIGS } from "./engine-workers.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT_KIB = 64 * 1024;
@@ -24,7 +25,7 @@ function sizable(config) {
   return copy;
 }
 
-for (const config of ["wrangler.toml", "wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml", "wasm/7z/wrangler.toml", "wasm/tesseract/wrangler.toml", "wasm/fonts/wrangler.toml"]) {
+for (const config of WRANGLER_CONFIGS) {
   const file = sizable(config);
   let out;
   try {

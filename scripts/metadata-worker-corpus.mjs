@@ -2,7 +2,7 @@
 /**
  * The whole corpus (except broken/) through a running ExifTool engine Worker (workerd under
  * `wrangler dev -c wasm/exiftool/wrangler.toml`): agreement with Debian's `exiftool -json` on the
- * spec's keys (the same keys and rule as test/unit/metadata-corpus.test.ts), per-file time in the
+ * spec's keys (the same keys and rule as test/corpus/metadata-corpus.test.ts), per-file time in the
  * Worker vs native (ms), and the interpreter's WASM memory per call (MB). Prints every disagreement.
  *
  * Usage: node scripts/metadata-worker-corpus.mjs http://127.0.0.1:PORT

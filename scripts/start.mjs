@@ -9,16 +9,17 @@
 // (no Docker engine needed; shared/reference/cloudflare-platform.md §6).
 // The BROWSER binding (Browser Rendering) drives Debian's Chromium offline: scripts/setup-browser.mjs seeds its wrapper under
 // the project's XDG cache folder (.cache/xdg), which wrangler dev gets as XDG_CACHE_HOME, so nothing is downloaded (§5).
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_XDG_CACHE_HOME, setupBrowser } from "./setup-browser.mjs";
+import { WRANGLER_CONFIGS, buildBrowserIfChanged } from "./engine-workers.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
-const configs = ["wrangler.toml", ...["wasm/imagemagick/wrangler.toml", "wasm/exiftool/wrangler.toml", "wasm/ffmpeg/wrangler.toml", "wasm/7z/wrangler.toml", "wasm/tesseract/wrangler.toml", "wasm/fonts/wrangler.toml"].filter((c) => existsSync(join(root, c)))];
+const configs = WRANGLER_CONFIGS.filter((c) => existsSync(join(root, c)));
 /** A free loopback port that is not `avoid` (the API's own PORT, which wrangler binds only after the native engine is up). */
 const freePort = async (avoid) => {
   for (;;) {
@@ -53,9 +54,9 @@ async function startNative() {
 }
 
 const browser = setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
-// the browser build (dist/browser/, served at /browser/ as static assets): wrangler needs the folder to exist. Built
-// when absent (the tests build it once before any server starts; `npm run build:browser` after changing src/browser).
-if (!existsSync(join(root, "dist", "browser", "sizes.json"))) execFileSync(process.execPath, [join(root, "scripts", "build-browser.mjs"), "--quiet"], { stdio: "inherit" });
+// the browser build (dist/browser/, served at /browser/ as static assets): wrangler needs the folder to exist. Rebuilt
+// when its sources changed since the last build (a digest check of ~60 ms otherwise).
+buildBrowserIfChanged();
 if (!browser.chromium) console.error("Chromium is missing (apt-get install -y chromium): the BROWSER binding will fail until it is installed.");
 const [nativeUrl, nativeChild] = env.NATIVE_ENGINE_URL ? [env.NATIVE_ENGINE_URL] : env.NATIVE === "off" ? [] : await startNative();
 const vars = {

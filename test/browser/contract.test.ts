@@ -9,16 +9,16 @@ import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let results: { title: string; ok: boolean; error?: string }[] = [];
 
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
   const bundle = await build({
     entryPoints: [here("./harness/contract-entry.ts")], bundle: true, format: "esm", platform: "browser", target: "es2022", write: false,
@@ -37,7 +37,6 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 describe("engine contract (browser)", () => {

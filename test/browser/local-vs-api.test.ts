@@ -13,17 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { runCorpusJob } from "../support/jobs";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
 const requests: { url: string; method: string; bodyBytes: number }[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -32,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 interface LocalResult {

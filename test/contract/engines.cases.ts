@@ -1,7 +1,7 @@
 /**
  * One contract suite per engine kind (DESIGN.md principle 8, like Hono's router/common.case.test.ts):
  * every engine of the host's engine set that offers a method runs the same cases, in Node
- * (test/unit/engine-contract.test.ts) and in workerd (test/worker/engine-contract.test.ts). Inputs
+ * (test/engines/engine-contract.test.ts) and in workerd (test/worker/engine-contract.test.ts). Inputs
  * are built in the test (workerd has no file system); outputs are judged by another engine than
  * the one under test where one exists (PDFium renders what pdf-lib wrote; pdf-lib counts what
  * ImageMagick never touched) and by format headers parsed here.

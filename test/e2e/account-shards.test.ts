@@ -6,21 +6,18 @@
  * shards share them, and the home object sees almost none. Checked from outside as well: the jobs
  * are listed, finished, across the shards.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const JOBS = 1_000;
 const USER = "heavy";
-let server: DevServer;
+let server: SharedServer;
 const h = { authorization: "Bearer key-h" };
 
 beforeAll(async () => {
   // The bound far above 1,000, so admission reads the count once a second; near the bound it reads all 17 objects per create.
-  server = await startDevServer({ API_KEYS: `key-h:${USER}`, METER: "on", MAX_OPEN_JOBS: String(JOBS * 10) });
+  server = sharedServer("metered");
 }, 180_000);
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** Runs `fn` over `items` with at most `width` in flight. */
 async function pool<T, R>(items: T[], width: number, fn: (x: T) => Promise<R>): Promise<R[]> {

@@ -11,19 +11,18 @@ import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify } from "../support/native";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 describe("the console page", () => {

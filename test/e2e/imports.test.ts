@@ -11,11 +11,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const PNG = readFileSync(corpusPath("images/cloudconvert-input.png"));
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
-let server: DevServer;
+let server: SharedServer;
 let origin: Server;
 let base: string;
 const seen: { url: string; token?: string }[] = [];
@@ -43,11 +43,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => origin.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
   // Loopback is allowed for this test's origin server only (development setting); private and metadata ranges stay refused.
-  server = await startDevServer({ API_KEYS: "key-a:alice", ALLOW_PRIVATE_IMPORTS: "true" });
+  server = sharedServer("open");
 });
 
 afterAll(async () => {
-  await server?.stop();
   origin?.close();
 });
 

@@ -9,18 +9,17 @@
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const IDLE = 1_000;
-let server: DevServer;
+let server: SharedServer;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
-  await server?.stop();
 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -6,19 +6,18 @@
  */
 import { execFileSync } from "node:child_process";
 import { createReadStream, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { nativeExtract } from "../support/archive-oracle";
 import { corpusPath, fact } from "../support/corpus";
 import { runCorpusJob, runUploadJob } from "../support/jobs";
 import { pdfinfo, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 const UPLOADS = ["pdf/pdfjs-tracemonkey.pdf", "images/pngsuite-basn6a16.png", "html/gotenberg-pages-3.html"];
 

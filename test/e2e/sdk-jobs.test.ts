@@ -10,9 +10,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 let hooks: Server;
 let hookUrl: string;
 const received: { body: string; signature: string }[] = [];
@@ -34,11 +34,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
   hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-  server = await startDevServer({ API_KEYS: "key-a:alice,key-b:bob", ALLOW_PRIVATE_IMPORTS: "true" });
+  server = sharedServer("open");
 });
 
 afterAll(async () => {
-  await server?.stop();
   hooks?.close();
 });
 

@@ -5,17 +5,16 @@
  * WebAssembly budget handed to native ffmpeg; the metadata of a video from ExifTool. Oracles:
  * Debian's ffprobe and ImageMagick's identify, and the corpus facts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify, run, tempFile } from "../support/native";
 import { runCorpusJob } from "../support/jobs";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 /** ffprobe's format and streams of a file. */
 function probe(path: string): { duration: number; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] } {

@@ -4,17 +4,16 @@
  * `metadata/write` round trip reads back the written values natively.
  */
 import { createReadStream } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { run, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 const KEYS = ["FileName", "FileSize", "FileType", "FileTypeExtension", "MIMEType", "PDFVersion", "Author", "Title", "Creator", "Producer", "CreateDate", "ModifyDate", "PageCount", "ImageWidth", "ImageHeight", "ImageSize", "Duration"];
 const native = (path: string) => JSON.parse(run("exiftool", ["-json", path]).out)[0] as Record<string, unknown>;

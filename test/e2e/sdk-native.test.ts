@@ -4,17 +4,16 @@
  * exported; an ImageMagick `command` with captured output; the catalogue listing the native
  * operations. Oracles: pdfinfo, pdftotext, pdffonts, exiftool, qpdf, identify.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo, run } from "../support/native";
 import { runCorpusJob } from "../support/jobs";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 describe("the native engine through the SDK", () => {
   it("uploads a DOCX, converts it to PDF, makes it PDF/A-2b and exports it", async () => {

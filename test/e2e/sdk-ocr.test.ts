@@ -9,17 +9,16 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createReadStream } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 describe("pdf/ocr through the SDK", () => {
   it("upload a scanned PDF → pdf/ocr (eng) → export: pdftotext finds its words", async () => {

@@ -8,25 +8,22 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SRC = join(ROOT, "test/e2e/cloudconvert-node");
 const STAGE = join(ROOT, ".cache/cloudconvert-node");
-let server: DevServer;
+let server: SharedServer;
 
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "cc-node-key:ccnode" });
+  server = sharedServer("guarded");
   rmSync(STAGE, { recursive: true, force: true });
   mkdirSync(join(STAGE, "tests/integration/files"), { recursive: true });
   writeFileSync(join(STAGE, "package.json"), JSON.stringify({ type: "commonjs" })); // the SDK's repository is CommonJS (its tests use __dirname)
   for (const f of readdirSync(SRC).filter((n) => n.endsWith(".ts"))) copyFileSync(join(SRC, f), join(STAGE, "tests/integration", f));
   copyFileSync(corpusPath("images/cloudconvert-input.png"), join(STAGE, "tests/integration/files/input.png"));
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe("cloudconvert-node 3.0.0's own integration tests", () => {

@@ -5,18 +5,17 @@
  * pdftotext, pdffonts.
  */
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { pdfinfo } from "../support/native";
 import { pdfStructure } from "../support/pdf-structure-oracle";
 import { runUploadJob } from "../support/jobs";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 /** Uploads `rels` into tasks up0, up1 …, runs `tasks`, waits; answers the job and the exported files' paths. */
 async function uploadJob(rels: string[], tasks: Record<string, any>) {

@@ -4,18 +4,17 @@
  */
 import { execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
 import { runCorpusJob } from "../support/jobs";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice" });
+  server = sharedServer("guarded");
 });
-afterAll(async () => server?.stop());
 
 const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.base, rel, tasks);
 

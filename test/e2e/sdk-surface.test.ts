@@ -5,16 +5,13 @@
  * — all through the official SDK against `wrangler dev`.
  */
 import { io } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let server: DevServer;
+let server: SharedServer;
 beforeAll(async () => {
-  server = await startDevServer({ API_KEYS: "key-a:alice,key-b:bob" });
-});
-afterAll(async () => {
-  await server?.stop();
+  server = sharedServer("guarded");
 });
 
 const rawJob = { tasks: { in: { operation: "import/raw", file: "hello", filename: "a.txt" }, out: { operation: "export/url", input: "in" } } };

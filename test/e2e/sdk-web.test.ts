@@ -12,10 +12,10 @@ import { readFileSync } from "node:fs";
 import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer, type SharedServer } from "../support/servers";
 
-let open: DevServer; // ALLOW_PRIVATE_IMPORTS=true: may capture this test's loopback pages
-let guarded: DevServer; // the production rule: loopback refused
+let open: SharedServer; // ALLOW_PRIVATE_IMPORTS=true: may capture this test's loopback pages
+let guarded: SharedServer; // the production rule: loopback refused
 let origin: Server;
 let originBase: string;
 const seen: string[] = [];
@@ -38,16 +38,15 @@ beforeAll(async () => {
   await new Promise<void>((r) => origin.listen(0, "127.0.0.1", () => r()));
   originBase = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
   // one after the other: two wrangler dev sessions starting at once collide on their local sockets
-  open = await startDevServer({ API_KEYS: "key-a:alice", ALLOW_PRIVATE_IMPORTS: "true" });
-  guarded = await startDevServer({ API_KEYS: "key-a:alice" });
+  open = sharedServer("open");
+  guarded = sharedServer("guarded");
 }, 240_000);
 afterAll(async () => {
-  await Promise.all([open?.stop(), guarded?.stop()]);
   origin?.close();
 });
 
 /** Runs `tasks` (+ an export of each task named in `exported`) and downloads the exported files. */
-async function runJob(server: DevServer, tasks: Record<string, any>, exported: string[]) {
+async function runJob(server: SharedServer, tasks: Record<string, any>, exported: string[]) {
   const cc = sdk("key-a", server.base);
   const exports = Object.fromEntries(exported.map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
   const job = await cc.jobs.wait((await cc.jobs.create({ tasks: { ...tasks, ...exports } })).id);

@@ -16,7 +16,7 @@ import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { pdfOf } from "../contract/engines.cases";
 import { testContext } from "../support/context";
 import type { InputFile } from "../../src/operations/types";
-import { pdftotext } from "./pdf-helpers";
+import { pdftotext } from "../support/pdf-helpers";
 
 const names = (rows: { name: string }[]) => rows.map((r) => r.name);
 const file = (filename: string, data: Uint8Array, size = data.byteLength): InputFile => ({ filename, size, fromTask: "t", key: `k/${filename}`, bytes: async () => data });

@@ -5,7 +5,7 @@
  * system: a clip is made from the still with a `command` task, then converted to WebM (VP9 + the
  * engine's own stack, which workerd must honour too), thumbnailed and exported. Outputs are judged
  * by their container headers and sizes here; codecs, durations and pixels against Debian's ffprobe
- * in test/unit/media-*.test.ts and test/e2e/sdk-media.test.ts.
+ * in test/corpus/media-corpus.test.ts, test/native/media-plan.test.ts and test/e2e/sdk-media.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { bmpOf, pngSize, wavOf as wav } from "../contract/engines.cases";

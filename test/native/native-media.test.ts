@@ -1,0 +1,112 @@
+/**
+ * Issue 13 on the native side: Debian's ffmpeg in the native engine (container/engines/ffmpeg.ts)
+ * behind the real runner (`execute`) and the engine table's routing — the WebAssembly ffmpeg first,
+ * OVER_BUDGET handing a 1080p clip to native ffmpeg, the same request building the same command in
+ * both; the native `command` with /input and /output mapped and its refusals. Oracle: ffprobe.
+ */
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EngineInstances } from "../../src/engines/registry";
+import { execute } from "../../src/runner/execute";
+import { nodeEngines } from "../../src/runtime/node/engines";
+import { corpusPath } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+
+let native: NativeServer;
+let wasm: EngineInstances;
+beforeAll(async () => {
+  wasm = nodeEngines(["cloudflare", "ffmpeg"]);
+  native = await startNativeEngine();
+}, 120_000);
+afterAll(async () => native?.stop());
+
+const full = () => testContext({ engines: { ...wasm, ...native.engines() } });
+
+/** ffprobe's format and first streams. */
+function probe(path: string): { duration: number; streams: Record<string, any>[] } {
+  const j = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path]).toString());
+  return { duration: Number(j.format.duration), streams: j.streams };
+}
+
+/** Duration of the same conversion by Debian's ffmpeg run by hand (the oracle for frame-duplicating sources). */
+function nativeDuration(src: string, args: string[], ext: string): number {
+  const out = tmpFile(new Uint8Array(), ext);
+  execFileSync("ffmpeg", ["-v", "error", "-y", "-i", src, ...args, out]);
+  return probe(out).duration;
+}
+
+describe("native ffmpeg takes what the WebAssembly budget refuses", () => {
+  it("a 1920×1080 VP8 clip (264 M pixel-frames) → mp4: ffmpeg (wasm) answers OVER_BUDGET, ffmpeg-native converts it", async () => {
+    const rel = "video/filetype-fixture-null.webm";
+    const r = await execute("convert", { output_format: "mp4" }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("ffmpeg-native");
+    expect(r.engine.version).toMatch(/^5\.1\./);
+    const out = probe(tmpFile(r.out.files[0]!, "mp4"));
+    expect(out.streams[0]).toMatchObject({ codec_name: "h264", width: 1920, height: 1080, pix_fmt: "yuv420p" });
+    // the source holds 36 frames with gaps over 4.24 s; mp4 output is constant-rate, as Debian's ffmpeg makes it
+    expect(Math.abs(out.duration - nativeDuration(corpusPath(rel), ["-c:v", "libx264", "-preset", "veryfast"], "mp4"))).toBeLessThan(0.1);
+  });
+
+  it("without the native engine the same task ends OVER_BUDGET naming the numbers", async () => {
+    const err = await expectTaskError(() => execute("convert", { output_format: "mp4" }, [corpusInput("video/filetype-fixture-null.webm")], testContext({ engines: wasm })), "OVER_BUDGET");
+    expect(err.message).toMatch(/1920×1080.*264 M pixel-frames/);
+  });
+
+  it("engine: ffmpeg-native runs a small convert natively too, with the same defaults (vp9 + opus in webm)", async () => {
+    const r = await execute("convert", { output_format: "webm", engine: "ffmpeg-native" }, [corpusInput("video/tika-en-US_Hi.mp4")], full());
+    expect(r.engine.name).toBe("ffmpeg-native");
+    const out = probe(tmpFile(r.out.files[0]!, "webm"));
+    expect(out.streams.map((s) => s.codec_name)).toEqual(["vp9", "opus"]);
+    expect(Math.abs(out.duration - 1.069)).toBeLessThan(0.1);
+  });
+
+  it("a native GIF (two runs: palette, then frames) and a native thumbnail", async () => {
+    const src = corpusInput("video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm");
+    const gif = await execute("convert", { output_format: "gif", engine: "ffmpeg-native", trim_end: 2, width: 160 }, [src], full());
+    const g = probe(tmpFile(gif.out.files[0]!, "gif"));
+    expect(g.streams[0]).toMatchObject({ codec_name: "gif", width: 160, height: 90 });
+    const thumb = await execute("thumbnail", { output_format: "jpg", engine: "ffmpeg-native", width: 80, height: 80, fit: "crop" }, [src], full());
+    expect(probe(tmpFile(thumb.out.files[0]!, "jpg")).streams[0]).toMatchObject({ codec_name: "mjpeg", width: 80, height: 80 });
+  });
+
+  it("video_codec x265: the WebAssembly ffmpeg answers UNSUPPORTED (its x265 never returns), native ffmpeg encodes HEVC", async () => {
+    const r = await execute("convert", { output_format: "mkv", video_codec: "x265", trim_end: 1 }, [corpusInput("video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm")], full());
+    expect(r.engine.name).toBe("ffmpeg-native");
+    expect(probe(tmpFile(r.out.files[0]!, "mkv")).streams[0]).toMatchObject({ codec_name: "hevc", width: 320, height: 180 });
+  });
+
+  it("a file that is not media is OPEN_FAILED natively as in WebAssembly", async () => {
+    const input = () => bytesInput("fake.mp4", new TextEncoder().encode("not a video at all"));
+    await expectTaskError(() => execute("convert", { output_format: "webm", engine: "ffmpeg-native" }, [input()], full()), "OPEN_FAILED");
+    await expectTaskError(() => execute("convert", { output_format: "webm" }, [input()], full()), "OPEN_FAILED");
+  });
+});
+
+describe("native ffmpeg/ffprobe commands", () => {
+  const clip = () => ({ ...corpusInput("video/tika-en-US_Hi.mp4", "hi.mp4"), fromTask: "up" });
+
+  it("ffmpeg writes under /output, the console names /input paths, not the engine's folders", async () => {
+    const r = await execute("command", { engine: "ffmpeg-native", command: "ffmpeg", arguments: "-i /input/up/hi.mp4 -vn /output/hi.mp3", capture_output: true }, [clip()], full());
+    expect(r.engine.name).toBe("ffmpeg-native");
+    expect(r.out.files.map((f) => f.filename)).toEqual(["hi.mp3"]);
+    expect(probe(tmpFile(r.out.files[0]!, "mp3")).streams[0]!.codec_name).toBe("mp3");
+    const output = String(r.out.extra!.output);
+    expect(output).toContain("from '/input/up/hi.mp4'");
+    expect(output).not.toMatch(/native-engine-|call-/);
+  });
+
+  it("ffprobe with capture_output prints what Debian's ffprobe prints for the file", async () => {
+    const r = await execute("command", { engine: "ffmpeg-native", command: "ffprobe", arguments: "-hide_banner /input/up/hi.mp4", capture_output: true }, [clip()], full());
+    const ours = String(r.out.extra!.output).replaceAll("/input/up/hi.mp4", "F").trim();
+    const ref = execFileSync("sh", ["-c", `ffprobe -hide_banner "${corpusPath("video/tika-en-US_Hi.mp4")}" 2>&1`]).toString().replaceAll(corpusPath("video/tika-en-US_Hi.mp4"), "F").trim();
+    expect(ours).toBe(ref);
+  });
+
+  it("refuses paths outside /input and /output and network protocols before running anything", async () => {
+    for (const args of ["-i /etc/passwd /output/x.mp4", "-i http://127.0.0.1:1/x.mp4 /output/x.mp4", "-i /input/up/hi.mp4 -vf movie=/etc/passwd /output/x.mp4"]) {
+      const err = await expectTaskError(() => execute("command", { engine: "ffmpeg-native", command: "ffmpeg", arguments: args }, [clip()], full()), "UNSUPPORTED");
+      expect(err.message).toMatch(/not allowed|only files under/);
+    }
+  });
+});
