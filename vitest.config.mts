@@ -19,6 +19,9 @@ import { ENGINE_WORKERS, buildBrowserIfChanged, bundledEngineWorker } from "./sc
 // project's XDG cache folder (scripts/setup-browser.mjs) and downloads nothing; $HOME stays untouched.
 process.env.XDG_CACHE_HOME = DEFAULT_XDG_CACHE_HOME;
 
+/** Fails a run at once, naming the Debian packages to install, when a tool the tests or the native engine run is absent. */
+const TOOLS = "test/support/tools-check.ts";
+
 /** A Node project of test/<name>/ (files mostly wait on engines and child processes: two at once on 2 cores). */
 const nodeProject = (name: string, over: Record<string, unknown> = {}) => ({
   test: { name, include: [`test/${name}/**/*.test.ts`], environment: "node", testTimeout: 60_000, ...over },
@@ -30,9 +33,9 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       nodeProject("unit"),
-      nodeProject("engines"),
-      nodeProject("native", { hookTimeout: 120_000 }),
-      nodeProject("corpus", { testTimeout: 600_000 }),
+      nodeProject("engines", { globalSetup: [TOOLS] }),
+      nodeProject("native", { hookTimeout: 120_000, globalSetup: [TOOLS] }),
+      nodeProject("corpus", { testTimeout: 600_000, globalSetup: [TOOLS] }),
       {
         plugins: [
           // evaluated when the worker project starts (not for a run of other projects): the browser build the api
@@ -49,12 +52,12 @@ export default defineConfig({
             };
           }),
         ],
-        test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000 },
+        test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000, globalSetup: [TOOLS] },
       },
       // one server per configuration for the whole run (test/support/servers.ts); files one after another on them
-      nodeProject("e2e", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: ["test/support/servers-setup.ts"] }),
+      nodeProject("e2e", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
       // the browser build in Debian's headless Chromium (issue 19): also `npm run test:browser`
-      nodeProject("browser", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: ["test/support/servers-setup.ts"] }),
+      nodeProject("browser", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
     ],
   },
 });

@@ -1,24 +1,54 @@
 #!/usr/bin/env node
-// `npm run setup:native`: installs the native engine's tools (container/debian-packages.txt) from Debian's packages, as
-// root on Debian/Ubuntu (like .ci/run); otherwise prints the exact line to run. Plain JavaScript: runs on any Node ≥ 18.
-import { execFileSync } from "node:child_process";
+// The project's Debian tools, from the one list container/debian-packages.txt: the native engine's tools (the container
+// image's packages), and below its "development and CI only" line Chromium and the tests' oracles. Run by `npm install`
+// (postinstall) and `npm run setup:native`. As root on Debian/Ubuntu it installs what is missing (nothing to do when all
+// are installed: no apt-get run); otherwise it prints the one line to run and exits 0, so `npm install` never fails on it.
+// `--container` limits it to the container image's packages. Plain JavaScript: runs on any Node ≥ 18.
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const packages = readFileSync(join(root, "container", "debian-packages.txt"), "utf8")
-  .split("\n")
-  .map((l) => l.trim())
-  .filter((l) => l && !l.startsWith("#"));
-const line = `apt-get update && apt-get install -y --no-install-recommends ${packages.join(" ")}`;
-const root_ = process.getuid?.() === 0;
-if (!existsSync("/usr/bin/apt-get") || !root_) {
-  console.log(`Install the native engine's tools with:\n\n  sudo sh -c '${line}'\n`);
-  console.log("(On other systems: Ghostscript, qpdf, ImageMagick, GraphicsMagick, LibreOffice with its Python UNO bridge, fontconfig.)");
-  process.exit(0);
+
+/**
+ * The package names of container/debian-packages.txt, in order; `containerOnly` stops at the "development and CI only"
+ * line (what the Dockerfile installs).
+ * @param {boolean} containerOnly
+ * @returns {string[]}
+ */
+export function debianPackages(containerOnly = false) {
+  const out = [];
+  for (const raw of readFileSync(join(root, "container", "debian-packages.txt"), "utf8").split("\n")) {
+    const l = raw.trim();
+    if (containerOnly && l.startsWith("# --- development and CI only")) break;
+    if (l && !l.startsWith("#")) out.push(l);
+  }
+  return out;
 }
-const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], { stdio: ["ignore", "ignore", "inherit"], env });
-console.log(`native engine tools installed: ${packages.length} packages`);
+
+/** The packages of `names` dpkg does not list as installed. */
+function missing(names) {
+  const r = spawnSync("dpkg-query", ["-W", "-f", "${Package} ${db:Status-Status}\n", ...names], { encoding: "utf8" });
+  const installed = new Set(r.stdout.split("\n").filter((l) => l.endsWith(" installed")).map((l) => l.split(" ")[0].split(":")[0]));
+  return names.filter((n) => !installed.has(n));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const packages = debianPackages(process.argv.includes("--container"));
+  const line = `apt-get update && apt-get install -y --no-install-recommends ${packages.join(" ")}`;
+  const debian = existsSync("/usr/bin/apt-get") && existsSync("/usr/bin/dpkg-query");
+  const todo = debian ? missing(packages) : packages;
+  if (todo.length === 0) {
+    console.log(`Debian tools: all ${packages.length} packages of container/debian-packages.txt are installed`);
+  } else if (!debian || process.getuid?.() !== 0) {
+    console.log(`The native engine's tools, Chromium and the tests' oracles are not all installed (missing: ${todo.join(" ")}). Install them with:\n\n  sudo sh -c '${line}'\n`);
+    console.log("(On other systems: Ghostscript, qpdf, ImageMagick, GraphicsMagick, LibreOffice with its Python UNO bridge, ffmpeg, tesseract, fontconfig, Chromium; for the tests poppler-utils, exiftool, unzip, 7-Zip, bsdtar.)");
+  } else {
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+    console.log(`Debian tools: installing ${todo.length} missing packages (${todo.join(" ")})`);
+    execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+    execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...todo], { stdio: ["ignore", "ignore", "inherit"], env });
+    console.log(`Debian tools installed: ${todo.length} packages`);
+  }
+}

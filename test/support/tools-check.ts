@@ -1,0 +1,35 @@
+/**
+ * Global setup of the projects that call Debian's tools (engines, native, corpus, worker, e2e, browser): checks every
+ * tool the tests run as an oracle or the native engine runs is on PATH, and fails the run at once with one message
+ * naming the missing Debian packages (and the command that installs them) instead of a spawn stack trace in the first
+ * test that calls one. The packages are those of container/debian-packages.txt, which `npm install` installs as root on
+ * Debian/Ubuntu (scripts/setup-native.mjs).
+ */
+import { spawnSync } from "node:child_process";
+
+/** Command the tests or the native engine run → the Debian package that provides it. */
+export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
+  pdftotext: "poppler-utils", pdfinfo: "poppler-utils", pdftoppm: "poppler-utils", pdfimages: "poppler-utils",
+  pdffonts: "poppler-utils", pdfdetach: "poppler-utils", pdfsig: "poppler-utils",
+  qpdf: "qpdf", gs: "ghostscript", convert: "imagemagick", identify: "imagemagick", compare: "imagemagick",
+  gm: "graphicsmagick", exiftool: "libimage-exiftool-perl", ffmpeg: "ffmpeg", ffprobe: "ffmpeg",
+  tesseract: "tesseract-ocr", soffice: "libreoffice-writer-nogui", "fc-match": "fontconfig", prlimit: "util-linux",
+  unzip: "unzip", zipinfo: "unzip", "7z": "p7zip-full", bsdtar: "libarchive-tools", tar: "tar", chromium: "chromium",
+};
+
+/** The Debian packages whose command is not on PATH, each once, in table order. */
+export function missingPackages(): string[] {
+  const absent = Object.entries(TOOL_PACKAGES).filter(([cmd]) => spawnSync("/bin/sh", ["-c", `command -v '${cmd}'`], { stdio: "ignore" }).status !== 0);
+  return [...new Set(absent.map(([, pkg]) => pkg))];
+}
+
+/** @throws Error naming the missing packages and the command that installs them */
+export default function setup(): void {
+  const missing = missingPackages();
+  if (missing.length === 0) return;
+  throw new Error(
+    `These tests need Debian tools that are not installed: ${missing.join(", ")}.\n` +
+      `Install them with \`npm install\` as root on Debian/Ubuntu (scripts/setup-native.mjs installs container/debian-packages.txt), ` +
+      `or: sudo apt-get install -y --no-install-recommends ${missing.join(" ")}`,
+  );
+}
