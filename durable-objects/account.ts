@@ -7,18 +7,18 @@
  * issue 20). A shard learns from home whether the account has webhooks and which hubs listen on the
  * user's channels (home pushes both on every change), so a job touches home only when a webhook is due.
  */
-import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
+import { meterAlarm, meterObject } from "../src/meter/meter";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { JobJson } from "../src/model/types";
 import type { Status } from "../src/model/status";
 import { Db } from "../src/storage/sql";
-import { Outbox, type WebhookEvent } from "./account/outbox";
+import { Outbox } from "./account/outbox";
 import { WEBHOOK_SCHEMA, Webhooks, type WebhookJson } from "./account/webhooks";
 import { SIGNED_SCHEMA, SignedBases, type SignedBaseJson } from "./account/signed-bases";
 import { accountStub } from "../src/env";
 import { INDEX_SHARDS, indexStub } from "../src/account/index-shards";
-import type { JobEnd, Registration } from "./job/contracts";
+import type { JobEnd, Registration, TaskLocation, WebhookEvent } from "../src/model/rpc";
 
 /**
  * The index tables are WITHOUT ROWID (keyed by their text id: one b-tree row per insert, not a row
@@ -37,12 +37,6 @@ CREATE INDEX IF NOT EXISTS jobs_open ON jobs (created_at) WHERE ended_at IS NULL
 CREATE TABLE IF NOT EXISTS live_user (hub TEXT NOT NULL, channel TEXT NOT NULL, PRIMARY KEY (hub, channel));
 `;
 
-/** A task's place: the JobDO holding it and its public job id (null for standalone tasks). */
-export interface TaskLocation {
-  holder: string;
-  jobId: string | null;
-}
-
 export class AccountDO extends DurableObject<Env> {
   private db: Db;
   private hooks: Webhooks;
@@ -52,9 +46,8 @@ export class AccountDO extends DurableObject<Env> {
   clock: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
-    const env = metered(rawEnv);
+    const env = meterObject(ctx, rawEnv);
     super(ctx, env);
-    meterStorage(ctx.storage, env);
     ctx.storage.sql.exec(SCHEMA + WEBHOOK_SCHEMA + SIGNED_SCHEMA);
     this.db = new Db(ctx.storage.sql);
     this.hooks = new Webhooks(this.db);
@@ -279,7 +272,7 @@ export class AccountDO extends DurableObject<Env> {
 
   /** Delivers due webhook calls (persisted outbox; retries with back-off; 410 disables, contract §4). */
   async alarm(): Promise<void> {
-    if (meterOn(this.env)) count("doRequests");
+    meterAlarm(this.env);
     await this.outbox.deliverDue((id) => this.hooks.disable(id), (id) => this.hooks.markFailing(id));
   }
 

@@ -12,20 +12,18 @@
  * AccountDO for user channels, which passes it to every new job). Those objects call `deliver`.
  * A refused subscription is answered with `subscription_error` (channel, {message}).
  *
- * Several hubs share the load (`hub-0` … `hub-{HUBS-1}`, chosen at random per connection by the
- * Worker), so no single object sees every subscriber.
+ * Several hubs share the load (`hub-0` … `hub-{HUBS-1}`, src/events/hubs.ts), chosen at random per
+ * connection by the Worker, so no single object sees every subscriber.
  */
-import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
+import { meterAlarm, meterObject } from "../src/meter/meter";
 import { DurableObject } from "cloudflare:workers";
 import { decodePacket, encodePacket, type Packet as EioPacket } from "engine.io-parser";
 import { Decoder, Encoder, PacketType, type Packet } from "socket.io-parser";
 import { accountStub, jobStub, type Env } from "../src/env";
 import { findTask } from "../src/account/index-shards";
-import { parseKeys, type User } from "../src/api/auth";
+import { parseKeys, type User } from "../src/security/keys";
 import { parseChannel, type LiveEvent } from "../src/events/channels";
 
-/** How many hubs the Worker spreads connections over. */
-export const HUBS = 8;
 /** Engine.IO heartbeat (ms): the hub pings every PING_INTERVAL; a client that hears nothing for PING_INTERVAL + PING_TIMEOUT reconnects. */
 export const PING_INTERVAL_MS = 25_000;
 export const PING_TIMEOUT_MS = 20_000;
@@ -51,9 +49,8 @@ const randomId = (): string => btoa(String.fromCharCode(...crypto.getRandomValue
 
 export class EventsDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, rawEnv: Env) {
-    const env = metered(rawEnv);
+    const env = meterObject(ctx, rawEnv);
     super(ctx, env);
-    meterStorage(ctx.storage, env);
     ctx.storage.sql.exec(SCHEMA);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("3", "6"));
   }
@@ -109,7 +106,7 @@ export class EventsDO extends DurableObject<Env> {
 
   /** Engine.IO heartbeat: pings every open connection; re-armed while any remain. */
   async alarm(): Promise<void> {
-    if (meterOn(this.env)) count("doRequests");
+    meterAlarm(this.env);
     const sockets = this.ctx.getWebSockets();
     for (const ws of sockets) {
       try {

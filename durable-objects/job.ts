@@ -14,14 +14,14 @@
  * its inputs are task ids of other objects, watched through `watchTask`/`inputSettled`.
  */
 import { jobStub, eventsStub } from "../src/env";
-import { count, metered, meterOn, meterStorage } from "../src/runtime/workerd/meter";
+import { meterAlarm, meterObject } from "../src/meter/meter";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
 import type { TaskFailure } from "../src/engines/errors";
 import { isTerminal } from "../src/model/status";
 import { R2FileStore } from "../src/storage/r2-store";
 import type { JobJson, TaskJson } from "../src/model/types";
-import type { ClaimedTask, JobEnd, NewJob, Registration, SettledInput, TaskOutcome } from "./job/contracts";
+import type { ClaimedTask, JobEnd, NewJob, Registration, SettledInput, TaskOutcome } from "../src/model/rpc";
 import { JobMachine } from "./job/machine";
 import { Notices } from "./job/notices";
 import { jobView, taskView } from "./job/views";
@@ -36,7 +36,8 @@ import { ExternalInputs } from "./job/external";
 import { Live } from "./job/live";
 import type { LiveEvent } from "../src/events/channels";
 import { runsInline } from "../src/operations/registry";
-import { runTask, type TaskHost } from "../src/runner/run-task";
+import { runTask } from "../src/runner/run-task";
+import type { TaskHost } from "../src/runner/host";
 import { indexOf } from "../src/account/index-shards";
 
 /** The claim token of tasks this object runs itself (the queue's tokens are message ids). */
@@ -48,7 +49,7 @@ export type ChangeRefused = { refused: string };
 /** Receives the status changes of one committed change, oldest first. */
 export type ChangeObserver = (changes: Change[], now: number) => void;
 
-export class JobDO extends DurableObject<Env> {
+export class JobDO extends DurableObject<Env> implements TaskHost {
   private m: JobMachine;
   private notices: Notices;
   private dispatch: Dispatch;
@@ -66,9 +67,8 @@ export class JobDO extends DurableObject<Env> {
   private observers: ChangeObserver[] = [() => this.waiters.wakeAll(), (changes) => this.live.observe(changes)];
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
-    const env = metered(rawEnv);
+    const env = meterObject(ctx, rawEnv);
     super(ctx, env);
-    meterStorage(ctx.storage, env);
     // The schema is created by create(), so that looking up an unknown id writes nothing.
     this.m = new JobMachine(new Db(ctx.storage.sql));
     this.notices = new Notices(this.m);
@@ -339,7 +339,7 @@ export class JobDO extends DurableObject<Env> {
 
   /** Timeouts, lapsed leases and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
-    if (meterOn(this.env)) count("doRequests");
+    meterAlarm(this.env);
     this.timers.fired();
     this.m.invalidate();
     const now = this.clock();

@@ -8,7 +8,7 @@
  * and jobs per second of both at concurrency 1, 8 and 32 (medians over alternating rounds, LEVELS),
  * their ratios with the range of the rounds' throughput ratios, and jobs that did not finish.
  * Then the cost of one job, counted: a second server with the cost meter on (METER=on,
- * src/runtime/workerd/meter.ts) runs jobs of the same shape one at a time and prints the billed
+ * src/meter/meter.ts) runs jobs of the same shape one at a time and prints the billed
  * platform operations per job beside the floor's, which are counted by construction (bench/floor).
  * Run: `npm run bench -- api` (or `node scripts/bench-api.ts`).
  */

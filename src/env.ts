@@ -57,7 +57,7 @@ export interface Env {
   RETENTION_SECONDS?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
   MAX_OPEN_JOBS?: string;
-  /** "on": count billed platform operations (runtime/workerd/meter.ts, GET /__meter); the bench's counting server only. */
+  /** "on": count billed platform operations (meter/meter.ts, GET /__meter); the bench's counting server only. */
   METER?: string;
   /** Longest blocking wait in seconds (default 300). */
   MAX_WAIT_SECONDS?: string;
@@ -72,7 +72,9 @@ export type Stub<T> = { [K in keyof T as T[K] extends (...a: any[]) => any ? K :
 
 /** The JobDO of a job (or of a standalone task's hidden job). */
 export const jobStub = (env: Env, jobId: string) => env.JOBS.getByName(jobId) as unknown as Stub<JobDO>;
-/** The AccountDO of a user. */
-/** The socket.io hub named `name` (events/hubs: `hub-0` … `hub-{HUBS-1}`). */
+/** The socket.io hub named `name` (events/hubs.ts: `hub-0` … `hub-{HUBS-1}`). */
 export const eventsStub = (env: Env, name: string) => env.EVENTS.getByName(name) as unknown as Stub<EventsDO>;
-export const accountStub = (env: Env, userName: string) => env.ACCOUNTS.getByName(userName) as unknown as Stub<AccountDO>;
+/** The AccountDO of a user. */
+export const accountStub = (env: Env, userName: string) => env.ACCOUNTS.getByName(userName) as unknown as AccountStub;
+/** A stub of an AccountDO: the home object `{user}` or an index shard `{user}#k` (account/index-shards.ts). */
+export type AccountStub = Stub<AccountDO>;

@@ -3,26 +3,23 @@
  * consumer that runs tasks (TASKS) and gives up on dead-lettered ones (TASKS_DLQ).
  */
 import { jobStub } from "./env";
-import { AccountDO } from "../durable-objects/account";
-import { JobDO } from "../durable-objects/job";
-import { EventsDO } from "../durable-objects/events";
-import { NativeContainer } from "./engines/native/container";
+// The Durable Object classes, exported for wrangler.toml's bindings: the one place src/ reaches into the objects' folder.
+export { AccountDO } from "../durable-objects/account";
+export { JobDO } from "../durable-objects/job";
+export { EventsDO } from "../durable-objects/events";
+export { NativeContainer } from "./engines/native/container";
 import { app } from "./api/app";
 import type { Env, TaskMessage } from "./env";
 import { runTask } from "./runner/run-task";
-import { count, metered, meterOn } from "./runtime/workerd/meter";
-
-export { AccountDO, EventsDO, JobDO, NativeContainer };
+import { meterRequest } from "./meter/meter";
 
 export default {
   fetch(req: Request, env: Env, ctx: ExecutionContext) {
-    if (meterOn(env)) count("workerRequests");
-    return app.fetch(req, metered(env), ctx);
+    return app.fetch(req, meterRequest(env), ctx);
   },
   /** Runs every message of a batch concurrently; a message whose JobDO could not be reached is retried by the queue. */
   async queue(batch: MessageBatch<TaskMessage>, rawEnv: Env): Promise<void> {
-    if (meterOn(rawEnv)) count("workerRequests");
-    const env = metered(rawEnv);
+    const env = meterRequest(rawEnv);
     if (batch.queue.endsWith("-dlq")) {
       await Promise.all(batch.messages.map(async (m) => {
         try {

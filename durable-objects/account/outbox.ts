@@ -7,9 +7,6 @@ import { hmacHex } from "../../src/security/signing";
 import { refuseUrl } from "../../src/security/ssrf";
 import type { Db } from "../../src/storage/sql";
 
-export type WebhookEvent = "job.created" | "job.finished" | "job.failed";
-export const WEBHOOK_EVENTS: WebhookEvent[] = ["job.created", "job.finished", "job.failed"];
-
 /** Delay before retry n (1-based), in ms. */
 const BACKOFF_MS = [2_000, 15_000, 60_000];
 /** Per-call time limit, in ms. */

@@ -3,7 +3,7 @@
  */
 import { isoTime } from "../../src/model/types";
 import type { Db } from "../../src/storage/sql";
-import type { WebhookEvent } from "./outbox";
+import type { WebhookEvent } from "../../src/model/rpc";
 
 export const WEBHOOK_SCHEMA = `
 CREATE TABLE IF NOT EXISTS webhooks (id TEXT PRIMARY KEY, url TEXT NOT NULL, events TEXT NOT NULL, signing_secret TEXT NOT NULL,

@@ -4,7 +4,7 @@
  * Outbound: the other objects watching one of this object's tasks (`watcher` rows, delivered by
  * Notices).
  */
-import type { SettledInput } from "./contracts";
+import type { SettledInput } from "../../src/model/rpc";
 import type { JobMachine } from "./machine";
 import type { Notices } from "./notices";
 import { isTerminal } from "../../src/model/status";

@@ -7,7 +7,7 @@ import { failedDependents, jobStatus, readyTasks, type NodeState } from "../../s
 import { isTerminal, type Status } from "../../src/model/status";
 import { taskRefsOf } from "../../src/operations/registry";
 import type { StoredOutput } from "../../src/model/types";
-import type { ClaimedTask, NewTask } from "./contracts";
+import type { ClaimedTask, NewTask } from "../../src/model/rpc";
 import type { FileRow, JobRow, TaskRow } from "../../src/model/rows";
 import type { Db } from "../../src/storage/sql";
 import { MIGRATIONS } from "./schema";

@@ -3,7 +3,7 @@
  * restarts): `notice` rows for the user's AccountDO (job ended: index, credits, webhooks) and
  * `watcher` rows for standalone tasks in other objects that take one of this job's tasks as input.
  */
-import type { SettledInput } from "./contracts";
+import type { SettledInput } from "../../src/model/rpc";
 import type { JobMachine } from "./machine";
 import type { TaskRow } from "../../src/model/rows";
 import { NOTICE_TABLE } from "./schema";

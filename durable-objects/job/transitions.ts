@@ -7,19 +7,15 @@
  *
  * Statuses: contract §2.3 (waiting, processing, finished, error). Leases (issue 10): a dispatched
  * task must be claimed by a runner within DELIVERY_MS; a claimed task's runner renews its lease
- * every HEARTBEAT_MS; a lease that lapses is re-sent at once by the object's alarm.
+ * every HEARTBEAT_MS; a lease that lapses is re-sent at once by the object's alarm. The lease
+ * timings are the runner's contract with its host (src/runner/host.ts).
  */
 import type { Status } from "../../src/model/status";
 import type { TaskRow } from "../../src/model/rows";
+import { DELIVERY_MS, LEASE_MS } from "../../src/runner/host";
 
 /** Most times a task is handed to a runner before it fails with RUNNER_LOST. */
 export const MAX_ATTEMPTS = 3;
-/** How long a sent task may wait for a runner to claim it before it is sent again (ms; not an attempt). */
-export const DELIVERY_MS = 30_000;
-/** How long a runner's claim lasts without a heartbeat before the runner is presumed dead (ms). */
-export const LEASE_MS = 30_000;
-/** How often a runner renews its claim (ms); a third of the lease, so one lost heartbeat is harmless. */
-export const HEARTBEAT_MS = 10_000;
 /** Back-off before a retryable engine failure is run again: BACKOFF_MS × 2^(attempt−1), in ms. */
 export const BACKOFF_MS = 1_000;
 

@@ -7,8 +7,8 @@
  * written — settings, webhooks and their outbox, signed-URL bases, user live-event channels — and
  * the index entries made before sharding, which lists and lookups still read.
  */
-import type { AccountDO, TaskLocation } from "../../durable-objects/account";
-import { accountStub, type Env, type Stub } from "../env";
+import type { TaskLocation } from "../model/rpc";
+import { accountStub, type AccountStub, type Env } from "../env";
 
 /** How many index shards a user has. */
 export const INDEX_SHARDS = 16;
@@ -26,7 +26,7 @@ export const inShard = (uuid: string, shard: number): string => uuid.slice(0, -1
 export const taskIdFor = (holderId: string): string => inShard(crypto.randomUUID(), shardOf(holderId));
 
 /** The index shard `shard` of `user`. */
-export const indexStub = (env: Env, user: string, shard: number) => env.ACCOUNTS.getByName(`${user}#${shard.toString(16)}`) as unknown as Stub<AccountDO>;
+export const indexStub = (env: Env, user: string, shard: number) => env.ACCOUNTS.getByName(`${user}#${shard.toString(16)}`) as unknown as AccountStub;
 
 /** The index shard holding job or task `id` of `user`. */
 export const indexOf = (env: Env, user: string, id: string) => indexStub(env, user, shardOf(id));

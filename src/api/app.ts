@@ -16,7 +16,7 @@ import { operations } from "./operations";
 import { tasks } from "./tasks";
 import { uploads } from "./uploads";
 import { users } from "./users";
-import { meterOn, readMeter } from "../runtime/workerd/meter";
+import { meterOn, readMeter } from "../meter/meter";
 
 /**
  * PatternRouter: one regular expression per route, tried in order (~40 routes). Hono's default
@@ -26,7 +26,7 @@ import { meterOn, readMeter } from "../runtime/workerd/meter";
  */
 export const app = new Hono<AppEnv>({ router: new PatternRouter() });
 
-/** The cost meter's counts (issue 20, runtime/workerd/meter.ts), only where METER is "on"; `?reset=1` starts a new period. */
+/** The cost meter's counts (issue 20, meter/meter.ts), only where METER is "on"; `?reset=1` starts a new period. */
 app.get("/__meter", (c) => (meterOn(c.env) ? c.json(readMeter(c.req.query("reset") === "1")) : c.notFound()));
 
 /** The console page for browsers (src/console/page.ts); JSON facts about the API for everything else. */

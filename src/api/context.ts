@@ -1,6 +1,6 @@
 /** Hono environment of the API: bindings and per-request variables (DESIGN.md principle 7). */
 import type { Env } from "../env";
-import type { User } from "./auth";
+import type { User } from "../security/keys";
 
 export type AppEnv = { Bindings: Env; Variables: { user: User } };
 

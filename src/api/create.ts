@@ -4,7 +4,7 @@
  * Shared by POST /v2/jobs, POST /sync/v2/jobs and POST /v2/{operation}.
  */
 import { jobStub } from "../env";
-import type { NewJob, NewTask } from "../../durable-objects/job/contracts";
+import type { NewJob, NewTask } from "../model/rpc";
 import { toFailure } from "../engines/errors";
 import type { Env } from "../env";
 import { parseJobTasks, parseTask, type TaskSpec } from "../graph/parse";
@@ -16,7 +16,7 @@ import { execute, storeOutputs } from "../runner/execute";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { refuseUrl } from "../security/ssrf";
 import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
-import type { User } from "./auth";
+import type { User } from "../security/keys";
 import { invalid, type FieldErrors } from "./errors";
 import { admit } from "./admission";
 import { findTask, taskIdFor } from "../account/index-shards";

@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { eventsStub } from "../env";
-import { HUBS } from "../../durable-objects/events";
+import { HUBS } from "../events/hubs";
 import type { AppEnv } from "./context";
 
 export const live = new Hono<AppEnv>();

@@ -4,7 +4,7 @@
 import { accountStub } from "../env";
 import { creditsUsed } from "../account/index-shards";
 import { Hono } from "hono";
-import { WEBHOOK_EVENTS, type WebhookEvent } from "../../durable-objects/account/outbox";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "../model/rpc";
 import { isoTime } from "../model/types";
 import { refuseUrl } from "../security/ssrf";
 import { requireUser } from "./auth";

@@ -1,5 +1,5 @@
 /**
- * The stored rows of a job (the JobDO's SQLite tables, durable-objects/job/schema.ts): what the
+ * The stored rows of a job (the JobDO's SQLite tables, created by the JobDO's job/schema.ts): what the
  * serializers (serialize.ts) read. Here rather than beside the Durable Object so that the model
  * does not depend on it.
  */

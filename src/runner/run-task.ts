@@ -4,9 +4,8 @@
  * fallback (execute.ts), writes outputs to R2 and reports back by RPC. Every failure is reported
  * as data ({code, message, retryable}).
  */
-import { jobStub, type Stub } from "../env";
-import type { JobDO } from "../../durable-objects/job";
-import type { ClaimedTask } from "../../durable-objects/job/contracts";
+import { jobStub } from "../env";
+import type { ClaimedTask } from "../model/rpc";
 import { TaskError, toFailure } from "../engines/errors";
 import type { Env, TaskMessage } from "../env";
 import type { InputFile, OperationContext } from "../operations/types";
@@ -17,13 +16,7 @@ import { workerdEngines } from "../runtime/workerd/engines";
 import { execute, storeOutputs } from "./execute";
 import { runtimeSettings } from "./settings";
 import { parseEngineOrder } from "../engines/routing";
-import { HEARTBEAT_MS } from "../../durable-objects/job/transitions";
-
-/**
- * The JobDO calls a runner makes: a stub over RPC for the queue consumer, or the object itself for
- * a task it runs inline (OperationHandler.inline, issue 20).
- */
-export type TaskHost = Pick<Stub<JobDO>, "claimTask" | "renewLease" | "completeTask" | "failTask">;
+import { HEARTBEAT_MS, type TaskHost } from "./host";
 
 /**
  * Runs one queued task to its report. `messageId` (the queue message's id) lets a redelivery of the

@@ -2,7 +2,7 @@
  * Issue 20, "Done when": 1,000 concurrent jobs of one user complete without their account
  * bookkeeping being serialized through one object. The jobs wait for an upload, so all 1,000 are
  * open at once; then every file is uploaded and every job awaited. The cost meter (METER=on,
- * src/runtime/workerd/meter.ts) counts the RPC calls each AccountDO received: the user's 16 index
+ * src/meter/meter.ts) counts the RPC calls each AccountDO received: the user's 16 index
  * shards share them, and the home object sees almost none. Checked from outside as well: the jobs
  * are listed, finished, across the shards.
  */

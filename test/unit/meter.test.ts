@@ -1,6 +1,6 @@
 /** The cost meter (issue 20): bindings wrapped by `metered` count the billed operations by their billing class. */
 import { describe, expect, it } from "vitest";
-import { metered, readMeter } from "../../src/runtime/workerd/meter";
+import { metered, readMeter } from "../../src/meter/meter";
 
 const fakeBucket = () => ({ put: async () => ({}), get: async () => null, head: async () => null, delete: async () => {}, list: async () => ({ objects: [] }) });
 const fakeNamespace = () => ({ getByName: (name: string) => ({ name, greet: async (x: string) => `hi ${x}` }) });

@@ -8,7 +8,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { JobMachine } from "../../durable-objects/job/machine";
 import { SCHEMA } from "../../durable-objects/job/schema";
-import { DELIVERY_MS, LEASE_MS, MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
+import { MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
+import { DELIVERY_MS, LEASE_MS } from "../../src/runner/host";
 import { Db } from "../../src/storage/sql";
 import { api, createJob, waitJob } from "./helpers";
 

@@ -10,7 +10,8 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { DELIVERY_MS, LEASE_MS, MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
+import { MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
+import { DELIVERY_MS, LEASE_MS } from "../../src/runner/host";
 import { api, createJob, taskByName, waitJob } from "./helpers";
 
 const jobDo = (id: string) => (env as any).JOBS.getByName(id);

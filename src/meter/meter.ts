@@ -4,6 +4,9 @@
  * Worker's `METER` var is "on" (the bench's counting server); then the bindings handed to the
  * Worker, the queue consumer and every Durable Object are wrapped by `metered(env)`, and each
  * Durable Object's SQL and alarm calls by `meterStorage`. Read (and reset) with GET /__meter.
+ * Callers wire it with one call each: the entry's fetch and queue `meterRequest(env)`, every
+ * Durable Object's constructor `meterObject(ctx, env)`, and its alarm `meterAlarm(env)` (the runtime
+ * calls `alarm()` on the instance, which the constructor cannot wrap before `super`).
  *
  * What is counted, by the platform's billing units (Cloudflare pricing pages, Workers Paid):
  * - workerRequests: fetch and queue invocations of the api Worker;
@@ -18,8 +21,9 @@
  * In production every isolate has its own counters; locally wrangler dev runs the Worker and its
  * Durable Objects in one isolate, so one read covers a whole job.
  */
-import type { Env } from "../../env";
+import type { Env } from "../env";
 
+/** The counters, each in its billing unit (see the module comment). */
 export interface MeterCounts {
   workerRequests: number;
   doRequests: number;
@@ -120,4 +124,25 @@ export function meterStorage(storage: DurableObjectStorage, env: { METER?: strin
     const f = storage[m].bind(storage) as (...a: unknown[]) => Promise<void>;
     Object.defineProperty(storage, m, { value: (...a: unknown[]) => (count("alarmWrites"), f(...a)) });
   }
+}
+
+/** The entry's call per invocation (fetch, queue): counts one Worker request and answers `env` with counting bindings. */
+export function meterRequest(env: Env): Env {
+  if (meterOn(env)) count("workerRequests");
+  return metered(env);
+}
+
+/**
+ * A Durable Object's call in its constructor, before `super(ctx, env)`: counts its storage's SQL
+ * rows written and alarm writes, and answers the counting `env` to hand to `super`.
+ */
+export function meterObject(ctx: DurableObjectState, env: Env): Env {
+  const out = metered(env);
+  meterStorage(ctx.storage, out);
+  return out;
+}
+
+/** A Durable Object's call at the start of `alarm()`: an alarm run is one billed DO request. */
+export function meterAlarm(env: { METER?: string }): void {
+  if (meterOn(env)) count("doRequests");
 }

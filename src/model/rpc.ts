@@ -1,9 +1,11 @@
 /**
- * Shapes that cross the JobDO's RPC boundary (only ids, keys and JSON; never file bytes, issue 2).
+ * Shapes that cross the Durable Objects' RPC boundary (only ids, keys and JSON; never file bytes,
+ * issue 2): what the Worker, the runner and the objects send each other, so both sides import them
+ * from here rather than from each other.
  */
-import type { TaskFailure } from "../../src/engines/errors";
-import type { JobJson, StoredOutput } from "../../src/model/types";
-import type { Status } from "../../src/model/status";
+import type { TaskFailure } from "../engines/errors";
+import type { JobJson, StoredOutput } from "./types";
+import type { Status } from "./status";
 
 /** One task to create. `preset` carries what ingress or upload set up before the object existed. */
 export interface NewTask {
@@ -22,6 +24,7 @@ export interface NewTask {
   retryOf?: string;
 }
 
+/** One job (or standalone task's hidden job) to create (JobDO.create). */
 export interface NewJob {
   jobId: string;
   userName: string;
@@ -101,3 +104,14 @@ export interface Registration {
   webhookUrl: string | null;
   ended?: JobEnd | null;
 }
+
+/** A task's place (AccountDO.findTask): the JobDO holding it and its public job id (null for standalone tasks). */
+export interface TaskLocation {
+  holder: string;
+  jobId: string | null;
+}
+
+/** An account webhook's event (contract §4). */
+export type WebhookEvent = "job.created" | "job.finished" | "job.failed";
+/** Every webhook event, in the order 422 messages name them. */
+export const WEBHOOK_EVENTS: WebhookEvent[] = ["job.created", "job.finished", "job.failed"];
