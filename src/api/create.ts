@@ -13,6 +13,7 @@ import { handlersOf } from "../operations/registry";
 import type { JobJson } from "../model/types";
 import { R2FileStore } from "../storage/r2-store";
 import { execute, storeOutputs } from "../runner/execute";
+import { operationContext } from "../runner/context";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { refuseUrl } from "../security/ssrf";
 import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
@@ -94,10 +95,11 @@ async function prepareTask(env: Env, jobId: string, id: string, s: TaskSpec, bas
   if (mode === "ingress") {
     try {
       const store = new R2FileStore(env.FILES);
-      const { out, engine } = await execute(s.operation, s.params, [], {
-        signal: AbortSignal.timeout(30_000), taskName: s.name, taskId: id, jobId, files: store, engines: workerdEngines(env),
-        settings: runtimeSettings(env, baseUrl, retentionSeconds(env)), taskFiles: async () => [],
+      const ctx = operationContext({ taskName: s.name, taskId: id, jobId }, {
+        signal: AbortSignal.timeout(30_000), files: store, engines: workerdEngines(env),
+        settings: runtimeSettings(env, baseUrl, retentionSeconds(env)), refsOf: () => [],
       });
+      const { out, engine } = await execute(s.operation, s.params, [], ctx);
       const files = await storeOutputs(store, jobId, id, out.files);
       return { ...base, preset: { status: "finished", files, engine: engine.name, engineVersion: engine.version } };
     } catch (err) {

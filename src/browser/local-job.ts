@@ -9,7 +9,7 @@
  *
  * Nothing is sent anywhere: the engines given are the only code that sees the files.
  */
-import { TaskError, toFailure } from "../engines/errors";
+import { toFailure } from "../engines/errors";
 import type { EngineInstances } from "../engines/registry";
 import { failedDependents, jobStatus, readyTasks, type NodeState } from "../graph/state";
 import { parseJobTasks, type TaskSpec } from "../graph/parse";
@@ -18,7 +18,8 @@ import type { JobRow, TaskRow } from "../model/rows";
 import type { Status } from "../model/status";
 import type { JobJson, StoredOutput, TaskJson } from "../model/types";
 import { handlersOf } from "../operations/registry";
-import type { InputFile, OperationContext } from "../operations/types";
+import type { InputFile, RuntimeSettings } from "../operations/types";
+import { operationContext, inputFile } from "../runner/context";
 import { execute, storeOutputs } from "../runner/execute";
 import { MemoryFileStore } from "../storage/file-store";
 
@@ -57,6 +58,8 @@ export class LocalJobError extends Error {
 }
 
 const BASE_URL = "local:";
+/** The settings of a local run: no private imports, 1 GiB imports, no signed URLs. */
+const LOCAL_SETTINGS: RuntimeSettings = { allowPrivateImports: false, maxImportBytes: 1 << 30, publicBaseUrl: BASE_URL, urlSigningSecret: "", fileUrlTtlSeconds: 0 };
 
 /** Runs a job ({tasks, tag?}) here. @throws LocalJobError when the job is invalid (nothing runs) */
 export async function runLocalJob(body: { tasks?: unknown; tag?: unknown }, o: LocalJobOptions): Promise<{ job: JobJson; outputs: LocalOutput[] }> {
@@ -133,14 +136,7 @@ class LocalJob {
   }
 
   private inputsOf(names: string[]): InputFile[] {
-    return names.flatMap((name) => (this.stored.get(name) ?? []).map((f) => ({
-      filename: f.filename, size: f.size, key: f.key, fromTask: name,
-      bytes: async () => {
-        const data = await this.store.get(f.key);
-        if (!data) throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${name} is gone.`);
-        return data;
-      },
-    })));
+    return names.flatMap((name) => (this.stored.get(name) ?? []).map((f) => inputFile(this.store, f, name)));
   }
 
   private async runTask(name: string): Promise<void> {
@@ -155,12 +151,11 @@ class LocalJob {
     try {
       if (t.operation === "import/upload") return await this.upload(t, spec);
       if (t.operation === "export/url") return await this.exportFiles(t, spec);
-      const ctx: OperationContext = {
-        signal, taskName: name, taskId: t.id, jobId: this.row.id, files: this.store, engines: this.o.engines,
-        settings: { allowPrivateImports: false, maxImportBytes: 1 << 30, publicBaseUrl: BASE_URL, urlSigningSecret: "", fileUrlTtlSeconds: 0 },
+      const ctx = operationContext({ taskName: name, taskId: t.id, jobId: this.row.id }, {
+        signal, files: this.store, engines: this.o.engines, settings: LOCAL_SETTINGS,
+        refsOf: (ref) => this.stored.get(ref) ?? [],
         progress: (p) => ((t.percent = Math.round(p)), this.changed()),
-        taskFiles: async (ref) => this.inputsOf([ref]),
-      };
+      });
       const { out, engine, credits } = await execute(t.operation, spec.params, this.inputsOf(spec.input), ctx, tried);
       const files = await storeOutputs(this.store, this.row.id, t.id, out.files);
       this.stored.set(name, files);

@@ -5,16 +5,13 @@
  * as data ({code, message, retryable}).
  */
 import { jobStub } from "../env";
-import type { ClaimedTask } from "../model/rpc";
 import { TaskError, toFailure } from "../engines/errors";
 import type { Env, TaskMessage } from "../env";
-import type { InputFile, OperationContext } from "../operations/types";
-import type { StoredOutput } from "../model/types";
-import type { FileStore } from "../storage/file-store";
 import { R2FileStore } from "../storage/r2-store";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { execute, storeOutputs } from "./execute";
 import { runtimeSettings } from "./settings";
+import { inputFile, operationContext } from "./context";
 import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS, type TaskHost } from "./host";
 
@@ -41,7 +38,11 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string, ho
     );
   }, HEARTBEAT_MS);
   try {
-    const ctx = { ...contextFor(env, claim, files, controller.signal), progress: (p: number) => { percent = p; } };
+    const signal = controller.signal;
+    const ctx = operationContext(claim, {
+      signal, files, engines: workerdEngines(env, { signal, timeoutMs: claim.deadline - Date.now() }), engineOrder: parseEngineOrder(env.ENGINE_ORDER),
+      settings: runtimeSettings(env, claim.baseUrl, claim.retentionS), refsOf: (name) => claim.refs[name], progress: (p) => { percent = p; },
+    });
     const inputs = claim.inputs.map((f) => inputFile(files, f, f.fromTask));
     const { out, engine, credits } = await execute(claim.operation, claim.params, inputs, ctx, tried);
     const stored = await storeOutputs(files, claim.jobId, claim.taskId, out.files);
@@ -54,37 +55,4 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string, ho
     clearTimeout(timer);
     clearInterval(heartbeat);
   }
-}
-
-function contextFor(env: Env, claim: ClaimedTask, files: FileStore, signal: AbortSignal): OperationContext {
-  return {
-    signal,
-    taskName: claim.taskName,
-    taskId: claim.taskId,
-    jobId: claim.jobId,
-    files,
-    engines: workerdEngines(env, { signal, timeoutMs: claim.deadline - Date.now() }),
-    engineOrder: parseEngineOrder(env.ENGINE_ORDER),
-    settings: runtimeSettings(env, claim.baseUrl, claim.retentionS),
-    async taskFiles(name) {
-      const refs = claim.refs[name];
-      if (!refs) throw new TaskError("FILE_NOT_FOUND", `Task ${name} is not an input of this task.`);
-      return refs.map((f) => inputFile(files, f, name));
-    },
-  };
-}
-
-/** An InputFile reading lazily from the FileStore. */
-export function inputFile(files: FileStore, f: StoredOutput, fromTask: string): InputFile {
-  return {
-    filename: f.filename,
-    size: f.size,
-    key: f.key,
-    fromTask,
-    async bytes() {
-      const data = await files.get(f.key);
-      if (!data) throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
-      return data;
-    },
-  };
 }
