@@ -39,7 +39,7 @@ const SPECS: ToolSpec[] = [
   { name: "ffmpeg", bins: ["ffmpeg"], versionArgs: ["-version"], version: /ffmpeg version (\d+\.\d+(?:\.\d+)?)/, packages: ["ffmpeg"], extra: async () => !!which("ffprobe") },
   {
     name: "tesseract", bins: ["tesseract"], versionArgs: ["--version"], version: /tesseract v?(\d+\.\d+\.\d+)/,
-    // the OCR languages (src/engines/ocr/languages.ts OCR_LANGUAGES["tesseract-native"]) and osd for orientation
+    // the OCR languages (src/engines/kinds/ocr-languages.ts OCR_LANGUAGES["tesseract-native"]) and osd for orientation
     packages: ["tesseract-ocr", "tesseract-ocr-eng", "tesseract-ocr-osd", "tesseract-ocr-deu", "tesseract-ocr-fra", "tesseract-ocr-spa", "tesseract-ocr-ita", "tesseract-ocr-por", "tesseract-ocr-nld", "tesseract-ocr-chi-sim", "tesseract-ocr-chi-tra", "tesseract-ocr-jpn", "tesseract-ocr-rus", "tesseract-ocr-ara"],
   },
   { name: "graphicsmagick", bins: ["gm"], versionArgs: ["version"], version: /GraphicsMagick (\S+)/, packages: ["graphicsmagick"] },

@@ -82,7 +82,7 @@ function groupPeakRss(pgid: number): number {
   return total;
 }
 
-/** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/types.ts), ExifTool's isolate share. */
+/** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/budget.ts), ExifTool's isolate share. */
 const BUDGETS: Record<string, number> = { imagemagick: 120_000_000, exiftool: 128_000_000, ffmpeg: 128_000_000, "7z": 64_000_000 };
 
 const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;

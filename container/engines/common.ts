@@ -35,7 +35,7 @@ export interface NativeCall {
 /** One method of a native engine: request → result fields (merged with ok/engineVersion), or throws NativeError. */
 export type NativeMethod = (request: any, call: NativeCall) => Promise<Record<string, unknown>>;
 
-/** A native engine: the tool it needs and its methods by name (the Worker's kind interface, src/engines/kinds.ts). */
+/** A native engine: the tool it needs and its methods by name (the Worker's kind interface, src/engines/kinds/). */
 export interface NativeEngineDef {
   tool: string;
   methods: Record<string, NativeMethod>;

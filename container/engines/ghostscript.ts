@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 
-/** One input PDF as the Worker sends it (src/engines/pdf/types.ts PdfInput). */
+/** One input PDF as the Worker sends it (src/engines/kinds/pdf.ts PdfInput). */
 interface PdfIn {
   data: Uint8Array;
   filename: string;

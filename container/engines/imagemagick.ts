@@ -2,7 +2,7 @@
  * Native ImageMagick (Debian's IM 6, or IM 7's `magick` where installed) for images over the
  * Worker's budget (issue 12: "a 60-megapixel image … now finishes on the native engine"). It serves
  * the image kind's `run` with the same request vocabulary as the WASM engine
- * (src/engines/imagemagick/types.ts): convert and thumbnail; watermark and optimize answer
+ * (src/engines/kinds/image.ts): convert and thumbnail; watermark and optimize answer
  * UNSUPPORTED and stay with the WASM engine. Pixel work beyond ImageMagick's own resource policy
  * (memory, map, disk, area) fails as OVER_BUDGET.
  */
@@ -19,7 +19,7 @@ interface Request {
 
 /** Output formats that keep several frames (animation, multi-page). */
 const ANIMATED = new Set(["gif", "webp", "tiff"]);
-/** Most frames one call decodes (the WASM engine's maxFrames, src/engines/imagemagick/types.ts). */
+/** Most frames one call decodes (the WASM engine's maxFrames, src/engines/imagemagick/budget.ts). */
 const MAX_FRAMES = 500;
 
 /**

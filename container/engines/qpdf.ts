@@ -1,7 +1,7 @@
 /**
  * qpdf: the PDF page operations for documents over the Worker's budget (issue 12: "a 2,000-page PDF
  * that used to end OVER_BUDGET now finishes on the native engine"). The same methods, request
- * shapes and page notation as the in-Worker pdf-lib engine (src/engines/pdf/types.ts), so routing
+ * shapes and page notation as the in-Worker pdf-lib engine (src/engines/kinds/pdf.ts), so routing
  * can hand a task from one to the other.
  */
 import { readdir } from "node:fs/promises";
@@ -35,7 +35,7 @@ async function open(call: NativeCall, input: PdfIn, name = "in.pdf"): Promise<nu
 }
 
 /**
- * The page list (contract §6 notation, src/engines/pdf/pages.ts: "1,3,5-7", "5-") as qpdf's range
+ * The page list (contract §6 notation, src/engines/kinds/pdf-pages.ts: "1,3,5-7", "5-") as qpdf's range
  * syntax, each page checked against `count`.
  * @throws NativeError INVALID_PAGES for a page past the end or a malformed item
  */

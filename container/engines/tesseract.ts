@@ -2,7 +2,7 @@
  * Debian's tesseract (5.3.0, tessdata_fast models from the tesseract-ocr-<lang> packages): the
  * OCR rows' native engine (engine table row "tesseract-native", kind ocr, issue 17) for the
  * languages the WebAssembly build lacks and pages over its budget. The request and answer are the
- * Worker's (src/engines/ocr/types.ts OcrRequest → OcrPage).
+ * Worker's (src/engines/kinds/ocr.ts OcrRequest → OcrPage).
  *
  * One `tesseract in.<ext> out --psm N [--dpi D] -l a+b tsv` run with OMP_THREAD_LIMIT=1 (one
  * thread: with OpenMP's two threads tesseract is slower on a shared 2-core host,
@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NativeError, check, localName, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 
-/** The Worker's OcrRequest (src/engines/ocr/types.ts). */
+/** The Worker's OcrRequest (src/engines/kinds/ocr.ts). */
 interface OcrIn {
   image: Uint8Array;
   filename: string;
@@ -26,7 +26,7 @@ interface OcrIn {
   autoRotate?: boolean;
 }
 
-/** One word of the answer (src/engines/ocr/types.ts OcrWord). */
+/** One word of the answer (src/engines/kinds/ocr.ts OcrWord). */
 interface Word {
   text: string;
   x0: number;

@@ -1,9 +1,10 @@
 /**
  * The job's state machine as data (issue 9): every status change of a task or of the job is one
  * named event of these tables, with the statuses it may leave from, the status it enters, and the
- * columns it writes. JobMachine.move / moveJob are the only code that writes a `status` column, so a
- * transition missing here cannot happen, and a report that arrives after its task ended (cancel,
- * timeout, a stale attempt) is refused by the table rather than by scattered checks.
+ * columns it writes. JobMachine.move (a task's) and JobMachine.deriveJobStatus (the job's, through
+ * jobEventFor) are the only code that changes a `status` column, so a transition missing here
+ * cannot happen, and a report that arrives after its task ended (cancel, timeout, a stale attempt)
+ * is refused by the table rather than by scattered checks.
  *
  * Statuses: contract §2.3 (waiting, processing, finished, error). Leases (issue 10): a dispatched
  * task must be claimed by a runner within DELIVERY_MS; a claimed task's runner renews its lease

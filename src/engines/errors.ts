@@ -35,6 +35,14 @@ export interface TaskFailure {
   retryable: boolean;
 }
 
+/**
+ * The answer of one engine call, as data: its payload `T` with `ok: true`, or a failure as data
+ * (`ok: false`, {@link TaskFailure}); both name the engine version that answered. Every kind's methods
+ * (kinds/) answer this, never a thrown class, because most engines sit behind an RPC boundary
+ * (service binding, container HTTP) where class identity is lost (DESIGN.md principle 4).
+ */
+export type EngineResult<T> = ({ ok: true; engineVersion: string } & T) | { ok: false; error: TaskFailure; engineVersion: string };
+
 /** Thrown by operations and engine adapters. `message` names the field or file and the fix. */
 export class TaskError extends Error {
   readonly code: TaskErrorCode;

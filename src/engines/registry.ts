@@ -1,30 +1,34 @@
 /**
  * The engine table: every engine this project can run, in one explicit list (DESIGN.md principle 1,
  * like Gotenberg's module list or Miniflare's PLUGINS). A row says what the engine is (name,
- * version), where it runs (placement), which interface it implements (kind, kinds.ts), what it
+ * version), where it runs (placement), which interface it implements (kind, kinds/index.ts), what it
  * offers (operations, optionally restricted to format pairs), how large an input it takes (budget)
  * and which CloudConvert engine names it stands in for when a task pins one (aliases).
  *
  * Row order is the default routing priority among engines of one kind (routing.ts); a deployment
  * reorders per operation with ENGINE_ORDER. Adding an engine is one folder under src/engines/ plus
  * one row here (README "Adding an engine").
+ *
+ * Operations read the formats engines claim from here (the lists below the table), never from an
+ * engine's folder.
  */
-import { DEFAULT_EXIFTOOL_BUDGET } from "./exiftool/types";
+import { DEFAULT_EXIFTOOL_BUDGET } from "./exiftool/budget";
 import { EXIFTOOL_ENGINE } from "./exiftool/version";
 import { CHROME_ENGINE } from "./chrome/version";
-import { DEFAULT_MEDIA_BUDGET } from "./ffmpeg/types";
+import { DEFAULT_MEDIA_BUDGET } from "./ffmpeg/budget";
 import { FFMPEG_ENGINE } from "./ffmpeg/version";
-import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/types";
+import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/budget";
 import { IMAGEMAGICK_ENGINE } from "./imagemagick/version";
 import type { EngineKind, EngineKinds } from "./kinds";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/types";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS } from "./kinds/archive";
+import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
-import { WRITABLE_FORMATS } from "./imagemagick/formats";
+import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS, NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
 
@@ -125,7 +129,7 @@ export const ENGINES = [
     aliases: ["archivetool", "7zip", "7-zip", "p7zip"],
   },
   {
-    // tesseract in WebAssembly (issue 17): eng and fra (ocr/languages.ts); other languages answer UNSUPPORTED and go native
+    // tesseract in WebAssembly (issue 17): eng and fra (kinds/ocr-languages.ts); other languages answer UNSUPPORTED and go native
     name: TESSERACT_ENGINE.name, version: TESSERACT_ENGINE.version, kind: "ocr", placement: "engine-worker",
     offers: { operations: ["pdf/ocr", "convert"] },
     budget: { maxBytes: DEFAULT_TESSERACT_BUDGET.maxBytes },
@@ -195,3 +199,22 @@ export type EngineInstances = { [R in Rows as R["name"]]?: EngineKinds[R["kind"]
 export function engineRow(name: string): EngineRow | undefined {
   return ENGINES.find((e) => e.name === name);
 }
+
+// The formats the rows above claim, for operations that list format pairs in their catalogue entry or
+// check a format before routing. Operations read them here, never from an engine's folder, so adding
+// an engine touches no operation file.
+
+/** Image formats the WebAssembly image engine (row "imagemagick") reads. */
+export const IMAGE_INPUTS = READABLE_FORMATS;
+/** Image formats the WebAssembly image engine (row "imagemagick") writes. */
+export const IMAGE_OUTPUTS = WRITABLE_FORMATS;
+/** Raster outputs an SVG input is converted to (the WebAssembly engine rasterises SVG). */
+export const IMAGE_SVG_OUTPUTS = SVG_OUTPUTS;
+/** Image formats the native image engine (row "imagemagick-native") reads through convert and thumbnail. */
+export { NATIVE_IMAGE_INPUTS };
+/** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */
+export { NATIVE_IMAGE_OUTPUTS };
+/** Office formats the office engine (row "libreoffice") reads. */
+export { OFFICE_INPUTS };
+/** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
+export { IMAGE_PDF_INPUTS };

@@ -2,7 +2,7 @@
  * The RPC seam of engines that run outside the calling isolate (DESIGN.md principle 11): one
  * shape, `invoke(method, request) → result as data`, served by the shared engine-Worker entry
  * (wasm/entry.ts) over a service binding, and by the native engine over HTTP. The caller gets an
- * object of the kind's interface (kinds.ts) and never knows which host answers.
+ * object of the kind's interface (kinds/) and never knows which host answers.
  */
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "./kinds";
 import { fromWire, toWire } from "./wire";

@@ -1,6 +1,6 @@
 /**
  * The one way operations obtain an engine: by kind and operation, typed by the kind's interface
- * (kinds.ts), never by a cast at the call site. The runner sets `route` to the engine routing chose
+ * (kinds/), never by a cast at the call site. The runner sets `route` to the engine routing chose
  * for the current attempt (routing.ts); a secondary engine an operation needs (merge converting a
  * GIF to PNG with the image engine, say) is the first of the table's engines of that kind present
  * on this host.

@@ -1,7 +1,7 @@
 /**
  * The operation kit: what every operation needs around its engine call, in one place — output
  * naming (contract §6 `filename`, printf `%d`), reading inputs under the routed engine's byte
- * budget, cancellation, and turning an engine's answer (data, engines/kinds.ts EngineResult) back
+ * budget, cancellation, and turning an engine's answer (data, engines/errors.ts EngineResult) back
  * into a TaskError.
  */
 import { TaskError, type TaskFailure } from "../engines/errors";

@@ -93,7 +93,7 @@ export interface RuntimeSettings {
 export interface OperationHandler<P = Record<string, unknown>> {
   /** CloudConvert operation name, e.g. "convert", "import/url", "pdf/rotate-pages". */
   operation: string;
-  /** The engine kind that runs it (engines/kinds.ts). */
+  /** The engine kind that runs it (engines/kinds/index.ts). */
   kind: EngineKind;
   /** Format pairs; for operations without formats (import/export) use [{input:"*",output:"*"}]. */
   formats: FormatPair[];

@@ -9,7 +9,7 @@
 import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import type { EngineKinds } from "../../src/engines/kinds";
-import type { PdfEngine } from "../../src/engines/pdf/types";
+import type { PdfEngine } from "../../src/engines/kinds/pdf";
 import { ENGINES, type EngineInstances } from "../../src/engines/registry";
 
 /** A PDF whose pages have the given sizes in points, each page showing its number. */

@@ -2,7 +2,7 @@
 // checked with Debian's identify/convert, never with the engine under test.
 import { describe, expect, it } from "vitest";
 import { IMAGEMAGICK_ENGINE } from "../../src/engines/imagemagick/version";
-import type { ImageRunRequest, ImageRunResult } from "../../src/engines/imagemagick/types";
+import type { ImageRunRequest, ImageRunResult } from "../../src/engines/kinds/image";
 import { corpus, identify, imageMagick, meanColour } from "../support/image-helpers";
 
 async function ok(req: ImageRunRequest) {

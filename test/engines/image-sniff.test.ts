@@ -2,10 +2,9 @@
 // identify and the corpus facts; resize planning (geometry.ts). No WASM involved.
 import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
-import { checkImageBudget, sniffImage } from "../../src/engines/imagemagick/budget";
+import { checkImageBudget, DEFAULT_IMAGE_BUDGET, sniffImage } from "../../src/engines/imagemagick/budget";
 import { sniffIco, sniffSvg } from "../../src/engines/imagemagick/sniff-more";
 import { planResize, placeOverlay } from "../../src/engines/imagemagick/geometry";
-import { DEFAULT_IMAGE_BUDGET } from "../../src/engines/imagemagick/types";
 import { execFileSync } from "node:child_process";
 import { corpus, identify } from "../support/image-helpers";
 import { corpusPath } from "../support/corpus";

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { WatermarkOptions } from "../../src/engines/imagemagick/types";
+import type { WatermarkOptions } from "../../src/engines/kinds/image";
 import { watermarkParams } from "../../src/operations/image/schemas";
 import { nodeImageMagickEngine } from "../../src/runtime/node/imagemagick";
 

@@ -2,17 +2,17 @@
 // exiftool, and open the output with the format's native tool (qpdf --check, pdfinfo, identify).
 // Refusals name the property (issue 5).
 import { describe, expect, it } from "vitest";
-import type { ExifToolWriteRequest } from "../../src/engines/exiftool/types";
+import type { MetadataWriteRequest } from "../../src/engines/kinds/metadata";
 import { corpusPath } from "../support/corpus";
 import { run, tempFile } from "../support/native";
 import { corpusBytes, exiftool, nativeMetadata, scalar } from "../support/metadata-helpers";
 
-async function write(rel: string, tags: ExifToolWriteRequest["tags"], filename = rel.split("/").pop()!) {
+async function write(rel: string, tags: MetadataWriteRequest["tags"], filename = rel.split("/").pop()!) {
   const r = await exiftool().write({ input: corpusBytes(rel), filename, tags });
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r;
 }
-async function refusal(rel: string, tags: ExifToolWriteRequest["tags"]) {
+async function refusal(rel: string, tags: MetadataWriteRequest["tags"]) {
   const r = await exiftool().write({ input: corpusBytes(rel), filename: rel.split("/").pop()!, tags });
   if (r.ok) throw new Error("expected a refusal");
   return r.error;

@@ -8,7 +8,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createPdfLibEngine } from "../../src/engines/pdflib/engine";
-import type { TextLayerWord } from "../../src/engines/pdf/types";
+import type { TextLayerWord } from "../../src/engines/kinds/pdf";
 import { corpusInput, dataOf, expectQpdfCheck, tmpFile } from "../support/pdf-helpers";
 
 const engine = createPdfLibEngine();

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkFfmpegWords, splitArguments } from "../../container/command-args";
 import { MediaPlanError, outputSize, overBudget, parseProbe, planRuns, scaleFilter, type MediaBudget, type MediaOptions, type MediaProbe } from "../../container/media/plan";
-import { DEFAULT_MEDIA_BUDGET } from "../../src/engines/ffmpeg/types";
+import { DEFAULT_MEDIA_BUDGET } from "../../src/engines/ffmpeg/budget";
 import { corpusPath, fact } from "../support/corpus";
 import { ffprobeJsonText, imageSize, tempDir } from "../support/media-helpers";
 

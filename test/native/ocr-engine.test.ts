@@ -7,8 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { missingLanguages, ocrRowFor, OCR_LANGUAGES } from "../../src/engines/ocr/languages";
-import type { OcrEngine, OcrPage, OcrRequest, OcrWord } from "../../src/engines/ocr/types";
+import { missingLanguages, ocrRowFor, OCR_LANGUAGES } from "../../src/engines/kinds/ocr-languages";
+import type { OcrEngine, OcrPage, OcrRequest, OcrWord } from "../../src/engines/kinds/ocr";
 import { enginesFor } from "../../src/engines/routing";
 import { newTesseract } from "../../src/engines/tesseract/core";
 import { createTesseractEngine } from "../../src/engines/tesseract/engine";

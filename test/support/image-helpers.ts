@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { testContext } from "./context";
 import type { InputFile, OperationContext } from "../../src/operations/types";
 import { nodeImageMagickEngine } from "../../src/runtime/node/imagemagick";
-import type { ImageMagickEngine } from "../../src/engines/imagemagick/types";
+import type { ImageEngine } from "../../src/engines/kinds/image";
 
 export { CORPUS } from "./corpus";
 import { CORPUS } from "./corpus";
@@ -30,9 +30,9 @@ export function bytesInput(filename: string, data: Uint8Array): InputFile {
   return { filename, size: data.byteLength, fromTask: "previous", bytes: async () => data };
 }
 
-let engine: ImageMagickEngine | undefined;
+let engine: ImageEngine | undefined;
 /** The in-process engine (ImageMagick is initialised on first use). */
-export function imageMagick(): ImageMagickEngine {
+export function imageMagick(): ImageEngine {
   engine ??= nodeImageMagickEngine();
   return engine;
 }

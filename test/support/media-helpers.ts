@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { MediaFile } from "../../container/media/plan";
-import type { MediaEngine } from "../../src/engines/ffmpeg/types";
+import type { MediaEngine } from "../../src/engines/kinds/media";
 import { nodeFfmpegEngine } from "../../src/runtime/node/ffmpeg";
 import { CORPUS, corpusPath } from "./corpus";
 

@@ -5,17 +5,17 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { nodeExifToolEngine } from "../../src/runtime/node/exiftool";
-import type { ExifToolEngine } from "../../src/engines/exiftool/types";
+import type { MetadataEngine } from "../../src/engines/kinds/metadata";
 import { CORPUS } from "./corpus";
 
-let engine: ExifToolEngine | undefined;
+let engine: MetadataEngine | undefined;
 /**
  * The shared in-process engine (Node). Its time limit is raised from 30 s to 120 s: these are
  * agreement tests, not timing tests, and with test files running in parallel on a 2-core CI machine
  * the AES-256 PDFs (10–17 s quiet) were seen to pass 30 s. The TIMEOUT path keeps its own test
  * (metadata-engine.test.ts, a per-call budget).
  */
-export const exiftool = (): ExifToolEngine => (engine ??= nodeExifToolEngine({ budget: { timeoutMs: 120_000 } }));
+export const exiftool = (): MetadataEngine => (engine ??= nodeExifToolEngine({ budget: { timeoutMs: 120_000 } }));
 
 /** The spec's keys compared with the native exiftool (issue 5; SourceFile is the uploaded name, checked apart). */
 export const SPEC_KEYS = ["FileName", "Directory", "FileSize", "FileType", "FileTypeExtension", "MIMEType", "PDFVersion", "Author", "Title", "Creator", "Producer", "CreateDate", "ModifyDate", "PageCount", "ImageWidth", "ImageHeight", "ImageSize", "Duration"];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkListing, dictionaryBytes, parseListing, relativePath, unsafePath } from "../../src/engines/sevenzip/listing";
-import { DEFAULT_ARCHIVE_BUDGET } from "../../src/engines/sevenzip/types";
+import { DEFAULT_ARCHIVE_BUDGET } from "../../src/engines/sevenzip/budget";
 
 const LISTING = `
 7-Zip 24.09 (x86) : Copyright (c) 1999-2024 Igor Pavlov : 2024-11-29

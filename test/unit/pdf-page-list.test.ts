@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkPages, parsePageList, resolvePages, resolvePageSet } from "../../src/engines/pdf/pages";
+import { checkPages, parsePageList, resolvePages, resolvePageSet } from "../../src/engines/kinds/pdf-pages";
 import { TaskError } from "../../src/engines/errors";
 
 describe("page list notation", () => {

@@ -16,7 +16,7 @@ import puppeteer, { TimeoutError, type Browser, type BrowserWorker, type PDFOpti
 import { PDFDocument } from "@cantoo/pdf-lib";
 import type { TaskErrorCode } from "../errors";
 import { DOCUMENT_ORIGIN, guardPage, type LocalFiles } from "./guard";
-import type { WebEngine, WebRenderRequest } from "./types";
+import type { WebEngine, WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 
 /** How long a released browser stays warm for the next task, ms (Browser Rendering: 10 s – 10 min). */

@@ -10,8 +10,9 @@
 import type { TaskFailure } from "../errors";
 import { messagesOf, toMetadata } from "./json";
 import { runExifTool, type PerlRun, type SandboxFiles } from "./perl";
-import { checkTags, namedProperty, tagArgs } from "./tags";
-import { DEFAULT_EXIFTOOL_BUDGET, type ExifToolBudget, type ExifToolEngine, type ExifToolReadResult, type ExifToolWriteRequest, type ExifToolWriteResult } from "./types";
+import { namedProperty, tagArgs } from "./tags";
+import { DEFAULT_EXIFTOOL_BUDGET } from "./budget";
+import { checkTags, type MetadataBudget, type MetadataEngine, type MetadataReadResult, type MetadataWriteRequest, type MetadataWriteResult } from "../kinds/metadata";
 
 /** How this platform obtains the interpreter and the Perl files. */
 export interface ExifToolLoader {
@@ -20,7 +21,7 @@ export interface ExifToolLoader {
   /** Sandbox path → text: wasm/exiftool/perl-files.json (the exiftool script, Archive::Zip, Charset tables, shims). */
   loadPerlFiles(): Promise<Record<string, string>>;
   /** Engine-wide budget overrides (a request's own `budget` overrides these). */
-  budget?: Partial<ExifToolBudget>;
+  budget?: Partial<MetadataBudget>;
 }
 
 const fail = (code: TaskFailure["code"], message: string, retryable = false): TaskFailure => ({ code, message, retryable });
@@ -32,7 +33,7 @@ function sandboxName(filename: string, format: string | undefined, stem: string)
 }
 
 /** A run that did not get as far as ExifTool's own answer, as a failure. */
-function interpreterFailure(run: PerlRun, budget: ExifToolBudget, what: string): TaskFailure {
+function interpreterFailure(run: PerlRun, budget: MetadataBudget, what: string): TaskFailure {
   if (run.timedOut) return fail("TIMEOUT", `ExifTool took longer than ${budget.timeoutMs} ms on ${what} and was stopped.`);
   const message = run.error || run.stderr.trim() || `exit code ${run.exitCode}`;
   if (/memory|Maximum call stack/i.test(message)) return fail("OVER_BUDGET", `ExifTool ran out of memory on ${what}: ${message}`);
@@ -51,7 +52,7 @@ function writeFailure(messages: string[], names: string[], what: string): TaskFa
 }
 
 /** Creates the in-process engine. Nothing is loaded until the first call. */
-export function createExifToolEngine(loader: ExifToolLoader): ExifToolEngine {
+export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
   let assets: Promise<{ module: WebAssembly.Module; files: SandboxFiles; version: string }> | undefined;
   let version = "";
   let lastMemory = 0;
@@ -68,10 +69,10 @@ export function createExifToolEngine(loader: ExifToolLoader): ExifToolEngine {
     tail = next.catch(() => undefined);
     return next;
   };
-  const budgetOf = (b?: Partial<ExifToolBudget>): ExifToolBudget => ({ ...DEFAULT_EXIFTOOL_BUDGET, ...loader.budget, ...b });
+  const budgetOf = (b?: Partial<MetadataBudget>): MetadataBudget => ({ ...DEFAULT_EXIFTOOL_BUDGET, ...loader.budget, ...b });
 
   /** Common prologue: shape and byte budget checks, then the run. */
-  async function call(req: { input: Uint8Array; filename: string; format?: string; budget?: Partial<ExifToolBudget> }, args: (input: string) => string[], outputPath?: string) {
+  async function call(req: { input: Uint8Array; filename: string; format?: string; budget?: Partial<MetadataBudget> }, args: (input: string) => string[], outputPath?: string) {
     const budget = budgetOf(req.budget);
     if (!(req?.input instanceof Uint8Array)) return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
     const what = String(req.filename ?? "the file");
@@ -97,7 +98,7 @@ export function createExifToolEngine(loader: ExifToolLoader): ExifToolEngine {
       return { engineVersion: version, wasmMemoryBytes: lastMemory };
     },
     read(req) {
-      return serial(async (): Promise<ExifToolReadResult> => {
+      return serial(async (): Promise<MetadataReadResult> => {
         const c = await call(req, (input) => ["-json", input]);
         if ("failure" in c) return { ok: false, error: c.failure!, engineVersion: version };
         const metadata = toMetadata(c.run.stdout, c.what);
@@ -106,8 +107,8 @@ export function createExifToolEngine(loader: ExifToolLoader): ExifToolEngine {
         return { ok: true, metadata, engineVersion: version, ms: c.ms, wasmMemoryBytes: c.run.wasmMemoryBytes };
       });
     },
-    write(req: ExifToolWriteRequest) {
-      return serial(async (): Promise<ExifToolWriteResult> => {
+    write(req: MetadataWriteRequest) {
+      return serial(async (): Promise<MetadataWriteResult> => {
         const problems = checkTags(req?.tags ?? {});
         if (problems.length) return { ok: false, error: fail("CONVERSION_FAILED", problems.join(" ")), engineVersion: version };
         const output = sandboxName(String(req.filename), req.format, "output");

@@ -2,7 +2,7 @@
  * From `exiftool -json` output to the `metadata` result: scalar values, and the file-system
  * properties of the sandbox replaced by what the user uploaded.
  */
-import type { Metadata, MetadataValue } from "./types";
+import type { Metadata, MetadataValue } from "../kinds/metadata";
 
 /**
  * Properties that describe the interpreter's in-memory file, not the user's: WASI reports zero

@@ -100,7 +100,7 @@ function createPerl(module: WebAssembly.Module, fileSystem: MemoryFileSystem, ou
  * Runs `/exiftool ARGS` once in a fresh interpreter over `files`. Never throws: the script's exit
  * code, stdout and stderr come back, and a failure of the interpreter itself (cannot start, WASM
  * trap, deadline) is exitCode -1 with `error` holding the original message.
- * @param timeoutMs budget of the whole run, milliseconds (see ExifToolBudget.timeoutMs)
+ * @param timeoutMs budget of the whole run, milliseconds (see MetadataBudget.timeoutMs, kinds/metadata.ts)
  */
 export function runExifTool(module: WebAssembly.Module, files: SandboxFiles, args: string[], outputPath: string | undefined, timeoutMs: number): Promise<PerlRun> {
   const next = queue.then(() => runNow(module, files, args, outputPath, timeoutMs));

@@ -13,7 +13,8 @@ import { checkFfmpegWords, pathSegment, shellQuote, splitArguments } from "../..
 import { FONT_FILES, MediaPlanError, PROBE_ARGS, overBudget, parseProbe, planRuns, type MediaBudget, type MediaProbe, type MediaRequest, type PlanPaths } from "../../../container/media/plan";
 import type { TaskErrorCode } from "../errors";
 import { newCore, type Core } from "./core";
-import { DEFAULT_MEDIA_BUDGET, type MediaCommandRequest, type MediaEngine } from "./types";
+import { DEFAULT_MEDIA_BUDGET } from "./budget";
+import type { MediaCommandRequest, MediaEngine } from "../kinds/media";
 import { FFMPEG_ENGINE } from "./version";
 
 /** Where the engine's assets come from on this platform (runtime/ seam). */

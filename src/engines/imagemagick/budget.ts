@@ -8,7 +8,20 @@
 import { TaskError } from "../errors";
 import { sniffBmp, sniffGif, sniffJpeg, sniffPng, sniffWebp, type ImageHeader } from "./sniff";
 import { sniffHeif, sniffIco, sniffSvg, sniffTiff } from "./sniff-more";
-import { DEFAULT_IMAGE_BUDGET, type ImageBudget, type ImageFormat } from "./types";
+import type { ImageBudget, ImageFormat } from "../kinds/image";
+
+/**
+ * Defaults for a 128 MB isolate: 24 MP is the most a JPEG can declare (its thumbnails decode at
+ * 1/8 scale, ~17 MB); full-size work is bounded by the memory estimate (memory.ts), 120 MB.
+ * The engine table's row reads `maxBytes` (registry.ts).
+ */
+export const DEFAULT_IMAGE_BUDGET: ImageBudget = {
+  maxBytes: 32 * 1024 * 1024,
+  maxPixels: 24_000_000,
+  maxFrames: 500,
+  maxTotalPixels: 24_000_000,
+  maxMemoryBytes: 120_000_000,
+};
 
 /** Reads the header of whichever format the bytes carry (magic first), or null when none matches. */
 export function sniffImage(bytes: Uint8Array, frameCap = DEFAULT_IMAGE_BUDGET.maxFrames): ImageHeader | null {

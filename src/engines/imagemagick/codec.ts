@@ -13,7 +13,7 @@ import {
 import { TaskError } from "../errors";
 import { TRUNCATION_WARNING, cleanMagickMessage, toImageTaskError } from "./magick-errors";
 import type { ImageHeader } from "./sniff";
-import type { ImageFormat } from "./types";
+import type { ImageFormat } from "../kinds/image";
 
 /** magick-wasm format per canonical name. */
 export const MAGICK_FORMAT: Record<ImageFormat, MagickFormat> = {

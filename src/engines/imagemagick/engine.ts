@@ -10,7 +10,7 @@
  */
 import { TaskError, toFailure } from "../errors";
 import { resolveBudget } from "./budget";
-import { canonicalFormat } from "./formats";
+import { canonicalFormat } from "../kinds/image";
 import { applyResourceLimits, discardInstance, initImageMagick, wasmMemoryBytes } from "./magick";
 import { toImageTaskError } from "./magick-errors";
 import { runConvert } from "./ops/convert";
@@ -19,7 +19,7 @@ import { runThumbnail } from "./ops/thumbnail";
 import { runWatermark, shapeWatermarkText } from "./ops/watermark";
 import type { FontSource } from "../text/faces";
 import type { ShapedText } from "../text/shape";
-import type { ImageBudget, ImageMagickEngine, ImageRunOutput, ImageRunRequest, ImageRunResult } from "./types";
+import type { ImageBudget, ImageEngine, ImageRunOutput, ImageRunRequest, ImageRunResult } from "../kinds/image";
 
 /** How this platform obtains magick's module and the shipped fonts. */
 export interface ImageMagickLoader {
@@ -57,7 +57,7 @@ function dispatch(req: ImageRunRequest, budget: ImageBudget, text?: ShapedText):
 }
 
 /** Creates the in-process engine. Nothing is loaded until the first call. */
-export function createImageMagickEngine(loader: ImageMagickLoader): ImageMagickEngine {
+export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine {
   let version = "";
   let assets: Promise<WebAssembly.Module | Uint8Array> | undefined;
   const init = async () => {

@@ -1,7 +1,7 @@
 /**
  * The formats the magick-wasm build (ImageMagick 7.1.2 Q8) can really read and write, verified by
- * test/unit/image-formats.test.ts against Debian's `identify` and `exiftool`. Pure data: operations
- * and the catalogue import this without pulling in the engine.
+ * test/unit/image-formats.test.ts against Debian's `identify` and `exiftool`. Pure data: the engine
+ * table (registry.ts) imports this without pulling in the engine, and operations read it there.
  *
  * Verified facts (magick-wasm 0.0.43, `Magick.supportedFormats` and real encodes):
  * - HEIC is read-only: writing fails with "NoEncodeDelegateForThisImageFormat `HEIC'" (the build has
@@ -24,7 +24,7 @@
  * - SVG renders with ImageMagick's internal MSVG renderer (the default SVG coder shells out to
  *   inkscape, which cannot exist in WASM) and is offered only as an input to raster outputs.
  */
-import type { ImageFormat } from "./types";
+import type { ImageFormat } from "../kinds/image";
 
 /** Formats ImageMagick decodes. */
 export const READABLE_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg"];
@@ -40,20 +40,3 @@ export const LOSSY_OUTPUTS: readonly ImageFormat[] = ["jpg", "webp", "avif", "jx
 
 /** Inputs that need `svg` handling (rasterised, so only raster outputs of convert). */
 export const SVG_OUTPUTS: readonly ImageFormat[] = ["png", "jpg"];
-
-const ALIASES: Record<string, ImageFormat> = { jpeg: "jpg", jpe: "jpg", jfif: "jpg", tif: "tiff", heif: "heic", dib: "bmp", cur: "ico" };
-
-/** Canonical format name for an extension or format string (case-insensitive), or undefined. */
-export function canonicalFormat(name: string | undefined): ImageFormat | undefined {
-  if (!name) return undefined;
-  const n = name.toLowerCase().replace(/^\./, "");
-  const f = (ALIASES[n] ?? n) as ImageFormat;
-  return READABLE_FORMATS.includes(f) || WRITABLE_FORMATS.includes(f) ? f : undefined;
-}
-
-/** MIME type of an output format. */
-export const MIME: Record<ImageFormat, string> = {
-  png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif", tiff: "image/tiff",
-  bmp: "image/bmp", ico: "image/vnd.microsoft.icon", avif: "image/avif", heic: "image/heic", svg: "image/svg+xml",
-  jxl: "image/jxl", psd: "image/vnd.adobe.photoshop",
-};

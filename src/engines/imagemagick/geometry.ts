@@ -5,7 +5,7 @@
  * - scale: exactly width × height (aspect ratio not kept).
  * With only one of width/height, the other follows the aspect ratio for every fit.
  */
-import type { Fit } from "./types";
+import type { Fit } from "../kinds/image";
 
 /** What to do to one frame: resize to resize.w × resize.h, then (crop) cut crop.w × crop.h from the centre. */
 export interface ResizePlan {

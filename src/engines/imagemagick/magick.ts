@@ -9,7 +9,7 @@
  * broken/resvg-*.svg corpus files).
  */
 import { ConfigurationFiles, ImageMagick, Magick, ResourceLimits, initializeImageMagick, type IConfigurationFiles } from "@imagemagick/magick-wasm";
-import type { ImageBudget } from "./types";
+import type { ImageBudget } from "../kinds/image";
 
 let ready: Promise<string> | undefined;
 let fontNames: string[] = [];

@@ -30,7 +30,7 @@
 import { TaskError } from "../errors";
 import type { ResizePlan } from "./geometry";
 import type { ImageHeader } from "./sniff";
-import type { ImageBudget, ImageFormat } from "./types";
+import type { ImageBudget, ImageFormat } from "../kinds/image";
 
 const BASE = 17e6;
 const DECODE: Partial<Record<ImageFormat, number>> = { heic: 6, avif: 6 };

@@ -6,7 +6,7 @@
  * (ITU T.81 SOFn markers), GIF89a (logical screen + image descriptors), WebP (RIFF VP8/VP8L/VP8X/ANMF),
  * BMP (BITMAPINFOHEADER / OS/2 core header).
  */
-import type { ImageFormat } from "./types";
+import type { ImageFormat } from "../kinds/image";
 
 /** What a header declares. `frames` stops counting at the caller's cap + 1 (`capped` then true). */
 export interface ImageHeader {

@@ -10,7 +10,7 @@ import { TaskError } from "../errors";
 import { LOSSY_OUTPUTS } from "./formats";
 import { plannedSize, type ResizePlan } from "./geometry";
 import { JPEG_OPTIMIZE_MAX_PIXELS } from "./memory";
-import type { ImageBudget, ImageFormat } from "./types";
+import type { ImageBudget, ImageFormat } from "../kinds/image";
 
 /**
  * Refuses a requested output larger than the per-frame pixel budget before any resize

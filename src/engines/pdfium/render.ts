@@ -7,7 +7,7 @@
 import { TaskError } from "../errors";
 import { checkBytes, checkPages } from "../pdflib/budget";
 import { passwordCandidates } from "../pdflib/password";
-import { resolvePageSet } from "../pdf/pages";
+import { resolvePageSet } from "../kinds/pdf-pages";
 import type { Pdfium } from "./instance";
 import { encodePng, filterRows } from "./png";
 import { DEFAULT_DENSITY, rasterSize, type PageRaster } from "./size";

@@ -1,11 +1,11 @@
 /**
  * PDFium's facts: its budget defaults and identity. The request and result shapes are the PDF
- * kind's (pdf/types.ts `rasterize`); PDFium implements only that method.
+ * kind's (kinds/pdf.ts `rasterize`); PDFium implements only that method.
  */
-import type { PdfOps, RasterBudget } from "../pdf/types";
+import type { PdfOps, RasterBudget } from "../kinds/pdf";
 
-export type { RasterBudget, RasterFit, RasterPage, RasterRequest } from "../pdf/types";
-export type { PageRange as RasterPageRange } from "../pdf/pages";
+export type { RasterBudget, RasterFit, RasterPage, RasterRequest } from "../kinds/pdf";
+export type { PageRange as RasterPageRange } from "../kinds/pdf-pages";
 
 export const DEFAULT_RASTER_BUDGET: RasterBudget = {
   maxBytes: 100 * 1024 * 1024,

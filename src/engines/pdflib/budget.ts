@@ -6,7 +6,7 @@
  */
 import { TaskError } from "../errors";
 
-import type { PdfBudget } from "../pdf/types";
+import type { PdfBudget } from "../kinds/pdf";
 
 export type { PdfBudget };
 

@@ -1,19 +1,19 @@
 /**
  * The pdf-lib engine (@cantoo/pdf-lib, pure JavaScript): the PDF kind's page, crypt and watermark
- * methods (pdf/types.ts). It runs wherever JavaScript runs — the api Worker, Node, a browser — and
+ * methods (kinds/pdf.ts). It runs wherever JavaScript runs — the api Worker, Node, a browser — and
  * answers with data: every TaskError thrown inside becomes `{ok: false, error}` here, at the
  * adapter boundary (DESIGN.md principle 3).
  */
 import { TaskError, toFailure } from "../errors";
-import type { EngineResult } from "../kinds";
-import { resolvePages } from "../pdf/pages";
-import type { PdfEngine, PdfInput } from "../pdf/types";
+import type { EngineResult } from "../errors";
+import { resolvePages } from "../kinds/pdf-pages";
+import type { PdfEngine, PdfInput } from "../kinds/pdf";
 import { mergeDocs } from "./merge";
 import { openPdf } from "./open";
 import { copyToNew, rotateDoc } from "./pages";
 import { savePdf } from "./save";
 import { addTextLayer, displaySize, glyphlessFont, pageHasFonts } from "./text-layer";
-import { addDropped, type DroppedStructure } from "../pdf/dropped";
+import { addDropped, type DroppedStructure } from "../kinds/pdf";
 import { SourceIndex } from "./structure-source";
 import { PDFLIB_ENGINE } from "./version";
 import { watermarkDoc } from "./watermark";

@@ -5,6 +5,7 @@
  */
 import type { PDFDocument, PDFImage } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
+import { sniffImage } from "../sniff";
 
 /**
  * The image formats convert → pdf takes (with the aliases jpeg and tif, as extensions come): JPEG and PNG
@@ -16,13 +17,6 @@ export const IMAGE_PDF_INPUTS = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "gi
 export const MAX_PNG_PIXELS = 40_000_000;
 /** PDF user-space limit of a page side in points (ISO 32000-1 Annex C: 14 400). */
 const MAX_PAGE_SIDE = 14_400;
-
-/** "jpg" | "png" from the magic bytes, or null. */
-export function sniffImage(bytes: Uint8Array): "jpg" | "png" | null {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpg";
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return "png";
-  return null;
-}
 
 /**
  * Embeds a JPEG or PNG into `doc`.
@@ -43,37 +37,6 @@ export async function embedImage(doc: PDFDocument, bytes: Uint8Array, filename: 
   } catch (err) {
     throw new TaskError("OPEN_FAILED", `${filename} could not be read as ${kind.toUpperCase()}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-}
-
-/**
- * The resolution a JPEG or PNG file records, in pixels per inch (horizontal): the JFIF APP0
- * density (units 1 = per inch, 2 = per cm; JFIF 1.02 §A.1) or the PNG pHYs chunk (unit 1 = per
- * metre; PNG spec §11.3.5.3). Undefined when the file records none or an implausible one (<10 or
- * >10 000). Reads the headers only.
- */
-export function recordedPpi(bytes: Uint8Array): number | undefined {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const plausible = (ppi: number) => (ppi >= 10 && ppi <= 10_000 ? Math.round(ppi * 100) / 100 : undefined);
-  const kind = sniffImage(bytes);
-  if (kind === "jpg") {
-    // APP0 "JFIF\0" right after SOI: version(2) units(1) Xdensity(2) Ydensity(2)
-    if (bytes.length >= 18 && v.getUint16(2) === 0xffe0 && String.fromCharCode(...bytes.subarray(6, 10)) === "JFIF") {
-      const units = bytes[13], x = v.getUint16(14);
-      return units === 1 ? plausible(x) : units === 2 ? plausible(x * 2.54) : undefined;
-    }
-    return undefined;
-  }
-  if (kind === "png") {
-    // chunks after the 8-byte signature: length(4) type(4) data crc(4); pHYs comes before IDAT
-    for (let at = 8; at + 12 <= bytes.length; ) {
-      const len = v.getUint32(at);
-      const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
-      if (type === "pHYs" && len >= 9) return bytes[at + 16] === 1 ? plausible(v.getUint32(at + 8) * 0.0254) : undefined;
-      if (type === "IDAT" || type === "IEND") return undefined;
-      at += 12 + len;
-    }
-  }
-  return undefined;
 }
 
 /**

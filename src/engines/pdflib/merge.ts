@@ -9,9 +9,10 @@
  */
 import type { PDFDocument } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
-import type { PdfInput } from "../pdf/types";
+import type { PdfInput } from "../kinds/pdf";
 import { checkBytes, checkPages, DEFAULT_PDF_BUDGET } from "./budget";
-import { addImagePage, embedImage, recordedPpi, sniffImage } from "./images";
+import { addImagePage, embedImage } from "./images";
+import { recordedPpi, sniffImage } from "../sniff";
 import { copyInfo } from "./info";
 import { looksLikePdf, openPdf } from "./open";
 import { DocumentBuilder, type StructureReport } from "./structure";

@@ -26,7 +26,7 @@ export interface OpenOptions {
 /** Error messages pdf-lib uses for passwords (crypto.js: "Password incorrect", "NEEDS PASSWORD"). */
 const PASSWORD_ERROR = /password/i;
 
-import { looksLikePdf } from "../pdf/sniff";
+import { looksLikePdf } from "../sniff";
 export { looksLikePdf };
 
 /**

@@ -4,7 +4,7 @@
  * pages (rotate).
  */
 import { degrees, type PDFDocument } from "@cantoo/pdf-lib";
-import { resolvePageSet } from "../pdf/pages";
+import { resolvePageSet } from "../kinds/pdf-pages";
 import { copyInfo } from "./info";
 import { DocumentBuilder, type AddOptions, type StructureReport } from "./structure";
 import type { SourceIndex } from "./structure-source";

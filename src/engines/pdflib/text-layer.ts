@@ -9,7 +9,7 @@
  * code units, /ToUnicode maps each back to itself, so any script is extractable; nothing is ever
  * painted with it (mode 3), so no glyphs are needed. Widths are a constant 500/1000 em.
  */
-import type { TextLayerWord } from "../pdf/types";
+import type { TextLayerWord } from "../kinds/pdf";
 import { PDFArray, PDFDict, PDFName, PDFString, type PDFDocument, type PDFPage, type PDFRef } from "@cantoo/pdf-lib";
 
 /** One word in page-display points: origin bottom-left of the page as displayed (after /Rotate and the crop box), y up. */

@@ -20,8 +20,8 @@ import {
   StandardFonts,
 } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
-import { resolvePageSet } from "../pdf/pages";
-import type { PdfWatermark } from "../pdf/types";
+import { resolvePageSet } from "../kinds/pdf-pages";
+import type { PdfWatermark } from "../kinds/pdf";
 import { isWinAnsi, wantsBold, type FontSource } from "../text/faces";
 import { alignOffset, shapeText, type ShapedText } from "../text/shape";
 import { embedImage } from "./images";

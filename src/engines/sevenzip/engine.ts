@@ -15,7 +15,8 @@
 import type { TaskErrorCode } from "../errors";
 import { newSevenZip, type SevenZip } from "./core";
 import { checkListing, parseListing, type ArchiveEntry, type ArchiveListing } from "./listing";
-import { DEFAULT_ARCHIVE_BUDGET, type ArchiveBudget, type ArchiveCreateRequest, type ArchiveEngine, type ArchiveExtractRequest, type ArchiveMemberOut, type ArchiveOutput, type SkippedEntry } from "./types";
+import { DEFAULT_ARCHIVE_BUDGET } from "./budget";
+import type { ArchiveBudget, ArchiveCreateRequest, ArchiveEngine, ArchiveExtractRequest, ArchiveMemberOut, ArchiveOutput, SkippedEntry } from "../kinds/archive";
 import { SEVENZIP_ENGINE } from "./version";
 
 /** Where the engine's module comes from on this platform (runtime/ seam). */

@@ -4,7 +4,7 @@
  * counts, the declared unpacked total against the archive's size, and the decoder dictionary each
  * member needs. Pure functions, tested on their own (test/unit/archive-listing.test.ts).
  */
-import type { ArchiveBudget } from "./types";
+import type { ArchiveBudget } from "../kinds/archive";
 
 /** What an entry is, as far as the listing says. */
 export type EntryType = "file" | "dir" | "symlink" | "hardlink" | "device";

@@ -4,7 +4,7 @@
  * @tesseract.js-data, and osd for orientation (issue 17).
  *
  * One call: languages checked against what this build ships (others → UNSUPPORTED, so routing
- * hands the request to the native row, ocr/languages.ts); the image's header checked against the
+ * hands the request to the native row, kinds/ocr-languages.ts); the image's header checked against the
  * pixel budget before anything is decoded (OVER_BUDGET naming width×height and the limit); the
  * image recognised upright; when that recognition is weak (mean confidence below the budget's
  * `weakConfidence`, or no words) and `autoRotate` is not false, tesseract's orientation detection
@@ -17,8 +17,8 @@
  * `resetAboveBytes`, or a crash, the next call starts from a fresh instance. Calls run one at a time.
  */
 import type { TaskErrorCode } from "../errors";
-import { missingLanguages, normalizeLanguages, OCR_LANGUAGES } from "../ocr/languages";
-import type { OcrEngine, OcrPage, OcrRequest, OcrWord } from "../ocr/types";
+import { missingLanguages, normalizeLanguages, OCR_LANGUAGES } from "../kinds/ocr-languages";
+import type { OcrEngine, OcrPage, OcrRequest, OcrWord } from "../kinds/ocr";
 import { gunzip, newTesseract, type Pass, type RawWord, type Rotation, type Tesseract } from "./core";
 import { ocrImageHeader } from "./image";
 import { DEFAULT_TESSERACT_BUDGET, type TesseractBudget } from "./types";

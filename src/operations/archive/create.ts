@@ -4,7 +4,7 @@
  * the files' own names, a repeated name made unique the way export/url's archive does ("a.pdf",
  * "a-2.pdf"). RAR is refused at creation (REFUSED_OUTPUTS).
  */
-import { ARCHIVE_OUTPUTS, type ArchiveOutput } from "../../engines/sevenzip/types";
+import { ARCHIVE_OUTPUTS, type ArchiveOutput } from "../../engines/kinds/archive";
 import { useEngine } from "../../engines/use";
 import { uniqueNames } from "../io/zip";
 import { baseName, engineCall } from "../kit";

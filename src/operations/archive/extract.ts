@@ -7,7 +7,7 @@
  * (`members`) and the entries not taken out (`skipped`: links, devices). Nested archives are not
  * opened: they come out as files a later convert can open.
  */
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, type ArchiveInput, type ArchiveOutput } from "../../engines/sevenzip/types";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, type ArchiveInput, type ArchiveOutput } from "../../engines/kinds/archive";
 import { useEngine } from "../../engines/use";
 import { uniqueNames } from "../io/zip";
 import { engineCall, formatOf, outputName, readInput, throwIfAborted } from "../kit";

@@ -3,8 +3,8 @@
  * one engine output. Engines, budgets, naming and result unwrapping come from the kit (../kit.ts).
  */
 import { TaskError } from "../../engines/errors";
-import { MIME, canonicalFormat } from "../../engines/imagemagick/formats";
-import type { ImageFormat, ImageRunOutput } from "../../engines/imagemagick/types";
+import { MIME, canonicalFormat } from "../../engines/kinds/image";
+import type { ImageFormat, ImageRunOutput } from "../../engines/kinds/image";
 import { formatOf } from "../kit";
 import type { InputFile, OutputFile } from "../types";
 

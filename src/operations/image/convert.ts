@@ -1,15 +1,14 @@
 /**
  * convert (image → image) with the image engines: every pair the WASM build verifiably reads and
- * writes (engines/imagemagick/formats.ts; test/unit/image-formats.test.ts checks each with Debian's
- * `identify`), plus svg → png|jpg rendered by ImageMagick's internal SVG renderer, plus the outputs
- * only the native ImageMagick writes (HEIC: engines/native/rows.ts). Which engine lists which pair
- * is the engine table's business (registry.ts rows' formats), so a native-only output appears in
- * the catalogue only where the native engine is deployed.
+ * writes (registry.ts IMAGE_INPUTS / IMAGE_OUTPUTS; test/unit/image-formats.test.ts checks each with
+ * Debian's `identify`), plus svg → png|jpg rendered by ImageMagick's internal SVG renderer, plus the
+ * outputs only the native ImageMagick writes (HEIC: registry.ts NATIVE_IMAGE_OUTPUTS). Which engine
+ * lists which pair is the engine table's business (registry.ts rows' formats), so a native-only
+ * output appears in the catalogue only where the native engine is deployed.
  */
 import type { z } from "zod";
-import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "../../engines/imagemagick/formats";
-import type { ImageFormat } from "../../engines/imagemagick/types";
-import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS } from "../../engines/native/rows";
+import type { ImageFormat } from "../../engines/kinds/image";
+import { IMAGE_INPUTS, IMAGE_OUTPUTS, IMAGE_SVG_OUTPUTS, NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
@@ -17,11 +16,11 @@ import { imageFile, inputFormatOf } from "./common";
 import { convertParams } from "./schemas";
 
 /** Outputs only the native engine writes (HEIC), offered for the inputs it reads (NATIVE_IMAGE_INPUTS). */
-const NATIVE_ONLY_OUTPUTS: readonly ImageFormat[] = NATIVE_IMAGE_OUTPUTS.filter((f) => !WRITABLE_FORMATS.includes(f));
+const NATIVE_ONLY_OUTPUTS: readonly ImageFormat[] = NATIVE_IMAGE_OUTPUTS.filter((f) => !IMAGE_OUTPUTS.includes(f));
 
 /** Every (input, output) pair convert offers, by some image engine. */
-export const CONVERT_PAIRS: FormatPair[] = READABLE_FORMATS.flatMap((input) => [
-  ...(input === "svg" ? SVG_OUTPUTS : WRITABLE_FORMATS),
+export const CONVERT_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) => [
+  ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
   ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
 ].map((output) => ({ input, output })));
 

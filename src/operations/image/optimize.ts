@@ -5,7 +5,7 @@
  * smaller is the input itself (bytes_saved 0).
  */
 import type { z } from "zod";
-import type { ImageFormat } from "../../engines/imagemagick/types";
+import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";

@@ -5,7 +5,7 @@
  * and therefore refused by name at creation.
  */
 import { z } from "zod";
-import { FONT_NAMES } from "../../engines/imagemagick/fonts";
+import { FONT_NAMES } from "../../engines/fonts";
 
 /** Booleans as SDKs send them: true/false, or "true"/"false"/"1"/"0". */
 export const boolParam = z

@@ -4,8 +4,8 @@
  * multi-page TIFF, named `<base>-1.png`, `-2`, … or by `filename` with `%d`).
  */
 import type { z } from "zod";
-import { READABLE_FORMATS } from "../../engines/imagemagick/formats";
-import type { ImageFormat } from "../../engines/imagemagick/types";
+import { IMAGE_INPUTS } from "../../engines/registry";
+import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
@@ -15,7 +15,7 @@ import { thumbnailParams } from "./schemas";
 /** Thumbnail outputs (contract §6). */
 export const THUMBNAIL_OUTPUTS: ImageFormat[] = ["png", "jpg", "webp"];
 
-export const THUMBNAIL_PAIRS: FormatPair[] = READABLE_FORMATS.flatMap((input) => THUMBNAIL_OUTPUTS.map((output) => ({ input, output })));
+export const THUMBNAIL_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) => THUMBNAIL_OUTPUTS.map((output) => ({ input, output })));
 
 export const imageThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
   operation: "thumbnail",

@@ -5,8 +5,8 @@
  * `output_format` when given.
  */
 import type { z } from "zod";
-import { READABLE_FORMATS, WRITABLE_FORMATS } from "../../engines/imagemagick/formats";
-import type { ImageFormat } from "../../engines/imagemagick/types";
+import { IMAGE_INPUTS, IMAGE_OUTPUTS } from "../../engines/registry";
+import type { ImageFormat } from "../../engines/kinds/image";
 import type { EngineRow } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, readTaskFile } from "../kit";
@@ -16,11 +16,11 @@ import { checkWatermark, watermarkParams } from "./schemas";
 
 /** Output format when `output_format` is absent. */
 export function defaultWatermarkOutput(input: ImageFormat): ImageFormat {
-  if (WRITABLE_FORMATS.includes(input)) return input;
+  if (IMAGE_OUTPUTS.includes(input)) return input;
   return input === "heic" ? "jpg" : "png";
 }
 
-export const WATERMARK_PAIRS: FormatPair[] = READABLE_FORMATS.map((input) => ({ input, output: defaultWatermarkOutput(input) }));
+export const WATERMARK_PAIRS: FormatPair[] = IMAGE_INPUTS.map((input) => ({ input, output: defaultWatermarkOutput(input) }));
 
 async function watermarkImage(name: string, ctx: OperationContext, row: EngineRow): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
   const { file, data } = await readTaskFile(ctx, name, row, "watermark image");

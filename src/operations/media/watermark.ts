@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../container/media/plan";
-import { resolveFont } from "../../engines/imagemagick/fonts";
+import { resolveFont } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
 import { engineCall, formatOf, outputName, readInput, readTaskFile } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";

@@ -17,7 +17,7 @@ import { useEngine } from "../../engines/use";
 import { engineCall, formatOf, readInput } from "../kit";
 import type { OperationHandler } from "../types";
 import { METADATA_READ_FORMATS } from "./formats";
-import { looksLikePdf } from "../../engines/pdf/sniff";
+import { looksLikePdf } from "../../engines/sniff";
 import { passwordParam } from "../pdf/common";
 import type { OperationContext } from "../types";
 

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { checkTags } from "../../engines/exiftool/tags";
+import { checkTags } from "../../engines/kinds/metadata";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
 import { engineCall, formatOf, outputName, readInput } from "../kit";

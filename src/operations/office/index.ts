@@ -5,7 +5,7 @@
  * engine lacks and the faces used instead (`fonts_substituted`), so a user sees why a layout moved.
  */
 import { z } from "zod";
-import { OFFICE_INPUTS } from "../../engines/native/rows";
+import { OFFICE_INPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import { pdfThumbnail } from "../pdf/thumbnail";

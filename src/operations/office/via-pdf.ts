@@ -4,7 +4,7 @@
  * the native engine) and the PDF operation runs on the result, as if a convert task had come first.
  */
 import { TaskError } from "../../engines/errors";
-import { OFFICE_INPUTS } from "../../engines/native/rows";
+import { OFFICE_INPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
 import { baseName, engineCall, readInput } from "../kit";

@@ -5,15 +5,14 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { checkPages } from "../../engines/pdf/pages";
-import { addDropped, type DroppedStructure } from "../../engines/pdf/dropped";
-import type { PdfEngine, PdfInput, PdfOut } from "../../engines/pdf/types";
+import { checkPages } from "../../engines/kinds/pdf-pages";
+import { addDropped, type DroppedStructure, type PdfEngine, type PdfInput, type PdfOut } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 
-/** `pages` parameter: a page list (engines/pdf/pages.ts); length-capped so parsing stays cheap. */
+/** `pages` parameter: a page list (engines/kinds/pdf-pages.ts); length-capped so parsing stays cheap. */
 export const pagesParam = z
   .string()
   .max(1000)

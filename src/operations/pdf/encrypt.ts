@@ -9,7 +9,7 @@
  * whoever only knows the user password (an owner password equal to it would lift them).
  */
 import { z } from "zod";
-import type { PdfPermissions } from "../../engines/pdf/types";
+import type { PdfPermissions } from "../../engines/kinds/pdf";
 import type { OperationHandler } from "../types";
 import { boolParam, perDocument, PDF_TO_PDF } from "./common";
 

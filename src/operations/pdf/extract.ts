@@ -1,9 +1,9 @@
 /**
  * pdf/extract-pages: a new PDF holding the pages of `pages` ("1,3,5-7"; open range "5-" = page 5 to
- * the end; engines/pdf/pages.ts), in the order given, with the input's document info.
+ * the end; engines/kinds/pdf-pages.ts), in the order given, with the input's document info.
  */
 import { z } from "zod";
-import { checkPages } from "../../engines/pdf/pages";
+import { checkPages } from "../../engines/kinds/pdf-pages";
 import type { OperationHandler } from "../types";
 import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
 

@@ -17,8 +17,9 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import type { PdfInput, TextLayerWord } from "../../engines/pdf/types";
-import { IMAGE_PDF_INPUTS, recordedPpi, sniffImage } from "../../engines/pdflib/images";
+import type { PdfInput, TextLayerWord } from "../../engines/kinds/pdf";
+import { IMAGE_PDF_INPUTS } from "../../engines/registry";
+import { recordedPpi, sniffImage } from "../../engines/sniff";
 import { useEngine, type UsedEngine } from "../../engines/use";
 import { inputFormatOf } from "../image/common";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";

@@ -1,7 +1,7 @@
 /**
  * The PDF operation family: registry rows for merge, pdf/split-pages, pdf/extract-pages,
  * pdf/rotate-pages, pdf/encrypt, pdf/decrypt, watermark, pdf/a, pdf/x, optimize, pdf/ocr (OCR engine + PDFium + pdf-lib), and convert/thumbnail from PDF to
- * png|jpg|webp, all run by a PDF-kind engine (engines/pdf/types.ts; the engine table says which:
+ * png|jpg|webp, all run by a PDF-kind engine (engines/kinds/pdf.ts; the engine table says which:
  * pdf-lib for pages, PDFium for rasterizing); jpg/webp pages are re-encoded by the image engine.
  * The registry lists PDF_HANDLERS explicitly (DESIGN.md principle 1).
  */

@@ -11,16 +11,15 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { canonicalFormat } from "../../engines/imagemagick/formats";
-import type { PdfInput } from "../../engines/pdf/types";
-import { looksLikePdf } from "../../engines/pdf/sniff";
-import { sniffImage } from "../../engines/pdflib/images";
+import { canonicalFormat } from "../../engines/kinds/image";
+import type { PdfInput } from "../../engines/kinds/pdf";
+import { looksLikePdf, sniffImage } from "../../engines/sniff";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
 import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
-import { OFFICE_INPUTS } from "../../engines/native/rows";
+import { OFFICE_INPUTS } from "../../engines/registry";
 import { isOfficeFile, officePdf } from "../office/via-pdf";
 
 /** `password`: one for every encrypted input, or one per input in `input` order. */

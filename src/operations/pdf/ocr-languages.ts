@@ -1,10 +1,10 @@
 /**
  * The `language` parameter of pdf/ocr (contract §6: an array of tesseract codes; a single code or
  * "eng+fra" accepted too): parsing, and the creation-time check against the languages some OCR
- * row offers (engines/ocr/languages.ts), so an unknown language is a 422 naming what is available.
+ * row offers (engines/kinds/ocr-languages.ts), so an unknown language is a 422 naming what is available.
  */
 import { z } from "zod";
-import { ALL_OCR_LANGUAGES, normalizeLanguages, ocrRowFor } from "../../engines/ocr/languages";
+import { ALL_OCR_LANGUAGES, normalizeLanguages, ocrRowFor } from "../../engines/kinds/ocr-languages";
 
 /** `language`: one code or an array of codes (default ["eng"]). */
 export const languageParam = z

@@ -16,9 +16,9 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import type { OcrPage } from "../../engines/ocr/types";
-import { resolvePageSet } from "../../engines/pdf/pages";
-import type { PdfPageInfo, TextLayerWord } from "../../engines/pdf/types";
+import type { OcrPage } from "../../engines/kinds/ocr";
+import { resolvePageSet } from "../../engines/kinds/pdf-pages";
+import type { PdfPageInfo, TextLayerWord } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";

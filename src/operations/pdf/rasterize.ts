@@ -1,7 +1,7 @@
 /**
  * convert pdf → png | jpg | webp with the routed PDF engine's `rasterize` (PDFium): one image per
  * page (all pages, or `pages`), at `pixel_density` ppi (default 150, pdftoppm's default;
- * CloudConvert documents none), or fitted to `width`/`height` by `fit` (engines/pdfium/size.ts).
+ * CloudConvert documents none), or fitted to `width`/`height` by `fit` (the rasterizing engine's size rule).
  * Names: `<name>.png` for a one-page PDF, else `<name>-<page>.png` (page numbers, as pdftoppm), or
  * `filename` with `%d` = page number. PNG comes from the PDF engine; jpg/webp are re-encoded from
  * it by the image engine (`quality`) when this runtime has one, else the task fails with
@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import { parsePageList } from "../../engines/pdf/pages";
-import type { RasterFit, RasterPage } from "../../engines/pdf/types";
+import { parsePageList } from "../../engines/kinds/pdf-pages";
+import type { RasterFit, RasterPage } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { addDropped, type DroppedStructure } from "../../engines/pdf/dropped";
+import { addDropped, type DroppedStructure } from "../../engines/kinds/pdf";
 import { droppedExtra, passwordParam, pdfFile, requirePdfInputs, PDF_TO_PDF } from "./common";
 
 /** `password` opens an encrypted input (the parts are written unencrypted). */

@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { pagesParam, passwordParam } from "./common";
-import { checkPages } from "../../engines/pdf/pages";
+import { checkPages } from "../../engines/kinds/pdf-pages";
 
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max).optional();
 

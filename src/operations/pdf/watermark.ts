@@ -1,7 +1,7 @@
 /**
  * watermark on PDFs: text and/or an image (JPEG/PNG from the task named by `image`), on the pages
  * of `pages`, above or below the page content, with opacity, rotation, position and margins
- * (watermark-params.ts), drawn by the routed PDF engine (engines/pdf/types.ts `watermark`).
+ * (watermark-params.ts), drawn by the routed PDF engine (engines/kinds/pdf.ts `watermark`).
  */
 import { TaskError } from "../../engines/errors";
 import { useEngine } from "../../engines/use";

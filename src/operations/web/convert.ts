@@ -2,7 +2,7 @@
  * convert html (htm) and md → pdf, png, jpg, webp with Chrome on Browser Rendering (issue 14).
  * Markdown is rendered to HTML first with `marked` (GitHub-flavoured, raw HTML kept) inside a
  * small UTF-8 page with a readable default style. The HTML is served to the browser from a local
- * origin of its own (engines/chrome/guard.ts: localStorage works, relative links find nothing);
+ * origin of its own (the web engine's guard: localStorage works, relative links find nothing);
  * its subresources pass the SSRF guard like a captured page's, so an HTML input cannot read local
  * files or reach private hosts.
  */

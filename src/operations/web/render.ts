@@ -4,7 +4,7 @@
  * into the task's file (engine `chrome`, the browser's version) or a TaskError.
  */
 import { TaskError } from "../../engines/errors";
-import type { WebOptions, WebRenderRequest } from "../../engines/chrome/types";
+import type { WebOptions, WebRenderRequest } from "../../engines/kinds/web";
 import { useEngine } from "../../engines/use";
 import { engineCall, readTaskFile } from "../kit";
 import type { OperationContext } from "../types";

@@ -4,7 +4,7 @@
  * footer_template name import tasks whose file is the HTML template.
  */
 import { z } from "zod";
-import { PAGE_FORMATS, WAIT_UNTIL } from "../../engines/chrome/types";
+import { PAGE_FORMATS, WAIT_UNTIL } from "../../engines/kinds/web";
 import { boolParam } from "../image/schemas";
 
 const taskName = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "must name a task of this job");

@@ -86,7 +86,7 @@ export function browserFontSource(base: string | URL): FontSource {
 }
 
 /**
- * The methods of each engine (the engine kinds' interfaces, src/engines/kinds.ts), so that an engine's
+ * The methods of each engine (the engine kinds' interfaces, src/engines/kinds/), so that an engine's
  * JavaScript can load on its first call like its WebAssembly; test/unit/browser-engines.test.ts
  * checks them against the engines themselves.
  */

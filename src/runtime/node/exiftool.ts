@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createExifToolEngine, type ExifToolLoader } from "../../engines/exiftool/engine";
-import type { ExifToolEngine } from "../../engines/exiftool/types";
+import type { MetadataEngine } from "../../engines/kinds/metadata";
 
 /** Where paths are resolved from: the repository root (holds node_modules/ and wasm/). */
 export interface NodeExifToolOptions extends Pick<ExifToolLoader, "budget"> {
@@ -30,7 +30,7 @@ export async function loadExifToolPerlFiles(root = defaultRoot()): Promise<Recor
 }
 
 /** The in-process ExifTool engine for Node (tests, bench, the local runner). Loads nothing until the first call. */
-export function nodeExifToolEngine(opts: NodeExifToolOptions = {}): ExifToolEngine {
+export function nodeExifToolEngine(opts: NodeExifToolOptions = {}): MetadataEngine {
   const root = opts.root ?? defaultRoot();
   return createExifToolEngine({ loadWasm: () => loadZeroperlWasm(root), loadPerlFiles: () => loadExifToolPerlFiles(root), budget: opts.budget });
 }

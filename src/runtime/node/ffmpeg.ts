@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FONT_FILES } from "../../../container/media/plan";
 import { createFfmpegEngine, type FfmpegLoader } from "../../engines/ffmpeg/engine";
-import type { MediaEngine } from "../../engines/ffmpeg/types";
+import type { MediaEngine } from "../../engines/kinds/media";
 
 const root = () => fileURLToPath(new URL("../../..", import.meta.url));
 

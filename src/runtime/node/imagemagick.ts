@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createImageMagickEngine, type ImageMagickLoader } from "../../engines/imagemagick/engine";
-import type { ImageMagickEngine } from "../../engines/imagemagick/types";
+import type { ImageEngine } from "../../engines/kinds/image";
 import { FONT_LOCATIONS, type FontFile, type FontSource } from "../../engines/text/faces";
 
 /** Where paths are resolved from: the repository root (holds node_modules/ and wasm/). */
@@ -50,7 +50,7 @@ export function nodeFontSource(opts: NodeWasmOptions = {}): FontSource {
 }
 
 /** The in-process ImageMagick engine for Node (tests, bench, the local runner). */
-export function nodeImageMagickEngine(opts: NodeWasmOptions & Pick<ImageMagickLoader, "budget" | "recycleAboveBytes"> = {}): ImageMagickEngine {
+export function nodeImageMagickEngine(opts: NodeWasmOptions & Pick<ImageMagickLoader, "budget" | "recycleAboveBytes"> = {}): ImageEngine {
   return createImageMagickEngine({
     loadWasm: () => loadImageMagickWasm(opts),
     fonts: nodeFontSource(opts),

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSevenZipEngine, type SevenZipLoader } from "../../engines/sevenzip/engine";
-import type { ArchiveEngine } from "../../engines/sevenzip/types";
+import type { ArchiveEngine } from "../../engines/kinds/archive";
 
 /** Compiles 7z-wasm's 1.6 MB module. */
 export async function loadSevenZipWasm(): Promise<WebAssembly.Module> {

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTesseractEngine, type TesseractLoader } from "../../engines/tesseract/engine";
-import type { OcrEngine } from "../../engines/ocr/types";
+import type { OcrEngine } from "../../engines/kinds/ocr";
 
 const require = createRequire(join(fileURLToPath(new URL("../../..", import.meta.url)), "package.json"));
 

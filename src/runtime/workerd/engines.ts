@@ -6,7 +6,7 @@
  * to another engine or ends the task with ENGINE_UNAVAILABLE.
  */
 import { createChromeEngine } from "../../engines/chrome/engine";
-import type { PdfEngine } from "../../engines/pdf/types";
+import type { PdfEngine } from "../../engines/kinds/pdf";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import { serviceFontSource } from "../../engines/text/service";
 import type { EngineInstances } from "../../engines/registry";

@@ -12,7 +12,7 @@ import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
 import { planResize } from "../geometry";
 import { checkMemory, memoryPlan } from "../memory";
 import { applyPlan, checkOutputSize, orient, ppiOf, prepareForFormat, setDensity, stripKeepingColour } from "../transform";
-import type { ConvertOptions, ImageBudget, ImageFormat, ImageRunOutput } from "../types";
+import type { ConvertOptions, ImageBudget, ImageFormat, ImageRunOutput } from "../../kinds/image";
 
 /** Bytes in one format → bytes in another. @throws TaskError (OPEN_FAILED, OVER_BUDGET, CONVERSION_FAILED, UNSUPPORTED) */
 export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFormat: ImageFormat, o: ConvertOptions, budget: ImageBudget): ImageRunOutput[] {

@@ -14,7 +14,7 @@ import { checkImageBudget } from "../budget";
 import { decode, encodeFrame } from "../codec";
 import { checkMemory, memoryPlan } from "../memory";
 import { orient, progressive, stripKeepingColour } from "../transform";
-import type { ImageBudget, ImageFormat, ImageRunOutput, OptimizeOptions } from "../types";
+import type { ImageBudget, ImageFormat, ImageRunOutput, OptimizeOptions } from "../../kinds/image";
 
 /** JPEG quality per profile (CloudConvert's PDF profile names reused for images). */
 export const PROFILE_QUALITY: Record<NonNullable<OptimizeOptions["profile"]>, number> = { web: 85, print: 92, archive: 92, mrc: 80, max: 70 };

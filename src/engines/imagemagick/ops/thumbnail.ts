@@ -9,7 +9,7 @@ import { decode, encodeFrame } from "../codec";
 import { planResize } from "../geometry";
 import { checkMemory, memoryPlan } from "../memory";
 import { applyPlan, checkOutputSize, orient, prepareForFormat } from "../transform";
-import type { ImageBudget, ImageFormat, ImageRunOutput, ThumbnailOptions } from "../types";
+import type { ImageBudget, ImageFormat, ImageRunOutput, ThumbnailOptions } from "../../kinds/image";
 
 /** Thumbnail output formats (contract §6). */
 export const THUMBNAIL_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp"];

@@ -20,14 +20,14 @@ import { shapeText, type ShapedText } from "../../text/shape";
 import { shapedToSvg } from "../../text/svg";
 import { checkImageBudget, sniffImage } from "../budget";
 import { decode, decodeFrame, encode } from "../codec";
-import { FONT_FILES, resolveFont } from "../fonts";
+import { FONT_FILES, resolveFont } from "../../fonts";
 import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
 import { placeOverlay } from "../geometry";
 import { checkMemory, memoryPlan } from "../memory";
 import { toImageTaskError } from "../magick-errors";
 import { orient, prepareForFormat } from "../transform";
 import type { ImageHeader } from "../sniff";
-import type { ImageBudget, ImageFormat, ImageRunOutput, WatermarkOptions } from "../types";
+import type { ImageBudget, ImageFormat, ImageRunOutput, WatermarkOptions } from "../../kinds/image";
 
 /** Default point size of a text watermark. */
 export const DEFAULT_FONT_SIZE = 40;

@@ -1,17 +1,17 @@
 /**
- * The ocr kind (engines/kinds.ts): text recognised on one image, word by word, with boxes,
+ * The ocr kind (kinds/index.ts): text recognised on one image, word by word, with boxes,
  * confidences and line grouping, for the pdf/ocr operation's invisible text layer and for
  * searchable PDFs made from images (issue 17). Engines: tesseract in WebAssembly (engine Worker
  * wasm/tesseract, row "tesseract": eng and fra) and Debian's tesseract in the native engine (row
  * "tesseract-native": every language installed there); which row takes which languages is
- * ocr/languages.ts.
+ * kinds/ocr-languages.ts.
  *
  * Failures are data (EngineResult) with the TaskError codes of errors.ts: OPEN_FAILED (the bytes are
  * not an image the engine reads), OVER_BUDGET (the image has more pixels than the engine takes; the
  * message names width×height and the limit), UNSUPPORTED (a language this engine lacks: routing
  * hands the request on), TIMEOUT and CANCELLED (native engine runs).
  */
-import type { EngineResult } from "../kinds";
+import type { EngineResult } from "../errors";
 
 /** One recognised word; box in pixels of the image as given (origin top-left, x right, y down). */
 export interface OcrWord { text: string; x0: number; y0: number; x1: number; y1: number; /** 0–100 */ confidence: number; /** index of its text line within the page, for grouping */ line: number }

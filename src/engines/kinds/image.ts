@@ -1,17 +1,44 @@
 /**
- * The ImageMagick engine seam: what operations call and what the engine Worker serves over RPC.
+ * The image kind (kinds/index.ts): images in, images out (convert, thumbnail, watermark, optimize),
+ * with CloudConvert's options as the request vocabulary. Implemented by ImageMagick in WebAssembly
+ * (engines/imagemagick, engine Worker wasm/imagemagick; row "imagemagick") and natively (row
+ * "imagemagick-native", the native engine). Which formats each engine reads and writes is its row's
+ * (engines/registry.ts), not this file's.
  *
- * Everything here is plain, structured-clone-serializable data (bytes in, bytes out), because in
- * the Worker `ctx.engines.imagemagick` is a service-binding stub to the engine Worker
- * (wasm/imagemagick/worker.ts) and in Node it is the in-process engine (engine.ts). Failures come
- * back as data (`{ok: false, error}`), not thrown classes: class identity does not survive RPC
- * (DESIGN.md principle 4). Operations turn them back into TaskError with `unwrapImageResult`.
+ * Everything here is plain, structured-clone-serializable data (bytes in, bytes out), because in the
+ * Worker an image engine is a service-binding stub to its engine Worker and in Node the in-process
+ * engine. Failures come back as data (`{ok: false, error}`), not thrown classes: class identity does
+ * not survive RPC (DESIGN.md principle 4). Operations turn them back into TaskError with
+ * `engineCall` (operations/kit.ts).
  */
 import type { TaskFailure } from "../errors";
 import type { WatermarkPlacement } from "../placement";
 
-/** Canonical image format names (lower-case file extensions) the engines know (formats.ts says which way each goes). */
+/** Canonical image format names (lower-case file extensions) the engines know (each engine's row says which way each goes). */
 export type ImageFormat = "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg" | "jxl" | "psd";
+
+/** Every {@link ImageFormat}, in one list. */
+export const IMAGE_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg", "jxl", "psd"];
+
+const ALIASES: Record<string, ImageFormat> = { jpeg: "jpg", jpe: "jpg", jfif: "jpg", tif: "tiff", heif: "heic", dib: "bmp", cur: "ico" };
+
+/**
+ * Canonical format name for an extension or format string (case-insensitive, a leading dot
+ * ignored; aliases such as jpeg, tif, heif mapped), or undefined when it names no {@link ImageFormat}.
+ */
+export function canonicalFormat(name: string | undefined): ImageFormat | undefined {
+  if (!name) return undefined;
+  const n = name.toLowerCase().replace(/^\./, "");
+  const f = (ALIASES[n] ?? n) as ImageFormat;
+  return IMAGE_FORMATS.includes(f) ? f : undefined;
+}
+
+/** MIME type of each image format (an output's `contentType`). */
+export const MIME: Record<ImageFormat, string> = {
+  png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif", tiff: "image/tiff",
+  bmp: "image/bmp", ico: "image/vnd.microsoft.icon", avif: "image/avif", heic: "image/heic", svg: "image/svg+xml",
+  jxl: "image/jxl", psd: "image/vnd.adobe.photoshop",
+};
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */
 export type Fit = "max" | "crop" | "scale";
@@ -59,7 +86,7 @@ export interface WatermarkOptions extends WatermarkPlacement {
   font_width_percent?: number;
   /** `#RRGGBB` or `#RRGGBBAA` (default #000000). */
   font_color?: string;
-  /** One of the shipped font names or a CloudConvert alias (fonts.ts), for WinAnsi text; "Bold" names pick the bold script faces. */
+  /** One of the shipped font names or a CloudConvert alias (engines/fonts.ts), for WinAnsi text; "Bold" names pick the bold script faces. */
   font_name?: string;
   /** Alignment of the lines of a multi-line text within its block (default center). */
   font_align?: "left" | "center" | "right";
@@ -90,21 +117,9 @@ export interface ImageBudget {
   maxFrames: number;
   /** Largest width × height × frames actually decoded at once (animations kept whole). */
   maxTotalPixels: number;
-  /** Largest estimated peak of one call (WASM memory + JS copies), bytes; model in memory.ts. */
+  /** Largest estimated peak of one call (WASM memory + JS copies), bytes (the WebAssembly engine's model: imagemagick/memory.ts). */
   maxMemoryBytes: number;
 }
-
-/**
- * Defaults for a 128 MB isolate: 24 MP is the most a JPEG can declare (its thumbnails decode at
- * 1/8 scale, ~17 MB); full-size work is bounded by the memory estimate (memory.ts), 120 MB.
- */
-export const DEFAULT_IMAGE_BUDGET: ImageBudget = {
-  maxBytes: 32 * 1024 * 1024,
-  maxPixels: 24_000_000,
-  maxFrames: 500,
-  maxTotalPixels: 24_000_000,
-  maxMemoryBytes: 120_000_000,
-};
 
 interface RequestBase {
   /** The input file's bytes. */
@@ -113,7 +128,7 @@ interface RequestBase {
   inputFormat: ImageFormat;
   /** Output format, canonical. */
   outputFormat: ImageFormat;
-  /** Overrides of DEFAULT_IMAGE_BUDGET for this call. */
+  /** Overrides of the engine's default budget for this call (imagemagick/budget.ts DEFAULT_IMAGE_BUDGET). */
   budget?: Partial<ImageBudget>;
 }
 
@@ -146,19 +161,19 @@ export type ImageRunResult =
   | {
       ok: true;
       outputs: ImageRunOutput[];
-      /** Real ImageMagick version, e.g. "7.1.2-30". */
+      /** The engine's real version, e.g. ImageMagick "7.1.2-30". */
       engineVersion: string;
-      /** Size of magick's WebAssembly.Memory after the call (it never shrinks, so it is the peak). */
+      /** Size of the engine's WebAssembly.Memory after the call, bytes (it never shrinks, so it is the peak; 0 natively). */
       wasmMemoryBytes: number;
       /** Time spent inside the engine, milliseconds. */
       ms: number;
     }
   | { ok: false; error: TaskFailure; engineVersion: string };
 
-/** What `ctx.engines.imagemagick` holds: the in-process engine or the engine Worker's RPC stub. */
-export interface ImageMagickEngine {
+/** An image engine: the in-process engine or an engine Worker's RPC stub (`ctx.engines.imagemagick`, …). */
+export interface ImageEngine {
   /** Runs one operation. Never rejects for bad input: failures come back as `{ok: false}`. */
   run(request: ImageRunRequest): Promise<ImageRunResult>;
-  /** Initialises the engine if needed and reports the ImageMagick version and memory in use. */
+  /** Initialises the engine if needed and reports its version and the WebAssembly memory in use, bytes. */
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }

@@ -1,10 +1,10 @@
 /**
- * The web kind (engines/kinds.ts): a page — a URL, or HTML given as text — rendered by a browser to
+ * The web kind (kinds/index.ts): a page — a URL, or HTML given as text — rendered by a browser to
  * PDF or an image (capture-website, and convert of html/md). Implemented by the Chrome engine over
- * Cloudflare Browser Rendering (engine.ts). Options are CloudConvert's (contract §6 "html→pdf
+ * Cloudflare Browser Rendering (chrome/engine.ts). Options are CloudConvert's (contract §6 "html→pdf
  * (chrome) / capture-website"): lengths in cm (page_width/height) and mm (margins), times in ms.
  */
-import type { EngineResult } from "../kinds";
+import type { EngineResult } from "../errors";
 
 /** Paper sizes page_format takes (Chrome's print formats). */
 export const PAGE_FORMATS = ["letter", "legal", "tabloid", "ledger", "a0", "a1", "a2", "a3", "a4", "a5", "a6"] as const;
@@ -48,7 +48,7 @@ export interface WebOptions {
 export interface WebRenderRequest {
   /**
    * The page: an http(s) URL, or HTML text served as `name` from a local origin of its own
-   * (guard.ts DOCUMENT_ORIGIN: localStorage works, relative links resolve there and find nothing).
+   * (chrome/guard.ts DOCUMENT_ORIGIN: localStorage works, relative links resolve there and find nothing).
    */
   source: { url: string } | { html: string; name?: string };
   output: "pdf" | "png" | "jpg" | "webp";

@@ -1,18 +1,29 @@
 /**
- * The PDF engine kind: one interface sized to the PDF operations (merge, split, extract, rotate,
+ * The pdf kind (kinds/index.ts): one interface sized to the PDF operations (merge, split, extract, rotate,
  * encrypt, decrypt, watermark, rasterize; later pdf/a, pdf/x, optimize), like Gotenberg's
  * `PdfEngine`. An engine implements the methods it can do; a missing method is its "unsupported"
- * answer, and routing hands the task to the next engine (routing.ts). pdf-lib (engines/pdflib)
+ * answer, and routing hands the task to the next engine (engines/routing.ts). pdf-lib (engines/pdflib)
  * implements the page, crypt and watermark methods; PDFium (engines/pdfium) implements rasterize;
  * Ghostscript and qpdf in the native engine slot in behind the same methods.
  *
  * Bytes in, bytes out, failures as data ({@link EngineResult}): the same shapes cross a service
  * binding or the native engine's HTTP seam unchanged.
  */
-import type { EngineResult } from "../kinds";
+import type { EngineResult } from "../errors";
 import type { WatermarkPlacement } from "../placement";
-import type { DroppedStructure } from "./dropped";
-import type { PageRange } from "./pages";
+import type { PageRange } from "./pdf-pages";
+
+/**
+ * What page operations report they could not keep of their inputs' document structure (issue 16):
+ * kind → count, e.g. `{links: 2, xfa: 1}` (the kinds: pdflib/structure.ts), summed over the
+ * outputs of a task and shown in its result as `dropped`.
+ */
+export type DroppedStructure = Record<string, number>;
+
+/** Adds the counts of `more` into `into` (absent = nothing); mutates `into`. */
+export function addDropped(into: DroppedStructure, more: DroppedStructure | undefined): void {
+  for (const [k, n] of Object.entries(more ?? {})) into[k] = (into[k] ?? 0) + n;
+}
 
 /** One input document. */
 export interface PdfInput {
@@ -46,7 +57,7 @@ export interface PdfPermissions {
  */
 export interface PdfWatermark extends WatermarkPlacement {
   text?: string;
-  /** Page list (pages.ts notation); absent = every page. */
+  /** Page list (pdf-pages.ts notation); absent = every page. */
   pages?: string;
   layer?: "above" | "below";
   font_size?: number;

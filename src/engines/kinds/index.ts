@@ -1,26 +1,25 @@
 /**
  * Engine kinds: the interfaces operations call, one per family of work (DESIGN.md principle 2,
- * "engine interfaces sized to the operations"). Every engine in the table (registry.ts) implements
- * exactly one kind; several engines of one kind are interchangeable behind it, and routing
- * (routing.ts) picks among them.
+ * "engine interfaces sized to the operations"). Each kind's interface, with the request, answer and
+ * budget shapes operations need for it, is `kinds/<kind>.ts`, named after the kind, never after an
+ * engine; engine folders import their kind from here, never the other way round. Every engine in the
+ * table (registry.ts) implements exactly one kind; several engines of one kind are interchangeable
+ * behind it, and routing (routing.ts) picks among them.
  *
  * Engine calls answer with data, never with thrown classes, because most engines sit behind an RPC
  * boundary (service binding, container HTTP) where class identity is lost (principle 4):
- * {@link EngineResult}. Operations turn a result back into a TaskError in one place
+ * `EngineResult` (errors.ts). Operations turn a result back into a TaskError in one place
  * (operations/kit.ts `engineCall`).
  */
-import type { TaskFailure } from "./errors";
-import type { ExifToolEngine } from "./exiftool/types";
-import type { WebEngine } from "./chrome/types";
-import type { MediaEngine } from "./ffmpeg/types";
-import type { ImageMagickEngine } from "./imagemagick/types";
-import type { ArchiveEngine } from "./sevenzip/types";
-import type { CommandEngine, OfficeEngine } from "./native/types";
-import type { OcrEngine } from "./ocr/types";
-import type { PdfEngine } from "./pdf/types";
-
-/** The answer of one engine call: its payload `T`, or a failure as data; both name the engine version that answered. */
-export type EngineResult<T> = ({ ok: true; engineVersion: string } & T) | { ok: false; error: TaskFailure; engineVersion: string };
+import type { ArchiveEngine } from "./archive";
+import type { CommandEngine } from "./command";
+import type { ImageEngine } from "./image";
+import type { MediaEngine } from "./media";
+import type { MetadataEngine } from "./metadata";
+import type { OcrEngine } from "./ocr";
+import type { OfficeEngine } from "./office";
+import type { PdfEngine } from "./pdf";
+import type { WebEngine } from "./web";
 
 /**
  * The platform itself (engine "cloudflare"): import/export operations need no engine object, only
@@ -31,11 +30,11 @@ export type PlatformEngine = Record<string, never>;
 /** Kind name → the interface an engine of that kind implements. */
 export interface EngineKinds {
   /** Images in, images out (convert, thumbnail, watermark, optimize); the request vocabulary is CloudConvert's options. */
-  image: ImageMagickEngine;
+  image: ImageEngine;
   /** PDF page operations, encryption, watermarks and rasterizing; an engine implements the methods it offers. */
   pdf: PdfEngine;
   /** Metadata read and write (ExifTool's property names). */
-  metadata: ExifToolEngine;
+  metadata: MetadataEngine;
   /** Office documents (LibreOffice in the native engine). */
   office: OfficeEngine;
   /** The `command` operation's command lines (ImageMagick / GraphicsMagick in the native engine). */
@@ -56,7 +55,7 @@ export interface EngineKinds {
 export type EngineKind = keyof EngineKinds;
 
 /**
- * The methods of each kind's interface, for the RPC seam (remote.ts and the shared engine-Worker
+ * The methods of each kind's interface, for the RPC seam (engines/remote.ts and the shared engine-Worker
  * entry wasm/entry.ts): only these cross a binding; `info` answers {engineVersion, wasmMemoryBytes}.
  */
 export const KIND_METHODS = {

@@ -4,7 +4,9 @@
  * (contract §6 `font_name`) are accepted as aliases of the closest shipped face; Italic variants
  * fall back to the upright face (no italic shipped). The image watermark draws WinAnsi text in
  * these faces and every other script in the Noto faces of engines/text/faces.ts, as glyph
- * outlines (ops/watermark.ts): nothing is registered with ImageMagick's annotate any more.
+ * outlines (imagemagick/ops/watermark.ts): nothing is registered with ImageMagick's annotate any more.
+ * Shared by the engines and the operations' `font_name` parameters (image and media watermarks),
+ * so it belongs to no single engine.
  */
 
 /** Shipped faces: registered name → file name under wasm/fonts/. */

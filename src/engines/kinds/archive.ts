@@ -1,14 +1,15 @@
 /**
- * The archive kind (engines/kinds.ts): archives written and read by 7-Zip in WebAssembly (engine
- * Worker wasm/7z, row "7z"). One engine covers every format the operations offer: it writes zip,
- * 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO 9660 and tar.xz, with ZipCrypto,
- * WinZip AES, 7z AES and RAR passwords (issue 15).
+ * The archive kind (kinds/index.ts): archives written and read. Implemented by 7-Zip in WebAssembly
+ * (engines/sevenzip, engine Worker wasm/7z, row "7z"). One engine covers every format the operations
+ * offer today: it writes zip, 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO 9660 and
+ * tar.xz, with ZipCrypto, WinZip AES, 7z AES and RAR passwords (issue 15). The format lists below are
+ * the kind's vocabulary (requests are typed by them); the row claims them in registry.ts.
  */
-import type { EngineResult } from "../kinds";
+import type { EngineResult } from "../errors";
 
-/** Formats the engine writes (`archive` output_format, and the target of a repack). tgz/tbz2 are tar.gz/tar.bz2 by another name. */
+/** Formats an archive engine writes (`archive` output_format, and the target of a repack). tgz/tbz2 are tar.gz/tar.bz2 by another name. */
 export const ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2"] as const;
-/** Formats the engine reads (convert's input_format for extraction). */
+/** Formats an archive engine reads (convert's input_format for extraction). */
 export const ARCHIVE_INPUTS = ["zip", "7z", "rar", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2", "tbz", "tar.xz", "txz", "iso"] as const;
 export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number];
 export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number];
@@ -88,21 +89,3 @@ export interface ArchiveBudget {
   /** Largest decoder dictionary/window a member may need (LZMA, LZMA2, PPMd, RAR), bytes. */
   maxDictionaryBytes: number;
 }
-
-/**
- * The engine Worker's budget (its isolate has 128 MB for everything). The archive and every file
- * taken out live in MEMFS as JavaScript arrays (handed over without copies), beside 7-Zip's own
- * WebAssembly memory: measured 17 MB (its initial heap) for every read and for zip/tar/gzip/bzip2
- * writes, 49 MB for a 7z write with the engine's 4 MiB LZMA2 dictionary (`npm run bench -- archive`,
- * 4.5 MB of mixed files). So
- * 32 MiB in and 64 MiB out, 10,000 entries, a 200:1 ratio above 16 MiB unpacked, and decoder
- * dictionaries up to 32 MiB.
- */
-export const DEFAULT_ARCHIVE_BUDGET: ArchiveBudget = {
-  maxBytes: 32 * 1024 * 1024,
-  maxTotalBytes: 64 * 1024 * 1024,
-  maxEntries: 10_000,
-  maxRatio: 200,
-  ratioFloorBytes: 16 * 1024 * 1024,
-  maxDictionaryBytes: 32 * 1024 * 1024,
-};
