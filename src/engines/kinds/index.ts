@@ -2,9 +2,10 @@
  * Engine kinds: the interfaces operations call, one per family of work (DESIGN.md principle 2,
  * "engine interfaces sized to the operations"). Each kind's interface, with the request, answer and
  * budget shapes operations need for it, is `kinds/<kind>.ts`, named after the kind, never after an
- * engine; engine folders import their kind from here, never the other way round. Every engine in the
- * table (registry.ts) implements exactly one kind; several engines of one kind are interchangeable
- * behind it, and routing (routing.ts) picks among them.
+ * engine; engine folders import their kind from here, never the other way round. Beside them: the
+ * pdf kind's page-list notation (pdf-pages.ts) and which OCR row reads which language
+ * (ocr-languages.ts). Every engine in the table (registry.ts) implements exactly one kind; several
+ * engines of one kind are interchangeable behind it, and routing (routing.ts) picks among them.
  *
  * Engine calls answer with data, never with thrown classes, because most engines sit behind an RPC
  * boundary (service binding, container HTTP) where class identity is lost (principle 4):
