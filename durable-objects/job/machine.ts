@@ -76,7 +76,7 @@ export class JobMachine {
   /**
    * The job and task rows, read once and then kept in step with this part's own writes (`move`,
    * `insertTask`, `deriveJobStatus` patch the cached rows beside their SQL), so a change costs its
-   * writes and no re-reads: SQL calls were the largest cost per job in a CPU profile (issue 20).
+   * writes and no re-reads (SQL calls are the largest CPU cost of a job: README "What one job costs").
    * A write through `db.run` (anyone's) drops the cache, as does a rolled-back `transaction`. Rows
    * are replaced, never mutated: callers may keep the ones they hold.
    */

@@ -20,8 +20,8 @@ export class Notices {
   /**
    * How many `notice` rows there are, and whether any `watcher` row is (null: not read yet). Only
    * this part writes those tables (and ExternalInputs.watch, which calls `watched`), so after one
-   * read the counts are kept in memory: most jobs have neither, and asking SQL on every change
-   * was a cost per job (issue 20). `forget` after the storage is deleted or created.
+   * read the counts are kept in memory: most jobs have neither, so SQL is not asked on every
+   * change. `forget` after the storage is deleted or created.
    */
   private notices: number | null = null;
   private watchers: boolean | null = null;
@@ -48,9 +48,8 @@ export class Notices {
    * Account notices held in memory, not yet rows, while the job is not registered with its index
    * shard (JobDO.create: its end must not arrive there first, E-order): null when not holding. A
    * held end goes along with the registration, so a job that ends inside its create writes no
-   * notice row (issue 20: two billed rows per job). Held notices are as durable as the registration
-   * itself, which is in memory too; `release` writes them as rows when the registration failed, so the
-   * alarm retries them.
+   * notice row. Held notices are as durable as the registration itself, which is in memory too;
+   * `release` writes them as rows when the registration failed, so the alarm retries them.
    */
   private heldBodies: unknown[] | null = null;
 

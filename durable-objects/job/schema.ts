@@ -4,8 +4,8 @@
  * Tables keyed by text are WITHOUT ROWID, so their key is the table's own b-tree, not an extra index,
  * and no AUTOINCREMENT writes sqlite_sequence: a task's `seq` (its order: retries after the task they
  * retry) is one more than the largest at insert (JobMachine.insertTask), a notice `id` is a rowid
- * (issue 20: 38 → 30 billed rows per job). Objects created by older versions keep `seq` as their
- * rowid and a UNIQUE index on `id`; the same statements serve both.
+ * (README "What one job costs"). Objects created by older versions keep `seq` as their rowid and a
+ * UNIQUE index on `id`; the same statements serve both.
  */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS job (
@@ -27,8 +27,8 @@ CREATE TABLE IF NOT EXISTS file (task_id TEXT NOT NULL, idx INTEGER NOT NULL, fi
 `;
 
 /**
- * Tables only some objects need, created when first needed (issue 20: each table a new object creates
- * is CPU on the job path): a standalone task's inputs in other objects (created with the standalone
+ * Tables only some objects need, created when first needed (each table a new object creates is CPU
+ * on the job path): a standalone task's inputs in other objects (created with the standalone
  * object), account notices kept as rows (created by the first one), and the objects watching one of
  * this object's tasks (created by the first watch).
  * Objects created before this split have both from SCHEMA.

@@ -8,7 +8,7 @@
  * The count is summed over the user's index objects (17 RPCs, src/account/index-shards.ts), so it is
  * not read for every job (issue 20): while the last count read in this isolate is under a
  * second old and it plus the jobs admitted here since stays below half the bound, a job is admitted
- * on that estimate. Near the bound every create reads the count, so the bound itself is as before.
+ * on that estimate. Near the bound every create reads a fresh count.
  */
 import type { Env } from "../env";
 import { openJobs } from "../account/index-shards";

@@ -21,8 +21,8 @@ import { meterOn, readMeter } from "../meter/meter";
 /**
  * PatternRouter: one regular expression per route, tried in order (~40 routes). Hono's default
  * SmartRouter cannot use its RegExpRouter here (`/v2/:operation{.+}` beside `/v2/jobs/:id` has no single
- * trie), so it fell back to TrieRouter, whose per-request search was ~0.4 ms of CPU per request in the
- * issue 20 profile.
+ * trie), so it falls back to TrieRouter, whose per-request search costs more CPU (README "What one job
+ * costs").
  */
 export const app = new Hono<AppEnv>({ router: new PatternRouter() });
 
