@@ -1,6 +1,7 @@
 /**
  * Watermark text in any shipped script, on PDFs (issue 16): pdftotext finds the text, pdffonts
- * lists one embedded subset font per script, the output grows by kilobytes, Arabic is joined
+ * lists one embedded subset font per script, the output grows by kilobytes (over the same stamp in
+ * Helvetica, made by the test that compares), Arabic is joined
  * (pdftoppm + ImageMagick measure the ink), and a character no font covers is a clear UNSUPPORTED.
  * Oracles are poppler's and ImageMagick's command-line tools, never our own code.
  */
@@ -8,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPdfLibEngine } from "../../src/engines/pdflib/engine";
+import type { FontSource } from "../../src/engines/text/faces";
 import { watermarkPdf } from "../../src/operations/pdf/watermark";
 import { nodeFontSource } from "../../src/runtime/node/imagemagick";
 import { bytesInput, corpusInput, dataOf, expectQpdfCheck, expectTaskError, pdftotext, testContext, tmpFile } from "../support/pdf-helpers";
@@ -56,11 +58,32 @@ const SCRIPTS = [
   { script: "Hebrew", text: "סודי", face: "NotoSansHebrew", type: "CID TrueType" },
 ];
 
+/**
+ * Bytes of the same stamp in Helvetica (WinAnsi, nothing embedded): the baseline a script stamp's
+ * growth is measured from. Made on first use by whichever test needs it, so that each test (also run
+ * alone, `-t Russian`) computes its own bound instead of reading another test's leftover.
+ */
+let latinStamp: Promise<number> | undefined;
+const latinSize = () => (latinStamp ??= stamp("CONFIDENTIAL").then((out) => out.byteLength));
+
+/** A FontSource that records each font file it is asked for (engines/text/fonts.ts caches parsed faces per FontSource). */
+function countingFonts(): { fonts: FontSource; reads: string[] } {
+  const base = nodeFontSource();
+  const reads: string[] = [];
+  return { reads, fonts: async (file) => (reads.push(file), base(file)) };
+}
+
+/** CPU milliseconds (user + system) this process spends on `f`: unlike wall-clock time, not inflated by other processes on a loaded machine. */
+async function cpuMs(f: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  await f();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
 describe("watermark (PDF) in any script", () => {
-  let latinSize = 0;
   it("a WinAnsi stamp keeps a standard font and embeds nothing", async () => {
     const out = await stamp("CONFIDENTIAL");
-    latinSize = out.byteLength;
     expect(pdftotext(out)).toContain("CONFIDENTIAL");
     expect(fonts(out).filter((f) => f.emb && f.sub)).toEqual([]);
     expect(fonts(out).map((f) => f.name)).toContain("Helvetica");
@@ -76,7 +99,9 @@ describe("watermark (PDF) in any script", () => {
       expect(subset[0].name).toMatch(new RegExp(`^[A-Z]{6}\\+${s.face}$`));
       expect(subset[0].type).toBe(s.type);
       // the face itself is 0.03–8.4 MB; its subset and the stamp add tens of KB at most over a Helvetica stamp (SC: 44 KB, its CFF subrs)
-      expect(out.byteLength - (latinSize || out.byteLength)).toBeLessThan(60_000);
+      const grown = out.byteLength - (await latinSize());
+      expect(grown, "bytes over the Helvetica stamp: a subset is embedded").toBeGreaterThan(1_000);
+      expect(grown, "bytes over the Helvetica stamp: a subset, not the face").toBeLessThan(60_000);
     });
   }
 
@@ -109,11 +134,17 @@ describe("watermark (PDF) in any script", () => {
   });
 
   it("a Japanese stamp on a 1-page PDF takes well under a second once the face is loaded", async () => {
-    await stamp("機密");
+    // a context of its own, so that "loaded" is seen here: the first stamp reads the face, the second reads no font at all
+    const { fonts: counting, reads } = countingFonts();
+    const own = testContext({ engines: { cloudflare: {}, pdflib: createPdfLibEngine({ fonts: counting }) } });
+    const ownStamp = (text: string) => watermarkPdf.run([corpusInput(INPUT)], { text, pages: "1", font_size: 48 }, own);
+    await ownStamp("機密");
+    expect(reads, "the first stamp loads the JP face").toEqual(["NotoSansJP-Regular.otf"]);
     const t0 = performance.now();
-    await stamp("社外秘");
-    const ms = performance.now() - t0;
-    console.log(`Japanese stamp, face cached: ${ms.toFixed(0)} ms`);
+    const ms = await cpuMs(() => ownStamp("社外秘"));
+    console.log(`Japanese stamp, face cached: ${ms.toFixed(0)} ms of CPU, ${(performance.now() - t0).toFixed(0)} ms wall-clock`);
+    expect(reads, "the second stamp reads no font file (the parsed face is cached)").toEqual(["NotoSansJP-Regular.otf"]);
+    // the speed is the claim: CPU time of this process (~130 ms here), a generous bound that load on other cores cannot break
     expect(ms).toBeLessThan(1500);
   });
 

@@ -4,7 +4,7 @@
  * candidate that cannot take the input passing the task on, and the non-retryable "no engine can
  * do this". Real engines run wherever an outcome is asserted; a stand-in engine only plays one
  * that answers "unsupported". The hand-off from a WebAssembly engine to the native engine with
- * real engines is in native-engine.test.ts.
+ * real engines is in test/native/native-qpdf.test.ts and native-imagemagick.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";

@@ -4,7 +4,7 @@
  * name, header/footer templates are task references, html/md route to Chrome. Rendering itself is
  * tested end to end (test/e2e/sdk-web.test.ts) and in workerd (test/worker/browser-binding.test.ts).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseJobTasks } from "../../src/graph/parse";
 import { handlersOf, route } from "../../src/operations/registry";
 import { markdownPage } from "../../src/operations/web/convert";
@@ -62,11 +62,26 @@ describe("the chrome engine without a browser", () => {
   it("answers ENGINE_UNAVAILABLE naming what to install when no browser can be launched, at once", async () => {
     const { createChromeEngine } = await import("../../src/engines/chrome/engine");
     // a binding whose browser service is down (as when Chromium is missing: the local binding's launch fails)
-    const down = { fetch: async () => new Response("browser failed to launch: chromium: not found", { status: 500 }) };
-    const t0 = Date.now();
-    const r = await createChromeEngine(down as never, { timeoutMs: 30_000 }).render({ source: { html: "<p>x</p>" }, output: "pdf", options: {}, allowLoopback: false });
-    expect(r).toMatchObject({ ok: false, error: { code: "ENGINE_UNAVAILABLE" } });
-    if (!r.ok) expect(r.error.message).toContain("apt-get install chromium");
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    const asked: string[] = [];
+    const down = {
+      fetch: async (req: RequestInfo | URL) => {
+        asked.push(new URL(req instanceof Request ? req.url : String(req)).pathname);
+        return new Response("browser failed to launch: chromium: not found", { status: 500 });
+      },
+    };
+    // "at once" as an event, not a stopwatch: with no timer able to fire, the answer can only come if
+    // nothing waits on a timer (no back-off, no retry until the 30 s deadline); waiting would hang
+    // this test until its own timeout, the failure bound
+    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval", "setImmediate"] });
+    try {
+      const r = await createChromeEngine(down as never, { timeoutMs: 30_000 }).render({ source: { html: "<p>x</p>" }, output: "pdf", options: {}, allowLoopback: false });
+      expect(r).toMatchObject({ ok: false, error: { code: "ENGINE_UNAVAILABLE" } });
+      if (!r.ok) expect(r.error.message).toContain("apt-get install chromium");
+      expect(vi.getTimerCount(), "timers left pending by the failed render").toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+    // one look for a warm session, one launch: the launch's failure is the answer, not retried
+    expect(asked.length, asked.join(", ")).toBeLessThanOrEqual(2);
   });
 });
