@@ -2,7 +2,7 @@
  * The native engine: a small HTTP service running native tools (Ghostscript, LibreOffice, qpdf,
  * ImageMagick, GraphicsMagick, ffmpeg, tesseract) for the api Worker (issue 12). In production it is the process of a
  * Cloudflare Container (container/Dockerfile); locally and in CI the very same file runs as a
- * loopback process (`npm start` and the tests start it). Wire: container/protocol.ts.
+ * loopback process (`npm start` and the tests start it). Wire: native-protocol/wire.ts.
  *
  * Run: node container/server.ts   (Node ≥ 23.6, type stripping)
  * Environment: PORT (8080), HOST (127.0.0.1; 0.0.0.0 in the container), NATIVE_WORK_DIR (a fresh
@@ -23,7 +23,7 @@ import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
-import { DEADLINE_HEADER, pack, unpack, type Health } from "./protocol.ts";
+import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
 import { installHint, probeTools } from "./tools.ts";
 
 /** The engines served, by the name the Worker's engine table uses for their rows. */

@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
-import type { ToolStatus } from "./protocol.ts";
+import type { ToolStatus } from "../native-protocol/wire.ts";
 
 /** A tool found on this host: its executable and version. */
 export interface Tool {

@@ -12,7 +12,7 @@
  * - WASM MB: the core's WebAssembly memory after the runs (each call has a fresh core, so it is the
  *   call's peak), 10^6 bytes.
  * The TypeScript engine (src/, extensionless imports) is bundled with esbuild (wrangler's own) into
- * node_modules/.cache, as bench-image.mjs does; container/media/plan.ts is imported directly.
+ * node_modules/.cache, as bench-image.mjs does; native-protocol/media/ is imported directly.
  * Run: `npm run bench -- media` (or `node scripts/bench-media.ts [runs]` with Node ≥ 23).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -20,7 +20,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { PROBE_ARGS, parseProbe, planRuns, type MediaProbe, type MediaRequest } from "../container/media/plan.ts";
+import type { MediaRequest } from "../native-protocol/media/formats.ts";
+import { planRuns } from "../native-protocol/media/plan.ts";
+import { PROBE_ARGS, parseProbe, type MediaProbe } from "../native-protocol/media/probe.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gsArgs, OPTIMIZE_COMMON, PROFILES, pdfaPlan, pdfxPlan } from "../container/engines/ghostscript.ts";
-import { pack, unpack } from "../container/protocol.ts";
+import { pack, unpack } from "../native-protocol/wire.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");

@@ -49,8 +49,8 @@ for (const [, file, loc] of faces.matchAll(/"([\w-]+\.(?:ttf|otf))": "([^"]+)"/g
   const from = loc === "wasm/fonts" ? join(ROOT, "wasm/fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
   copyFileSync(from, join(OUT, "fonts", file));
 }
-// the ffmpeg text watermark's DejaVu faces (container/media/plan.ts FONT_FILES) are among them (wasm/fonts)
-for (const f of readFileSync(join(ROOT, "container/media/plan.ts"), "utf8").matchAll(/"(DejaVu[\w-]+\.ttf)"/g)) copyFileSync(join(ROOT, "wasm/fonts", f[1]), join(OUT, "fonts", f[1]));
+// the ffmpeg text watermark's DejaVu faces (native-protocol/media/formats.ts FONT_FILES) are among them (wasm/fonts)
+for (const f of readFileSync(join(ROOT, "native-protocol/media/formats.ts"), "utf8").matchAll(/"(DejaVu[\w-]+\.ttf)"/g)) copyFileSync(join(ROOT, "wasm/fonts", f[1]), join(OUT, "fonts", f[1]));
 copyFileSync(join(ROOT, "src/browser/page/index.html"), join(OUT, "index.html"));
 // workerd's static assets need no headers file; other static servers must answer .wasm as application/wasm.
 

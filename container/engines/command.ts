@@ -5,17 +5,10 @@
  * argument list (no shell), and every file written under output/ becomes an output file.
  */
 import { join } from "node:path";
-import { COMMANDS, checkWords, shellQuote, splitArguments } from "../command-args.ts";
+import type { CommandRequest } from "../../native-protocol/command.ts";
+import { COMMANDS, checkWords, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
 import { which } from "../tools.ts";
 import { NativeError, commandOutputs, layOutCommand, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-interface CommandRequest {
-  engine: "imagemagick" | "graphicsmagick";
-  command: string;
-  arguments: string;
-  inputs: { task: string; filename: string; data: Uint8Array }[];
-  capture_output?: boolean;
-}
 
 async function runCommand(req: CommandRequest, call: NativeCall) {
   const commands = COMMANDS[req.engine];

@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { pathSegment } from "../command-args.ts";
+import { pathSegment } from "../../native-protocol/command-args.ts";
 import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
 import type { Tool } from "../tools.ts";
 

@@ -1,18 +1,21 @@
 /**
  * Native ffmpeg (Debian's 5.1) for the media kind (engine table row "ffmpeg-native", issue 13):
- * the same requests as the WebAssembly engine, the same command built by container/media/plan.ts,
- * run as a process with the call's time and memory limits; and the `command` operation's ffmpeg /
- * ffprobe lines with /input and /output mapped onto the call's folder. It takes what the
- * WebAssembly engine's budget refuses (OVER_BUDGET hands the task on), so it applies no budget of
- * its own beyond those limits.
+ * the same requests as the WebAssembly engine, the same command built by
+ * native-protocol/media/plan.ts, run as a process with the call's time and memory limits; and the
+ * `command` operation's ffmpeg / ffprobe lines with /input and /output mapped onto the call's
+ * folder. It takes what the WebAssembly engine's budget refuses (OVER_BUDGET hands the task on),
+ * so it applies no budget of its own beyond those limits.
  *
  * Every input is opened with `-protocol_whitelist file` (so a playlist inside an input cannot
  * reach the network) and the command words pass checkFfmpegWords first.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { checkFfmpegWords, shellQuote, splitArguments } from "../command-args.ts";
-import { FONT_FILES, MediaPlanError, PROBE_ARGS, parseProbe, planRuns, type MediaProbe, type MediaRequest, type PlanPaths } from "../media/plan.ts";
+import type { MediaCommandRequest } from "../../native-protocol/command.ts";
+import { checkFfmpegWords, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
+import { FONT_FILES, type MediaRequest } from "../../native-protocol/media/formats.ts";
+import { MediaPlanError, planRuns, type PlanPaths } from "../../native-protocol/media/plan.ts";
+import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../native-protocol/media/probe.ts";
 import { which } from "../tools.ts";
 import { NativeError, check, commandOutputs, get, layOutCommand, localName, put, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
 
@@ -73,14 +76,7 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
   return { data, probe, wasmMemoryBytes: 0 };
 }
 
-interface CommandRequest {
-  command: "ffmpeg" | "ffprobe";
-  arguments: string;
-  inputs: { task: string; filename: string; data: Uint8Array }[];
-  capture_output?: boolean;
-}
-
-async function runCommand(req: CommandRequest, call: NativeCall) {
+async function runCommand(req: MediaCommandRequest, call: NativeCall) {
   const ffmpeg = tool(call, "ffmpeg");
   const exe = req.command === "ffprobe" ? which("ffprobe") : ffmpeg.path;
   if (!exe || !["ffmpeg", "ffprobe"].includes(req.command)) throw new NativeError("UNSUPPORTED", `command ${req.command} is not offered for engine ffmpeg; use ffmpeg, ffprobe.`);

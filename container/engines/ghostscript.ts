@@ -11,14 +11,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { PdfInput } from "../../native-protocol/pdf.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-/** One input PDF as the Worker sends it (src/engines/kinds/pdf.ts PdfInput). */
-interface PdfIn {
-  data: Uint8Array;
-  filename: string;
-  password?: string;
-}
 
 /** Ghostscript's ICC directory (Debian: libgs-common). */
 const ICC_DIRS = ["/usr/share/color/icc/ghostscript", "/usr/share/ghostscript/iccprofiles"];
@@ -45,7 +39,7 @@ export function gsArgs(args: string[], output: string, inputs: string[]): string
 }
 
 /** Runs pdfwrite over `input` with `args` (+ optional def file before the input); returns out.pdf's bytes. */
-async function pdfwrite(call: NativeCall, input: PdfIn, args: string[], def?: string): Promise<Uint8Array> {
+async function pdfwrite(call: NativeCall, input: PdfInput, args: string[], def?: string): Promise<Uint8Array> {
   const gs = tool(call, "ghostscript");
   const inPath = await put(call, "in.pdf", input.data);
   const defArgs = def ? [await put(call, "def.ps", new TextEncoder().encode(def))] : [];
@@ -120,7 +114,7 @@ function invoiceMarks(path: string, level: string): string {
 `;
 }
 
-async function pdfa(req: { input: PdfIn; conformance: string; invoice?: { data: Uint8Array; filename: string } }, call: NativeCall) {
+async function pdfa(req: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } }, call: NativeCall) {
   const part = PDFA_PART[req.conformance.toLowerCase()];
   if (!part) throw new NativeError("UNSUPPORTED", `PDF/A-${req.conformance} is not written here; conformance_level may be 1b, 2b or 3b.`);
   const { args, def } = pdfaPlan(part);
@@ -167,7 +161,7 @@ export function pdfxPlan(variant: string): { args: string[]; def: string; versio
  * Whether the input's document information dictionary has a /Title (read with qpdf; false when
  * qpdf is missing or cannot tell). Ghostscript keeps an existing one.
  */
-async function hasTitle(call: NativeCall, input: PdfIn): Promise<boolean> {
+async function hasTitle(call: NativeCall, input: PdfInput): Promise<boolean> {
   const qpdf = call.tools.get("qpdf");
   if (!qpdf) return false;
   await put(call, "title.pdf", input.data);
@@ -179,7 +173,7 @@ async function hasTitle(call: NativeCall, input: PdfIn): Promise<boolean> {
   return /\/Title\s*[(<]/.test(dict.stdout);
 }
 
-async function pdfx(req: { input: PdfIn; variant: string }, call: NativeCall) {
+async function pdfx(req: { input: PdfInput; variant: string }, call: NativeCall) {
   const { args, def, version } = pdfxPlan(req.variant);
   // PDF/X requires a /Title in the document information (ISO 15930-6 §6.7.2): the file's name when it has none
   const title = (await hasTitle(call, req.input)) ? "" : `[ /Title ${ps(req.input.filename.replace(/^.*\//, "").replace(/\.pdf$/i, ""))} /DOCINFO pdfmark\n`;
@@ -239,7 +233,7 @@ async function qpdfShrink(call: NativeCall, data: Uint8Array, name: string, line
  * smaller than the input, the input comes back unchanged (issue 12: a "compressed" PDF never
  * grows). Sizes in bytes.
  */
-async function optimize(req: { input: PdfIn; profile?: string }, call: NativeCall) {
+async function optimize(req: { input: PdfInput; profile?: string }, call: NativeCall) {
   const profile = req.profile ?? "web";
   const args = PROFILES[profile];
   if (!args) throw new NativeError("UNSUPPORTED", `optimize profile ${profile} is unknown; use web, print, archive, mrc or max.`);

@@ -7,13 +7,8 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { OfficeError, OfficePool } from "../office/pool.ts";
+import type { OfficeRequest } from "../../native-protocol/office.ts";
 import { NativeError, get, localName, put, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-interface OfficeRequest {
-  input: { data: Uint8Array; filename: string; password?: string };
-  /** Output format: pdf (default), docx or odt. */
-  format?: "pdf" | "docx" | "odt";
-}
 
 let pool: OfficePool | undefined;
 

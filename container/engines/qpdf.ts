@@ -5,13 +5,8 @@
  * can hand a task from one to the other.
  */
 import { readdir } from "node:fs/promises";
+import type { PdfInput } from "../../native-protocol/pdf.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-interface PdfIn {
-  data: Uint8Array;
-  filename: string;
-  password?: string;
-}
 
 /** Maps a qpdf failure (exit 2) to a code. Exit 3 means warnings only: a success. */
 function qpdfFailure(text: string, filename: string): NativeError {
@@ -26,10 +21,10 @@ async function qpdf(call: NativeCall, args: string[], filename: string): Promise
   return r.stdout;
 }
 
-const pw = (i: PdfIn) => [`--password=${i.password ?? ""}`];
+const pw = (i: PdfInput) => [`--password=${i.password ?? ""}`];
 
 /** Writes the input and returns its page count. */
-async function open(call: NativeCall, input: PdfIn, name = "in.pdf"): Promise<number> {
+async function open(call: NativeCall, input: PdfInput, name = "in.pdf"): Promise<number> {
   await put(call, name, input.data);
   return Number((await qpdf(call, [...pw(input), "--show-npages", name], input.filename)).trim());
 }
@@ -50,27 +45,27 @@ export function qpdfRange(spec: string, count: number): string {
   }).join(",");
 }
 
-async function split(req: { input: PdfIn }, call: NativeCall) {
+async function split(req: { input: PdfInput }, call: NativeCall) {
   await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "--split-pages", "in.pdf", "part-%d.pdf"], req.input.filename);
   const names = (await readdir(call.work)).filter((n) => /^part-\d+\.pdf$/.test(n)).sort((a, b) => Number(a.slice(5, -4)) - Number(b.slice(5, -4)));
   return { parts: await Promise.all(names.map((n) => get(call, n))) };
 }
 
-async function extract(req: { input: PdfIn; pages: string }, call: NativeCall) {
+async function extract(req: { input: PdfInput; pages: string }, call: NativeCall) {
   const count = await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "--pages", ".", qpdfRange(req.pages, count), "--", "out.pdf"], req.input.filename);
   return { data: await get(call, "out.pdf") };
 }
 
-async function rotate(req: { input: PdfIn; rotation: number; pages?: string }, call: NativeCall) {
+async function rotate(req: { input: PdfInput; rotation: number; pages?: string }, call: NativeCall) {
   const count = await open(call, req.input);
   const range = req.pages ? qpdfRange(req.pages, count) : `1-${count}`;
   await qpdf(call, [...pw(req.input), "--decrypt", `--rotate=+${req.rotation}:${range}`, "in.pdf", "out.pdf"], req.input.filename);
   return { data: await get(call, "out.pdf") };
 }
 
-async function merge(req: { inputs: PdfIn[]; filename: string }, call: NativeCall) {
+async function merge(req: { inputs: PdfInput[]; filename: string }, call: NativeCall) {
   const args: string[] = [];
   for (const [i, input] of req.inputs.entries()) {
     if (new TextDecoder().decode(input.data.subarray(0, 1024)).indexOf("%PDF-") < 0) {
@@ -83,7 +78,7 @@ async function merge(req: { inputs: PdfIn[]; filename: string }, call: NativeCal
   return { data: await get(call, "out.pdf") };
 }
 
-async function decrypt(req: { input: PdfIn }, call: NativeCall) {
+async function decrypt(req: { input: PdfInput }, call: NativeCall) {
   await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "out.pdf"], req.input.filename);
   return { data: await get(call, "out.pdf") };

@@ -2,7 +2,7 @@
  * Debian's tesseract (5.3.0, tessdata_fast models from the tesseract-ocr-<lang> packages): the
  * OCR rows' native engine (engine table row "tesseract-native", kind ocr, issue 17) for the
  * languages the WebAssembly build lacks and pages over its budget. The request and answer are the
- * Worker's (src/engines/kinds/ocr.ts OcrRequest → OcrPage).
+ * Worker's (native-protocol/ocr.ts OcrRequest → OcrPage).
  *
  * One `tesseract in.<ext> out --psm N [--dpi D] -l a+b tsv` run with OMP_THREAD_LIMIT=1 (one
  * thread: with OpenMP's two threads tesseract is slower on a shared 2-core host,
@@ -15,27 +15,8 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { OcrRequest, OcrWord } from "../../native-protocol/ocr.ts";
 import { NativeError, check, localName, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-/** The Worker's OcrRequest (src/engines/kinds/ocr.ts). */
-interface OcrIn {
-  image: Uint8Array;
-  filename: string;
-  languages?: string[];
-  dpi?: number;
-  autoRotate?: boolean;
-}
-
-/** One word of the answer (src/engines/kinds/ocr.ts OcrWord). */
-interface Word {
-  text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  confidence: number;
-  line: number;
-}
 
 let installed: Promise<Set<string>> | undefined;
 
@@ -55,10 +36,10 @@ const packageOf = (lang: string) => `tesseract-ocr-${lang.replace(/_/g, "-")}`;
  * order; `text` has a line per text line and a blank line between paragraphs, as tesseract's own
  * text output.
  */
-export function parseTsv(tsv: string): { width: number; height: number; words: Word[]; text: string } {
+export function parseTsv(tsv: string): { width: number; height: number; words: OcrWord[]; text: string } {
   let width = 0;
   let height = 0;
-  const words: Word[] = [];
+  const words: OcrWord[] = [];
   const lines: { key: string; par: string; words: string[] }[] = [];
   for (const row of tsv.split("\n").slice(1)) {
     const c = row.split("\t");
@@ -89,7 +70,7 @@ export function parseTsv(tsv: string): { width: number; height: number; words: W
  * one word's centre to the next points along the reading direction (right: 0°, down: 90°, left:
  * 180°, up: 270°). 0 when no line has two words.
  */
-export function rotationOfWords(words: Word[]): 0 | 90 | 180 | 270 {
+export function rotationOfWords(words: OcrWord[]): 0 | 90 | 180 | 270 {
   const votes = [0, 0, 0, 0];
   for (let i = 1; i < words.length; i++) {
     const a = words[i - 1];
@@ -104,7 +85,7 @@ export function rotationOfWords(words: Word[]): 0 | 90 | 180 | 270 {
   return votes[best] === 0 ? 0 : ([0, 90, 180, 270] as const)[best];
 }
 
-async function recognize(req: OcrIn, call: NativeCall) {
+async function recognize(req: OcrRequest, call: NativeCall) {
   const t0 = Date.now();
   const bin = tool(call, "tesseract").path;
   const langs = [...new Set((req.languages?.length ? req.languages : ["eng"]).flatMap((l) => String(l).split("+")).map((l) => l.trim().toLowerCase()).filter(Boolean))];

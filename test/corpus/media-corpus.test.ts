@@ -8,7 +8,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUDIO_OUTPUTS, type AudioOutput, type MediaOptions, type MediaOutput, type VideoOutput } from "../../container/media/plan";
+import { AUDIO_OUTPUTS, type AudioOutput, type MediaOptions, type MediaOutput, type VideoOutput } from "../../native-protocol/media/formats";
 import { DEFAULT_MEDIA_BUDGET } from "../../src/engines/ffmpeg/budget";
 import { FFMPEG_ENGINE } from "../../src/engines/ffmpeg/version";
 import { corpusPath, fact } from "../support/corpus";

@@ -1,13 +1,17 @@
 /**
- * container/media/plan.ts and the ffmpeg word policy of container/command-args.ts, pure (issue 13):
- * parseProbe on what Debian's native ffprobe prints for corpus files (facts.json as the oracle),
- * overBudget's arithmetic and messages, scaleFilter's strings (and what native ffmpeg makes of
- * them), and checkFfmpegWords' refusals. No WebAssembly here.
+ * native-protocol/media/ (plan, probe, budget) and the ffmpeg word policy of
+ * native-protocol/command-args.ts, pure (issue 13): parseProbe on what Debian's native ffprobe
+ * prints for corpus files (facts.json as the oracle), overBudget's arithmetic and messages,
+ * scaleFilter's strings (and what native ffmpeg makes of them), and checkFfmpegWords' refusals.
+ * No WebAssembly here.
  */
 import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkFfmpegWords, splitArguments } from "../../container/command-args";
-import { MediaPlanError, outputSize, overBudget, parseProbe, planRuns, scaleFilter, type MediaBudget, type MediaOptions, type MediaProbe } from "../../container/media/plan";
+import { checkFfmpegWords, splitArguments } from "../../native-protocol/command-args";
+import { outputSize, overBudget, type MediaBudget } from "../../native-protocol/media/budget";
+import type { MediaOptions } from "../../native-protocol/media/formats";
+import { MediaPlanError, planRuns, scaleFilter } from "../../native-protocol/media/plan";
+import { parseProbe, type MediaProbe } from "../../native-protocol/media/probe";
 import { DEFAULT_MEDIA_BUDGET } from "../../src/engines/ffmpeg/budget";
 import { corpusPath, fact } from "../support/corpus";
 import { ffprobeJsonText, imageSize, tempDir } from "../support/media-helpers";

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { MediaFile } from "../../container/media/plan";
+import type { MediaFile } from "../../native-protocol/media/formats";
 import type { MediaEngine } from "../../src/engines/kinds/media";
 import { nodeFfmpegEngine } from "../../src/runtime/node/ffmpeg";
 import { CORPUS, corpusPath } from "./corpus";

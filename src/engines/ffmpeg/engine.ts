@@ -1,6 +1,6 @@
 /**
  * The ffmpeg engine in WebAssembly (engine table row "ffmpeg", kind media): convert, thumbnail and
- * watermark of audio and video (container/media/plan.ts builds the command) and the `command`
+ * watermark of audio and video (native-protocol/media/plan.ts builds the command) and the `command`
  * operation's ffmpeg/ffprobe lines, each call in a fresh core (core.ts) with its files in MEMFS.
  *
  * Every call probes its input first (ffprobe, headers only) and answers OVER_BUDGET with the
@@ -9,8 +9,11 @@
  * OPEN_FAILED (not media ffmpeg reads), CONVERSION_FAILED (ffmpeg failed; its last lines),
  * OVER_BUDGET, UNSUPPORTED (a refused command line), TIMEOUT.
  */
-import { checkFfmpegWords, pathSegment, shellQuote, splitArguments } from "../../../container/command-args";
-import { FONT_FILES, MediaPlanError, PROBE_ARGS, overBudget, parseProbe, planRuns, type MediaBudget, type MediaProbe, type MediaRequest, type PlanPaths } from "../../../container/media/plan";
+import { checkFfmpegWords, pathSegment, shellQuote, splitArguments } from "../../../native-protocol/command-args";
+import { overBudget, type MediaBudget } from "../../../native-protocol/media/budget";
+import { FONT_FILES, type MediaRequest } from "../../../native-protocol/media/formats";
+import { MediaPlanError, planRuns, type PlanPaths } from "../../../native-protocol/media/plan";
+import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../../native-protocol/media/probe";
 import type { TaskErrorCode } from "../errors";
 import { newCore, type Core } from "./core";
 import { DEFAULT_MEDIA_BUDGET } from "./budget";

@@ -1,22 +1,17 @@
 /**
  * The media kind (kinds/index.ts): audio and video through ffmpeg, in WebAssembly (engine
  * Worker wasm/ffmpeg) or natively (the native engine's row "ffmpeg-native"). Requests, probes and
- * budgets are the shared shapes of container/media/plan.ts, so both hosts read the same request
- * and build the same ffmpeg command.
+ * budgets are the shared shapes of native-protocol/media/ (formats.ts, probe.ts, budget.ts), so
+ * both hosts read the same request and build the same ffmpeg command (plan.ts).
  */
-import type { MediaBudget, MediaProbe, MediaRequest } from "../../../container/media/plan";
+import type { MediaCommandRequest } from "../../../native-protocol/command";
+import type { MediaBudget } from "../../../native-protocol/media/budget";
+import type { MediaRequest } from "../../../native-protocol/media/formats";
+import type { MediaProbe } from "../../../native-protocol/media/probe";
 import type { EngineResult } from "../errors";
 
-export type { MediaBudget, MediaOptions, MediaProbe, MediaRequest, ThumbnailOptions, WatermarkOptions } from "../../../container/media/plan";
-
-/** A `command` task with engine ffmpeg (contract §6): `ffmpeg` or `ffprobe` and its argument line. */
-export interface MediaCommandRequest {
-  command: "ffmpeg" | "ffprobe";
-  arguments: string;
-  /** Files laid out at /input/<task>/<filename>. */
-  inputs: { task: string; filename: string; data: Uint8Array }[];
-  capture_output?: boolean;
-}
+export type { MediaBudget, MediaCommandRequest, MediaProbe, MediaRequest };
+export type { MediaOptions, ThumbnailOptions, WatermarkOptions } from "../../../native-protocol/media/formats";
 
 /** What a media call answers beside its payload: the WebAssembly memory it reached, bytes (0 natively). */
 interface Measured {

@@ -11,24 +11,11 @@
  * message names width×height and the limit), UNSUPPORTED (a language this engine lacks: routing
  * hands the request on), TIMEOUT and CANCELLED (native engine runs).
  */
+import type { OcrPage, OcrRequest, OcrWord } from "../../../native-protocol/ocr";
 import type { EngineResult } from "../errors";
 
-/** One recognised word; box in pixels of the image as given (origin top-left, x right, y down). */
-export interface OcrWord { text: string; x0: number; y0: number; x1: number; y1: number; /** 0–100 */ confidence: number; /** index of its text line within the page, for grouping */ line: number }
-/** One OCR call. */
-export interface OcrRequest {
-  /** Image bytes (PNG, JPEG, TIFF first frame, BMP — what Leptonica reads). */
-  image: Uint8Array;
-  filename: string;
-  /** Tesseract language codes, e.g. ["eng"] or ["eng","fra"] (joined with "+"). */
-  languages: string[];
-  /** Resolution of the image in pixels per inch (tesseract's user_defined_dpi), when known. */
-  dpi?: number;
-  /** Detect the page orientation (OSD, osd.traineddata) and recognise it upright (default true). */
-  autoRotate?: boolean;
-}
-/** The words of one image; `rotation` = clockwise degrees (0/90/180/270) the text is turned on the image as given (the words' boxes stay in the given image's coordinates; text reads along the rotated baseline). */
-export interface OcrPage { width: number; height: number; rotation: 0 | 90 | 180 | 270; words: OcrWord[]; text: string }
+/** The request and answer shapes, shared with the native engine (native-protocol/ocr.ts). */
+export type { OcrPage, OcrRequest, OcrWord };
 /** An OCR engine: one image per call. `ms` = milliseconds the engine spent; `wasmMemoryBytes` = the WebAssembly memory after the call (WASM engines). */
 export interface OcrEngine {
   recognize(req: OcrRequest): Promise<EngineResult<OcrPage & { ms?: number; wasmMemoryBytes?: number }>>;

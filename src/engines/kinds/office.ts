@@ -2,9 +2,13 @@
  * The office kind (kinds/index.ts): office documents converted, today by LibreOffice in the native
  * engine (row "libreoffice"; which formats it reads is its row's, registry.ts). Bytes in, bytes out,
  * failures as data ({@link EngineResult}), the shapes that cross the native engine's HTTP seam
- * (container/protocol.ts) unchanged.
+ * (native-protocol/wire.ts) unchanged.
  */
+import type { OfficeRequest } from "../../../native-protocol/office";
 import type { EngineResult } from "../errors";
+
+/** One office conversion's request, shared with the native engine (native-protocol/office.ts). */
+export type { OfficeRequest };
 
 /** A font the document asked for that the engine does not have, and the face used instead (fontconfig's match). */
 export interface FontSubstitution {
@@ -18,7 +22,7 @@ export interface OfficeEngine {
    * Converts one document: office → pdf, or pdf → docx/odt. `password` opens an encrypted document
    * (wrong or missing: INVALID_PASSWORD). Pages is the output's page count when known.
    */
-  convert(req: { input: { data: Uint8Array; filename: string; password?: string }; format: "pdf" | "docx" | "odt" }): Promise<
+  convert(req: OfficeRequest): Promise<
     EngineResult<{ data: Uint8Array; pages: number | null; fontsSubstituted: FontSubstitution[] }>
   >;
 }

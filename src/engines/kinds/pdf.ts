@@ -12,6 +12,7 @@
 import type { EngineResult } from "../errors";
 import type { WatermarkPlacement } from "../placement";
 import type { PageRange } from "./pdf-pages";
+import type { PdfInput } from "../../../native-protocol/pdf";
 
 /**
  * What page operations report they could not keep of their inputs' document structure (issue 16):
@@ -25,19 +26,8 @@ export function addDropped(into: DroppedStructure, more: DroppedStructure | unde
   for (const [k, n] of Object.entries(more ?? {})) into[k] = (into[k] ?? 0) + n;
 }
 
-/** One input document. */
-export interface PdfInput {
-  data: Uint8Array;
-  /** File name, for messages. */
-  filename: string;
-  /** User or owner password of an encrypted PDF; absent = try the empty user password. */
-  password?: string;
-  /**
-   * For a JPEG or PNG input of merge: its resolution in pixels per inch, which sets its page size
-   * (width px × 72 / ppi points); absent = the file's own (JFIF density, PNG pHYs), else 72 (1 px = 1 pt).
-   */
-  ppi?: number;
-}
+/** One input document (native-protocol/pdf.ts: the native engine takes the same shape). */
+export type { PdfInput };
 
 /** Permission flags of an encrypted PDF (ISO 32000-2 §7.6.4.2 Table 22, as pdf-lib and qpdf name them). */
 export interface PdfPermissions {

@@ -4,9 +4,9 @@
  * configuration — the Container binding in production (container.ts), loopback HTTP to the same
  * server run as a local process in `wrangler dev` and CI (NATIVE_ENGINE_URL). Above this file
  * nothing knows which: each native row of the engine table becomes an EngineRpc (remote.ts) whose
- * calls are POST /invoke/<engine>/<method> in the wire of container/protocol.ts.
+ * calls are POST /invoke/<engine>/<method> in the wire of native-protocol/wire.ts.
  */
-import { DEADLINE_HEADER, pack, unpack, type Health } from "../../../container/protocol";
+import { DEADLINE_HEADER, pack, unpack, type Health } from "../../../native-protocol/wire";
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "../kinds";
 import type { EngineRpc } from "../remote";
 

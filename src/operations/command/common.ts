@@ -4,7 +4,7 @@
  * the task's output from the engine's answer (`result.command`, `result.output`).
  */
 import { z } from "zod";
-import { splitArguments } from "../../../container/command-args";
+import { splitArguments } from "../../../native-protocol/command-args";
 import { TaskError } from "../../engines/errors";
 import type { EngineRow } from "../../engines/registry";
 import { readInput, throwIfAborted } from "../kit";

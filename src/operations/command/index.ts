@@ -5,13 +5,13 @@
  * is true. Arguments are split like a POSIX shell would and checked at creation (422):
  * - engine imagemagick (`convert`, `magick`, `identify`) or graphicsmagick (`gm`), in the native
  *   engine: paths outside /input/ and /output/ and coders that reach outside (url:, msl:, text:, …)
- *   are refused (container/command-args.ts checkWords);
+ *   are refused (native-protocol/command-args.ts checkWords);
  * - engine ffmpeg (`ffmpeg`, `ffprobe`), in the media engines (WebAssembly, native beyond its
  *   budget): paths outside /input and /output anywhere in a word, protocols, devices and script
  *   options are refused (checkFfmpegWords); relative output names land in /output/.
  */
 import { z } from "zod";
-import { COMMANDS, checkFfmpegWords, checkWords } from "../../../container/command-args";
+import { COMMANDS, checkFfmpegWords, checkWords } from "../../../native-protocol/command-args";
 import { useEngine } from "../../engines/use";
 import { engineCall } from "../kit";
 import type { OperationHandler } from "../types";

@@ -3,7 +3,7 @@
  * audio (the first audio track), audio → audio, animated GIF → video. One handler per output format
  * (schemas.ts), all running the same code.
  */
-import { AUDIO_INPUTS, AUDIO_OUTPUTS, VIDEO_INPUTS, VIDEO_OUTPUTS, type MediaOptions, type MediaOutput } from "../../../container/media/plan";
+import { AUDIO_INPUTS, AUDIO_OUTPUTS, VIDEO_INPUTS, VIDEO_OUTPUTS, type MediaOptions, type MediaOutput } from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";

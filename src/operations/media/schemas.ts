@@ -7,7 +7,7 @@
 import { z } from "zod";
 import {
   AUDIO_OUTPUTS, CONTAINER_AUDIO_CODECS, CONTAINER_VIDEO_CODECS, PRESETS, defaultAudioCodec, type MediaOutput, type VideoOutput,
-} from "../../../container/media/plan";
+} from "../../../native-protocol/media/formats";
 import { watermarkParams as imageWatermarkParams } from "../image/schemas";
 
 /** A time: seconds (number or numeric string) or [HH:]MM:SS[.fff]. */

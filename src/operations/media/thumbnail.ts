@@ -4,7 +4,7 @@
  * like image thumbnails (width, height, fit max/crop/scale).
  */
 import type { z } from "zod";
-import { THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from "../../../container/media/plan";
+import { THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";

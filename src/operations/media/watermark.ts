@@ -6,7 +6,7 @@
  * write, such as mpg, becomes mp4); the audio is copied when the container stays.
  */
 import type { z } from "zod";
-import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../container/media/plan";
+import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../native-protocol/media/formats";
 import { resolveFont } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
 import { engineCall, formatOf, outputName, readInput, readTaskFile } from "../kit";

@@ -10,7 +10,7 @@
  * can send that job to the API instead.
  */
 import type { EngineInstances } from "../../engines/registry";
-import { FONT_FILES } from "../../../container/media/plan";
+import { FONT_FILES } from "../../../native-protocol/media/formats";
 import type { FontFile, FontSource } from "../../engines/text/faces";
 
 /** Where the page serves the engines' assets (dist/browser/ as built by `npm run build:browser`). */

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FONT_FILES } from "../../../container/media/plan";
+import { FONT_FILES } from "../../../native-protocol/media/formats";
 import { createFfmpegEngine, type FfmpegLoader } from "../../engines/ffmpeg/engine";
 import type { MediaEngine } from "../../engines/kinds/media";
 
