@@ -7,15 +7,8 @@
  * (memory, map, disk, area) fails as OVER_BUDGET.
  */
 import { readdir } from "node:fs/promises";
+import type { ConvertOptions, Fit, ImageRunRequest, ThumbnailOptions } from "../../native-protocol/image.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-interface Request {
-  op: "convert" | "thumbnail" | "watermark" | "optimize";
-  input: Uint8Array;
-  inputFormat: string;
-  outputFormat: string;
-  options: { width?: number; height?: number; fit?: "max" | "crop" | "scale"; strip?: boolean; quality?: number; auto_orient?: boolean; pixel_density?: number; count?: number };
-}
 
 /** Output formats that keep several frames (animation, multi-page). */
 const ANIMATED = new Set(["gif", "webp", "tiff"]);
@@ -36,7 +29,7 @@ export const CODER: Record<string, string> = { jpg: "jpeg", png: "png", webp: "w
 const OPAQUE = new Set(["jpg", "heic", "avif"]);
 
 /** The resize arguments for a box and fit (contract §6 `fit`). */
-function resize(o: Request["options"], thumb: boolean): string[] {
+function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolean): string[] {
   if (!o.width && !o.height) return [];
   const box = `${o.width ?? ""}x${o.height ?? ""}`;
   const op = thumb ? "-thumbnail" : "-resize";
@@ -45,14 +38,15 @@ function resize(o: Request["options"], thumb: boolean): string[] {
   return [op, thumb ? box : `${box}>`];
 }
 
-async function run_(req: Request, call: NativeCall) {
+async function run_(req: ImageRunRequest, call: NativeCall) {
   const im = tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail") throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
   const inCoder = CODER[req.inputFormat];
   const outCoder = CODER[req.outputFormat];
   if (!inCoder || !outCoder || req.outputFormat === "svg") throw new NativeError("UNSUPPORTED", `${req.inputFormat} → ${req.outputFormat} is not converted by the native ImageMagick engine.`);
   await put(call, "in.bin", req.input);
-  const o = req.options;
+  // convert's or thumbnail's options: the fields the other one has are absent
+  const o = req.options as ConvertOptions & ThumbnailOptions;
   const thumb = req.op === "thumbnail";
   // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.

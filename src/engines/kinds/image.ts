@@ -12,10 +12,8 @@
  * `engineCall` (operations/kit.ts).
  */
 import type { TaskFailure } from "../errors";
-import type { WatermarkPlacement } from "../placement";
-
-/** Canonical image format names (lower-case file extensions) the engines know (each engine's row says which way each goes). */
-export type ImageFormat = "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg" | "jxl" | "psd";
+import type { ConvertOptions, Fit, ImageBudget, ImageFormat, ImageRunRequest, OptimizeOptions, ThumbnailOptions, WatermarkOptions } from "../../../native-protocol/image";
+import type { WatermarkPlacement } from "../../../native-protocol/placement";
 
 /** Every {@link ImageFormat}, in one list. */
 export const IMAGE_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg", "jxl", "psd"];
@@ -40,110 +38,8 @@ export const MIME: Record<ImageFormat, string> = {
   jxl: "image/jxl", psd: "image/vnd.adobe.photoshop",
 };
 
-/** How a resize fits the requested box (contract §6, CloudConvert `fit`). */
-export type Fit = "max" | "crop" | "scale";
-
-/** Resize/encode options of `convert` (contract §6 image→image). Sizes in pixels. */
-export interface ConvertOptions {
-  width?: number;
-  height?: number;
-  /** max: fit inside, never upscale (default); crop: fill then crop centred; scale: exact size. */
-  fit?: Fit;
-  /** Remove EXIF/ICC/comments. */
-  strip?: boolean;
-  /** 1–100, for lossy encoders (jpg, webp, avif, jxl; heic on the native engine). */
-  quality?: number;
-  /** Apply the EXIF orientation and reset it to top-left (default true). */
-  auto_orient?: boolean;
-  /** Pixels per inch written into the output (and the SVG rasterisation density). */
-  pixel_density?: number;
-  /**
-   * Every frame (TIFF page, GIF frame) as an output of its own, in order, when the output format
-   * holds one image (png, jpg, …): image → PDF takes a multi-page TIFF this way. Default: first frame.
-   */
-  all_frames?: boolean;
-}
-
-/** Options of `thumbnail` (contract §6). */
-export interface ThumbnailOptions {
-  width?: number;
-  height?: number;
-  fit?: Fit;
-  /** Number of thumbnails, one per frame of a multi-frame input (default 1). */
-  count?: number;
-}
-
-/** Where a watermark goes and how it looks (engines/placement.ts); margins in pixels here. */
-export type { WatermarkPlacement };
-
-/** Options of `watermark`: text (with `text`) or image (with the request's `extra` bytes). */
-export interface WatermarkOptions extends WatermarkPlacement {
-  /** Text in any shipped script (engines/text/faces.ts); lines split at \n. */
-  text?: string;
-  /** Point size = pixels at 72 dpi (default 40); ignored when font_width_percent is given. */
-  font_size?: number;
-  /** Width of the text block as a percentage (1–100) of the input width; the font size follows. */
-  font_width_percent?: number;
-  /** `#RRGGBB` or `#RRGGBBAA` (default #000000). */
-  font_color?: string;
-  /** One of the shipped font names or a CloudConvert alias (engines/fonts.ts), for WinAnsi text; "Bold" names pick the bold script faces. */
-  font_name?: string;
-  /** Alignment of the lines of a multi-line text within its block (default center). */
-  font_align?: "left" | "center" | "right";
-  /** Width of the watermark image in pixels (the height follows unless image_height is given too). */
-  image_width?: number;
-  /** Height of the watermark image in pixels (the width follows unless image_width is given too). */
-  image_height?: number;
-  /** Width of the watermark image as a percentage of the input width (wins over image_width/height; aspect kept). */
-  image_width_percent?: number;
-  /** above (default) or below the image: below shows only where the image is transparent. */
-  layer?: "above" | "below";
-}
-
-/** Options of `optimize` (contract §6: profile + quality). */
-export interface OptimizeOptions {
-  /** web (default) | print | archive | mrc | max — mapped to a JPEG quality when `quality` is absent. */
-  profile?: "web" | "print" | "archive" | "mrc" | "max";
-  quality?: number;
-}
-
-/** Pre-decode budget (issue 3: one operation must stay well inside a 128 MB isolate). */
-export interface ImageBudget {
-  /** Largest input in bytes. */
-  maxBytes: number;
-  /** Largest declared width × height of one frame, in pixels. */
-  maxPixels: number;
-  /** Most frames a file may declare. */
-  maxFrames: number;
-  /** Largest width × height × frames actually decoded at once (animations kept whole). */
-  maxTotalPixels: number;
-  /** Largest estimated peak of one call (WASM memory + JS copies), bytes (the WebAssembly engine's model: imagemagick/memory.ts). */
-  maxMemoryBytes: number;
-}
-
-interface RequestBase {
-  /** The input file's bytes. */
-  input: Uint8Array;
-  /** Input format, canonical (`jpg`, not `jpeg`). */
-  inputFormat: ImageFormat;
-  /** Output format, canonical. */
-  outputFormat: ImageFormat;
-  /** Overrides of the engine's default budget for this call (imagemagick/budget.ts DEFAULT_IMAGE_BUDGET). */
-  budget?: Partial<ImageBudget>;
-}
-
-/** One engine call. `op` selects the pipeline and the type of `options`. */
-export type ImageRunRequest =
-  | (RequestBase & { op: "convert"; options: ConvertOptions })
-  | (RequestBase & { op: "thumbnail"; options: ThumbnailOptions })
-  | (RequestBase & { op: "optimize"; options: OptimizeOptions })
-  | (RequestBase & {
-      op: "watermark";
-      options: WatermarkOptions;
-      /** The watermark image's bytes (image watermark); absent for a text watermark. */
-      extra?: Uint8Array;
-      extraFormat?: ImageFormat;
-    });
+/** The request vocabulary, shared with the native engine (native-protocol/image.ts). */
+export type { ConvertOptions, Fit, ImageBudget, ImageFormat, ImageRunRequest, OptimizeOptions, ThumbnailOptions, WatermarkOptions, WatermarkPlacement };
 
 /** One produced image. */
 export interface ImageRunOutput {

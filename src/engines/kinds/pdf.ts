@@ -10,7 +10,7 @@
  * binding or the native engine's HTTP seam unchanged.
  */
 import type { EngineResult } from "../errors";
-import type { WatermarkPlacement } from "../placement";
+import type { WatermarkPlacement } from "../../../native-protocol/placement";
 import type { PageRange } from "./pdf-pages";
 import type { PdfInput } from "../../../native-protocol/pdf";
 

@@ -3,7 +3,7 @@
  * *displayed* frame (after /Rotate, inside the CropBox) so "top right" means what a viewer shows,
  * then mapped back to user space with one matrix.
  */
-import type { WatermarkPlacement } from "../placement";
+import type { WatermarkPlacement } from "../../../native-protocol/placement";
 
 /** A 2-D affine matrix [a b c d e f] as in the PDF `cm` operator. */
 export type Matrix = [number, number, number, number, number, number];
@@ -34,7 +34,7 @@ export function displayFrame(box: { x: number; y: number; width: number; height:
   }
 }
 
-/** Placement parameters (engines/placement.ts), in points. */
+/** Placement parameters (native-protocol/placement.ts), in points. */
 export type Placement = WatermarkPlacement;
 
 /**
