@@ -52,7 +52,7 @@ export default defineConfig({
             };
           }),
         ],
-        test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000, globalSetup: [TOOLS] },
+        test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000, globalSetup: [TOOLS], isolate: false },
       },
       // one server per configuration for the whole run (test/support/servers.ts); files one after another on them
       nodeProject("e2e", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
