@@ -24,7 +24,7 @@ const TOOLS = "test/support/tools-check.ts";
 
 /** A Node project of test/<name>/ (files mostly wait on engines and child processes: two at once on 2 cores). */
 const nodeProject = (name: string, over: Record<string, unknown> = {}) => ({
-  test: { name, include: [`test/${name}/**/*.test.ts`], environment: "node", testTimeout: 60_000, ...over },
+  test: { name, include: [`test/${name}/**/*.test.ts`], environment: "node", testTimeout: 60_000, isolate: false, ...over },
 });
 
 export default defineConfig({
