@@ -55,9 +55,10 @@ export default defineConfig({
         test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000, globalSetup: [TOOLS], isolate: false },
       },
       // one server per configuration for the whole run (test/support/servers.ts); files one after another on them
-      nodeProject("e2e", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
+      // (one file at a time: a group of its own, after the others — vitest runs projects of one maxWorkers together)
+      nodeProject("e2e", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, sequence: { groupOrder: 1 }, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
       // the browser build in Debian's headless Chromium (issue 19): also `npm run test:browser`
-      nodeProject("browser", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
+      nodeProject("browser", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, sequence: { groupOrder: 2 }, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
     ],
   },
 });

@@ -47,3 +47,15 @@ export function resolveFont(name: string | undefined): ShippedFont | undefined {
   const key = Object.keys(FONT_ALIASES).find((k) => k.toLowerCase() === name.trim().toLowerCase());
   return key ? FONT_ALIASES[key] : undefined;
 }
+
+/**
+ * A caller's `font_name` as the engines take it (CloudConvert accepts font names of fonts it has;
+ * compatibility rule: accept, report what was not honoured): a name a shipped face stands for is
+ * kept; any other becomes the default face (its bold when the name says Bold) with a warning for
+ * the task's result.warnings. Absent stays absent.
+ */
+export function fontNameFor(name: string | undefined): { name?: string; warning?: string } {
+  if (!name || resolveFont(name)) return { name };
+  const used: ShippedFont = /bold/i.test(name) ? "DejaVu Sans Bold" : DEFAULT_FONT;
+  return { name: used, warning: `font_name "${name}" is not available here; ${used} was used.` };
+}

@@ -25,7 +25,8 @@ describe("image operation rows", () => {
     expect(validateTaskParams([imageConvert], { output_format: "jpg", widht: 10 })).toMatchObject({ errors: [expect.stringContaining("widht")] });
     expect(validateTaskParams([imageConvert], { output_format: "jpg", width: 300, strip: "true" })).toMatchObject({ params: { width: 300, strip: true } });
     expect(validateTaskParams([imageWatermark], { input_format: "png" })).toMatchObject({ errors: [expect.stringContaining("text")] });
-    expect(validateTaskParams([imageWatermark], { input_format: "png", text: "x", font_name: "Comic Sans" })).toHaveProperty("errors");
+    // a font CloudConvert has and we do not ship is accepted (the default face, a warning at run time)
+    expect(validateTaskParams([imageWatermark], { input_format: "png", text: "x", font_name: "Comic Sans" })).toHaveProperty("params");
     expect(validateTaskParams([imageWatermark], { input_format: "png", text: "x", font_name: "Arial Bold" })).toHaveProperty("params");
   });
 });
@@ -88,6 +89,19 @@ describe("watermark", () => {
     expect(tr).toBeGreaterThan(200);
     expect(tg).toBeLessThan(200); // red ink in the top-left band
     expect(meanColour(out, "100x60+300+140")).toEqual([255, 255, 255]); // bottom-right untouched
+  });
+
+  it("takes CloudConvert's spellings through the one watermark schema: #RGB without '#', a numeric string, a font it does not ship (default face, a warning)", async () => {
+    const white = new Uint8Array(Buffer.from(execConvert(["-size", "400x200", "xc:white", "png:-"])));
+    const raw = { text: "WATERMARK", font_size: "48", font_color: "f00", font_name: "Comic Sans Bold", position_vertical: "top", position_horizontal: "left", margin_vertical: 5, margin_horizontal: 5 };
+    const checked = validateTaskParams([imageWatermark], { input_format: "png", ...raw });
+    if (!("params" in checked)) throw new Error(checked.errors.join("; "));
+    expect(checked.params).toMatchObject({ font_size: 48, font_color: "#FF0000" });
+    const r = await imageWatermark.run([bytesInput("white.png", white)], checked.params as never, imageContext());
+    expect(r.extra?.warnings).toEqual(['font_name "Comic Sans Bold" is not available here; DejaVu Sans Bold was used.']);
+    const [tr, tg] = meanColour(r.files[0].data, "200x40+5+5");
+    expect(tr).toBeGreaterThan(200);
+    expect(tg).toBeLessThan(200); // red ink in the top-left band
   });
 
   it("composites the `image` task's file with its transparency, sized by image_width_percent", async () => {

@@ -63,9 +63,9 @@ describe("thumbnail and watermark options", () => {
     expect(errorsOf({ operation: "thumbnail", output_format: "gif" })[0]).toMatch(/thumbnail.*to gif is not supported/);
   });
 
-  it("watermark needs text or image, and has no rotation on video", () => {
-    expect(errorsOf({ operation: "watermark" })).toEqual(["Task t: watermark needs `text` or `image` (the name of a task holding the watermark image)."]);
-    expect(errorsOf({ operation: "watermark", text: "x", rotation: 45 })[0]).toMatch(/rotation: parameter not supported by watermark/);
+  it("watermark needs text or image, and takes rotation on video (not applied: a warning at run time)", () => {
+    expect(errorsOf({ operation: "watermark" })).toEqual(["Task t: text or image is required: the watermark text, or the name of the task holding the watermark image."]);
+    expect(paramsOf({ operation: "watermark", text: "x", rotation: 45 })).toMatchObject({ rotation: 45 });
     expect(paramsOf({ operation: "watermark", text: "© 2026", font_name: "Arial", position_vertical: "bottom", opacity: 50 })).toMatchObject({ text: "© 2026", opacity: 50 });
   });
 });

@@ -52,7 +52,7 @@ export function placeOverlay(
   W: number, H: number, w: number, h: number,
   p: { position_vertical?: "top" | "center" | "bottom"; position_horizontal?: "left" | "center" | "right"; margin_vertical?: number; margin_horizontal?: number },
 ): { x: number; y: number } {
-  const mh = p.margin_horizontal ?? 0, mv = p.margin_vertical ?? 0;
+  const mh = Math.round(p.margin_horizontal ?? 0), mv = Math.round(p.margin_vertical ?? 0);
   const horizontal = p.position_horizontal ?? "center", vertical = p.position_vertical ?? "center";
   const x = horizontal === "left" ? mh : horizontal === "right" ? W - w - mh : Math.round((W - w) / 2);
   const y = vertical === "top" ? mv : vertical === "bottom" ? H - h - mv : Math.round((H - h) / 2);

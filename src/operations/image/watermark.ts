@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { IMAGE_INPUTS, IMAGE_OUTPUTS } from "../../engines/registry";
 import type { ImageFormat } from "../../engines/kinds/image";
 import type { EngineRow } from "../../engines/registry";
+import { fontNameFor } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, readTaskFile } from "../kit";
 import type { FormatPair, OperationContext, OperationHandler, OutputFile } from "../types";
@@ -42,6 +43,8 @@ export const imageWatermark: OperationHandler<Params> = {
     const { engine, row } = useEngine(ctx, "image", "watermark");
     const mark = p.image ? await watermarkImage(p.image, ctx, row) : undefined;
     const { image: _image, ...options } = p as Params & Record<string, unknown>;
+    const font = fontNameFor(p.font_name);
+    options.font_name = font.name;
     const files: OutputFile[] = [];
     let version = row.version;
     for (const [i, input] of inputs.entries()) {
@@ -54,7 +57,7 @@ export const imageWatermark: OperationHandler<Params> = {
       version = r.engineVersion;
       files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }), r.outputs[0]));
     }
-    return { files, engine: { name: row.name, version } };
+    return { files, engine: { name: row.name, version }, ...(font.warning ? { extra: { warnings: [font.warning] } } : {}) };
   },
 };
 

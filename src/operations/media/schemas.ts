@@ -8,7 +8,6 @@ import { z } from "zod";
 import {
   AUDIO_OUTPUTS, CONTAINER_AUDIO_CODECS, CONTAINER_VIDEO_CODECS, PRESETS, defaultAudioCodec, type MediaOutput, type VideoOutput,
 } from "../../../native-protocol/media/formats";
-import { watermarkParams as imageWatermarkParams } from "../image/schemas";
 
 /** A time: seconds (number or numeric string) or [HH:]MM:SS[.fff]. */
 export const timeParam = z
@@ -78,5 +77,5 @@ export const thumbnailParams = z.object({
   fit: z.enum(["max", "crop", "scale"]).optional().describe("max (default): inside the box, never enlarged; crop: fill and crop; scale: exactly"),
 });
 
-/** watermark on a video: the image watermark's parameters, without rotation. */
-export const watermarkParams = imageWatermarkParams.omit({ rotation: true });
+/** watermark on a video: the one watermark schema (operations/watermark-params.ts), in pixels; `rotation` is accepted and not applied (a warning). */
+export { watermarkParams } from "../watermark-params";

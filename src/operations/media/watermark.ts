@@ -7,11 +7,11 @@
  */
 import type { z } from "zod";
 import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../native-protocol/media/formats";
-import { resolveFont } from "../../engines/fonts";
+import { fontNameFor, resolveFont } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
 import { engineCall, formatOf, outputName, readInput, readTaskFile } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { checkWatermark } from "../image/schemas";
+import { checkWatermarkSource as checkWatermark } from "../watermark-params";
 import { MEDIA_MIME } from "./common";
 import { watermarkParams } from "./schemas";
 
@@ -31,8 +31,10 @@ export const mediaWatermark: OperationHandler<Params> = {
     const { engine, row } = useEngine(ctx, "media", "watermark");
     const mark = p.image ? await readTaskFile(ctx, p.image, row, "watermark image") : undefined;
     const image = mark && { data: mark.data, filename: mark.file.filename };
-    const { image: _image, font_name, ...rest } = p;
-    const options = { ...rest, ...(font_name ? { font_name: resolveFont(font_name) } : {}) };
+    const { image: _image, font_name, rotation, ...rest } = p;
+    const font = fontNameFor(font_name);
+    const options = { ...rest, ...(font.name ? { font_name: resolveFont(font.name) } : {}) };
+    const warnings = [...(font.warning ? [font.warning] : []), ...(rotation ? [`rotation is not applied to video watermarks; the watermark was placed unrotated.`] : [])];
     const files: OutputFile[] = [];
     let version = row.version;
     for (const [i, input] of inputs.entries()) {
@@ -42,6 +44,6 @@ export const mediaWatermark: OperationHandler<Params> = {
       version = r.engineVersion;
       files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }), data: r.data, contentType: MEDIA_MIME[out] });
     }
-    return { files, engine: { name: row.name, version } };
+    return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
   },
 };
