@@ -120,7 +120,7 @@ describe("live events through the SDK", () => {
       socket.emit("subscribe", { channel: `private-job.${job.id}`, auth: { headers: { Authorization: "Bearer key-b" } } });
       socket.emit("subscribe", { channel: `private-job.${job.id}.tasks`, auth: { headers: { Authorization: "Bearer wrong" } } });
       socket.emit("subscribe", { channel: `private-user.1.jobs`, auth: { headers: { Authorization: "Bearer key-b" } } });
-      await until(() => errors.length >= 3, `subscription errors: ${errors}`);
+      await until(() => errors.length >= 3, `subscription errors: ${errors} events: ${JSON.stringify(events).slice(0, 300)}`);
       expect(errors.sort()).toEqual([`private-job.${job.id}`, `private-job.${job.id}.tasks`, "private-user.1.jobs"].sort());
       // the owner's subscription on the same socket gets the ended job's job.finished at once: what the refused ones
       // would have been sent had they been accepted, and it comes after them, so they sent nothing
