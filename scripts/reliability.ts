@@ -9,8 +9,9 @@
  *   load     — M small jobs (import/raw → export/url) at concurrency C: all terminal, none lost,
  *              p50/p99 latency, jobs/s.
  *   hostile  — every file of corpus/broken through every operation /v2/operations offers for its
- *              format: no 5xx, no stuck job, every failure a task error with a code; peak RSS of
- *              the workerd process group, peak WASM memory reported per engine against its budget.
+ *              format: no 5xx, no stuck job, every failure a task error with a specific code (an
+ *              INTERNAL_ERROR fails the part); peak RSS of the workerd process group, peak WASM memory
+ *              reported per engine against its budget (no engine log line found fails the part).
  *   races    — concurrent retries, cancel/retry/delete of one task, concurrent uploads to one
  *              form: tasks left waiting with nothing to wake them (must be 0).
  *
@@ -232,12 +233,27 @@ async function hostile(): Promise<void> {
     const perEngine = [...wasm].map(([e, v]) => `${e} ${mb(v.peak)} of ${mb(BUDGETS[e] ?? NaN)} over ${v.calls} calls`).join(", ") || "none reported";
     for (const [e, v] of wasm) if (BUDGETS[e] && v.peak > BUDGETS[e]) failures.push(`hostile: ${e} WASM memory ${mb(v.peak)} over its budget`);
     console.log(`hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of workerd (api + engine Workers in one process) ${mb(peak)}, peak WASM memory per engine: ${perEngine}`);
-    for (const t of internal) console.log(`  INTERNAL_ERROR: ${t.operation}: ${String(t.message).slice(0, 160)}`);
+    for (const r of runs) {
+      const t = r.jobId ? states.get(r.jobId)?.tasks?.find((x: any) => x.name === "op") : undefined;
+      if (t?.status === "error" && (typeof t.code !== "string" || t.code === "INTERNAL_ERROR"))
+        console.log(`  ${t.code ?? "no code"}: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (${t.engine ?? "no engine"}): ${String(t.message).slice(0, 200)}`);
+    }
     for (const r of runs) {
       const st = r.jobId ? states.get(r.jobId) : undefined;
       if (r.jobId && !terminal(st?.status)) console.log(`  stuck: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (op task ${st?.tasks?.find((t: any) => t.name === "op")?.status ?? "unknown"})`);
     }
-    if (fivexx || stuck) failures.push("hostile");
+    // every failure a task error with a specific code: INTERNAL_ERROR (or no code) is a bug the sweep found, not a pass
+    const uncoded = errors.length - withCode;
+    if (fivexx || stuck || uncoded) failures.push(`hostile${uncoded ? `: ${internal.length} INTERNAL_ERROR, ${uncoded - internal.length} without a code` : ""}`);
+    // the memory check judged nothing unless the engine Workers' log lines were found: none matched, or none of an engine
+    // the tasks say ran (its budget then went unchecked), fails it
+    const ran = new Set(tasks.map((t: any) => t.engine).filter((e: unknown): e is string => typeof e === "string" && e in BUDGETS));
+    if (wasm.size === 0) failures.push("hostile: no engine log line matched: WASM memory unchecked");
+    for (const e of ran) if (!wasm.has(e)) failures.push(`hostile: ${e} ran but logged no WASM memory: its budget unchecked`);
+  } catch (err) {
+    // what the server said last (a request cut off mid-answer: did workerd or the native engine die?)
+    console.log(`hostile: the server's last log lines:\n${server.log().split("\n").slice(-40).join("\n")}`);
+    throw err;
   } finally {
     await server.stop();
   }

@@ -14,7 +14,8 @@
  * - sqlRowsWritten: `rowsWritten` of every `sql.exec` in a Durable Object (DDL included);
  * - alarmWrites: setAlarm/deleteAlarm calls (billed as storage writes);
  * - queueMessages: messages sent to the TASKS queue (each is billed as three operations: write, read, delete);
- * - r2ClassA: put, delete, list, createMultipartUpload; r2ClassB: get, head;
+ * - r2ClassA: put, list, createMultipartUpload; r2ClassB: get, head; delete is not counted: R2 bills
+ *   DeleteObject (like DeleteBucket and AbortMultipartUpload) as a free operation (Cloudflare R2 pricing);
  * - accountRequests: RPC calls per AccountDO name (home `{user}`, shards `{user}#k`): how the user's
  *   bookkeeping spreads over objects (test/e2e/account-shards.test.ts).
  * Not counted: SQL rows read, WebSocket messages, Worker CPU time and Durable Object duration.
@@ -53,7 +54,7 @@ export function readMeter(reset: boolean): MeterCounts & { accountRequests: Reco
   return out;
 }
 
-const R2_A = new Set(["put", "delete", "list", "createMultipartUpload"]);
+const R2_A = new Set(["put", "list", "createMultipartUpload"]); // not "delete": free (R2 pricing, "Free operations")
 const R2_B = new Set(["get", "head"]);
 
 /** Wraps a binding so that calling its methods named in `rules` counts (rules answer the counter or null). */

@@ -4,7 +4,10 @@
  * measuring client subscribes to an upload task of another job, uploads its file and times the
  * task's `finished` event from the moment the upload request is sent (an upper bound of the time
  * since the change: the request's own parsing and R2 write come first), over 10 uploads; it also
- * prints when the event came relative to the upload's answer. Prints the figures.
+ * prints when the event came relative to the upload's answer. Then the idle job's own file is
+ * uploaded and every idle subscriber must get its `job.finished`: the hub sends no acknowledgement of
+ * a subscribe, so a subscription is known accepted by the events it delivers (a refused one gets
+ * `subscription_error`; one accepted after the job ended gets the end at once). Prints the figures.
  */
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +17,9 @@ import { sharedServer, type SharedServer } from "../support/servers";
 const IDLE = 1_000;
 let server: SharedServer;
 const sockets: Socket[] = [];
+/** Sockets that got the idle job's `job.finished` on its channel (accepted subscriptions), and `subscription_error`s. */
+const finishedOn = new Set<Socket>();
+const refusals: string[] = [];
 
 beforeAll(async () => {
   server = sharedServer("guarded");
@@ -34,6 +40,10 @@ describe("live events at scale", () => {
       await Promise.all(Array.from({ length: Math.min(50, IDLE - i) }, () => new Promise<void>((resolve, reject) => {
         const s = io(server.base, { transports: ["websocket"], reconnection: false, forceNew: true });
         sockets.push(s);
+        s.on("job.finished", (channel: string, data: { job?: { id?: string } }) => {
+          if (channel === `private-job.${idleJob.id}` && data?.job?.id === idleJob.id) finishedOn.add(s);
+        });
+        s.on("subscription_error", (channel: string, e: { message?: string }) => refusals.push(`${channel}: ${e?.message}`));
         s.once("connect", () => (s.emit("subscribe", { channel: `private-job.${idleJob.id}`, auth }), resolve()));
         s.once("connect_error", reject);
       })));
@@ -64,6 +74,17 @@ describe("live events at scale", () => {
       probe.closeSocket();
     }
     const connected = sockets.filter((s) => s.connected).length;
+    // the idle job ends: every accepted subscription delivers its job.finished (waited for, up to 60 s)
+    const up = idleJob.tasks.find((t) => t.name === "up")!.result!.form as { url: string; parameters: Record<string, string> };
+    const body = new FormData();
+    for (const [k, v] of Object.entries(up.parameters)) body.append(k, v);
+    body.append("file", new Blob(["idle"]), "idle.txt");
+    expect((await fetch(up.url, { method: "POST", body })).status).toBe(201);
+    const deadline = Date.now() + 60_000;
+    while (finishedOn.size < IDLE && refusals.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(refusals).toEqual([]);
+    console.log(`live events: ${finishedOn.size}/${IDLE} idle subscriptions accepted (each delivered the idle job's job.finished)`);
+    expect(finishedOn.size).toBe(IDLE);
     console.log(`live events: ${connected}/${IDLE} idle subscribers connected in ${connectMs} ms; task.finished after the upload was sent: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.map((l) => l.toFixed(0)).join(", ")}); relative to the upload's answer: median ${median(afterAnswer).toFixed(1)} ms`);
     expect(connected).toBe(IDLE);
     expect(median(latencies)).toBeLessThan(100);

@@ -11,8 +11,16 @@ import { readFileSync } from "node:fs";
 import { createReadStream } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
+import { expectLinesOnTheirPages } from "../support/pdf-helpers";
 import { tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
+
+/**
+ * tesseract in WebAssembly (tesseract.js-core, best_int eng) reads the second frame's last line as "Page?" (confidence
+ * 0–3) where Debian's tesseract reads "Page 2", on the TIFF frame itself as on the PDF's page (checked 2026-11: the page
+ * holds the right frame). "Page 2" is then not required on page 2, and still refused on page 1.
+ */
+const TIFF_MISREAD = { 2: ["Page 2"] };
 import { sharedServer, type SharedServer } from "../support/servers";
 
 let server: SharedServer;
@@ -78,7 +86,9 @@ describe("convert image → pdf with ocr through the SDK", () => {
     const { task, path } = await uploadConvert("pages.tif", readFileSync(corpusPath(src)), { operation: "convert", output_format: "pdf", ocr: true });
     expect(task).toMatchObject({ engine: "tesseract" });
     expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+2\n/);
-    for (const n of [1, 2]) for (const word of ["Multipage", "TIFF", "Example"]) expect(pageText(path, n), `page ${n}`).toContain(word);
+    // native tesseract's lines of each page (facts.json), each on its own page only: "Page 1" on page 1, never on page 2
+    const truth = (fact(src) as any).ocr_measured_tesseract as string[];
+    expectLinesOnTheirPages(path, truth.map((t) => t.split("\n").filter(Boolean)), TIFF_MISREAD);
   });
 
   it("without ocr: pdf-lib builds the PDF and it has no text", async () => {

@@ -179,12 +179,30 @@ describe("page operations keep the structure of the pages they keep", () => {
     expect(sp.extra?.dropped).toMatchObject({ attachments: 1 });
   });
 
-  it("a signature field is kept; a signed one is reported as no longer covering the document", async () => {
+  /** pdfsig's report on a PDF: "not signed", or a signature whose ranges do (or do not) cover the whole file. */
+  const pdfsig = (path: string) => spawnSync("pdfsig", [path], { encoding: "utf8" }).stdout;
+
+  it("an unsigned signature field is kept and invalidates nothing", async () => {
     const rel = "pdf/pdflib-with_signature.pdf";
+    expect(pdfsig(join(CORPUS, rel))).toContain("The signature form field is not signed."); // the oracle: an empty /Sig field
     const out = await extractPages.run([corpusInput(rel)], { pages: "1" }, ctx);
-    const ours = pdfStructure(tmpFile(out.files[0]!));
-    expect(ours.fields.map((f) => f.type)).toEqual(["/Sig"]);
-    const signed = pdfStructure(join(CORPUS, rel)).fields[0]!.value !== null; // qpdf: does the field carry a signature (/V)?
-    expect(out.extra?.dropped?.signatures_invalidated ?? 0).toBe(signed ? 1 : 0);
+    expect(pdfStructure(tmpFile(out.files[0]!)).fields.map((f) => f.type)).toEqual(["/Sig"]);
+    expect(out.extra?.dropped?.signatures_invalidated ?? 0).toBe(0);
+  });
+
+  it("a signed signature field is kept and reported as no longer covering the document", async () => {
+    // pyHanko's PAdES sample: pdfsig finds one valid signature over the whole file (its certificate has expired)
+    const rel = "pdf/pyhanko-pades-signed.pdf";
+    const before = pdfsig(join(CORPUS, rel));
+    expect(before).toContain("Signature Validation: Signature is Valid.");
+    expect(before).toContain("Total document signed");
+    const out = await extractPages.run([corpusInput(rel)], { pages: "1" }, ctx);
+    const path = tmpFile(out.files[0]!);
+    expect(pdfStructure(path).fields.map((f) => f.type)).toEqual(["/Sig"]);
+    expect(out.extra?.dropped?.signatures_invalidated).toBe(1);
+    // the rewritten file keeps the signature dictionary, which no longer signs these bytes
+    const after = pdfsig(path);
+    expect(after).toContain("Signature Field Name: Sig1");
+    expect(after).not.toContain("Total document signed");
   });
 });

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingLanguages, ocrRowFor, OCR_LANGUAGES } from "../../src/engines/kinds/ocr-languages";
 import type { OcrEngine, OcrPage, OcrRequest, OcrWord } from "../../src/engines/kinds/ocr";
+import type { TesseractBudget } from "../../src/engines/tesseract/types";
 import { enginesFor } from "../../src/engines/routing";
 import { newTesseract } from "../../src/engines/tesseract/core";
 import { createTesseractEngine } from "../../src/engines/tesseract/engine";
@@ -138,11 +139,26 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
   });
 
   it("starts a fresh instance when WebAssembly memory passes the budget, and keeps answering", async () => {
-    const small = createTesseractEngine({ loadWasm: loadTesseractWasm, loadLanguage: loadTesseractLanguage, budget: { resetAboveBytes: 1 } });
-    const a = await page(small, request("tesseractjs-cosmic.png"));
-    const b = await page(small, request("tesseractjs-cosmic.png"));
+    // A fresh instance has an empty MEMFS: it asks the loader for its traineddata again. So the loader's calls show
+    // the restart: one "eng" load for two calls on one instance, two when the first call's memory passed the budget.
+    const engineCounting = (budget?: Partial<TesseractBudget>) => {
+      const loads: string[] = [];
+      const e = createTesseractEngine({ loadWasm: loadTesseractWasm, loadLanguage: (lang) => (loads.push(lang), loadTesseractLanguage(lang)), budget });
+      return { e, loads };
+    };
+    const kept = engineCounting();
+    const k1 = await page(kept.e, request("tesseractjs-cosmic.png"));
+    const k2 = await page(kept.e, request("tesseractjs-cosmic.png"));
+    expect(k2.text).toBe(k1.text);
+    expect(kept.loads).toEqual(["eng"]); // under the default budget the instance (and its loaded language) is kept
+    const small = engineCounting({ resetAboveBytes: 1 });
+    const a = await page(small.e, request("tesseractjs-cosmic.png"));
+    expect(a.wasmMemoryBytes).toBeGreaterThan(1);
+    expect(small.loads).toEqual(["eng"]);
+    const b = await page(small.e, request("tesseractjs-cosmic.png"));
+    expect(small.loads).toEqual(["eng", "eng"]); // the second call ran on a new instance
     expect(b.text).toBe(a.text);
-    expect(a.wasmMemoryBytes).toBeGreaterThan(0);
+    expect(b.text).toBe(k1.text);
   });
 });
 

@@ -80,6 +80,27 @@ export function pageText(file: OutputFile | Uint8Array | string, page: number): 
   return execFileSync("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"], { encoding: "utf8" }).replace(/\s+/g, " ").trim();
 }
 
+/**
+ * The OCR page oracle: `lines[i]` are the text lines native tesseract reads on page i+1 (facts.json
+ * `ocr_measured_tesseract`). The PDF has one page per entry; each page's text (pdftotext -f N -l N)
+ * holds every line of its own page and none of the lines only other pages have, so words put on the
+ * wrong page, or every page's words on each, fail. `misread` lists, per page, lines the engine under
+ * test is known to read differently (with the reason at the call): they are not required on their
+ * page, and are still refused on every other page.
+ */
+export function expectLinesOnTheirPages(file: OutputFile | Uint8Array | string, lines: string[][], misread: Record<number, string[]> = {}): void {
+  const path = typeof file === "string" ? file : tmpFile(file);
+  expect(Number(pdfinfo(path).Pages)).toBe(lines.length);
+  const norm = (l: string) => l.replace(/\s+/g, " ").trim();
+  for (const [i, own] of lines.entries()) {
+    const text = pageText(path, i + 1);
+    const ownLines = own.map(norm);
+    for (const l of ownLines) if (!(misread[i + 1] ?? []).includes(l)) expect(text, `page ${i + 1}`).toContain(l);
+    const elsewhere = lines.flatMap((o, k) => (k === i ? [] : o.map(norm))).filter((l) => !ownLines.includes(l));
+    for (const l of elsewhere) expect(text, `page ${i + 1} has another page's "${l}"`).not.toContain(l);
+  }
+}
+
 const sourceTexts = new Map<string, string[]>();
 /** Texts (as {@link pageText}) of every page of a corpus PDF, index 0 = page 1; cached. */
 export function corpusPageTexts(rel: string): string[] {

@@ -11,7 +11,7 @@ describe("cost meter", () => {
     expect(metered(env)).toBe(env);
   });
 
-  it("counts R2 class A and B, queue messages and Durable Object RPC calls, and still calls through", async () => {
+  it("counts R2 class A and B (a delete is free), queue messages and Durable Object RPC calls, and still calls through", async () => {
     readMeter(true);
     const env = metered({ METER: "on", FILES: fakeBucket(), TASKS: { send: async () => {}, sendBatch: async () => {} }, JOBS: fakeNamespace(), ACCOUNTS: fakeNamespace(), EVENTS: fakeNamespace() } as any);
     await env.FILES.put("k", "v");
@@ -24,7 +24,20 @@ describe("cost meter", () => {
     const stub = env.JOBS.getByName("a") as any;
     expect(await stub.greet("x")).toBe("hi x");
     expect(stub.name).toBe("a");
-    expect(readMeter(true)).toMatchObject({ r2ClassA: 3, r2ClassB: 2, queueMessages: 3, doRequests: 1 });
+    // class A: put and list; class B: get and head; the delete is none: R2 pricing lists DeleteObject among its
+    // "Free operations" (with DeleteBucket and AbortMultipartUpload), https://developers.cloudflare.com/r2/pricing/
+    expect(readMeter(true)).toMatchObject({ r2ClassA: 2, r2ClassB: 2, queueMessages: 3, doRequests: 1 });
     expect(readMeter(false)).toMatchObject({ r2ClassA: 0, doRequests: 0 });
+  });
+
+  it("a delete alone, of one key or many, costs no R2 operation and still deletes", async () => {
+    readMeter(true);
+    const deleted: unknown[] = [];
+    const FILES = { ...fakeBucket(), delete: async (k: unknown) => void deleted.push(k) };
+    const env = metered({ METER: "on", FILES, TASKS: { send: async () => {} }, JOBS: fakeNamespace(), ACCOUNTS: fakeNamespace(), EVENTS: fakeNamespace() } as any);
+    await env.FILES.delete("k");
+    await env.FILES.delete(["a", "b"]);
+    expect(deleted).toEqual(["k", ["a", "b"]]);
+    expect(readMeter(true)).toMatchObject({ r2ClassA: 0, r2ClassB: 0 });
   });
 });

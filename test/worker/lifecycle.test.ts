@@ -2,7 +2,7 @@
  * Issue 2 in workerd: timeouts through the JobDO alarm; cancel, retry,
  * standalone tasks, uploads, signed downloads, pagination and the generated catalogue.
  */
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createJob, KEY_A, taskByName, waitJob } from "./helpers";
 import { signFileUrl, uploadSignature } from "../../src/security/signing";
@@ -15,9 +15,22 @@ const jobDo = (id: string) => (env as any).JOBS.getByName(id);
 describe("timers through the alarm", () => {
   it("ends a task over its timeout with TIMEOUT, and its dependents with INPUT_TASK_FAILED", async () => {
     const job = await createJob({ up: { operation: "import/upload", timeout: 1 }, out: { operation: "export/url", input: "up" } });
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await runDurableObjectAlarm(jobDo(job.id))).toBe(true);
-    const done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
+    const created = Date.now();
+    // the JobDO armed its alarm for the task's deadline, at most the 1 s timeout away
+    const at = await runInDurableObject(jobDo(job.id), (_o: unknown, st: DurableObjectState) => st.storage.getAlarm());
+    expect(at).not.toBeNull();
+    expect(at! - created).toBeLessThanOrEqual(1_000);
+    // wait for the task's end itself: once the alarm is due it is run (workerd may also have run it), polled up to 15 s
+    const ended = (d: any) => taskByName(d, "up").status === "error";
+    let done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
+    for (const deadline = Date.now() + 15_000; !ended(done) && Date.now() < deadline; ) {
+      if (Date.now() >= at!) await runDurableObjectAlarm(jobDo(job.id));
+      await new Promise((r) => setTimeout(r, 50));
+      done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
+    }
+    // not ended before its deadline (whole seconds, as the API shows them: truncation keeps a gap of ≥ 1 s at ≥ 1)
+    const up = taskByName(done, "up");
+    expect(Date.parse(up.ended_at) - Date.parse(up.created_at)).toBeGreaterThanOrEqual(1_000);
     expect(done.status).toBe("error");
     expect(taskByName(done, "up")).toMatchObject({ status: "error", code: "TIMEOUT" });
     expect(taskByName(done, "out").code).toBe("INPUT_TASK_FAILED");

@@ -55,6 +55,26 @@ async function armedAlarm(): Promise<number> {
 const setAccountClock = async (ms: number) =>
   (await import("cloudflare:test")).runInDurableObject(account(), (o: any) => { o.clock = () => Date.now() + ms; });
 
+/** Credits the user has left per GET /v2/users/me (an allowance minus what the 16 index shards counted). */
+const creditsLeft = async (): Promise<number> => (await api("GET", "/v2/users/me")).json.data.credits;
+
+/** The credits of a job's tasks as its result shows them. */
+const creditsOf = (job: any): number => job.tasks.reduce((n: number, t: any) => n + t.credits, 0);
+
+/**
+ * GET /v2/users/me's credits once they differ from `from` (and equal `target` when given), polled for up to
+ * 10 s: the shard counts a job's credits after its waiters were told it ended. Returns what it read last.
+ */
+async function creditsLeftOnceChanged(from: number, target?: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  let now = await creditsLeft();
+  while ((now === from || (target !== undefined && now !== target)) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    now = await creditsLeft();
+  }
+  return now;
+}
+
 describe("webhooks", () => {
   it("calls a job's webhook_url with job.finished, signed with the user's secret", async () => {
     stubFetch();
@@ -117,22 +137,55 @@ describe("webhooks", () => {
   it("sends job.finished once and counts credits once when the JobDO delivers its notice again", async () => {
     stubFetch();
     const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/once", events: ["job.finished"] } });
-    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } });
+    const before = await creditsLeft();
+    const job = await createJob({
+      a: { operation: "import/raw", file: "x", filename: "x.txt" },
+      z: { operation: "archive", input: "a", output_format: "zip" },
+      t: { operation: "archive", input: "a", output_format: "tar" },
+    });
     const done = await waitJob(job.id);
+    expect(done.status).toBe("finished");
+    // the tasks' own credits (contract §7: an import is free, an archive costs 1) are what the user pays
+    expect(Object.fromEntries(done.tasks.map((t: any) => [t.name, t.credits]))).toEqual({ a: 0, z: 1, t: 1 });
+    const cost = creditsOf(done);
     await armedAlarm();
     await runDurableObjectAlarm(account());
-    const before = (await api("GET", "/v2/users/me")).json.data.credits;
+    expect(await creditsLeftOnceChanged(before)).toBe(before - cost);
     const { runInDurableObject } = await import("cloudflare:test");
-    // The job's index shard (src/account/index-shards.ts) takes the notice again.
+    // The job's index shard (src/account/index-shards.ts) takes the same notice again.
     const shard = (env as any).ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
     await runInDurableObject(shard, async (instance: any, state: DurableObjectState) => {
       const endedAt = Number(state.storage.sql.exec("SELECT ended_at FROM jobs WHERE id = ?", job.id).one().ended_at);
-      await instance.jobEnded({ user: "alice", jobId: job.id, status: "finished", endedAt, credits: 5, job: done, webhookUrl: null });
+      await instance.jobEnded({ user: "alice", jobId: job.id, status: "finished", endedAt, credits: cost, job: done, webhookUrl: null });
     });
     await runDurableObjectAlarm(account());
     expect(calls.filter((c) => c.url.endsWith("/once")).length).toBe(1);
-    expect((await api("GET", "/v2/users/me")).json.data.credits).toBe(before);
+    expect(await creditsLeft()).toBe(before - cost);
     await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
+  });
+
+  it("credits of jobs on several index shards add up in GET /v2/users/me, each counted by its own shard", async () => {
+    const shardUsed = (s: string) => (env as any).ACCOUNTS.getByName(`alice#${s}`).creditsUsed() as Promise<number>;
+    const before = await creditsLeft();
+    const shardBefore = await Promise.all(Array.from({ length: 16 }, (_, n) => shardUsed(n.toString(16))));
+    const jobs: any[] = [];
+    // job i costs i+1 credits (i+1 archives); jobs until three shards hold one (a job's shard is its id's last digit)
+    for (let i = 0; new Set(jobs.map((j) => j.id.slice(-1))).size < 3; i++) {
+      expect(i, "16 random job ids fell on fewer than 3 shards").toBeLessThan(16);
+      const archives = Object.fromEntries(Array.from({ length: (i % 3) + 1 }, (_, k) => [`z${k}`, { operation: "archive", input: "a", output_format: "zip" }]));
+      jobs.push(await createJob({ a: { operation: "import/raw", file: `x${i}`, filename: "x.txt" }, ...archives }));
+    }
+    const shards = [...new Set(jobs.map((j) => j.id.slice(-1) as string))];
+    const ended = await Promise.all(jobs.map((j) => waitJob(j.id)));
+    for (const [i, j] of ended.entries()) expect(creditsOf(j), `job ${i}`).toBe((i % 3) + 1);
+    const total = ended.reduce((n, j) => n + creditsOf(j), 0);
+    expect(await creditsLeftOnceChanged(before, before - total)).toBe(before - total);
+    for (let n = 0; n < 16; n++) {
+      const s = n.toString(16);
+      const mine = ended.filter((j) => j.id.slice(-1) === s).reduce((c, j) => c + creditsOf(j), 0);
+      expect((await shardUsed(s)) - shardBefore[n]!, `shard ${s}`).toBe(mine);
+    }
+    expect(shards.length).toBeGreaterThanOrEqual(3);
   });
 
   it("sends job.created before job.finished for a job that ends inside its create (one registration carries both)", async () => {
