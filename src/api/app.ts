@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { PatternRouter } from "hono/router/pattern-router";
-import { CONSOLE_PAGE } from "../console/page";
+import CONSOLE_PAGE from "../console/index.html";
 import type { AppEnv } from "./context";
 import { notFound, onError } from "./errors";
 import { files } from "./files";
@@ -29,7 +29,7 @@ export const app = new Hono<AppEnv>({ router: new PatternRouter() });
 /** The cost meter's counts (issue 20, meter/meter.ts), only where METER is "on"; `?reset=1` starts a new period. */
 app.get("/__meter", (c) => (meterOn(c.env) ? c.json(readMeter(c.req.query("reset") === "1")) : c.notFound()));
 
-/** The console page for browsers (src/console/page.ts); JSON facts about the API for everything else. */
+/** The console page for browsers (src/console/index.html, a text module); JSON facts about the API for everything else. */
 app.get("/", (c) => {
   if (/text\/html/.test(c.req.header("accept") ?? "")) {
     return c.html(CONSOLE_PAGE, 200, { "content-security-policy": "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'unsafe-inline'; img-src 'self' data: blob:", "x-frame-options": "DENY" });
