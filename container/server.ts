@@ -7,7 +7,8 @@
  * Run: node container/server.ts   (Node ≥ 23.6, type stripping)
  * Environment: PORT (8080), HOST (127.0.0.1; 0.0.0.0 in the container), NATIVE_WORK_DIR (a fresh
  * temp folder), NATIVE_MAX_SECONDS (cap of one call, 600), NATIVE_MEMORY_MB (RLIMIT_AS of each tool
- * run, 2048), NATIVE_MAX_BODY_MB (largest request, 512), NATIVE_OFFICE_POOL (soffice processes, 2).
+ * run, 2048), NATIVE_MAX_BODY_MB (largest request, {@link DEFAULT_MAX_BODY_MB}), NATIVE_OFFICE_POOL (soffice
+ * processes, 2).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -45,15 +46,47 @@ const root = env.NATIVE_WORK_DIR ?? mkdtempSync(join(tmpdir(), "native-engine-")
 mkdirSync(root, { recursive: true });
 const maxMs = Number(env.NATIVE_MAX_SECONDS ?? 600) * 1000;
 const memoryBytes = Number(env.NATIVE_MEMORY_MB ?? 2048) * 1024 * 1024;
-const maxBody = Number(env.NATIVE_MAX_BODY_MB ?? 512) * 1024 * 1024;
+/**
+ * The largest request body by default, MiB (NATIVE_MAX_BODY_MB overrides). A body over it is answered 413 with the
+ * wire's error body {message}: at once when its Content-Length says so, and when a body without one (chunked) grows
+ * past it while it is read — the body is read into memory whole, so no body may grow without end.
+ */
+const DEFAULT_MAX_BODY_MB = 512;
+const maxBody = Number(env.NATIVE_MAX_BODY_MB ?? DEFAULT_MAX_BODY_MB) * 1024 * 1024;
 const { found: tools, status } = await probeTools();
+
+/** A request body over maxBody (answered 413). */
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads the request's body whole.
+ * @throws BodyTooLarge once more than `max` bytes arrived (the rest is read and dropped, as Node drops an unread body)
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    req.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= max) chunks.push(chunk);
+      else if (seen - chunk.length <= max) {
+        // the chunk that crossed the limit: drop what was kept; later chunks are dropped as they come
+        chunks.length = 0;
+        reject(new BodyTooLarge(`Request body over ${max} bytes.`));
+      }
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
 
 /** Answers one /invoke call: an EngineResult as data, whatever the tool did. */
 async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   res.on("close", () => !res.writableFinished && abort.abort());
   const asked = Number(req.headers[DEADLINE_HEADER]);
-  const request = new Request(`http://native${req.url}`, { method: "POST", headers: req.headers as HeadersInit, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit);
+  const bytes = await readBody(req, maxBody);
+  const request = new Request(`http://native${req.url}`, { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: bytes });
   const body = (await unpack(await request.formData())) as Record<string, unknown>;
   const work = await mkdtemp(join(root, "call-"));
   const call: NativeCall = { work, root, timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs), memoryBytes, signal: abort.signal, tools };
@@ -90,8 +123,9 @@ const server = createServer((req, res) => {
   if (req.method !== "POST" || !m || !def?.methods[m[2]!]) return fail(404, `No such engine method: ${req.method} ${url.pathname}`);
   if (Number(req.headers["content-length"] ?? 0) > maxBody) return fail(413, `Request body over ${maxBody} bytes.`);
   invoke(def, m[2]!, req, res).catch((err) => {
-    if (!res.headersSent) fail(400, `Malformed request: ${err instanceof Error ? err.message : String(err)}`);
-    else res.destroy();
+    if (res.headersSent) res.destroy();
+    else if (err instanceof BodyTooLarge) fail(413, err.message);
+    else fail(400, `Malformed request: ${err instanceof Error ? err.message : String(err)}`);
   });
 });
 

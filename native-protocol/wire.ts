@@ -9,7 +9,8 @@
  *   GET /health                      {tools: ToolStatus[]}: which native tools this host has
  *
  * Only parameters and file bytes cross (DESIGN.md principle 11, issue 12); errors are data, never
- * HTTP statuses, except 400 for a malformed body and 404 for an unknown engine or method.
+ * HTTP statuses, except 400 for a malformed body, 404 for an unknown engine or method and 413 for a body over the
+ * server's limit (NATIVE_MAX_BODY_MB, container/server.ts); those three answer JSON {message}.
  */
 
 /** Request header: milliseconds the caller will wait; the server caps every tool run by it. */

@@ -22,6 +22,14 @@ import { NativeError, check, commandOutputs, get, layOutCommand, localName, put,
 /** Where Debian's fonts-dejavu-core puts the faces of FONT_FILES. */
 const FONT_DIR = "/usr/share/fonts/truetype/dejavu";
 
+/**
+ * Demuxers whose file names other files (playlists and manifests). ffmpeg picks a demuxer by content, whatever the
+ * upload is called, and `-protocol_whitelist file` does not stop a local playlist from naming local files: Debian's
+ * ffmpeg 5.1 lets an HLS playlist read any local file of a media extension by its absolute path. A media input is
+ * one file, so an input detected as one of these is refused before ffmpeg runs on it.
+ */
+const PLAYLIST_DEMUXERS = new Set(["hls", "dash", "imf", "concat", "webm_dash_manifest"]);
+
 /** Inserts `-protocol_whitelist file` before every `-i` of an ffmpeg argument list. */
 function fileOnly(args: string[]): string[] {
   return args.flatMap((a, i) => (a === "-i" && args[i - 1] !== "-protocol_whitelist" ? ["-protocol_whitelist", "file", a] : [a]));
@@ -48,6 +56,7 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
   const input = await put(call, localName("input", req.input.filename), req.input.data);
   const { probe, why } = await probeFile(call, input);
   if (!probe) throw new NativeError("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why.replaceAll(basename(input), req.input.filename)}` : ""}.`);
+  if (PLAYLIST_DEMUXERS.has(probe.container)) throw new NativeError("OPEN_FAILED", `${req.input.filename} is a playlist (${probe.container}), not an audio or video file: playlists are refused, they name other files.`);
   await mkdir(join(call.work, "out"));
   const paths: PlanPaths = { input, output: join(call.work, "out", `output.${req.outputFormat}`) };
   if (req.op === "watermark") {

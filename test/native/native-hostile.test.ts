@@ -1,0 +1,278 @@
+/**
+ * Hostile inputs through the native engine (issue 30 part 0): documents whose macros would run on open,
+ * SVGs that name local files (XXE, file: and text: hrefs, url()), playlists that name local files, and
+ * request bodies over the server's limit. Each case asserts a real outcome against an oracle outside the
+ * engine: a marker file a macro would write, a FIFO whose open the test sees (whoever reads a named file
+ * must open it), pdftotext, compare -metric AE, ffprobe, and the HTTP answer itself.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MediaEngine } from "../../src/engines/kinds/media";
+import { execute } from "../../src/runner/execute";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { bytesInput, dataOf, expectTaskError, pdftotext, testContext } from "../support/pdf-helpers";
+
+/** The server's body limit in this file, MiB (NATIVE_MAX_BODY_MB): small, so a body over it is cheap to send. */
+const LIMIT_MB = 1;
+const LIMIT = LIMIT_MB * 1024 * 1024;
+
+let native: NativeServer;
+let scratch: string;
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "native-hostile-"));
+  native = await startNativeEngine({ NATIVE_MAX_BODY_MB: String(LIMIT_MB) });
+}, 120_000);
+afterAll(async () => {
+  await native?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A context with only the native engine's rows: routing can reach nothing else. */
+const nativeOnly = () => testContext({ engines: native.engines() });
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+/** What a task ended in: its output bytes, or its error code and message. */
+async function outcome(run: Promise<{ out: { files: { data: unknown }[] } }>): Promise<{ data?: Uint8Array; code?: string; message?: string }> {
+  try {
+    const r = await run;
+    return { data: dataOf(r.out.files[0] as never) };
+  } catch (err) {
+    return { code: (err as { code?: string }).code ?? "threw", message: (err as Error).message };
+  }
+}
+
+/**
+ * A FIFO at `path` and a writer waiting on it (a child `sh`): opening a FIFO for reading completes only
+ * when a writer is there, so the writer prints "opened" exactly when something opened the file to read
+ * it — whatever renders or fails afterwards. The writer hands the reader `content`.
+ */
+function watchedFile(path: string, content: string): { opened: () => Promise<boolean> } {
+  execFileSync("mkfifo", [path]);
+  let out = "";
+  const writer: ChildProcess = spawn("sh", ["-c", 'printf %s "$1" > "$0" && echo opened', path, content], { stdio: ["ignore", "pipe", "ignore"] });
+  writer.stdout!.on("data", (d) => (out += d));
+  const closed = new Promise((r) => writer.once("close", r));
+  return {
+    /** Ends the writer if it still waits (nothing opened the file), then says whether it was opened. */
+    async opened() {
+      if (writer.exitCode === null && writer.signalCode === null) writer.kill();
+      await closed;
+      return out.includes("opened");
+    },
+  };
+}
+
+/** Pixels that differ between two images, by ImageMagick's compare (the oracle; exit 0 same, 1 different). */
+function differingPixels(a: Uint8Array, b: Uint8Array): number {
+  writeFileSync(join(scratch, "a.png"), a);
+  writeFileSync(join(scratch, "b.png"), b);
+  const r = spawnSync("compare", ["-metric", "AE", join(scratch, "a.png"), join(scratch, "b.png"), "null:"]);
+  return Number(r.stderr.toString().trim());
+}
+
+describe("a document whose macro runs on open: LibreOffice never runs it", () => {
+  /**
+   * A flat ODF text document with a Basic library and the macro bound to its load event (dom:load = OnLoad):
+   * it writes `marker` and replaces the document's text with `stamp`.
+   */
+  const fodt = (marker: string, stamp: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:script="urn:oasis:names:tc:opendocument:xmlns:script:1.0" xmlns:ooo="http://openoffice.org/2004/office" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dom="http://www.w3.org/2001/xml-events" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+ <office:scripts>
+  <office:script script:language="ooo:Basic">
+   <ooo:libraries>
+    <ooo:library-embedded ooo:name="Standard">
+     <ooo:module ooo:name="Module1">
+      <ooo:source-code>Sub AutoOpen
+  Dim n As Integer
+  n = FreeFile
+  Open "${marker}" For Output As #n
+  Print #n, "macro ran"
+  Close #n
+  ThisComponent.Text.setString("${stamp}")
+End Sub
+</ooo:source-code>
+     </ooo:module>
+    </ooo:library-embedded>
+   </ooo:libraries>
+  </office:script>
+  <office:event-listeners>
+   <script:event-listener script:language="ooo:script" script:event-name="dom:load" xlink:href="vnd.sun.star.script:Standard.Module1.AutoOpen?language=Basic&amp;location=document" xlink:type="simple"/>
+  </office:event-listeners>
+ </office:scripts>
+ <office:body><office:text><text:p>Original words of the document</text:p></office:text></office:body>
+</office:document>
+`;
+
+  it("a .fodt with a Basic macro bound to OnLoad: converted, no marker file, the PDF has the document's own text", async () => {
+    const id = unique();
+    const marker = join(scratch, `macro-ran-${id}`);
+    const stamp = `MACROSTAMP${id}`;
+    const r = await execute("convert", { output_format: "pdf" }, [bytesInput("macro.fodt", utf8(fodt(marker, stamp)))], nativeOnly());
+    expect(r.engine.name).toBe("libreoffice");
+    const text = pdftotext(r.out.files[0]!);
+    expect(text).toContain("Original words of the document");
+    expect(text).not.toContain(stamp);
+    expect(existsSync(marker), "the macro wrote its marker file").toBe(false);
+  });
+
+  it("the same document as a zipped .odt (Basic/ inside the package, as LibreOffice saves it): no marker, own text", async () => {
+    const id = unique();
+    const marker = join(scratch, `macro-ran-${id}`);
+    const stamp = `MACROSTAMP${id}`;
+    // LibreOffice itself packs the flat file into an .odt (a converter, not the engine under test: its default profile
+    // does not run document macros on conversion either, which is why the marker is checked after it too)
+    const dir = join(scratch, `odt-${id}`);
+    writeFileSync(join(scratch, `m-${id}.fodt`), fodt(marker, stamp));
+    execFileSync("soffice", [`-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--convert-to", "odt", "--outdir", dir, join(scratch, `m-${id}.fodt`)], { stdio: "ignore", timeout: 120_000 });
+    const odt = readFileSync(join(dir, `m-${id}.odt`));
+    // the fixture really carries the macro and its binding (unzip is the oracle of the package)
+    expect(execFileSync("unzip", ["-p", join(dir, `m-${id}.odt`), "Basic/Standard/Module1.xml"]).toString()).toContain(marker.replaceAll('"', "&quot;"));
+    expect(execFileSync("unzip", ["-p", join(dir, `m-${id}.odt`), "content.xml"]).toString()).toMatch(/script:event-name="dom:load"[^>]*Module1\.AutoOpen/);
+    expect(existsSync(marker)).toBe(false);
+    const r = await execute("convert", { output_format: "pdf" }, [bytesInput("macro.odt", new Uint8Array(odt))], nativeOnly());
+    const text = pdftotext(r.out.files[0]!);
+    expect(text).toContain("Original words of the document");
+    expect(text).not.toContain(stamp);
+    expect(existsSync(marker), "the macro wrote its marker file").toBe(false);
+  });
+});
+
+describe("SVGs naming local files through the native ImageMagick", () => {
+  const svg = (body: string, doctype = "") =>
+    `<?xml version="1.0" encoding="UTF-8"?>${doctype}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="40"><rect width="120" height="40" fill="white"/>${body}</svg>`;
+  /** Each hostile SVG (naming `secret`) and its twin without the reference: what the output may differ by, nothing. */
+  const CASES: [string, (secret: string) => string, string][] = [
+    ["XXE: an external entity drawn as text", (s) => svg(`<text x="2" y="30" font-size="20">&x;</text>`, `<!DOCTYPE svg [<!ENTITY x SYSTEM "file://${s}">]>`), svg(`<text x="2" y="30" font-size="20"></text>`)],
+    ["<image xlink:href> with file:", (s) => svg(`<image x="0" y="0" width="120" height="40" xlink:href="file://${s}"/>`), svg("")],
+    ["<image xlink:href> with text: (ImageMagick reads the file as text)", (s) => svg(`<image x="0" y="0" width="120" height="40" xlink:href="text:${s}"/>`), svg("")],
+    ["fill: url() naming a local file", (s) => svg(`<rect width="120" height="40" style="fill:url(file://${s}#p)"/>`), svg(`<rect width="120" height="40" style="fill:none"/>`)],
+    ["an MVG drawing script named .svg, its image primitive reading text:", (s) => `viewbox 0 0 120 40\nimage over 0,0 120,40 'text:${s}'\n`, "viewbox 0 0 120 40\n"],
+  ];
+
+  it.each(CASES)("%s: the named file is never opened; the outcome is the twin's (pixel-equal by compare, or the same coded error)", async (_name, hostile, twin) => {
+    const secret = join(scratch, `secret-${unique()}.png`);
+    const watch = watchedFile(secret, `SECRET ${secret}`);
+    {
+      const bad = await outcome(execute("convert", { output_format: "png" }, [bytesInput("hostile.svg", utf8(hostile(secret)))], nativeOnly()));
+      const good = await outcome(execute("convert", { output_format: "png" }, [bytesInput("twin.svg", utf8(twin))], nativeOnly()));
+      expect(await watch.opened(), `the engine opened ${secret}`).toBe(false);
+      if (good.data && bad.data) expect(differingPixels(bad.data, good.data), "pixels that differ from the twin").toBe(0);
+      else {
+        // no SVG renderer (Debian's imagemagick without libmagickcore-6.q16-6-extra: the Dockerfile installs it
+        // --no-install-recommends): both end in the same coded error, the hostile one with nothing to show
+        expect(bad.data, "the hostile SVG converted where its twin failed").toBeUndefined();
+        expect(bad.code).toMatch(/^[A-Z_]+$/);
+        expect(bad.code).toBe(good.code);
+      }
+    }
+  });
+});
+
+describe("playlists naming local files through the native ffmpeg", () => {
+  const media = () => native.engines()["ffmpeg-native"] as unknown as MediaEngine;
+  /** A 2-second tone on this host: a local media file a playlist could name. */
+  const tone = () => {
+    const p = join(scratch, `tone-${unique()}.mp3`);
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", p]);
+    return p;
+  };
+  const hls = (segment: string) => `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXTINF:2.0,\n${segment}\n#EXT-X-ENDLIST\n`;
+  const ffconcat = (file: string) => `ffconcat version 1.0\nfile ${file}\n`;
+
+  it.each([
+    ["list.m3u8", "m3u8"],
+    ["list.txt", "txt"],
+  ])("%s → mp3: routing refuses the input format (INVALID_CONVERSION_TYPE)", async (name, ext) => {
+    const err = await expectTaskError(() => execute("convert", { output_format: "mp3" }, [bytesInput(name, utf8(hls("/etc/passwd")))], nativeOnly()), "INVALID_CONVERSION_TYPE");
+    expect(err.message).toContain(`from ${ext} to mp3`);
+  });
+
+  it("the oracle: Debian's ffprobe reads a local .mp3 an HLS playlist names by absolute path, a file of any name", () => {
+    const p = join(scratch, `probe-${unique()}.mp3`);
+    writeFileSync(p, hls(tone()));
+    const r = spawnSync("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-show_entries", "format=format_name,duration", "-of", "compact", p]);
+    expect(r.stdout.toString()).toMatch(/format_name=hls\|duration=2\.0/);
+  });
+
+  /** Playlists disguised as an .mp3 (ffmpeg picks the demuxer by content), the code and message each must end in. */
+  const PLAYLISTS: [string, () => string, string, RegExp][] = [
+    // Debian's ffmpeg refuses these itself (pinned: an ffmpeg that starts accepting them fails here)
+    ["HLS naming file:/etc/passwd", () => hls("file:/etc/passwd"), "OPEN_FAILED", /URL file:\/etc\/passwd is not in allowed_segment_extensions/],
+    ["HLS naming /etc/passwd", () => hls("/etc/passwd"), "OPEN_FAILED", /URL \/etc\/passwd is not in allowed_segment_extensions/],
+    ["ffconcat naming a local .mp3 by absolute path", () => ffconcat(tone()), "OPEN_FAILED", /Unsafe file name '\/.*tone-\w+\.mp3'/],
+    ["ffconcat naming /etc/passwd", () => ffconcat("/etc/passwd"), "OPEN_FAILED", /Unsafe file name '\/etc\/passwd'/],
+    // Debian's ffmpeg accepts this one (the oracle above): the engine refuses a playlist input
+    ["HLS naming a local .mp3 by absolute path", () => hls(tone()), "OPEN_FAILED", /is a playlist \(hls\), not an audio or video file/],
+  ];
+
+  it.each(PLAYLISTS)("%s, named x.mp3: convert → wav ends in a coded error naming why, nothing converted", async (_name, list, code, message) => {
+    const err = await expectTaskError(() => execute("convert", { output_format: "wav" }, [bytesInput("x.mp3", utf8(list()))], nativeOnly()), code as never);
+    expect(err.message).toMatch(message);
+  });
+
+  it.each(PLAYLISTS)("%s: the engine's media call itself answers the same error", async (_name, list, code, message) => {
+    const r = await media().run({ op: "convert", input: { filename: "x.mp3", data: utf8(list()) }, outputFormat: "mp3", options: {} } as never);
+    expect(r.ok, JSON.stringify(r).slice(0, 300)).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe(code);
+    expect(r.error.message).toMatch(message);
+  });
+});
+
+describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {
+  const BOUNDARY = "hostile-boundary-0123456789";
+  /** A valid wire body (native-protocol/wire.ts) for imagemagick-native/info of exactly `size` bytes: json, then a padding part. */
+  function wireBody(size: number): Uint8Array {
+    const head = `--${BOUNDARY}\r\ncontent-disposition: form-data; name="json"\r\n\r\n{}\r\n--${BOUNDARY}\r\ncontent-disposition: form-data; name="pad"\r\n\r\n`;
+    const tail = `\r\n--${BOUNDARY}--\r\n`;
+    const pad = size - head.length - tail.length;
+    return utf8(head + "x".repeat(pad) + tail);
+  }
+  const post = (body: Uint8Array | ReadableStream<Uint8Array>) =>
+    fetch(`${native.url}/invoke/imagemagick-native/info`, {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body,
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit);
+  /** The same bytes with no Content-Length (chunked): the server learns the size only while reading. */
+  const chunked = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += 64 * 1024) c.enqueue(bytes.subarray(i, i + 64 * 1024));
+        c.close();
+      },
+    });
+  const answered = async (res: Response) => {
+    expect(res.status, await res.clone().text().then((t) => t.slice(0, 200))).toBe(200);
+    const form = await res.formData();
+    return JSON.parse(String(form.get("json"))) as { ok: boolean; engineVersion: string };
+  };
+
+  it("a body of exactly the limit is read and answered by the engine", async () => {
+    const body = wireBody(LIMIT);
+    expect(body.length).toBe(LIMIT);
+    const a = await answered(await post(body));
+    expect(a.ok).toBe(true);
+    expect(a.engineVersion).toMatch(/^\d/);
+  });
+
+  it("one byte over (Content-Length) → 413 with the wire's error body naming the limit", async () => {
+    const res = await post(wireBody(LIMIT + 1));
+    expect(res.status).toBe(413);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(await res.json()).toEqual({ message: `Request body over ${LIMIT} bytes.` });
+  });
+
+  it("chunked (no Content-Length): at the limit answered; one byte over → 413 too, and the server keeps serving", async () => {
+    expect((await answered(await post(chunked(wireBody(LIMIT))))).ok).toBe(true);
+    const res = await post(chunked(wireBody(LIMIT + 1)));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: `Request body over ${LIMIT} bytes.` });
+    expect((await answered(await post(wireBody(1000)))).ok).toBe(true);
+  });
+});
