@@ -86,7 +86,7 @@ async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage
   res.on("close", () => !res.writableFinished && abort.abort());
   const asked = Number(req.headers[DEADLINE_HEADER]);
   const bytes = await readBody(req, maxBody);
-  const request = new Request(`http://native${req.url}`, { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+  const request = new Request(`http://native${req.url}`, { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength) });
   const body = (await unpack(await request.formData())) as Record<string, unknown>;
   const work = await mkdtemp(join(root, "call-"));
   const call: NativeCall = { work, root, timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs), memoryBytes, signal: abort.signal, tools };
