@@ -24,7 +24,14 @@ const TOOLS = "test/support/tools-check.ts";
 
 /** A Node project of test/<name>/ (files mostly wait on engines and child processes: two at once on 2 cores). */
 const nodeProject = (name: string, over: Record<string, unknown> = {}) => ({
-  test: { name, include: [`test/${name}/**/*.test.ts`], environment: "node", testTimeout: 60_000, isolate: false, ...over },
+  test: {
+    name,
+    include: [`test/${name}/**/*.test.ts`],
+    environment: "node",
+    testTimeout: 60_000,
+    isolate: false,
+    ...over,
+  },
 });
 
 export default defineConfig({
@@ -46,19 +53,44 @@ export default defineConfig({
             return {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { API_KEYS: "test-key-a:alice,test-key-b:bob,test-key-c:carol", MAX_OPEN_JOBS: "20", RETENTION_SECONDS: "600", URL_SIGNING_SECRET: "test-signing-secret", ALLOW_PRIVATE_IMPORTS: "false", NATIVE_ENGINE: "off" },
+                bindings: {
+                  API_KEYS: "test-key-a:alice,test-key-b:bob,test-key-c:carol",
+                  MAX_OPEN_JOBS: "20",
+                  RETENTION_SECONDS: "600",
+                  URL_SIGNING_SECRET: "test-signing-secret",
+                  ALLOW_PRIVATE_IMPORTS: "false",
+                  NATIVE_ENGINE: "off",
+                },
                 workers: ENGINE_WORKERS.map(bundledEngineWorker),
               },
             };
           }),
         ],
-        test: { name: "worker", include: ["test/worker/**/*.test.ts"], testTimeout: 60_000, globalSetup: [TOOLS], isolate: false },
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          testTimeout: 60_000,
+          globalSetup: [TOOLS],
+          isolate: false,
+        },
       },
       // one server per configuration for the whole run (test/support/servers.ts); files one after another on them
       // (one file at a time: a group of its own, after the others — vitest runs projects of one maxWorkers together)
-      nodeProject("e2e", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, sequence: { groupOrder: 1 }, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
+      nodeProject("e2e", {
+        testTimeout: 180_000,
+        hookTimeout: 180_000,
+        fileParallelism: false,
+        sequence: { groupOrder: 1 },
+        globalSetup: [TOOLS, "test/support/servers-setup.ts"],
+      }),
       // the browser build in Debian's headless Chromium (issue 19): also `npm run test:browser`
-      nodeProject("browser", { testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false, sequence: { groupOrder: 2 }, globalSetup: [TOOLS, "test/support/servers-setup.ts"] }),
+      nodeProject("browser", {
+        testTimeout: 180_000,
+        hookTimeout: 180_000,
+        fileParallelism: false,
+        sequence: { groupOrder: 2 },
+        globalSetup: [TOOLS, "test/support/servers-setup.ts"],
+      }),
     ],
   },
 });

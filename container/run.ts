@@ -58,13 +58,22 @@ function capped(max: number) {
  */
 export function runTool(call: ToolCall): Promise<ToolRun> {
   const started = Date.now();
-  const [cmd, args] = PRLIMIT && call.memoryBytes ? [PRLIMIT, [`--as=${call.memoryBytes}`, "--", call.cmd, ...call.args]] : [call.cmd, call.args];
+  const [cmd, args] =
+    PRLIMIT && call.memoryBytes
+      ? [PRLIMIT, [`--as=${call.memoryBytes}`, "--", call.cmd, ...call.args]]
+      : [call.cmd, call.args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd: call.cwd,
       detached: true, // its own process group, killed as a whole
       stdio: ["ignore", "pipe", "pipe"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: call.cwd, LANG: "C.UTF-8", TMPDIR: call.cwd, ...call.env },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: call.cwd,
+        LANG: "C.UTF-8",
+        TMPDIR: call.cwd,
+        ...call.env,
+      },
     });
     const out = capped(call.maxOutput ?? 256 * 1024);
     const err = capped(call.maxOutput ?? 256 * 1024);
@@ -95,6 +104,9 @@ export function runTool(call: ToolCall): Promise<ToolRun> {
 
 /** The first line of `text` matching `re`, trimmed, or the last non-empty line (for error messages). */
 export function pickLine(text: string, re?: RegExp): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (re && lines.find((l) => re.test(l))) || lines.at(-1) || "";
 }

@@ -86,18 +86,36 @@ async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage
   res.on("close", () => !res.writableFinished && abort.abort());
   const asked = Number(req.headers[DEADLINE_HEADER]);
   const bytes = await readBody(req, maxBody);
-  const request = new Request(`http://native${req.url}`, { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength) });
+  const request = new Request(`http://native${req.url}`, {
+    method: "POST",
+    headers: { "content-type": req.headers["content-type"] ?? "" },
+    body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
+  });
   const body = (await unpack(await request.formData())) as Record<string, unknown>;
   const work = await mkdtemp(join(root, "call-"));
-  const call: NativeCall = { work, root, timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs), memoryBytes, signal: abort.signal, tools };
+  const call: NativeCall = {
+    work,
+    root,
+    timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs),
+    memoryBytes,
+    signal: abort.signal,
+    tools,
+  };
   const toolName = def.tool || String(body.engine ?? "");
   const version = tools.get(toolName)?.version ?? "unavailable";
   let answer: unknown;
   try {
-    if (toolName && !tools.has(toolName)) throw new NativeError("ENGINE_UNAVAILABLE", `${toolName} is not installed in the native engine (${installHint(toolName)}).`);
+    if (toolName && !tools.has(toolName))
+      throw new NativeError(
+        "ENGINE_UNAVAILABLE",
+        `${toolName} is not installed in the native engine (${installHint(toolName)}).`,
+      );
     answer = { ok: true, engineVersion: version, ...(await def.methods[method]!(body, call)) };
   } catch (err) {
-    const e = err instanceof NativeError ? err : new NativeError("INTERNAL_ERROR", `native engine: ${err instanceof Error ? err.message : String(err)}`);
+    const e =
+      err instanceof NativeError
+        ? err
+        : new NativeError("INTERNAL_ERROR", `native engine: ${err instanceof Error ? err.message : String(err)}`);
     answer = { ok: false, engineVersion: version, error: { code: e.code, message: e.message, retryable: false } };
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -120,7 +138,8 @@ const server = createServer((req, res) => {
   }
   const m = /^\/invoke\/([\w-]+)\/(\w+)$/.exec(url.pathname);
   const def = m ? ENGINES[m[1]!] : undefined;
-  if (req.method !== "POST" || !m || !def?.methods[m[2]!]) return fail(404, `No such engine method: ${req.method} ${url.pathname}`);
+  if (req.method !== "POST" || !m || !def?.methods[m[2]!])
+    return fail(404, `No such engine method: ${req.method} ${url.pathname}`);
   if (Number(req.headers["content-length"] ?? 0) > maxBody) return fail(413, `Request body over ${maxBody} bytes.`);
   invoke(def, m[2]!, req, res).catch((err) => {
     if (res.headersSent) res.destroy();
@@ -143,6 +162,8 @@ server.listen(port, host, () => {
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
     server.close();
-    closeOfficePool().finally(() => (ownRoot ? rm(root, { recursive: true, force: true }) : Promise.resolve()).finally(() => process.exit(0)));
+    closeOfficePool().finally(() =>
+      (ownRoot ? rm(root, { recursive: true, force: true }) : Promise.resolve()).finally(() => process.exit(0)),
+    );
   });
 }

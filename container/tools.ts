@@ -33,18 +33,64 @@ interface ToolSpec {
 export const UNO_PYTHON = "/usr/bin/python3";
 
 const SPECS: ToolSpec[] = [
-  { name: "ghostscript", bins: ["gs"], versionArgs: ["--version"], version: /^(\d+\.\d+\.\d+)/, packages: ["ghostscript"] },
-  { name: "qpdf", bins: ["qpdf"], versionArgs: ["--version"], version: /qpdf version (\S+)/, packages: ["qpdf"] },
-  { name: "imagemagick", bins: ["magick", "convert"], versionArgs: ["-version"], version: /ImageMagick (\S+)/, packages: ["imagemagick"] },
-  { name: "ffmpeg", bins: ["ffmpeg"], versionArgs: ["-version"], version: /ffmpeg version (\d+\.\d+(?:\.\d+)?)/, packages: ["ffmpeg"], extra: async () => !!which("ffprobe") },
   {
-    name: "tesseract", bins: ["tesseract"], versionArgs: ["--version"], version: /tesseract v?(\d+\.\d+\.\d+)/,
-    // the OCR languages (src/engines/kinds/ocr-languages.ts OCR_LANGUAGES["tesseract-native"]) and osd for orientation
-    packages: ["tesseract-ocr", "tesseract-ocr-eng", "tesseract-ocr-osd", "tesseract-ocr-deu", "tesseract-ocr-fra", "tesseract-ocr-spa", "tesseract-ocr-ita", "tesseract-ocr-por", "tesseract-ocr-nld", "tesseract-ocr-chi-sim", "tesseract-ocr-chi-tra", "tesseract-ocr-jpn", "tesseract-ocr-rus", "tesseract-ocr-ara"],
+    name: "ghostscript",
+    bins: ["gs"],
+    versionArgs: ["--version"],
+    version: /^(\d+\.\d+\.\d+)/,
+    packages: ["ghostscript"],
   },
-  { name: "graphicsmagick", bins: ["gm"], versionArgs: ["version"], version: /GraphicsMagick (\S+)/, packages: ["graphicsmagick"] },
+  { name: "qpdf", bins: ["qpdf"], versionArgs: ["--version"], version: /qpdf version (\S+)/, packages: ["qpdf"] },
   {
-    name: "libreoffice", bins: ["soffice"], versionArgs: ["--version"], version: /LibreOffice (\d+\.\d+\.\d+)/,
+    name: "imagemagick",
+    bins: ["magick", "convert"],
+    versionArgs: ["-version"],
+    version: /ImageMagick (\S+)/,
+    packages: ["imagemagick"],
+  },
+  {
+    name: "ffmpeg",
+    bins: ["ffmpeg"],
+    versionArgs: ["-version"],
+    version: /ffmpeg version (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["ffmpeg"],
+    extra: async () => !!which("ffprobe"),
+  },
+  {
+    name: "tesseract",
+    bins: ["tesseract"],
+    versionArgs: ["--version"],
+    version: /tesseract v?(\d+\.\d+\.\d+)/,
+    // the OCR languages (src/engines/kinds/ocr-languages.ts OCR_LANGUAGES["tesseract-native"]) and osd for orientation
+    packages: [
+      "tesseract-ocr",
+      "tesseract-ocr-eng",
+      "tesseract-ocr-osd",
+      "tesseract-ocr-deu",
+      "tesseract-ocr-fra",
+      "tesseract-ocr-spa",
+      "tesseract-ocr-ita",
+      "tesseract-ocr-por",
+      "tesseract-ocr-nld",
+      "tesseract-ocr-chi-sim",
+      "tesseract-ocr-chi-tra",
+      "tesseract-ocr-jpn",
+      "tesseract-ocr-rus",
+      "tesseract-ocr-ara",
+    ],
+  },
+  {
+    name: "graphicsmagick",
+    bins: ["gm"],
+    versionArgs: ["version"],
+    version: /GraphicsMagick (\S+)/,
+    packages: ["graphicsmagick"],
+  },
+  {
+    name: "libreoffice",
+    bins: ["soffice"],
+    versionArgs: ["--version"],
+    version: /LibreOffice (\d+\.\d+\.\d+)/,
     packages: ["libreoffice-writer-nogui", "libreoffice-calc-nogui", "libreoffice-impress-nogui", "python3-uno"],
     extra: () => new Promise((ok) => execFile(UNO_PYTHON, ["-c", "import uno"], { timeout: 10_000 }, (e) => ok(!e))),
   },
@@ -66,7 +112,11 @@ export function which(bin: string): string | undefined {
 
 /** Runs `path args` and returns its output (stdout + stderr), or "" when it fails to run. */
 function output(path: string, args: string[]): Promise<string> {
-  return new Promise((ok) => execFile(path, args, { timeout: 30_000, env: { ...process.env, HOME: "/tmp" } }, (_e, out, err) => ok(`${out}\n${err}`)));
+  return new Promise((ok) =>
+    execFile(path, args, { timeout: 30_000, env: { ...process.env, HOME: "/tmp" } }, (_e, out, err) =>
+      ok(`${out}\n${err}`),
+    ),
+  );
 }
 
 /** The tools of this host, probed once (each probe runs its tool with a version flag). */

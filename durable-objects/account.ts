@@ -66,7 +66,13 @@ export class AccountDO extends DurableObject<Env> {
     return this.shard().replicate(r);
   }
 
-  registerTask(taskId: string, holder: string, jobId: string | null, operation: string, createdAt: number): Promise<void> {
+  registerTask(
+    taskId: string,
+    holder: string,
+    jobId: string | null,
+    operation: string,
+    createdAt: number,
+  ): Promise<void> {
     return this.shard().registerTask(taskId, holder, jobId, operation, createdAt);
   }
 
@@ -96,11 +102,21 @@ export class AccountDO extends DurableObject<Env> {
     return (await this.index()?.findTask(taskId)) ?? null;
   }
 
-  async listJobs(q: { status?: string; tag?: string; offset: number; limit: number }): Promise<{ id: string; created_at: number }[]> {
+  async listJobs(q: {
+    status?: string;
+    tag?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ id: string; created_at: number }[]> {
     return (await this.index()?.listJobs(q)) ?? [];
   }
 
-  async listTasks(q: { jobId?: string; operation?: string; offset: number; limit: number }): Promise<{ id: string; holder: string; created_at: number }[]> {
+  async listTasks(q: {
+    jobId?: string;
+    operation?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ id: string; holder: string; created_at: number }[]> {
     return (await this.index()?.listTasks(q)) ?? [];
   }
 

@@ -44,8 +44,12 @@ const eio = (p: EioPacket): string => {
   return out;
 };
 /** One socket.io packet on the default namespace, as Engine.IO message text. */
-const sio = (p: Omit<Packet, "nsp">): string => eio({ type: "message", data: new Encoder().encode({ nsp: "/", ...p } as Packet)[0] as string });
-const randomId = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(15)))).replace(/\+/g, "-").replace(/\//g, "_");
+const sio = (p: Omit<Packet, "nsp">): string =>
+  eio({ type: "message", data: new Encoder().encode({ nsp: "/", ...p } as Packet)[0] as string });
+const randomId = (): string =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(15))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_");
 
 export class EventsDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, rawEnv: Env) {
@@ -63,7 +67,18 @@ export class EventsDO extends DurableObject<Env> {
     const sid = randomId();
     this.ctx.acceptWebSocket(pair[1], [sid]);
     pair[1].serializeAttachment({ sid });
-    pair[1].send(eio({ type: "open", data: JSON.stringify({ sid, upgrades: [], pingInterval: PING_INTERVAL_MS, pingTimeout: PING_TIMEOUT_MS, maxPayload: MAX_PAYLOAD }) }));
+    pair[1].send(
+      eio({
+        type: "open",
+        data: JSON.stringify({
+          sid,
+          upgrades: [],
+          pingInterval: PING_INTERVAL_MS,
+          pingTimeout: PING_TIMEOUT_MS,
+          maxPayload: MAX_PAYLOAD,
+        }),
+      }),
+    );
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + PING_INTERVAL_MS);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -87,11 +102,24 @@ export class EventsDO extends DurableObject<Env> {
     if (!packet) return;
     const { sid } = ws.deserializeAttachment() as { sid: string };
     if (packet.type === PacketType.CONNECT) {
-      if (packet.nsp !== "/") return ws.send(eio({ type: "message", data: new Encoder().encode({ type: PacketType.CONNECT_ERROR, nsp: packet.nsp, data: { message: "Invalid namespace" } })[0] as string }));
+      if (packet.nsp !== "/")
+        return ws.send(
+          eio({
+            type: "message",
+            data: new Encoder().encode({
+              type: PacketType.CONNECT_ERROR,
+              nsp: packet.nsp,
+              data: { message: "Invalid namespace" },
+            })[0] as string,
+          }),
+        );
       return ws.send(sio({ type: PacketType.CONNECT, data: { sid } }));
     }
     if (packet.type !== PacketType.EVENT || !Array.isArray(packet.data)) return;
-    const [name, body] = packet.data as [unknown, { channel?: unknown; auth?: { headers?: Record<string, unknown> } } | undefined];
+    const [name, body] = packet.data as [
+      unknown,
+      { channel?: unknown; auth?: { headers?: Record<string, unknown> } } | undefined,
+    ];
     if (name === "subscribe") await this.subscribe(ws, sid, body);
     else if (name === "unsubscribe" && typeof body?.channel === "string") await this.drop(sid, body.channel);
   }
@@ -126,28 +154,35 @@ export class EventsDO extends DurableObject<Env> {
     const dead = new Set<string>();
     for (const e of events) {
       const sids = this.sql<{ sid: string }>("SELECT sid FROM sub WHERE channel = ?", e.channel);
-      if (!sids.length) (dead.add(e.channel));
+      if (!sids.length) dead.add(e.channel);
       const text = sio({ type: PacketType.EVENT, data: [e.event, e.channel, e.data] });
-      for (const { sid } of sids) for (const ws of this.ctx.getWebSockets(sid)) {
-        try {
-          ws.send(text);
-        } catch {
-          // closing
+      for (const { sid } of sids)
+        for (const ws of this.ctx.getWebSockets(sid)) {
+          try {
+            ws.send(text);
+          } catch {
+            // closing
+          }
         }
-      }
     }
     return [...dead];
   }
 
-  private async subscribe(ws: WebSocket, sid: string, body: { channel?: unknown; auth?: { headers?: Record<string, unknown> } } | undefined): Promise<void> {
+  private async subscribe(
+    ws: WebSocket,
+    sid: string,
+    body: { channel?: unknown; auth?: { headers?: Record<string, unknown> } } | undefined,
+  ): Promise<void> {
     const channel = typeof body?.channel === "string" ? body.channel : "";
-    const refuse = (message: string) => ws.send(sio({ type: PacketType.EVENT, data: ["subscription_error", channel, { message }] }));
+    const refuse = (message: string) =>
+      ws.send(sio({ type: PacketType.EVENT, data: ["subscription_error", channel, { message }] }));
     const c = parseChannel(channel);
     if (!c) return refuse("Unknown channel.");
     const user = this.userOf(body?.auth?.headers);
     if (!user) return refuse("Unauthenticated.");
     if (this.sql("SELECT 1 AS x FROM sub WHERE sid = ? AND channel = ?", sid, channel).length) return;
-    if (this.sql<{ n: number }>("SELECT COUNT(*) AS n FROM sub WHERE sid = ?", sid)[0].n >= MAX_CHANNELS) return refuse(`At most ${MAX_CHANNELS} channels per connection.`);
+    if (this.sql<{ n: number }>("SELECT COUNT(*) AS n FROM sub WHERE sid = ?", sid)[0].n >= MAX_CHANNELS)
+      return refuse(`At most ${MAX_CHANNELS} channels per connection.`);
     // The row first: events the producer sends while it registers us must find their listener.
     this.ctx.storage.sql.exec("INSERT INTO sub VALUES (?, ?, ?)", sid, channel, user.name);
     let final: LiveEvent[] | null;
@@ -165,7 +200,11 @@ export class EventsDO extends DurableObject<Env> {
   }
 
   /** Registers this hub with the channel's producer; the events a late subscriber gets at once, or null when refused. */
-  private async register(c: NonNullable<ReturnType<typeof parseChannel>>, channel: string, user: User): Promise<LiveEvent[] | null> {
+  private async register(
+    c: NonNullable<ReturnType<typeof parseChannel>>,
+    channel: string,
+    user: User,
+  ): Promise<LiveEvent[] | null> {
     const hub = this.name();
     switch (c.kind) {
       case "job":
@@ -191,7 +230,8 @@ export class EventsDO extends DurableObject<Env> {
   private async closed(ws: WebSocket): Promise<void> {
     const { sid } = (ws.deserializeAttachment() ?? {}) as { sid?: string };
     if (!sid) return;
-    for (const r of this.sql<{ channel: string }>("SELECT channel FROM sub WHERE sid = ?", sid)) await this.drop(sid, r.channel);
+    for (const r of this.sql<{ channel: string }>("SELECT channel FROM sub WHERE sid = ?", sid))
+      await this.drop(sid, r.channel);
   }
 
   /** Removes one subscription; the last listener of a user channel here unregisters the hub from the account. */
@@ -202,7 +242,9 @@ export class EventsDO extends DurableObject<Env> {
     const c = parseChannel(channel);
     const last = !this.sql("SELECT 1 AS x FROM sub WHERE channel = ? LIMIT 1", channel).length;
     if (last && c && (c.kind === "user-jobs" || c.kind === "user-tasks")) {
-      await accountStub(this.env, row.user).liveUnsubscribeUser(this.name(), channel, row.user).catch((err: unknown) => console.error("unsubscribing failed:", err));
+      await accountStub(this.env, row.user)
+        .liveUnsubscribeUser(this.name(), channel, row.user)
+        .catch((err: unknown) => console.error("unsubscribing failed:", err));
     }
   }
 

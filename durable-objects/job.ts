@@ -91,8 +91,17 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     this.notices.forget(true);
     this.live.forget(true);
     this.m.transaction(this.ctx.storage, () => {
-      this.m.createJob({ id: n.jobId, user_name: n.userName, user_num: n.userNum, tag: n.tag, standalone: n.standalone ? 1 : 0,
-        webhook_url: n.webhookUrl, base_url: n.baseUrl, retention_s: n.retentionS, created_at: now });
+      this.m.createJob({
+        id: n.jobId,
+        user_name: n.userName,
+        user_num: n.userNum,
+        tag: n.tag,
+        standalone: n.standalone ? 1 : 0,
+        webhook_url: n.webhookUrl,
+        base_url: n.baseUrl,
+        retention_s: n.retentionS,
+        created_at: now,
+      });
       for (const t of n.tasks) this.m.insertTask(t, now);
       this.external.record(n.externalInputs ?? []);
     });
@@ -101,9 +110,14 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     if (!n.externalInputs?.length) this.notices.hold();
     const dispatch = n.externalInputs?.length ? [] : this.applyRules(now);
     const registration: Registration = {
-      user: n.userName, jobId: n.jobId, standalone: n.standalone, tag: n.tag, createdAt: now,
+      user: n.userName,
+      jobId: n.jobId,
+      standalone: n.standalone,
+      tag: n.tag,
+      createdAt: now,
       taskIds: n.tasks.map((t) => ({ id: t.id, operation: t.operation })),
-      job: n.standalone ? null : this.jobJson(true), webhookUrl: n.webhookUrl,
+      job: n.standalone ? null : this.jobJson(true),
+      webhookUrl: n.webhookUrl,
     };
     if (n.externalInputs?.length) {
       await this.register(registration, now);
@@ -116,7 +130,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
       // Dispatch first, register after: a job that ends right here (inline tasks, issue 20) is
       // registered with its end in one call to the account, where it took two. Until then its end
       // notice is held, so the account always learns of the job before its end (E-order).
-      const published = await this.publish(dispatch, now).then(() => null, (err: unknown) => ({ err }));
+      const published = await this.publish(dispatch, now).then(
+        () => null,
+        (err: unknown) => ({ err }),
+      );
       await this.register(registration, now);
       if (published) throw published.err;
     }
@@ -176,19 +193,27 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
   /** GET /v2/jobs/{id}/events (the owner checked by the caller): a Server-Sent Events stream of this job. */
   async fetch(req: Request): Promise<Response> {
     if (!this.m.job() || new URL(req.url).pathname !== "/events") return new Response(null, { status: 404 });
-    return new Response(this.live.stream(), { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" } });
+    return new Response(this.live.stream(), {
+      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" },
+    });
   }
 
   /** Blocks until the job ends or `maxMs` passes, then answers its current state (contract §1.1 sync). */
   async waitJob(maxMs: number, owner?: string): Promise<(JobJson & { _owner: string }) | null> {
     if (owner !== undefined && this.m.job()?.user_name !== owner) return null;
-    await this.waiters.until(() => { const j = this.m.job(); return !j || isTerminal(j.status); }, maxMs);
+    await this.waiters.until(() => {
+      const j = this.m.job();
+      return !j || isTerminal(j.status);
+    }, maxMs);
     return (await this.getJob(true)) ?? null;
   }
 
   /** Blocks until the task ends or `maxMs` passes. */
   async waitTask(taskId: string, maxMs: number): Promise<TaskJson | null> {
-    await this.waiters.until(() => { const t = this.m.task(taskId); return !t || isTerminal(t.status); }, maxMs);
+    await this.waiters.until(() => {
+      const t = this.m.task(taskId);
+      return !t || isTerminal(t.status);
+    }, maxMs);
     return this.getTask(taskId);
   }
 
@@ -217,8 +242,12 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     const now = this.clock();
     const done = this.m.transaction(this.ctx.storage, () => {
       const files = o.files.map(({ filename, size }) => ({ filename, size }));
-      const moved = this.m.move(taskId, "complete", { now, result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion },
-        (t) => t.attempts === attempt);
+      const moved = this.m.move(
+        taskId,
+        "complete",
+        { now, result: { files, ...o.extra }, credits: o.credits, engine: o.engine, engineVersion: o.engineVersion },
+        (t) => t.attempts === attempt,
+      );
       if (moved) this.m.setFiles(taskId, o.files);
       return moved;
     });
@@ -229,7 +258,12 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
    * Runner: the task failed. Retryable failures are sent again after a back-off while attempts and
    * time remain. `attempt` -1 (the dead-letter consumer) matches any attempt.
    */
-  async failTask(taskId: string, attempt: number, f: TaskFailure, engine?: { name: string; version: string }): Promise<void> {
+  async failTask(
+    taskId: string,
+    attempt: number,
+    f: TaskFailure,
+    engine?: { name: string; version: string },
+  ): Promise<void> {
     const now = this.clock();
     const mine = (t: TaskRow) => attempt === -1 || t.attempts === attempt;
     const t = this.m.task(taskId);
@@ -241,16 +275,33 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
       await this.dispatch.send([taskId], now, Math.ceil(delayMs / 1000));
       return;
     }
-    if (this.m.move(taskId, "fail", { now, code: f.code, message: f.message, engine: engine?.name, engineVersion: engine?.version }, mine)) await this.afterChange(now);
+    if (
+      this.m.move(
+        taskId,
+        "fail",
+        { now, code: f.code, message: f.message, engine: engine?.name, engineVersion: engine?.version },
+        mine,
+      )
+    )
+      await this.afterChange(now);
   }
 
   /** Upload endpoint: the file of a waiting import/upload task is in the FileStore. */
-  async uploadReceived(taskId: string, file: { filename: string; size: number; key: string; contentType?: string }): Promise<TaskJson | ChangeRefused> {
+  async uploadReceived(
+    taskId: string,
+    file: { filename: string; size: number; key: string; contentType?: string },
+  ): Promise<TaskJson | ChangeRefused> {
     const now = this.clock();
     const t = this.m.task(taskId);
     if (!t || t.mode !== "upload") return { refused: "This task does not accept uploads." };
     const moved = this.m.transaction(this.ctx.storage, () => {
-      const ok = this.m.move(taskId, "upload", { now, result: { files: [{ filename: file.filename, size: file.size }] }, credits: 0, engine: "cloudflare", engineVersion: "1" });
+      const ok = this.m.move(taskId, "upload", {
+        now,
+        result: { files: [{ filename: file.filename, size: file.size }] },
+        credits: 0,
+        engine: "cloudflare",
+        engineVersion: "1",
+      });
       if (ok) this.m.setFiles(taskId, [file]);
       return ok;
     });
@@ -263,7 +314,8 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
   async cancelTask(taskId: string): Promise<TaskJson | ChangeRefused | null> {
     const now = this.clock();
     if (!this.m.task(taskId)) return null;
-    if (!this.m.move(taskId, "cancel", { now, code: "CANCELLED", message: "The task was cancelled." })) return { refused: "Cannot change status: task already completed." };
+    if (!this.m.move(taskId, "cancel", { now, code: "CANCELLED", message: "The task was cancelled." }))
+      return { refused: "Cannot change status: task already completed." };
     await this.afterChange(now);
     return this.taskJson(this.m.task(taskId)!);
   }
@@ -280,10 +332,24 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     if (!isTerminal(t.status)) return { refused: "Cannot retry: the task has not ended yet." };
     if (t.mode !== "queue") return { refused: `Cannot retry ${t.operation}: create a new import task instead.` };
     const latest = this.m.effective().find((r) => r.name === t.name);
-    if (latest && !isTerminal(latest.status)) return { refused: `Cannot retry: retry ${latest.id} of this task has not ended yet.` };
+    if (latest && !isTerminal(latest.status))
+      return { refused: `Cannot retry: retry ${latest.id} of this task has not ended yet.` };
     const job = this.m.job()!;
-    this.m.insertTask({ id: newId, name: t.name, operation: t.operation, mode: "queue", params: JSON.parse(t.params), payload: JSON.parse(t.payload),
-      inputs: JSON.parse(t.inputs), ignoreError: t.ignore_error === 1, timeoutS: t.timeout_s, retryOf: t.id }, now);
+    this.m.insertTask(
+      {
+        id: newId,
+        name: t.name,
+        operation: t.operation,
+        mode: "queue",
+        params: JSON.parse(t.params),
+        payload: JSON.parse(t.payload),
+        inputs: JSON.parse(t.inputs),
+        ignoreError: t.ignore_error === 1,
+        timeoutS: t.timeout_s,
+        retryOf: t.id,
+      },
+      now,
+    );
     this.live.observe([], [newId]);
     const dispatch = this.applyRules(now);
     await Promise.all([
@@ -316,7 +382,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     const job = this.m.job();
     if (!job) return false;
     await new R2FileStore(this.env.FILES).deletePrefix(`jobs/${job.id}/`);
-    await this.account().forgetJob(job.id, this.m.tasks().map((t) => t.id));
+    await this.account().forgetJob(
+      job.id,
+      this.m.tasks().map((t) => t.id),
+    );
     this.waiters.wakeAll();
     await this.ctx.storage.deleteAll();
     this.m.forget();
@@ -370,7 +439,14 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     const ending = this.m.transaction(this.ctx.storage, () => this.m.deriveJobStatus(now));
     if (ending) {
       const j = this.m.job()!;
-      const notice = { jobId: j.id, status: ending, endedAt: now, credits: this.credits(), job: j.standalone ? null : this.jobJson(true), webhookUrl: j.standalone ? null : j.webhook_url };
+      const notice = {
+        jobId: j.id,
+        status: ending,
+        endedAt: now,
+        credits: this.credits(),
+        job: j.standalone ? null : this.jobJson(true),
+        webhookUrl: j.standalone ? null : j.webhook_url,
+      };
       this.notices.add(notice);
     }
     const changes = this.m.drain();
@@ -386,7 +462,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
    */
   private async publish(dispatch: string[], now: number): Promise<void> {
     if (!this.m.job()) return;
-    const inline = dispatch.filter((id) => { const t = this.m.task(id); return !!t && runsInline(t.operation, JSON.parse(t.params)); });
+    const inline = dispatch.filter((id) => {
+      const t = this.m.task(id);
+      return !!t && runsInline(t.operation, JSON.parse(t.params));
+    });
     const queued = inline.length ? dispatch.filter((id) => !inline.includes(id)) : dispatch;
     await this.timers.arm(now);
     if (!(await this.dispatch.send(queued, now))) await this.timers.arm(now);
@@ -404,10 +483,13 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
    */
   private async tell(now: number): Promise<void> {
     await this.notices.deliver({
-      jobEnded: (body) => this.account().jobEnded(this.endOf(body)).catch((err: unknown) => {
-        this.accountCache = undefined;
-        throw err;
-      }),
+      jobEnded: (body) =>
+        this.account()
+          .jobEnded(this.endOf(body))
+          .catch((err: unknown) => {
+            this.accountCache = undefined;
+            throw err;
+          }),
       inputSettled: (watcher, settled) => jobStub(this.env, watcher).inputSettled(settled),
     });
     const job = this.m.job();

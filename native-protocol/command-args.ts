@@ -14,7 +14,12 @@ export const COMMANDS: Record<string, readonly string[]> = {
 
 /** A file or task name as one safe path segment of /input/<task>/<file> (no slashes, no leading dots). */
 export function pathSegment(name: string): string {
-  return name.replace(/^.*[\\/]/, "").replace(/[^\p{L}\p{N}._ -]/gu, "_").replace(/^\.+/, "_") || "_";
+  return (
+    name
+      .replace(/^.*[\\/]/, "")
+      .replace(/[^\p{L}\p{N}._ -]/gu, "_")
+      .replace(/^\.+/, "_") || "_"
+  );
 }
 
 /** A word as a POSIX shell would need it quoted, for `result.command` (the line as run). */
@@ -23,7 +28,21 @@ export function shellQuote(word: string): string {
 }
 
 /** ImageMagick/GraphicsMagick coders that read the network, the file system or run scripts: refused as a `coder:` prefix. */
-const UNSAFE_CODERS = new Set(["url", "http", "https", "ftp", "file", "msl", "mvg", "ephemeral", "text", "tmp", "fd", "pipe", "xc-file"]);
+const UNSAFE_CODERS = new Set([
+  "url",
+  "http",
+  "https",
+  "ftp",
+  "file",
+  "msl",
+  "mvg",
+  "ephemeral",
+  "text",
+  "tmp",
+  "fd",
+  "pipe",
+  "xc-file",
+]);
 
 /**
  * Splits `line` into words as `sh` would (single quotes literal, double quotes with \\ \" \$ \`
@@ -108,20 +127,104 @@ export function checkWords(words: string[]): string | null {
  * these and ":" would open it; only plain paths are allowed, so every one is refused.
  */
 const FFMPEG_PROTOCOLS = new Set([
-  "async", "bluray", "cache", "concat", "concatf", "crypto", "data", "fd", "ffrtmpcrypt", "ffrtmphttp", "file", "ftp", "gopher", "gophers",
-  "hls", "http", "httpproxy", "https", "icecast", "ipfs", "ipns", "librist", "libsmbclient", "libsrt", "libssh", "md5", "mmsh", "mmst", "pipe",
-  "prompeg", "rist", "rtmp", "rtmpe", "rtmps", "rtmpt", "rtmpte", "rtmpts", "rtp", "sctp", "sftp", "smb", "srt", "srtp", "subfile", "tcp", "tee",
-  "tls", "udp", "udplite", "unix", "zmq",
+  "async",
+  "bluray",
+  "cache",
+  "concat",
+  "concatf",
+  "crypto",
+  "data",
+  "fd",
+  "ffrtmpcrypt",
+  "ffrtmphttp",
+  "file",
+  "ftp",
+  "gopher",
+  "gophers",
+  "hls",
+  "http",
+  "httpproxy",
+  "https",
+  "icecast",
+  "ipfs",
+  "ipns",
+  "librist",
+  "libsmbclient",
+  "libsrt",
+  "libssh",
+  "md5",
+  "mmsh",
+  "mmst",
+  "pipe",
+  "prompeg",
+  "rist",
+  "rtmp",
+  "rtmpe",
+  "rtmps",
+  "rtmpt",
+  "rtmpte",
+  "rtmpts",
+  "rtp",
+  "sctp",
+  "sftp",
+  "smb",
+  "srt",
+  "srtp",
+  "subfile",
+  "tcp",
+  "tee",
+  "tls",
+  "udp",
+  "udplite",
+  "unix",
+  "zmq",
 ]);
 
 /** Input formats (`-f`) that are devices or read other files by their own rules. */
 const FFMPEG_DEVICE_FORMATS = new Set([
-  "alsa", "android_camera", "avfoundation", "bktr", "decklink", "dshow", "fbdev", "gdigrab", "iec61883", "jack", "kmsgrab", "lavfi", "libcdio",
-  "libdc1394", "openal", "opengl", "oss", "pulse", "sdl", "sdl2", "sndio", "v4l2", "video4linux2", "vfwcap", "x11grab", "xcbgrab", "xv", "caca",
+  "alsa",
+  "android_camera",
+  "avfoundation",
+  "bktr",
+  "decklink",
+  "dshow",
+  "fbdev",
+  "gdigrab",
+  "iec61883",
+  "jack",
+  "kmsgrab",
+  "lavfi",
+  "libcdio",
+  "libdc1394",
+  "openal",
+  "opengl",
+  "oss",
+  "pulse",
+  "sdl",
+  "sdl2",
+  "sndio",
+  "v4l2",
+  "video4linux2",
+  "vfwcap",
+  "x11grab",
+  "xcbgrab",
+  "xv",
+  "caca",
 ]);
 
 /** Options that read a script or list of further paths the checks cannot see, or lift the concat demuxer's own path rule. */
-const FFMPEG_REFUSED_OPTIONS = new Set(["-filter_script", "-filter_complex_script", "-safe", "-protocol_whitelist", "-protocol_blacklist", "-dump_attachment", "-sdp_file", "-init_hw_device", "-filter_hw_device", "-hwaccel_device"]);
+const FFMPEG_REFUSED_OPTIONS = new Set([
+  "-filter_script",
+  "-filter_complex_script",
+  "-safe",
+  "-protocol_whitelist",
+  "-protocol_blacklist",
+  "-dump_attachment",
+  "-sdp_file",
+  "-init_hw_device",
+  "-filter_hw_device",
+  "-hwaccel_device",
+]);
 
 /**
  * Checks the words of an ffmpeg or ffprobe command (issue 13): paths, wherever they appear (a
@@ -137,19 +240,25 @@ export function checkFfmpegWords(words: string[]): string | null {
     const w = words[i]!;
     // ffmpeg unescapes "\/" and "\:" inside filter and option values (`movie=\/etc\/passwd` reads
     // /etc/passwd), which no check of the written form can follow: a backslash that reaches ffmpeg is refused
-    if (w.includes("\\")) return `"${w}": backslash escapes are not allowed in ffmpeg arguments (quote the word instead).`;
+    if (w.includes("\\"))
+      return `"${w}": backslash escapes are not allowed in ffmpeg arguments (quote the word instead).`;
     const opt = w.replace(/:.*$/, "");
     if (FFMPEG_REFUSED_OPTIONS.has(opt) || opt.startsWith("-/")) return `"${w}": this option is not allowed.`;
-    if ((w === "-f" || w === "-format") && FFMPEG_DEVICE_FORMATS.has((words[i + 1] ?? "").toLowerCase())) return `"-f ${words[i + 1]}": devices and lavfi sources are not allowed.`;
+    if ((w === "-f" || w === "-format") && FFMPEG_DEVICE_FORMATS.has((words[i + 1] ?? "").toLowerCase()))
+      return `"-f ${words[i + 1]}": devices and lavfi sources are not allowed.`;
     // every piece of the word between the filter graph's separators
     for (const piece of w.split(/[=:,;'"\[\]|]+(?=)/)) {
       const p = piece.trim();
-      if (FFMPEG_PROTOCOLS.has(p.toLowerCase()) && new RegExp(`(^|[=,;'"\\[])${p}:`, "i").test(w)) return `"${w}": the ${p}: protocol is not allowed.`;
+      if (FFMPEG_PROTOCOLS.has(p.toLowerCase()) && new RegExp(`(^|[=,;'"\\[])${p}:`, "i").test(w))
+        return `"${w}": the ${p}: protocol is not allowed.`;
     }
     for (const m of w.matchAll(/(?:^|[=:,;'"\[])((?:\.\.?)?\/[^:,;'"\]]*)/g)) {
       const path = m[1]!;
       const norm = path.startsWith("/") ? normalise(path) : undefined;
-      if (!norm || !(norm.startsWith("/input/") || norm === "/input" || norm.startsWith("/output/") || norm === "/output")) {
+      if (
+        !norm ||
+        !(norm.startsWith("/input/") || norm === "/input" || norm.startsWith("/output/") || norm === "/output")
+      ) {
         return `"${w}": only files under /input/ and /output/ can be used.`;
       }
     }

@@ -7,7 +7,8 @@
 import type { WatermarkPlacement } from "./placement.ts";
 
 /** Canonical image format names (lower-case file extensions) the engines know (each engine's row says which way each goes). */
-export type ImageFormat = "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg" | "jxl" | "psd";
+export type ImageFormat =
+  "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg" | "jxl" | "psd";
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */
 export type Fit = "max" | "crop" | "scale";

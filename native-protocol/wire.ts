@@ -61,7 +61,8 @@ export async function unpack(form: FormData): Promise<unknown> {
   if (typeof json !== "string") throw new Error('native wire: the "json" part is missing');
   const files = new Map<number, Uint8Array>();
   for (const [name, v] of form.entries()) {
-    if (/^b\d+$/.test(name) && typeof v !== "string") files.set(Number(name.slice(1)), new Uint8Array(await v.arrayBuffer()));
+    if (/^b\d+$/.test(name) && typeof v !== "string")
+      files.set(Number(name.slice(1)), new Uint8Array(await v.arrayBuffer()));
   }
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);

@@ -31,12 +31,18 @@ function ours(base: string): OneJob {
     const created = await fetch(`${base}/v2/jobs`, {
       method: "POST",
       headers: h,
-      body: JSON.stringify({ tasks: { in: { operation: "import/raw", file: "hello bench", filename: "b.txt" }, out: { operation: "export/url", input: "in" } } }),
+      body: JSON.stringify({
+        tasks: {
+          in: { operation: "import/raw", file: "hello bench", filename: "b.txt" },
+          out: { operation: "export/url", input: "in" },
+        },
+      }),
     });
     if (created.status !== 201) return { ms: performance.now() - t0, ok: false };
     const id = (await created.json()).data.id;
     const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
-    const ok = done.data?.status === "finished" && !!done.data.tasks.find((t: any) => t.name === "out")?.result?.files?.[0]?.url;
+    const ok =
+      done.data?.status === "finished" && !!done.data.tasks.find((t: any) => t.name === "out")?.result?.files?.[0]?.url;
     return { ms: performance.now() - t0, ok };
   };
 }
@@ -44,7 +50,11 @@ function ours(base: string): OneJob {
 function floor(base: string): OneJob {
   return async () => {
     const t0 = performance.now();
-    const created = await fetch(`${base}/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ file: "hello bench", filename: "b.txt" }) });
+    const created = await fetch(`${base}/jobs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ file: "hello bench", filename: "b.txt" }),
+    });
     if (created.status !== 201) return { ms: performance.now() - t0, ok: false };
     const { id } = (await created.json()) as { id: string };
     const done = (await (await fetch(`${base}/jobs/${id}/wait`)).json()) as { status: string };
@@ -56,37 +66,82 @@ function floor(base: string): OneJob {
 async function startFloor(): Promise<{ base: string; pid: number; stop(): void }> {
   const port = await freePort();
   const persist = mkdtempSync(join(tmpdir(), "edge-convert-floor-"));
-  const child = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", "bench/floor/wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, "--show-interactive-dev-session=false"], {
-    cwd: ROOT, stdio: "ignore", detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "-c",
+      "bench/floor/wrangler.toml",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persist,
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: ROOT,
+      stdio: "ignore",
+      detached: true,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
-    try { if ((await fetch(base)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { base, pid: child.pid!, stop: () => { try { process.kill(-child.pid!, "SIGTERM"); } catch { /* gone */ } rmSync(persist, { recursive: true, force: true }); } };
+  return {
+    base,
+    pid: child.pid!,
+    stop: () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        /* gone */
+      }
+      rmSync(persist, { recursive: true, force: true });
+    },
+  };
 }
 
-const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function load(job: OneJob, concurrency: number, total: number) {
   const lat: number[] = [];
   let lost = 0;
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) {
-      next++;
-      const r = await job();
-      lat.push(r.ms);
-      if (!r.ok) lost++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const r = await job();
+        lat.push(r.ms);
+        if (!r.ok) lost++;
+      }
+    }),
+  );
   return { p50: pct(lat, 50), p99: pct(lat, 99), rate: total / ((performance.now() - t0) / 1000), lost };
 }
 
 /** The floor's billed operations per job, by construction (bench/floor/worker.ts). */
-const FLOOR_COSTS = { workerRequests: 3, doRequests: 4, sqlRowsWritten: 3, alarmWrites: 0, queueMessages: 1, r2ClassA: 2, r2ClassB: 1 };
+const FLOOR_COSTS = {
+  workerRequests: 3,
+  doRequests: 4,
+  sqlRowsWritten: 3,
+  alarmWrites: 0,
+  queueMessages: 1,
+  r2ClassA: 2,
+  r2ClassB: 1,
+};
 
 /** Counts ours per job with the meter on: `jobs` jobs at concurrency 1 after a warm-up. */
 async function countCosts(jobs: number): Promise<Record<string, number>> {
@@ -137,9 +192,15 @@ export async function benchApi(): Promise<void> {
       }
     };
     const [o, f] = [alone(o0, bare.pid), alone(f0, server.pid)];
-    console.log("\nAPI overhead: import/raw → export/url, create + sync wait, wrangler dev — ours beside the platform's floor (bench/floor), same run");
-    console.log("medians over rounds; each round runs both, alternating which goes first, the other server stopped; (×) is the median of the rounds' ratios");
-    console.log("concurrency | rounds × jobs | p50 ms ours / floor (×) | p99 ms ours / floor | jobs/s ours / floor (×) | jobs/s ratio range | not finished ours / floor");
+    console.log(
+      "\nAPI overhead: import/raw → export/url, create + sync wait, wrangler dev — ours beside the platform's floor (bench/floor), same run",
+    );
+    console.log(
+      "medians over rounds; each round runs both, alternating which goes first, the other server stopped; (×) is the median of the rounds' ratios",
+    );
+    console.log(
+      "concurrency | rounds × jobs | p50 ms ours / floor (×) | p99 ms ours / floor | jobs/s ours / floor (×) | jobs/s ratio range | not finished ours / floor",
+    );
     for (const { concurrency, jobs, rounds } of LEVELS) {
       const us: Awaited<ReturnType<typeof load>>[] = [];
       const fl: Awaited<ReturnType<typeof load>>[] = [];
@@ -151,17 +212,24 @@ export async function benchApi(): Promise<void> {
       const p50Ratio = median(us.map((u, i) => u.p50 / fl[i].p50));
       const rateRatios = us.map((u, i) => u.rate / fl[i].rate);
       const lost = (xs: typeof us) => xs.reduce((n, x) => n + x.lost, 0);
-      console.log(`${String(concurrency).padStart(11)} | ${`${rounds} × ${jobs}`.padStart(13)} | ${m(us, "p50").toFixed(1)} / ${m(fl, "p50").toFixed(1)} (${p50Ratio.toFixed(2)}) | ${m(us, "p99").toFixed(1)} / ${m(fl, "p99").toFixed(1)} | ${m(us, "rate").toFixed(0)} / ${m(fl, "rate").toFixed(0)} (${median(rateRatios).toFixed(2)}) | ${Math.min(...rateRatios).toFixed(2)}–${Math.max(...rateRatios).toFixed(2)} | ${lost(us)} / ${lost(fl)}`);
+      console.log(
+        `${String(concurrency).padStart(11)} | ${`${rounds} × ${jobs}`.padStart(13)} | ${m(us, "p50").toFixed(1)} / ${m(fl, "p50").toFixed(1)} (${p50Ratio.toFixed(2)}) | ${m(us, "p99").toFixed(1)} / ${m(fl, "p99").toFixed(1)} | ${m(us, "rate").toFixed(0)} / ${m(fl, "rate").toFixed(0)} (${median(rateRatios).toFixed(2)}) | ${Math.min(...rateRatios).toFixed(2)}–${Math.max(...rateRatios).toFixed(2)} | ${lost(us)} / ${lost(fl)}`,
+      );
     }
   } finally {
     bare.stop();
     await server.stop();
   }
   const per = await countCosts(100);
-  console.log("\nCost of one job (import/raw → export/url + sync wait), counted by the meter over 100 jobs; the floor's by construction");
+  console.log(
+    "\nCost of one job (import/raw → export/url + sync wait), counted by the meter over 100 jobs; the floor's by construction",
+  );
   console.log("operation | ours | floor");
-  for (const k of Object.keys(FLOOR_COSTS) as (keyof typeof FLOOR_COSTS)[]) console.log(`${k} | ${(per[k] ?? 0).toFixed(2)} | ${FLOOR_COSTS[k]}`);
-  console.log("(workerRequests: API and queue invocations; doRequests: RPC calls and alarm runs; sqlRowsWritten includes DDL; queue messages bill 3 operations each)");
+  for (const k of Object.keys(FLOOR_COSTS) as (keyof typeof FLOOR_COSTS)[])
+    console.log(`${k} | ${(per[k] ?? 0).toFixed(2)} | ${FLOOR_COSTS[k]}`);
+  console.log(
+    "(workerRequests: API and queue invocations; doRequests: RPC calls and alarm runs; sqlRowsWritten includes DDL; queue messages bill 3 operations each)",
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchApi();

@@ -31,7 +31,10 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 const TMP = join(tmpdir(), "bench-archive-");
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 /** The input: corpus paths, flat in the archive under their base names. */
 const FILES = [
@@ -66,7 +69,9 @@ function nativeCommands(format: Format, zipTool: "zip" | "7z") {
   const create = (out: string, names: string[]): [string, string[]] => {
     switch (format) {
       case "zip":
-        return zipTool === "zip" ? ["zip", ["-q", "-X", out, "--", ...names]] : ["7z", ["a", "-tzip", "-mx=5", "-mmt=1", "-bso0", "-bsp0", out, "--", ...names]];
+        return zipTool === "zip"
+          ? ["zip", ["-q", "-X", out, "--", ...names]]
+          : ["7z", ["a", "-tzip", "-mx=5", "-mmt=1", "-bso0", "-bsp0", out, "--", ...names]];
       case "7z":
         return ["7z", ["a", "-t7z", "-m0=LZMA2:d=4m", "-mx=5", "-mmt=1", "-bso0", "-bsp0", out, "--", ...names]];
       case "tar":
@@ -95,7 +100,10 @@ function timeNative([cmd, args]: [string, string[]], cwd: string): number {
   const t = performance.now();
   const r = spawnSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 24 });
   const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`native ${cmd} ${args.slice(0, 6).join(" ")}…: exit ${r.status}: ${r.stderr.toString().trim().split("\n").slice(-3).join(" | ")}`);
+  if (r.status !== 0)
+    throw new Error(
+      `native ${cmd} ${args.slice(0, 6).join(" ")}…: exit ${r.status}: ${r.stderr.toString().trim().split("\n").slice(-3).join(" | ")}`,
+    );
   return ms;
 }
 
@@ -105,7 +113,13 @@ function verify(what: string, want: Map<string, Uint8Array>, got: Map<string, Ui
   for (const [name, data] of want) {
     const g = got.get(name);
     if (!g) throw new Error(`${what}: ${name} missing`);
-    if (Buffer.compare(Buffer.from(g.buffer, g.byteOffset, g.byteLength), Buffer.from(data.buffer, data.byteOffset, data.byteLength)) !== 0) throw new Error(`${what}: ${name} differs (${g.byteLength} bytes, expected ${data.byteLength})`);
+    if (
+      Buffer.compare(
+        Buffer.from(g.buffer, g.byteOffset, g.byteLength),
+        Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      ) !== 0
+    )
+      throw new Error(`${what}: ${name} differs (${g.byteLength} bytes, expected ${data.byteLength})`);
   }
 }
 
@@ -115,17 +129,27 @@ function readDir(dir: string): Map<string, Uint8Array> {
 }
 
 /** Bundles the TypeScript engine for Node with esbuild (wrangler's own) into node_modules/.cache. */
-async function loadEngine(): Promise<typeof import("../src/runtime/node/sevenzip") & { SEVENZIP_ENGINE: { version: string } }> {
+async function loadEngine(): Promise<
+  typeof import("../src/runtime/node/sevenzip") & { SEVENZIP_ENGINE: { version: string } }
+> {
   const { build } = await import("esbuild");
   // in node_modules/.cache/edge-convert/, three levels below the root: src/runtime/node/sevenzip.ts resolves
   // 7z-wasm from the package.json three levels up from its import.meta.url, which is the root here too
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-archive-engine.mjs");
   await build({
     stdin: {
-      contents: 'export { nodeSevenZipEngine } from "./src/runtime/node/sevenzip";\nexport { SEVENZIP_ENGINE } from "./src/engines/sevenzip/version";',
-      resolveDir: ROOT, loader: "ts",
+      contents:
+        'export { nodeSevenZipEngine } from "./src/runtime/node/sevenzip";\nexport { SEVENZIP_ENGINE } from "./src/engines/sevenzip/version";',
+      resolveDir: ROOT,
+      loader: "ts",
     },
-    bundle: true, platform: "node", format: "esm", target: "node22", outfile, packages: "external", logLevel: "error",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile,
+    packages: "external",
+    logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
 }
@@ -153,7 +177,10 @@ export function formatArchiveBench(rows: ArchiveBenchRow[]): string {
   return [
     "| case | engine ms | native ms | ratio | archive bytes (engine / native) | WASM MB |",
     "|---|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.name} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${r.ratio.toFixed(2)} | ${r.nativeBytes === null ? `${r.engineBytes} (engine's, read by both)` : `${r.engineBytes} / ${r.nativeBytes}`} | ${r.wasmMB.toFixed(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${r.ratio.toFixed(2)} | ${r.nativeBytes === null ? `${r.engineBytes} (engine's, read by both)` : `${r.engineBytes} / ${r.nativeBytes}`} | ${r.wasmMB.toFixed(1)} |`,
+    ),
   ].join("\n");
 }
 
@@ -171,8 +198,22 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
     return [];
   }
   const zipTool = has("zip") ? "zip" : "7z";
-  const native7z = execFileSync("7z", ["i"]).toString().split("\n").find((l) => /7-Zip/.test(l))?.replace(/\s*:\s*Copyright.*$/, "").trim() ?? "7z";
-  const zipVersion = zipTool === "zip" ? execFileSync("zip", ["-v"]).toString().split("\n").find((l) => /^This is Zip/.test(l))?.replace(/^This is /, "").replace(/ \(.*$/, "") ?? "zip" : native7z;
+  const native7z =
+    execFileSync("7z", ["i"])
+      .toString()
+      .split("\n")
+      .find((l) => /7-Zip/.test(l))
+      ?.replace(/\s*:\s*Copyright.*$/, "")
+      .trim() ?? "7z";
+  const zipVersion =
+    zipTool === "zip"
+      ? (execFileSync("zip", ["-v"])
+          .toString()
+          .split("\n")
+          .find((l) => /^This is Zip/.test(l))
+          ?.replace(/^This is /, "")
+          .replace(/ \(.*$/, "") ?? "zip")
+      : native7z;
   const tarVersion = execFileSync("tar", ["--version"]).toString().split("\n")[0]!;
 
   const input = new Map(FILES.map((f) => [basename(f), new Uint8Array(readFileSync(join(CORPUS, f)))]));
@@ -205,11 +246,20 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
       const first = await create(); // warm-up (the first one compiles the module)
       const engineArchive = first.r.data;
       let createPeak = first.r.wasmMemoryBytes ?? 0;
-      const createMs = median(await sequence(runs, async () => { const { ms, r } = await create(); createPeak = Math.max(createPeak, r.wasmMemoryBytes ?? 0); return ms; }));
+      const createMs = median(
+        await sequence(runs, async () => {
+          const { ms, r } = await create();
+          createPeak = Math.max(createPeak, r.wasmMemoryBytes ?? 0);
+          return ms;
+        }),
+      );
 
       // create: native, into a fresh path each time (zip and 7z would add to an existing archive)
       const nativePath = join(dir, `native.${format}`);
-      const nativeCreate = () => { rmSync(nativePath, { force: true }); return timeNative(native.create(nativePath, names), src); };
+      const nativeCreate = () => {
+        rmSync(nativePath, { force: true });
+        return timeNative(native.create(nativePath, names), src);
+      };
       nativeCreate(); // warm-up (page cache)
       const nativeCreateMs = median(await sequence(runs, nativeCreate));
       const nativeArchive = new Uint8Array(readFileSync(nativePath));
@@ -227,31 +277,70 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
       };
       const firstX = await extract();
       let extractPeak = firstX.r.wasmMemoryBytes ?? 0;
-      const extractMs = median(await sequence(runs, async () => { const { ms, r } = await extract(); extractPeak = Math.max(extractPeak, r.wasmMemoryBytes ?? 0); return ms; }));
+      const extractMs = median(
+        await sequence(runs, async () => {
+          const { ms, r } = await extract();
+          extractPeak = Math.max(extractPeak, r.wasmMemoryBytes ?? 0);
+          return ms;
+        }),
+      );
 
       const enginePath = join(dir, filename);
       writeFileSync(enginePath, engineArchive);
-      const nativeExtract = () => { rmSync(out, { recursive: true, force: true }); mkdirSync(out); return timeNative(native.extract(enginePath, out), dir); };
+      const nativeExtract = () => {
+        rmSync(out, { recursive: true, force: true });
+        mkdirSync(out);
+        return timeNative(native.extract(enginePath, out), dir);
+      };
       nativeExtract(); // warm-up
       verify(`native extract of the engine's ${format}`, input, readDir(out));
       const nativeExtractMs = median(await sequence(runs, nativeExtract));
 
       // interop, once: the engine reads the native tool's archive
-      const cross = await engine.extract({ input: { data: nativeArchive.slice(), filename: `native.${format}` }, format });
-      if (!cross.ok) throw new Error(`engine extract of the native ${format}: ${cross.error.code} ${cross.error.message}`);
+      const cross = await engine.extract({
+        input: { data: nativeArchive.slice(), filename: `native.${format}` },
+        format,
+      });
+      if (!cross.ok)
+        throw new Error(`engine extract of the native ${format}: ${cross.error.code} ${cross.error.message}`);
       verify(`engine extract of the native ${format}`, input, new Map(cross.members.map((m) => [m.path, m.data])));
 
-      rows.push({ name: `${format} create`, engineMs: createMs, nativeMs: nativeCreateMs, ratio: createMs / nativeCreateMs, engineBytes: engineArchive.byteLength, nativeBytes: nativeArchive.byteLength, wasmMB: createPeak / 1e6 });
-      rows.push({ name: `${format} extract`, engineMs: extractMs, nativeMs: nativeExtractMs, ratio: extractMs / nativeExtractMs, engineBytes: engineArchive.byteLength, nativeBytes: null, wasmMB: extractPeak / 1e6 });
+      rows.push({
+        name: `${format} create`,
+        engineMs: createMs,
+        nativeMs: nativeCreateMs,
+        ratio: createMs / nativeCreateMs,
+        engineBytes: engineArchive.byteLength,
+        nativeBytes: nativeArchive.byteLength,
+        wasmMB: createPeak / 1e6,
+      });
+      rows.push({
+        name: `${format} extract`,
+        engineMs: extractMs,
+        nativeMs: nativeExtractMs,
+        ratio: extractMs / nativeExtractMs,
+        engineBytes: engineArchive.byteLength,
+        nativeBytes: null,
+        wasmMB: extractPeak / 1e6,
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const zipNative = zipTool === "zip" ? `${zipVersion} \`zip -q\` (deflate level 6) / unzip -qo` : `${native7z} \`7z a -tzip -mx=5 -mmt=1\` (zip binary absent) / unzip -qo`;
-  console.log(`\n7-Zip engine (7-Zip ${SEVENZIP_ENGINE.version} in WebAssembly, 7z-wasm; Node ${process.version}, in-process) vs native tools; ${names.length} corpus files, ${(total / 1e6).toFixed(2)} MB; medians of ${runs}`);
-  console.log(`native: zip: ${zipNative}; tar*: ${tarVersion} -cf/-czf/-cjf (gzip -6, bzip2 -9) / -xf; 7z: ${native7z} \`7z a -t7z -m0=LZMA2:d=4m -mx=5 -mmt=1\` / \`7z x\``);
+  const zipNative =
+    zipTool === "zip"
+      ? `${zipVersion} \`zip -q\` (deflate level 6) / unzip -qo`
+      : `${native7z} \`7z a -tzip -mx=5 -mmt=1\` (zip binary absent) / unzip -qo`;
+  console.log(
+    `\n7-Zip engine (7-Zip ${SEVENZIP_ENGINE.version} in WebAssembly, 7z-wasm; Node ${process.version}, in-process) vs native tools; ${names.length} corpus files, ${(total / 1e6).toFixed(2)} MB; medians of ${runs}`,
+  );
+  console.log(
+    `native: zip: ${zipNative}; tar*: ${tarVersion} -cf/-czf/-cjf (gzip -6, bzip2 -9) / -xf; 7z: ${native7z} \`7z a -t7z -m0=LZMA2:d=4m -mx=5 -mmt=1\` / \`7z x\``,
+  );
   console.log(formatArchiveBench(rows));
-  console.log(`(extract rows: both sides read the engine's archive; every engine extraction checked byte for byte against the input, the native extraction and the engine's read of the native archive once per format; native ms includes process start; section took ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `(extract rows: both sides read the engine's archive; every engine extraction checked byte for byte against the input, the native extraction and the engine's read of the native archive once per format; native ms includes process start; section took ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   return rows;
 }
 

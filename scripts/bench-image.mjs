@@ -23,17 +23,95 @@ const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 
 /** The cases: engine request + the equivalent Debian `convert` arguments (input path, output spec). */
 export const IMAGE_CASES = [
-  { name: "convert png→jpg", file: "images/cloudconvert-input.png", op: "convert", from: "png", to: "jpg", options: {}, native: (i) => [i, "jpg:-"] },
-  { name: "convert png→webp", file: "images/cloudconvert-input.png", op: "convert", from: "png", to: "webp", options: {}, native: (i) => [i, "webp:-"] },
-  { name: "convert jpg→png (1800×1200)", file: "images/exif-orientation-Landscape_1.jpg", op: "convert", from: "jpg", to: "png", options: {}, native: (i) => [i, "-auto-orient", "png:-"] },
-  { name: "convert jpg→webp (1800×1200)", file: "images/exif-orientation-Landscape_1.jpg", op: "convert", from: "jpg", to: "webp", options: {}, native: (i) => [i, "-auto-orient", "webp:-"] },
-  { name: "convert jpg→jpg w=800", file: "images/exif-orientation-Landscape_6.jpg", op: "convert", from: "jpg", to: "jpg", options: { width: 800 }, native: (i) => ["-define", "jpeg:size=1600x1600", i, "-auto-orient", "-resize", "800x", "jpg:-"] },
-  { name: "thumbnail jpg→png 256", file: "images/exif-orientation-Landscape_1.jpg", op: "thumbnail", from: "jpg", to: "png", options: { width: 256, height: 256 }, native: (i) => ["-define", "jpeg:size=512x512", i, "-auto-orient", "-thumbnail", "256x256>", "png:-"] },
-  { name: "thumbnail png→webp 256 crop", file: "images/cloudconvert-input.png", op: "thumbnail", from: "png", to: "webp", options: { width: 256, height: 256, fit: "crop" }, native: (i) => [i, "-thumbnail", "256x256^", "-gravity", "center", "-extent", "256x256", "-quality", "85", "webp:-"] },
-  { name: "thumbnail heic→jpg 256 (12 MP)", file: "images/tika-IMG_1034.heic", op: "thumbnail", from: "heic", to: "jpg", options: { width: 256, height: 256 }, native: (i) => [i, "-auto-orient", "-thumbnail", "256x256>", "-quality", "85", "jpg:-"] },
+  {
+    name: "convert png→jpg",
+    file: "images/cloudconvert-input.png",
+    op: "convert",
+    from: "png",
+    to: "jpg",
+    options: {},
+    native: (i) => [i, "jpg:-"],
+  },
+  {
+    name: "convert png→webp",
+    file: "images/cloudconvert-input.png",
+    op: "convert",
+    from: "png",
+    to: "webp",
+    options: {},
+    native: (i) => [i, "webp:-"],
+  },
+  {
+    name: "convert jpg→png (1800×1200)",
+    file: "images/exif-orientation-Landscape_1.jpg",
+    op: "convert",
+    from: "jpg",
+    to: "png",
+    options: {},
+    native: (i) => [i, "-auto-orient", "png:-"],
+  },
+  {
+    name: "convert jpg→webp (1800×1200)",
+    file: "images/exif-orientation-Landscape_1.jpg",
+    op: "convert",
+    from: "jpg",
+    to: "webp",
+    options: {},
+    native: (i) => [i, "-auto-orient", "webp:-"],
+  },
+  {
+    name: "convert jpg→jpg w=800",
+    file: "images/exif-orientation-Landscape_6.jpg",
+    op: "convert",
+    from: "jpg",
+    to: "jpg",
+    options: { width: 800 },
+    native: (i) => ["-define", "jpeg:size=1600x1600", i, "-auto-orient", "-resize", "800x", "jpg:-"],
+  },
+  {
+    name: "thumbnail jpg→png 256",
+    file: "images/exif-orientation-Landscape_1.jpg",
+    op: "thumbnail",
+    from: "jpg",
+    to: "png",
+    options: { width: 256, height: 256 },
+    native: (i) => ["-define", "jpeg:size=512x512", i, "-auto-orient", "-thumbnail", "256x256>", "png:-"],
+  },
+  {
+    name: "thumbnail png→webp 256 crop",
+    file: "images/cloudconvert-input.png",
+    op: "thumbnail",
+    from: "png",
+    to: "webp",
+    options: { width: 256, height: 256, fit: "crop" },
+    native: (i) => [
+      i,
+      "-thumbnail",
+      "256x256^",
+      "-gravity",
+      "center",
+      "-extent",
+      "256x256",
+      "-quality",
+      "85",
+      "webp:-",
+    ],
+  },
+  {
+    name: "thumbnail heic→jpg 256 (12 MP)",
+    file: "images/tika-IMG_1034.heic",
+    op: "thumbnail",
+    from: "heic",
+    to: "jpg",
+    options: { width: 256, height: 256 },
+    native: (i) => [i, "-auto-orient", "-thumbnail", "256x256>", "-quality", "85", "jpg:-"],
+  },
 ];
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 /** Bundles the TypeScript engine for Node with esbuild (wrangler's own) into node_modules/.cache. */
 async function loadEngine() {
@@ -41,23 +119,37 @@ async function loadEngine() {
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-image-engine.mjs");
   await build({
     stdin: {
-      contents: 'export { nodeImageMagickEngine } from "./src/runtime/node/imagemagick";\nexport { discardInstance } from "./src/engines/imagemagick/magick";',
-      resolveDir: ROOT, loader: "ts",
+      contents:
+        'export { nodeImageMagickEngine } from "./src/runtime/node/imagemagick";\nexport { discardInstance } from "./src/engines/imagemagick/magick";',
+      resolveDir: ROOT,
+      loader: "ts",
     },
-    bundle: true, platform: "node", format: "esm", target: "node22", outfile, external: ["@imagemagick/magick-wasm"], logLevel: "error",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile,
+    external: ["@imagemagick/magick-wasm"],
+    logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
 }
 
 function timeNative(args, env) {
   const t = performance.now();
-  execFileSync("convert", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 });
+  execFileSync("convert", args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "ignore"],
+    maxBuffer: 1 << 28,
+  });
   return performance.now() - t;
 }
 
 async function timeWorker(base, c, bytes) {
   // the shared engine-Worker entry (wasm/entry.ts): POST /invoke/<method>?request=<json>, body = input
-  const q = new URLSearchParams({ request: JSON.stringify({ op: c.op, inputFormat: c.from, outputFormat: c.to, options: c.options }) });
+  const q = new URLSearchParams({
+    request: JSON.stringify({ op: c.op, inputFormat: c.from, outputFormat: c.to, options: c.options }),
+  });
   const post = () => fetch(`${base}/invoke/run?${q}`, { method: "POST", body: bytes });
   // a keep-alive socket left idle while the native runs may have been closed by the server: retry once
   const res = await post().catch(post);
@@ -84,13 +176,25 @@ export async function benchImage(opts = {}) {
     discardInstance(); // fresh WASM instance: its memory afterwards is this case's peak
     const run = async () => {
       const t = performance.now();
-      const r = await engine.run({ op: c.op, input: bytes, inputFormat: c.from, outputFormat: c.to, options: c.options });
+      const r = await engine.run({
+        op: c.op,
+        input: bytes,
+        inputFormat: c.from,
+        outputFormat: c.to,
+        options: c.options,
+      });
       if (!r.ok) throw new Error(`${c.name}: ${r.error.code} ${r.error.message}`);
       return { ms: performance.now() - t, r };
     };
     const first = await run(); // warm-up (includes instantiation)
     let peak = first.r.wasmMemoryBytes;
-    const engineMs = median(await sequence(runs, async () => { const { ms, r } = await run(); peak = Math.max(peak, r.wasmMemoryBytes); return ms; }));
+    const engineMs = median(
+      await sequence(runs, async () => {
+        const { ms, r } = await run();
+        peak = Math.max(peak, r.wasmMemoryBytes);
+        return ms;
+      }),
+    );
     const wasmMB = peak / 1e6;
     timeNative(c.native(path));
     const nativeMs = median(await sequence(runs, () => timeNative(c.native(path))));
@@ -100,7 +204,17 @@ export async function benchImage(opts = {}) {
       await timeWorker(opts.worker, c, bytes);
       workerMs = median(await sequence(runs, () => timeWorker(opts.worker, c, bytes)));
     }
-    rows.push({ name: c.name, engineMs, nativeMs, native1Ms, ratio: engineMs / nativeMs, ratio1: engineMs / native1Ms, workerMs, wasmMB, outBytes: first.r.outputs[0].data.byteLength });
+    rows.push({
+      name: c.name,
+      engineMs,
+      nativeMs,
+      native1Ms,
+      ratio: engineMs / nativeMs,
+      ratio1: engineMs / native1Ms,
+      workerMs,
+      wasmMB,
+      outBytes: first.r.outputs[0].data.byteLength,
+    });
   }
   return rows;
 }
@@ -117,13 +231,19 @@ export function formatImageBench(rows) {
   const lines = [
     "| operation | engine ms | native ms | ratio | native 1-thread ms | ratio 1-thread | in-Worker ms | WASM MB |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.name} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${r.ratio.toFixed(2)} | ${f(r.native1Ms)} | ${r.ratio1.toFixed(2)} | ${f(r.workerMs)} | ${r.wasmMB.toFixed(0)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${r.ratio.toFixed(2)} | ${f(r.native1Ms)} | ${r.ratio1.toFixed(2)} | ${f(r.workerMs)} | ${r.wasmMB.toFixed(0)} |`,
+    ),
   ];
   return lines.join("\n");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
   const rows = await benchImage({ runs: arg("--runs") ? Number(arg("--runs")) : undefined, worker: arg("--worker") });
   const version = execFileSync("convert", ["-version"]).toString().split("\n")[0];
   console.log(`ImageMagick engine (magick-wasm, Node ${process.version}) vs ${version}\n`);

@@ -28,7 +28,10 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 const TMP = join(tmpdir(), "bench-media-");
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 interface Case {
   name: string;
@@ -40,26 +43,60 @@ interface Case {
 /** The cases: audio, video → WebM and MP4 from both clips, a thumbnail, a GIF. */
 const CASES: Case[] = [
   { name: "WAV → MP3 (5 s 44.1 kHz stereo)", file: null, req: { op: "convert", outputFormat: "mp3", options: {} } },
-  { name: "MP4 → WebM (VP9 + Opus; 13.7 s 320×240 15 fps, 5.1 AAC)", file: "video/tika-testVideoMp4.mp4", req: { op: "convert", outputFormat: "webm", options: {} } },
-  { name: "MP4 → MP4 (x264 + AAC; same clip)", file: "video/tika-testVideoMp4.mp4", req: { op: "convert", outputFormat: "mp4", options: {} } },
-  { name: "WebM → WebM (VP9; Big Buck Bunny 10 s 320×180 30 fps)", file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm", req: { op: "convert", outputFormat: "webm", options: {} } },
-  { name: "WebM → MP4 (x264; same clip)", file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm", req: { op: "convert", outputFormat: "mp4", options: {} } },
-  { name: "thumbnail → PNG (Big Buck Bunny)", file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm", req: { op: "thumbnail", outputFormat: "png", options: {} } },
-  { name: "GIF, first 3 s (Big Buck Bunny; palette + frames)", file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm", req: { op: "convert", outputFormat: "gif", options: { trim_end: 3 } } },
+  {
+    name: "MP4 → WebM (VP9 + Opus; 13.7 s 320×240 15 fps, 5.1 AAC)",
+    file: "video/tika-testVideoMp4.mp4",
+    req: { op: "convert", outputFormat: "webm", options: {} },
+  },
+  {
+    name: "MP4 → MP4 (x264 + AAC; same clip)",
+    file: "video/tika-testVideoMp4.mp4",
+    req: { op: "convert", outputFormat: "mp4", options: {} },
+  },
+  {
+    name: "WebM → WebM (VP9; Big Buck Bunny 10 s 320×180 30 fps)",
+    file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm",
+    req: { op: "convert", outputFormat: "webm", options: {} },
+  },
+  {
+    name: "WebM → MP4 (x264; same clip)",
+    file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm",
+    req: { op: "convert", outputFormat: "mp4", options: {} },
+  },
+  {
+    name: "thumbnail → PNG (Big Buck Bunny)",
+    file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm",
+    req: { op: "thumbnail", outputFormat: "png", options: {} },
+  },
+  {
+    name: "GIF, first 3 s (Big Buck Bunny; palette + frames)",
+    file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm",
+    req: { op: "convert", outputFormat: "gif", options: { trim_end: 3 } },
+  },
 ];
 
 /** Bundles the TypeScript engine for Node with esbuild (wrangler's own) into node_modules/.cache. */
-async function loadEngine(): Promise<typeof import("../src/runtime/node/ffmpeg") & { FFMPEG_ENGINE: { version: string } }> {
+async function loadEngine(): Promise<
+  typeof import("../src/runtime/node/ffmpeg") & { FFMPEG_ENGINE: { version: string } }
+> {
   const { build } = await import("esbuild");
   // in node_modules/.cache/edge-convert/, three levels below the root: src/runtime/node/ffmpeg.ts finds
   // package.json and wasm/fonts from its import.meta.url three levels up, which is the root here too
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-media-engine.mjs");
   await build({
     stdin: {
-      contents: 'export { nodeFfmpegEngine } from "./src/runtime/node/ffmpeg";\nexport { FFMPEG_ENGINE } from "./src/engines/ffmpeg/version";',
-      resolveDir: ROOT, loader: "ts",
+      contents:
+        'export { nodeFfmpegEngine } from "./src/runtime/node/ffmpeg";\nexport { FFMPEG_ENGINE } from "./src/engines/ffmpeg/version";',
+      resolveDir: ROOT,
+      loader: "ts",
     },
-    bundle: true, platform: "node", format: "esm", target: "node22", outfile, packages: "external", logLevel: "error",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile,
+    packages: "external",
+    logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
 }
@@ -87,7 +124,10 @@ function timeNative(runs: string[][]): number {
   const t = performance.now();
   for (const args of runs) {
     const r = spawnSync("ffmpeg", args, { stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 24 });
-    if (r.status !== 0) throw new Error(`native ffmpeg ${args.join(" ")}: exit ${r.status}: ${r.stderr.toString().trim().split("\n").slice(-3).join(" | ")}`);
+    if (r.status !== 0)
+      throw new Error(
+        `native ffmpeg ${args.join(" ")}: exit ${r.status}: ${r.stderr.toString().trim().split("\n").slice(-3).join(" | ")}`,
+      );
   }
   return performance.now() - t;
 }
@@ -116,7 +156,10 @@ export function formatMediaBench(rows: MediaBenchRow[]): string {
   return [
     "| operation | engine ms | native ms | ratio | native 1-thread ms | ratio 1-thread | WASM MB | out kB (wasm / native) |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.name} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${r.ratio.toFixed(2)} | ${f(r.native1Ms)} | ${r.ratio1.toFixed(2)} | ${f(r.wasmMB)} | ${f(r.wasmKB)} / ${f(r.nativeKB)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${r.ratio.toFixed(2)} | ${f(r.native1Ms)} | ${r.ratio1.toFixed(2)} | ${f(r.wasmMB)} | ${f(r.wasmKB)} / ${f(r.nativeKB)} |`,
+    ),
   ].join("\n");
 }
 
@@ -125,7 +168,10 @@ export async function benchMedia(runs = 5): Promise<MediaBenchRow[]> {
   const t0 = performance.now();
   const native = (() => {
     try {
-      return execFileSync("ffmpeg", ["-version"]).toString().split("\n")[0]!.replace(/ Copyright.*$/, "");
+      return execFileSync("ffmpeg", ["-version"])
+        .toString()
+        .split("\n")[0]!
+        .replace(/ Copyright.*$/, "");
     } catch {
       return null;
     }
@@ -140,7 +186,21 @@ export async function benchMedia(runs = 5): Promise<MediaBenchRow[]> {
   const rows: MediaBenchRow[] = [];
   try {
     const wav = join(dir, "sine.wav");
-    execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=5", "-ac", "2", "-ar", "44100", wav]);
+    execFileSync("ffmpeg", [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:duration=5",
+      "-ac",
+      "2",
+      "-ar",
+      "44100",
+      wav,
+    ]);
     for (const c of CASES) {
       const src = c.file ? join(CORPUS, c.file) : wav;
       const filename = src.split("/").pop()!;
@@ -155,10 +215,19 @@ export async function benchMedia(runs = 5): Promise<MediaBenchRow[]> {
       };
       const first = await run(); // warm-up (the first one compiles the module)
       let peak = first.r.wasmMemoryBytes ?? 0;
-      const engineMs = median(await sequence(runs, async () => { const { ms, r } = await run(); peak = Math.max(peak, r.wasmMemoryBytes ?? 0); return ms; }));
+      const engineMs = median(
+        await sequence(runs, async () => {
+          const { ms, r } = await run();
+          peak = Math.max(peak, r.wasmMemoryBytes ?? 0);
+          return ms;
+        }),
+      );
 
       // the same argument lists natively, on temporary files named as the engine names them
-      const paths = { input: join(dir, `input.${filename.split(".").pop()!.toLowerCase()}`), output: join(dir, "out", `output.${c.req.outputFormat}`) };
+      const paths = {
+        input: join(dir, `input.${filename.split(".").pop()!.toLowerCase()}`),
+        output: join(dir, "out", `output.${c.req.outputFormat}`),
+      };
       rmSync(join(dir, "out"), { recursive: true, force: true });
       mkdirSync(join(dir, "out"));
       writeFileSync(paths.input, data);
@@ -170,16 +239,27 @@ export async function benchMedia(runs = 5): Promise<MediaBenchRow[]> {
       timeNative(plan1);
       const native1Ms = median(await sequence(runs, () => timeNative(plan1)));
       rows.push({
-        name: c.name, engineMs, nativeMs, native1Ms, ratio: engineMs / nativeMs, ratio1: engineMs / native1Ms,
-        wasmMB: peak / 1e6, wasmKB: first.r.data.byteLength / 1e3, nativeKB: nativeBytes / 1e3,
+        name: c.name,
+        engineMs,
+        nativeMs,
+        native1Ms,
+        ratio: engineMs / nativeMs,
+        ratio1: engineMs / native1Ms,
+        wasmMB: peak / 1e6,
+        wasmKB: first.r.data.byteLength / 1e3,
+        nativeKB: nativeBytes / 1e3,
       });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nffmpeg engine (ffmpeg ${FFMPEG_ENGINE.version} in WebAssembly, @ffmpeg/core single-threaded; Node ${process.version}, in-process) vs ${native} running the same arguments (planRuns); medians of ${runs}`);
+  console.log(
+    `\nffmpeg engine (ffmpeg ${FFMPEG_ENGINE.version} in WebAssembly, @ffmpeg/core single-threaded; Node ${process.version}, in-process) vs ${native} running the same arguments (planRuns); medians of ${runs}`,
+  );
   console.log(formatMediaBench(rows));
-  console.log(`(engine ms includes the engine's own ffprobe and a fresh core per call; native ms the ffmpeg processes only; section took ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `(engine ms includes the engine's own ffprobe and a fresh core per call; native ms the ffmpeg processes only; section took ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   return rows;
 }
 

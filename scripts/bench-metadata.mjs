@@ -37,7 +37,10 @@ export const METADATA_CASES = [
   { type: "write JPEG (XMP:Title)", file: "images/exif-orientation-Landscape_1.jpg", write: { "XMP:Title": "Bench" } },
 ];
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function sequence(n, fn) {
   const out = [];
@@ -50,15 +53,32 @@ async function loadEngine() {
   const { build } = await import("esbuild");
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-metadata-engine.mjs");
   await build({
-    stdin: { contents: 'export { nodeExifToolEngine } from "./src/runtime/node/exiftool";', resolveDir: ROOT, loader: "ts" },
-    bundle: true, platform: "node", format: "esm", target: "node22", outfile, external: ["@6over3/zeroperl-ts"], logLevel: "error",
+    stdin: {
+      contents: 'export { nodeExifToolEngine } from "./src/runtime/node/exiftool";',
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile,
+    external: ["@6over3/zeroperl-ts"],
+    logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
 }
 
 /** Native exiftool on the corpus file, process wall time in ms. */
 function timeNative(c, path, out) {
-  const args = c.write ? [...Object.entries(c.write).map(([k, v]) => `-${k}=${v}`), "-o", join(out, `${Math.random().toString(36).slice(2)}-${path.split("/").pop()}`), path] : ["-json", path];
+  const args = c.write
+    ? [
+        ...Object.entries(c.write).map(([k, v]) => `-${k}=${v}`),
+        "-o",
+        join(out, `${Math.random().toString(36).slice(2)}-${path.split("/").pop()}`),
+        path,
+      ]
+    : ["-json", path];
   const t = performance.now();
   execFileSync("exiftool", args, { stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 26 });
   return performance.now() - t;
@@ -109,7 +129,10 @@ export async function benchMetadata(opts = {}) {
       if (opts.worker) {
         await timeWorker(opts.worker, c, bytes);
         const w = await sequence(runs, () => timeWorker(opts.worker, c, bytes));
-        Object.assign(row, { workerMs: median(w.map((x) => x.ms)), workerWasmMB: Math.max(...w.map((x) => x.mem)) / 1e6 });
+        Object.assign(row, {
+          workerMs: median(w.map((x) => x.ms)),
+          workerWasmMB: Math.max(...w.map((x) => x.mem)) / 1e6,
+        });
         row.workerRatio = row.workerMs / nativeMs;
       }
       rows.push(row);
@@ -126,14 +149,25 @@ export function formatMetadataBench(rows) {
   return [
     "| file type | engine ms (Node) | native exiftool ms | ratio | in-Worker ms | Worker ratio | WASM MB |",
     "|---|---:|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.type} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${f(r.ratio, 2)} | ${f(r.workerMs)} | ${f(r.workerRatio, 2)} | ${f(r.workerWasmMB ?? r.wasmMB)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.type} | ${f(r.engineMs)} | ${f(r.nativeMs)} | ${f(r.ratio, 2)} | ${f(r.workerMs)} | ${f(r.workerRatio, 2)} | ${f(r.workerWasmMB ?? r.wasmMB)} |`,
+    ),
   ].join("\n");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
-  const rows = await benchMetadata({ runs: arg("--runs") ? Number(arg("--runs")) : undefined, worker: arg("--worker") });
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const rows = await benchMetadata({
+    runs: arg("--runs") ? Number(arg("--runs")) : undefined,
+    worker: arg("--worker"),
+  });
   const version = execFileSync("exiftool", ["-ver"]).toString().trim();
-  console.log(`ExifTool engine (13.42 on zeroperl, Node ${process.version}${arg("--worker") ? " and in the engine Worker" : ""}) vs native exiftool ${version}; medians\n`);
+  console.log(
+    `ExifTool engine (13.42 on zeroperl, Node ${process.version}${arg("--worker") ? " and in the engine Worker" : ""}) vs native exiftool ${version}; medians\n`,
+  );
   console.log(formatMetadataBench(rows));
 }

@@ -22,14 +22,31 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 /** Small office documents of the corpus (Writer, Calc, Impress; Word 97 to OOXML). */
 const DOCS = [
-  "office/gotenberg-pages_3.docx", "office/python-docx-doc-coreprops.docx", "office/tika-testWORD.doc", "office/tika-testODFwithOOo3.odt",
-  "office/tika-testRTF.rtf", "office/tika-testEXCEL.xlsx", "office/tika-testEXCEL.xls", "office/tika-testFooter.ods", "office/tika-testPPT.ppt",
+  "office/gotenberg-pages_3.docx",
+  "office/python-docx-doc-coreprops.docx",
+  "office/tika-testWORD.doc",
+  "office/tika-testODFwithOOo3.odt",
+  "office/tika-testRTF.rtf",
+  "office/tika-testEXCEL.xlsx",
+  "office/tika-testEXCEL.xls",
+  "office/tika-testFooter.ods",
+  "office/tika-testPPT.ppt",
   "office/python-pptx-cht-charts.pptx",
 ];
 const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-c02-22.pdf"];
 
-const freePort = () => new Promise<number>((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); }); });
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const freePort = () =>
+  new Promise<number>((res) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 async function invoke(url: string, engine: string, method: string, req: unknown): Promise<any> {
   // one retry on a connection failure, as the Worker's client does (a pooled connection closed while idle)
@@ -42,12 +59,18 @@ async function invoke(url: string, engine: string, method: string, req: unknown)
 
 /** Converts `n` documents (cycling through DOCS) with `concurrency` requests in flight; documents per minute. */
 async function officeRate(url: string, n: number, concurrency: number): Promise<number> {
-  const bytes = DOCS.map((d) => ({ data: new Uint8Array(readFileSync(join(CORPUS, d))), filename: d.split("/").pop()! }));
+  const bytes = DOCS.map((d) => ({
+    data: new Uint8Array(readFileSync(join(CORPUS, d))),
+    filename: d.split("/").pop()!,
+  }));
   let next = 0;
   const t = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < n; i = next++) await invoke(url, "libreoffice", "convert", { input: bytes[i % bytes.length], format: "pdf" });
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++)
+        await invoke(url, "libreoffice", "convert", { input: bytes[i % bytes.length], format: "pdf" });
+    }),
+  );
   return (n / (performance.now() - t)) * 60_000;
 }
 
@@ -55,7 +78,20 @@ async function officeRate(url: string, n: number, concurrency: number): Promise<
 function coldRate(n: number): number {
   const dir = mkdtempSync(join(tmpdir(), "bench-soffice-"));
   const profile = `file://${join(dir, "profile")}`;
-  const run = (doc: string) => spawnSync("soffice", [`-env:UserInstallation=${profile}`, "--headless", "--convert-to", "pdf", "--outdir", join(dir, "out"), join(CORPUS, doc)], { stdio: "ignore" });
+  const run = (doc: string) =>
+    spawnSync(
+      "soffice",
+      [
+        `-env:UserInstallation=${profile}`,
+        "--headless",
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        join(dir, "out"),
+        join(CORPUS, doc),
+      ],
+      { stdio: "ignore" },
+    );
   run(DOCS[0]!); // creates the profile: not counted
   const t = performance.now();
   for (let i = 0; i < n; i++) run(DOCS[i % DOCS.length]!);
@@ -63,7 +99,8 @@ function coldRate(n: number): number {
 }
 
 /** Runs a command to its end (no shell). */
-const run = (cmd: string, args: string[]) => new Promise<void>((ok) => spawn(cmd, args, { stdio: "ignore" }).on("close", () => ok()));
+const run = (cmd: string, args: string[]) =>
+  new Promise<void>((ok) => spawn(cmd, args, { stdio: "ignore" }).on("close", () => ok()));
 
 /** Median ms of `fn` over `runs` after one warm-up. */
 async function time(fn: () => Promise<unknown> | unknown, runs: number): Promise<number> {
@@ -80,19 +117,30 @@ async function time(fn: () => Promise<unknown> | unknown, runs: number): Promise
 export async function benchNative(runs = 5): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "inherit", "inherit"] });
+  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   try {
     for (let i = 0; i < 300; i++) {
-      try { if ((await fetch(`${url}/health`)).ok) break; } catch { /* starting */ }
+      try {
+        if ((await fetch(`${url}/health`)).ok) break;
+      } catch {
+        /* starting */
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
-    const health = (await (await fetch(`${url}/health`)).json()) as { tools: { name: string; version: string | null }[] };
+    const health = (await (await fetch(`${url}/health`)).json()) as {
+      tools: { name: string; version: string | null }[];
+    };
     const have = new Map(health.tools.map((t) => [t.name, t.version]));
     if (have.get("libreoffice")) {
       const n = 40;
       await officeRate(url, 4, 4); // starts the pool's processes: not counted
       const cold = coldRate(Math.min(n, 20));
-      console.log(`\nOffice → PDF, LibreOffice ${have.get("libreoffice")} warm pool (NATIVE_OFFICE_POOL=${process.env.NATIVE_OFFICE_POOL ?? 2}) vs cold soffice --convert-to pdf per file; ${DOCS.length} small corpus documents cycled`);
+      console.log(
+        `\nOffice → PDF, LibreOffice ${have.get("libreoffice")} warm pool (NATIVE_OFFICE_POOL=${process.env.NATIVE_OFFICE_POOL ?? 2}) vs cold soffice --convert-to pdf per file; ${DOCS.length} small corpus documents cycled`,
+      );
       console.log("| concurrency | documents / min | × cold CLI |\n|---|---|---|");
       console.log(`| cold CLI, 1 | ${cold.toFixed(0)} | 1.00 |`);
       for (const c of [1, 2, 4]) {
@@ -104,7 +152,9 @@ export async function benchNative(runs = 5): Promise<void> {
     if (have.get("ghostscript")) {
       const gs = execFileSync("sh", ["-c", "command -v gs"]).toString().trim();
       const dir = mkdtempSync(join(tmpdir(), "bench-gs-"));
-      console.log(`\nGhostscript ${have.get("ghostscript")} through the native engine (HTTP in and out) vs the same commands run directly; medians of ${runs}`);
+      console.log(
+        `\nGhostscript ${have.get("ghostscript")} through the native engine (HTTP in and out) vs the same commands run directly; medians of ${runs}`,
+      );
       console.log("| operation | input | engine ms | gs ms | ratio |\n|---|---|---|---|---|");
       for (const rel of PDFS) {
         const data = new Uint8Array(readFileSync(join(CORPUS, rel)));
@@ -113,25 +163,56 @@ export async function benchNative(runs = 5): Promise<void> {
         const gsRun = (args: string[], def?: string) => () => {
           const defFile = join(dir, "def.ps");
           if (def) writeFileSync(defFile, def);
-          return spawnSync(gs, gsArgs(args, join(dir, "out.pdf"), [...(def ? [defFile] : []), input]), { stdio: "ignore" });
+          return spawnSync(gs, gsArgs(args, join(dir, "out.pdf"), [...(def ? [defFile] : []), input]), {
+            stdio: "ignore",
+          });
         };
         // optimize is Ghostscript and, side by side, qpdf's lossless pack of the input; then qpdf packs
         // Ghostscript's output and linearizes the smaller (container/engines/ghostscript.ts): the same chain here
-        const pack = (from: string, to: string, linear = false) => run("qpdf", ["--object-streams=generate", "--compress-streams=y", "--recompress-flate", "--compression-level=9", ...(linear ? ["--linearize"] : []), from, to]);
+        const pack = (from: string, to: string, linear = false) =>
+          run("qpdf", [
+            "--object-streams=generate",
+            "--compress-streams=y",
+            "--recompress-flate",
+            "--compression-level=9",
+            ...(linear ? ["--linearize"] : []),
+            from,
+            to,
+          ]);
         const optimizeChain = async () => {
-          await Promise.all([run(gs, gsArgs([...PROFILES.web!, ...OPTIMIZE_COMMON], join(dir, "out.pdf"), [input])), pack(input, join(dir, "lossless.pdf"))]);
+          await Promise.all([
+            run(gs, gsArgs([...PROFILES.web!, ...OPTIMIZE_COMMON], join(dir, "out.pdf"), [input])),
+            pack(input, join(dir, "lossless.pdf")),
+          ]);
           await pack(join(dir, "out.pdf"), join(dir, "gs-q.pdf"));
           await pack(join(dir, "gs-q.pdf"), join(dir, "web.pdf"), true);
         };
         const cases: [string, string, unknown, () => unknown][] = [
-          ["pdf/a 2b", "pdfa", { input: { data, filename: "in.pdf" }, conformance: "2b" }, gsRun(pdfaPlan(2).args, pdfaPlan(2).def)],
-          ["pdf/x 3", "pdfx", { input: { data, filename: "in.pdf" }, variant: "3" }, gsRun(pdfxPlan("3").args, pdfxPlan("3").def)],
-          ["optimize web (gs + qpdf chain)", "optimize", { input: { data, filename: "in.pdf" }, profile: "web" }, optimizeChain],
+          [
+            "pdf/a 2b",
+            "pdfa",
+            { input: { data, filename: "in.pdf" }, conformance: "2b" },
+            gsRun(pdfaPlan(2).args, pdfaPlan(2).def),
+          ],
+          [
+            "pdf/x 3",
+            "pdfx",
+            { input: { data, filename: "in.pdf" }, variant: "3" },
+            gsRun(pdfxPlan("3").args, pdfxPlan("3").def),
+          ],
+          [
+            "optimize web (gs + qpdf chain)",
+            "optimize",
+            { input: { data, filename: "in.pdf" }, profile: "web" },
+            optimizeChain,
+          ],
         ];
         for (const [label, method, req, direct] of cases) {
           const ours = await time(() => invoke(url, "ghostscript", method, req), runs);
           const theirs = await time(direct, runs);
-          console.log(`| ${label} | ${rel} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${(ours / theirs).toFixed(2)} |`);
+          console.log(
+            `| ${label} | ${rel} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${(ours / theirs).toFixed(2)} |`,
+          );
         }
       }
     } else console.log("\nGhostscript is not installed (npm run setup:native); skipped.");

@@ -31,7 +31,10 @@ const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 const TMP = join(tmpdir(), "bench-ocr-");
 const ENV1 = { ...process.env, OMP_THREAD_LIMIT: "1" };
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 /** The images, with the resolution both sides are told. */
 const IMAGES: [rel: string, dpi: number][] = [
@@ -42,17 +45,36 @@ const IMAGES: [rel: string, dpi: number][] = [
 ];
 
 /** Bundles the engines, pdf/ocr (and its pdf-lib pageInfo) and the test context for Node with esbuild (wrangler's own) into node_modules/.cache. */
-async function loadEngine(): Promise<typeof import("../src/runtime/node/tesseract") & typeof import("../src/runtime/node/pdfium") & typeof import("../src/operations/pdf/ocr") & typeof import("../test/support/context") & typeof import("../src/engines/pdflib/engine")> {
+async function loadEngine(): Promise<
+  typeof import("../src/runtime/node/tesseract") &
+    typeof import("../src/runtime/node/pdfium") &
+    typeof import("../src/operations/pdf/ocr") &
+    typeof import("../test/support/context") &
+    typeof import("../src/engines/pdflib/engine")
+> {
   const { build } = await import("esbuild");
   // in node_modules/.cache/edge-convert/, three levels below the root: src/runtime/node/tesseract.ts finds
   // package.json from its import.meta.url three levels up, which is the root here too
   const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-ocr-engine.mjs");
   await build({
     stdin: {
-      contents: ['export { nodeTesseractEngine } from "./src/runtime/node/tesseract";', 'export { nodePdfiumEngine } from "./src/runtime/node/pdfium";', 'export { ocrPdf, ocrDpi } from "./src/operations/pdf/ocr";', 'export { testContext } from "./test/support/context";', 'export { createPdfLibEngine } from "./src/engines/pdflib/engine";'].join("\n"),
-      resolveDir: ROOT, loader: "ts",
+      contents: [
+        'export { nodeTesseractEngine } from "./src/runtime/node/tesseract";',
+        'export { nodePdfiumEngine } from "./src/runtime/node/pdfium";',
+        'export { ocrPdf, ocrDpi } from "./src/operations/pdf/ocr";',
+        'export { testContext } from "./test/support/context";',
+        'export { createPdfLibEngine } from "./src/engines/pdflib/engine";',
+      ].join("\n"),
+      resolveDir: ROOT,
+      loader: "ts",
     },
-    bundle: true, platform: "node", format: "esm", target: "node22", outfile, packages: "external", logLevel: "error",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile,
+    packages: "external",
+    logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
 }
@@ -68,7 +90,11 @@ function timeNative(cmd: string, args: string[]): number {
   const t = performance.now();
   const r = spawnSync(cmd, args, { env: ENV1, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
   const s = (performance.now() - t) / 1000;
-  if (r.status !== 0) throw Object.assign(new Error(`${cmd} exit ${r.status}: ${r.stderr.toString().trim().split("\n").slice(-2).join(" | ")}`), { status: r.status });
+  if (r.status !== 0)
+    throw Object.assign(
+      new Error(`${cmd} exit ${r.status}: ${r.stderr.toString().trim().split("\n").slice(-2).join(" | ")}`),
+      { status: r.status },
+    );
   return s;
 }
 
@@ -94,7 +120,10 @@ export function formatOcrBench(rows: OcrBenchRow[]): string {
   return [
     "| input | ours vs native | pages | ours s/page | native s/page | ratio | WASM MB |",
     "|---|---|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.input} | ${r.versus} | ${r.pages} | ${f(r.ours)} | ${f(r.native)} | ${typeof r.ours === "number" && typeof r.native === "number" ? (r.ours / r.native).toFixed(2) : "—"} | ${r.wasmMB === null ? "—" : r.wasmMB.toFixed(0)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.input} | ${r.versus} | ${r.pages} | ${f(r.ours)} | ${f(r.native)} | ${typeof r.ours === "number" && typeof r.native === "number" ? (r.ours / r.native).toFixed(2) : "—"} | ${r.wasmMB === null ? "—" : r.wasmMB.toFixed(0)} |`,
+    ),
   ].join("\n");
 }
 
@@ -113,7 +142,10 @@ export async function benchOcr(runs = 3): Promise<OcrBenchRow[]> {
   try {
     for (const [rel, dpi] of IMAGES) {
       const path = join(CORPUS, rel);
-      if (!existsSync(path)) { notes.push(`${rel} is not in ${CORPUS}: skipped`); continue; }
+      if (!existsSync(path)) {
+        notes.push(`${rel} is not in ${CORPUS}: skipped`);
+        continue;
+      }
       const image = new Uint8Array(readFileSync(path));
       const size = execFileSync("identify", ["-format", "%wx%h", `${path}[0]`], { encoding: "utf8" }).replace("x", "×");
       const engine = nodeTesseractEngine();
@@ -132,44 +164,102 @@ export async function benchOcr(runs = 3): Promise<OcrBenchRow[]> {
         await run(); // warm-up (compiles the module, loads eng)
         ours = median(await sequence(runs, run));
       } catch (err) {
-        ours = (err as { code?: string }).code === "OVER_BUDGET" ? `OVER_BUDGET (${size})` : `error: ${(err as Error).message.slice(0, 80)}`;
+        ours =
+          (err as { code?: string }).code === "OVER_BUDGET"
+            ? `OVER_BUDGET (${size})`
+            : `error: ${(err as Error).message.slice(0, 80)}`;
       }
       let native: number | string | null = null;
       if (tesseract) {
         const args = [path, "-", "-l", "eng", "--dpi", String(dpi)];
-        try { timeNative("tesseract", args); native = median(await sequence(runs, () => timeNative("tesseract", args))); } catch (err) { native = `error: ${(err as Error).message.slice(0, 80)}`; }
+        try {
+          timeNative("tesseract", args);
+          native = median(await sequence(runs, () => timeNative("tesseract", args)));
+        } catch (err) {
+          native = `error: ${(err as Error).message.slice(0, 80)}`;
+        }
       }
-      rows.push({ input: `${basename(rel)} ${size} @ ${dpi} dpi`, versus: "engine.recognize vs tesseract", pages: "1", ours, native, wasmMB: peak && typeof ours === "number" ? peak / 1e6 : null });
+      rows.push({
+        input: `${basename(rel)} ${size} @ ${dpi} dpi`,
+        versus: "engine.recognize vs tesseract",
+        pages: "1",
+        ours,
+        native,
+        wasmMB: peak && typeof ours === "number" ? peak / 1e6 : null,
+      });
     }
 
     const pdfs: [name: string, path: string][] = [];
     const multipage = join(CORPUS, "scans/ocrmypdf-multipage.pdf");
-    if (existsSync(multipage)) pdfs.push([basename(multipage), multipage]); else notes.push(`scans/ocrmypdf-multipage.pdf is not in ${CORPUS}: skipped`);
+    if (existsSync(multipage)) pdfs.push([basename(multipage), multipage]);
+    else notes.push(`scans/ocrmypdf-multipage.pdf is not in ${CORPUS}: skipped`);
     try {
       const out = join(dir, "phototest-img2pdf.pdf");
-      execFileSync("/usr/bin/python3", ["-c", "import img2pdf,sys; open(sys.argv[2],'wb').write(img2pdf.convert(sys.argv[1], layout_fun=img2pdf.get_fixed_dpi_layout_fun((int(sys.argv[3]),)*2)))", join(CORPUS, "scans/tesseract-phototest.tif"), out, "200"], { stdio: ["ignore", "ignore", "pipe"] });
+      execFileSync(
+        "/usr/bin/python3",
+        [
+          "-c",
+          "import img2pdf,sys; open(sys.argv[2],'wb').write(img2pdf.convert(sys.argv[1], layout_fun=img2pdf.get_fixed_dpi_layout_fun((int(sys.argv[3]),)*2)))",
+          join(CORPUS, "scans/tesseract-phototest.tif"),
+          out,
+          "200",
+        ],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
       pdfs.push(["phototest.tif → img2pdf 200 dpi", out]);
     } catch (err) {
-      notes.push(`img2pdf (python3-img2pdf) could not write the phototest PDF: skipped (${(err as Error).message.split("\n")[0]})`);
+      notes.push(
+        `img2pdf (python3-img2pdf) could not write the phototest PDF: skipped (${(err as Error).message.split("\n")[0]})`,
+      );
     }
     // each PDF whole, and, when pdf/ocr would refuse some of its pages as over budget, also just the pages it takes
     const pdfium = nodePdfiumEngine();
     const cases: { name: string; path: string; pages: number[]; total: number; only?: string }[] = [];
     for (const [name, path] of pdfs) {
-      const info = await createPdfLibEngine().pageInfo!({ input: { data: new Uint8Array(readFileSync(path)), filename: basename(path) } });
-      if (!info.ok) { notes.push(`${name}: pdf-lib could not read it (${info.error.message}): skipped`); continue; }
+      const info = await createPdfLibEngine().pageInfo!({
+        input: { data: new Uint8Array(readFileSync(path)), filename: basename(path) },
+      });
+      if (!info.ok) {
+        notes.push(`${name}: pdf-lib could not read it (${info.error.message}): skipped`);
+        continue;
+      }
       const todo = info.pages.flatMap((p, i) => (p.hasText ? [] : [i + 1]));
-      const within = todo.filter((n) => { try { return ocrDpi(info.pages[n - 1]!, n, name) > 0; } catch { return false; } });
+      const within = todo.filter((n) => {
+        try {
+          return ocrDpi(info.pages[n - 1]!, n, name) > 0;
+        } catch {
+          return false;
+        }
+      });
       cases.push({ name, path, pages: todo, total: info.pages.length });
-      if (within.length && within.length < todo.length) cases.push({ name: `${name}, pages ${within.join(",")} (those within budget)`, path, pages: within, total: info.pages.length, only: within.join(",") });
+      if (within.length && within.length < todo.length)
+        cases.push({
+          name: `${name}, pages ${within.join(",")} (those within budget)`,
+          path,
+          pages: within,
+          total: info.pages.length,
+          only: within.join(","),
+        });
     }
     for (const c of cases) {
       const data = new Uint8Array(readFileSync(c.path));
       const inner = nodeTesseractEngine();
       let peak = 0;
-      const tesseractEngine = { recognize: async (req: Parameters<typeof inner.recognize>[0]) => { const r = await inner.recognize(req); peak = Math.max(peak, r.ok ? r.wasmMemoryBytes ?? 0 : 0); return r; } };
+      const tesseractEngine = {
+        recognize: async (req: Parameters<typeof inner.recognize>[0]) => {
+          const r = await inner.recognize(req);
+          peak = Math.max(peak, r.ok ? (r.wasmMemoryBytes ?? 0) : 0);
+          return r;
+        },
+      };
       const ctx = testContext({ engines: { pdfium, tesseract: tesseractEngine } });
-      const input = { filename: basename(c.path), size: data.byteLength, fromTask: "previous", key: `memory/${basename(c.path)}`, bytes: async () => data };
+      const input = {
+        filename: basename(c.path),
+        size: data.byteLength,
+        fromTask: "previous",
+        key: `memory/${basename(c.path)}`,
+        bytes: async () => data,
+      };
       const run = async () => {
         const t = performance.now();
         await ocrPdf.run([input], { language: ["eng"], ...(c.only ? { pages: c.only } : {}) }, ctx);
@@ -181,14 +271,31 @@ export async function benchOcr(runs = 3): Promise<OcrBenchRow[]> {
         ours = median(await sequence(runs, run)) / c.pages.length;
       } catch (err) {
         const e = err as { code?: string; message: string };
-        ours = e.code === "OVER_BUDGET" ? `OVER_BUDGET (${/page \d+ is \S+ pt/.exec(e.message)?.[0] ?? e.message.slice(0, 60)})` : `error: ${e.message.slice(0, 80)}`;
+        ours =
+          e.code === "OVER_BUDGET"
+            ? `OVER_BUDGET (${/page \d+ is \S+ pt/.exec(e.message)?.[0] ?? e.message.slice(0, 60)})`
+            : `error: ${e.message.slice(0, 80)}`;
       }
       let native: number | string | null = null;
       let flag = "";
       if (ocrmypdf) {
-        const args = () => ["-q", "--jobs", "1", "--output-type", "pdf", "-l", "eng", ...(flag ? [flag] : []), ...(c.only ? ["--pages", c.only] : []), c.path, join(dir, "ocrmypdf-out.pdf")];
+        const args = () => [
+          "-q",
+          "--jobs",
+          "1",
+          "--output-type",
+          "pdf",
+          "-l",
+          "eng",
+          ...(flag ? [flag] : []),
+          ...(c.only ? ["--pages", c.only] : []),
+          c.path,
+          join(dir, "ocrmypdf-out.pdf"),
+        ];
         try {
-          try { timeNative("ocrmypdf", args()); } catch (err) {
+          try {
+            timeNative("ocrmypdf", args());
+          } catch (err) {
             if ((err as { status?: number }).status !== 6) throw err; // 6: PriorOcrFound, a page has text
             flag = "--skip-text";
             timeNative("ocrmypdf", args());
@@ -198,15 +305,26 @@ export async function benchOcr(runs = 3): Promise<OcrBenchRow[]> {
           native = `error: ${(err as Error).message.slice(0, 80)}`;
         }
       }
-      rows.push({ input: c.name, versus: `pdf/ocr vs ocrmypdf${flag ? ` ${flag}` : ""}${c.only ? ` --pages ${c.only}` : ""}`, pages: `${c.pages.length} of ${c.total}`, ours, native, wasmMB: peak && typeof ours === "number" ? peak / 1e6 : null });
+      rows.push({
+        input: c.name,
+        versus: `pdf/ocr vs ocrmypdf${flag ? ` ${flag}` : ""}${c.only ? ` --pages ${c.only}` : ""}`,
+        pages: `${c.pages.length} of ${c.total}`,
+        ours,
+        native,
+        wasmMB: peak && typeof ours === "number" ? peak / 1e6 : null,
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nOCR: tesseract ${wasmVersion} in WebAssembly (tesseract.js-core, best_int eng; Node ${process.version}, in-process) vs ${tesseract ?? "native tesseract (absent)"} with OMP_THREAD_LIMIT=1, and pdf/ocr vs ocrmypdf ${ocrmypdf ?? "(absent)"} --jobs 1; medians of ${runs}`);
+  console.log(
+    `\nOCR: tesseract ${wasmVersion} in WebAssembly (tesseract.js-core, best_int eng; Node ${process.version}, in-process) vs ${tesseract ?? "native tesseract (absent)"} with OMP_THREAD_LIMIT=1, and pdf/ocr vs ocrmypdf ${ocrmypdf ?? "(absent)"} --jobs 1; medians of ${runs}`,
+  );
   console.log(formatOcrBench(rows));
   for (const n of notes) console.log(`note: ${n}`);
-  console.log(`(native s/page includes process start and model load; s/page of a PDF = seconds / its pages without text (what both OCR); WASM MB = tesseract's WebAssembly memory only; section took ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `(native s/page includes process start and model load; s/page of a PDF = seconds / its pages without text (what both OCR); WASM MB = tesseract's WebAssembly memory only; section took ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   return rows;
 }
 

@@ -34,7 +34,15 @@ async function loadOperations() {
   const outdir = join(ROOT, "node_modules", ".cache", "bench-pdf");
   mkdirSync(outdir, { recursive: true });
   const outfile = join(outdir, "ops.mjs");
-  await build({ stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" }, bundle: true, platform: "node", format: "esm", packages: "external", outfile, logLevel: "error" });
+  await build({
+    stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile,
+    logLevel: "error",
+  });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
 }
 
@@ -67,7 +75,13 @@ function timeNative(cmd, args, runs) {
 
 function input(rel) {
   const data = new Uint8Array(readFileSync(join(CORPUS, rel)));
-  return { filename: rel.split("/").pop(), size: data.byteLength, fromTask: "bench", key: rel, bytes: async () => data };
+  return {
+    filename: rel.split("/").pop(),
+    size: data.byteLength,
+    fromTask: "bench",
+    key: rel,
+    bytes: async () => data,
+  };
 }
 
 /**
@@ -78,21 +92,69 @@ export async function benchPdf({ runs = 5, print = console.log } = {}) {
   runs = Math.max(5, runs);
   const ops = await loadOperations();
   const pdfium = ops.nodePdfiumEngine();
-  const ctx = { signal: new AbortController().signal, taskName: "bench", taskId: "bench", jobId: "bench", engines: { pdfium, pdflib: ops.createPdfLibEngine() }, settings: {}, taskFiles: async () => [] };
+  const ctx = {
+    signal: new AbortController().signal,
+    taskName: "bench",
+    taskId: "bench",
+    jobId: "bench",
+    engines: { pdfium, pdflib: ops.createPdfLibEngine() },
+    settings: {},
+    taskFiles: async () => [],
+  };
   const tmp = mkdtempSync(join(tmpdir(), "bench-pdf-"));
   const p = (rel) => join(CORPUS, rel);
   const CC = "pdf/cloudconvert-input.pdf"; // 31 pages, 169 KB
   const TW = "pdf/gotenberg-pages_12.pdf"; // 12 pages
   const TM = "pdf/pdfjs-tracemonkey.pdf"; // 14 pages, 1 MB, figures
   const cases = [
-    ["merge", `${CC} + ${TW} + ${TM} (57 p)`, () => ops.mergePdf.run([input(CC), input(TW), input(TM)], { output_format: "pdf" }, ctx), ["qpdf", ["--empty", "--pages", p(CC), p(TW), p(TM), "--", join(tmp, "m.pdf")]]],
-    ["split", `${CC} (31 p)`, () => ops.splitPages.run([input(CC)], {}, ctx), ["qpdf", ["--split-pages", p(CC), join(tmp, "s-%d.pdf")]]],
-    ["rotate +90", `${CC} (31 p)`, () => ops.rotatePages.run([input(CC)], { rotation: "+90" }, ctx), ["qpdf", ["--rotate=+90", p(CC), join(tmp, "r.pdf")]]],
-    ["encrypt AES-256", CC, () => ops.encryptPdf.run([input(CC)], { set_password: "u", set_owner_password: "o", allow_print: "low" }, ctx), ["qpdf", ["--encrypt", "u", "o", "256", "--print=low", "--", p(CC), join(tmp, "e.pdf")]]],
-    ["rasterize 150 ppi png", `${TM} pages 1-3`, () => ops.convertPdfToImage.run([input(TM)], { output_format: "png", pages: "1-3", pixel_density: 150 }, ctx), ["pdftoppm", ["-r", "150", "-png", "-f", "1", "-l", "3", p(TM), join(tmp, "t")]]],
-    ["encrypt AES-256", `${TM} (1 MB)`, () => ops.encryptPdf.run([input(TM)], { set_password: "u", set_owner_password: "o" }, ctx), ["qpdf", ["--encrypt", "u", "o", "256", "--", p(TM), join(tmp, "e2.pdf")]]],
-    ["rasterize 150 ppi png", `${TW} (12 p)`, () => ops.convertPdfToImage.run([input(TW)], { output_format: "png", pixel_density: 150 }, ctx), ["pdftoppm", ["-r", "150", "-png", p(TW), join(tmp, "c")]]],
-    ["thumbnail 72 ppi png", `${TM} page 1`, () => ops.convertPdfToImage.run([input(TM)], { output_format: "png", pages: "1", pixel_density: 72 }, ctx), ["pdftoppm", ["-r", "72", "-png", "-f", "1", "-l", "1", p(TM), join(tmp, "th")]]],
+    [
+      "merge",
+      `${CC} + ${TW} + ${TM} (57 p)`,
+      () => ops.mergePdf.run([input(CC), input(TW), input(TM)], { output_format: "pdf" }, ctx),
+      ["qpdf", ["--empty", "--pages", p(CC), p(TW), p(TM), "--", join(tmp, "m.pdf")]],
+    ],
+    [
+      "split",
+      `${CC} (31 p)`,
+      () => ops.splitPages.run([input(CC)], {}, ctx),
+      ["qpdf", ["--split-pages", p(CC), join(tmp, "s-%d.pdf")]],
+    ],
+    [
+      "rotate +90",
+      `${CC} (31 p)`,
+      () => ops.rotatePages.run([input(CC)], { rotation: "+90" }, ctx),
+      ["qpdf", ["--rotate=+90", p(CC), join(tmp, "r.pdf")]],
+    ],
+    [
+      "encrypt AES-256",
+      CC,
+      () => ops.encryptPdf.run([input(CC)], { set_password: "u", set_owner_password: "o", allow_print: "low" }, ctx),
+      ["qpdf", ["--encrypt", "u", "o", "256", "--print=low", "--", p(CC), join(tmp, "e.pdf")]],
+    ],
+    [
+      "rasterize 150 ppi png",
+      `${TM} pages 1-3`,
+      () => ops.convertPdfToImage.run([input(TM)], { output_format: "png", pages: "1-3", pixel_density: 150 }, ctx),
+      ["pdftoppm", ["-r", "150", "-png", "-f", "1", "-l", "3", p(TM), join(tmp, "t")]],
+    ],
+    [
+      "encrypt AES-256",
+      `${TM} (1 MB)`,
+      () => ops.encryptPdf.run([input(TM)], { set_password: "u", set_owner_password: "o" }, ctx),
+      ["qpdf", ["--encrypt", "u", "o", "256", "--", p(TM), join(tmp, "e2.pdf")]],
+    ],
+    [
+      "rasterize 150 ppi png",
+      `${TW} (12 p)`,
+      () => ops.convertPdfToImage.run([input(TW)], { output_format: "png", pixel_density: 150 }, ctx),
+      ["pdftoppm", ["-r", "150", "-png", p(TW), join(tmp, "c")]],
+    ],
+    [
+      "thumbnail 72 ppi png",
+      `${TM} page 1`,
+      () => ops.convertPdfToImage.run([input(TM)], { output_format: "png", pages: "1", pixel_density: 72 }, ctx),
+      ["pdftoppm", ["-r", "72", "-png", "-f", "1", "-l", "1", p(TM), join(tmp, "th")]],
+    ],
   ];
   const rows = [];
   for (const [op, what, ours, [cmd, args]] of cases) {
@@ -100,9 +162,14 @@ export async function benchPdf({ runs = 5, print = console.log } = {}) {
     const native_ms = timeNative(cmd, args, runs);
     rows.push({ op, input: what, ours_ms, native: cmd, native_ms, ratio: ours_ms / native_ms });
   }
-  print(`| operation | input | ours ms (pdf-lib / PDFium, Node ${process.versions.node}) | native | native ms | ratio |`);
+  print(
+    `| operation | input | ours ms (pdf-lib / PDFium, Node ${process.versions.node}) | native | native ms | ratio |`,
+  );
   print("|---|---|---:|---|---:|---:|");
-  for (const r of rows) print(`| ${r.op} | ${r.input} | ${r.ours_ms.toFixed(1)} | ${r.native} | ${r.native_ms.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+  for (const r of rows)
+    print(
+      `| ${r.op} | ${r.input} | ${r.ours_ms.toFixed(1)} | ${r.native} | ${r.native_ms.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+    );
   print(`(median of ${runs} runs each; ours in-process after a warm-up, native wall time incl. process start)`);
   return rows;
 }

@@ -72,19 +72,33 @@ const JOB = JSON.stringify({
   },
 });
 
-interface JobResult { ms: number; ok: boolean; why?: string }
+interface JobResult {
+  ms: number;
+  ok: boolean;
+  why?: string;
+}
 
 async function oneJob(base: string): Promise<JobResult> {
   const t0 = performance.now();
   const h = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
   try {
     const created = await fetch(`${base}/v2/jobs`, { method: "POST", headers: h, body: JOB });
-    if (created.status !== 201) return { ms: performance.now() - t0, ok: false, why: `POST /v2/jobs ${created.status}: ${(await created.text()).slice(0, 200)}` };
+    if (created.status !== 201)
+      return {
+        ms: performance.now() - t0,
+        ok: false,
+        why: `POST /v2/jobs ${created.status}: ${(await created.text()).slice(0, 200)}`,
+      };
     const id = (await created.json()).data.id;
     const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
     const ms = performance.now() - t0;
     const pdf = done.data?.tasks?.find((t: any) => t.name === "pdf");
-    if (done.data?.status !== "finished") return { ms, ok: false, why: `job ${done.data?.status}: pdf task ${pdf?.status} ${pdf?.code ?? ""} ${pdf?.message ?? ""}`.slice(0, 300) };
+    if (done.data?.status !== "finished")
+      return {
+        ms,
+        ok: false,
+        why: `job ${done.data?.status}: pdf task ${pdf?.status} ${pdf?.code ?? ""} ${pdf?.message ?? ""}`.slice(0, 300),
+      };
     if (pdf?.result?.pages !== 1) return { ms, ok: false, why: `pdf task result.pages = ${pdf?.result?.pages}` };
     return { ms, ok: true };
   } catch (err) {
@@ -92,9 +106,18 @@ async function oneJob(base: string): Promise<JobResult> {
   }
 }
 
-const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
-interface Row { mode: string; concurrency: number; jobs: number; p50: number; rate: number; failed: number; why?: string }
+interface Row {
+  mode: string;
+  concurrency: number;
+  jobs: number;
+  p50: number;
+  rate: number;
+  failed: number;
+  why?: string;
+}
 
 /** `total` jobs with `concurrency` in flight; p50 latency and jobs (= pages) per second. */
 async function measure(base: string, mode: string, concurrency: number, total: number): Promise<Row> {
@@ -103,14 +126,19 @@ async function measure(base: string, mode: string, concurrency: number, total: n
   let why: string | undefined;
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) {
-      next++;
-      const r = await oneJob(base);
-      lat.push(r.ms);
-      if (!r.ok) { failed++; why ??= r.why; }
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const r = await oneJob(base);
+        lat.push(r.ms);
+        if (!r.ok) {
+          failed++;
+          why ??= r.why;
+        }
+      }
+    }),
+  );
   const secs = (performance.now() - t0) / 1000;
   return { mode, concurrency, jobs: total, p50: pct(lat, 50), rate: total / secs, failed, why };
 }
@@ -130,12 +158,27 @@ async function warmUp(base: string, n: number, concurrency: number): Promise<num
  * Browser Rendering's local binding spawns them detached (their own process group), so they are found by parent.
  */
 function browsersOf(pgid: number): number[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,args="]).toString().trim().split("\n").map((l) => l.trim().split(/\s+/));
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,args="])
+    .toString()
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/));
   const group = new Map(rows.map((r) => [Number(r[0]), Number(r[2])]));
-  return rows.filter((r) => /chrom/.test(r[3] ?? "") && !r.some((a) => a.startsWith("--type=")) && group.get(Number(r[1])) === pgid).map((r) => Number(r[0]));
+  return rows
+    .filter(
+      (r) => /chrom/.test(r[3] ?? "") && !r.some((a) => a.startsWith("--type=")) && group.get(Number(r[1])) === pgid,
+    )
+    .map((r) => Number(r[0]));
 }
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Stops the server, then any browser of `browsers` that outlived it: wrangler dev exits on SIGTERM before miniflare
@@ -146,9 +189,21 @@ async function stopServer(server: { pid: number; stop(): Promise<void> }, browse
   await server.stop();
   for (let i = 0; i < 24 && browsers.some(alive); i++) await new Promise((r) => setTimeout(r, 250));
   const left = browsers.filter(alive);
-  for (const pid of left) { try { process.kill(pid, "SIGTERM"); } catch { /* gone */ } }
+  for (const pid of left) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      /* gone */
+    }
+  }
   for (let i = 0; i < 20 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 250));
-  for (const pid of left.filter(alive)) { try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } }
+  for (const pid of left.filter(alive)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
   return left.length;
 }
 
@@ -188,20 +243,37 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       rows.push(await measure(server.base, mode, 1, n1));
       rows.push(await measure(server.base, mode, 4, n4));
     } finally {
-      try { browsers = browsersOf(server.pid); } catch { /* no ps */ }
+      try {
+        browsers = browsersOf(server.pid);
+      } catch {
+        /* no ps */
+      }
       const orphans = await stopServer(server, browsers);
-      if (orphans) notes.push(`${mode}: ${orphans} of ${browsers.length} Chromium browsers outlived server.stop() (wrangler dev did not close them); stopped by the bench`);
+      if (orphans)
+        notes.push(
+          `${mode}: ${orphans} of ${browsers.length} Chromium browsers outlived server.stop() (wrangler dev did not close them); stopped by the bench`,
+        );
     }
   }
   let chromium = "unknown";
   try {
     // stdout only: Debian's /usr/bin/chromium wrapper may print shell noise on stderr
-    chromium = execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-  } catch { /* not installed */ }
-  console.log(`\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding); ${cores} cores`);
-  console.log("| mode | concurrency | jobs | p50 ms | pages/s | pages/s per core | failed |\n|---|---|---|---|---|---|---|");
+    chromium = execFileSync("/usr/bin/chromium", ["--version"], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+  } catch {
+    /* not installed */
+  }
+  console.log(
+    `\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding); ${cores} cores`,
+  );
+  console.log(
+    "| mode | concurrency | jobs | p50 ms | pages/s | pages/s per core | failed |\n|---|---|---|---|---|---|---|",
+  );
   for (const r of rows) {
-    console.log(`| ${r.mode} | ${r.concurrency} | ${r.jobs} | ${r.p50.toFixed(0)} | ${r.rate.toFixed(2)} | ${(r.rate / cores).toFixed(2)} | ${r.failed} |`);
+    console.log(
+      `| ${r.mode} | ${r.concurrency} | ${r.jobs} | ${r.p50.toFixed(0)} | ${r.rate.toFixed(2)} | ${(r.rate / cores).toFixed(2)} | ${r.failed} |`,
+    );
   }
   console.log(`Chromium: ${chromium}`);
   console.log("Reference: Gotenberg's own load tests: ~2.6 HTML→PDF per second on one vCPU");

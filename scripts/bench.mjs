@@ -11,18 +11,57 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const want = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const on = (s) => want.length === 0 || want.includes(s);
 
-const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => res(p)); }); });
+const freePort = () =>
+  new Promise((res) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+  });
 
 /** Runs one engine Worker alone under wrangler dev (it answers GET /health), for in-Worker timings. */
 async function startEngineWorker(config) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], { cwd: ROOT, stdio: "ignore", detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") } });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "-c",
+      config,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: ROOT,
+      stdio: "ignore",
+      detached: true,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
-    try { if ((await fetch(`${url}/health`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, stop: () => { try { process.kill(-child.pid, "SIGTERM"); } catch { /* gone */ } } };
+  return {
+    url,
+    stop: () => {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        /* gone */
+      }
+    },
+  };
 }
 
 if (on("api")) {
@@ -34,7 +73,9 @@ if (on("image")) {
   const engine = await startEngineWorker("wasm/imagemagick/wrangler.toml");
   try {
     const rows = await benchImage({ runs: 7, worker: engine.url });
-    console.log(`\nImageMagick engine (magick-wasm; Node ${process.version} and in the engine Worker) vs ${execFileSync("convert", ["-version"]).toString().split("\n")[0]}; medians of 7`);
+    console.log(
+      `\nImageMagick engine (magick-wasm; Node ${process.version} and in the engine Worker) vs ${execFileSync("convert", ["-version"]).toString().split("\n")[0]}; medians of 7`,
+    );
     console.log(formatImageBench(rows));
   } finally {
     engine.stop();
@@ -49,7 +90,9 @@ if (on("metadata")) {
   const { benchMetadata, formatMetadataBench } = await import("./bench-metadata.mjs");
   const engine = await startEngineWorker("wasm/exiftool/wrangler.toml");
   try {
-    console.log(`\nExifTool engine (zeroperl WASM; Node and in the engine Worker) vs ${execFileSync("exiftool", ["-ver"]).toString().trim()} native exiftool -json; medians of 7`);
+    console.log(
+      `\nExifTool engine (zeroperl WASM; Node and in the engine Worker) vs ${execFileSync("exiftool", ["-ver"]).toString().trim()} native exiftool -json; medians of 7`,
+    );
     console.log(formatMetadataBench(await benchMetadata({ runs: 7, worker: engine.url })));
   } finally {
     engine.stop();

@@ -21,10 +21,26 @@ const quiet = process.argv.includes("--quiet");
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, "fonts"), { recursive: true });
 
-const common = { bundle: true, format: "esm", platform: "browser", target: "es2022", minify: true, sourcemap: false, logLevel: "warning", legalComments: "linked" };
+const common = {
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  sourcemap: false,
+  logLevel: "warning",
+  legalComments: "linked",
+};
 await build({ ...common, entryPoints: { "edge-convert": join(ROOT, "src/browser/index.ts") }, outdir: OUT });
 // the worker with each engine's code as a chunk of its own, imported on the engine's first call (splitting)
-await build({ ...common, entryPoints: { worker: join(ROOT, "src/browser/worker.ts") }, outdir: OUT, splitting: true, chunkNames: "chunks/[name]-[hash]", external: ["node:*", "module", "fs", "fs/promises", "path", "url", "crypto", "worker_threads", "os", "child_process"] });
+await build({
+  ...common,
+  entryPoints: { worker: join(ROOT, "src/browser/worker.ts") },
+  outdir: OUT,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  external: ["node:*", "module", "fs", "fs/promises", "path", "url", "crypto", "worker_threads", "os", "child_process"],
+});
 
 const assets = {
   "pdfium.wasm": require.resolve("@embedpdf/pdfium/pdfium.wasm"),
@@ -32,7 +48,10 @@ const assets = {
   "zeroperl.wasm": require.resolve("@6over3/zeroperl-ts/zeroperl.wasm"),
   "exiftool-perl.json": join(ROOT, "wasm/exiftool/perl-files.json"),
   "7zz.wasm": join(require.resolve("7z-wasm"), "..", "7zz.wasm"),
-  "tesseract-core-simd.wasm": join(dirname(require.resolve("tesseract.js-core/package.json")), "tesseract-core-simd.wasm"),
+  "tesseract-core-simd.wasm": join(
+    dirname(require.resolve("tesseract.js-core/package.json")),
+    "tesseract-core-simd.wasm",
+  ),
 };
 for (const [name, from] of Object.entries(assets)) copyFileSync(from, join(OUT, name));
 // ffmpeg-core.wasm (30.7 MiB) in FFMPEG_PARTS parts: static hosts, Workers assets among them, take 25 MiB a file
@@ -40,17 +59,28 @@ for (const [name, from] of Object.entries(assets)) copyFileSync(from, join(OUT, 
 const FFMPEG_PARTS = 2;
 const ffmpeg = readFileSync(join(require.resolve("@ffmpeg/core"), "..", "ffmpeg-core.wasm"));
 const part = Math.ceil(ffmpeg.length / FFMPEG_PARTS);
-for (let i = 0; i < FFMPEG_PARTS; i++) writeFileSync(join(OUT, `ffmpeg-core.wasm.${i}`), ffmpeg.subarray(i * part, (i + 1) * part));
+for (let i = 0; i < FFMPEG_PARTS; i++)
+  writeFileSync(join(OUT, `ffmpeg-core.wasm.${i}`), ffmpeg.subarray(i * part, (i + 1) * part));
 mkdirSync(join(OUT, "tessdata"), { recursive: true });
-for (const lang of ["eng", "fra", "osd"]) copyFileSync(join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), "4.0.0_best_int", `${lang}.traineddata.gz`), join(OUT, "tessdata", `${lang}.traineddata.gz`));
+for (const lang of ["eng", "fra", "osd"])
+  copyFileSync(
+    join(
+      dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)),
+      "4.0.0_best_int",
+      `${lang}.traineddata.gz`,
+    ),
+    join(OUT, "tessdata", `${lang}.traineddata.gz`),
+  );
 // the watermark fonts (engines/text/faces.ts FONT_LOCATIONS): DejaVu from wasm/fonts, Noto from their packages
 const faces = readFileSync(join(ROOT, "src/engines/text/faces.ts"), "utf8");
 for (const [, file, loc] of faces.matchAll(/"([\w-]+\.(?:ttf|otf))": "([^"]+)"/g)) {
-  const from = loc === "wasm/fonts" ? join(ROOT, "wasm/fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
+  const from =
+    loc === "wasm/fonts" ? join(ROOT, "wasm/fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
   copyFileSync(from, join(OUT, "fonts", file));
 }
 // the ffmpeg text watermark's DejaVu faces (native-protocol/media/formats.ts FONT_FILES) are among them (wasm/fonts)
-for (const f of readFileSync(join(ROOT, "native-protocol/media/formats.ts"), "utf8").matchAll(/"(DejaVu[\w-]+\.ttf)"/g)) copyFileSync(join(ROOT, "wasm/fonts", f[1]), join(OUT, "fonts", f[1]));
+for (const f of readFileSync(join(ROOT, "native-protocol/media/formats.ts"), "utf8").matchAll(/"(DejaVu[\w-]+\.ttf)"/g))
+  copyFileSync(join(ROOT, "wasm/fonts", f[1]), join(OUT, "fonts", f[1]));
 copyFileSync(join(ROOT, "src/browser/page/index.html"), join(OUT, "index.html"));
 // workerd's static assets need no headers file; other static servers must answer .wasm as application/wasm.
 
@@ -60,7 +90,8 @@ const core = new Set();
 const walk = (f) => {
   if (core.has(f)) return;
   core.add(f);
-  for (const m of readFileSync(join(OUT, f), "utf8").matchAll(/(?:from|import)\s*"(\.\/[^"]+)"/g)) walk(join(dirname(f), m[1]));
+  for (const m of readFileSync(join(OUT, f), "utf8").matchAll(/(?:from|import)\s*"(\.\/[^"]+)"/g))
+    walk(join(dirname(f), m[1]));
 };
 walk("worker.js");
 const chunkBytes = (files) => [...files].reduce((n, f) => n + statSync(join(OUT, f)).size, 0);
@@ -68,6 +99,10 @@ const all = new Set(["worker.js", ...readdirSync(join(OUT, "chunks")).map((f) =>
 const report = {
   "edge-convert.js (entry)": `${kb("edge-convert.js")} KB`,
   "worker core (first job)": `${(chunkBytes(core) / 1024).toFixed(1)} KB`,
-  "engine code (on demand)": `${((chunkBytes(all) - chunkBytes(core)) / 1024).toFixed(1)} KB`, ...Object.fromEntries(Object.keys(assets).map((a) => [a, `${(statSync(join(OUT, a)).size / 1048576).toFixed(2)} MiB`])) };
+  "engine code (on demand)": `${((chunkBytes(all) - chunkBytes(core)) / 1024).toFixed(1)} KB`,
+  ...Object.fromEntries(
+    Object.keys(assets).map((a) => [a, `${(statSync(join(OUT, a)).size / 1048576).toFixed(2)} MiB`]),
+  ),
+};
 writeFileSync(join(OUT, "sizes.json"), JSON.stringify(report, null, 2));
 if (!quiet) for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(26)} ${v}`);

@@ -29,13 +29,31 @@ for (const config of WRANGLER_CONFIGS) {
   const file = sizable(config);
   let out;
   try {
-    out = execFileSync(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", mkdtempSync(join(tmpdir(), "bundle-")), "-c", file], { cwd: ROOT, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") } });
+    out = execFileSync(
+      process.execPath,
+      [
+        join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+        "deploy",
+        "--dry-run",
+        "--outdir",
+        mkdtempSync(join(tmpdir(), "bundle-")),
+        "-c",
+        file,
+      ],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
+      },
+    );
   } finally {
     if (file !== config) rmSync(file, { force: true });
   }
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
   const kib = m ? Number(m[1]) : NaN;
   over ||= !(kib < LIMIT_KIB);
-  console.log(`${config.padEnd(32)} ${(kib / 1024).toFixed(2).padStart(7)} MiB (gzip ${m ? (Number(m[2]) / 1024).toFixed(2) : "?"} MiB) of 64 MiB`);
+  console.log(
+    `${config.padEnd(32)} ${(kib / 1024).toFixed(2).padStart(7)} MiB (gzip ${m ? (Number(m[2]) / 1024).toFixed(2) : "?"} MiB) of 64 MiB`,
+  );
 }
 process.exit(over ? 1 : 0);

@@ -19,7 +19,11 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** @type {readonly EngineWorker[]} fonts first: the Workers that bind to it come after it. */
 export const ENGINE_WORKERS = [
   { name: "edge-convert-fonts", config: "wasm/fonts/wrangler.toml" },
-  { name: "edge-convert-imagemagick", config: "wasm/imagemagick/wrangler.toml", serviceBindings: { FONTS: "edge-convert-fonts" } },
+  {
+    name: "edge-convert-imagemagick",
+    config: "wasm/imagemagick/wrangler.toml",
+    serviceBindings: { FONTS: "edge-convert-fonts" },
+  },
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml" },
   { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml" },
   { name: "edge-convert-7z", config: "wasm/7z/wrangler.toml" },
@@ -57,7 +61,8 @@ export function sourceDigest(paths) {
  */
 export function buildIfChanged({ stampFile, paths, outputs, build }) {
   const digest = sourceDigest(paths);
-  const fresh = existsSync(stampFile) && readFileSync(stampFile, "utf8") === digest && outputs.every((o) => existsSync(o));
+  const fresh =
+    existsSync(stampFile) && readFileSync(stampFile, "utf8") === digest && outputs.every((o) => existsSync(o));
   if (fresh) return false;
   build();
   writeFileSync(stampFile, digest);
@@ -68,7 +73,12 @@ export function buildIfChanged({ stampFile, paths, outputs, build }) {
  * The folders a bundle may read: every top-level folder of code (src, wasm, container, durable-objects and any added
  * later), not the tests, benchmarks, scripts or build output.
  */
-const CODE_FOLDERS = readdirSync(ROOT).filter((e) => !e.startsWith(".") && !["node_modules", "dist", "test", "bench", "scripts"].includes(e) && statSync(join(ROOT, e)).isDirectory());
+const CODE_FOLDERS = readdirSync(ROOT).filter(
+  (e) =>
+    !e.startsWith(".") &&
+    !["node_modules", "dist", "test", "bench", "scripts"].includes(e) &&
+    statSync(join(ROOT, e)).isDirectory(),
+);
 
 /**
  * Bundles `w` with `wrangler deploy --dry-run` (the bundle production gets) into .cache/engine-<name>/ unless its
@@ -86,11 +96,23 @@ export function bundledEngineWorker(w) {
     paths: [...CODE_FOLDERS, w.config],
     outputs: [main],
     build: () =>
-      execFileSync(process.execPath, [join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", dir, "-c", w.config], {
-        cwd: ROOT,
-        stdio: "pipe",
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
-      }),
+      execFileSync(
+        process.execPath,
+        [
+          join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js"),
+          "deploy",
+          "--dry-run",
+          "--outdir",
+          dir,
+          "-c",
+          w.config,
+        ],
+        {
+          cwd: ROOT,
+          stdio: "pipe",
+          env: { ...process.env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(ROOT, ".cache", "config") },
+        },
+      ),
   });
   const extra = readdirSync(dir).filter((f) => /[.-]wasm$|\.(ttf|otf|traineddata\.gz)$/.test(f));
   return {

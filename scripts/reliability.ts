@@ -30,18 +30,35 @@ const ENV = { API_KEYS: `${KEY}:rel`, MAX_OPEN_JOBS: "0" };
 const H = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
 const args = process.argv.slice(2);
 const SHORT = args.includes("--short");
-const ONLY = (() => { const i = args.indexOf("--only"); return i >= 0 ? args[i + 1].split(",") : ["restart", "load", "hostile", "races"]; })();
+const ONLY = (() => {
+  const i = args.indexOf("--only");
+  return i >= 0 ? args[i + 1].split(",") : ["restart", "load", "hostile", "races"];
+})();
 const failures: string[] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
-const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const r = await fetch(`${base}${path}`, { method, headers: H, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: H,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await r.text();
   let json: any = null;
-  try { json = text ? JSON.parse(text) : null; } catch { json = text; }
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
   return { status: r.status, json };
 }
 
@@ -56,9 +73,15 @@ async function settle(base: string, ids: string[], untilMs: number, quietMs?: nu
   const cap = quietMs ? Date.now() + 3 * (untilMs - Date.now()) : untilMs;
   let deadline = untilMs;
   for (let first = true; open.length && (first || Date.now() < deadline); first = false) {
-    const states = await Promise.all(open.map(async (id) => {
-      try { return (await call(base, "GET", `/v2/jobs/${id}`)).json?.data; } catch { return null; }
-    }));
+    const states = await Promise.all(
+      open.map(async (id) => {
+        try {
+          return (await call(base, "GET", `/v2/jobs/${id}`)).json?.data;
+        } catch {
+          return null;
+        }
+      }),
+    );
     states.forEach((s, i) => s && last.set(open[i], s));
     const before = open.length;
     open = open.filter((id) => !terminal(last.get(id)?.status));
@@ -78,13 +101,20 @@ function groupPeakRss(pgid: number): number {
       if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pgid || !comm.startsWith("workerd")) continue;
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (m) total += Number(m[1]) * 1024;
-    } catch { /* the process ended */ }
+    } catch {
+      /* the process ended */
+    }
   }
   return total;
 }
 
 /** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/budget.ts), ExifTool's isolate share. */
-const BUDGETS: Record<string, number> = { imagemagick: 120_000_000, exiftool: 128_000_000, ffmpeg: 128_000_000, "7z": 64_000_000 };
+const BUDGETS: Record<string, number> = {
+  imagemagick: 120_000_000,
+  exiftool: 128_000_000,
+  ffmpeg: 128_000_000,
+  "7z": 64_000_000,
+};
 
 const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
 
@@ -97,11 +127,17 @@ async function restart(): Promise<void> {
   const ids: string[] = [];
   const inputHash = sha(jpg);
   try {
-    const created = await Promise.all(Array.from({ length: n }, (_, i) => call(server.base, "POST", "/v2/jobs", { tasks: {
-      in: { operation: "import/base64", file: jpg.toString("base64"), filename: `in-${i}.jpg` },
-      conv: { operation: "convert", input: "in", output_format: "png", width: 600 + i },
-      out: { operation: "export/url", input: ["in", "conv"] },
-    } })));
+    const created = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        call(server.base, "POST", "/v2/jobs", {
+          tasks: {
+            in: { operation: "import/base64", file: jpg.toString("base64"), filename: `in-${i}.jpg` },
+            conv: { operation: "convert", input: "in", output_format: "png", width: 600 + i },
+            out: { operation: "export/url", input: ["in", "conv"] },
+          },
+        }),
+      ),
+    );
     for (const r of created) {
       if (r.status !== 201) throw new Error(`restart: create answered ${r.status} ${JSON.stringify(r.json)}`);
       ids.push(r.json.data.id);
@@ -134,7 +170,9 @@ async function restart(): Promise<void> {
         if (sha(a) === inputHash && b[1] === 0x50 && w === wanted && conv.status === "finished") intact++;
       }
       const within = lastEnd ? ((lastEnd - restartedAt) / 1000).toFixed(1) : "n/a";
-      console.log(`restart — jobs ${n}, running at the kill (ended after it) ${inFlight}, finished ${finished.length}, stuck ${stuck.length}, files intact ${intact}/${finished.length}, last job ended ${within} s after the restart (restart took ${((restartedAt - t0) / 1000).toFixed(1)} s)`);
+      console.log(
+        `restart — jobs ${n}, running at the kill (ended after it) ${inFlight}, finished ${finished.length}, stuck ${stuck.length}, files intact ${intact}/${finished.length}, last job ended ${within} s after the restart (restart took ${((restartedAt - t0) / 1000).toFixed(1)} s)`,
+      );
       if (stuck.length || finished.length !== n || intact !== n || inFlight === 0) failures.push("restart");
     } finally {
       await again.stop();
@@ -159,20 +197,37 @@ async function load(): Promise<void> {
         const i = next++;
         const s = performance.now();
         try {
-          const r = await call(server.base, "POST", "/v2/jobs", { tasks: { in: { operation: "import/raw", file: `load ${i}`, filename: `l${i}.txt` }, out: { operation: "export/url", input: "in" } } });
-          if (r.status !== 201) { lost++; continue; }
+          const r = await call(server.base, "POST", "/v2/jobs", {
+            tasks: {
+              in: { operation: "import/raw", file: `load ${i}`, filename: `l${i}.txt` },
+              out: { operation: "export/url", input: "in" },
+            },
+          });
+          if (r.status !== 201) {
+            lost++;
+            continue;
+          }
           const done = await call(server.base, "GET", `/sync/v2/jobs/${r.json.data.id}`);
           if (done.json?.data?.status !== "finished") lost++;
           else {
             lat.push(performance.now() - s);
-            if (process.env.REL_DEBUG && performance.now() - s > 10_000) console.log(JSON.stringify(done.json.data.tasks.map((t: any) => [t.name, t.created_at, t.started_at, t.ended_at])), done.json.data.created_at, done.json.data.ended_at);
+            if (process.env.REL_DEBUG && performance.now() - s > 10_000)
+              console.log(
+                JSON.stringify(done.json.data.tasks.map((t: any) => [t.name, t.created_at, t.started_at, t.ended_at])),
+                done.json.data.created_at,
+                done.json.data.ended_at,
+              );
           }
-        } catch { lost++; }
+        } catch {
+          lost++;
+        }
       }
     };
     await Promise.all(Array.from({ length: conc }, worker));
     const secs = (performance.now() - t0) / 1000;
-    console.log(`load — jobs ${total}, concurrency ${conc}, terminal ${lat.length + lost}, lost ${lost}, p50 ${pct(lat, 50).toFixed(0)} ms, p99 ${pct(lat, 99).toFixed(0)} ms, max ${pct(lat, 100).toFixed(0)} ms, over 10 s ${lat.filter((x) => x > 10_000).length}, ${(total / secs).toFixed(1)} jobs/s`);
+    console.log(
+      `load — jobs ${total}, concurrency ${conc}, terminal ${lat.length + lost}, lost ${lost}, p50 ${pct(lat, 50).toFixed(0)} ms, p99 ${pct(lat, 99).toFixed(0)} ms, max ${pct(lat, 100).toFixed(0)} ms, over 10 s ${lat.filter((x) => x > 10_000).length}, ${(total / secs).toFixed(1)} jobs/s`,
+    );
     if (lost) failures.push("load");
   } finally {
     await server.stop();
@@ -183,7 +238,12 @@ async function hostile(): Promise<void> {
   const dir = join(CORPUS, "broken");
   const server = await startDevServer(ENV);
   try {
-    const ops = (await call(server.base, "GET", "/v2/operations")).json.data as { operation: string; input_format: string | null; output_format: string | null; engine: string }[];
+    const ops = (await call(server.base, "GET", "/v2/operations")).json.data as {
+      operation: string;
+      input_format: string | null;
+      output_format: string | null;
+      engine: string;
+    }[];
     const runs: { file: string; operation: string; output: string | null; jobId?: string; status?: number }[] = [];
     for (const file of readdirSync(dir).sort()) {
       const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
@@ -198,16 +258,24 @@ async function hostile(): Promise<void> {
     }
     let fivexx = 0;
     let peak = 0;
-    const sampler = setInterval(() => { peak = Math.max(peak, groupPeakRss(server.pid)); }, 500);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, groupPeakRss(server.pid));
+    }, 500);
     const queue = runs.slice();
     const worker = async () => {
       for (let r = queue.shift(); r; r = queue.shift()) {
         const bytes = readFileSync(join(dir, r.file));
-        const task: Record<string, unknown> = { operation: r.operation, input: "in", ...(r.output ? { output_format: r.output } : {}) };
+        const task: Record<string, unknown> = {
+          operation: r.operation,
+          input: "in",
+          ...(r.output ? { output_format: r.output } : {}),
+        };
         if (r.operation === "watermark") task.text = "x";
         if (r.operation === "pdf/encrypt") task.set_password = "x";
         if (r.operation === "metadata/write") task.metadata = { Title: "x" };
-        const c = await call(server.base, "POST", "/v2/jobs", { tasks: { in: { operation: "import/base64", file: bytes.toString("base64"), filename: r.file }, op: task } });
+        const c = await call(server.base, "POST", "/v2/jobs", {
+          tasks: { in: { operation: "import/base64", file: bytes.toString("base64"), filename: r.file }, op: task },
+        });
         r.status = c.status;
         if (c.status >= 500) fivexx++;
         if (c.status === 201) r.jobId = c.json.data.id;
@@ -230,26 +298,42 @@ async function hostile(): Promise<void> {
       const e = wasm.get(m[1]) ?? { peak: 0, calls: 0 };
       wasm.set(m[1], { peak: Math.max(e.peak, Number(m[2])), calls: e.calls + 1 });
     }
-    const perEngine = [...wasm].map(([e, v]) => `${e} ${mb(v.peak)} of ${mb(BUDGETS[e] ?? NaN)} over ${v.calls} calls`).join(", ") || "none reported";
-    for (const [e, v] of wasm) if (BUDGETS[e] && v.peak > BUDGETS[e]) failures.push(`hostile: ${e} WASM memory ${mb(v.peak)} over its budget`);
-    console.log(`hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of workerd (api + engine Workers in one process) ${mb(peak)}, peak WASM memory per engine: ${perEngine}`);
+    const perEngine =
+      [...wasm].map(([e, v]) => `${e} ${mb(v.peak)} of ${mb(BUDGETS[e] ?? NaN)} over ${v.calls} calls`).join(", ") ||
+      "none reported";
+    for (const [e, v] of wasm)
+      if (BUDGETS[e] && v.peak > BUDGETS[e]) failures.push(`hostile: ${e} WASM memory ${mb(v.peak)} over its budget`);
+    console.log(
+      `hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of workerd (api + engine Workers in one process) ${mb(peak)}, peak WASM memory per engine: ${perEngine}`,
+    );
     for (const r of runs) {
       const t = r.jobId ? states.get(r.jobId)?.tasks?.find((x: any) => x.name === "op") : undefined;
       if (t?.status === "error" && (typeof t.code !== "string" || t.code === "INTERNAL_ERROR"))
-        console.log(`  ${t.code ?? "no code"}: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (${t.engine ?? "no engine"}): ${String(t.message).slice(0, 200)}`);
+        console.log(
+          `  ${t.code ?? "no code"}: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (${t.engine ?? "no engine"}): ${String(t.message).slice(0, 200)}`,
+        );
     }
     for (const r of runs) {
       const st = r.jobId ? states.get(r.jobId) : undefined;
-      if (r.jobId && !terminal(st?.status)) console.log(`  stuck: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (op task ${st?.tasks?.find((t: any) => t.name === "op")?.status ?? "unknown"})`);
+      if (r.jobId && !terminal(st?.status))
+        console.log(
+          `  stuck: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (op task ${st?.tasks?.find((t: any) => t.name === "op")?.status ?? "unknown"})`,
+        );
     }
     // every failure a task error with a specific code: INTERNAL_ERROR (or no code) is a bug the sweep found, not a pass
     const uncoded = errors.length - withCode;
-    if (fivexx || stuck || uncoded) failures.push(`hostile${uncoded ? `: ${internal.length} INTERNAL_ERROR, ${uncoded - internal.length} without a code` : ""}`);
+    if (fivexx || stuck || uncoded)
+      failures.push(
+        `hostile${uncoded ? `: ${internal.length} INTERNAL_ERROR, ${uncoded - internal.length} without a code` : ""}`,
+      );
     // the memory check judged nothing unless the engine Workers' log lines were found: none matched, or none of an engine
     // the tasks say ran (its budget then went unchecked), fails it
-    const ran = new Set(tasks.map((t: any) => t.engine).filter((e: unknown): e is string => typeof e === "string" && e in BUDGETS));
+    const ran = new Set(
+      tasks.map((t: any) => t.engine).filter((e: unknown): e is string => typeof e === "string" && e in BUDGETS),
+    );
     if (wasm.size === 0) failures.push("hostile: no engine log line matched: WASM memory unchecked");
-    for (const e of ran) if (!wasm.has(e)) failures.push(`hostile: ${e} ran but logged no WASM memory: its budget unchecked`);
+    for (const e of ran)
+      if (!wasm.has(e)) failures.push(`hostile: ${e} ran but logged no WASM memory: its budget unchecked`);
   } catch (err) {
     // what the server said last (a request cut off mid-answer: did workerd or the native engine die?)
     console.log(`hostile: the server's last log lines:\n${server.log().split("\n").slice(-40).join("\n")}`);
@@ -266,30 +350,47 @@ async function races(): Promise<void> {
     const jobIds: string[] = [];
     for (let i = 0; i < rounds; i++) {
       // Ten concurrent retries of one finished task.
-      const a = await call(server.base, "POST", "/sync/v2/jobs", { tasks: { in: { operation: "import/raw", file: `r${i}`, filename: "r.txt" }, out: { operation: "export/url", input: "in" } } });
+      const a = await call(server.base, "POST", "/sync/v2/jobs", {
+        tasks: {
+          in: { operation: "import/raw", file: `r${i}`, filename: "r.txt" },
+          out: { operation: "export/url", input: "in" },
+        },
+      });
       const job = a.json.data;
       jobIds.push(job.id);
       const out = job.tasks.find((t: any) => t.name === "out");
       await Promise.all(Array.from({ length: 10 }, () => call(server.base, "POST", `/v2/tasks/${out.id}/retry`)));
       // Cancel, retry and delete of one task at once.
-      const b = await call(server.base, "POST", "/sync/v2/jobs", { tasks: { in: { operation: "import/raw", file: `s${i}`, filename: "s.txt" }, out: { operation: "export/url", input: "in" } } });
+      const b = await call(server.base, "POST", "/sync/v2/jobs", {
+        tasks: {
+          in: { operation: "import/raw", file: `s${i}`, filename: "s.txt" },
+          out: { operation: "export/url", input: "in" },
+        },
+      });
       jobIds.push(b.json.data.id);
       const bout = b.json.data.tasks.find((t: any) => t.name === "out");
       await Promise.all([
-        call(server.base, "POST", `/v2/tasks/${bout.id}/retry`), call(server.base, "POST", `/v2/tasks/${bout.id}/cancel`),
-        call(server.base, "DELETE", `/v2/tasks/${bout.id}`), call(server.base, "POST", `/v2/tasks/${bout.id}/retry`),
+        call(server.base, "POST", `/v2/tasks/${bout.id}/retry`),
+        call(server.base, "POST", `/v2/tasks/${bout.id}/cancel`),
+        call(server.base, "DELETE", `/v2/tasks/${bout.id}`),
+        call(server.base, "POST", `/v2/tasks/${bout.id}/retry`),
       ]);
       // Five concurrent uploads to one form.
-      const c = await call(server.base, "POST", "/v2/jobs", { tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } } });
+      const c = await call(server.base, "POST", "/v2/jobs", {
+        tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } },
+      });
       jobIds.push(c.json.data.id);
       const form = c.json.data.tasks.find((t: any) => t.name === "up").result.form;
-      const answers = await Promise.all(Array.from({ length: 5 }, async (_, k) => {
-        const fd = new FormData();
-        for (const [key, v] of Object.entries(form.parameters as Record<string, string>)) fd.append(key, v);
-        fd.append("file", new Blob([`upload ${k}`]), `u${k}.txt`);
-        return (await fetch(form.url, { method: "POST", body: fd })).status;
-      }));
-      if (answers.filter((s) => s === 201).length !== 1) failures.push(`races: ${answers.filter((s) => s === 201).length} uploads accepted of 5`);
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, async (_, k) => {
+          const fd = new FormData();
+          for (const [key, v] of Object.entries(form.parameters as Record<string, string>)) fd.append(key, v);
+          fd.append("file", new Blob([`upload ${k}`]), `u${k}.txt`);
+          return (await fetch(form.url, { method: "POST", body: fd })).status;
+        }),
+      );
+      if (answers.filter((s) => s === 201).length !== 1)
+        failures.push(`races: ${answers.filter((s) => s === 201).length} uploads accepted of 5`);
     }
     const states = await settle(server.base, jobIds, Date.now() + 60_000);
     let waiting = 0;
@@ -302,10 +403,13 @@ async function races(): Promise<void> {
         const out = j.tasks.filter((t: any) => t.name === "out").pop();
         const url = out?.result?.files?.[0]?.url;
         const body = url ? await (await fetch(url)).text() : "";
-        if (new RegExp(`^upload \\d$`).test(body) && `u${body.slice(-1)}.txt` === up.result?.files?.[0]?.filename) uploadsIntact++;
+        if (new RegExp(`^upload \\d$`).test(body) && `u${body.slice(-1)}.txt` === up.result?.files?.[0]?.filename)
+          uploadsIntact++;
       }
     }
-    console.log(`races — rounds ${rounds} (10 retries; retry+cancel+delete+retry; 5 uploads to one form), jobs ${jobIds.length}, tasks left waiting ${waiting}, uploads intact ${uploadsIntact}/${rounds}`);
+    console.log(
+      `races — rounds ${rounds} (10 retries; retry+cancel+delete+retry; 5 uploads to one form), jobs ${jobIds.length}, tasks left waiting ${waiting}, uploads intact ${uploadsIntact}/${rounds}`,
+    );
     if (waiting || uploadsIntact !== rounds) failures.push("races");
   } finally {
     await server.stop();
@@ -325,4 +429,3 @@ if (failures.length) {
   console.log(`reliability: FAILED ${failures.join(", ")}`);
   process.exit(1);
 }
-

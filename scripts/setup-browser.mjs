@@ -7,7 +7,16 @@
 // the `.miniflare-install-complete` marker: without it one failed launch makes miniflare delete the folder and re-download.
 // The wrapper fails at once (exit 127, a message on stderr) when Chromium is missing. Idempotent and fast (no write when
 // up to date). Usage: node scripts/setup-browser.mjs [xdg-cache-dir]   (default: <repo>/.cache/xdg, git-ignored)
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { arch, platform } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -80,7 +89,13 @@ function platformFolder() {
 export function setupBrowser({ xdgCacheHome = DEFAULT_XDG_CACHE_HOME, root = ROOT } = {}) {
   const folder = platformFolder();
   const chromium = findChromium();
-  if (!folder) return { seeded: [], written: [], chromium, skipped: `not Linux (${platform()}): miniflare uses its own Chrome for Testing` };
+  if (!folder)
+    return {
+      seeded: [],
+      written: [],
+      chromium,
+      skipped: `not Linux (${platform()}): miniflare uses its own Chrome for Testing`,
+    };
   const seeded = [];
   const written = [];
   for (const version of browserVersions(root)) {
@@ -129,8 +144,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   const xdgCacheHome = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_XDG_CACHE_HOME;
   const r = setupBrowser({ xdgCacheHome });
   if (r.skipped) console.log(`setup-browser: skipped, ${r.skipped}`);
-  else if (r.seeded.length === 0) console.log("setup-browser: no miniflare installed (run npm install first); nothing seeded");
-  else for (const exe of r.seeded) console.log(`setup-browser: ${r.written.includes(exe) ? "wrote" : "up to date"} ${exe}`);
-  if (!r.chromium) console.error("setup-browser: Chromium not found; the BROWSER binding will fail until you run: apt-get install -y chromium");
+  else if (r.seeded.length === 0)
+    console.log("setup-browser: no miniflare installed (run npm install first); nothing seeded");
+  else
+    for (const exe of r.seeded)
+      console.log(`setup-browser: ${r.written.includes(exe) ? "wrote" : "up to date"} ${exe}`);
+  if (!r.chromium)
+    console.error(
+      "setup-browser: Chromium not found; the BROWSER binding will fail until you run: apt-get install -y chromium",
+    );
   else console.log(`setup-browser: the BROWSER binding runs ${r.chromium}; use XDG_CACHE_HOME=${xdgCacheHome}`);
 }

@@ -30,7 +30,12 @@ export function debianPackages(containerOnly = false) {
 /** The packages of `names` dpkg does not list as installed. */
 function missing(names) {
   const r = spawnSync("dpkg-query", ["-W", "-f", "${Package} ${db:Status-Status}\n", ...names], { encoding: "utf8" });
-  const installed = new Set(r.stdout.split("\n").filter((l) => l.endsWith(" installed")).map((l) => l.split(" ")[0].split(":")[0]));
+  const installed = new Set(
+    r.stdout
+      .split("\n")
+      .filter((l) => l.endsWith(" installed"))
+      .map((l) => l.split(" ")[0].split(":")[0]),
+  );
   return names.filter((n) => !installed.has(n));
 }
 
@@ -42,13 +47,20 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (todo.length === 0) {
     console.log(`Debian tools: all ${packages.length} packages of container/debian-packages.txt are installed`);
   } else if (!debian || process.getuid?.() !== 0) {
-    console.log(`The native engine's tools, Chromium and the tests' oracles are not all installed (missing: ${todo.join(" ")}). Install them with:\n\n  sudo sh -c '${line}'\n`);
-    console.log("(On other systems: Ghostscript, qpdf, ImageMagick, GraphicsMagick, LibreOffice with its Python UNO bridge, ffmpeg, tesseract, fontconfig, Chromium; for the tests poppler-utils, exiftool, unzip, 7-Zip, bsdtar.)");
+    console.log(
+      `The native engine's tools, Chromium and the tests' oracles are not all installed (missing: ${todo.join(" ")}). Install them with:\n\n  sudo sh -c '${line}'\n`,
+    );
+    console.log(
+      "(On other systems: Ghostscript, qpdf, ImageMagick, GraphicsMagick, LibreOffice with its Python UNO bridge, ffmpeg, tesseract, fontconfig, Chromium; for the tests poppler-utils, exiftool, unzip, 7-Zip, bsdtar.)",
+    );
   } else {
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     console.log(`Debian tools: installing ${todo.length} missing packages (${todo.join(" ")})`);
     execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-    execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...todo], { stdio: ["ignore", "ignore", "inherit"], env });
+    execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...todo], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env,
+    });
     console.log(`Debian tools installed: ${todo.length} packages`);
   }
 }

@@ -38,9 +38,13 @@ const freePort = async (avoid) => {
 /** Starts container/server.ts and waits for GET /health; returns [url, child] or [] when it did not come up. */
 async function startNative() {
   const port = env.NATIVE_PORT || String(await freePort(env.PORT || "8787"));
-  const native = spawn(process.execPath, [join(root, "container", "server.ts")], { cwd: root, stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
+  const native = spawn(process.execPath, [join(root, "container", "server.ts")], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...env, PORT: port, HOST: "127.0.0.1" },
+  });
   const url = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 60_000; Date.now() < until && native.exitCode === null; ) {
+  for (const until = Date.now() + 60_000; Date.now() < until && native.exitCode === null;) {
     try {
       if ((await fetch(`${url}/health`)).ok) return [url, native];
     } catch {
@@ -57,8 +61,15 @@ const browser = setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
 // the browser build (dist/browser/, served at /browser/ as static assets): wrangler needs the folder to exist. Rebuilt
 // when its sources changed since the last build (a digest check of ~60 ms otherwise).
 buildBrowserIfChanged();
-if (!browser.chromium) console.error("Chromium is missing (apt-get install -y chromium): the BROWSER binding will fail until it is installed.");
-const [nativeUrl, nativeChild] = env.NATIVE_ENGINE_URL ? [env.NATIVE_ENGINE_URL] : env.NATIVE === "off" ? [] : await startNative();
+if (!browser.chromium)
+  console.error(
+    "Chromium is missing (apt-get install -y chromium): the BROWSER binding will fail until it is installed.",
+  );
+const [nativeUrl, nativeChild] = env.NATIVE_ENGINE_URL
+  ? [env.NATIVE_ENGINE_URL]
+  : env.NATIVE === "off"
+    ? []
+    : await startNative();
 const vars = {
   API_KEYS: env.API_KEYS || "dev-key:dev",
   URL_SIGNING_SECRET: env.URL_SIGNING_SECRET || "local-development-signing-secret",
@@ -71,19 +82,34 @@ const vars = {
   ...(env.BROWSER_REUSE ? { BROWSER_REUSE: env.BROWSER_REUSE } : {}),
   ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : { NATIVE_ENGINE: "off" }),
 };
-const args = ["dev", ...configs.flatMap((c) => ["-c", c]), "--port", env.PORT || "8787", "--ip", env.IP || "127.0.0.1", "--show-interactive-dev-session=false", "--enable-containers=false"];
+const args = [
+  "dev",
+  ...configs.flatMap((c) => ["-c", c]),
+  "--port",
+  env.PORT || "8787",
+  "--ip",
+  env.IP || "127.0.0.1",
+  "--show-interactive-dev-session=false",
+  "--enable-containers=false",
+];
 for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
 if (env.PERSIST_TO) args.push("--persist-to", env.PERSIST_TO);
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
 const child = spawn(process.execPath, [wrangler, ...args], {
   cwd: root,
   stdio: "inherit",
-  env: { ...env, WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: join(root, ".cache", "config"), XDG_CACHE_HOME: DEFAULT_XDG_CACHE_HOME },
+  env: {
+    ...env,
+    WRANGLER_SEND_METRICS: "false",
+    XDG_CONFIG_HOME: join(root, ".cache", "config"),
+    XDG_CACHE_HOME: DEFAULT_XDG_CACHE_HOME,
+  },
 });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => {
-  child.kill(sig);
-  nativeChild?.kill(sig);
-});
+for (const sig of ["SIGINT", "SIGTERM"])
+  process.on(sig, () => {
+    child.kill(sig);
+    nativeChild?.kill(sig);
+  });
 child.on("exit", (code, signal) => {
   nativeChild?.kill("SIGTERM");
   process.exit(code ?? (signal ? 1 : 0));

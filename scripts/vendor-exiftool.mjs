@@ -31,7 +31,8 @@ const files = {};
 function exiftoolScript() {
   const require = createRequire(join(ROOT, "package.json"));
   const src = readFileSync(join(dirname(require.resolve("@uswriting/exiftool")), "..", "esm", "index.js"), "utf8");
-  const start = src.indexOf("var y=`"), end = src.indexOf("`;class p{");
+  const start = src.indexOf("var y=`"),
+    end = src.indexOf("`;class p{");
   if (start < 0 || end < 0) throw new Error("exiftool script not found in @uswriting/exiftool: update the markers");
   const script = new Function(`return ${src.slice(start + 6, end + 1)}`)();
   if (!/my\$version='[\d.]+'/.test(script)) throw new Error("extracted text is not the exiftool script");
@@ -55,4 +56,6 @@ addTree(join(ROOT, "wasm", "exiftool", "perl", "lib"), "/lib"); // our shims las
 const out = join(ROOT, "wasm", "exiftool", "perl-files.json");
 writeFileSync(out, JSON.stringify(files));
 const version = files["/exiftool"].match(/my\$version='([\d.]+)'/)[1];
-console.log(`${out}: ${Object.keys(files).length} files, ${(JSON.stringify(files).length / 1e6).toFixed(2)} MB, exiftool script ${version}`);
+console.log(
+  `${out}: ${Object.keys(files).length} files, ${(JSON.stringify(files).length / 1e6).toFixed(2)} MB, exiftool script ${version}`,
+);

@@ -21,16 +21,22 @@ export default {
   async queue(batch: MessageBatch<TaskMessage>, rawEnv: Env): Promise<void> {
     const env = meterRequest(rawEnv);
     if (batch.queue.endsWith("-dlq")) {
-      await Promise.all(batch.messages.map(async (m) => {
-        try {
-          await jobStub(env, m.body.jobId).failTask(m.body.taskId, -1, { code: "RUNNER_LOST", message: "The task could not be run after repeated attempts.", retryable: false });
-          m.ack();
-        } catch (err) {
-          // The JobDO's lease alarm ends the task anyway; retrying here just reports it sooner.
-          console.error("dead-lettered task could not be reported:", err);
-          m.retry({ delaySeconds: 5 });
-        }
-      }));
+      await Promise.all(
+        batch.messages.map(async (m) => {
+          try {
+            await jobStub(env, m.body.jobId).failTask(m.body.taskId, -1, {
+              code: "RUNNER_LOST",
+              message: "The task could not be run after repeated attempts.",
+              retryable: false,
+            });
+            m.ack();
+          } catch (err) {
+            // The JobDO's lease alarm ends the task anyway; retrying here just reports it sooner.
+            console.error("dead-lettered task could not be reported:", err);
+            m.retry({ delaySeconds: 5 });
+          }
+        }),
+      );
       return;
     }
     await Promise.all(

@@ -16,13 +16,15 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "../src/engines/kinds";
 import { fromWire, toWire } from "../src/engines/wire";
 
-const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { "x-engine-ms": String((body as { ms?: number })?.ms ?? "") } });
+const json = (body: unknown, status = 200) =>
+  Response.json(body, { status, headers: { "x-engine-ms": String((body as { ms?: number })?.ms ?? "") } });
 
 /** The answer with every byte array replaced by its length (for the HTTP diagnostics). */
 function describe(value: unknown): unknown {
   if (value instanceof Uint8Array) return { bytes: value.byteLength };
   if (Array.isArray(value)) return value.map(describe);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, describe(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, describe(v)]));
   return value;
 }
 
@@ -34,7 +36,9 @@ function logCall(name: string, method: string, answer: unknown): void {
   if (method === "info") return;
   const a = (answer ?? {}) as { ok?: boolean; error?: { code?: string }; ms?: number; wasmMemoryBytes?: number };
   const outcome = a.ok === false ? (a.error?.code ?? "error") : "ok";
-  console.log(`engine ${name}.${method} ${outcome} ms=${Math.round(a.ms ?? -1)} wasm_memory_bytes=${a.wasmMemoryBytes ?? -1}`);
+  console.log(
+    `engine ${name}.${method} ${outcome} ms=${Math.round(a.ms ?? -1)} wasm_memory_bytes=${a.wasmMemoryBytes ?? -1}`,
+  );
 }
 
 /**
@@ -46,7 +50,11 @@ export function engineWorker<K extends EngineKind>(kind: K, name: string, engine
   const call = async (method: string, request: unknown): Promise<unknown> => {
     const fn = methods.includes(method) ? (engine as Record<string, unknown>)[method] : undefined;
     if (typeof fn !== "function") {
-      return { ok: false, error: { code: "UNSUPPORTED", message: `The ${name} engine has no method ${method}.`, retryable: false }, engineVersion: "" };
+      return {
+        ok: false,
+        error: { code: "UNSUPPORTED", message: `The ${name} engine has no method ${method}.`, retryable: false },
+        engineVersion: "",
+      };
     }
     return fn.call(engine, request);
   };
@@ -65,14 +73,18 @@ export function engineWorker<K extends EngineKind>(kind: K, name: string, engine
         return json({ engine: name, ...(info as object) });
       }
       const m = /^\/invoke\/([a-z]+)$/.exec(url.pathname);
-      if (request.method !== "POST" || !m) return json({ code: "NOT_FOUND", message: "GET /health or POST /invoke/<method>?request=<json>" }, 404);
+      if (request.method !== "POST" || !m)
+        return json({ code: "NOT_FOUND", message: "GET /health or POST /invoke/<method>?request=<json>" }, 404);
       let req: Record<string, unknown>;
       try {
         req = JSON.parse(url.searchParams.get("request") ?? "{}");
       } catch {
         return json({ code: "INVALID_DATA", message: "request= must be a JSON object" }, 422);
       }
-      const answer = (await call(m[1], { ...req, input: new Uint8Array(await request.arrayBuffer()) })) as { ok?: boolean; error?: unknown };
+      const answer = (await call(m[1], { ...req, input: new Uint8Array(await request.arrayBuffer()) })) as {
+        ok?: boolean;
+        error?: unknown;
+      };
       return answer?.ok === false ? json(answer.error, 422) : json(describe(answer));
     }
   };

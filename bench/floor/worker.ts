@@ -57,14 +57,16 @@ export default {
     return new Response("ok");
   },
   async queue(batch: MessageBatch<{ id: string }>, env: Env): Promise<void> {
-    await Promise.all(batch.messages.map(async (msg) => {
-      const job = env.JOBS.getByName(msg.body.id);
-      if (await job.claim()) {
-        const obj = await env.FILES.get(`${msg.body.id}/in`);
-        await env.FILES.put(`${msg.body.id}/out`, await obj!.arrayBuffer(), { customMetadata: obj!.customMetadata });
-        await job.done();
-      }
-      msg.ack();
-    }));
+    await Promise.all(
+      batch.messages.map(async (msg) => {
+        const job = env.JOBS.getByName(msg.body.id);
+        if (await job.claim()) {
+          const obj = await env.FILES.get(`${msg.body.id}/in`);
+          await env.FILES.put(`${msg.body.id}/out`, await obj!.arrayBuffer(), { customMetadata: obj!.customMetadata });
+          await job.done();
+        }
+        msg.ack();
+      }),
+    );
   },
 } satisfies ExportedHandler<Env, { id: string }>;

@@ -50,13 +50,25 @@ export function tool(call: NativeCall, name: string): Tool {
 
 /** Runs `cmd args` in the call's directory within its limits. */
 export function run(call: NativeCall, cmd: string, args: string[], extra: Partial<ToolCall> = {}): Promise<ToolRun> {
-  return runTool({ cmd, args, cwd: call.work, timeoutMs: call.timeoutMs, memoryBytes: call.memoryBytes, signal: call.signal, ...extra });
+  return runTool({
+    cmd,
+    args,
+    cwd: call.work,
+    timeoutMs: call.timeoutMs,
+    memoryBytes: call.memoryBytes,
+    signal: call.signal,
+    ...extra,
+  });
 }
 
 /** Throws TIMEOUT / ENGINE_CRASHED / the code `fail` picks when a run did not exit 0. */
 export function check(r: ToolRun, what: string, fail: (text: string) => NativeError): void {
   if (r.killed) throw new NativeError("TIMEOUT", `${what} did not finish within its time limit and was stopped.`);
-  if (r.signal) throw new NativeError("CONVERSION_FAILED", `${what} crashed (${r.signal}); the input may be damaged or too large for the engine's memory limit.`);
+  if (r.signal)
+    throw new NativeError(
+      "CONVERSION_FAILED",
+      `${what} crashed (${r.signal}); the input may be damaged or too large for the engine's memory limit.`,
+    );
   if (r.code !== 0) throw fail(`${r.stderr}\n${r.stdout}`);
 }
 
@@ -85,7 +97,10 @@ export const why = (text: string, re?: RegExp) => pickLine(text, re).slice(0, 30
  * The `command` operation's folders in the call's directory: each input at input/<task>/<file>,
  * and an empty output/ (the user's /input/ and /output/). Returns the output folder's path.
  */
-export async function layOutCommand(call: NativeCall, inputs: { task: string; filename: string; data: Uint8Array }[]): Promise<string> {
+export async function layOutCommand(
+  call: NativeCall,
+  inputs: { task: string; filename: string; data: Uint8Array }[],
+): Promise<string> {
   for (const f of inputs) {
     const dir = join(call.work, "input", pathSegment(f.task));
     await mkdir(dir, { recursive: true });
@@ -98,6 +113,9 @@ export async function layOutCommand(call: NativeCall, inputs: { task: string; fi
 
 /** The files a command wrote under output/, in name order. */
 export async function commandOutputs(call: NativeCall): Promise<{ filename: string; data: Uint8Array }[]> {
-  const names = (await readdir(join(call.work, "output"), { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort();
+  const names = (await readdir(join(call.work, "output"), { withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => d.name)
+    .sort();
   return Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
 }

@@ -17,7 +17,19 @@ import { FONT_FILES, type MediaRequest } from "../../native-protocol/media/forma
 import { MediaPlanError, planRuns, type PlanPaths } from "../../native-protocol/media/plan.ts";
 import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../native-protocol/media/probe.ts";
 import { which } from "../tools.ts";
-import { NativeError, check, commandOutputs, get, layOutCommand, localName, put, run, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  commandOutputs,
+  get,
+  layOutCommand,
+  localName,
+  put,
+  run,
+  tool,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 
 /** Where Debian's fonts-dejavu-core puts the faces of FONT_FILES. */
 const FONT_DIR = "/usr/share/fonts/truetype/dejavu";
@@ -32,19 +44,33 @@ const PLAYLIST_DEMUXERS = new Set(["hls", "dash", "imf", "concat", "webm_dash_ma
 
 /** Inserts `-protocol_whitelist file` before every `-i` of an ffmpeg argument list. */
 function fileOnly(args: string[]): string[] {
-  return args.flatMap((a, i) => (a === "-i" && args[i - 1] !== "-protocol_whitelist" ? ["-protocol_whitelist", "file", a] : [a]));
+  return args.flatMap((a, i) =>
+    a === "-i" && args[i - 1] !== "-protocol_whitelist" ? ["-protocol_whitelist", "file", a] : [a],
+  );
 }
 
 /** The last lines of a tool's output worth showing. */
 function tail(text: string, work: string): string {
-  const noise = /^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time|frame=|size=|video:|Conversion failed!|Press \[q\]|\[out#|Last message repeated)/;
-  return text.replaceAll(work, "").split("\n").filter((l) => l.trim() && !noise.test(l)).slice(-3).join(" | ").replace(/\s+/g, " ").slice(0, 400);
+  const noise =
+    /^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time|frame=|size=|video:|Conversion failed!|Press \[q\]|\[out#|Last message repeated)/;
+  return text
+    .replaceAll(work, "")
+    .split("\n")
+    .filter((l) => l.trim() && !noise.test(l))
+    .slice(-3)
+    .join(" | ")
+    .replace(/\s+/g, " ")
+    .slice(0, 400);
 }
 
 /** ffprobe of one file of the call. */
 async function probeFile(call: NativeCall, path: string): Promise<{ probe: MediaProbe | null; why: string }> {
   const ffprobe = which("ffprobe");
-  if (!ffprobe) throw new NativeError("ENGINE_UNAVAILABLE", "ffprobe is not installed in the native engine (apt-get install ffmpeg).");
+  if (!ffprobe)
+    throw new NativeError(
+      "ENGINE_UNAVAILABLE",
+      "ffprobe is not installed in the native engine (apt-get install ffmpeg).",
+    );
   const r = await run(call, ffprobe, ["-protocol_whitelist", "file", ...PROBE_ARGS, path]);
   if (r.killed) throw new NativeError("TIMEOUT", "ffprobe did not finish within its time limit and was stopped.");
   const probe = r.code === 0 ? parseProbe(r.stdout) : null;
@@ -55,8 +81,16 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
   const ffmpeg = tool(call, "ffmpeg");
   const input = await put(call, localName("input", req.input.filename), req.input.data);
   const { probe, why } = await probeFile(call, input);
-  if (!probe) throw new NativeError("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why.replaceAll(basename(input), req.input.filename)}` : ""}.`);
-  if (PLAYLIST_DEMUXERS.has(probe.container)) throw new NativeError("OPEN_FAILED", `${req.input.filename} is a playlist (${probe.container}), not an audio or video file: playlists are refused, they name other files.`);
+  if (!probe)
+    throw new NativeError(
+      "OPEN_FAILED",
+      `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why.replaceAll(basename(input), req.input.filename)}` : ""}.`,
+    );
+  if (PLAYLIST_DEMUXERS.has(probe.container))
+    throw new NativeError(
+      "OPEN_FAILED",
+      `${req.input.filename} is a playlist (${probe.container}), not an audio or video file: playlists are refused, they name other files.`,
+    );
   await mkdir(join(call.work, "out"));
   const paths: PlanPaths = { input, output: join(call.work, "out", `output.${req.outputFormat}`) };
   if (req.op === "watermark") {
@@ -65,7 +99,8 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
       paths.textFile = join(call.work, "text.txt");
       await writeFile(paths.textFile, req.options.text ?? "");
       paths.fontDir = FONT_DIR;
-      if (!FONT_FILES[req.options.font_name ?? "DejaVu Sans"]) throw new NativeError("UNSUPPORTED", `The font ${req.options.font_name} is not installed.`);
+      if (!FONT_FILES[req.options.font_name ?? "DejaVu Sans"])
+        throw new NativeError("UNSUPPORTED", `The font ${req.options.font_name} is not installed.`);
     }
   }
   let runs: string[][];
@@ -78,30 +113,64 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
   let r!: Awaited<ReturnType<typeof run>>;
   for (const args of runs) {
     r = await run(call, ffmpeg.path, fileOnly(args));
-    check(r, "ffmpeg", (text) => new NativeError("CONVERSION_FAILED", `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(text, call.work)}`));
+    check(
+      r,
+      "ffmpeg",
+      (text) =>
+        new NativeError(
+          "CONVERSION_FAILED",
+          `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(text, call.work)}`,
+        ),
+    );
   }
   const data = await get(call, join("out", `output.${req.outputFormat}`)).catch(() => new Uint8Array());
-  if (!data.byteLength) throw new NativeError("CONVERSION_FAILED", `ffmpeg wrote no output for ${req.input.filename}: ${tail(r.stderr, call.work)}`);
+  if (!data.byteLength)
+    throw new NativeError(
+      "CONVERSION_FAILED",
+      `ffmpeg wrote no output for ${req.input.filename}: ${tail(r.stderr, call.work)}`,
+    );
   return { data, probe, wasmMemoryBytes: 0 };
 }
 
 async function runCommand(req: MediaCommandRequest, call: NativeCall) {
   const ffmpeg = tool(call, "ffmpeg");
   const exe = req.command === "ffprobe" ? which("ffprobe") : ffmpeg.path;
-  if (!exe || !["ffmpeg", "ffprobe"].includes(req.command)) throw new NativeError("UNSUPPORTED", `command ${req.command} is not offered for engine ffmpeg; use ffmpeg, ffprobe.`);
+  if (!exe || !["ffmpeg", "ffprobe"].includes(req.command))
+    throw new NativeError(
+      "UNSUPPORTED",
+      `command ${req.command} is not offered for engine ffmpeg; use ffmpeg, ffprobe.`,
+    );
   const split = splitArguments(req.arguments);
   if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
   const problem = checkFfmpegWords(split.words);
   if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
   const outDir = await layOutCommand(call, req.inputs);
   // the user's /input/… and /output/… (whole words or inside a filter argument) onto this call's folder
-  const mapped = split.words.map((w) => w.replace(/(^|[=:,;'"[])\/(input|output)(?=\/|$|[:,;'"\]])/g, (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`));
-  const args = req.command === "ffprobe" ? ["-protocol_whitelist", "file", ...mapped] : ["-nostdin", "-nostats", ...fileOnly(mapped)];
+  const mapped = split.words.map((w) =>
+    w.replace(
+      /(^|[=:,;'"[])\/(input|output)(?=\/|$|[:,;'"\]])/g,
+      (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`,
+    ),
+  );
+  const args =
+    req.command === "ffprobe"
+      ? ["-protocol_whitelist", "file", ...mapped]
+      : ["-nostdin", "-nostats", ...fileOnly(mapped)];
   const r = await run(call, exe, args, { cwd: outDir });
-  if (r.killed) throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
+  if (r.killed)
+    throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
   const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
-  if (r.code !== 0) throw new NativeError("CONVERSION_FAILED", `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${tail(output, "")}`);
-  return { files: await commandOutputs(call), command: [req.command, ...split.words].map(shellQuote).join(" "), ...(req.capture_output ? { output } : {}), wasmMemoryBytes: 0 };
+  if (r.code !== 0)
+    throw new NativeError(
+      "CONVERSION_FAILED",
+      `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${tail(output, "")}`,
+    );
+  return {
+    files: await commandOutputs(call),
+    command: [req.command, ...split.words].map(shellQuote).join(" "),
+    ...(req.capture_output ? { output } : {}),
+    wasmMemoryBytes: 0,
+  };
 }
 
 /** The native media engine (kind media: run, command). */

@@ -16,7 +16,8 @@ import { NativeError, check, get, put, run, tool, why, type NativeCall, type Nat
 
 /** Ghostscript's ICC directory (Debian: libgs-common). */
 const ICC_DIRS = ["/usr/share/color/icc/ghostscript", "/usr/share/ghostscript/iccprofiles"];
-const iccDir = () => ICC_DIRS.find((d) => existsSync(join(d, "srgb.icc")) || existsSync(join(d, "default_rgb.icc"))) ?? ICC_DIRS[0];
+const iccDir = () =>
+  ICC_DIRS.find((d) => existsSync(join(d, "srgb.icc")) || existsSync(join(d, "default_rgb.icc"))) ?? ICC_DIRS[0];
 const icc = (names: string[]) => names.map((n) => join(iccDir(), n)).find(existsSync);
 
 /** A PostScript string literal: parentheses and backslashes escaped. */
@@ -24,8 +25,10 @@ const ps = (s: string) => `(${s.replace(/[\\()]/g, (c) => `\\${c}`)})`;
 
 /** Maps a gs failure to a code. */
 function gsFailure(text: string, filename: string): NativeError {
-  if (/requires a password|Password did not work|Invalid password/i.test(text)) return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
-  if (/VMerror|out of memory/i.test(text)) return new NativeError("OVER_BUDGET", `${filename} needs more memory than the native engine allows one call.`);
+  if (/requires a password|Password did not work|Invalid password/i.test(text))
+    return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
+  if (/VMerror|out of memory/i.test(text))
+    return new NativeError("OVER_BUDGET", `${filename} needs more memory than the native engine allows one call.`);
   return new NativeError("OPEN_FAILED", `Ghostscript could not process ${filename}: ${why(text, /Error|error/)}`);
 }
 
@@ -35,7 +38,17 @@ function gsFailure(text: string, filename: string): NativeError {
  * runs the same command directly (scripts/bench-native.ts).
  */
 export function gsArgs(args: string[], output: string, inputs: string[]): string[] {
-  return ["-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNOINTERPOLATE", `--permit-file-read=${iccDir()}/`, "-sDEVICE=pdfwrite", ...args, `-sOutputFile=${output}`, ...inputs];
+  return [
+    "-dSAFER",
+    "-dBATCH",
+    "-dNOPAUSE",
+    "-dNOINTERPOLATE",
+    `--permit-file-read=${iccDir()}/`,
+    "-sDEVICE=pdfwrite",
+    ...args,
+    `-sOutputFile=${output}`,
+    ...inputs,
+  ];
 }
 
 /** Runs pdfwrite over `input` with `args` (+ optional def file before the input); returns out.pdf's bytes. */
@@ -49,8 +62,10 @@ async function pdfwrite(call: NativeCall, input: PdfInput, args: string[], def?:
   // Ghostscript 10.00 exits 0 after some failures and writes a blank page: a wrong password
   // ("Password did not work") or a file it cannot read ("No pages will be processed").
   const said = `${r.stdout}\n${r.stderr}`;
-  if (/requires a password|Password did not work|Cannot decrypt PDF/i.test(said)) throw gsFailure("requires a password", input.filename);
-  if (/Couldn't initialise file|No pages will be processed|Unrecoverable error/i.test(said)) throw gsFailure(said, input.filename);
+  if (/requires a password|Password did not work|Cannot decrypt PDF/i.test(said))
+    throw gsFailure("requires a password", input.filename);
+  if (/Couldn't initialise file|No pages will be processed|Unrecoverable error/i.test(said))
+    throw gsFailure(said, input.filename);
   return get(call, "out.pdf");
 }
 
@@ -64,7 +79,8 @@ const PDFA_PART: Record<string, number> = { "1b": 1, "2b": 2, "3b": 3 };
  */
 export function pdfaPlan(part: number): { args: string[]; def: string } {
   const profile = icc(["srgb.icc", "default_rgb.icc"]);
-  if (!profile) throw new NativeError("ENGINE_UNAVAILABLE", "Ghostscript's sRGB ICC profile is missing (package libgs-common).");
+  if (!profile)
+    throw new NativeError("ENGINE_UNAVAILABLE", "Ghostscript's sRGB ICC profile is missing (package libgs-common).");
   const def = `/ICCProfile ${ps(profile)} def
 [/_objdef {icc_PDFA} /type /stream /OBJ pdfmark
 [{icc_PDFA} << /N 3 >> /PUT pdfmark
@@ -78,7 +94,12 @@ export function pdfaPlan(part: number): { args: string[]; def: string } {
 
 /** Factur-X conformance levels by the guideline ID the invoice XML declares (Factur-X 1.0 §6.2.2). */
 const FACTURX_LEVELS: [RegExp, string][] = [
-  [/:minimum$/i, "MINIMUM"], [/:basicwl$/i, "BASIC WL"], [/:basic$/i, "BASIC"], [/:extended$/i, "EXTENDED"], [/xrechnung/i, "XRECHNUNG"], [/en16931/i, "EN 16931"],
+  [/:minimum$/i, "MINIMUM"],
+  [/:basicwl$/i, "BASIC WL"],
+  [/:basic$/i, "BASIC"],
+  [/:extended$/i, "EXTENDED"],
+  [/xrechnung/i, "XRECHNUNG"],
+  [/en16931/i, "EN 16931"],
 ];
 
 /** The Factur-X level of an invoice XML (its GuidelineSpecifiedDocumentContextParameter ID); EN 16931 when it names none. */
@@ -100,7 +121,10 @@ function invoiceMarks(path: string, level: string): string {
     `<rdf:Description rdf:about="" xmlns:fx="${fx}"><fx:DocumentType>INVOICE</fx:DocumentType><fx:DocumentFileName>factur-x.xml</fx:DocumentFileName><fx:Version>1.0</fx:Version><fx:ConformanceLevel>${level}</fx:ConformanceLevel></rdf:Description>` +
     `<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">` +
     `<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource"><pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema><pdfaSchema:namespaceURI>${fx}</pdfaSchema:namespaceURI><pdfaSchema:prefix>fx</pdfaSchema:prefix><pdfaSchema:property><rdf:Seq>` +
-    prop("DocumentFileName", "name of the embedded XML invoice file") + prop("DocumentType", "INVOICE") + prop("Version", "The actual version of the Factur-X XML schema") + prop("ConformanceLevel", "The conformance level of the embedded Factur-X data") +
+    prop("DocumentFileName", "name of the embedded XML invoice file") +
+    prop("DocumentType", "INVOICE") +
+    prop("Version", "The actual version of the Factur-X XML schema") +
+    prop("ConformanceLevel", "The conformance level of the embedded Factur-X data") +
     `</rdf:Seq></pdfaSchema:property></rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>`;
   return `[ /_objdef {InvoiceStream} /type /stream /OBJ pdfmark
 [ {InvoiceStream} << /Type /EmbeddedFile /Subtype (text/xml) cvn >> /PUT pdfmark
@@ -114,18 +138,35 @@ function invoiceMarks(path: string, level: string): string {
 `;
 }
 
-async function pdfa(req: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } }, call: NativeCall) {
+async function pdfa(
+  req: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } },
+  call: NativeCall,
+) {
   const part = PDFA_PART[req.conformance.toLowerCase()];
-  if (!part) throw new NativeError("UNSUPPORTED", `PDF/A-${req.conformance} is not written here; conformance_level may be 1b, 2b or 3b.`);
+  if (!part)
+    throw new NativeError(
+      "UNSUPPORTED",
+      `PDF/A-${req.conformance} is not written here; conformance_level may be 1b, 2b or 3b.`,
+    );
   const { args, def } = pdfaPlan(part);
   let marks = "";
   if (req.invoice) {
-    if (part !== 3) throw new NativeError("UNSUPPORTED", "An invoice XML can be attached to PDF/A-3 only (conformance_level 3b).");
+    if (part !== 3)
+      throw new NativeError("UNSUPPORTED", "An invoice XML can be attached to PDF/A-3 only (conformance_level 3b).");
     const xml = new TextDecoder().decode(req.invoice.data);
-    if (!/<(\w+:)?CrossIndustryInvoice\b/.test(xml)) throw new NativeError("OPEN_FAILED", `${req.invoice.filename} is not a ZUGFeRD / Factur-X invoice (no CrossIndustryInvoice element).`);
+    if (!/<(\w+:)?CrossIndustryInvoice\b/.test(xml))
+      throw new NativeError(
+        "OPEN_FAILED",
+        `${req.invoice.filename} is not a ZUGFeRD / Factur-X invoice (no CrossIndustryInvoice element).`,
+      );
     marks = invoiceMarks(await put(call, "factur-x.xml", req.invoice.data), facturxLevel(xml));
   }
-  const data = await pdfwrite(call, req.input, [...args, ...(marks ? [`--permit-file-read=${call.work}/`] : [])], def + marks);
+  const data = await pdfwrite(
+    call,
+    req.input,
+    [...args, ...(marks ? [`--permit-file-read=${call.work}/`] : [])],
+    def + marks,
+  );
   return { data, part, conformance: "B", ...(req.invoice ? { invoice: "factur-x.xml" } : {}) };
 }
 
@@ -140,9 +181,11 @@ const PDFX_VERSION: Record<string, string> = { "1a": "PDF/X-1a:2001", "3": "PDF/
  */
 export function pdfxPlan(variant: string): { args: string[]; def: string; version: string } {
   const version = PDFX_VERSION[variant];
-  if (!version) throw new NativeError("UNSUPPORTED", `PDF/X-${variant} is not written here; variant may be 1a, 3 or 4.`);
+  if (!version)
+    throw new NativeError("UNSUPPORTED", `PDF/X-${variant} is not written here; variant may be 1a, 3 or 4.`);
   const profile = icc(["default_cmyk.icc", "ps_cmyk.icc"]);
-  if (!profile) throw new NativeError("ENGINE_UNAVAILABLE", "Ghostscript's CMYK ICC profile is missing (package libgs-common).");
+  if (!profile)
+    throw new NativeError("ENGINE_UNAVAILABLE", "Ghostscript's CMYK ICC profile is missing (package libgs-common).");
   const conformance = variant === "1a" ? ` /GTS_PDFXConformance ${ps(version)}` : "";
   const def = `[ /GTS_PDFXVersion ${ps(version)}${conformance} /Trapped /False /DOCINFO pdfmark
 /ICCProfile ${ps(profile)} def
@@ -176,7 +219,9 @@ async function hasTitle(call: NativeCall, input: PdfInput): Promise<boolean> {
 async function pdfx(req: { input: PdfInput; variant: string }, call: NativeCall) {
   const { args, def, version } = pdfxPlan(req.variant);
   // PDF/X requires a /Title in the document information (ISO 15930-6 §6.7.2): the file's name when it has none
-  const title = (await hasTitle(call, req.input)) ? "" : `[ /Title ${ps(req.input.filename.replace(/^.*\//, "").replace(/\.pdf$/i, ""))} /DOCINFO pdfmark\n`;
+  const title = (await hasTitle(call, req.input))
+    ? ""
+    : `[ /Title ${ps(req.input.filename.replace(/^.*\//, "").replace(/\.pdf$/i, ""))} /DOCINFO pdfmark\n`;
   let data = await pdfwrite(call, req.input, args, def + title);
   if (req.variant === "4") data = await raiseVersion(call, data, "1.6");
   return { data, version };
@@ -187,7 +232,8 @@ async function raiseVersion(call: NativeCall, data: Uint8Array, version: string)
   const qpdf = tool(call, "qpdf");
   await put(call, "x.pdf", data);
   const r = await run(call, qpdf.path, [`--min-version=${version}`, "x.pdf", "x-out.pdf"]);
-  if (r.killed || (r.code !== 0 && r.code !== 3)) throw new NativeError("CONVERSION_FAILED", `qpdf could not set the PDF version: ${why(r.stderr)}`);
+  if (r.killed || (r.code !== 0 && r.code !== 3))
+    throw new NativeError("CONVERSION_FAILED", `qpdf could not set the PDF version: ${why(r.stderr)}`);
   return get(call, "x-out.pdf");
 }
 
@@ -200,13 +246,29 @@ async function raiseVersion(call: NativeCall, data: Uint8Array, version: string)
 export const PROFILES: Record<string, string[]> = {
   web: ["-dPDFSETTINGS=/ebook", "-sColorConversionStrategy=RGB"],
   print: ["-dPDFSETTINGS=/printer", "-sColorConversionStrategy=CMYK"],
-  archive: ["-dPDFSETTINGS=/default", "-dDownsampleColorImages=false", "-dDownsampleGrayImages=false", "-dDownsampleMonoImages=false"],
-  mrc: ["-dPDFSETTINGS=/ebook", "-dColorImageResolution=150", "-dGrayImageResolution=150", "-dMonoImageResolution=300", "-dMonoImageFilter=/CCITTFaxEncode"],
+  archive: [
+    "-dPDFSETTINGS=/default",
+    "-dDownsampleColorImages=false",
+    "-dDownsampleGrayImages=false",
+    "-dDownsampleMonoImages=false",
+  ],
+  mrc: [
+    "-dPDFSETTINGS=/ebook",
+    "-dColorImageResolution=150",
+    "-dGrayImageResolution=150",
+    "-dMonoImageResolution=300",
+    "-dMonoImageFilter=/CCITTFaxEncode",
+  ],
   max: ["-dPDFSETTINGS=/screen", "-sColorConversionStrategy=RGB"],
 };
 
 /** Arguments every optimize profile adds. */
-export const OPTIMIZE_COMMON = ["-dDetectDuplicateImages=true", "-dCompressFonts=true", "-dSubsetFonts=true", "-dAutoRotatePages=/None"];
+export const OPTIMIZE_COMMON = [
+  "-dDetectDuplicateImages=true",
+  "-dCompressFonts=true",
+  "-dSubsetFonts=true",
+  "-dAutoRotatePages=/None",
+];
 
 /**
  * qpdf's lossless rewrite of `data`: object streams, every stream recompressed at zlib level 9,
@@ -214,13 +276,25 @@ export const OPTIMIZE_COMMON = ["-dDetectDuplicateImages=true", "-dCompressFonts
  * qpdf --check rejects). Encryption is kept, unless a password opened it (then the output is
  * decrypted like Ghostscript's). Undefined when qpdf is missing or fails.
  */
-async function qpdfShrink(call: NativeCall, data: Uint8Array, name: string, linearize: boolean, password?: string): Promise<Uint8Array | undefined> {
+async function qpdfShrink(
+  call: NativeCall,
+  data: Uint8Array,
+  name: string,
+  linearize: boolean,
+  password?: string,
+): Promise<Uint8Array | undefined> {
   const qpdf = call.tools.get("qpdf");
   if (!qpdf) return undefined;
   await put(call, `${name}.pdf`, data);
   const r = await run(call, qpdf.path, [
-    ...(password ? [`--password=${password}`, "--decrypt"] : []), "--object-streams=generate", "--compress-streams=y", "--recompress-flate",
-    "--compression-level=9", ...(linearize ? ["--linearize"] : []), `${name}.pdf`, `${name}-q.pdf`,
+    ...(password ? [`--password=${password}`, "--decrypt"] : []),
+    "--object-streams=generate",
+    "--compress-streams=y",
+    "--recompress-flate",
+    "--compression-level=9",
+    ...(linearize ? ["--linearize"] : []),
+    `${name}.pdf`,
+    `${name}-q.pdf`,
   ]);
   return !r.killed && (r.code === 0 || r.code === 3) ? get(call, `${name}-q.pdf`) : undefined;
 }
@@ -236,7 +310,11 @@ async function qpdfShrink(call: NativeCall, data: Uint8Array, name: string, line
 async function optimize(req: { input: PdfInput; profile?: string }, call: NativeCall) {
   const profile = req.profile ?? "web";
   const args = PROFILES[profile];
-  if (!args) throw new NativeError("UNSUPPORTED", `optimize profile ${profile} is unknown; use web, print, archive, mrc or max.`);
+  if (!args)
+    throw new NativeError(
+      "UNSUPPORTED",
+      `optimize profile ${profile} is unknown; use web, print, archive, mrc or max.`,
+    );
   // Ghostscript's rewrite and qpdf's lossless pack of the input run side by side (two processes, two files)
   const [rewritten, lossless] = await Promise.all([
     pdfwrite(call, req.input, [...args, ...OPTIMIZE_COMMON]),
@@ -249,7 +327,14 @@ async function optimize(req: { input: PdfInput; profile?: string }, call: Native
   const linear = profile === "web" && best.length < sizeBefore ? await qpdfShrink(call, best, "web", true) : undefined;
   if (linear && linear.length < sizeBefore) best = linear;
   const unchanged = best.length >= sizeBefore;
-  return { data: unchanged ? req.input.data : best, sizeBefore, sizeAfter: unchanged ? sizeBefore : best.length, unchanged, linearized: !unchanged && best === linear, profile };
+  return {
+    data: unchanged ? req.input.data : best,
+    sizeBefore,
+    sizeAfter: unchanged ? sizeBefore : best.length,
+    unchanged,
+    linearized: !unchanged && best === linear,
+    profile,
+  };
 }
 
 /** The Ghostscript engine (kind pdf: pdfa, pdfx, optimize). */

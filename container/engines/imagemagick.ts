@@ -19,7 +19,19 @@ const MAX_FRAMES = 500;
  * ImageMagick's coder name for a canonical format (src/engines/native/rows.ts NATIVE_IMAGE_INPUTS /
  * NATIVE_IMAGE_OUTPUTS list the same formats). No JXL: Debian 12's ImageMagick 6 has no JXL coder.
  */
-export const CODER: Record<string, string> = { jpg: "jpeg", png: "png", webp: "webp", gif: "gif", tiff: "tiff", bmp: "bmp", ico: "ico", avif: "avif", heic: "heic", svg: "svg", psd: "psd" };
+export const CODER: Record<string, string> = {
+  jpg: "jpeg",
+  png: "png",
+  webp: "webp",
+  gif: "gif",
+  tiff: "tiff",
+  bmp: "bmp",
+  ico: "ico",
+  avif: "avif",
+  heic: "heic",
+  svg: "svg",
+  psd: "psd",
+};
 
 /**
  * Outputs written without alpha: JPEG has none, and IM 6.9.11's HEIC/AVIF writer (libheif 1.15)
@@ -40,18 +52,28 @@ function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolea
 
 async function run_(req: ImageRunRequest, call: NativeCall) {
   const im = tool(call, "imagemagick");
-  if (req.op !== "convert" && req.op !== "thumbnail") throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
+  if (req.op !== "convert" && req.op !== "thumbnail")
+    throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
   const inCoder = CODER[req.inputFormat];
   const outCoder = CODER[req.outputFormat];
-  if (!inCoder || !outCoder || req.outputFormat === "svg") throw new NativeError("UNSUPPORTED", `${req.inputFormat} → ${req.outputFormat} is not converted by the native ImageMagick engine.`);
+  if (!inCoder || !outCoder || req.outputFormat === "svg")
+    throw new NativeError(
+      "UNSUPPORTED",
+      `${req.inputFormat} → ${req.outputFormat} is not converted by the native ImageMagick engine.`,
+    );
   await put(call, "in.bin", req.input);
   // convert's or thumbnail's options: the fields the other one has are absent
   const o = req.options as ConvertOptions & ThumbnailOptions;
   const thumb = req.op === "thumbnail";
   // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
-  const frames = thumb ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]` : ANIMATED.has(req.outputFormat) ? `[0-${MAX_FRAMES - 1}]` : "[0]";
-  const out = thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
+  const frames = thumb
+    ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]`
+    : ANIMATED.has(req.outputFormat)
+      ? `[0-${MAX_FRAMES - 1}]`
+      : "[0]";
+  const out =
+    thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
   const animation = !thumb && req.inputFormat === "gif" && ANIMATED.has(req.outputFormat);
   const args = [
     `${inCoder}:in.bin${frames}`,
@@ -67,15 +89,31 @@ async function run_(req: ImageRunRequest, call: NativeCall) {
   const r = await run(call, im.path, args);
   check(r, "ImageMagick", (t) =>
     /cache resources exhausted|width or height exceeds|memory allocation failed|area/i.test(t)
-      ? new NativeError("OVER_BUDGET", `The image needs more than the native engine's ImageMagick resource limits: ${why(t)}`)
-      : new NativeError(/no decode delegate|improper image header|corrupt|insufficient image data|not a/i.test(t) ? "OPEN_FAILED" : "CONVERSION_FAILED", `ImageMagick: ${why(t)}`),
+      ? new NativeError(
+          "OVER_BUDGET",
+          `The image needs more than the native engine's ImageMagick resource limits: ${why(t)}`,
+        )
+      : new NativeError(
+          /no decode delegate|improper image header|corrupt|insufficient image data|not a/i.test(t)
+            ? "OPEN_FAILED"
+            : "CONVERSION_FAILED",
+          `ImageMagick: ${why(t)}`,
+        ),
   );
-  const names = (await readdir(call.work)).filter((n) => n.startsWith("out")).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const names = (await readdir(call.work))
+    .filter((n) => n.startsWith("out"))
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
   const outputs = [];
   for (const n of names) {
     const id = await run(call, im.path, ["-ping", `${outCoder}:${n}`, "-format", "%w %h\\n", "info:"]);
     const [w, h] = id.stdout.trim().split("\n")[0]!.split(" ").map(Number);
-    outputs.push({ data: await get(call, n), format: req.outputFormat, width: w ?? 0, height: h ?? 0, frames: Math.max(1, id.stdout.trim().split("\n").length) });
+    outputs.push({
+      data: await get(call, n),
+      format: req.outputFormat,
+      width: w ?? 0,
+      height: h ?? 0,
+      frames: Math.max(1, id.stdout.trim().split("\n").length),
+    });
   }
   return { outputs, wasmMemoryBytes: 0, ms: r.ms };
 }

@@ -14,7 +14,10 @@ let pool: OfficePool | undefined;
 
 /** The pool, started on first use. Size from NATIVE_OFFICE_POOL (default 2). */
 export function officePool(workRoot: string): OfficePool {
-  pool ??= new OfficePool({ workRoot: join(workRoot, "office"), size: Number(process.env.NATIVE_OFFICE_POOL ?? 2) || 2 });
+  pool ??= new OfficePool({
+    workRoot: join(workRoot, "office"),
+    size: Number(process.env.NATIVE_OFFICE_POOL ?? 2) || 2,
+  });
   return pool;
 }
 
@@ -54,9 +57,18 @@ const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const startsWith = (b: Uint8Array, sig: number[]) => sig.every((x, i) => b[i] === x);
 /** Signatures by extension: OOXML and ODF are ZIP (an encrypted OOXML is an OLE container), Office 97 is OLE, RTF is text. */
 const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
-  ...Object.fromEntries(["docx", "docm", "dotx", "xlsx", "xlsm", "xltx", "pptx", "pptm", "ppsx", "potx"].map((e) => [e, (b: Uint8Array) => startsWith(b, ZIP) || startsWith(b, OLE)])),
-  ...Object.fromEntries(["odt", "ott", "ods", "ots", "odp", "otp", "odg"].map((e) => [e, (b: Uint8Array) => startsWith(b, ZIP)])),
-  ...Object.fromEntries(["doc", "dot", "xls", "xlt", "ppt", "pps", "pot"].map((e) => [e, (b: Uint8Array) => startsWith(b, OLE)])),
+  ...Object.fromEntries(
+    ["docx", "docm", "dotx", "xlsx", "xlsm", "xltx", "pptx", "pptm", "ppsx", "potx"].map((e) => [
+      e,
+      (b: Uint8Array) => startsWith(b, ZIP) || startsWith(b, OLE),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["odt", "ott", "ods", "ots", "odp", "otp", "odg"].map((e) => [e, (b: Uint8Array) => startsWith(b, ZIP)]),
+  ),
+  ...Object.fromEntries(
+    ["doc", "dot", "xls", "xlt", "ppt", "pps", "pot"].map((e) => [e, (b: Uint8Array) => startsWith(b, OLE)]),
+  ),
   rtf: (b) => new TextDecoder().decode(b.subarray(0, 5)) === "{\\rtf",
 };
 
@@ -68,7 +80,11 @@ const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
 function sniff(filename: string, data: Uint8Array): void {
   const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? "";
   const ok = SIGNATURES[ext];
-  if (ok && !ok(data)) throw new NativeError("OPEN_FAILED", `${filename} is not a ${ext.toUpperCase()} document (its bytes do not start like one).`);
+  if (ok && !ok(data))
+    throw new NativeError(
+      "OPEN_FAILED",
+      `${filename} is not a ${ext.toUpperCase()} document (its bytes do not start like one).`,
+    );
 }
 
 async function convert(req: OfficeRequest, call: NativeCall) {
@@ -78,11 +94,26 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   const input = await put(call, localName("in", req.input.filename), req.input.data);
   const output = join(call.work, `out.${format}`);
   try {
-    const r = await officePool(call.root).convert({ input, output, format, password: req.input.password, timeoutMs: call.timeoutMs });
-    return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted: await substitutions(r.fontsRequested) };
+    const r = await officePool(call.root).convert({
+      input,
+      output,
+      format,
+      password: req.input.password,
+      timeoutMs: call.timeoutMs,
+    });
+    return {
+      data: await get(call, `out.${format}`),
+      pages: r.pages,
+      fontsSubstituted: await substitutions(r.fontsRequested),
+    };
   } catch (err) {
     if (err instanceof OfficeError) {
-      const code = err.code === "CONVERT_FAILED" ? "CONVERSION_FAILED" : err.code === "ENGINE_CRASHED" ? "CONVERSION_FAILED" : err.code;
+      const code =
+        err.code === "CONVERT_FAILED"
+          ? "CONVERSION_FAILED"
+          : err.code === "ENGINE_CRASHED"
+            ? "CONVERSION_FAILED"
+            : err.code;
       throw new NativeError(code, `${req.input.filename}: ${err.message}`);
     }
     throw err;

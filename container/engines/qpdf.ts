@@ -10,7 +10,8 @@ import { NativeError, check, get, put, run, tool, why, type NativeCall, type Nat
 
 /** Maps a qpdf failure (exit 2) to a code. Exit 3 means warnings only: a success. */
 function qpdfFailure(text: string, filename: string): NativeError {
-  if (/invalid password/i.test(text)) return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
+  if (/invalid password/i.test(text))
+    return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
   return new NativeError("OPEN_FAILED", `qpdf could not read ${filename}: ${why(text)}`);
 }
 
@@ -35,33 +36,48 @@ async function open(call: NativeCall, input: PdfInput, name = "in.pdf"): Promise
  * @throws NativeError INVALID_PAGES for a page past the end or a malformed item
  */
 export function qpdfRange(spec: string, count: number): string {
-  return spec.split(",").map((raw) => {
-    const m = /^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$/.exec(raw);
-    if (!m) throw new NativeError("INVALID_PAGES", `"${raw.trim()}" is not a page or a range.`);
-    const from = Number(m[1]);
-    const to = m[2] ? (m[3] === undefined ? count : Number(m[3])) : from;
-    for (const p of [from, to]) if (p < 1 || p > count) throw new NativeError("INVALID_PAGES", `Page ${p} does not exist; the document has ${count} pages.`);
-    return from === to ? `${from}` : `${from}-${to}`;
-  }).join(",");
+  return spec
+    .split(",")
+    .map((raw) => {
+      const m = /^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$/.exec(raw);
+      if (!m) throw new NativeError("INVALID_PAGES", `"${raw.trim()}" is not a page or a range.`);
+      const from = Number(m[1]);
+      const to = m[2] ? (m[3] === undefined ? count : Number(m[3])) : from;
+      for (const p of [from, to])
+        if (p < 1 || p > count)
+          throw new NativeError("INVALID_PAGES", `Page ${p} does not exist; the document has ${count} pages.`);
+      return from === to ? `${from}` : `${from}-${to}`;
+    })
+    .join(",");
 }
 
 async function split(req: { input: PdfInput }, call: NativeCall) {
   await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "--split-pages", "in.pdf", "part-%d.pdf"], req.input.filename);
-  const names = (await readdir(call.work)).filter((n) => /^part-\d+\.pdf$/.test(n)).sort((a, b) => Number(a.slice(5, -4)) - Number(b.slice(5, -4)));
+  const names = (await readdir(call.work))
+    .filter((n) => /^part-\d+\.pdf$/.test(n))
+    .sort((a, b) => Number(a.slice(5, -4)) - Number(b.slice(5, -4)));
   return { parts: await Promise.all(names.map((n) => get(call, n))) };
 }
 
 async function extract(req: { input: PdfInput; pages: string }, call: NativeCall) {
   const count = await open(call, req.input);
-  await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "--pages", ".", qpdfRange(req.pages, count), "--", "out.pdf"], req.input.filename);
+  await qpdf(
+    call,
+    [...pw(req.input), "--decrypt", "in.pdf", "--pages", ".", qpdfRange(req.pages, count), "--", "out.pdf"],
+    req.input.filename,
+  );
   return { data: await get(call, "out.pdf") };
 }
 
 async function rotate(req: { input: PdfInput; rotation: number; pages?: string }, call: NativeCall) {
   const count = await open(call, req.input);
   const range = req.pages ? qpdfRange(req.pages, count) : `1-${count}`;
-  await qpdf(call, [...pw(req.input), "--decrypt", `--rotate=+${req.rotation}:${range}`, "in.pdf", "out.pdf"], req.input.filename);
+  await qpdf(
+    call,
+    [...pw(req.input), "--decrypt", `--rotate=+${req.rotation}:${range}`, "in.pdf", "out.pdf"],
+    req.input.filename,
+  );
   return { data: await get(call, "out.pdf") };
 }
 

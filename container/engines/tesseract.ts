@@ -23,7 +23,16 @@ let installed: Promise<Set<string>> | undefined;
 /** The languages `tesseract --list-langs` names on this host (asked once per process). */
 function installedLanguages(bin: string): Promise<Set<string>> {
   return (installed ??= new Promise((ok) =>
-    execFile(bin, ["--list-langs"], { timeout: 30_000 }, (_e, out, err) => ok(new Set(`${out}\n${err}`.split("\n").map((l) => l.trim()).filter((l) => /^[a-z]{3}(_[a-z]+)?$/.test(l))))),
+    execFile(bin, ["--list-langs"], { timeout: 30_000 }, (_e, out, err) =>
+      ok(
+        new Set(
+          `${out}\n${err}`
+            .split("\n")
+            .map((l) => l.trim())
+            .filter((l) => /^[a-z]{3}(_[a-z]+)?$/.test(l)),
+        ),
+      ),
+    ),
   ));
 }
 
@@ -55,7 +64,15 @@ export function parseTsv(tsv: string): { width: number; height: number; words: O
     const key = `${block}.${par}.${line}`;
     if (lines.at(-1)?.key !== key) lines.push({ key, par: `${block}.${par}`, words: [] });
     lines.at(-1)!.words.push(text);
-    words.push({ text, x0: left, y0: top, x1: left + w, y1: top + h, confidence: Math.max(0, Math.min(100, Math.round(conf * 100) / 100)), line: lines.length - 1 });
+    words.push({
+      text,
+      x0: left,
+      y0: top,
+      x1: left + w,
+      y1: top + h,
+      confidence: Math.max(0, Math.min(100, Math.round(conf * 100) / 100)),
+      line: lines.length - 1,
+    });
   }
   let text = "";
   lines.forEach((l, i) => {
@@ -88,31 +105,65 @@ export function rotationOfWords(words: OcrWord[]): 0 | 90 | 180 | 270 {
 async function recognize(req: OcrRequest, call: NativeCall) {
   const t0 = Date.now();
   const bin = tool(call, "tesseract").path;
-  const langs = [...new Set((req.languages?.length ? req.languages : ["eng"]).flatMap((l) => String(l).split("+")).map((l) => l.trim().toLowerCase()).filter(Boolean))];
+  const langs = [
+    ...new Set(
+      (req.languages?.length ? req.languages : ["eng"])
+        .flatMap((l) => String(l).split("+"))
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   const bad = langs.filter((l) => !/^[a-z]{3}(_[a-z]+)?$/.test(l));
-  if (bad.length) throw new NativeError("UNSUPPORTED", `${bad.join(", ")} is not a tesseract language code (three letters, e.g. eng, deu, chi_tra).`);
+  if (bad.length)
+    throw new NativeError(
+      "UNSUPPORTED",
+      `${bad.join(", ")} is not a tesseract language code (three letters, e.g. eng, deu, chi_tra).`,
+    );
   const have = await installedLanguages(bin);
   const missing = langs.filter((l) => !have.has(l));
   if (missing.length) {
-    throw new NativeError("UNSUPPORTED", `The native OCR engine has no ${missing.join(", ")} (apt-get install ${missing.map(packageOf).join(" ")}); it has ${[...have].filter((l) => l !== "osd").sort().join(", ")}.`);
+    throw new NativeError(
+      "UNSUPPORTED",
+      `The native OCR engine has no ${missing.join(", ")} (apt-get install ${missing.map(packageOf).join(" ")}); it has ${[
+        ...have,
+      ]
+        .filter((l) => l !== "osd")
+        .sort()
+        .join(", ")}.`,
+    );
   }
   const autoRotate = req.autoRotate !== false && have.has("osd");
   const input = await put(call, localName("in", req.filename), req.image);
   const dpi = req.dpi && req.dpi > 0 ? ["--dpi", String(Math.round(req.dpi))] : [];
-  const r = await run(call, bin, [input, join(call.work, "out"), "--psm", autoRotate ? "1" : "3", ...dpi, "-l", langs.join("+"), "tsv"], { env: { OMP_THREAD_LIMIT: "1" } });
+  const r = await run(
+    call,
+    bin,
+    [input, join(call.work, "out"), "--psm", autoRotate ? "1" : "3", ...dpi, "-l", langs.join("+"), "tsv"],
+    { env: { OMP_THREAD_LIMIT: "1" } },
+  );
   check(r, "tesseract", (text) =>
     /pixRead|Unsupported image|Image file .* cannot be read|Error during processing/i.test(text)
-      ? new NativeError("OPEN_FAILED", `${req.filename} could not be read as an image: ${why(text, /Error|error|cannot/)}`)
+      ? new NativeError(
+          "OPEN_FAILED",
+          `${req.filename} could not be read as an image: ${why(text, /Error|error|cannot/)}`,
+        )
       : new NativeError("CONVERSION_FAILED", `tesseract failed on ${req.filename}: ${why(text, /Error|error/)}`),
   );
   let tsv: string;
   try {
     tsv = await readFile(join(call.work, "out.tsv"), "utf8");
   } catch {
-    throw new NativeError("OPEN_FAILED", `${req.filename} could not be read as an image: ${why(r.stderr) || "tesseract wrote no result"}`);
+    throw new NativeError(
+      "OPEN_FAILED",
+      `${req.filename} could not be read as an image: ${why(r.stderr) || "tesseract wrote no result"}`,
+    );
   }
   const page = parseTsv(tsv);
-  if (!page.width || !page.height) throw new NativeError("OPEN_FAILED", `${req.filename} could not be read as an image: ${why(r.stderr) || "no page in tesseract's result"}`);
+  if (!page.width || !page.height)
+    throw new NativeError(
+      "OPEN_FAILED",
+      `${req.filename} could not be read as an image: ${why(r.stderr) || "no page in tesseract's result"}`,
+    );
   return { ...page, rotation: autoRotate ? rotationOfWords(page.words) : 0, ms: Date.now() - t0 };
 }
 

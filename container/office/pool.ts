@@ -146,7 +146,12 @@ let poolCounter = 0;
 /** The first executable among `candidates` (absolute paths or names looked up in PATH), or null. */
 function findExecutable(candidates: string[]): string | null {
   for (const c of candidates) {
-    const paths = c.includes("/") ? [c] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, c));
+    const paths = c.includes("/")
+      ? [c]
+      : (process.env.PATH ?? "")
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, c));
     for (const p of paths) {
       try {
         accessSync(p, constants.X_OK);
@@ -191,7 +196,7 @@ function signalGroup(pgid: number): void {
 
 /** Resolves when no live (non-zombie) process is left in group `pgid`, or after `ms` milliseconds. */
 async function groupGone(pgid: number, ms: number): Promise<void> {
-  for (const until = Date.now() + ms; Date.now() < until; ) {
+  for (const until = Date.now() + ms; Date.now() < until;) {
     if ((groupMembers(pgid) ?? []).length === 0) return;
     await new Promise((done) => setTimeout(done, 20).unref());
   }
@@ -223,7 +228,9 @@ function killGroup(child: ChildProcess): Promise<void> {
   const grace = new Promise<void>((done) => setTimeout(done, others.length ? 1000 : 0).unref());
   return Promise.race([exited, grace]).then(() => {
     signalGroup(pid); // whatever is left, leader included
-    return Promise.race([exited, new Promise<void>((done) => setTimeout(done, 2000).unref())]).then(() => groupGone(pid, 2000));
+    return Promise.race([exited, new Promise<void>((done) => setTimeout(done, 2000).unref())]).then(() =>
+      groupGone(pid, 2000),
+    );
   });
 }
 
@@ -259,7 +266,20 @@ export class OfficePool {
     this.memoryBytes = opts.memoryBytes ?? 3 * 1024 ** 3;
     this.tag = `${process.pid}-${++poolCounter}`;
     for (let index = 0; index < this.size; index++) {
-      this.slots.push({ index, state: "stopped", gen: 0, soffice: null, bridge: null, profileDir: null, documents: 0, job: null, tail: "", stopping: null, startTimer: null, graceTimer: null });
+      this.slots.push({
+        index,
+        state: "stopped",
+        gen: 0,
+        soffice: null,
+        bridge: null,
+        profileDir: null,
+        documents: 0,
+        job: null,
+        tail: "",
+        stopping: null,
+        startTimer: null,
+        graceTimer: null,
+      });
     }
   }
 
@@ -399,7 +419,10 @@ export class OfficePool {
     }
     // Kill first so that nothing writes the output after it is removed.
     this.restartSlot(slot);
-    this.settle(job, new OfficeError("TIMEOUT", `conversion did not finish within ${ms} ms; the LibreOffice process was killed`));
+    this.settle(
+      job,
+      new OfficeError("TIMEOUT", `conversion did not finish within ${ms} ms; the LibreOffice process was killed`),
+    );
   }
 
   private run(slot: Slot, job: Job): void {
@@ -427,7 +450,14 @@ export class OfficePool {
       return;
     }
     if (msg && typeof msg === "object" && "ready" in msg) {
-      onReady(msg.ready ? null : new OfficeError("ENGINE_UNAVAILABLE", `${String(msg.message ?? "the UNO bridge did not start")}; ${INSTALL_HINT}`));
+      onReady(
+        msg.ready
+          ? null
+          : new OfficeError(
+              "ENGINE_UNAVAILABLE",
+              `${String(msg.message ?? "the UNO bridge did not start")}; ${INSTALL_HINT}`,
+            ),
+      );
       return;
     }
     const job = slot.job;
@@ -453,12 +483,21 @@ export class OfficePool {
     } else {
       // Once soffice is known to have exited, any failure is the crash's doing.
       const code =
-        msg.code === "NOT_STARTED" || slot.graceTimer ? "ENGINE_CRASHED" : OFFICE_ERROR_CODES.includes(msg.code) ? msg.code : "CONVERT_FAILED";
+        msg.code === "NOT_STARTED" || slot.graceTimer
+          ? "ENGINE_CRASHED"
+          : OFFICE_ERROR_CODES.includes(msg.code)
+            ? msg.code
+            : "CONVERT_FAILED";
       this.settle(job, new OfficeError(code, String(msg.message ?? code)));
     }
     // Restart when soffice is gone (crash answer, or it exited and only the answer was awaited) or
     // when the process has served its quota of documents.
-    if (msg.code === "ENGINE_CRASHED" || msg.code === "NOT_STARTED" || slot.graceTimer || slot.documents >= this.maxDocuments) {
+    if (
+      msg.code === "ENGINE_CRASHED" ||
+      msg.code === "NOT_STARTED" ||
+      slot.graceTimer ||
+      slot.documents >= this.maxDocuments
+    ) {
       this.restartSlot(slot);
       return;
     }
@@ -492,9 +531,21 @@ export class OfficePool {
     };
 
     const soffice = findExecutable([this.soffice]);
-    if (!soffice) return onReady(new OfficeError("ENGINE_UNAVAILABLE", `LibreOffice is not installed (${this.soffice} not found); ${INSTALL_HINT}`));
+    if (!soffice)
+      return onReady(
+        new OfficeError(
+          "ENGINE_UNAVAILABLE",
+          `LibreOffice is not installed (${this.soffice} not found); ${INSTALL_HINT}`,
+        ),
+      );
     const python = findExecutable([this.python]);
-    if (!python) return onReady(new OfficeError("ENGINE_UNAVAILABLE", `Python 3 with UNO is not installed (${this.python} not found); ${INSTALL_HINT}`));
+    if (!python)
+      return onReady(
+        new OfficeError(
+          "ENGINE_UNAVAILABLE",
+          `Python 3 with UNO is not installed (${this.python} not found); ${INSTALL_HINT}`,
+        ),
+      );
 
     let profileUrl: string;
     const profileDir = join(this.workRoot, `office-${this.tag}-${slot.index}-${gen}`);
@@ -503,7 +554,12 @@ export class OfficePool {
       profileUrl = writeProfile(profileDir);
       mkdirSync(join(profileDir, "tmp"), { recursive: true });
     } catch (e) {
-      return onReady(new OfficeError("ENGINE_UNAVAILABLE", `cannot create a LibreOffice profile in ${profileDir}: ${(e as Error).message}`));
+      return onReady(
+        new OfficeError(
+          "ENGINE_UNAVAILABLE",
+          `cannot create a LibreOffice profile in ${profileDir}: ${(e as Error).message}`,
+        ),
+      );
     }
     slot.profileDir = profileDir;
 
@@ -539,7 +595,9 @@ export class OfficePool {
     if (office.pid) this.spawned.push(office.pid);
     office.stdout!.on("data", keepTail);
     office.stderr!.on("data", keepTail);
-    office.on("error", (e) => onReady(new OfficeError("ENGINE_UNAVAILABLE", `cannot start ${cmd}: ${e.message}; ${INSTALL_HINT}`)));
+    office.on("error", (e) =>
+      onReady(new OfficeError("ENGINE_UNAVAILABLE", `cannot start ${cmd}: ${e.message}; ${INSTALL_HINT}`)),
+    );
     office.on("exit", (code, signal) => this.onProcessExit(slot, gen, "soffice", code, signal, onReady));
 
     const bridge = spawn(python, [BRIDGE_SCRIPT, pipe, String(BRIDGE_CONNECT_SECONDS)], {
@@ -553,12 +611,20 @@ export class OfficePool {
     bridge.stdin!.on("error", () => {}); // EPIPE when the bridge died; its exit handler reports
     bridge.stderr!.on("data", keepTail);
     createInterface({ input: bridge.stdout! }).on("line", (line) => this.onBridgeLine(slot, gen, line, onReady));
-    bridge.on("error", (e) => onReady(new OfficeError("ENGINE_UNAVAILABLE", `cannot start ${python}: ${e.message}; ${INSTALL_HINT}`)));
+    bridge.on("error", (e) =>
+      onReady(new OfficeError("ENGINE_UNAVAILABLE", `cannot start ${python}: ${e.message}; ${INSTALL_HINT}`)),
+    );
     // "close", not "exit": every line the bridge wrote has been delivered by then.
     bridge.on("close", (code, signal) => this.onProcessExit(slot, gen, "bridge", code, signal, onReady));
 
     slot.startTimer = setTimeout(
-      () => onReady(new OfficeError("ENGINE_UNAVAILABLE", `LibreOffice did not become ready within ${START_TIMEOUT_MS} ms${this.tailNote(slot)}`)),
+      () =>
+        onReady(
+          new OfficeError(
+            "ENGINE_UNAVAILABLE",
+            `LibreOffice did not become ready within ${START_TIMEOUT_MS} ms${this.tailNote(slot)}`,
+          ),
+        ),
       START_TIMEOUT_MS,
     );
   }
@@ -582,7 +648,13 @@ export class OfficePool {
       // The bridge reports its own reason (e.g. no python3-uno) on stdout before exiting; give the
       // readline a turn to deliver it, then fall back to a generic message.
       setTimeout(
-        () => onReady(new OfficeError("ENGINE_UNAVAILABLE", `LibreOffice ${which} exited during start-up (${how})${this.tailNote(slot)}; ${INSTALL_HINT}`)),
+        () =>
+          onReady(
+            new OfficeError(
+              "ENGINE_UNAVAILABLE",
+              `LibreOffice ${which} exited during start-up (${how})${this.tailNote(slot)}; ${INSTALL_HINT}`,
+            ),
+          ),
         200,
       );
       return;

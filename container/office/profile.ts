@@ -33,11 +33,26 @@ const DEAD_PROXY_PORT = 9;
 export const HARDENING: readonly ProfileSetting[] = [
   // Macros: never run, at any security level.
   { path: "/org.openoffice.Office.Common/Security/Scripting", name: "MacroSecurityLevel", type: "int", value: 3 },
-  { path: "/org.openoffice.Office.Common/Security/Scripting", name: "DisableMacrosExecution", type: "boolean", value: true },
+  {
+    path: "/org.openoffice.Office.Common/Security/Scripting",
+    name: "DisableMacrosExecution",
+    type: "boolean",
+    value: true,
+  },
   // Links from an untrusted document (any document not in a trusted location) are not followed.
-  { path: "/org.openoffice.Office.Common/Security/Scripting", name: "BlockUntrustedRefererLinks", type: "boolean", value: true },
+  {
+    path: "/org.openoffice.Office.Common/Security/Scripting",
+    name: "BlockUntrustedRefererLinks",
+    type: "boolean",
+    value: true,
+  },
   // Newer LibreOffice (not 7.4): no OLE/DDE/active content. Ignored by versions that lack it.
-  { path: "/org.openoffice.Office.Common/Security/Scripting", name: "DisableActiveContent", type: "boolean", value: true },
+  {
+    path: "/org.openoffice.Office.Common/Security/Scripting",
+    name: "DisableActiveContent",
+    type: "boolean",
+    value: true,
+  },
   // Writer and Calc: never update links or (Writer) fields on load.
   { path: "/org.openoffice.Office.Writer/Content/Update", name: "Link", type: "int", value: 0 },
   { path: "/org.openoffice.Office.Writer/Content/Update", name: "Field", type: "boolean", value: false },

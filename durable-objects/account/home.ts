@@ -34,7 +34,11 @@ export class AccountHome {
   private live?: LiveUser[];
 
   /** The home of object `ctx`; creates its tables. `clock` (unix ms) times webhook retries. */
-  constructor(ctx: DurableObjectState, private env: Env, clock: () => number) {
+  constructor(
+    ctx: DurableObjectState,
+    private env: Env,
+    clock: () => number,
+  ) {
     ctx.storage.sql.exec(HOME_SCHEMA + WEBHOOK_SCHEMA + SIGNED_SCHEMA);
     this.db = new Db(ctx.storage.sql);
     this.hooks = new Webhooks(this.db);
@@ -45,8 +49,11 @@ export class AccountHome {
   /** Queues a job event for the account webhooks and the job's `webhookUrl` (called by the index shards). */
   async emitJobEvent(event: WebhookEvent, job: JobJson, webhookUrl: string | null): Promise<void> {
     const body = JSON.stringify({ event, job });
-    const targets = this.hooks.subscribed(event).map((h) => ({ webhookId: h.id, url: h.url, secret: h.signing_secret }));
-    if (webhookUrl && event !== "job.created") targets.push({ webhookId: null as unknown as string, url: webhookUrl, secret: this.signingSecret() });
+    const targets = this.hooks
+      .subscribed(event)
+      .map((h) => ({ webhookId: h.id, url: h.url, secret: h.signing_secret }));
+    if (webhookUrl && event !== "job.created")
+      targets.push({ webhookId: null as unknown as string, url: webhookUrl, secret: this.signingSecret() });
     if (targets.length) await this.outbox.enqueue(targets, body);
   }
 
@@ -71,7 +78,10 @@ export class AccountHome {
 
   /** Account facts for GET /v2/users/me (credits are summed over the index shards by the caller, index-shards.ts). */
   async me(): Promise<{ createdAt: number; signingSecret: string }> {
-    return { createdAt: Number(this.setting("created_at", () => String(Date.now()))), signingSecret: this.signingSecret() };
+    return {
+      createdAt: Number(this.setting("created_at", () => String(Date.now()))),
+      signingSecret: this.signingSecret(),
+    };
   }
 
   async createWebhook(url: string, events: WebhookEvent[], baseUrl: string, user: string): Promise<WebhookJson> {
@@ -119,7 +129,10 @@ export class AccountHome {
 
   /** Delivers due webhook calls (persisted outbox; retries with back-off; 410 disables, contract §4). */
   async alarm(): Promise<void> {
-    await this.outbox.deliverDue((id) => this.hooks.disable(id), (id) => this.hooks.markFailing(id));
+    await this.outbox.deliverDue(
+      (id) => this.hooks.disable(id),
+      (id) => this.hooks.markFailing(id),
+    );
   }
 
   private liveUser(): LiveUser[] {
@@ -132,7 +145,9 @@ export class AccountHome {
   }
 
   private signingSecret(): string {
-    return this.setting("signing_secret", () => [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    return this.setting("signing_secret", () =>
+      [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join(""),
+    );
   }
 
   private setting(k: string, init: () => string): string {

@@ -57,14 +57,19 @@ export class IndexShard {
   private ending = new Set<string>();
 
   /** The shard of object `ctx`; creates its tables unless `createTables` is false (IndexShard.legacy). */
-  constructor(private ctx: DurableObjectState, private env: Env, createTables = true) {
+  constructor(
+    private ctx: DurableObjectState,
+    private env: Env,
+    createTables = true,
+  ) {
     if (createTables) ctx.storage.sql.exec(INDEX_SCHEMA);
     this.db = new Db(ctx.storage.sql);
   }
 
   /** The index entries a home object made before sharding, read only; null when it has none (no `jobs` table). */
   static legacy(ctx: DurableObjectState, env: Env): IndexShard | null {
-    const has = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'").toArray().length > 0;
+    const has =
+      ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'").toArray().length > 0;
     return has ? new IndexShard(ctx, env, false) : null;
   }
 
@@ -76,11 +81,26 @@ export class IndexShard {
    */
   async registerJob(r: Registration): Promise<LiveUser[]> {
     const fresh = this.ctx.storage.transactionSync(() => {
-      const n = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)", r.jobId, r.tag, r.createdAt, r.standalone ? 1 : 0).rowsWritten;
-      for (const t of r.taskIds) this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", t.id, r.jobId, r.standalone ? null : r.jobId, t.operation, r.createdAt);
+      const n = this.ctx.storage.sql.exec(
+        "INSERT OR IGNORE INTO jobs VALUES (?, ?, 'waiting', ?, ?, NULL)",
+        r.jobId,
+        r.tag,
+        r.createdAt,
+        r.standalone ? 1 : 0,
+      ).rowsWritten;
+      for (const t of r.taskIds)
+        this.db.run(
+          "INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)",
+          t.id,
+          r.jobId,
+          r.standalone ? null : r.jobId,
+          t.operation,
+          r.createdAt,
+        );
       return n > 0;
     });
-    if (fresh && r.job && (await this.hasWebhooks(r.user))) await accountStub(this.env, r.user).emitJobEvent("job.created", r.job, null);
+    if (fresh && r.job && (await this.hasWebhooks(r.user)))
+      await accountStub(this.env, r.user).emitJobEvent("job.created", r.job, null);
     if (r.ended) await this.jobEnded(r.ended);
     return this.liveUser();
   }
@@ -89,7 +109,8 @@ export class IndexShard {
   async replicate(r: Replica): Promise<void> {
     this.known = {};
     this.ctx.storage.transactionSync(() => {
-      if (r.hasWebhooks !== undefined) this.db.run("INSERT OR REPLACE INTO settings VALUES ('has_webhooks', ?)", r.hasWebhooks ? "1" : "0");
+      if (r.hasWebhooks !== undefined)
+        this.db.run("INSERT OR REPLACE INTO settings VALUES ('has_webhooks', ?)", r.hasWebhooks ? "1" : "0");
       if (r.liveUser) {
         this.db.run("DELETE FROM live_user");
         for (const l of r.liveUser) this.db.run("INSERT INTO live_user VALUES (?, ?)", l.hub, l.channel);
@@ -98,7 +119,13 @@ export class IndexShard {
   }
 
   /** Records a task added to an existing job (retries). */
-  async registerTask(taskId: string, holder: string, jobId: string | null, operation: string, createdAt: number): Promise<void> {
+  async registerTask(
+    taskId: string,
+    holder: string,
+    jobId: string | null,
+    operation: string,
+    createdAt: number,
+  ): Promise<void> {
     this.db.run("INSERT OR IGNORE INTO tasks VALUES (?, ?, ?, ?, ?)", taskId, holder, jobId, operation, createdAt);
   }
 
@@ -111,12 +138,18 @@ export class IndexShard {
    */
   async jobEnded(e: JobEnd): Promise<void> {
     const key = `${e.jobId}@${e.endedAt}`;
-    const due = () => this.db.one("SELECT 1 AS x FROM jobs WHERE id = ? AND (ended_at IS NULL OR ended_at < ?)", e.jobId, e.endedAt) !== null;
+    const due = () =>
+      this.db.one("SELECT 1 AS x FROM jobs WHERE id = ? AND (ended_at IS NULL OR ended_at < ?)", e.jobId, e.endedAt) !==
+      null;
     if (!due() || this.ending.has(key)) return;
     this.ending.add(key);
     try {
       if (e.job && (e.webhookUrl || (await this.hasWebhooks(e.user)))) {
-        await accountStub(this.env, e.user).emitJobEvent(e.status === "finished" ? "job.finished" : "job.failed", e.job, e.webhookUrl);
+        await accountStub(this.env, e.user).emitJobEvent(
+          e.status === "finished" ? "job.finished" : "job.failed",
+          e.job,
+          e.webhookUrl,
+        );
         if (!due()) return; // changed while home was told
       }
       try {
@@ -155,7 +188,10 @@ export class IndexShard {
 
   /** Where a task of this user lives, or null (unknown, or another user's: no existence leak). */
   async findTask(taskId: string): Promise<TaskLocation | null> {
-    const r = this.db.one<{ holder: string; job_id: string | null }>("SELECT holder, job_id FROM tasks WHERE id = ?", taskId);
+    const r = this.db.one<{ holder: string; job_id: string | null }>(
+      "SELECT holder, job_id FROM tasks WHERE id = ?",
+      taskId,
+    );
     return r ? { holder: r.holder, jobId: r.job_id } : null;
   }
 
@@ -163,7 +199,12 @@ export class IndexShard {
    * Job ids for GET /v2/jobs, newest first. `status` filters on the index: terminal statuses
    * exactly, "waiting"/"processing" as "not ended" (the caller re-checks on the live job).
    */
-  async listJobs(q: { status?: string; tag?: string; offset: number; limit: number }): Promise<{ id: string; created_at: number }[]> {
+  async listJobs(q: {
+    status?: string;
+    tag?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ id: string; created_at: number }[]> {
     const where: string[] = ["standalone = 0"];
     const args: unknown[] = [];
     if (q.status === "finished" || q.status === "error") (where.push("status = ?"), args.push(q.status));
@@ -174,7 +215,12 @@ export class IndexShard {
   }
 
   /** Tasks for GET /v2/tasks, newest first, as (id, holder) pairs. */
-  async listTasks(q: { jobId?: string; operation?: string; offset: number; limit: number }): Promise<{ id: string; holder: string; created_at: number }[]> {
+  async listTasks(q: {
+    jobId?: string;
+    operation?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ id: string; holder: string; created_at: number }[]> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (q.jobId) (where.push("job_id = ?"), args.push(q.jobId));

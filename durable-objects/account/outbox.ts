@@ -23,12 +23,25 @@ interface OutboxRow {
 
 export class Outbox {
   /** `clock`: the AccountDO's clock (unix ms), replaceable by tests. */
-  constructor(private db: Db, private storage: DurableObjectStorage, private allowLoopback: boolean, private clock: () => number = Date.now) {}
+  constructor(
+    private db: Db,
+    private storage: DurableObjectStorage,
+    private allowLoopback: boolean,
+    private clock: () => number = Date.now,
+  ) {}
 
   /** Persists one call per target and arms the alarm to deliver now. */
   async enqueue(targets: { webhookId: string | null; url: string; secret: string }[], body: string): Promise<void> {
     const now = this.clock();
-    for (const t of targets) this.db.run("INSERT INTO outbox (webhook_id, url, secret, body, next_at) VALUES (?, ?, ?, ?, ?)", t.webhookId, t.url, t.secret, body, now);
+    for (const t of targets)
+      this.db.run(
+        "INSERT INTO outbox (webhook_id, url, secret, body, next_at) VALUES (?, ?, ?, ?, ?)",
+        t.webhookId,
+        t.url,
+        t.secret,
+        body,
+        now,
+      );
     await this.storage.setAlarm(now);
   }
 
@@ -39,7 +52,8 @@ export class Outbox {
     await Promise.all(
       due.map(async (row) => {
         const status = await this.deliver(row);
-        if (status !== null && status >= 200 && status < 300) return this.db.run("DELETE FROM outbox WHERE id = ?", row.id);
+        if (status !== null && status >= 200 && status < 300)
+          return this.db.run("DELETE FROM outbox WHERE id = ?", row.id);
         if (status === 410) {
           if (row.webhook_id) disable(row.webhook_id);
           return this.db.run("DELETE FROM outbox WHERE id = ?", row.id);
@@ -48,7 +62,11 @@ export class Outbox {
           if (row.webhook_id) markFailing(row.webhook_id);
           return this.db.run("DELETE FROM outbox WHERE id = ?", row.id);
         }
-        this.db.run("UPDATE outbox SET attempts = attempts + 1, next_at = ? WHERE id = ?", now + BACKOFF_MS[row.attempts], row.id);
+        this.db.run(
+          "UPDATE outbox SET attempts = attempts + 1, next_at = ? WHERE id = ?",
+          now + BACKOFF_MS[row.attempts],
+          row.id,
+        );
       }),
     );
     const next = this.db.one<{ t: number | null }>("SELECT MIN(next_at) AS t FROM outbox");
@@ -61,7 +79,11 @@ export class Outbox {
     try {
       const res = await fetch(row.url, {
         method: "POST",
-        headers: { "content-type": "application/json", "cloudconvert-signature": await hmacHex(row.secret, row.body), "user-agent": "edge-convert-webhooks/1" },
+        headers: {
+          "content-type": "application/json",
+          "cloudconvert-signature": await hmacHex(row.secret, row.body),
+          "user-agent": "edge-convert-webhooks/1",
+        },
         body: row.body,
         redirect: "manual",
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),

@@ -50,13 +50,19 @@ export class SignedBases {
   }
 
   secret(id: string): string | null {
-    return this.db.one<{ signing_secret: string }>("SELECT signing_secret FROM signed_bases WHERE id = ?", id)?.signing_secret ?? null;
+    return (
+      this.db.one<{ signing_secret: string }>("SELECT signing_secret FROM signed_bases WHERE id = ?", id)
+        ?.signing_secret ?? null
+    );
   }
 
   /** The job of a `cache_key` run less than 24 h ago, or null. */
   cached(base: string, key: string, now: number): string | null {
     this.db.run("DELETE FROM signed_cache WHERE expires_at <= ?", now);
-    return this.db.one<{ job_id: string }>("SELECT job_id FROM signed_cache WHERE base = ? AND cache_key = ?", base, key)?.job_id ?? null;
+    return (
+      this.db.one<{ job_id: string }>("SELECT job_id FROM signed_cache WHERE base = ? AND cache_key = ?", base, key)
+        ?.job_id ?? null
+    );
   }
 
   remember(base: string, key: string, jobId: string, now: number): void {
@@ -64,6 +70,12 @@ export class SignedBases {
   }
 
   private json(r: Row, origin: string): SignedBaseJson {
-    return { id: r.id, url: `${origin}/s/${r.id}`, signing_secret: r.signing_secret, created_at: isoTime(r.created_at)!, links: { self: `${origin}/v2/signed-url-bases/${r.id}` } };
+    return {
+      id: r.id,
+      url: `${origin}/s/${r.id}`,
+      signing_secret: r.signing_secret,
+      created_at: isoTime(r.created_at)!,
+      links: { self: `${origin}/v2/signed-url-bases/${r.id}` },
+    };
   }
 }

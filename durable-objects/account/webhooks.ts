@@ -43,12 +43,22 @@ export class Webhooks {
     const now = Date.now();
     const id = crypto.randomUUID();
     const secret = [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join("");
-    this.db.run("INSERT INTO webhooks VALUES (?, ?, ?, ?, 0, 0, ?, ?)", id, url, JSON.stringify(events), secret, now, now);
+    this.db.run(
+      "INSERT INTO webhooks VALUES (?, ?, ?, ?, 0, 0, ?, ?)",
+      id,
+      url,
+      JSON.stringify(events),
+      secret,
+      now,
+      now,
+    );
     return this.json(this.db.one<WebhookRow>("SELECT * FROM webhooks WHERE id = ?", id)!, baseUrl);
   }
 
   list(filterUrl: string | undefined, baseUrl: string): WebhookJson[] {
-    const rows = filterUrl ? this.db.all<WebhookRow>("SELECT * FROM webhooks WHERE url = ? ORDER BY created_at", filterUrl) : this.db.all<WebhookRow>("SELECT * FROM webhooks ORDER BY created_at");
+    const rows = filterUrl
+      ? this.db.all<WebhookRow>("SELECT * FROM webhooks WHERE url = ? ORDER BY created_at", filterUrl)
+      : this.db.all<WebhookRow>("SELECT * FROM webhooks ORDER BY created_at");
     return rows.map((r) => this.json(r, baseUrl));
   }
 
@@ -61,7 +71,9 @@ export class Webhooks {
 
   /** Enabled webhooks subscribed to `event`. */
   subscribed(event: WebhookEvent): WebhookRow[] {
-    return this.db.all<WebhookRow>("SELECT * FROM webhooks WHERE disabled = 0").filter((r) => (JSON.parse(r.events) as string[]).includes(event));
+    return this.db
+      .all<WebhookRow>("SELECT * FROM webhooks WHERE disabled = 0")
+      .filter((r) => (JSON.parse(r.events) as string[]).includes(event));
   }
 
   /** 410 Gone disables a webhook (contract §4). */
@@ -75,8 +87,15 @@ export class Webhooks {
 
   private json(r: WebhookRow, baseUrl: string): WebhookJson {
     return {
-      id: r.id, url: r.url, events: JSON.parse(r.events), disabled: r.disabled === 1, failing: r.failing === 1, signing_secret: r.signing_secret,
-      created_at: isoTime(r.created_at)!, updated_at: isoTime(r.updated_at)!, links: { self: `${baseUrl}/v2/webhooks/${r.id}` },
+      id: r.id,
+      url: r.url,
+      events: JSON.parse(r.events),
+      disabled: r.disabled === 1,
+      failing: r.failing === 1,
+      signing_secret: r.signing_secret,
+      created_at: isoTime(r.created_at)!,
+      updated_at: isoTime(r.updated_at)!,
+      links: { self: `${baseUrl}/v2/webhooks/${r.id}` },
     };
   }
 }

@@ -9,7 +9,10 @@ import type { JobMachine } from "./machine";
 export const RESEND_MS = 5_000;
 
 export class Dispatch {
-  constructor(private m: JobMachine, private queue: Queue<TaskMessage>) {}
+  constructor(
+    private m: JobMachine,
+    private queue: Queue<TaskMessage>,
+  ) {}
 
   /**
    * Sends `ids` (tasks already moved to processing) as one batch, each after `delaySeconds` (back-off;
@@ -19,7 +22,9 @@ export class Dispatch {
     if (ids.length === 0) return true;
     const jobId = this.m.job()!.id;
     try {
-      await this.queue.sendBatch(ids.map((taskId) => ({ body: { jobId, taskId }, ...(delaySeconds > 0 ? { delaySeconds } : {}) })));
+      await this.queue.sendBatch(
+        ids.map((taskId) => ({ body: { jobId, taskId }, ...(delaySeconds > 0 ? { delaySeconds } : {}) })),
+      );
       return true;
     } catch (err) {
       console.error("sending tasks to the queue failed, the alarm will retry:", err);

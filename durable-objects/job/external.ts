@@ -11,7 +11,10 @@ import { isTerminal } from "../../src/model/status";
 import { WATCHER_TABLE } from "./schema";
 
 export class ExternalInputs {
-  constructor(private m: JobMachine, private notices: Notices) {}
+  constructor(
+    private m: JobMachine,
+    private notices: Notices,
+  ) {}
 
   /** Records the inputs a new standalone task waits for. */
   record(inputs: { taskId: string; jobId: string }[]): void {
@@ -20,7 +23,12 @@ export class ExternalInputs {
 
   /** An input this object waits for ended (or was already over when watched). */
   settled(s: SettledInput): void {
-    this.m.db.write("UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?", s.status, JSON.stringify(s.files), s.taskId);
+    this.m.db.write(
+      "UPDATE ext_input SET status = ?, files = ? WHERE task_id = ?",
+      s.status,
+      JSON.stringify(s.files),
+      s.taskId,
+    );
   }
 
   /** Another object waits for `taskId`: its terminal state now if ended, else a watcher row (delivered later). */

@@ -36,7 +36,10 @@ export class Live {
   private streams = new Set<SseStream>();
   private enc = new TextEncoder();
 
-  constructor(private m: JobMachine, private host: LiveHost) {}
+  constructor(
+    private m: JobMachine,
+    private host: LiveHost,
+  ) {}
 
   /** Whether any hub listens here: null until read (kept in memory: only this part writes `live`). */
   private listening: boolean | null = null;
@@ -86,7 +89,8 @@ export class Live {
       events.push({ channel: tasks, event: "task.created", data: { task } });
       if (isTerminal(t.status)) events.push({ channel: tasks, event: eventName("task", t.status), data: { task } });
     }
-    if (!job.standalone && isTerminal(job.status)) events.push({ channel: jobs, event: eventName("job", job.status), data: { job: this.host.job() } });
+    if (!job.standalone && isTerminal(job.status))
+      events.push({ channel: jobs, event: eventName("job", job.status), data: { job: this.host.job() } });
     this.send(events.filter((e) => rows.some((r) => r.channel === e.channel)));
   }
 
@@ -98,17 +102,21 @@ export class Live {
     const events: LiveEvent[] = [];
     for (const id of created) {
       const t = this.m.task(id);
-      if (t) for (const channel of taskChannels(t.id, job.id, job.user_num, standalone)) events.push({ channel, event: "task.created", data: { task: this.host.task(t) } });
+      if (t)
+        for (const channel of taskChannels(t.id, job.id, job.user_num, standalone))
+          events.push({ channel, event: "task.created", data: { task: this.host.task(t) } });
     }
     for (const c of changes) {
       if (c.kind === "task") {
         const t = this.m.task(c.id);
         if (!t) continue;
         const task = this.host.task(t);
-        for (const channel of taskChannels(t.id, job.id, job.user_num, standalone)) events.push({ channel, event: eventName("task", c.to), data: { task } });
+        for (const channel of taskChannels(t.id, job.id, job.user_num, standalone))
+          events.push({ channel, event: eventName("task", c.to), data: { task } });
       } else {
         const data = { job: this.host.job() };
-        for (const channel of jobChannels(job.id, job.user_num, standalone)) events.push({ channel, event: eventName("job", c.to), data });
+        for (const channel of jobChannels(job.id, job.user_num, standalone))
+          events.push({ channel, event: eventName("job", c.to), data });
       }
     }
     this.send(events);
@@ -120,7 +128,13 @@ export class Live {
     const t = job ? this.m.task(taskId) : null;
     if (!job || !t || (!this.streams.size && !this.hasListeners())) return;
     const task = this.host.task(t);
-    this.send(taskChannels(t.id, job.id, job.user_num, job.standalone === 1).map((channel) => ({ channel, event: "task.updated", data: { task } })));
+    this.send(
+      taskChannels(t.id, job.id, job.user_num, job.standalone === 1).map((channel) => ({
+        channel,
+        event: "task.updated",
+        data: { task },
+      })),
+    );
   }
 
   /**
@@ -132,7 +146,11 @@ export class Live {
     const s: SseStream = { writer: writable.getWriter() };
     const job = this.m.job()!;
     const jobJson = this.host.job();
-    const first: LiveEvent = { channel: `private-job.${job.id}`, event: isTerminal(job.status) ? eventName("job", job.status) : "job.updated", data: { job: jobJson } };
+    const first: LiveEvent = {
+      channel: `private-job.${job.id}`,
+      event: isTerminal(job.status) ? eventName("job", job.status) : "job.updated",
+      data: { job: jobJson },
+    };
     void s.writer.write(this.sse(first)).catch(() => undefined);
     if (isTerminal(job.status)) void s.writer.close().catch(() => undefined);
     else this.streams.add(s);
@@ -155,9 +173,15 @@ export class Live {
     const c = parseChannel(channel);
     const job = this.m.job();
     if (!c || !job) return [];
-    if (c.kind === "job") return isTerminal(job.status) && !job.standalone ? [{ channel, event: eventName("job", job.status), data: { job: this.host.job() } }] : [];
-    const tasks = c.kind === "task" ? this.m.tasks().filter((t) => t.id === c.id) : c.kind === "job-tasks" ? this.m.tasks() : [];
-    return tasks.filter((t) => isTerminal(t.status)).map((t) => ({ channel, event: eventName("task", t.status), data: { task: this.host.task(t) } }));
+    if (c.kind === "job")
+      return isTerminal(job.status) && !job.standalone
+        ? [{ channel, event: eventName("job", job.status), data: { job: this.host.job() } }]
+        : [];
+    const tasks =
+      c.kind === "task" ? this.m.tasks().filter((t) => t.id === c.id) : c.kind === "job-tasks" ? this.m.tasks() : [];
+    return tasks
+      .filter((t) => isTerminal(t.status))
+      .map((t) => ({ channel, event: eventName("task", t.status), data: { task: this.host.task(t) } }));
   }
 
   /** Sends events to the SSE streams and, grouped per hub in order, to the hubs listening on their channels. */
@@ -165,13 +189,16 @@ export class Live {
     if (!events.length) return;
     const job = this.m.job();
     for (const s of this.streams) {
-      for (const e of events) if (job && (e.channel === `private-job.${job.id}` || e.channel === `private-job.${job.id}.tasks`)) void s.writer.write(this.sse(e)).catch(() => this.streams.delete(s));
+      for (const e of events)
+        if (job && (e.channel === `private-job.${job.id}` || e.channel === `private-job.${job.id}.tasks`))
+          void s.writer.write(this.sse(e)).catch(() => this.streams.delete(s));
       if (job && isTerminal(job.status)) (void s.writer.close().catch(() => undefined), this.streams.delete(s));
     }
     if (!this.hasListeners()) return;
     const rows = this.m.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live");
     const byHub = new Map<string, LiveEvent[]>();
-    for (const e of events) for (const r of rows) if (r.channel === e.channel) byHub.set(r.hub, [...(byHub.get(r.hub) ?? []), e]);
+    for (const e of events)
+      for (const r of rows) if (r.channel === e.channel) byHub.set(r.hub, [...(byHub.get(r.hub) ?? []), e]);
     for (const [hub, batch] of byHub) {
       const prev = this.chains.get(hub) ?? Promise.resolve();
       const next = prev.then(async () => {
@@ -184,7 +211,9 @@ export class Live {
         }
       });
       this.chains.set(hub, next);
-      void next.then(() => { if (this.chains.get(hub) === next) this.chains.delete(hub); });
+      void next.then(() => {
+        if (this.chains.get(hub) === next) this.chains.delete(hub);
+      });
     }
   }
 }

@@ -12,10 +12,15 @@ import type { FileRow, JobRow, TaskRow } from "../../src/model/rows";
 import type { Db } from "../../src/storage/sql";
 import { MIGRATIONS } from "./schema";
 import {
-  JOB_TRANSITIONS, MAX_ATTEMPTS, TASK_TRANSITIONS, jobEventFor,
-  type Change, type TaskColumns, type TaskEvent, type TaskEventInput,
+  JOB_TRANSITIONS,
+  MAX_ATTEMPTS,
+  TASK_TRANSITIONS,
+  jobEventFor,
+  type Change,
+  type TaskColumns,
+  type TaskEvent,
+  type TaskEventInput,
 } from "./transitions";
-
 
 export class JobMachine {
   /** Whether the schema exists here; cached once true, reset by `forget()` after deleteAll. */
@@ -33,7 +38,9 @@ export class JobMachine {
 
   /** Brings an object created by an older version up to the current schema (columns added since). */
   private migrate(): void {
-    const have = new Set(this.db.all<{ name: string }>("SELECT name FROM pragma_table_info('task')").map((c) => c.name));
+    const have = new Set(
+      this.db.all<{ name: string }>("SELECT name FROM pragma_table_info('task')").map((c) => c.name),
+    );
     for (const [column, ddl] of MIGRATIONS) if (!have.has(column)) this.db.run(ddl);
   }
 
@@ -58,11 +65,19 @@ export class JobMachine {
     if (!t || !(tr.from as readonly string[]).includes(t.status) || (only && !only(t))) return false;
     const cols: TaskColumns & { status: string } = { ...tr.set(t, e), status: tr.to };
     const names = Object.keys(cols) as (keyof typeof cols)[];
-    this.keep(() => this.db.write(`UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`, ...names.map((n) => cols[n] ?? null), id), (c) => {
-      const row = { ...t } as Record<string, unknown>;
-      for (const n of names) row[n] = cols[n] ?? null;
-      c.tasks = c.tasks.map((r) => (r.id === id ? (row as unknown as TaskRow) : r));
-    });
+    this.keep(
+      () =>
+        this.db.write(
+          `UPDATE task SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`,
+          ...names.map((n) => cols[n] ?? null),
+          id,
+        ),
+      (c) => {
+        const row = { ...t } as Record<string, unknown>;
+        for (const n of names) row[n] = cols[n] ?? null;
+        c.tasks = c.tasks.map((r) => (r.id === id ? (row as unknown as TaskRow) : r));
+      },
+    );
     if (t.status !== tr.to) this.changes.push({ kind: "task", id, event, from: t.status, to: tr.to });
     return true;
   }
@@ -138,8 +153,18 @@ export class JobMachine {
    * starts from it, with no tasks yet.
    */
   createJob(j: Omit<JobRow, "status" | "started_at" | "ended_at" | "expires_at">): void {
-    const [row] = this.db.write<JobRow>("INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL) RETURNING *",
-      j.id, j.user_name, j.user_num, j.tag, j.standalone, j.webhook_url, j.base_url, j.retention_s, j.created_at);
+    const [row] = this.db.write<JobRow>(
+      "INSERT INTO job VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, NULL, NULL, NULL) RETURNING *",
+      j.id,
+      j.user_name,
+      j.user_num,
+      j.tag,
+      j.standalone,
+      j.webhook_url,
+      j.base_url,
+      j.retention_s,
+      j.created_at,
+    );
     this.schema = true;
     this.cache = { gen: this.db.generation, job: row, tasks: [] };
     this.version++;
@@ -177,7 +202,17 @@ export class JobMachine {
 
   /** The files of a task that has none yet (a new row). */
   private insertFiles(taskId: string, files: StoredOutput[]): void {
-    files.forEach((f, i) => this.db.write("INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)", taskId, i, f.filename, f.size, f.key, f.contentType ?? null));
+    files.forEach((f, i) =>
+      this.db.write(
+        "INSERT INTO file VALUES (?, ?, ?, ?, ?, ?)",
+        taskId,
+        i,
+        f.filename,
+        f.size,
+        f.key,
+        f.contentType ?? null,
+      ),
+    );
   }
 
   /**
@@ -189,19 +224,41 @@ export class JobMachine {
     const p = t.preset;
     const status = p?.status ?? "waiting";
     const done = p?.status === "finished";
-    this.keep(() => this.db.write<TaskRow>(
-      `INSERT INTO task (seq, id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
+    this.keep(
+      () =>
+        this.db.write<TaskRow>(
+          `INSERT INTO task (seq, id, name, operation, status, mode, params, payload, inputs, ignore_error, timeout_s, result, message,
         engine, engine_version, created_at, started_at, ended_at, deadline, percent, credits, retry_of, copy_of)
        VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM task), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      t.id, t.name, t.operation, status, t.mode, JSON.stringify(t.params), JSON.stringify(t.payload), JSON.stringify(t.inputs),
-      t.ignoreError ? 1 : 0, t.timeoutS,
-      done ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) }) : p ? JSON.stringify(p.result) : null,
-      p?.status === "waiting" ? p.message : null,
-      done ? p.engine : null, done ? p.engineVersion : null,
-      now, done ? now : null, done ? now : null,
-      t.mode === "upload" ? now + t.timeoutS * 1000 : null, done ? 100 : 0, done ? 0 : null,
-      t.retryOf ?? null, t.retryOf ?? null,
-    ), (c, [row]) => (c.tasks = [...c.tasks, row])); // the new seq is the largest: the list stays in seq order
+          t.id,
+          t.name,
+          t.operation,
+          status,
+          t.mode,
+          JSON.stringify(t.params),
+          JSON.stringify(t.payload),
+          JSON.stringify(t.inputs),
+          t.ignoreError ? 1 : 0,
+          t.timeoutS,
+          done
+            ? JSON.stringify({ files: p.files.map(({ filename, size }) => ({ filename, size })) })
+            : p
+              ? JSON.stringify(p.result)
+              : null,
+          p?.status === "waiting" ? p.message : null,
+          done ? p.engine : null,
+          done ? p.engineVersion : null,
+          now,
+          done ? now : null,
+          done ? now : null,
+          t.mode === "upload" ? now + t.timeoutS * 1000 : null,
+          done ? 100 : 0,
+          done ? 0 : null,
+          t.retryOf ?? null,
+          t.retryOf ?? null,
+        ),
+      (c, [row]) => (c.tasks = [...c.tasks, row]),
+    ); // the new seq is the largest: the list stays in seq order
     if (done) this.insertFiles(t.id, p.files);
   }
 
@@ -216,9 +273,18 @@ export class JobMachine {
       external: t.mode !== "queue",
     }));
     // Only standalone tasks have external inputs (ExternalInputs.record at creation).
-    if (job.standalone) for (const e of this.db.all<{ task_id: string; status: Status | null }>("SELECT task_id, status FROM ext_input")) {
-      nodes.push({ name: e.task_id, status: e.status ?? "processing", inputs: [], ignoreError: true, external: true });
-    }
+    if (job.standalone)
+      for (const e of this.db.all<{ task_id: string; status: Status | null }>(
+        "SELECT task_id, status FROM ext_input",
+      )) {
+        nodes.push({
+          name: e.task_id,
+          status: e.status ?? "processing",
+          inputs: [],
+          ignoreError: true,
+          external: true,
+        });
+      }
     return nodes;
   }
 
@@ -234,7 +300,8 @@ export class JobMachine {
     const byKey = new Map(this.effective().map((t) => [keyOf(t), t]));
     for (const key of failedDependents(this.nodes())) {
       const t = byKey.get(key);
-      if (t && this.move(t.id, "input_failed", { now, code: "INPUT_TASK_FAILED", message: "Input task has failed" })) ended.push(t.id);
+      if (t && this.move(t.id, "input_failed", { now, code: "INPUT_TASK_FAILED", message: "Input task has failed" }))
+        ended.push(t.id);
     }
     const dispatch: string[] = [];
     for (const key of readyTasks(this.nodes())) {
@@ -247,14 +314,30 @@ export class JobMachine {
   /** Recomputes the job's status; returns the new status when it just became terminal. */
   deriveJobStatus(now: number): Status | null {
     const job = this.job()!;
-    const status = jobStatus(this.effective().map((t) => ({ name: t.id, status: t.status, inputs: [], ignoreError: t.ignore_error === 1, external: false })));
+    const status = jobStatus(
+      this.effective().map((t) => ({
+        name: t.id,
+        status: t.status,
+        inputs: [],
+        ignoreError: t.ignore_error === 1,
+        external: false,
+      })),
+    );
     const event = jobEventFor(job.status, status);
     if (!event) return null;
     const terminal = isTerminal(JOB_TRANSITIONS[event].to);
-    this.keep(() => this.db.write<JobRow>(
-      "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ? RETURNING *",
-      status, status, now, terminal ? now : null, terminal ? now + job.retention_s * 1000 : null,
-    ), (c, [row]) => (c.job = row));
+    this.keep(
+      () =>
+        this.db.write<JobRow>(
+          "UPDATE job SET status = ?, started_at = COALESCE(started_at, CASE WHEN ? != 'waiting' THEN ? END), ended_at = ?, expires_at = ? RETURNING *",
+          status,
+          status,
+          now,
+          terminal ? now : null,
+          terminal ? now + job.retention_s * 1000 : null,
+        ),
+      (c, [row]) => (c.job = row),
+    );
     this.changes.push({ kind: "job", id: job.id, event, from: job.status, to: status });
     return terminal && !isTerminal(job.status) ? status : null;
   }
@@ -267,17 +350,29 @@ export class JobMachine {
    * it never got the answer). One storage write per claim.
    */
   claim(id: string, now: number, token?: string): ClaimedTask | null {
-    const free = (t: TaskRow) => t.claimed_at === null || (t.lease_until ?? 0) <= now || (token !== undefined && t.claimed_by === token);
+    const free = (t: TaskRow) =>
+      t.claimed_at === null || (t.lease_until ?? 0) <= now || (token !== undefined && t.claimed_by === token);
     if (!this.move(id, "claim", { now, token }, free)) return null;
     const t = this.task(id)!;
     const job = this.job()!;
     const params = JSON.parse(t.params) as Record<string, unknown>;
     const refs: Record<string, StoredOutput[]> = {};
     for (const name of taskRefsOf(t.operation, params)) refs[name] = this.outputsOf(name);
-    const inputs = (JSON.parse(t.inputs) as string[]).flatMap((ref) => this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })));
+    const inputs = (JSON.parse(t.inputs) as string[]).flatMap((ref) =>
+      this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })),
+    );
     return {
-      jobId: job.id, taskId: t.id, taskName: job.standalone ? t.id : t.name, operation: t.operation, params,
-      attempt: t.attempts, deadline: t.deadline ?? now + t.timeout_s * 1000, inputs, refs, baseUrl: job.base_url, retentionS: job.retention_s,
+      jobId: job.id,
+      taskId: t.id,
+      taskName: job.standalone ? t.id : t.name,
+      operation: t.operation,
+      params,
+      attempt: t.attempts,
+      deadline: t.deadline ?? now + t.timeout_s * 1000,
+      inputs,
+      refs,
+      baseUrl: job.base_url,
+      retentionS: job.retention_s,
     };
   }
 
@@ -288,10 +383,19 @@ export class JobMachine {
 
   /** Output files of an input reference: a task name in this job, or an external task id. */
   outputsOf(ref: string): StoredOutput[] {
-    const ext = this.job()?.standalone ? this.db.one<{ files: string | null }>("SELECT files FROM ext_input WHERE task_id = ?", ref) : null;
+    const ext = this.job()?.standalone
+      ? this.db.one<{ files: string | null }>("SELECT files FROM ext_input WHERE task_id = ?", ref)
+      : null;
     if (ext) return ext.files ? JSON.parse(ext.files) : [];
     const t = this.effective().find((r) => r.name === ref);
-    return t ? this.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined })) : [];
+    return t
+      ? this.files(t.id).map((f) => ({
+          filename: f.filename,
+          size: f.size,
+          key: f.key,
+          contentType: f.content_type ?? undefined,
+        }))
+      : [];
   }
 
   /**
@@ -305,12 +409,20 @@ export class JobMachine {
     for (const t of this.tasks()) {
       if (isTerminal(t.status)) continue;
       if (t.deadline !== null && t.deadline <= now) {
-        this.move(t.id, "timeout", { now, code: "TIMEOUT", message: `The task exceeded its timeout of ${t.timeout_s} seconds.` });
+        this.move(t.id, "timeout", {
+          now,
+          code: "TIMEOUT",
+          message: `The task exceeded its timeout of ${t.timeout_s} seconds.`,
+        });
       } else if (t.status === "processing" && t.lease_until !== null && t.lease_until <= now) {
         if (t.claimed_at === null) {
           if (this.move(t.id, "resend", { now })) send.push(t.id);
         } else if (t.attempts >= MAX_ATTEMPTS) {
-          this.move(t.id, "runner_lost", { now, code: "RUNNER_LOST", message: "The task runner stopped answering; giving up." });
+          this.move(t.id, "runner_lost", {
+            now,
+            code: "RUNNER_LOST",
+            message: "The task runner stopped answering; giving up.",
+          });
         } else if (this.move(t.id, "requeue", { now })) send.push(t.id);
       }
     }

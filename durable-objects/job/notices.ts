@@ -34,14 +34,17 @@ export class Notices {
 
   private noticeCount(): number {
     // the table exists only once a notice was written (schema.ts NOTICE_TABLE)
-    return (this.notices ??= this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'notice'") === null ? 0
-      : this.m.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM notice")!.n);
+    return (this.notices ??=
+      this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'notice'") === null
+        ? 0
+        : this.m.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM notice")!.n);
   }
 
   private hasWatchers(): boolean {
     // the table exists only once something watched (schema.ts WATCHER_TABLE)
-    return (this.watchers ??= this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'watcher'") !== null
-      && this.m.db.one("SELECT 1 AS x FROM watcher LIMIT 1") !== null);
+    return (this.watchers ??=
+      this.m.db.one("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'watcher'") !== null &&
+      this.m.db.one("SELECT 1 AS x FROM watcher LIMIT 1") !== null);
   }
 
   /**
@@ -92,18 +95,35 @@ export class Notices {
   /** True while a notice row or a watcher of an ended task is undelivered (the alarm must retry). */
   undelivered(): boolean {
     if (this.noticeCount() > 0) return true;
-    return this.hasWatchers() && this.m.db.one("SELECT 1 AS x FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1") !== null;
+    return (
+      this.hasWatchers() &&
+      this.m.db.one(
+        "SELECT 1 AS x FROM watcher w JOIN task t ON t.id = w.task_id WHERE t.status IN ('finished','error') LIMIT 1",
+      ) !== null
+    );
   }
 
   /** The terminal state of a task, as a watcher receives it. */
   settledOf(t: TaskRow): SettledInput {
-    const files = this.m.files(t.id).map((f) => ({ filename: f.filename, size: f.size, key: f.key, contentType: f.content_type ?? undefined, fromTask: t.id }));
+    const files = this.m
+      .files(t.id)
+      .map((f) => ({
+        filename: f.filename,
+        size: f.size,
+        key: f.key,
+        contentType: f.content_type ?? undefined,
+        fromTask: t.id,
+      }));
     return { taskId: t.id, status: t.status as "finished" | "error", files };
   }
 
   /** Delivers what is pending, in order; each success deletes its row, each failure stays for the alarm. */
   async deliver(to: NoticeTargets): Promise<void> {
-    const ended = this.hasWatchers() ? this.m.db.all<TaskRow>("SELECT t.* FROM task t WHERE t.status IN ('finished','error') AND EXISTS (SELECT 1 FROM watcher w WHERE w.task_id = t.id)") : [];
+    const ended = this.hasWatchers()
+      ? this.m.db.all<TaskRow>(
+          "SELECT t.* FROM task t WHERE t.status IN ('finished','error') AND EXISTS (SELECT 1 FROM watcher w WHERE w.task_id = t.id)",
+        )
+      : [];
     for (const t of ended) {
       const s = this.settledOf(t);
       for (const w of this.m.db.all<{ job_id: string }>("SELECT job_id FROM watcher WHERE task_id = ?", t.id)) {
@@ -120,7 +140,8 @@ export class Notices {
     for (const n of this.m.db.all<{ id: number; body: string }>("SELECT id, body FROM notice ORDER BY id")) {
       try {
         await to.jobEnded(JSON.parse(n.body));
-        if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", n.id).length) this.notices = this.noticeCount() - 1;
+        if (this.m.db.write("DELETE FROM notice WHERE id = ? RETURNING id", n.id).length)
+          this.notices = this.noticeCount() - 1;
       } catch (err) {
         console.error("notifying the account failed, will retry:", err);
         return; // keep the order: later notices wait for this one

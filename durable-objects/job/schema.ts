@@ -33,10 +33,12 @@ CREATE TABLE IF NOT EXISTS file (task_id TEXT NOT NULL, idx INTEGER NOT NULL, fi
  * this object's tasks (created by the first watch).
  * Objects created before this split have both from SCHEMA.
  */
-export const EXT_INPUT_TABLE = "CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, status TEXT, files TEXT) WITHOUT ROWID";
+export const EXT_INPUT_TABLE =
+  "CREATE TABLE IF NOT EXISTS ext_input (task_id TEXT PRIMARY KEY, job_id TEXT NOT NULL, status TEXT, files TEXT) WITHOUT ROWID";
 /** Account notices that must outlive a failed call (Notices): most jobs never write one. */
 export const NOTICE_TABLE = "CREATE TABLE IF NOT EXISTS notice (id INTEGER PRIMARY KEY, body TEXT NOT NULL)";
-export const WATCHER_TABLE = "CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL, PRIMARY KEY (task_id, job_id)) WITHOUT ROWID";
+export const WATCHER_TABLE =
+  "CREATE TABLE IF NOT EXISTS watcher (task_id TEXT NOT NULL, job_id TEXT NOT NULL, PRIMARY KEY (task_id, job_id)) WITHOUT ROWID";
 
 /** Columns added after the first release, with the DDL that adds each to an older object (JobMachine.migrate). */
 export const MIGRATIONS: [column: string, ddl: string][] = [

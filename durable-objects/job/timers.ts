@@ -12,7 +12,11 @@ export class Timers {
   /** The alarm time last set (null: none; undefined: unknown, e.g. after a restart). */
   private alarmAt: number | null | undefined;
 
-  constructor(private storage: DurableObjectStorage, private m: JobMachine, private notices: Notices) {}
+  constructor(
+    private storage: DurableObjectStorage,
+    private m: JobMachine,
+    private notices: Notices,
+  ) {}
 
   /** The alarm fired: it is spent. */
   fired(): void {
@@ -34,7 +38,13 @@ export class Timers {
     const wake = this.m.nextWake();
     // Held notices (a job not yet registered) need no retry timer: its registration tells them, or makes them rows and re-arms.
     const at = this.notices.undelivered() ? Math.min(wake ?? Infinity, now + NOTICE_RETRY_MS) : (wake ?? Infinity);
-    if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt > now && (exact ? this.alarmAt === Math.max(at, now + 1) : this.alarmAt <= at)) return;
+    if (
+      this.alarmAt !== undefined &&
+      this.alarmAt !== null &&
+      this.alarmAt > now &&
+      (exact ? this.alarmAt === Math.max(at, now + 1) : this.alarmAt <= at)
+    )
+      return;
     if (at === Infinity) {
       if (this.alarmAt !== null) await this.storage.deleteAlarm();
       this.alarmAt = null;

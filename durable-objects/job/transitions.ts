@@ -21,9 +21,25 @@ export const MAX_ATTEMPTS = 3;
 export const BACKOFF_MS = 1_000;
 
 /** Columns an event may write besides `status` (TaskRow names; values are SQL-ready). */
-export type TaskColumns = Partial<Pick<TaskRow,
-  "code" | "message" | "result" | "credits" | "percent" | "engine" | "engine_version" | "started_at" | "ended_at" |
-  "deadline" | "attempts" | "lease_until" | "claimed_at" | "claimed_by">>;
+export type TaskColumns = Partial<
+  Pick<
+    TaskRow,
+    | "code"
+    | "message"
+    | "result"
+    | "credits"
+    | "percent"
+    | "engine"
+    | "engine_version"
+    | "started_at"
+    | "ended_at"
+    | "deadline"
+    | "attempts"
+    | "lease_until"
+    | "claimed_at"
+    | "claimed_by"
+  >
+>;
 
 /** What an event needs besides the row: the time and, for ends, the outcome. */
 export interface TaskEventInput {
@@ -49,32 +65,61 @@ interface TaskTransition {
   set(t: TaskRow, e: TaskEventInput): TaskColumns;
 }
 
-const sent = (_t: TaskRow, e: TaskEventInput, attempts: number): TaskColumns =>
-  ({ attempts, claimed_at: null, claimed_by: null, lease_until: e.now + (e.delayMs ?? 0) + DELIVERY_MS });
+const sent = (_t: TaskRow, e: TaskEventInput, attempts: number): TaskColumns => ({
+  attempts,
+  claimed_at: null,
+  claimed_by: null,
+  lease_until: e.now + (e.delayMs ?? 0) + DELIVERY_MS,
+});
 
 const ended = (t: TaskRow, e: TaskEventInput): TaskColumns => ({
-  code: e.code ?? null, message: e.message ?? null, result: e.result === undefined ? t.result : JSON.stringify(e.result),
-  credits: e.credits ?? 0, percent: 100, engine: e.engine ?? t.engine, engine_version: e.engineVersion ?? t.engine_version,
-  ended_at: e.now, started_at: t.started_at ?? e.now, lease_until: null, claimed_at: null, claimed_by: null,
+  code: e.code ?? null,
+  message: e.message ?? null,
+  result: e.result === undefined ? t.result : JSON.stringify(e.result),
+  credits: e.credits ?? 0,
+  percent: 100,
+  engine: e.engine ?? t.engine,
+  engine_version: e.engineVersion ?? t.engine_version,
+  ended_at: e.now,
+  started_at: t.started_at ?? e.now,
+  lease_until: null,
+  claimed_at: null,
+  claimed_by: null,
 });
 
 /** Every task event (contract §2.3 for the statuses; issue 10 for leases). */
 export const TASK_TRANSITIONS = {
   /** Inputs finished: the task is sent to the queue as attempt n+1. */
-  dispatch: { from: ["waiting"], to: "processing", set: (t, e) => ({ ...sent(t, e, t.attempts + 1), started_at: e.now, deadline: e.now + t.timeout_s * 1000 }) },
+  dispatch: {
+    from: ["waiting"],
+    to: "processing",
+    set: (t, e) => ({ ...sent(t, e, t.attempts + 1), started_at: e.now, deadline: e.now + t.timeout_s * 1000 }),
+  },
   /** A runner took the sent task: its lease starts. */
-  claim: { from: ["processing"], to: "processing", set: (_t, e) => ({ claimed_at: e.now, claimed_by: e.token ?? null, lease_until: e.now + LEASE_MS }) },
+  claim: {
+    from: ["processing"],
+    to: "processing",
+    set: (_t, e) => ({ claimed_at: e.now, claimed_by: e.token ?? null, lease_until: e.now + LEASE_MS }),
+  },
   /** The runner is alive (heartbeat). */
   renew: {
-    from: ["processing"], to: "processing",
-    set: (t, e) => ({ lease_until: e.now + LEASE_MS, ...(e.percent === undefined ? {} : { percent: Math.min(99, Math.max(t.percent, Math.round(e.percent))) }) }),
+    from: ["processing"],
+    to: "processing",
+    set: (t, e) => ({
+      lease_until: e.now + LEASE_MS,
+      ...(e.percent === undefined ? {} : { percent: Math.min(99, Math.max(t.percent, Math.round(e.percent))) }),
+    }),
   },
   /** Sent, never claimed, lease lapsed (the message was lost): send again, same attempt. */
   resend: { from: ["processing"], to: "processing", set: (t, e) => sent(t, e, t.attempts) },
   /** Claimed, then the runner vanished or failed retryably: send again as the next attempt. */
   requeue: { from: ["processing"], to: "processing", set: (t, e) => sent(t, e, t.attempts + 1) },
   /** The queue refused the send: try again after `delayMs`, same attempt. */
-  unsent: { from: ["processing"], to: "processing", set: (_t, e) => ({ claimed_at: null, claimed_by: null, lease_until: e.now + (e.delayMs ?? 0) }) },
+  unsent: {
+    from: ["processing"],
+    to: "processing",
+    set: (_t, e) => ({ claimed_at: null, claimed_by: null, lease_until: e.now + (e.delayMs ?? 0) }),
+  },
   /** The runner reported success. */
   complete: { from: ["processing"], to: "finished", set: ended },
   /** The runner reported a failure that is not retried. */

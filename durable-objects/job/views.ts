@@ -12,7 +12,10 @@ export function jobView(m: JobMachine, includeTasks: boolean): JobJson {
   if (!includeTasks) return jobJson(job);
   const rows = m.tasks();
   const ids = new Map(rows.map((r) => [r.name, r.id])); // later rows (retries) win
-  return jobJson(job, rows.map((t) => taskView(m, t, job, ids)));
+  return jobJson(
+    job,
+    rows.map((t) => taskView(m, t, job, ids)),
+  );
 }
 
 /** One task; `payload` is always sent (the SDK fixtures carry it). */

@@ -18,7 +18,11 @@ export class Waiters {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(wake, Math.max(0, until - Date.now()));
         const wakers = this.wakers;
-        function wake() { clearTimeout(timer); wakers.delete(wake); resolve(); }
+        function wake() {
+          clearTimeout(timer);
+          wakers.delete(wake);
+          resolve();
+        }
         this.wakers.add(wake);
       });
     }

@@ -33,8 +33,14 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
  * when over (the caller answers OVER_BUDGET, and routing passes the task to the native engine), or
  * null. Thumbnails decode a single frame, so only the frame size counts for them.
  */
-export function overBudget(req: { op: string; outputFormat?: string; options?: object }, probe: MediaProbe, bytes: number, budget: MediaBudget): string | null {
-  if (bytes > budget.maxBytes) return `the input is ${mb(bytes)} MB; ffmpeg in WebAssembly takes files up to ${mb(budget.maxBytes)} MB`;
+export function overBudget(
+  req: { op: string; outputFormat?: string; options?: object },
+  probe: MediaProbe,
+  bytes: number,
+  budget: MediaBudget,
+): string | null {
+  if (bytes > budget.maxBytes)
+    return `the input is ${mb(bytes)} MB; ffmpeg in WebAssembly takes files up to ${mb(budget.maxBytes)} MB`;
   const audioOut = AUDIO_OUTPUTS.includes(req.outputFormat as AudioOutput);
   // an audio output of a file without audio is planRuns' clear error, not a budget matter; audio
   // outputs never decode the video (-vn)
@@ -57,18 +63,29 @@ export function overBudget(req: { op: string; outputFormat?: string; options?: o
     // the encoder's memory grows with the frame it encodes: the output's size, after width/height/fit
     const [w, h] = outputSize(v.width, v.height, o);
     // a command's encoder is unknown: judged as x264's
-    const codec = req.op === "command" ? "ffmpeg" : req.outputFormat === "gif" ? "gif" : (o.video_codec ?? defaultVideoCodec(req.outputFormat ?? "mp4"));
+    const codec =
+      req.op === "command"
+        ? "ffmpeg"
+        : req.outputFormat === "gif"
+          ? "gif"
+          : (o.video_codec ?? defaultVideoCodec(req.outputFormat ?? "mp4"));
     const heavy = ["vp8", "vp9", "x265", "h265"].includes(codec);
     const max = heavy ? budget.maxEncodePixelsHeavy : budget.maxEncodePixels;
     if (codec !== "copy" && w * h > max) {
       return `encoding ${w}×${h} frames with ${codec} needs more memory than ffmpeg in WebAssembly has (up to ${mb(max)} MP a frame${heavy ? ` for ${codec}` : ""}; a smaller width/height fits)`;
     }
   }
-  if (span > budget.maxSeconds) return `${span.toFixed(0)} s of media is more than ffmpeg in WebAssembly takes (${budget.maxSeconds} s)`;
+  if (span > budget.maxSeconds)
+    return `${span.toFixed(0)} s of media is more than ffmpeg in WebAssembly takes (${budget.maxSeconds} s)`;
   const pcm = ["wav", "flac"].includes(req.outputFormat ?? "") || (o.audio_codec ?? "").startsWith("pcm");
   if (pcm && probe.audio) {
-    const estimate = span * (o.audio_frequency ?? probe.audio.sampleRate) * (o.audio_channels ?? Math.max(1, probe.audio.channels)) * 3;
-    if (estimate > budget.maxOutputBytes) return `its uncompressed audio would be about ${mb(estimate)} MB; ffmpeg in WebAssembly writes up to ${mb(budget.maxOutputBytes)} MB`;
+    const estimate =
+      span *
+      (o.audio_frequency ?? probe.audio.sampleRate) *
+      (o.audio_channels ?? Math.max(1, probe.audio.channels)) *
+      3;
+    if (estimate > budget.maxOutputBytes)
+      return `its uncompressed audio would be about ${mb(estimate)} MB; ffmpeg in WebAssembly writes up to ${mb(budget.maxOutputBytes)} MB`;
   }
   return null;
 }

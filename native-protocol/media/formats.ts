@@ -15,9 +15,45 @@ export const VIDEO_OUTPUTS = ["mp4", "webm", "mkv", "mov", "avi", "m4v", "gif"] 
 /** Audio formats convert writes. */
 export const AUDIO_OUTPUTS = ["mp3", "wav", "ogg", "opus", "flac", "aac", "m4a"] as const;
 /** Video inputs (read by ffmpeg's demuxers; an animated GIF counts as video). */
-export const VIDEO_INPUTS = ["mp4", "webm", "mkv", "mov", "avi", "m4v", "mpg", "mpeg", "3gp", "3g2", "flv", "wmv", "ogv", "ts", "mts", "m2ts", "vob", "gif"] as const;
+export const VIDEO_INPUTS = [
+  "mp4",
+  "webm",
+  "mkv",
+  "mov",
+  "avi",
+  "m4v",
+  "mpg",
+  "mpeg",
+  "3gp",
+  "3g2",
+  "flv",
+  "wmv",
+  "ogv",
+  "ts",
+  "mts",
+  "m2ts",
+  "vob",
+  "gif",
+] as const;
 /** Audio inputs. */
-export const AUDIO_INPUTS = ["mp3", "wav", "ogg", "oga", "opus", "flac", "aac", "m4a", "aiff", "aif", "au", "wma", "amr", "mka", "ac3", "weba"] as const;
+export const AUDIO_INPUTS = [
+  "mp3",
+  "wav",
+  "ogg",
+  "oga",
+  "opus",
+  "flac",
+  "aac",
+  "m4a",
+  "aiff",
+  "aif",
+  "au",
+  "wma",
+  "amr",
+  "mka",
+  "ac3",
+  "weba",
+] as const;
 /** Thumbnail outputs of a video. */
 export const THUMBNAIL_OUTPUTS = ["png", "jpg", "webp"] as const;
 
@@ -29,11 +65,40 @@ export type AudioOutput = (typeof AUDIO_OUTPUTS)[number];
 export type MediaOutput = VideoOutput | AudioOutput;
 
 /** Codec names of the `video_codec` option (CloudConvert's) → ffmpeg encoder. */
-export const VIDEO_CODECS = { x264: "libx264", h264: "libx264", x265: "libx265", h265: "libx265", vp8: "libvpx", vp9: "libvpx-vp9", mpeg4: "mpeg4", copy: "copy" } as const;
+export const VIDEO_CODECS = {
+  x264: "libx264",
+  h264: "libx264",
+  x265: "libx265",
+  h265: "libx265",
+  vp8: "libvpx",
+  vp9: "libvpx-vp9",
+  mpeg4: "mpeg4",
+  copy: "copy",
+} as const;
 /** Codec names of the `audio_codec` option → ffmpeg encoder ("none" drops the audio). */
-export const AUDIO_CODECS = { aac: "aac", mp3: "libmp3lame", opus: "libopus", vorbis: "libvorbis", flac: "flac", pcm_s16le: "pcm_s16le", pcm_s24le: "pcm_s24le", copy: "copy", none: "" } as const;
+export const AUDIO_CODECS = {
+  aac: "aac",
+  mp3: "libmp3lame",
+  opus: "libopus",
+  vorbis: "libvorbis",
+  flac: "flac",
+  pcm_s16le: "pcm_s16le",
+  pcm_s24le: "pcm_s24le",
+  copy: "copy",
+  none: "",
+} as const;
 /** x264's presets, slowest last; VP8/VP9 map them onto deadline + cpu-used. */
-export const PRESETS = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"] as const;
+export const PRESETS = [
+  "ultrafast",
+  "superfast",
+  "veryfast",
+  "faster",
+  "fast",
+  "medium",
+  "slow",
+  "slower",
+  "veryslow",
+] as const;
 
 /** A `video_codec` option value. */
 export type VideoCodec = keyof typeof VIDEO_CODECS;
@@ -53,9 +118,20 @@ export const CONTAINER_VIDEO_CODECS: Record<Exclude<VideoOutput, "gif">, readonl
 };
 /** Which audio codecs each output takes. */
 export const CONTAINER_AUDIO_CODECS: Record<MediaOutput, readonly AudioCodec[]> = {
-  mp4: ["aac", "mp3", "opus", "flac", "copy", "none"], m4v: ["aac", "mp3", "copy", "none"], mov: ["aac", "mp3", "pcm_s16le", "pcm_s24le", "copy", "none"],
-  mkv: ["aac", "mp3", "opus", "vorbis", "flac", "pcm_s16le", "pcm_s24le", "copy", "none"], webm: ["opus", "vorbis", "copy", "none"], avi: ["mp3", "aac", "pcm_s16le", "copy", "none"], gif: ["none"],
-  mp3: ["mp3", "copy"], wav: ["pcm_s16le", "pcm_s24le"], ogg: ["vorbis", "opus", "flac", "copy"], opus: ["opus", "copy"], flac: ["flac", "copy"], aac: ["aac", "copy"], m4a: ["aac", "copy"],
+  mp4: ["aac", "mp3", "opus", "flac", "copy", "none"],
+  m4v: ["aac", "mp3", "copy", "none"],
+  mov: ["aac", "mp3", "pcm_s16le", "pcm_s24le", "copy", "none"],
+  mkv: ["aac", "mp3", "opus", "vorbis", "flac", "pcm_s16le", "pcm_s24le", "copy", "none"],
+  webm: ["opus", "vorbis", "copy", "none"],
+  avi: ["mp3", "aac", "pcm_s16le", "copy", "none"],
+  gif: ["none"],
+  mp3: ["mp3", "copy"],
+  wav: ["pcm_s16le", "pcm_s24le"],
+  ogg: ["vorbis", "opus", "flac", "copy"],
+  opus: ["opus", "copy"],
+  flac: ["flac", "copy"],
+  aac: ["aac", "copy"],
+  m4a: ["aac", "copy"],
 };
 
 /** The options of `convert` on audio and video (contract §6 "video (ffmpeg)", "audio (ffmpeg)"); times in seconds. */
@@ -139,8 +215,20 @@ export function defaultVideoCodec(format: string): VideoCodec {
 /** The default audio codec of an output. */
 export function defaultAudioCodec(format: MediaOutput): AudioCodec {
   const map: Record<MediaOutput, AudioCodec> = {
-    mp4: "aac", m4v: "aac", mov: "aac", mkv: "aac", webm: "opus", avi: "mp3", gif: "none",
-    mp3: "mp3", wav: "pcm_s16le", ogg: "vorbis", opus: "opus", flac: "flac", aac: "aac", m4a: "aac",
+    mp4: "aac",
+    m4v: "aac",
+    mov: "aac",
+    mkv: "aac",
+    webm: "opus",
+    avi: "mp3",
+    gif: "none",
+    mp3: "mp3",
+    wav: "pcm_s16le",
+    ogg: "vorbis",
+    opus: "opus",
+    flac: "flac",
+    aac: "aac",
+    m4a: "aac",
   };
   return map[format];
 }

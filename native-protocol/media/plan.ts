@@ -9,8 +9,18 @@
  * within an engine Worker's CPU limit); the other defaults are formats.ts's.
  */
 import {
-  AUDIO_CODECS, AUDIO_OUTPUTS, FONT_FILES, PRESETS, VIDEO_CODECS, defaultAudioCodec, defaultVideoCodec,
-  type AudioCodec, type Fit, type MediaOptions, type MediaRequest, type VideoCodec,
+  AUDIO_CODECS,
+  AUDIO_OUTPUTS,
+  FONT_FILES,
+  PRESETS,
+  VIDEO_CODECS,
+  defaultAudioCodec,
+  defaultVideoCodec,
+  type AudioCodec,
+  type Fit,
+  type MediaOptions,
+  type MediaRequest,
+  type VideoCodec,
 } from "./formats.ts";
 import type { MediaProbe } from "./probe.ts";
 
@@ -43,7 +53,12 @@ export interface PlanPaths {
  * The scale filter for a box (width × height, either optional) and a fit; `even` keeps both sides
  * even (4:2:0 encoders need it). Null when nothing changes the size.
  */
-export function scaleFilter(width: number | undefined, height: number | undefined, fit: Fit, even: boolean): string | null {
+export function scaleFilter(
+  width: number | undefined,
+  height: number | undefined,
+  fit: Fit,
+  even: boolean,
+): string | null {
   const div = even ? ":force_divisible_by=2" : "";
   const auto = even ? -2 : -1;
   if (!width && !height) return even ? "scale=trunc(iw/2)*2:trunc(ih/2)*2" : null;
@@ -73,17 +88,47 @@ function videoCodecArgs(codec: VideoCodec, o: MediaOptions): string[] {
   switch (enc) {
     case "libx264":
     case "libx265":
-      return ["-c:v", enc, "-preset", preset, "-crf", String(o.crf ?? (enc === "libx264" ? 23 : 28)), "-pix_fmt", "yuv420p", ...(o.profile ? ["-profile:v", o.profile] : []), ...(enc === "libx265" ? ["-tag:v", "hvc1"] : [])];
+      return [
+        "-c:v",
+        enc,
+        "-preset",
+        preset,
+        "-crf",
+        String(o.crf ?? (enc === "libx264" ? 23 : 28)),
+        "-pix_fmt",
+        "yuv420p",
+        ...(o.profile ? ["-profile:v", o.profile] : []),
+        ...(enc === "libx265" ? ["-tag:v", "hvc1"] : []),
+      ];
     case "libvpx-vp9":
     case "libvpx": {
       // faster presets: realtime deadline with a high cpu-used; slower ones: good deadline, lower cpu-used
       const realtime = speed <= 4;
       const cpu = realtime ? 8 - speed : Math.max(0, 8 - speed);
       const rate = enc === "libvpx" ? ["-b:v", "2M"] : ["-b:v", "0"];
-      return ["-c:v", enc, "-crf", String(o.crf ?? (enc === "libvpx" ? 10 : 32)), ...rate, "-deadline", realtime ? "realtime" : "good", "-cpu-used", String(cpu), "-pix_fmt", "yuv420p"];
+      return [
+        "-c:v",
+        enc,
+        "-crf",
+        String(o.crf ?? (enc === "libvpx" ? 10 : 32)),
+        ...rate,
+        "-deadline",
+        realtime ? "realtime" : "good",
+        "-cpu-used",
+        String(cpu),
+        "-pix_fmt",
+        "yuv420p",
+      ];
     }
     default:
-      return ["-c:v", "mpeg4", "-q:v", String(o.crf !== undefined ? Math.max(1, Math.min(31, Math.round(o.crf / 2))) : 4), "-pix_fmt", "yuv420p"];
+      return [
+        "-c:v",
+        "mpeg4",
+        "-q:v",
+        String(o.crf !== undefined ? Math.max(1, Math.min(31, Math.round(o.crf / 2))) : 4),
+        "-pix_fmt",
+        "yuv420p",
+      ];
   }
 }
 
@@ -93,11 +138,13 @@ function audioCodecArgs(codec: AudioCodec, source: MediaProbe["audio"], o: Media
   if (!enc) return ["-an"];
   if (enc === "copy") return ["-c:a", "copy"];
   const args = ["-c:a", enc];
-  const channels = o.audio_channels ?? (source && source.channels > 2 && ["libmp3lame", "libopus"].includes(enc) ? 2 : undefined);
+  const channels =
+    o.audio_channels ?? (source && source.channels > 2 && ["libmp3lame", "libopus"].includes(enc) ? 2 : undefined);
   if (channels) args.push("-ac", String(channels));
   if (enc === "libopus" && (channels ?? source?.channels ?? 2) > 2) args.push("-mapping_family", "1");
   let rate = o.audio_frequency;
-  if (enc === "libopus" && !rate && source && ![48000, 24000, 16000, 12000, 8000].includes(source.sampleRate)) rate = 48000;
+  if (enc === "libopus" && !rate && source && ![48000, 24000, 16000, 12000, 8000].includes(source.sampleRate))
+    rate = 48000;
   if (rate) args.push("-ar", String(rate));
   if (enc.startsWith("pcm") || enc === "flac") return args;
   if (o.audio_bitrate) args.push("-b:a", `${o.audio_bitrate}k`);
@@ -128,29 +175,80 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
   const head = ["-hide_banner", "-nostdin", "-y", "-nostats"];
   const v = probe.video && !probe.video.attachedPic ? probe.video : null;
   if (req.op === "thumbnail") {
-    if (!v) throw new MediaPlanError("CONVERSION_FAILED", `${req.input.filename} has no video stream to take a thumbnail of.`);
+    if (!v)
+      throw new MediaPlanError(
+        "CONVERSION_FAILED",
+        `${req.input.filename} has no video stream to take a thumbnail of.`,
+      );
     const d = probe.duration;
     const at = req.options.timestamp ?? (d ? Math.min(5, d * 0.1) : 0);
-    if (d !== null && at >= d) throw new MediaPlanError("CONVERSION_FAILED", `timestamp ${secs(at)} s is at or past the end of ${req.input.filename} (${secs(d)} s).`);
+    if (d !== null && at >= d)
+      throw new MediaPlanError(
+        "CONVERSION_FAILED",
+        `timestamp ${secs(at)} s is at or past the end of ${req.input.filename} (${secs(d)} s).`,
+      );
     const scale = scaleFilter(req.options.width, req.options.height, req.options.fit ?? "max", false);
-    const enc = req.outputFormat === "jpg" ? ["-q:v", "2"] : req.outputFormat === "webp" ? ["-c:v", "libwebp", "-quality", "85"] : [];
-    return [[...head, ...(at > 0 ? ["-ss", secs(at)] : []), "-i", paths.input, "-map", "0:v:0", "-frames:v", "1", ...(scale ? ["-vf", scale] : []), ...enc, "-update", "1", paths.output]];
+    const enc =
+      req.outputFormat === "jpg"
+        ? ["-q:v", "2"]
+        : req.outputFormat === "webp"
+          ? ["-c:v", "libwebp", "-quality", "85"]
+          : [];
+    return [
+      [
+        ...head,
+        ...(at > 0 ? ["-ss", secs(at)] : []),
+        "-i",
+        paths.input,
+        "-map",
+        "0:v:0",
+        "-frames:v",
+        "1",
+        ...(scale ? ["-vf", scale] : []),
+        ...enc,
+        "-update",
+        "1",
+        paths.output,
+      ],
+    ];
   }
   const o: MediaOptions = req.op === "convert" ? req.options : {};
   const out = req.outputFormat;
   const audioOut = (AUDIO_OUTPUTS as readonly string[]).includes(out);
   const trimIn = o.trim_start ? ["-ss", secs(o.trim_start)] : [];
   const trimOut = o.trim_end !== undefined ? ["-t", secs(o.trim_end - (o.trim_start ?? 0))] : [];
-  if (o.trim_end !== undefined && o.trim_end <= (o.trim_start ?? 0)) throw new MediaPlanError("CONVERSION_FAILED", "trim_end must be after trim_start.");
+  if (o.trim_end !== undefined && o.trim_end <= (o.trim_start ?? 0))
+    throw new MediaPlanError("CONVERSION_FAILED", "trim_end must be after trim_start.");
   if (o.trim_start !== undefined && probe.duration !== null && o.trim_start >= probe.duration) {
-    throw new MediaPlanError("CONVERSION_FAILED", `trim_start ${secs(o.trim_start)} s is at or past the end of ${req.input.filename} (${secs(probe.duration)} s).`);
+    throw new MediaPlanError(
+      "CONVERSION_FAILED",
+      `trim_start ${secs(o.trim_start)} s is at or past the end of ${req.input.filename} (${secs(probe.duration)} s).`,
+    );
   }
   if (audioOut) {
-    if (!probe.audio) throw new MediaPlanError("CONVERSION_FAILED", `${req.input.filename} has no audio stream to convert to ${out}.`);
+    if (!probe.audio)
+      throw new MediaPlanError("CONVERSION_FAILED", `${req.input.filename} has no audio stream to convert to ${out}.`);
     const codec = o.audio_codec ?? defaultAudioCodec(out);
-    return [[...head, ...trimIn, "-i", paths.input, ...trimOut, "-map", "0:a:0", "-vn", "-sn", "-dn", ...audioCodecArgs(codec, probe.audio, o), ...muxArgs(out), paths.output]];
+    return [
+      [
+        ...head,
+        ...trimIn,
+        "-i",
+        paths.input,
+        ...trimOut,
+        "-map",
+        "0:a:0",
+        "-vn",
+        "-sn",
+        "-dn",
+        ...audioCodecArgs(codec, probe.audio, o),
+        ...muxArgs(out),
+        paths.output,
+      ],
+    ];
   }
-  if (!v) throw new MediaPlanError("CONVERSION_FAILED", `${req.input.filename} has no video stream to convert to ${out}.`);
+  if (!v)
+    throw new MediaPlanError("CONVERSION_FAILED", `${req.input.filename} has no video stream to convert to ${out}.`);
   if (out === "gif") {
     const fps = o.fps ?? Math.min(v.fps, 15);
     const scale = scaleFilter(o.width, o.height, o.fit ?? "max", false);
@@ -158,8 +256,35 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
     const palette = paths.output.replace(/[^/]+$/, "palette.png");
     return [
       // -t before -i: palettegen waits for the end of its input, so the input itself must end at trim_end
-      [...head, ...trimIn, ...trimOut, "-i", paths.input, "-vf", `${chain},palettegen=stats_mode=diff`, "-an", "-frames:v", "1", "-update", "1", palette],
-      [...head, ...trimIn, "-i", paths.input, "-i", palette, ...trimOut, "-filter_complex", `[0:v:0]${chain}[x];[x][1:v]paletteuse=dither=bayer:bayer_scale=5`, "-an", ...muxArgs(out), paths.output],
+      [
+        ...head,
+        ...trimIn,
+        ...trimOut,
+        "-i",
+        paths.input,
+        "-vf",
+        `${chain},palettegen=stats_mode=diff`,
+        "-an",
+        "-frames:v",
+        "1",
+        "-update",
+        "1",
+        palette,
+      ],
+      [
+        ...head,
+        ...trimIn,
+        "-i",
+        paths.input,
+        "-i",
+        palette,
+        ...trimOut,
+        "-filter_complex",
+        `[0:v:0]${chain}[x];[x][1:v]paletteuse=dither=bayer:bayer_scale=5`,
+        "-an",
+        ...muxArgs(out),
+        paths.output,
+      ],
     ];
   }
   const vcodec = o.video_codec ?? defaultVideoCodec(out);
@@ -168,20 +293,45 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
   if (req.op === "watermark") filters.push(...watermarkFilters(req, v, paths));
   // the frame rate as the fps filter, not the output option -r: ffmpeg 5.1 with -r ends the video
   // two frames late (10 s at fps 10 → 10.2 s, 102 frames; measured natively, same in WebAssembly)
-  const post = copy ? null : [o.fps ? `fps=${secs(o.fps)}` : null, scaleFilter(o.width, o.height, o.fit ?? "max", true)].filter(Boolean).join(",") || null;
-  const acodec = o.audio_codec ?? (req.op === "watermark" && sameFamily(req.input.filename, out) ? "copy" : defaultAudioCodec(out));
+  const post = copy
+    ? null
+    : [o.fps ? `fps=${secs(o.fps)}` : null, scaleFilter(o.width, o.height, o.fit ?? "max", true)]
+        .filter(Boolean)
+        .join(",") || null;
+  const acodec =
+    o.audio_codec ?? (req.op === "watermark" && sameFamily(req.input.filename, out) ? "copy" : defaultAudioCodec(out));
   const audio = probe.audio ? ["-map", "0:a:0?", ...audioCodecArgs(acodec, probe.audio, o)] : [];
-  const inputs = ["-i", paths.input, ...(req.op === "watermark" && req.image && paths.image ? ["-i", paths.image] : [])];
+  const inputs = [
+    "-i",
+    paths.input,
+    ...(req.op === "watermark" && req.image && paths.image ? ["-i", paths.image] : []),
+  ];
   let video: string[];
   if (filters.length) {
     // watermark: one filter graph from [0:v:0] to [v], the size fix for 4:2:0 last
     const last = filters.length - 1;
-    const graph = post ? [...filters, `[wm0]${post}[v]`] : filters.map((f, i) => (i === last ? f.replace(/\[wm0\]$/, "[v]") : f));
+    const graph = post
+      ? [...filters, `[wm0]${post}[v]`]
+      : filters.map((f, i) => (i === last ? f.replace(/\[wm0\]$/, "[v]") : f));
     video = ["-filter_complex", graph.join(";"), "-map", "[v]"];
   } else {
     video = ["-map", "0:v:0", ...(post ? ["-vf", post] : [])];
   }
-  return [[...head, ...trimIn, ...inputs, ...trimOut, ...video, ...audio, ...videoCodecArgs(vcodec, o), "-sn", "-dn", ...muxArgs(out), paths.output]];
+  return [
+    [
+      ...head,
+      ...trimIn,
+      ...inputs,
+      ...trimOut,
+      ...video,
+      ...audio,
+      ...videoCodecArgs(vcodec, o),
+      "-sn",
+      "-dn",
+      ...muxArgs(out),
+      paths.output,
+    ],
+  ];
 }
 
 const sameFamily = (filename: string, out: string) => {
@@ -201,23 +351,41 @@ function color(hex: string | undefined, opacity: number | undefined): string {
  * `overlay`, or the text drawn with `drawtext` (read from a file, unexpanded, so no character of
  * it is syntax). Placement as on images: top/center/bottom × left/center/right with margins.
  */
-function watermarkFilters(req: Extract<MediaRequest, { op: "watermark" }>, v: NonNullable<MediaProbe["video"]>, paths: PlanPaths): string[] {
+function watermarkFilters(
+  req: Extract<MediaRequest, { op: "watermark" }>,
+  v: NonNullable<MediaProbe["video"]>,
+  paths: PlanPaths,
+): string[] {
   const o = req.options;
   const mh = o.margin_horizontal ?? 0;
   const mv = o.margin_vertical ?? 0;
   const pos = (W: string, w: string, H: string, h: string) => ({
-    x: o.position_horizontal === "left" ? `${mh}` : o.position_horizontal === "right" ? `${W}-${w}-${mh}` : `(${W}-${w})/2`,
+    x:
+      o.position_horizontal === "left"
+        ? `${mh}`
+        : o.position_horizontal === "right"
+          ? `${W}-${w}-${mh}`
+          : `(${W}-${w})/2`,
     y: o.position_vertical === "top" ? `${mv}` : o.position_vertical === "bottom" ? `${H}-${h}-${mv}` : `(${H}-${h})/2`,
   });
   if (req.image && paths.image) {
-    const width = o.image_width ?? (o.image_width_percent ? Math.max(1, Math.round((v.width * o.image_width_percent) / 100)) : undefined);
+    const width =
+      o.image_width ??
+      (o.image_width_percent ? Math.max(1, Math.round((v.width * o.image_width_percent) / 100)) : undefined);
     const alpha = (o.opacity ?? 100) / 100;
-    const mark = ["format=rgba", ...(width ? [`scale=${width}:-1`] : []), ...(alpha < 1 ? [`colorchannelmixer=aa=${round(alpha)}`] : [])].join(",");
+    const mark = [
+      "format=rgba",
+      ...(width ? [`scale=${width}:-1`] : []),
+      ...(alpha < 1 ? [`colorchannelmixer=aa=${round(alpha)}`] : []),
+    ].join(",");
     const { x, y } = pos("main_w", "overlay_w", "main_h", "overlay_h");
     return [`[1:v]${mark}[mark]`, `[0:v:0][mark]overlay=x=${x}:y=${y}:format=auto:eof_action=repeat[wm0]`];
   }
-  if (!paths.textFile || !paths.fontDir) throw new MediaPlanError("UNSUPPORTED", "a text watermark needs the text and a font.");
+  if (!paths.textFile || !paths.fontDir)
+    throw new MediaPlanError("UNSUPPORTED", "a text watermark needs the text and a font.");
   const font = `${paths.fontDir}/${FONT_FILES[o.font_name ?? "DejaVu Sans"] ?? FONT_FILES["DejaVu Sans"]}`;
   const { x, y } = pos("w", "text_w", "h", "text_h");
-  return [`[0:v:0]drawtext=fontfile='${font}':textfile='${paths.textFile}':expansion=none:fontsize=${o.font_size ?? 40}:fontcolor=${color(o.font_color, o.opacity)}:x=${x}:y=${y}[wm0]`];
+  return [
+    `[0:v:0]drawtext=fontfile='${font}':textfile='${paths.textFile}':expansion=none:fontsize=${o.font_size ?? 40}:fontcolor=${color(o.font_color, o.opacity)}:x=${x}:y=${y}[wm0]`,
+  ];
 }

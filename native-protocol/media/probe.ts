@@ -38,17 +38,26 @@ export function parseProbe(json: string): MediaProbe | null {
   }
   if (!doc.format || !Array.isArray(doc.streams)) return null;
   const streams = doc.streams;
-  const isPic = (s: Record<string, unknown>) => (s.disposition as Record<string, number> | undefined)?.attached_pic === 1;
+  const isPic = (s: Record<string, unknown>) =>
+    (s.disposition as Record<string, number> | undefined)?.attached_pic === 1;
   const videos = streams.filter((s) => s.codec_type === "video" && num(s.width) > 0);
   const v = videos.find((s) => !isPic(s)) ?? videos[0];
   const a = streams.find((s) => s.codec_type === "audio");
   if (!v && !a) return null;
-  const durations = [num(doc.format.duration), ...streams.map((s) => num(s.duration))].filter((d) => Number.isFinite(d) && d > 0);
-  const fps = v ? [num(v.avg_frame_rate), num(v.r_frame_rate)].find((f) => Number.isFinite(f) && f > 0 && f <= 1000) ?? 25 : 0;
+  const durations = [num(doc.format.duration), ...streams.map((s) => num(s.duration))].filter(
+    (d) => Number.isFinite(d) && d > 0,
+  );
+  const fps = v
+    ? ([num(v.avg_frame_rate), num(v.r_frame_rate)].find((f) => Number.isFinite(f) && f > 0 && f <= 1000) ?? 25)
+    : 0;
   return {
     container: String(doc.format.format_name ?? ""),
     duration: durations.length ? durations[0]! : null,
-    video: v ? { codec: String(v.codec_name ?? ""), width: num(v.width), height: num(v.height), fps, attachedPic: isPic(v) } : null,
-    audio: a ? { codec: String(a.codec_name ?? ""), sampleRate: num(a.sample_rate) || 0, channels: num(a.channels) || 0 } : null,
+    video: v
+      ? { codec: String(v.codec_name ?? ""), width: num(v.width), height: num(v.height), fps, attachedPic: isPic(v) }
+      : null,
+    audio: a
+      ? { codec: String(a.codec_name ?? ""), sampleRate: num(a.sample_rate) || 0, channels: num(a.channels) || 0 }
+      : null,
   };
 }

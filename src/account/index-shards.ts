@@ -26,13 +26,17 @@ export const inShard = (uuid: string, shard: number): string => uuid.slice(0, -1
 export const taskIdFor = (holderId: string): string => inShard(crypto.randomUUID(), shardOf(holderId));
 
 /** The index shard `shard` of `user`. */
-export const indexStub = (env: Env, user: string, shard: number) => env.ACCOUNTS.getByName(`${user}#${shard.toString(16)}`) as unknown as AccountStub;
+export const indexStub = (env: Env, user: string, shard: number) =>
+  env.ACCOUNTS.getByName(`${user}#${shard.toString(16)}`) as unknown as AccountStub;
 
 /** The index shard holding job or task `id` of `user`. */
 export const indexOf = (env: Env, user: string, id: string) => indexStub(env, user, shardOf(id));
 
 /** Every index object of `user`: the home object (entries from before sharding) and the 16 shards. */
-export const allIndexes = (env: Env, user: string) => [accountStub(env, user), ...Array.from({ length: INDEX_SHARDS }, (_, s) => indexStub(env, user, s))];
+export const allIndexes = (env: Env, user: string) => [
+  accountStub(env, user),
+  ...Array.from({ length: INDEX_SHARDS }, (_, s) => indexStub(env, user, s)),
+];
 
 /** Where a task of `user` lives, or null (unknown, or another user's). */
 export async function findTask(env: Env, user: string, taskId: string): Promise<TaskLocation | null> {
@@ -50,7 +54,11 @@ export async function creditsUsed(env: Env, user: string): Promise<number> {
 }
 
 /** Rows of every index, newest first (created_at desc, then id), the page `offset`…`offset+limit`. */
-export async function mergedPage<R extends { id: string; created_at: number }>(pages: Promise<R[]>[], offset: number, limit: number): Promise<R[]> {
+export async function mergedPage<R extends { id: string; created_at: number }>(
+  pages: Promise<R[]>[],
+  offset: number,
+  limit: number,
+): Promise<R[]> {
   const rows = (await Promise.all(pages)).flat();
   rows.sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return rows.slice(offset, offset + limit);

@@ -50,10 +50,16 @@ export async function admit(env: Env, userName: string): Promise<void> {
   const open = await read;
   if (lastCount.size > 10_000) lastCount.clear();
   const seen = lastCount.get(userName);
-  if (seen && seen.at >= now) seen.since++; // another create of the same read got there first
+  if (seen && seen.at >= now)
+    seen.since++; // another create of the same read got there first
   else lastCount.set(userName, { open, at: now, since: 1 });
   if (open >= max) {
-    throw new ApiError(429, `Too many unfinished jobs (${open}; at most ${max}). Retry after ${RETRY_AFTER_S} seconds.`, "TOO_MANY_REQUESTS", undefined,
-      { "retry-after": String(RETRY_AFTER_S) });
+    throw new ApiError(
+      429,
+      `Too many unfinished jobs (${open}; at most ${max}). Retry after ${RETRY_AFTER_S} seconds.`,
+      "TOO_MANY_REQUESTS",
+      undefined,
+      { "retry-after": String(RETRY_AFTER_S) },
+    );
   }
 }

@@ -32,10 +32,20 @@ app.get("/__meter", (c) => (meterOn(c.env) ? c.json(readMeter(c.req.query("reset
 /** The console page for browsers (src/console/index.html, a text module); JSON facts about the API for everything else. */
 app.get("/", (c) => {
   if (/text\/html/.test(c.req.header("accept") ?? "")) {
-    return c.html(CONSOLE_PAGE, 200, { "content-security-policy": "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'unsafe-inline'; img-src 'self' data: blob:", "x-frame-options": "DENY" });
+    return c.html(CONSOLE_PAGE, 200, {
+      "content-security-policy":
+        "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'unsafe-inline'; img-src 'self' data: blob:",
+      "x-frame-options": "DENY",
+    });
   }
   const origin = new URL(c.req.url).origin;
-  return c.json({ name: "edge-convert", api: "CloudConvert v2 compatible", docs: `${origin}/v2/operations`, openapi: `${origin}/openapi.json`, console: `${origin}/` });
+  return c.json({
+    name: "edge-convert",
+    api: "CloudConvert v2 compatible",
+    docs: `${origin}/v2/operations`,
+    openapi: `${origin}/openapi.json`,
+    console: `${origin}/`,
+  });
 });
 app.route("/", live);
 app.route("/", openapi);

@@ -16,7 +16,12 @@ export function q(value: string | undefined): string | undefined {
 
 /** Comma-separated include list (contract §1.2). */
 export function includes(value: string | undefined): Set<string> {
-  return new Set((value ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (value ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

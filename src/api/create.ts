@@ -23,12 +23,18 @@ import { admit } from "./admission";
 import { findTask, taskIdFor } from "../account/index-shards";
 
 /** Validates and creates a job from a POST /v2/jobs body. Throws ApiError 422 on any invalid part. */
-export async function createJob(env: Env, user: User, baseUrl: string, body: Record<string, unknown>): Promise<JobJson> {
+export async function createJob(
+  env: Env,
+  user: User,
+  baseUrl: string,
+  body: Record<string, unknown>,
+): Promise<JobJson> {
   const parsed = parseJobTasks(body.tasks, handlersOf);
   if ("errors" in parsed) throw invalid(parsed.errors);
   const errors: FieldErrors = {};
   const tag = body.tag ?? null;
-  if (tag !== null && (typeof tag !== "string" || tag.length > 255)) errors.tag = ["tag must be a string of at most 255 characters."];
+  if (tag !== null && (typeof tag !== "string" || tag.length > 255))
+    errors.tag = ["tag must be a string of at most 255 characters."];
   const webhookUrl = checkWebhookUrl(env, body.webhook_url, errors);
   if (Object.keys(errors).length) throw invalid(errors);
   await admit(env, user.name);
@@ -37,14 +43,27 @@ export async function createJob(env: Env, user: User, baseUrl: string, body: Rec
   const failed = tasks.filter((t): t is { error: string; name: string } => "error" in t);
   if (failed.length) throw invalid(Object.fromEntries(failed.map((f) => [`tasks.${f.name}`, [f.error]])));
   const job: NewJob = {
-    jobId, userName: user.name, userNum: user.num, tag: tag as string | null, webhookUrl, baseUrl,
-    retentionS: retentionSeconds(env), standalone: false, tasks: tasks as NewTask[],
+    jobId,
+    userName: user.name,
+    userNum: user.num,
+    tag: tag as string | null,
+    webhookUrl,
+    baseUrl,
+    retentionS: retentionSeconds(env),
+    standalone: false,
+    tasks: tasks as NewTask[],
   };
   return jobStub(env, jobId).create(job);
 }
 
 /** Validates and creates a standalone task (POST /v2/{operation}); `input` holds task ids (contract §1.2). */
-export async function createStandaloneTask(env: Env, user: User, baseUrl: string, operation: string, body: Record<string, unknown>) {
+export async function createStandaloneTask(
+  env: Env,
+  user: User,
+  baseUrl: string,
+  operation: string,
+  body: Record<string, unknown>,
+) {
   const errors: string[] = [];
   const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
   if (!spec) throw invalid({ [fieldOf(errors[0])]: errors });
@@ -60,8 +79,16 @@ export async function createStandaloneTask(env: Env, user: User, baseUrl: string
   const task = await prepareTask(env, holder, taskId, spec, baseUrl);
   if ("error" in task) throw invalid({ [spec.operation]: [task.error] });
   const job: NewJob = {
-    jobId: holder, userName: user.name, userNum: user.num, tag: null, webhookUrl: null, baseUrl,
-    retentionS: retentionSeconds(env), standalone: true, tasks: [task], externalInputs,
+    jobId: holder,
+    userName: user.name,
+    userNum: user.num,
+    tag: null,
+    webhookUrl: null,
+    baseUrl,
+    retentionS: retentionSeconds(env),
+    standalone: true,
+    tasks: [task],
+    externalInputs,
   };
   const stub = jobStub(env, holder);
   await stub.create(job);
@@ -75,7 +102,8 @@ function fieldOf(message: string | undefined): string {
 
 function checkWebhookUrl(env: Env, raw: unknown, errors: FieldErrors): string | null {
   if (raw === undefined || raw === null || raw === "") return null;
-  const why = typeof raw === "string" ? refuseUrl(raw, env.ALLOW_PRIVATE_IMPORTS === "true") : "webhook_url must be a URL.";
+  const why =
+    typeof raw === "string" ? refuseUrl(raw, env.ALLOW_PRIVATE_IMPORTS === "true") : "webhook_url must be a URL.";
   if (why) errors.webhook_url = [why];
   return raw as string;
 }
@@ -85,9 +113,25 @@ function checkWebhookUrl(env: Env, raw: unknown, errors: FieldErrors): string | 
  * (import/raw, import/base64) through the runner's execute, so their file is stored before the job
  * exists and no file bytes ever reach the Durable Object or the queue.
  */
-async function prepareTask(env: Env, jobId: string, id: string, s: TaskSpec, baseUrl: string): Promise<NewTask | { error: string; name: string }> {
+async function prepareTask(
+  env: Env,
+  jobId: string,
+  id: string,
+  s: TaskSpec,
+  baseUrl: string,
+): Promise<NewTask | { error: string; name: string }> {
   const mode = handlersOf(s.operation)?.[0]?.mode ?? "queue";
-  const base: NewTask = { id, name: s.name, operation: s.operation, mode, params: s.params, payload: s.payload, inputs: s.input, ignoreError: s.ignoreError, timeoutS: s.timeout };
+  const base: NewTask = {
+    id,
+    name: s.name,
+    operation: s.operation,
+    mode,
+    params: s.params,
+    payload: s.payload,
+    inputs: s.input,
+    ignoreError: s.ignoreError,
+    timeoutS: s.timeout,
+  };
   if (mode === "upload") {
     const form = await uploadForm(baseUrl, signingSecret(env), jobId, id, Math.floor(Date.now() / 1000));
     return { ...base, preset: { status: "waiting", result: { form }, message: "Waiting for file upload" } };
@@ -95,10 +139,16 @@ async function prepareTask(env: Env, jobId: string, id: string, s: TaskSpec, bas
   if (mode === "ingress") {
     try {
       const store = new R2FileStore(env.FILES);
-      const ctx = operationContext({ taskName: s.name, taskId: id, jobId }, {
-        signal: AbortSignal.timeout(30_000), files: store, engines: workerdEngines(env),
-        settings: runtimeSettings(env, baseUrl, retentionSeconds(env)), refsOf: () => [],
-      });
+      const ctx = operationContext(
+        { taskName: s.name, taskId: id, jobId },
+        {
+          signal: AbortSignal.timeout(30_000),
+          files: store,
+          engines: workerdEngines(env),
+          settings: runtimeSettings(env, baseUrl, retentionSeconds(env)),
+          refsOf: () => [],
+        },
+      );
       const { out, engine } = await execute(s.operation, s.params, [], ctx);
       const files = await storeOutputs(store, jobId, id, out.files);
       return { ...base, preset: { status: "finished", files, engine: engine.name, engineVersion: engine.version } };

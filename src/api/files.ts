@@ -31,7 +31,12 @@ files.on(["GET", "HEAD"], "/v2/files/*", async (c) => {
   const url = new URL(c.req.url);
   const key = decodedKey(url.pathname.slice("/v2/files/".length));
   const inline = url.searchParams.get("inline") === "1";
-  const refused = await checkFileGrant(signingSecret(c.env), { key, expires: Number(url.searchParams.get("expires")), inline }, url.searchParams.get("signature") ?? "", Math.floor(Date.now() / 1000));
+  const refused = await checkFileGrant(
+    signingSecret(c.env),
+    { key, expires: Number(url.searchParams.get("expires")), inline },
+    url.searchParams.get("signature") ?? "",
+    Math.floor(Date.now() / 1000),
+  );
   if (refused) throw new ApiError(403, refused, "FORBIDDEN");
   const obj = c.req.method === "HEAD" ? await c.env.FILES.head(key) : await c.env.FILES.get(key);
   if (!obj) throw notFound("The file no longer exists.");

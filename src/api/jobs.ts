@@ -20,12 +20,20 @@ const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
 /** The JSON object body. @throws ApiError 413 over MAX_JSON_BYTES (by Content-Length before reading, else after) | 422 not an object; SyntaxError → 400 */
 async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const tooLarge = () => new ApiError(413, "The request body is too large (16 MB at most; use import/upload for big files).", "FILE_TOO_LARGE");
+  const tooLarge = () =>
+    new ApiError(
+      413,
+      "The request body is too large (16 MB at most; use import/upload for big files).",
+      "FILE_TOO_LARGE",
+    );
   if (Number(c.req.header("content-length") ?? 0) > MAX_JSON_BYTES) throw tooLarge();
   const text = await c.req.text();
   if (text.length > MAX_JSON_BYTES) throw tooLarge();
   const body = text ? JSON.parse(text) : {};
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { tasks: ["The body must be a JSON object."] });
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
+      tasks: ["The body must be a JSON object."],
+    });
   return body;
 }
 
@@ -46,7 +54,9 @@ function maybeRedirect(c: Context<AppEnv>, job: JobJson, redirect: unknown) {
   return url ? c.redirect(url, 302) : null;
 }
 
-jobs.post("/v2/jobs", async (c) => c.json({ data: await createJob(c.env, c.get("user"), baseUrlOf(c.req.url), await readJson(c)) }, 201));
+jobs.post("/v2/jobs", async (c) =>
+  c.json({ data: await createJob(c.env, c.get("user"), baseUrlOf(c.req.url), await readJson(c)) }, 201),
+);
 
 jobs.post("/sync/v2/jobs", async (c) => {
   const body = await readJson(c);
@@ -61,14 +71,22 @@ jobs.get("/v2/jobs", async (c) => {
   const p = pageOf(c.req.query());
   const status = q(c.req.query("filter[status]"));
   const tag = q(c.req.query("filter[tag]"));
-  const rows = await mergedPage(allIndexes(c.env, c.get("user").name).map((s) => s.listJobs({ status, tag, offset: 0, limit: p.offset + p.perPage + 1 })), p.offset, p.perPage + 1);
+  const rows = await mergedPage(
+    allIndexes(c.env, c.get("user").name).map((s) =>
+      s.listJobs({ status, tag, offset: 0, limit: p.offset + p.perPage + 1 }),
+    ),
+    p.offset,
+    p.perPage + 1,
+  );
   const ids = rows.map((r) => r.id);
   const withTasks = includes(c.req.query("include")).has("tasks");
   const found = await Promise.all(ids.slice(0, p.perPage).map((id) => jobStub(c.env, id).getJob(withTasks)));
-  const data = found.filter((j) => j && (!status || j.status === status)).map((j) => {
-    const { _owner, ...json } = j!;
-    return json;
-  });
+  const data = found
+    .filter((j) => j && (!status || j.status === status))
+    .map((j) => {
+      const { _owner, ...json } = j!;
+      return json;
+    });
   return c.json(listBody(c.req.url, p, data, ids.length > p.perPage));
 });
 

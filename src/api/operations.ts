@@ -23,7 +23,13 @@ interface OptionJson {
   possible_values?: unknown[];
 }
 
-type JsonSchema = { type?: string | string[]; enum?: unknown[]; default?: unknown; anyOf?: JsonSchema[]; const?: unknown };
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  anyOf?: JsonSchema[];
+  const?: unknown;
+};
 
 function optionType(s: JsonSchema): Omit<OptionJson, "name"> {
   const alt = s.anyOf?.find((x) => x.type !== "null") ?? s;
@@ -39,7 +45,9 @@ const optionCache = new WeakMap<OperationHandler<any>, OptionJson[]>();
 export function optionsOf(h: OperationHandler<any>): OptionJson[] {
   let opts = optionCache.get(h);
   if (!opts) {
-    const schema = z.toJSONSchema(h.params, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonSchema> };
+    const schema = z.toJSONSchema(h.params, { io: "input", unrepresentable: "any" }) as {
+      properties?: Record<string, JsonSchema>;
+    };
     opts = Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, ...optionType(s) }));
     optionCache.set(h, opts);
   }
@@ -63,7 +71,12 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
   const inc = includes(c.req.query("include"));
   const rows = HANDLERS.flatMap((h) =>
     h.formats.flatMap((fmt) =>
-      enginesFor({ kind: h.kind, operation: h.operation, input: fmt.input, output: fmt.output }).map((e) => ({ h, e, input: orNull(fmt.input), output: orNull(fmt.output) })),
+      enginesFor({ kind: h.kind, operation: h.operation, input: fmt.input, output: fmt.output }).map((e) => ({
+        h,
+        e,
+        input: orNull(fmt.input),
+        output: orNull(fmt.output),
+      })),
     ),
   ).filter(
     (r) =>
@@ -77,7 +90,9 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
   );
   // clients read `data` without paging (n8n's node, contract §1.4): every row unless per_page or page is asked for
   const paged = c.req.query("per_page") !== undefined || c.req.query("page") !== undefined;
-  const p = paged ? pageOf({ page: c.req.query("page"), per_page: c.req.query("per_page") ?? "1000" }) : { page: 1, perPage: Math.max(1, rows.length), offset: 0 };
+  const p = paged
+    ? pageOf({ page: c.req.query("page"), per_page: c.req.query("per_page") ?? "1000" })
+    : { page: 1, perPage: Math.max(1, rows.length), offset: 0 };
   const data = rows.slice(p.offset, p.offset + p.perPage).map(({ h, e, input, output }) => ({
     operation: h.operation,
     input_format: input,
@@ -88,7 +103,13 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
     experimental: false,
     meta: {},
     ...(inc.has("options") ? { options: optionsOf(h) } : {}),
-    ...(inc.has("engine_versions") ? { engine_versions: [{ version: e.version, default: true, latest: true, deprecated: false, experimental: false }] } : {}),
+    ...(inc.has("engine_versions")
+      ? {
+          engine_versions: [
+            { version: e.version, default: true, latest: true, deprecated: false, experimental: false },
+          ],
+        }
+      : {}),
   }));
   return c.json(listBody(c.req.url, p, data, rows.length > p.offset + p.perPage));
 }

@@ -14,8 +14,14 @@ export interface Page {
 export function pageOf(query: Record<string, string | undefined>): Page {
   const page = Number(q(query.page) ?? 1);
   const perPage = Number(q(query.per_page) ?? 100);
-  if (!Number.isInteger(page) || page < 1) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { page: ["page must be a positive integer."] });
-  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 1000) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { per_page: ["per_page must be an integer between 1 and 1000."] });
+  if (!Number.isInteger(page) || page < 1)
+    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
+      page: ["page must be a positive integer."],
+    });
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 1000)
+    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
+      per_page: ["per_page must be an integer between 1 and 1000."],
+    });
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
@@ -30,7 +36,18 @@ export function listBody<T>(url: string, p: Page, data: T[], hasMore: boolean) {
   };
   return {
     data,
-    links: { first: at(1), last: null, prev: p.page > 1 ? at(p.page - 1) : null, next: hasMore ? at(p.page + 1) : null },
-    meta: { current_page: p.page, from: data.length ? p.offset + 1 : null, path, per_page: p.perPage, to: data.length ? p.offset + data.length : null },
+    links: {
+      first: at(1),
+      last: null,
+      prev: p.page > 1 ? at(p.page - 1) : null,
+      next: hasMore ? at(p.page + 1) : null,
+    },
+    meta: {
+      current_page: p.page,
+      from: data.length ? p.offset + 1 : null,
+      path,
+      per_page: p.perPage,
+      to: data.length ? p.offset + data.length : null,
+    },
   };
 }

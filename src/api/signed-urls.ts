@@ -50,15 +50,25 @@ signedUrls.get("/s/:id", async (c) => {
     if (url) return c.redirect(url, 302);
   }
   const body = v.job as { tasks?: Record<string, { operation?: unknown }> } | null;
-  if (!body || typeof body !== "object" || !Object.values(body.tasks ?? {}).some((t) => t?.operation === "export/url")) {
-    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { tasks: ["The job of a signed URL must contain an export/url task."] });
+  if (
+    !body ||
+    typeof body !== "object" ||
+    !Object.values(body.tasks ?? {}).some((t) => t?.operation === "export/url")
+  ) {
+    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
+      tasks: ["The job of a signed URL must contain an export/url task."],
+    });
   }
   const created = await createJob(c.env, user, baseUrlOf(c.req.url), body as Record<string, unknown>);
   const job = await jobStub(c.env, created.id).waitJob(maxWaitMs(c.env));
   const url = job && job.status === "finished" ? exportedUrl(job) : undefined;
   if (!job || !url) {
     const failed = job?.tasks?.find((t) => t.status === "error");
-    throw new ApiError(422, failed ? `Task ${failed.name} failed: ${failed.message ?? failed.code}` : "The job did not finish in time.", failed?.code ?? "JOB_FAILED");
+    throw new ApiError(
+      422,
+      failed ? `Task ${failed.name} failed: ${failed.message ?? failed.code}` : "The job did not finish in time.",
+      failed?.code ?? "JOB_FAILED",
+    );
   }
   if (v.cacheKey) await account.rememberSigned(id, v.cacheKey, job.id);
   return c.redirect(url, 302);

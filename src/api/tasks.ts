@@ -38,10 +38,12 @@ async function withIncludes(c: Context<AppEnv>, t: TaskJson, inc: Set<string>, h
   }
   if (inc.has("retries")) out.retries = (await stub.listTasks()).filter((x) => x.retry_of_task_id === t.id);
   if (inc.has("depends_on_tasks")) {
-    const deps = await Promise.all(t.depends_on_task_ids.map(async (id) => {
-      const loc = await findTask(c.env, c.get("user").name, id);
-      return loc ? jobStub(c.env, loc.holder).getTask(id) : null;
-    }));
+    const deps = await Promise.all(
+      t.depends_on_task_ids.map(async (id) => {
+        const loc = await findTask(c.env, c.get("user").name, id);
+        return loc ? jobStub(c.env, loc.holder).getTask(id) : null;
+      }),
+    );
     out.depends_on_tasks = deps.filter((d) => d !== null);
   }
   return out;
@@ -55,10 +57,23 @@ tasks.get("/v2/tasks", async (c) => {
   const jobId = q(c.req.query("filter[job_id]"));
   const user = c.get("user").name;
   const where = jobId ? [accountStub(c.env, user), indexOf(c.env, user, jobId)] : allIndexes(c.env, user);
-  const rows = await mergedPage(where.map((s) => s.listTasks({ jobId, operation: q(c.req.query("filter[operation]")), offset: 0, limit: p.offset + p.perPage + 1 })), p.offset, p.perPage + 1);
+  const rows = await mergedPage(
+    where.map((s) =>
+      s.listTasks({
+        jobId,
+        operation: q(c.req.query("filter[operation]")),
+        offset: 0,
+        limit: p.offset + p.perPage + 1,
+      }),
+    ),
+    p.offset,
+    p.perPage + 1,
+  );
   const page = rows.slice(0, p.perPage);
   const holders = [...new Set(page.map((r) => r.holder))];
-  const byHolder = new Map(await Promise.all(holders.map(async (h) => [h, await jobStub(c.env, h).listTasks()] as const)));
+  const byHolder = new Map(
+    await Promise.all(holders.map(async (h) => [h, await jobStub(c.env, h).listTasks()] as const)),
+  );
   const data = page
     .map((r) => byHolder.get(r.holder)?.find((t) => t.id === r.id))
     .filter((t): t is TaskJson => !!t && (!status || t.status === status));
@@ -117,7 +132,10 @@ tasks.post("/v2/:operation{.+}", async (c) => {
   if (!handlersOf(operation)) throw notFound(`Unknown operation ${operation}.`);
   const text = await c.req.text();
   const body = text.trim() ? JSON.parse(text) : {};
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", { body: ["The body must be a JSON object."] });
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
+      body: ["The body must be a JSON object."],
+    });
   const task = await createStandaloneTask(c.env, c.get("user"), baseUrlOf(c.req.url), operation, body);
   return c.json({ data: task }, 201);
 });

@@ -38,14 +38,22 @@ export interface JobOutput {
 
 /** A job the API would refuse (422), or a failure of the worker itself: `code`, `errors` as the API's body. */
 export class JobError extends Error {
-  constructor(message: string, readonly code: string, readonly status?: number, readonly errors?: Record<string, string[]>) {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status?: number,
+    readonly errors?: Record<string, string[]>,
+  ) {
     super(message);
   }
 }
 
 let worker: Worker | undefined;
 let nextId = 1;
-const pending = new Map<number, { resolve(r: { job: JobJson; outputs: JobOutput[] }): void; reject(e: Error): void; onProgress?(job: JobJson): void }>();
+const pending = new Map<
+  number,
+  { resolve(r: { job: JobJson; outputs: JobOutput[] }): void; reject(e: Error): void; onProgress?(job: JobJson): void }
+>();
 
 function workerAt(assets: string): Worker {
   if (worker) return worker;
@@ -60,7 +68,8 @@ function workerAt(assets: string): Worker {
     else p.reject(new JobError(m.error.message, m.error.code, m.error.status, m.error.errors));
   };
   worker.onerror = (e) => {
-    for (const p of pending.values()) p.reject(new JobError(`The engine worker failed: ${e.message}`, "INTERNAL_ERROR"));
+    for (const p of pending.values())
+      p.reject(new JobError(`The engine worker failed: ${e.message}`, "INTERNAL_ERROR"));
     pending.clear();
     worker = undefined;
   };
@@ -68,14 +77,23 @@ function workerAt(assets: string): Worker {
 }
 
 /** Runs a job in this browser. @throws JobError with the API's 422 body when the job is invalid */
-export function runJob(job: { tasks: Record<string, unknown>; tag?: string }, o: RunJobOptions = {}): Promise<{ job: JobJson; outputs: JobOutput[] }> {
+export function runJob(
+  job: { tasks: Record<string, unknown>; tag?: string },
+  o: RunJobOptions = {},
+): Promise<{ job: JobJson; outputs: JobOutput[] }> {
   const assets = String(o.assets ?? new URL(".", import.meta.url));
   const w = workerAt(assets.endsWith("/") ? assets : `${assets}/`);
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, onProgress: o.onProgress });
     o.signal?.addEventListener("abort", () => w.postMessage({ type: "cancel", id }), { once: true });
-    const message: RunMessage = { type: "run", id, job, files: o.files ?? {}, assets: assets.endsWith("/") ? assets : `${assets}/` };
+    const message: RunMessage = {
+      type: "run",
+      id,
+      job,
+      files: o.files ?? {},
+      assets: assets.endsWith("/") ? assets : `${assets}/`,
+    };
     w.postMessage(message);
   });
 }

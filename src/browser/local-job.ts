@@ -59,14 +59,31 @@ export class LocalJobError extends Error {
 
 const BASE_URL = "local:";
 /** The settings of a local run: no private imports, 1 GiB imports, no signed URLs. */
-const LOCAL_SETTINGS: RuntimeSettings = { allowPrivateImports: false, maxImportBytes: 1 << 30, publicBaseUrl: BASE_URL, urlSigningSecret: "", fileUrlTtlSeconds: 0 };
+const LOCAL_SETTINGS: RuntimeSettings = {
+  allowPrivateImports: false,
+  maxImportBytes: 1 << 30,
+  publicBaseUrl: BASE_URL,
+  urlSigningSecret: "",
+  fileUrlTtlSeconds: 0,
+};
 
 /** Runs a job ({tasks, tag?}) here. @throws LocalJobError when the job is invalid (nothing runs) */
-export async function runLocalJob(body: { tasks?: unknown; tag?: unknown }, o: LocalJobOptions): Promise<{ job: JobJson; outputs: LocalOutput[] }> {
+export async function runLocalJob(
+  body: { tasks?: unknown; tag?: unknown },
+  o: LocalJobOptions,
+): Promise<{ job: JobJson; outputs: LocalOutput[] }> {
   const parsed = parseJobTasks(body.tasks, handlersOf);
   if ("errors" in parsed) throw new LocalJobError(parsed.errors);
   const missing = parsed.specs.filter((s) => s.operation === "import/upload" && !o.files?.[s.name]);
-  if (missing.length) throw new LocalJobError(Object.fromEntries(missing.map((s) => [`tasks.${s.name}`, ["No file was given for this import/upload task (options.files[name])."]])));
+  if (missing.length)
+    throw new LocalJobError(
+      Object.fromEntries(
+        missing.map((s) => [
+          `tasks.${s.name}`,
+          ["No file was given for this import/upload task (options.files[name])."],
+        ]),
+      ),
+    );
   const job = new LocalJob(parsed.specs, typeof body.tag === "string" ? body.tag : null, o);
   return job.run();
 }
@@ -79,16 +96,58 @@ class LocalJob {
   private stored = new Map<string, StoredOutput[]>();
   private outputs: LocalOutput[] = [];
 
-  constructor(specs: TaskSpec[], tag: string | null, private o: LocalJobOptions) {
+  constructor(
+    specs: TaskSpec[],
+    tag: string | null,
+    private o: LocalJobOptions,
+  ) {
     const now = Date.now();
-    this.row = { id: crypto.randomUUID(), user_name: "local", user_num: 0, tag, standalone: 0, webhook_url: null, base_url: BASE_URL, retention_s: 0, status: "waiting", created_at: now, started_at: null, ended_at: null, expires_at: null };
+    this.row = {
+      id: crypto.randomUUID(),
+      user_name: "local",
+      user_num: 0,
+      tag,
+      standalone: 0,
+      webhook_url: null,
+      base_url: BASE_URL,
+      retention_s: 0,
+      status: "waiting",
+      created_at: now,
+      started_at: null,
+      ended_at: null,
+      expires_at: null,
+    };
     this.tasks = specs.map((s, i) => {
       this.specs.set(s.name, s);
       return {
-        seq: i + 1, id: crypto.randomUUID(), name: s.name, operation: s.operation, status: "waiting" as Status, mode: handlersOf(s.operation)?.[0]?.mode ?? "queue",
-        params: JSON.stringify(s.params), payload: JSON.stringify(s.payload), inputs: JSON.stringify(s.input), ignore_error: s.ignoreError ? 1 : 0,
-        timeout_s: s.timeout, credits: null, code: null, message: null, percent: 0, engine: null, engine_version: null, result: null,
-        created_at: now, started_at: null, ended_at: null, deadline: null, retry_of: null, copy_of: null, attempts: 0, lease_until: null, claimed_at: null, claimed_by: null,
+        seq: i + 1,
+        id: crypto.randomUUID(),
+        name: s.name,
+        operation: s.operation,
+        status: "waiting" as Status,
+        mode: handlersOf(s.operation)?.[0]?.mode ?? "queue",
+        params: JSON.stringify(s.params),
+        payload: JSON.stringify(s.payload),
+        inputs: JSON.stringify(s.input),
+        ignore_error: s.ignoreError ? 1 : 0,
+        timeout_s: s.timeout,
+        credits: null,
+        code: null,
+        message: null,
+        percent: 0,
+        engine: null,
+        engine_version: null,
+        result: null,
+        created_at: now,
+        started_at: null,
+        ended_at: null,
+        deadline: null,
+        retry_of: null,
+        copy_of: null,
+        attempts: 0,
+        lease_until: null,
+        claimed_at: null,
+        claimed_by: null,
       };
     });
   }
@@ -96,7 +155,8 @@ class LocalJob {
   async run(): Promise<{ job: JobJson; outputs: LocalOutput[] }> {
     for (;;) {
       const nodes = this.nodes();
-      for (const name of failedDependents(nodes)) this.end(name, "error", { code: "INPUT_TASK_FAILED", message: "An input task failed." });
+      for (const name of failedDependents(nodes))
+        this.end(name, "error", { code: "INPUT_TASK_FAILED", message: "An input task failed." });
       const ready = readyTasks(this.nodes());
       if (ready.length === 0) break;
       await Promise.all(ready.map((name) => this.runTask(name)));
@@ -109,7 +169,13 @@ class LocalJob {
   }
 
   private nodes(): NodeState[] {
-    return this.tasks.map((t) => ({ name: t.name, status: t.status, inputs: [...JSON.parse(t.inputs), ...this.specs.get(t.name)!.refs], ignoreError: t.ignore_error === 1, external: false }));
+    return this.tasks.map((t) => ({
+      name: t.name,
+      status: t.status,
+      inputs: [...JSON.parse(t.inputs), ...this.specs.get(t.name)!.refs],
+      ignoreError: t.ignore_error === 1,
+      external: false,
+    }));
   }
 
   private task(name: string): TaskRow {
@@ -118,19 +184,45 @@ class LocalJob {
 
   private json(): JobJson {
     const ids = new Map(this.tasks.map((t) => [t.name, t.id]));
-    return jobJson(this.row, this.tasks.map((t) => taskJson(t, { job: this.row, dependsOn: (JSON.parse(t.inputs) as string[]).map((n) => ids.get(n) ?? n), includePayload: true })));
+    return jobJson(
+      this.row,
+      this.tasks.map((t) =>
+        taskJson(t, {
+          job: this.row,
+          dependsOn: (JSON.parse(t.inputs) as string[]).map((n) => ids.get(n) ?? n),
+          includePayload: true,
+        }),
+      ),
+    );
   }
 
   private changed(): void {
-    if (this.row.status === "waiting") (this.row.status = "processing"), (this.row.started_at = Date.now());
+    if (this.row.status === "waiting") ((this.row.status = "processing"), (this.row.started_at = Date.now()));
     this.o.onProgress?.(this.json());
   }
 
-  private end(name: string, status: "finished" | "error", r: { code?: string; message?: string; result?: unknown; engine?: { name: string; version: string }; credits?: number }): void {
+  private end(
+    name: string,
+    status: "finished" | "error",
+    r: {
+      code?: string;
+      message?: string;
+      result?: unknown;
+      engine?: { name: string; version: string };
+      credits?: number;
+    },
+  ): void {
     const t = this.task(name);
     Object.assign(t, {
-      status, ended_at: Date.now(), percent: 100, code: r.code ?? null, message: r.message ?? null, result: r.result === undefined ? null : JSON.stringify(r.result),
-      credits: r.credits ?? 0, engine: r.engine?.name ?? t.engine, engine_version: r.engine?.version ?? t.engine_version,
+      status,
+      ended_at: Date.now(),
+      percent: 100,
+      code: r.code ?? null,
+      message: r.message ?? null,
+      result: r.result === undefined ? null : JSON.stringify(r.result),
+      credits: r.credits ?? 0,
+      engine: r.engine?.name ?? t.engine,
+      engine_version: r.engine?.version ?? t.engine_version,
     });
     this.changed();
   }
@@ -151,15 +243,25 @@ class LocalJob {
     try {
       if (t.operation === "import/upload") return await this.upload(t, spec);
       if (t.operation === "export/url") return await this.exportFiles(t, spec);
-      const ctx = operationContext({ taskName: name, taskId: t.id, jobId: this.row.id }, {
-        signal, files: this.store, engines: this.o.engines, settings: LOCAL_SETTINGS,
-        refsOf: (ref) => this.stored.get(ref) ?? [],
-        progress: (p) => ((t.percent = Math.round(p)), this.changed()),
-      });
+      const ctx = operationContext(
+        { taskName: name, taskId: t.id, jobId: this.row.id },
+        {
+          signal,
+          files: this.store,
+          engines: this.o.engines,
+          settings: LOCAL_SETTINGS,
+          refsOf: (ref) => this.stored.get(ref) ?? [],
+          progress: (p) => ((t.percent = Math.round(p)), this.changed()),
+        },
+      );
       const { out, engine, credits } = await execute(t.operation, spec.params, this.inputsOf(spec.input), ctx, tried);
       const files = await storeOutputs(this.store, this.row.id, t.id, out.files);
       this.stored.set(name, files);
-      this.end(name, "finished", { result: { files: files.map(({ filename, size }) => ({ filename, size })), ...out.extra }, engine, credits });
+      this.end(name, "finished", {
+        result: { files: files.map(({ filename, size }) => ({ filename, size })), ...out.extra },
+        engine,
+        credits,
+      });
     } catch (err) {
       const f = signal.aborted ? toFailure(signal.reason) : toFailure(err);
       this.end(name, "error", { code: f.code, message: f.message, engine: tried.engine });
@@ -168,18 +270,30 @@ class LocalJob {
 
   private async upload(t: TaskRow, spec: TaskSpec): Promise<void> {
     const given = this.o.files![spec.name];
-    const blob = given instanceof Blob ? given : given.data instanceof Blob ? given.data : new Blob([given.data as Uint8Array<ArrayBuffer>]);
-    const filename = given instanceof Blob ? ((given as Blob & { name?: string }).name || "file") : given.name;
-    const [stored] = await storeOutputs(this.store, this.row.id, t.id, [{ filename, data: new Uint8Array(await blob.arrayBuffer()) }]);
+    const blob =
+      given instanceof Blob
+        ? given
+        : given.data instanceof Blob
+          ? given.data
+          : new Blob([given.data as Uint8Array<ArrayBuffer>]);
+    const filename = given instanceof Blob ? (given as Blob & { name?: string }).name || "file" : given.name;
+    const [stored] = await storeOutputs(this.store, this.row.id, t.id, [
+      { filename, data: new Uint8Array(await blob.arrayBuffer()) },
+    ]);
     this.stored.set(spec.name, [stored]);
-    this.end(spec.name, "finished", { result: { files: [{ filename: stored.filename, size: stored.size }] }, engine: { name: "cloudflare", version: "1" } });
+    this.end(spec.name, "finished", {
+      result: { files: [{ filename: stored.filename, size: stored.size }] },
+      engine: { name: "cloudflare", version: "1" },
+    });
   }
 
   /** export/url here: the input files themselves, with a `blob:` URL each where the host makes them. */
   private async exportFiles(t: TaskRow, spec: TaskSpec): Promise<void> {
     const files: { filename: string; size: number; url?: string }[] = [];
     for (const f of this.inputsOf(spec.input)) {
-      const blob = new Blob([(await f.bytes()) as Uint8Array<ArrayBuffer>], { type: (this.stored.get(f.fromTask)?.find((s) => s.key === f.key)?.contentType) ?? "" });
+      const blob = new Blob([(await f.bytes()) as Uint8Array<ArrayBuffer>], {
+        type: this.stored.get(f.fromTask)?.find((s) => s.key === f.key)?.contentType ?? "",
+      });
       const url = this.o.urlOf?.(blob);
       this.outputs.push({ task: spec.name, filename: f.filename, blob, ...(url ? { url } : {}) });
       files.push({ filename: f.filename, size: f.size, ...(url ? { url } : {}) });

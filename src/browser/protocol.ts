@@ -24,4 +24,8 @@ export interface CancelMessage {
 export type WorkerMessage =
   | { type: "progress"; id: number; job: JobJson }
   | { type: "done"; id: number; job: JobJson; outputs: { task: string; filename: string; blob: Blob }[] }
-  | { type: "failed"; id: number; error: { message: string; code: string; status?: number; errors?: Record<string, string[]> } };
+  | {
+      type: "failed";
+      id: number;
+      error: { message: string; code: string; status?: number; errors?: Record<string, string[]> };
+    };

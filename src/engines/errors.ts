@@ -41,7 +41,8 @@ export interface TaskFailure {
  * (kinds/) answer this, never a thrown class, because most engines sit behind an RPC boundary
  * (service binding, container HTTP) where class identity is lost (DESIGN.md principle 4).
  */
-export type EngineResult<T> = ({ ok: true; engineVersion: string } & T) | { ok: false; error: TaskFailure; engineVersion: string };
+export type EngineResult<T> =
+  ({ ok: true; engineVersion: string } & T) | { ok: false; error: TaskFailure; engineVersion: string };
 
 /** Thrown by operations and engine adapters. `message` names the field or file and the fix. */
 export class TaskError extends Error {
@@ -61,7 +62,8 @@ export class TaskError extends Error {
  */
 export function toFailure(err: unknown): TaskFailure {
   if (err instanceof TaskError) return { code: err.code, message: err.message, retryable: err.retryable };
-  if (err instanceof Error && err.name === "AbortError") return { code: "CANCELLED", message: "The task was cancelled.", retryable: false };
+  if (err instanceof Error && err.name === "AbortError")
+    return { code: "CANCELLED", message: "The task was cancelled.", retryable: false };
   const message = err instanceof Error ? err.message : String(err);
   return { code: "INTERNAL_ERROR", message: `Internal error: ${message}`, retryable: false };
 }

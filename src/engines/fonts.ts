@@ -29,9 +29,27 @@ const MONO = ["Courier New", "Courier", "Andale Mono"];
 function aliases(): Record<string, ShippedFont> {
   const map: Record<string, ShippedFont> = {};
   for (const name of Object.keys(FONT_FILES) as ShippedFont[]) map[name] = name;
-  for (const base of SANS) Object.assign(map, { [base]: "DejaVu Sans", [`${base} Bold`]: "DejaVu Sans Bold", [`${base} Italic`]: "DejaVu Sans", [`${base} Bold Italic`]: "DejaVu Sans Bold" });
-  for (const base of SERIF) Object.assign(map, { [base]: "DejaVu Serif", [`${base} Bold`]: "DejaVu Serif", [`${base} Italic`]: "DejaVu Serif", [`${base} Bold Italic`]: "DejaVu Serif" });
-  for (const base of MONO) Object.assign(map, { [base]: "DejaVu Sans Mono", [`${base} Bold`]: "DejaVu Sans Mono", [`${base} Italic`]: "DejaVu Sans Mono", [`${base} Bold Italic`]: "DejaVu Sans Mono" });
+  for (const base of SANS)
+    Object.assign(map, {
+      [base]: "DejaVu Sans",
+      [`${base} Bold`]: "DejaVu Sans Bold",
+      [`${base} Italic`]: "DejaVu Sans",
+      [`${base} Bold Italic`]: "DejaVu Sans Bold",
+    });
+  for (const base of SERIF)
+    Object.assign(map, {
+      [base]: "DejaVu Serif",
+      [`${base} Bold`]: "DejaVu Serif",
+      [`${base} Italic`]: "DejaVu Serif",
+      [`${base} Bold Italic`]: "DejaVu Serif",
+    });
+  for (const base of MONO)
+    Object.assign(map, {
+      [base]: "DejaVu Sans Mono",
+      [`${base} Bold`]: "DejaVu Sans Mono",
+      [`${base} Italic`]: "DejaVu Sans Mono",
+      [`${base} Bold Italic`]: "DejaVu Sans Mono",
+    });
   return map;
 }
 

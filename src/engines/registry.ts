@@ -30,7 +30,13 @@ import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
-import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS, NATIVE_MAX_BYTES, NATIVE_VERSIONS, OFFICE_INPUTS } from "./native/rows";
+import {
+  NATIVE_IMAGE_INPUTS,
+  NATIVE_IMAGE_OUTPUTS,
+  NATIVE_MAX_BYTES,
+  NATIVE_VERSIONS,
+  OFFICE_INPUTS,
+} from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
 export interface FormatPair {
@@ -57,7 +63,11 @@ export interface EngineRow {
    * Operations this engine offers for its kind; `formats` (optional) narrows them all to these
    * pairs, `formatsOf` (optional) one operation further (pdflib's convert: images → pdf only).
    */
-  offers: { operations: readonly string[]; formats?: readonly FormatPair[]; formatsOf?: Readonly<Record<string, readonly FormatPair[]>> };
+  offers: {
+    operations: readonly string[];
+    formats?: readonly FormatPair[];
+    formatsOf?: Readonly<Record<string, readonly FormatPair[]>>;
+  };
   /** Largest single input in bytes; routing skips the engine for larger declared inputs. */
   budget: { maxBytes: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
@@ -67,57 +77,94 @@ export interface EngineRow {
 /** The table, in default routing priority. */
 export const ENGINES = [
   {
-    name: "cloudflare", version: "1", kind: "platform", placement: "in-worker",
+    name: "cloudflare",
+    version: "1",
+    kind: "platform",
+    placement: "in-worker",
     offers: { operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url"] },
     budget: { maxBytes: Number.MAX_SAFE_INTEGER },
     aliases: [],
   },
   {
-    name: IMAGEMAGICK_ENGINE.name, version: IMAGEMAGICK_ENGINE.version, kind: "image", placement: "engine-worker",
+    name: IMAGEMAGICK_ENGINE.name,
+    version: IMAGEMAGICK_ENGINE.version,
+    kind: "image",
+    placement: "engine-worker",
     // only the outputs the WASM build writes (formats.ts): HEIC output is the native row's
-    offers: { operations: ["convert", "thumbnail", "watermark", "optimize"], formats: WRITABLE_FORMATS.map((output) => ({ input: "*", output })) },
+    offers: {
+      operations: ["convert", "thumbnail", "watermark", "optimize"],
+      formats: WRITABLE_FORMATS.map((output) => ({ input: "*", output })),
+    },
     budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
     aliases: ["graphicsmagick", "vips", "libvips"],
   },
   {
-    name: PDFLIB_ENGINE.name, version: PDFLIB_ENGINE.version, kind: "pdf", placement: "in-worker",
+    name: PDFLIB_ENGINE.name,
+    version: PDFLIB_ENGINE.version,
+    kind: "pdf",
+    placement: "in-worker",
     // pdf/ocr: the page info and the invisible text layer (the OCR engine recognises, PDFium renders)
     // convert: images → pdf only (operations/pdf/from-images.ts)
     offers: {
-      operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/encrypt", "pdf/decrypt", "watermark", "pdf/ocr", "convert"],
+      operations: [
+        "merge",
+        "pdf/split-pages",
+        "pdf/extract-pages",
+        "pdf/rotate-pages",
+        "pdf/encrypt",
+        "pdf/decrypt",
+        "watermark",
+        "pdf/ocr",
+        "convert",
+      ],
       formatsOf: { convert: IMAGE_PDF_INPUTS.map((input) => ({ input, output: "pdf" })) },
     },
     budget: { maxBytes: DEFAULT_PDF_BUDGET.maxBytes },
     aliases: ["qpdf", "poppler", "pdftk", "mupdf", "mutool", "cpdf"],
   },
   {
-    name: PDFIUM_ENGINE.name, version: PDFIUM_ENGINE.version, kind: "pdf", placement: "in-worker",
+    name: PDFIUM_ENGINE.name,
+    version: PDFIUM_ENGINE.version,
+    kind: "pdf",
+    placement: "in-worker",
     offers: { operations: ["convert", "thumbnail"], formats: [{ input: "pdf", output: "*" }] },
     budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes },
     aliases: ["poppler", "mupdf", "pdftocairo"],
   },
   {
-    name: EXIFTOOL_ENGINE.name, version: EXIFTOOL_ENGINE.version, kind: "metadata", placement: "engine-worker",
+    name: EXIFTOOL_ENGINE.name,
+    version: EXIFTOOL_ENGINE.version,
+    kind: "metadata",
+    placement: "engine-worker",
     offers: { operations: ["metadata", "metadata/write"] },
     budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
     aliases: [],
   },
   {
-    name: FFMPEG_ENGINE.name, version: FFMPEG_ENGINE.version, kind: "media", placement: "engine-worker",
+    name: FFMPEG_ENGINE.name,
+    version: FFMPEG_ENGINE.version,
+    kind: "media",
+    placement: "engine-worker",
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
     budget: { maxBytes: DEFAULT_MEDIA_BUDGET.maxBytes },
     aliases: [],
   },
   {
     // Browser Rendering through the api Worker's BROWSER binding (issue 14)
-    name: CHROME_ENGINE.name, version: CHROME_ENGINE.version, kind: "web", placement: "in-worker",
+    name: CHROME_ENGINE.name,
+    version: CHROME_ENGINE.version,
+    kind: "web",
+    placement: "in-worker",
     offers: { operations: ["capture-website", "convert"] },
     budget: { maxBytes: 16 * 1024 * 1024 },
     aliases: ["chromium", "puppeteer"],
   },
   {
     // 7-Zip in WebAssembly (issue 15): archive writes, and extraction/repacking by convert from an archive
-    name: SEVENZIP_ENGINE.name, version: SEVENZIP_ENGINE.version, kind: "archive", placement: "engine-worker",
+    name: SEVENZIP_ENGINE.name,
+    version: SEVENZIP_ENGINE.version,
+    kind: "archive",
+    placement: "engine-worker",
     offers: {
       operations: ["archive", "convert"],
       formats: [
@@ -130,26 +177,38 @@ export const ENGINES = [
   },
   {
     // tesseract in WebAssembly (issue 17): eng and fra (kinds/ocr-languages.ts); other languages answer UNSUPPORTED and go native
-    name: TESSERACT_ENGINE.name, version: TESSERACT_ENGINE.version, kind: "ocr", placement: "engine-worker",
+    name: TESSERACT_ENGINE.name,
+    version: TESSERACT_ENGINE.version,
+    kind: "ocr",
+    placement: "engine-worker",
     offers: { operations: ["pdf/ocr", "convert"] },
     budget: { maxBytes: DEFAULT_TESSERACT_BUDGET.maxBytes },
     aliases: ["ocr", "tesseract.js"],
   },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {
-    name: "ghostscript", version: NATIVE_VERSIONS.ghostscript, kind: "pdf", placement: "native",
+    name: "ghostscript",
+    version: NATIVE_VERSIONS.ghostscript,
+    kind: "pdf",
+    placement: "native",
     offers: { operations: ["pdf/a", "pdf/x", "optimize"], formats: [{ input: "pdf", output: "pdf" }] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["gs"],
   },
   {
-    name: "qpdf", version: NATIVE_VERSIONS.qpdf, kind: "pdf", placement: "native",
+    name: "qpdf",
+    version: NATIVE_VERSIONS.qpdf,
+    kind: "pdf",
+    placement: "native",
     offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/decrypt"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],
   },
   {
-    name: "libreoffice", version: NATIVE_VERSIONS.libreoffice, kind: "office", placement: "native",
+    name: "libreoffice",
+    version: NATIVE_VERSIONS.libreoffice,
+    kind: "office",
+    placement: "native",
     offers: {
       operations: ["convert", "thumbnail", "watermark"],
       formats: OFFICE_INPUTS.flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
@@ -158,7 +217,10 @@ export const ENGINES = [
     aliases: ["office", "openoffice"],
   },
   {
-    name: "imagemagick-native", version: NATIVE_VERSIONS.imagemagick, kind: "image", placement: "native",
+    name: "imagemagick-native",
+    version: NATIVE_VERSIONS.imagemagick,
+    kind: "image",
+    placement: "native",
     offers: {
       operations: ["convert", "thumbnail"],
       formats: NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
@@ -167,20 +229,29 @@ export const ENGINES = [
     aliases: [],
   },
   {
-    name: "native-command", version: NATIVE_VERSIONS.imagemagick, kind: "command", placement: "native",
+    name: "native-command",
+    version: NATIVE_VERSIONS.imagemagick,
+    kind: "command",
+    placement: "native",
     offers: { operations: ["command"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["imagemagick", "graphicsmagick"],
   },
   {
     // Debian's tesseract (issue 17): the languages the WebAssembly build lacks (OCR_LANGUAGES), and pages over its budget
-    name: "tesseract-native", version: NATIVE_VERSIONS.tesseract, kind: "ocr", placement: "native",
+    name: "tesseract-native",
+    version: NATIVE_VERSIONS.tesseract,
+    kind: "ocr",
+    placement: "native",
     offers: { operations: ["pdf/ocr", "convert"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["tesseract", "ocr", "ocrmypdf"],
   },
   {
-    name: "ffmpeg-native", version: NATIVE_VERSIONS.ffmpeg, kind: "media", placement: "native",
+    name: "ffmpeg-native",
+    version: NATIVE_VERSIONS.ffmpeg,
+    kind: "media",
+    placement: "native",
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],

@@ -20,5 +20,7 @@ export interface EngineRpc {
 export function remoteEngine<K extends EngineKind>(kind: K, rpc: EngineRpc): EngineKinds[K] {
   const methods: readonly string[] = KIND_METHODS[kind];
   // the one place a dynamic object is given the kind's static type: each method forwards its request (large arrays as streams)
-  return Object.fromEntries(methods.map((m) => [m, async (request: unknown) => fromWire(await rpc.invoke(m, toWire(request)))])) as unknown as EngineKinds[K];
+  return Object.fromEntries(
+    methods.map((m) => [m, async (request: unknown) => fromWire(await rpc.invoke(m, toWire(request)))]),
+  ) as unknown as EngineKinds[K];
 }

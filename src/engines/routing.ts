@@ -27,7 +27,10 @@ export interface EngineQuery {
 }
 
 const fits = (pairs: readonly FormatPair[] | undefined, input?: string, output?: string) =>
-  !pairs || pairs.some((f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output));
+  !pairs ||
+  pairs.some(
+    (f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output),
+  );
 
 /** True when `row` answers to the pin `pin` (its name, or one of its CloudConvert aliases). */
 export function answersTo(row: EngineRow, pin: string): boolean {
@@ -43,7 +46,13 @@ export function answersTo(row: EngineRow, pin: string): boolean {
  */
 export function enginesFor(q: EngineQuery): EngineRow[] {
   const table: readonly EngineRow[] = ENGINES;
-  let rows = table.filter((e) => e.kind === q.kind && e.offers.operations.includes(q.operation) && fits(e.offers.formats, q.input, q.output) && fits(e.offers.formatsOf?.[q.operation], q.input, q.output));
+  let rows = table.filter(
+    (e) =>
+      e.kind === q.kind &&
+      e.offers.operations.includes(q.operation) &&
+      fits(e.offers.formats, q.input, q.output) &&
+      fits(e.offers.formatsOf?.[q.operation], q.input, q.output),
+  );
   if (q.pin) {
     // The engine of that name first, then the engines standing in for it (pin "qpdf": native qpdf, else pdf-lib).
     const pin = q.pin.toLowerCase();
@@ -51,7 +60,10 @@ export function enginesFor(q: EngineQuery): EngineRow[] {
   }
   const preferred = q.order?.[q.operation] ?? [];
   const rank = (e: EngineRow) => (preferred.includes(e.name) ? preferred.indexOf(e.name) : preferred.length);
-  return rows.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
+  return rows
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 /**
@@ -62,7 +74,11 @@ export function parseEngineOrder(spec: string | undefined): EngineOrder {
   const order: EngineOrder = {};
   for (const part of (spec ?? "").split(";")) {
     const [op, list] = part.split("=");
-    if (op?.trim() && list) order[op.trim()] = list.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+    if (op?.trim() && list)
+      order[op.trim()] = list
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean);
   }
   return order;
 }
@@ -72,4 +88,9 @@ export function parseEngineOrder(spec: string | undefined): EngineOrder {
  * or INVALID_CONVERSION_TYPE: its handler does not read this input's format), not at this size
  * (OVER_BUDGET), or it is not here (ENGINE_UNAVAILABLE). The last candidate's error is the task's.
  */
-export const HAND_OFF_CODES: ReadonlySet<string> = new Set(["UNSUPPORTED", "INVALID_CONVERSION_TYPE", "OVER_BUDGET", "ENGINE_UNAVAILABLE"]);
+export const HAND_OFF_CODES: ReadonlySet<string> = new Set([
+  "UNSUPPORTED",
+  "INVALID_CONVERSION_TYPE",
+  "OVER_BUDGET",
+  "ENGINE_UNAVAILABLE",
+]);

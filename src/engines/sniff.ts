@@ -10,7 +10,14 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, 1024) - 5;
   for (let i = 0; i <= end; i++) {
     // "%PDF-" = 25 50 44 46 2d
-    if (bytes[i] === 0x25 && bytes[i + 1] === 0x50 && bytes[i + 2] === 0x44 && bytes[i + 3] === 0x46 && bytes[i + 4] === 0x2d) return true;
+    if (
+      bytes[i] === 0x25 &&
+      bytes[i + 1] === 0x50 &&
+      bytes[i + 2] === 0x44 &&
+      bytes[i + 3] === 0x46 &&
+      bytes[i + 4] === 0x2d
+    )
+      return true;
   }
   return false;
 }
@@ -35,17 +42,19 @@ export function recordedPpi(bytes: Uint8Array): number | undefined {
   if (kind === "jpg") {
     // APP0 "JFIF\0" right after SOI: version(2) units(1) Xdensity(2) Ydensity(2)
     if (bytes.length >= 18 && v.getUint16(2) === 0xffe0 && String.fromCharCode(...bytes.subarray(6, 10)) === "JFIF") {
-      const units = bytes[13], x = v.getUint16(14);
+      const units = bytes[13],
+        x = v.getUint16(14);
       return units === 1 ? plausible(x) : units === 2 ? plausible(x * 2.54) : undefined;
     }
     return undefined;
   }
   if (kind === "png") {
     // chunks after the 8-byte signature: length(4) type(4) data crc(4); pHYs comes before IDAT
-    for (let at = 8; at + 12 <= bytes.length; ) {
+    for (let at = 8; at + 12 <= bytes.length;) {
       const len = v.getUint32(at);
       const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
-      if (type === "pHYs" && len >= 9) return bytes[at + 16] === 1 ? plausible(v.getUint32(at + 8) * 0.0254) : undefined;
+      if (type === "pHYs" && len >= 9)
+        return bytes[at + 16] === 1 ? plausible(v.getUint32(at + 8) * 0.0254) : undefined;
       if (type === "IDAT" || type === "IEND") return undefined;
       at += 12 + len;
     }

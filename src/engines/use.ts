@@ -42,7 +42,12 @@ export function hasEngine(access: EngineAccess, name: string): boolean {
  * routed one when it is of this kind, else the first present in routing order.
  * @throws TaskError ENGINE_UNAVAILABLE (not retryable) when this host has no such engine
  */
-export function useEngine<K extends EngineKind>(access: EngineAccess, kind: K, operation: string, formats: { input?: string; output?: string } = {}): UsedEngine<K> {
+export function useEngine<K extends EngineKind>(
+  access: EngineAccess,
+  kind: K,
+  operation: string,
+  formats: { input?: string; output?: string } = {},
+): UsedEngine<K> {
   const routed = access.route ? engineRow(access.route) : undefined;
   const pinned = routed && instanceOf(access, routed, kind);
   if (routed && pinned) return { engine: pinned, row: routed };
@@ -52,5 +57,8 @@ export function useEngine<K extends EngineKind>(access: EngineAccess, kind: K, o
     if (engine) return { engine, row };
   }
   const names = rows.map((r) => r.name).join(", ") || "none";
-  throw new TaskError("ENGINE_UNAVAILABLE", `No ${kind} engine for ${operation} is reachable in this runtime (engines that do it: ${names}).`);
+  throw new TaskError(
+    "ENGINE_UNAVAILABLE",
+    `No ${kind} engine for ${operation} is reachable in this runtime (engines that do it: ${names}).`,
+  );
 }

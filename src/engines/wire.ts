@@ -16,7 +16,8 @@ interface WireBytes {
   length: number;
 }
 
-const isWire = (v: unknown): v is WireBytes => typeof v === "object" && v !== null && "$stream" in v && (v as WireBytes).$stream instanceof ReadableStream;
+const isWire = (v: unknown): v is WireBytes =>
+  typeof v === "object" && v !== null && "$stream" in v && (v as WireBytes).$stream instanceof ReadableStream;
 
 /** Copies of `value` with every large Uint8Array replaced by a stream of it (plain data and arrays walked; other objects kept). */
 export function toWire(value: unknown): unknown {
@@ -26,7 +27,8 @@ export function toWire(value: unknown): unknown {
     return {
       $stream: new ReadableStream<Uint8Array>({
         start(c) {
-          for (let at = 0; at < bytes.byteLength; at += STREAM_FROM_BYTES) c.enqueue(bytes.slice(at, at + STREAM_FROM_BYTES));
+          for (let at = 0; at < bytes.byteLength; at += STREAM_FROM_BYTES)
+            c.enqueue(bytes.slice(at, at + STREAM_FROM_BYTES));
           c.close();
         },
       }),
@@ -50,7 +52,8 @@ export async function fromWire(value: unknown): Promise<unknown> {
     for (;;) {
       const { done, value: chunk } = await reader.read();
       if (done) break;
-      if (at + chunk.byteLength > out.byteLength) throw new Error(`engine RPC: a byte stream exceeded its declared ${value.length} bytes`);
+      if (at + chunk.byteLength > out.byteLength)
+        throw new Error(`engine RPC: a byte stream exceeded its declared ${value.length} bytes`);
       out.set(chunk, at);
       at += chunk.byteLength;
     }

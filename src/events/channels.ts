@@ -55,5 +55,9 @@ export function jobChannels(jobId: string, userNum: number, standalone: boolean)
 
 /** The channels a task's events go to; a standalone task has no job channel. */
 export function taskChannels(taskId: string, jobId: string, userNum: number, standalone: boolean): string[] {
-  return [`private-task.${taskId}`, ...(standalone ? [] : [`private-job.${jobId}.tasks`]), `private-user.${userNum}.tasks`];
+  return [
+    `private-task.${taskId}`,
+    ...(standalone ? [] : [`private-job.${jobId}.tasks`]),
+    `private-user.${userNum}.tasks`,
+  ];
 }

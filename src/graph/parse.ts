@@ -54,7 +54,8 @@ export function normaliseInput(input: unknown): string[] | null {
 export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: TaskSpec[] } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (tasks === undefined || tasks === null) return { errors: { tasks: ["The tasks field is required."] } };
-  if (typeof tasks !== "object" || Array.isArray(tasks)) return { errors: { tasks: ["The tasks field must be an object of named tasks."] } };
+  if (typeof tasks !== "object" || Array.isArray(tasks))
+    return { errors: { tasks: ["The tasks field must be an object of named tasks."] } };
   const entries = Object.entries(tasks as Record<string, unknown>);
   if (entries.length === 0) return { errors: { tasks: ["The tasks field is required."] } };
   if (entries.length > MAX_TASKS) return { errors: { tasks: [`A job may hold at most ${MAX_TASKS} tasks.`] } };
@@ -71,8 +72,16 @@ export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: T
   }
   const names = new Set(entries.map(([n]) => n));
   for (const s of specs) {
-    for (const i of s.input) if (!names.has(i)) add(errors, `tasks.${s.name}.input`, `Task ${s.name}: input task "${i}" does not exist in this job.`);
-    for (const ref of s.refs) if (!names.has(ref)) add(errors, `tasks.${s.name}`, `Task ${s.name}: task "${ref}" named by a parameter does not exist in this job.`);
+    for (const i of s.input)
+      if (!names.has(i))
+        add(errors, `tasks.${s.name}.input`, `Task ${s.name}: input task "${i}" does not exist in this job.`);
+    for (const ref of s.refs)
+      if (!names.has(ref))
+        add(
+          errors,
+          `tasks.${s.name}`,
+          `Task ${s.name}: task "${ref}" named by a parameter does not exist in this job.`,
+        );
   }
   if (Object.keys(errors).length === 0) {
     const cycle = findCycle(specs);
@@ -85,7 +94,13 @@ export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: T
  * Validates one task object (shared by jobs and standalone POST /v2/{operation}).
  * `report` receives messages without the task prefix.
  */
-export function parseTask(name: string, raw: unknown, lookup: HandlerLookup, report: (msg: string) => void, inputHint?: string): TaskSpec | null {
+export function parseTask(
+  name: string,
+  raw: unknown,
+  lookup: HandlerLookup,
+  report: (msg: string) => void,
+  inputHint?: string,
+): TaskSpec | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     report("the task must be an object with an operation.");
     return null;

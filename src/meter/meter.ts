@@ -35,7 +35,15 @@ export interface MeterCounts {
   r2ClassB: number;
 }
 
-const zero = (): MeterCounts => ({ workerRequests: 0, doRequests: 0, sqlRowsWritten: 0, alarmWrites: 0, queueMessages: 0, r2ClassA: 0, r2ClassB: 0 });
+const zero = (): MeterCounts => ({
+  workerRequests: 0,
+  doRequests: 0,
+  sqlRowsWritten: 0,
+  alarmWrites: 0,
+  queueMessages: 0,
+  r2ClassA: 0,
+  r2ClassB: 0,
+});
 let counts = zero();
 let accountRequests: Record<string, number> = {};
 
@@ -50,7 +58,7 @@ export function count(k: keyof MeterCounts, n = 1): void {
 /** The counts since the last reset; `reset` starts a new period. */
 export function readMeter(reset: boolean): MeterCounts & { accountRequests: Record<string, number> } {
   const out = { ...counts, accountRequests: { ...accountRequests } };
-  if (reset) (counts = zero(), (accountRequests = {}));
+  if (reset) ((counts = zero()), (accountRequests = {}));
   return out;
 }
 
@@ -58,7 +66,10 @@ const R2_A = new Set(["put", "list", "createMultipartUpload"]); // not "delete":
 const R2_B = new Set(["get", "head"]);
 
 /** Wraps a binding so that calling its methods named in `rules` counts (rules answer the counter or null). */
-function wrap<T extends object>(target: T, rule: (method: string, args: unknown[]) => [keyof MeterCounts, number] | null): T {
+function wrap<T extends object>(
+  target: T,
+  rule: (method: string, args: unknown[]) => [keyof MeterCounts, number] | null,
+): T {
   return new Proxy(target, {
     get(t, k) {
       const v = Reflect.get(t, k);
@@ -86,7 +97,8 @@ function meteredNamespace<T extends object>(ns: T, byName = false): T {
             if (typeof f !== "function" || typeof m !== "string" || m === "then") return f;
             return (...a: unknown[]) => {
               count("doRequests");
-              if (byName && k === "getByName") accountRequests[String(args[0])] = (accountRequests[String(args[0])] ?? 0) + 1;
+              if (byName && k === "getByName")
+                accountRequests[String(args[0])] = (accountRequests[String(args[0])] ?? 0) + 1;
               return Reflect.apply(f, s, a);
             };
           },
@@ -102,7 +114,9 @@ export function metered(env: Env): Env {
   return {
     ...env,
     FILES: wrap(env.FILES, (m) => (R2_A.has(m) ? ["r2ClassA", 1] : R2_B.has(m) ? ["r2ClassB", 1] : null)),
-    TASKS: wrap(env.TASKS, (m, a) => (m === "send" ? ["queueMessages", 1] : m === "sendBatch" ? ["queueMessages", (a[0] as unknown[]).length] : null)),
+    TASKS: wrap(env.TASKS, (m, a) =>
+      m === "send" ? ["queueMessages", 1] : m === "sendBatch" ? ["queueMessages", (a[0] as unknown[]).length] : null,
+    ),
     JOBS: meteredNamespace(env.JOBS),
     ACCOUNTS: meteredNamespace(env.ACCOUNTS, true),
     EVENTS: meteredNamespace(env.EVENTS),

@@ -20,7 +20,9 @@ export interface NewTask {
   ignoreError: boolean;
   timeoutS: number;
   /** Ingress tasks arrive finished with their files; upload tasks arrive waiting with `result.form`. */
-  preset?: { status: "finished"; files: StoredOutput[]; engine: string; engineVersion: string } | { status: "waiting"; result: Record<string, unknown>; message: string };
+  preset?:
+    | { status: "finished"; files: StoredOutput[]; engine: string; engineVersion: string }
+    | { status: "waiting"; result: Record<string, unknown>; message: string };
   retryOf?: string;
 }
 

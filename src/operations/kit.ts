@@ -38,7 +38,9 @@ export interface NameRequest {
 export function outputName(r: NameRequest): string {
   const { filename, input, ext, index, numbered } = r;
   if (filename && /%0?\d*d/.test(filename)) {
-    return filename.replace(/%(0?)(\d*)d/, (_, zero: string, width: string) => String(index).padStart(Number(width || 0), zero ? "0" : " "));
+    return filename.replace(/%(0?)(\d*)d/, (_, zero: string, width: string) =>
+      String(index).padStart(Number(width || 0), zero ? "0" : " "),
+    );
   }
   const dotted = (base: string, e: string) => (e ? `${base}.${e}` : base);
   if (filename) {
@@ -58,9 +60,17 @@ export function throwIfAborted(signal: AbortSignal): void {
  * that will process it (registry.ts row `budget.maxBytes`).
  * @throws TaskError OVER_BUDGET | FILE_NOT_FOUND | CANCELLED
  */
-export async function readInput(file: InputFile, ctx: { signal: AbortSignal }, row: EngineRow, label = "input"): Promise<Uint8Array> {
+export async function readInput(
+  file: InputFile,
+  ctx: { signal: AbortSignal },
+  row: EngineRow,
+  label = "input",
+): Promise<Uint8Array> {
   if (file.size > row.budget.maxBytes) {
-    throw new TaskError("OVER_BUDGET", `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(row.budget.maxBytes)} MiB.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(row.budget.maxBytes)} MiB.`,
+    );
   }
   const bytes = await file.bytes();
   throwIfAborted(ctx.signal);
@@ -72,7 +82,12 @@ export async function readInput(file: InputFile, ctx: { signal: AbortSignal }, r
  * `invoice`), read under `row`'s byte budget.
  * @throws TaskError INPUT_TASK_FAILED (the task produced no file) | OVER_BUDGET | FILE_NOT_FOUND | CANCELLED
  */
-export async function readTaskFile(ctx: { signal: AbortSignal; taskFiles(name: string): Promise<InputFile[]> }, task: string, row: EngineRow, label: string): Promise<{ file: InputFile; data: Uint8Array }> {
+export async function readTaskFile(
+  ctx: { signal: AbortSignal; taskFiles(name: string): Promise<InputFile[]> },
+  task: string,
+  row: EngineRow,
+  label: string,
+): Promise<{ file: InputFile; data: Uint8Array }> {
   const [file] = await ctx.taskFiles(task);
   if (!file) throw new TaskError("INPUT_TASK_FAILED", `The ${label} task "${task}" produced no file.`);
   return { file, data: await readInput(file, ctx, row, label) };
@@ -92,7 +107,11 @@ type Answer = { ok: true; engineVersion: string } | { ok: false; error: TaskFail
  * Worker killed over its CPU limit, a binding that failed) becomes TIMEOUT or a retryable
  * INTERNAL_ERROR naming the engine.
  */
-export async function engineCall<T extends Answer>(call: Promise<T> | undefined, what: string, engine: string): Promise<Extract<T, { ok: true }>> {
+export async function engineCall<T extends Answer>(
+  call: Promise<T> | undefined,
+  what: string,
+  engine: string,
+): Promise<Extract<T, { ok: true }>> {
   const prefix = what ? `${what}: ` : "";
   if (!call) throw new TaskError("UNSUPPORTED", `${prefix}the ${engine} engine does not offer this.`);
   let result: T;
@@ -101,9 +120,13 @@ export async function engineCall<T extends Answer>(call: Promise<T> | undefined,
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const code = /CPU|time limit|exceeded/i.test(message) ? "TIMEOUT" : "INTERNAL_ERROR";
-    throw new TaskError(code, `${prefix}the ${engine} engine failed: ${message}`, { retryable: code === "INTERNAL_ERROR", cause: err });
+    throw new TaskError(code, `${prefix}the ${engine} engine failed: ${message}`, {
+      retryable: code === "INTERNAL_ERROR",
+      cause: err,
+    });
   }
-  if (!result.ok) throw new TaskError(result.error.code, `${prefix}${result.error.message}`, { retryable: result.error.retryable });
+  if (!result.ok)
+    throw new TaskError(result.error.code, `${prefix}${result.error.message}`, { retryable: result.error.retryable });
   return result as Extract<T, { ok: true }>;
 }
 

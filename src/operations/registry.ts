@@ -26,7 +26,11 @@ import type { FormatPair, OperationHandler } from "./types";
 /** Every handler this server runs. */
 export const HANDLERS: OperationHandler<any>[] = [
   // import and export (issue 2)
-  importUrl, importRaw, importBase64, importUpload, exportUrl,
+  importUrl,
+  importRaw,
+  importBase64,
+  importUpload,
+  exportUrl,
   // images (issue 3)
   ...IMAGE_HANDLERS,
   // metadata and metadata/write (issue 5)
@@ -69,7 +73,9 @@ export function taskRefKeys(operation: string): string[] {
 
 /** Task names referenced by the parameters of a task of `operation` (watermark `image`, …). */
 export function taskRefsOf(operation: string, params: Record<string, unknown>): string[] {
-  return taskRefKeys(operation).map((k) => params[k]).filter((v): v is string => typeof v === "string" && v !== "");
+  return taskRefKeys(operation)
+    .map((k) => params[k])
+    .filter((v): v is string => typeof v === "string" && v !== "");
 }
 
 /** One way to run a task: a handler and an engine of its kind. */
@@ -80,7 +86,9 @@ export interface Candidate {
 
 /** True when some pair of `formats` takes `input` to `output` (either may be unknown yet). */
 export function fitsFormats(formats: readonly FormatPair[], input?: string, output?: string): boolean {
-  return formats.some((f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output));
+  return formats.some(
+    (f) => (!input || f.input === "*" || f.input === input) && (!output || f.output === "*" || f.output === output),
+  );
 }
 
 /** What a task asks for: formats (lower-case), the `engine` pin and the deployment's order. */
@@ -99,14 +107,18 @@ export function candidatesOf(handlers: OperationHandler<any>[], q: CandidateQuer
   const out: Candidate[] = [];
   for (const handler of handlers) {
     if (!fitsFormats(handler.formats, q.input, q.output)) continue;
-    for (const engine of enginesFor({ kind: handler.kind, operation: handler.operation, ...q })) out.push({ handler, engine });
+    for (const engine of enginesFor({ kind: handler.kind, operation: handler.operation, ...q }))
+      out.push({ handler, engine });
   }
   const preferred = q.order?.[handlers[0]?.operation ?? ""] ?? [];
   const rank = (c: Candidate) => {
     const p = preferred.indexOf(c.engine.name);
     return (p === -1 ? preferred.length : p) * ENGINES.length + ENGINES.findIndex((e) => e.name === c.engine.name);
   };
-  return out.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  return out
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 /**
@@ -115,10 +127,16 @@ export function candidatesOf(handlers: OperationHandler<any>[], q: CandidateQuer
  * @throws TaskError UNSUPPORTED (unknown operation) | INVALID_CONVERSION_TYPE (no handler for the formats, contract §2.4)
  *   | ENGINE_UNAVAILABLE (the pinned engine cannot run it)
  */
-export function route(operation: string, params: Record<string, unknown>, inputName?: string, order?: EngineOrder): Candidate[] {
+export function route(
+  operation: string,
+  params: Record<string, unknown>,
+  inputName?: string,
+  order?: EngineOrder,
+): Candidate[] {
   const handlers = handlersOf(operation);
   if (!handlers) throw new TaskError("UNSUPPORTED", `Operation ${operation} is not supported by this server.`);
-  const input = (params.input_format as string | undefined) ?? (inputName ? extensionOf(inputName) || undefined : undefined);
+  const input =
+    (params.input_format as string | undefined) ?? (inputName ? extensionOf(inputName) || undefined : undefined);
   const output = params.output_format as string | undefined;
   const pin = params.engine as string | undefined;
   const found = candidatesOf(handlers, { input, output, pin, order });

@@ -14,7 +14,10 @@ import { answersTo } from "../engines/routing";
 import { candidatesOf, fitsFormats } from "./registry";
 import type { OperationHandler } from "./types";
 
-const format = z.string().regex(/^[a-z0-9.]{1,16}$/i, "must be a file format such as png or pdf").transform((s) => s.toLowerCase());
+const format = z
+  .string()
+  .regex(/^[a-z0-9.]{1,16}$/i, "must be a file format such as png or pdf")
+  .transform((s) => s.toLowerCase());
 
 /** Schema of the parameters every operation accepts (service-spec; contract §6). */
 export const commonParams = z.object({
@@ -26,7 +29,10 @@ export const commonParams = z.object({
     .string()
     .min(1)
     .max(255)
-    .refine((s) => !/[\/\\\x00-\x1f]/.test(s) && s !== "." && s !== "..", "must be a plain file name without slashes or control characters")
+    .refine(
+      (s) => !/[\/\\\x00-\x1f]/.test(s) && s !== "." && s !== "..",
+      "must be a plain file name without slashes or control characters",
+    )
     .optional(),
   timeout: z.number().int().optional(),
 });
@@ -41,13 +47,21 @@ function zodMessages(prefix: string, err: z.ZodError): string[] {
 }
 
 /** Judges `cleaned` against one handler: messages, or the handler's parameters with defaults. */
-function judge(h: OperationHandler, cleaned: Record<string, unknown>): { params: Record<string, unknown> } | { errors: string[] } {
+function judge(
+  h: OperationHandler,
+  cleaned: Record<string, unknown>,
+): { params: Record<string, unknown> } | { errors: string[] } {
   const known = new Set(Object.keys(shapeOf(h.params)));
   const own = pick(cleaned, (k) => known.has(k) || !COMMON_KEYS.has(k));
   const unknown = Object.keys(own).filter((k) => !known.has(k));
   const formats = [...new Set(h.formats.map((f) => f.input))].filter((f) => f !== "*");
   const outputs = [...new Set(h.formats.map((f) => f.output))].filter((f) => f !== "*");
-  const on = formats.length && formats.length <= 12 ? ` on ${formats.join(", ")} files` : outputs.length === 1 ? ` to ${outputs[0]}` : "";
+  const on =
+    formats.length && formats.length <= 12
+      ? ` on ${formats.join(", ")} files`
+      : outputs.length === 1
+        ? ` to ${outputs[0]}`
+        : "";
   if (unknown.length) return { errors: unknown.map((k) => `${k}: parameter not supported by ${h.operation}${on}.`) };
   const parsed = h.params.safeParse(own);
   if (!parsed.success) return { errors: zodMessages("parameters", parsed.error) };
@@ -61,7 +75,11 @@ function judge(h: OperationHandler, cleaned: Record<string, unknown>): { params:
  * its output_format, filename or URL), used to pick the handler when `input_format` is absent.
  * Returns the parameters with defaults applied, or messages (without the task prefix).
  */
-export function validateTaskParams(handlers: OperationHandler[], raw: Record<string, unknown>, inputHint?: string): { params: Record<string, unknown> } | { errors: string[] } {
+export function validateTaskParams(
+  handlers: OperationHandler[],
+  raw: Record<string, unknown>,
+  inputHint?: string,
+): { params: Record<string, unknown> } | { errors: string[] } {
   const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== ""));
   const common = commonParams.safeParse(pick(cleaned, (k) => COMMON_KEYS.has(k)));
   if (!common.success) return { errors: zodMessages("parameters", common.error) };
@@ -69,24 +87,39 @@ export function validateTaskParams(handlers: OperationHandler[], raw: Record<str
   const operation = handlers[0].operation;
   if (!output_format && handlers.some((h) => h.requiresOutputFormat)) return { errors: ["output_format is required."] };
   const q = { input: input_format, output: output_format };
-  const what = [input_format && `from ${input_format}`, output_format && `to ${output_format}`].filter(Boolean).join(" ");
+  const what = [input_format && `from ${input_format}`, output_format && `to ${output_format}`]
+    .filter(Boolean)
+    .join(" ");
   const byFormat = handlers.filter((h) => fitsFormats(h.formats, q.input, q.output));
   if (byFormat.length === 0) {
     const reason = output_format ? handlers.map((h) => h.refusedOutputs?.[output_format]).find(Boolean) : undefined;
     if (reason) return { errors: [`output_format: ${reason}`] };
-    return { errors: [`${operation} ${what} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`] };
+    return {
+      errors: [
+        `${operation} ${what} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`,
+      ],
+    };
   }
   let fit = [...new Set(candidatesOf(byFormat, { ...q, pin: engine }).map((c) => c.handler))];
   if (engine && fit.length === 0) {
     const here = [...new Set(candidatesOf(byFormat, q).map((c) => c.engine.name))].join(", ");
     const known = ENGINES.some((e) => answersTo(e, engine));
-    return { errors: [`engine: ${engine} ${known ? "cannot run" : "is not an engine of this server for"} ${operation}${what ? ` ${what}` : ""}; engines here that do: ${here || "none"} (or leave engine out).`] };
+    return {
+      errors: [
+        `engine: ${engine} ${known ? "cannot run" : "is not an engine of this server for"} ${operation}${what ? ` ${what}` : ""}; engines here that do: ${here || "none"} (or leave engine out).`,
+      ],
+    };
   }
   // without input_format, the format the input will probably have picks the handler first
   const hinted = !input_format && inputHint ? fit.filter((h) => fitsFormats(h.formats, inputHint, output_format)) : fit;
   if (!input_format && inputHint && hinted.length === 0) {
     const anyFits = fit.some((h) => "params" in judge(h, cleaned));
-    if (!anyFits) return { errors: [`${operation} from ${inputHint} (the format of its input)${output_format ? ` to ${output_format}` : ""} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`] };
+    if (!anyFits)
+      return {
+        errors: [
+          `${operation} from ${inputHint} (the format of its input)${output_format ? ` to ${output_format}` : ""} is not supported by this server (see GET /v2/operations?filter[operation]=${operation}).`,
+        ],
+      };
   } else {
     fit = hinted;
   }

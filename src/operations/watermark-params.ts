@@ -31,17 +31,50 @@ export function normalizeColor(c: string): string {
 
 /** The watermark's parameters (every target). */
 export const watermarkParams = z.object({
-  text: z.string().min(1).max(2000).optional().describe("Text in Latin, Greek, Cyrillic, Arabic, Hebrew or Japanese script (mixed scripts and right-to-left text shaped); \\n breaks lines"),
-  image: z.string().min(1).max(255).optional().describe("The name of the task of this job whose file is the watermark image"),
-  layer: z.enum(["above", "below"]).optional().describe("above (default) or below the content: below shows only through transparent pixels or page areas"),
-  font_size: num(1, 2000).describe("Size of the text, pixels on images and video, points on PDFs (default 40); ignored with font_width_percent"),
+  text: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe(
+      "Text in Latin, Greek, Cyrillic, Arabic, Hebrew or Japanese script (mixed scripts and right-to-left text shaped); \\n breaks lines",
+    ),
+  image: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("The name of the task of this job whose file is the watermark image"),
+  layer: z
+    .enum(["above", "below"])
+    .optional()
+    .describe("above (default) or below the content: below shows only through transparent pixels or page areas"),
+  font_size: num(1, 2000).describe(
+    "Size of the text, pixels on images and video, points on PDFs (default 40); ignored with font_width_percent",
+  ),
   font_width_percent: num(1, 100).describe("Width of the text block as % of the input width; the font size follows"),
-  font_color: z.string().regex(COLOR, "must be a colour such as #FF0000 (#RGB, #RRGGBB or #RRGGBBAA, # optional)").transform(normalizeColor).optional(),
-  font_name: z.string().min(1).max(64).optional().describe("A font name; mapped to the closest shipped face (DejaVu, Noto for other scripts; the standard fonts on PDFs), bold when the name says Bold"),
-  font_align: z.enum(["left", "center", "right"]).optional().describe("Alignment of the lines of a multi-line text (default center)"),
+  font_color: z
+    .string()
+    .regex(COLOR, "must be a colour such as #FF0000 (#RGB, #RRGGBB or #RRGGBBAA, # optional)")
+    .transform(normalizeColor)
+    .optional(),
+  font_name: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "A font name; mapped to the closest shipped face (DejaVu, Noto for other scripts; the standard fonts on PDFs), bold when the name says Bold",
+    ),
+  font_align: z
+    .enum(["left", "center", "right"])
+    .optional()
+    .describe("Alignment of the lines of a multi-line text (default center)"),
   image_width: num(1, 16384).describe("Watermark image width (height follows unless image_height is given)"),
   image_height: num(1, 16384).describe("Watermark image height (width follows unless image_width is given)"),
-  image_width_percent: num(1, 100).describe("Watermark image width as % of the input width, aspect kept (wins over image_width/image_height)"),
+  image_width_percent: num(1, 100).describe(
+    "Watermark image width as % of the input width, aspect kept (wins over image_width/image_height)",
+  ),
   position_vertical: z.enum(["top", "center", "bottom"]).optional(),
   position_horizontal: z.enum(["left", "center", "right"]).optional(),
   margin_vertical: num(0, 16384),
@@ -53,7 +86,8 @@ export type WatermarkParams = z.infer<typeof watermarkParams>;
 
 /** Exactly one of `text` and `image` (checked at creation → 422 naming the task). */
 export function checkWatermarkSource(p: Pick<WatermarkParams, "text" | "image">): string[] {
-  if (!p.text && !p.image) return ["text or image is required: the watermark text, or the name of the task holding the watermark image."];
+  if (!p.text && !p.image)
+    return ["text or image is required: the watermark text, or the name of the task holding the watermark image."];
   if (p.text && p.image) return ["watermark takes `text` or `image`, not both."];
   return [];
 }

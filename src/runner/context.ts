@@ -74,7 +74,8 @@ export function inputFile(files: FileStore, f: StoredOutput, fromTask: string): 
     fromTask,
     async bytes() {
       const data = await files.get(f.key);
-      if (!data) throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
+      if (!data)
+        throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
       return data;
     },
   };

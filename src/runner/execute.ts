@@ -33,12 +33,18 @@ function runnable(all: Candidate[], ctx: OperationContext, largest: number, oper
   const here = all.filter((c) => hasEngine(ctx, c.engine.name));
   if (here.length === 0) {
     const names = [...new Set(all.map((c) => c.engine.name))].join(", ");
-    throw new TaskError("ENGINE_UNAVAILABLE", `${operation} needs the ${names} engine, which is not reachable in this deployment.`);
+    throw new TaskError(
+      "ENGINE_UNAVAILABLE",
+      `${operation} needs the ${names} engine, which is not reachable in this deployment.`,
+    );
   }
   const fit = here.filter((c) => largest <= c.engine.budget.maxBytes);
   if (fit.length === 0) {
     const max = Math.max(...here.map((c) => c.engine.budget.maxBytes));
-    throw new TaskError("OVER_BUDGET", `An input of ${operation} is ${largest} bytes; the engines here take files up to ${max} bytes.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `An input of ${operation} is ${largest} bytes; the engines here take files up to ${max} bytes.`,
+    );
   }
   return fit;
 }
@@ -74,7 +80,13 @@ export async function execute(
       const last = i === candidates.length - 1;
       if (err instanceof TaskError && err.code === "OVER_BUDGET") overBudget ??= err;
       // "too large for the engine that could do it" says more than a later engine's "I don't do this"
-      if (last && overBudget && err instanceof TaskError && (err.code === "UNSUPPORTED" || err.code === "ENGINE_UNAVAILABLE")) throw overBudget;
+      if (
+        last &&
+        overBudget &&
+        err instanceof TaskError &&
+        (err.code === "UNSUPPORTED" || err.code === "ENGINE_UNAVAILABLE")
+      )
+        throw overBudget;
       if (last || !(err instanceof TaskError) || !HAND_OFF_CODES.has(err.code) || ctx.signal.aborted) throw err;
     }
   }
@@ -82,7 +94,12 @@ export async function execute(
 }
 
 /** Writes `files` to the store under the task's keys; returns what the JobDO records. */
-export async function storeOutputs(store: FileStore, jobId: string, taskId: string, files: OutputFile[]): Promise<StoredOutput[]> {
+export async function storeOutputs(
+  store: FileStore,
+  jobId: string,
+  taskId: string,
+  files: OutputFile[],
+): Promise<StoredOutput[]> {
   const stored: StoredOutput[] = [];
   for (const [i, f] of files.entries()) {
     const key = outputKey(jobId, taskId, i, f.filename);

@@ -26,5 +26,10 @@ export interface TaskHost {
   /** Reports success with the stored outputs. */
   completeTask(taskId: string, attempt: number, outcome: TaskOutcome): Promise<void>;
   /** Reports failure as data, with the engine last tried if any. */
-  failTask(taskId: string, attempt: number, failure: TaskFailure, engine?: { name: string; version: string }): Promise<void>;
+  failTask(
+    taskId: string,
+    attempt: number,
+    failure: TaskFailure,
+    engine?: { name: string; version: string },
+  ): Promise<void>;
 }

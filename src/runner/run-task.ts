@@ -26,27 +26,45 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string, ho
   const files = new R2FileStore(env.FILES);
   const controller = new AbortController();
   const tried: { engine?: { name: string; version: string } } = {};
-  const timer = setTimeout(() => controller.abort(new TaskError("TIMEOUT", "The task exceeded its timeout.")), Math.max(0, claim.deadline - Date.now()));
+  const timer = setTimeout(
+    () => controller.abort(new TaskError("TIMEOUT", "The task exceeded its timeout.")),
+    Math.max(0, claim.deadline - Date.now()),
+  );
   // The lease follows the work (issue 10): renewed while the task runs; a refusal means the task was
   // cancelled, timed out or given to another attempt, so this run stops. A failed call is not a
   // refusal (the object may be busy): the next beat tries again, and the lease outlives two misses.
   let percent: number | undefined; // the operation's progress, sent with the next heartbeat
   const heartbeat = setInterval(() => {
     stub.renewLease(claim.taskId, claim.attempt, percent).then(
-      (held) => { if (!held) controller.abort(new TaskError("CANCELLED", "The task no longer belongs to this run.")); },
+      (held) => {
+        if (!held) controller.abort(new TaskError("CANCELLED", "The task no longer belongs to this run."));
+      },
       (err: unknown) => console.error(`lease renewal of ${claim.taskId} failed:`, err),
     );
   }, HEARTBEAT_MS);
   try {
     const signal = controller.signal;
     const ctx = operationContext(claim, {
-      signal, files, engines: workerdEngines(env, { signal, timeoutMs: claim.deadline - Date.now() }), engineOrder: parseEngineOrder(env.ENGINE_ORDER),
-      settings: runtimeSettings(env, claim.baseUrl, claim.retentionS), refsOf: (name) => claim.refs[name], progress: (p) => { percent = p; },
+      signal,
+      files,
+      engines: workerdEngines(env, { signal, timeoutMs: claim.deadline - Date.now() }),
+      engineOrder: parseEngineOrder(env.ENGINE_ORDER),
+      settings: runtimeSettings(env, claim.baseUrl, claim.retentionS),
+      refsOf: (name) => claim.refs[name],
+      progress: (p) => {
+        percent = p;
+      },
     });
     const inputs = claim.inputs.map((f) => inputFile(files, f, f.fromTask));
     const { out, engine, credits } = await execute(claim.operation, claim.params, inputs, ctx, tried);
     const stored = await storeOutputs(files, claim.jobId, claim.taskId, out.files);
-    await stub.completeTask(claim.taskId, claim.attempt, { files: stored, extra: out.extra, engine: engine.name, engineVersion: engine.version, credits });
+    await stub.completeTask(claim.taskId, claim.attempt, {
+      files: stored,
+      extra: out.extra,
+      engine: engine.name,
+      engineVersion: engine.version,
+      credits,
+    });
   } catch (err) {
     const failure = controller.signal.aborted ? toFailure(controller.signal.reason) : toFailure(err);
     if (failure.code === "INTERNAL_ERROR") console.error(`task ${claim.taskId} (${claim.operation}) failed:`, err);

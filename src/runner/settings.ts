@@ -16,7 +16,8 @@ export function retentionSeconds(env: Env): number {
 
 /** The URL signing secret; throws when unset so that nothing is ever signed with a guessable key. */
 export function signingSecret(env: Env): string {
-  if (!env.URL_SIGNING_SECRET) throw new Error("URL_SIGNING_SECRET is not configured (wrangler secret put URL_SIGNING_SECRET).");
+  if (!env.URL_SIGNING_SECRET)
+    throw new Error("URL_SIGNING_SECRET is not configured (wrangler secret put URL_SIGNING_SECRET).");
   return env.URL_SIGNING_SECRET;
 }
 

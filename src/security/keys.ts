@@ -34,5 +34,5 @@ export const userNamed = (name: string): User => ({ name, num: userNum(name) });
 function userNum(name: string): number {
   let h = 0x811c9dc5;
   for (const ch of new TextEncoder().encode(name)) h = Math.imul(h ^ ch, 0x01000193) >>> 0;
-  return (h & 0x7fffffff) || 1;
+  return h & 0x7fffffff || 1;
 }

@@ -54,7 +54,8 @@ export async function verifySignedUrl(rawUrl: string, secret: string): Promise<S
   const signed = rawUrl.slice(0, at);
   const signature = rawUrl.slice(at + 3);
   if (!/^[0-9a-f]{64}$/i.test(signature)) return { status: 403, message: "The signature of this URL is invalid." };
-  if (!safeEqual(await hmacHex(secret, signed), signature.toLowerCase())) return { status: 403, message: "The signature of this URL is invalid." };
+  if (!safeEqual(await hmacHex(secret, signed), signature.toLowerCase()))
+    return { status: 403, message: "The signature of this URL is invalid." };
   const query = signed.slice(signed.indexOf("?") + 1);
   let job: string | undefined;
   let cacheKey: string | undefined;
@@ -63,11 +64,13 @@ export async function verifySignedUrl(rawUrl: string, secret: string): Promise<S
     const eq = part.indexOf("=");
     const [k, v] = eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)];
     if (k === "job") job = v;
-    else if (k === "cache_key") (cacheKey = uriDecoded(v)), (badKey = cacheKey === undefined);
+    else if (k === "cache_key") ((cacheKey = uriDecoded(v)), (badKey = cacheKey === undefined));
   }
   if (!job) return { status: 400, message: "The signed URL has no job." };
-  if (job.length > MAX_SIGNED_JOB_CHARS) return { status: 400, message: `The job of a signed URL is limited to ${MAX_SIGNED_JOB_CHARS} characters.` };
-  if (badKey || (cacheKey !== undefined && !CACHE_KEY.test(cacheKey))) return { status: 400, message: "cache_key may hold only letters, digits, - and _ (at most 128)." };
+  if (job.length > MAX_SIGNED_JOB_CHARS)
+    return { status: 400, message: `The job of a signed URL is limited to ${MAX_SIGNED_JOB_CHARS} characters.` };
+  if (badKey || (cacheKey !== undefined && !CACHE_KEY.test(cacheKey)))
+    return { status: 400, message: "cache_key may hold only letters, digits, - and _ (at most 128)." };
   const bytes = decodeLenientBase64(uriDecoded(job) ?? "");
   if (!bytes) return { status: 400, message: "The job of this signed URL is not base64." };
   try {

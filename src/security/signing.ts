@@ -16,7 +16,11 @@ function keyFor(secret: string): Promise<CryptoKey> {
 
 /** Lowercase hex HMAC-SHA256 of `message` under `secret`. */
 export async function hmacHex(secret: string, message: string | Uint8Array): Promise<string> {
-  const sig = await crypto.subtle.sign("HMAC", await keyFor(secret), typeof message === "string" ? enc.encode(message) : (message as Uint8Array<ArrayBuffer>));
+  const sig = await crypto.subtle.sign(
+    "HMAC",
+    await keyFor(secret),
+    typeof message === "string" ? enc.encode(message) : (message as Uint8Array<ArrayBuffer>),
+  );
   return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -45,7 +49,12 @@ export async function signFileUrl(base: string, secret: string, g: FileGrant): P
 }
 
 /** Verifies a file grant; returns a reason when refused ("expired", "bad signature"), null when valid. */
-export async function checkFileGrant(secret: string, g: FileGrant, signature: string, nowS: number): Promise<string | null> {
+export async function checkFileGrant(
+  secret: string,
+  g: FileGrant,
+  signature: string,
+  nowS: number,
+): Promise<string | null> {
   if (!Number.isFinite(g.expires) || g.expires < nowS) return "The download link has expired.";
   const want = await hmacHex(secret, grantMessage(g));
   return safeEqual(want, signature) ? null : "The download link signature is invalid.";

@@ -22,7 +22,8 @@ export function refuseUrl(raw: string, allowLoopback: boolean): string | null {
   } catch {
     return "url is not a valid absolute URL.";
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `url scheme ${url.protocol} is not allowed; use http or https.`;
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `url scheme ${url.protocol} is not allowed; use http or https.`;
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (ipaddr.isValid(host)) {
     const addr = ipaddr.process(host); // unwraps IPv4-mapped IPv6
@@ -31,8 +32,10 @@ export function refuseUrl(raw: string, allowLoopback: boolean): string | null {
     if (range === "loopback" && allowLoopback) return null;
     return `url points to a ${range} address (${host}), which imports may not reach.`;
   }
-  if (host === "localhost" || host.endsWith(".localhost")) return allowLoopback ? null : "url points to localhost, which imports may not reach.";
-  if (METADATA_NAMES.has(host) || INTERNAL_NAMES.test(host)) return `url points to an internal host name (${host}), which imports may not reach.`;
+  if (host === "localhost" || host.endsWith(".localhost"))
+    return allowLoopback ? null : "url points to localhost, which imports may not reach.";
+  if (METADATA_NAMES.has(host) || INTERNAL_NAMES.test(host))
+    return `url points to an internal host name (${host}), which imports may not reach.`;
   if (!host.includes(".")) return `url host "${host}" is not a public domain name.`;
   return null;
 }
@@ -43,8 +46,10 @@ function nat64Check(addr: ipaddr.IPv4 | ipaddr.IPv6): string | null {
   const v6 = addr as ipaddr.IPv6;
   const p = v6.parts;
   let embedded: ipaddr.IPv4 | null = null;
-  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) embedded = ipaddr.IPv4.parse(`${p[6] >> 8}.${p[6] & 255}.${p[7] >> 8}.${p[7] & 255}`);
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0))
+    embedded = ipaddr.IPv4.parse(`${p[6] >> 8}.${p[6] & 255}.${p[7] >> 8}.${p[7] & 255}`);
   if (p[0] === 0x2002) embedded = ipaddr.IPv4.parse(`${p[1] >> 8}.${p[1] & 255}.${p[2] >> 8}.${p[2] & 255}`);
-  if (embedded && embedded.range() !== "unicast") return `url embeds a ${embedded.range()} IPv4 address, which imports may not reach.`;
+  if (embedded && embedded.range() !== "unicast")
+    return `url embeds a ${embedded.range()} IPv4 address, which imports may not reach.`;
   return null;
 }

@@ -10,7 +10,11 @@ export interface StoredFile {
 
 export interface FileStore {
   /** Writes an object: bytes, or a stream with its exact length. */
-  put(key: string, body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }, opts?: { contentType?: string; contentDisposition?: string }): Promise<StoredFile>;
+  put(
+    key: string,
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    opts?: { contentType?: string; contentDisposition?: string },
+  ): Promise<StoredFile>;
   /** Reads a whole object, or null when absent. */
   get(key: string): Promise<Uint8Array | null>;
   /** Reads an object as a stream, or null when absent. */
@@ -25,7 +29,11 @@ export interface FileStore {
 export class MemoryFileStore implements FileStore {
   private objects = new Map<string, { data: Uint8Array; contentType?: string }>();
 
-  async put(key: string, body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }, opts: { contentType?: string } = {}): Promise<StoredFile> {
+  async put(
+    key: string,
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    opts: { contentType?: string } = {},
+  ): Promise<StoredFile> {
     const data = body instanceof Uint8Array ? body : new Uint8Array(await new Response(body.stream).arrayBuffer());
     this.objects.set(key, { data, contentType: opts.contentType });
     return { key, size: data.byteLength, contentType: opts.contentType };
@@ -36,7 +44,11 @@ export class MemoryFileStore implements FileStore {
   async stream(key: string) {
     const o = this.objects.get(key);
     if (!o) return null;
-    return { body: new Response(o.data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>, size: o.data.byteLength, contentType: o.contentType };
+    return {
+      body: new Response(o.data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>,
+      size: o.data.byteLength,
+      contentType: o.contentType,
+    };
   }
   async head(key: string): Promise<StoredFile | null> {
     const o = this.objects.get(key);
@@ -44,7 +56,11 @@ export class MemoryFileStore implements FileStore {
   }
   async deletePrefix(prefix: string): Promise<number> {
     let n = 0;
-    for (const k of [...this.objects.keys()]) if (k.startsWith(prefix)) { this.objects.delete(k); n++; }
+    for (const k of [...this.objects.keys()])
+      if (k.startsWith(prefix)) {
+        this.objects.delete(k);
+        n++;
+      }
     return n;
   }
 }

@@ -7,7 +7,11 @@ import type { FileStore, StoredFile } from "./file-store";
 export class R2FileStore implements FileStore {
   constructor(private bucket: R2Bucket) {}
 
-  async put(key: string, body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }, opts: { contentType?: string } = {}): Promise<StoredFile> {
+  async put(
+    key: string,
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    opts: { contentType?: string } = {},
+  ): Promise<StoredFile> {
     let value: Uint8Array | ReadableStream<Uint8Array>;
     if (body instanceof Uint8Array) value = body;
     else {
@@ -16,7 +20,9 @@ export class R2FileStore implements FileStore {
       body.stream.pipeTo(fixed.writable).catch(() => {});
       value = fixed.readable as ReadableStream<Uint8Array>;
     }
-    const obj = await this.bucket.put(key, value, { httpMetadata: opts.contentType ? { contentType: opts.contentType } : undefined });
+    const obj = await this.bucket.put(key, value, {
+      httpMetadata: opts.contentType ? { contentType: opts.contentType } : undefined,
+    });
     return { key, size: obj.size, contentType: opts.contentType };
   }
   async get(key: string): Promise<Uint8Array | null> {
@@ -25,7 +31,9 @@ export class R2FileStore implements FileStore {
   }
   async stream(key: string) {
     const o = await this.bucket.get(key);
-    return o ? { body: o.body as ReadableStream<Uint8Array>, size: o.size, contentType: o.httpMetadata?.contentType } : null;
+    return o
+      ? { body: o.body as ReadableStream<Uint8Array>, size: o.size, contentType: o.httpMetadata?.contentType }
+      : null;
   }
   async head(key: string): Promise<StoredFile | null> {
     const o = await this.bucket.head(key);

@@ -19,21 +19,46 @@ let results: { title: string; ok: boolean; error?: string }[] = [];
 
 beforeAll(async () => {
   server = sharedServer("guarded");
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
   const bundle = await build({
-    entryPoints: [here("./harness/contract-entry.ts")], bundle: true, format: "esm", platform: "browser", target: "es2022", write: false,
+    entryPoints: [here("./harness/contract-entry.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
     alias: { vitest: here("./harness/vitest-shim.ts") },
-    external: ["node:*", "module", "fs", "fs/promises", "path", "url", "crypto", "worker_threads", "os", "child_process"],
+    external: [
+      "node:*",
+      "module",
+      "fs",
+      "fs/promises",
+      "path",
+      "url",
+      "crypto",
+      "worker_threads",
+      "os",
+      "child_process",
+    ],
   });
   const page = await browser.newPage();
   await page.goto(`${server.base}/browser/`, { waitUntil: "load" });
   // in a Web Worker, as the product's engines run (harness/contract-entry.ts)
-  results = await page.evaluate((code, base) => new Promise<typeof results>((resolve) => {
-    const w = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })), { type: "module" });
-    w.onmessage = (e) => resolve(e.data);
-    w.onerror = (e) => resolve([{ title: "harness", ok: false, error: e.message }]);
-    w.postMessage({ base });
-  }), bundle.outputFiles[0].text, `${server.base}/browser/`);
+  results = await page.evaluate(
+    (code, base) =>
+      new Promise<typeof results>((resolve) => {
+        const w = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })), { type: "module" });
+        w.onmessage = (e) => resolve(e.data);
+        w.onerror = (e) => resolve([{ title: "harness", ok: false, error: e.message }]);
+        w.postMessage({ base });
+      }),
+    bundle.outputFiles[0].text,
+    `${server.base}/browser/`,
+  );
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -43,8 +68,17 @@ describe("engine contract (browser)", () => {
   it("every case of every engine kind passes with the in-page engines", () => {
     console.log(`${results.filter((r) => r.ok).length}/${results.length} contract cases pass in Chromium`);
     expect(results.length).toBeGreaterThan(10);
-    for (const kind of ["PDF engine contract (browser): pdflib", "PDF engine contract (browser): pdfium", "image engine contract (browser): imagemagick", "media engine contract (browser): ffmpeg", "metadata engine contract (browser): exiftool"]) {
-      expect(results.some((r) => r.title.startsWith(kind)), kind).toBe(true);
+    for (const kind of [
+      "PDF engine contract (browser): pdflib",
+      "PDF engine contract (browser): pdfium",
+      "image engine contract (browser): imagemagick",
+      "media engine contract (browser): ffmpeg",
+      "metadata engine contract (browser): exiftool",
+    ]) {
+      expect(
+        results.some((r) => r.title.startsWith(kind)),
+        kind,
+      ).toBe(true);
     }
     expect(results.filter((r) => !r.ok)).toEqual([]);
   });

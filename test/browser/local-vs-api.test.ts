@@ -24,7 +24,11 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   server = sharedServer("guarded");
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   page.on("request", (r) => requests.push({ url: r.url(), method: r.method(), bodyBytes: r.postData()?.length ?? 0 }));
@@ -35,7 +39,10 @@ afterAll(async () => {
 });
 
 interface LocalResult {
-  job: { status: string; tasks: { name: string; status: string; code: string | null; engine: string | null; result: any }[] };
+  job: {
+    status: string;
+    tasks: { name: string; status: string; code: string | null; engine: string | null; result: any }[];
+  };
   files: Record<string, { filename: string; path: string }[]>;
   task(n: string): LocalResult["job"]["tasks"][number];
 }
@@ -43,16 +50,41 @@ interface LocalResult {
 /** runCorpusJob's twin in the page: the corpus file goes into task "in" as a File made in the page (no request carries it). */
 async function runLocal(rel: string, tasks: Record<string, unknown>): Promise<LocalResult> {
   const b64 = readFileSync(corpusPath(rel)).toString("base64");
-  const exports = Object.fromEntries(Object.keys(tasks).map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
-  const r = await page.evaluate(async (job, b64, name) => {
-    const { runJob } = await new Function('return import("/browser/edge-convert.js")')(); // a string: vitest must not rewrite the page's import
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const { job: done, outputs } = await runJob(job, { files: { in: new File([bytes], name) } });
-    const enc = async (b: Blob) => { const u = new Uint8Array(await b.arrayBuffer()); let s = ""; for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000)); return btoa(s); };
-    return { job: done, outputs: await Promise.all(outputs.map(async (o: { task: string; filename: string; blob: Blob }) => ({ task: o.task, filename: o.filename, b64: await enc(o.blob) }))) };
-  }, { tasks: { in: { operation: "import/upload" }, ...tasks, ...exports } }, b64, rel.split("/").pop()!);
+  const exports = Object.fromEntries(
+    Object.keys(tasks).map((n) => [`export-${n}`, { operation: "export/url", input: n }]),
+  );
+  const r = await page.evaluate(
+    async (job, b64, name) => {
+      const { runJob } = await new Function('return import("/browser/edge-convert.js")')(); // a string: vitest must not rewrite the page's import
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const { job: done, outputs } = await runJob(job, { files: { in: new File([bytes], name) } });
+      const enc = async (b: Blob) => {
+        const u = new Uint8Array(await b.arrayBuffer());
+        let s = "";
+        for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode(...u.subarray(i, i + 0x8000));
+        return btoa(s);
+      };
+      return {
+        job: done,
+        outputs: await Promise.all(
+          outputs.map(async (o: { task: string; filename: string; blob: Blob }) => ({
+            task: o.task,
+            filename: o.filename,
+            b64: await enc(o.blob),
+          })),
+        ),
+      };
+    },
+    { tasks: { in: { operation: "import/upload" }, ...tasks, ...exports } },
+    b64,
+    rel.split("/").pop()!,
+  );
   const files: LocalResult["files"] = {};
-  for (const o of r.outputs) (files[o.task.slice("export-".length)] ??= []).push({ filename: o.filename, path: tempFile(`local-${o.filename}`, Buffer.from(o.b64, "base64")) });
+  for (const o of r.outputs)
+    (files[o.task.slice("export-".length)] ??= []).push({
+      filename: o.filename,
+      path: tempFile(`local-${o.filename}`, Buffer.from(o.b64, "base64")),
+    });
   return { job: r.job, files, task: (n) => r.job.tasks.find((t: { name: string }) => t.name === n)! };
 }
 
@@ -60,7 +92,10 @@ const sha = (path: string) => createHash("sha256").update(readFileSync(path)).di
 
 describe("the same job in the browser and through the API", () => {
   it("image convert and thumbnail (ImageMagick): same engine, byte-identical outputs", async () => {
-    const tasks = { jpg: { operation: "convert", input: "in", output_format: "jpg", width: 200, quality: 80 }, thumb: { operation: "thumbnail", input: "in", output_format: "png", width: 96, height: 96, fit: "crop" } };
+    const tasks = {
+      jpg: { operation: "convert", input: "in", output_format: "jpg", width: 200, quality: 80 },
+      thumb: { operation: "thumbnail", input: "in", output_format: "png", width: 96, height: 96, fit: "crop" },
+    };
     const rel = "images/cloudconvert-input.png";
     const [local, remote] = [await runLocal(rel, tasks), await runCorpusJob(server.base, rel, tasks)];
     expect(local.job.status).toBe("finished");
@@ -93,7 +128,9 @@ describe("the same job in the browser and through the API", () => {
       expect(run("qpdf", ["--check", f]).code).not.toBe(0); // no password: refused
       expect(run("qpdf", ["--password=open-me", "--check", f]).code).toBe(0);
     }
-    expect(run("qpdf", ["--password=open-me", "--show-encryption", local.files.enc[0].path]).out).toBe(run("qpdf", ["--password=open-me", "--show-encryption", remote.files.enc[0].path]).out);
+    expect(run("qpdf", ["--password=open-me", "--show-encryption", local.files.enc[0].path]).out).toBe(
+      run("qpdf", ["--password=open-me", "--show-encryption", remote.files.enc[0].path]).out,
+    );
     expect(identify(local.files.png[0].path)).toEqual(identify(remote.files.png[0].path));
     // the same pixels; not the same bytes: the PNG's zlib stream is the host's CompressionStream (Chromium's zlib vs workerd's)
     expect(run("compare", ["-metric", "AE", local.files.png[0].path, remote.files.png[0].path, "null:"]).code).toBe(0); // exit 0: no pixel differs
@@ -104,7 +141,13 @@ describe("the same job in the browser and through the API", () => {
     const tasks = { meta: { operation: "metadata", input: "in" } };
     const [local, remote] = [await runLocal(rel, tasks), await runCorpusJob(server.base, rel, tasks)];
     expect(local.task("meta")).toMatchObject({ status: "finished", engine: "exiftool" });
-    const strip = (m: Record<string, unknown>) => Object.fromEntries(Object.entries(m).filter(([k]) => !/^(FileModifyDate|FileAccessDate|FileInodeChangeDate|FilePermissions|Directory|SourceFile)$/.test(k)));
+    const strip = (m: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(m).filter(
+          ([k]) =>
+            !/^(FileModifyDate|FileAccessDate|FileInodeChangeDate|FilePermissions|Directory|SourceFile)$/.test(k),
+        ),
+      );
     expect(strip(local.task("meta").result.metadata)).toEqual(strip(remote.task("meta").result.metadata));
     expect(local.task("meta").result.metadata.Orientation).toBeDefined();
   });
@@ -114,7 +157,18 @@ describe("the same job in the browser and through the API", () => {
     const audio = { mp3: { operation: "convert", input: "in", output_format: "mp3", audio_bitrate: 128 } };
     const [la, ra] = [await runLocal(wav, audio), await runCorpusJob(server.base, wav, audio)];
     expect(la.task("mp3")).toMatchObject({ status: "finished", engine: "ffmpeg" });
-    const probe = (p: string) => JSON.parse(run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels:format=duration", "-of", "json", p]).out);
+    const probe = (p: string) =>
+      JSON.parse(
+        run("ffprobe", [
+          "-v",
+          "error",
+          "-show_entries",
+          "stream=codec_name,sample_rate,channels:format=duration",
+          "-of",
+          "json",
+          p,
+        ]).out,
+      );
     expect(probe(la.files.mp3[0].path)).toEqual(probe(ra.files.mp3[0].path));
     expect(probe(la.files.mp3[0].path).streams[0].codec_name).toBe("mp3");
 
@@ -132,7 +186,11 @@ describe("the same job in the browser and through the API", () => {
     const tasks = { sz: { operation: "archive", input: "in", output_format: "7z" } };
     const [local, remote] = [await runLocal(rel, tasks), await runCorpusJob(server.base, rel, tasks)];
     expect(local.task("sz")).toMatchObject({ status: "finished", engine: "7z" });
-    const members = (p: string) => run("7z", ["l", "-slt", p]).out.split("\n").filter((l) => /^(Path|Size|CRC) = /.test(l)).slice(1);
+    const members = (p: string) =>
+      run("7z", ["l", "-slt", p])
+        .out.split("\n")
+        .filter((l) => /^(Path|Size|CRC) = /.test(l))
+        .slice(1);
     expect(members(local.files.sz[0].path)).toEqual(members(remote.files.sz[0].path));
     expect(members(local.files.sz[0].path)).toContain(`Size = ${fact(rel).size}`);
   });
@@ -145,9 +203,20 @@ describe("the same job in the browser and through the API", () => {
     expect(local.task("c")).toMatchObject({ status: "error", code: "OVER_BUDGET" });
     const refused = await page.evaluate(async () => {
       const { runJob } = await new Function('return import("/browser/edge-convert.js")')(); // a string: vitest must not rewrite the page's import
-      return runJob({ tasks: { c: { operation: "convert", input: "missing", output_format: "png" } } }).then(() => null, (e: { message: string; code: string; errors: unknown }) => ({ message: e.message, code: e.code, errors: e.errors }));
+      return runJob({ tasks: { c: { operation: "convert", input: "missing", output_format: "png" } } }).then(
+        () => null,
+        (e: { message: string; code: string; errors: unknown }) => ({
+          message: e.message,
+          code: e.code,
+          errors: e.errors,
+        }),
+      );
     });
-    const api = await fetch(`${server.base}/v2/jobs`, { method: "POST", headers: { authorization: "Bearer key-a", "content-type": "application/json" }, body: JSON.stringify({ tasks: { c: { operation: "convert", input: "missing", output_format: "png" } } }) });
+    const api = await fetch(`${server.base}/v2/jobs`, {
+      method: "POST",
+      headers: { authorization: "Bearer key-a", "content-type": "application/json" },
+      body: JSON.stringify({ tasks: { c: { operation: "convert", input: "missing", output_format: "png" } } }),
+    });
     expect(api.status).toBe(422);
     expect(refused).toEqual(await api.json());
   });
@@ -155,7 +224,15 @@ describe("the same job in the browser and through the API", () => {
   it("no request of the page carried a file: only GETs of the page, the entry, the worker and engine assets", () => {
     expect(requests.filter((r) => r.method !== "GET" || r.bodyBytes > 0)).toEqual([]);
     expect(requests.filter((r) => !new URL(r.url).pathname.startsWith("/browser/"))).toEqual([]);
-    expect(requests.map((r) => new URL(r.url).pathname)).toEqual(expect.arrayContaining(["/browser/edge-convert.js", "/browser/worker.js", "/browser/magick.wasm", "/browser/pdfium.wasm", "/browser/zeroperl.wasm"]));
+    expect(requests.map((r) => new URL(r.url).pathname)).toEqual(
+      expect.arrayContaining([
+        "/browser/edge-convert.js",
+        "/browser/worker.js",
+        "/browser/magick.wasm",
+        "/browser/pdfium.wasm",
+        "/browser/zeroperl.wasm",
+      ]),
+    );
     expect(pageErrors).toEqual([]);
   });
 });

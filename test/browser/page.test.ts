@@ -16,7 +16,12 @@ const PNG = "images/cloudconvert-input.png";
 import { identify, tempFile } from "../support/native";
 
 const DIST = fileURLToPath(new URL("../../dist/browser/", import.meta.url));
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+};
 let files: Server;
 let base: string;
 let browser: Browser;
@@ -26,13 +31,18 @@ beforeAll(async () => {
   files = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url!, "http://x").pathname)).replace(/^\/+/, "");
     const file = join(DIST, path.endsWith("/") || path === "" ? `${path}index.html` : path);
-    if (!file.startsWith(DIST) || !statSync(file, { throwIfNoEntry: false })?.isFile()) return void res.writeHead(404).end();
+    if (!file.startsWith(DIST) || !statSync(file, { throwIfNoEntry: false })?.isFile())
+      return void res.writeHead(404).end();
     served.push(`${req.method} ${file.slice(DIST.length)}`);
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
   });
   await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+  browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -49,7 +59,9 @@ describe("the /browser/ page as static files", () => {
     await (input as unknown as { uploadFile(p: string): Promise<void> }).uploadFile(corpusPath(PNG));
     await page.select("#to", "webp");
     await page.click("#go");
-    await page.waitForFunction(() => document.getElementById("status")!.dataset.status === "finished", { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById("status")!.dataset.status === "finished", {
+      timeout: 60_000,
+    });
     expect(await page.$eval("#status", (el) => el.textContent)).toMatch(/^finished in \d+ ms by imagemagick /);
     const out = await page.evaluate(async () => {
       const a = document.querySelector("a.download") as HTMLAnchorElement;
@@ -59,9 +71,15 @@ describe("the /browser/ page as static files", () => {
       return { name: a.getAttribute("download"), b64: btoa(s) };
     });
     expect(out.name).toBe("cloudconvert-input.webp");
-    expect(identify(tempFile("page.webp", Buffer.from(out.b64, "base64")))).toEqual({ format: "WEBP", width: fact(PNG).width, height: fact(PNG).height });
+    expect(identify(tempFile("page.webp", Buffer.from(out.b64, "base64")))).toEqual({
+      format: "WEBP",
+      width: fact(PNG).width,
+      height: fact(PNG).height,
+    });
     expect(served.every((s) => s.startsWith("GET "))).toBe(true);
-    expect(served).toEqual(expect.arrayContaining(["GET index.html", "GET edge-convert.js", "GET worker.js", "GET magick.wasm"]));
+    expect(served).toEqual(
+      expect.arrayContaining(["GET index.html", "GET edge-convert.js", "GET worker.js", "GET magick.wasm"]),
+    );
     expect(errors).toEqual([]);
   });
 });

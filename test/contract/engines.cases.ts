@@ -45,9 +45,19 @@ export function wavOf(seconds: number, hz = 440): Uint8Array {
   const out = new Uint8Array(44 + n * 2);
   const v = new DataView(out.buffer);
   const text = (o: number, str: string) => [...str].forEach((c, i) => (out[o + i] = c.charCodeAt(0)));
-  text(0, "RIFF"); v.setUint32(4, 36 + n * 2, true); text(8, "WAVE"); text(12, "fmt ");
-  v.setUint32(16, 16, true); v.setUint16(20, 1, true); v.setUint16(22, 1, true); v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 2, true); v.setUint16(32, 2, true); v.setUint16(34, 16, true); text(36, "data"); v.setUint32(40, n * 2, true);
+  text(0, "RIFF");
+  v.setUint32(4, 36 + n * 2, true);
+  text(8, "WAVE");
+  text(12, "fmt ");
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  text(36, "data");
+  v.setUint32(40, n * 2, true);
   for (let i = 0; i < n; i++) v.setInt16(44 + i * 2, Math.round(12000 * Math.sin((2 * Math.PI * hz * i) / rate)), true);
   return out;
 }
@@ -62,7 +72,7 @@ export function pngSize(png: Uint8Array): [number, number] {
 /** Width and height of a JPEG from its first SOFn marker. */
 export function jpegSize(jpg: Uint8Array): [number, number] {
   expect([jpg[0], jpg[1]]).toEqual([0xff, 0xd8]);
-  for (let i = 2; i < jpg.length; ) {
+  for (let i = 2; i < jpg.length;) {
     const marker = jpg[i + 1];
     const len = (jpg[i + 2] << 8) | jpg[i + 3];
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
@@ -75,14 +85,22 @@ export function jpegSize(jpg: Uint8Array): [number, number] {
 
 /** The PDF method that does each operation (operations/pdf/*). */
 const OPERATION_METHOD: Record<string, keyof PdfEngine> = {
-  merge: "merge", "pdf/split-pages": "split", "pdf/extract-pages": "extract", "pdf/rotate-pages": "rotate",
-  "pdf/encrypt": "encrypt", "pdf/decrypt": "decrypt", watermark: "watermark", convert: "rasterize", thumbnail: "rasterize",
+  merge: "merge",
+  "pdf/split-pages": "split",
+  "pdf/extract-pages": "extract",
+  "pdf/rotate-pages": "rotate",
+  "pdf/encrypt": "encrypt",
+  "pdf/decrypt": "decrypt",
+  watermark: "watermark",
+  convert: "rasterize",
+  thumbnail: "rasterize",
   "pdf/ocr": "textLayer", // with pageInfo: the text layer of pdf/ocr (the OCR engine recognises)
 };
 
 const namesOf = (engines: EngineInstances, kind: keyof EngineKinds) =>
   ENGINES.filter((e) => e.kind === kind && (engines as Record<string, unknown>)[e.name]).map((e) => e.name);
-const get = <K extends keyof EngineKinds>(engines: EngineInstances, name: string) => (engines as Record<string, unknown>)[name] as EngineKinds[K];
+const get = <K extends keyof EngineKinds>(engines: EngineInstances, name: string) =>
+  (engines as Record<string, unknown>)[name] as EngineKinds[K];
 
 /** Registers the contract cases for every engine of `engines()`; `host` names the runtime in the titles. */
 export function engineContract(host: string, engines: () => EngineInstances): void {
@@ -110,36 +128,101 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     });
 
     offers("merge")("merge keeps every page in input order", async () => {
-      const a = await pdfOf([[200, 300], [210, 300]]);
+      const a = await pdfOf([
+        [200, 300],
+        [210, 300],
+      ]);
       const b = await pdfOf([[400, 300]]);
-      const r = await engine().merge!({ inputs: [{ data: a, filename: "a.pdf" }, { data: b, filename: "b.pdf" }], filename: "m.pdf" });
+      const r = await engine().merge!({
+        inputs: [
+          { data: a, filename: "a.pdf" },
+          { data: b, filename: "b.pdf" },
+        ],
+        filename: "m.pdf",
+      });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(await pagesOf(r.data)).toEqual([[200, 300], [210, 300], [400, 300]]);
+      if (r.ok)
+        expect(await pagesOf(r.data)).toEqual([
+          [200, 300],
+          [210, 300],
+          [400, 300],
+        ]);
     });
 
     offers("split")("split makes one document per page", async () => {
-      const r = await engine().split!({ input: { data: await pdfOf([[100, 100], [200, 100], [300, 100]]), filename: "s.pdf" } });
+      const r = await engine().split!({
+        input: {
+          data: await pdfOf([
+            [100, 100],
+            [200, 100],
+            [300, 100],
+          ]),
+          filename: "s.pdf",
+        },
+      });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(await Promise.all(r.parts.map((p) => pagesOf(p)))).toEqual([[[100, 100]], [[200, 100]], [[300, 100]]]);
+      if (r.ok)
+        expect(await Promise.all(r.parts.map((p) => pagesOf(p)))).toEqual([[[100, 100]], [[200, 100]], [[300, 100]]]);
     });
 
     offers("extract")("extract keeps the pages asked for, in that order, and names a missing page", async () => {
-      const input = { data: await pdfOf([[100, 100], [200, 100], [300, 100]]), filename: "e.pdf" };
+      const input = {
+        data: await pdfOf([
+          [100, 100],
+          [200, 100],
+          [300, 100],
+        ]),
+        filename: "e.pdf",
+      };
       const r = await engine().extract!({ input, pages: "3,1" });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(await pagesOf(r.data)).toEqual([[300, 100], [100, 100]]);
-      expect(await engine().extract!({ input, pages: "9" })).toMatchObject({ ok: false, error: { code: "INVALID_PAGES" } });
+      if (r.ok)
+        expect(await pagesOf(r.data)).toEqual([
+          [300, 100],
+          [100, 100],
+        ]);
+      expect(await engine().extract!({ input, pages: "9" })).toMatchObject({
+        ok: false,
+        error: { code: "INVALID_PAGES" },
+      });
     });
 
     offers("rotate")("rotate turns only the pages asked for", async () => {
-      const r = await engine().rotate!({ input: { data: await pdfOf([[100, 200], [100, 200]]), filename: "r.pdf" }, rotation: 90, pages: "2" });
+      const r = await engine().rotate!({
+        input: {
+          data: await pdfOf([
+            [100, 200],
+            [100, 200],
+          ]),
+          filename: "r.pdf",
+        },
+        rotation: 90,
+        pages: "2",
+      });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(await pagesOf(r.data)).toEqual([[100, 200], [200, 100]]);
+      if (r.ok)
+        expect(await pagesOf(r.data)).toEqual([
+          [100, 200],
+          [200, 100],
+        ]);
     });
 
     offers("encrypt")("encrypt needs the password afterwards; decrypt removes it", async () => {
-      const perms = { printing: "highResolution" as const, copying: true, contentAccessibility: true, documentAssembly: true, fillingForms: true, annotating: true, modifying: true };
-      const enc = await engine().encrypt!({ input: { data: await pdfOf([[100, 100]]), filename: "c.pdf" }, userPassword: "u", ownerPassword: "o", permissions: perms });
+      const perms = {
+        printing: "highResolution" as const,
+        copying: true,
+        contentAccessibility: true,
+        documentAssembly: true,
+        fillingForms: true,
+        annotating: true,
+        modifying: true,
+      };
+      const enc = await engine().encrypt!({
+        input: { data: await pdfOf([[100, 100]]), filename: "c.pdf" },
+        userPassword: "u",
+        ownerPassword: "o",
+        permissions: perms,
+      });
       expect(enc.ok).toBe(true);
       if (!enc.ok) return;
       await expect(pagesOf(enc.data)).rejects.toThrow(/INVALID_PASSWORD/);
@@ -151,27 +234,49 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     });
 
     offers("watermark")("watermark keeps the pages and answers unsupported text as data", async () => {
-      const input = { data: await pdfOf([[300, 300], [300, 300]]), filename: "w.pdf" };
+      const input = {
+        data: await pdfOf([
+          [300, 300],
+          [300, 300],
+        ]),
+        filename: "w.pdf",
+      };
       const r = await engine().watermark!({ input, mark: { text: "DRAFT", pages: "1" } });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(await pagesOf(r.data)).toEqual([[300, 300], [300, 300]]);
+      if (r.ok)
+        expect(await pagesOf(r.data)).toEqual([
+          [300, 300],
+          [300, 300],
+        ]);
     });
 
     offers("rasterize")("rasterize draws pages at the density asked for and names a missing page", async () => {
-      const input = await pdfOf([[144, 72], [72, 144]]);
+      const input = await pdfOf([
+        [144, 72],
+        [72, 144],
+      ]);
       const r = await engine().rasterize!({ input, filename: "p.pdf", density: 144 });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(r.pages.map((p) => pngSize(p.png))).toEqual([[288, 144], [144, 288]]);
-      expect(await engine().rasterize!({ input, filename: "p.pdf", pages: [{ from: 9, to: 9 }] })).toMatchObject({ ok: false, error: { code: "INVALID_PAGES" } });
+      if (r.ok)
+        expect(r.pages.map((p) => pngSize(p.png))).toEqual([
+          [288, 144],
+          [144, 288],
+        ]);
+      expect(await engine().rasterize!({ input, filename: "p.pdf", pages: [{ from: 9, to: 9 }] })).toMatchObject({
+        ok: false,
+        error: { code: "INVALID_PAGES" },
+      });
     });
 
     it("answers a file that is not a PDF with a failure as data, never a throw", async () => {
       const junk = new TextEncoder().encode("not a pdf at all");
       const method = (["rasterize", "extract", "rotate"] as const).find((m) => engine()[m])!;
       const r =
-        method === "rasterize" ? await engine().rasterize!({ input: junk, filename: "j.pdf" })
-        : method === "extract" ? await engine().extract!({ input: { data: junk, filename: "j.pdf" }, pages: "1" })
-        : await engine().rotate!({ input: { data: junk, filename: "j.pdf" }, rotation: 90 });
+        method === "rasterize"
+          ? await engine().rasterize!({ input: junk, filename: "j.pdf" })
+          : method === "extract"
+            ? await engine().extract!({ input: { data: junk, filename: "j.pdf" }, pages: "1" })
+            : await engine().rotate!({ input: { data: junk, filename: "j.pdf" }, rotation: 90 });
       expect(r).toMatchObject({ ok: false, error: { code: "OPEN_FAILED", retryable: false } });
     });
   });
@@ -181,10 +286,22 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     it("converts a PNG to a JPEG of the width asked for; a broken file is a failure as data", async () => {
       const r = await renderer().rasterize!({ input: await pdfOf([[200, 100]]), filename: "i.pdf", density: 72 });
       if (!r.ok) throw new Error(r.error.message);
-      const out = await engine().run({ op: "convert", input: r.pages[0].png, inputFormat: "png", outputFormat: "jpg", options: { width: 100 } });
+      const out = await engine().run({
+        op: "convert",
+        input: r.pages[0].png,
+        inputFormat: "png",
+        outputFormat: "jpg",
+        options: { width: 100 },
+      });
       expect(out.ok, out.ok ? "" : `${out.error.code}: ${out.error.message}`).toBe(true);
       if (out.ok) expect(jpegSize(out.outputs[0].data)).toEqual([100, 50]);
-      const bad = await engine().run({ op: "convert", input: r.pages[0].png.subarray(0, 60), inputFormat: "png", outputFormat: "jpg", options: {} });
+      const bad = await engine().run({
+        op: "convert",
+        input: r.pages[0].png.subarray(0, 60),
+        inputFormat: "png",
+        outputFormat: "jpg",
+        options: {},
+      });
       expect(bad).toMatchObject({ ok: false, error: { code: "OPEN_FAILED" } });
     });
   });
@@ -194,20 +311,40 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     it("converts a WAV to Opus, probes it as ffprobe does, and answers junk with OPEN_FAILED as data", async () => {
       const input = { data: wavOf(1), filename: "tone.wav" };
       const r = await engine().run({ op: "convert", input, outputFormat: "opus", options: {} });
-      expect(r).toMatchObject({ ok: true, probe: { duration: 1, video: null, audio: { codec: "pcm_s16le", sampleRate: 8000, channels: 1 } } });
+      expect(r).toMatchObject({
+        ok: true,
+        probe: { duration: 1, video: null, audio: { codec: "pcm_s16le", sampleRate: 8000, channels: 1 } },
+      });
       if (r.ok) expect(new TextDecoder().decode(r.data.subarray(0, 64))).toMatch(/^OggS[\s\S]*OpusHead/);
-      const bad = await engine().run({ op: "convert", input: { data: new TextEncoder().encode("not audio"), filename: "x.wav" }, outputFormat: "mp3", options: {} });
+      const bad = await engine().run({
+        op: "convert",
+        input: { data: new TextEncoder().encode("not audio"), filename: "x.wav" },
+        outputFormat: "mp3",
+        options: {},
+      });
       expect(bad).toMatchObject({ ok: false, error: { code: "OPEN_FAILED", retryable: false } });
-      const c = await engine().command({ command: "ffprobe", arguments: "-hide_banner /input/in/tone.wav", inputs: [{ task: "in", ...input }], capture_output: true });
+      const c = await engine().command({
+        command: "ffprobe",
+        arguments: "-hide_banner /input/in/tone.wav",
+        inputs: [{ task: "in", ...input }],
+        capture_output: true,
+      });
       expect(c).toMatchObject({ ok: true, command: "ffprobe -hide_banner /input/in/tone.wav" });
-      if (c.ok) expect(c.output).toContain("Audio: pcm_s16le ([1][0][0][0] / 0x0001), 8000 Hz, 1 channels, s16, 128 kb/s");
+      if (c.ok)
+        expect(c.output).toContain("Audio: pcm_s16le ([1][0][0][0] / 0x0001), 8000 Hz, 1 channels, s16, 128 kb/s");
     });
   });
 
   describe.each(namesOf(all, "metadata"))(`metadata engine contract (${host}): %s`, (name) => {
     const engine = () => get<"metadata">(all, name);
     it("reads what pdf-lib wrote, and writes a Title another read sees", async () => {
-      const pdf = await pdfOf([[100, 100], [100, 100]], "Quarterly");
+      const pdf = await pdfOf(
+        [
+          [100, 100],
+          [100, 100],
+        ],
+        "Quarterly",
+      );
       const r = await engine().read({ input: pdf, filename: "q.pdf" });
       expect(r).toMatchObject({ ok: true, metadata: { Title: "Quarterly", PageCount: 2, FileType: "PDF" } });
       const w = await engine().write({ input: pdf, filename: "q.pdf", tags: { Title: "Annual" } });

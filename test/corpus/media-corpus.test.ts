@@ -8,7 +8,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUDIO_OUTPUTS, type AudioOutput, type MediaOptions, type MediaOutput, type VideoOutput } from "../../native-protocol/media/formats";
+import {
+  AUDIO_OUTPUTS,
+  type AudioOutput,
+  type MediaOptions,
+  type MediaOutput,
+  type VideoOutput,
+} from "../../native-protocol/media/formats";
 import { DEFAULT_MEDIA_BUDGET } from "../../src/engines/ffmpeg/budget";
 import { FFMPEG_ENGINE } from "../../src/engines/ffmpeg/version";
 import { corpusPath, fact } from "../support/corpus";
@@ -94,23 +100,61 @@ function probeOutput(data: Uint8Array, ext: string): { path: string; probe: Nati
 }
 
 /** Runs a convert and expects success: the output's path and native probe. */
-async function convertOk(input: { data: Uint8Array; filename: string }, outputFormat: MediaOutput, options: MediaOptions = {}) {
+async function convertOk(
+  input: { data: Uint8Array; filename: string },
+  outputFormat: MediaOutput,
+  options: MediaOptions = {},
+) {
   const r = await ffmpegEngine().run({ op: "convert", input, outputFormat, options });
-  if (!r.ok) throw new Error(`${input.filename} → ${outputFormat} ${JSON.stringify(options)}: ${r.error.code} ${r.error.message}`);
+  if (!r.ok)
+    throw new Error(
+      `${input.filename} → ${outputFormat} ${JSON.stringify(options)}: ${r.error.code} ${r.error.message}`,
+    );
   return probeOutput(r.data, outputFormat);
 }
 
 /** Native ffprobe's count of decodable video frames. */
 function videoFrames(path: string): number {
-  const out = execFileSync("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path], { encoding: "utf8" });
+  const out = execFileSync(
+    "ffprobe",
+    [
+      "-v",
+      "error",
+      "-count_frames",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=nb_read_frames",
+      "-of",
+      "csv=p=0",
+      path,
+    ],
+    { encoding: "utf8" },
+  );
   return Number(out.trim());
 }
 
 const even = (n: number) => n - (n % 2);
 
 describe("every audio file converts to every audio format (native ffprobe as oracle)", () => {
-  const CODEC: Record<AudioOutput, string> = { mp3: "mp3", wav: "pcm_s16le", ogg: "vorbis", opus: "opus", flac: "flac", aac: "aac", m4a: "aac" };
-  const CONTAINER: Record<AudioOutput, string> = { mp3: "mp3", wav: "wav", ogg: "ogg", opus: "ogg", flac: "flac", aac: "aac", m4a: "mov,mp4,m4a,3gp,3g2,mj2" };
+  const CODEC: Record<AudioOutput, string> = {
+    mp3: "mp3",
+    wav: "pcm_s16le",
+    ogg: "vorbis",
+    opus: "opus",
+    flac: "flac",
+    aac: "aac",
+    m4a: "aac",
+  };
+  const CONTAINER: Record<AudioOutput, string> = {
+    mp3: "mp3",
+    wav: "wav",
+    ogg: "ogg",
+    opus: "ogg",
+    flac: "flac",
+    aac: "aac",
+    m4a: "mov,mp4,m4a,3gp,3g2,mj2",
+  };
   for (const rel of corpusFiles("audio")) {
     it(rel, { timeout: 60_000 }, async () => {
       const source = durationOf(ffprobe(corpusPath(rel)));
@@ -120,18 +164,38 @@ describe("every audio file converts to every audio format (native ffprobe as ora
         const label = `${rel} → ${out}`;
         expect(probe.format.format_name, label).toBe(CONTAINER[out]);
         // audio only: the cover art of tika-testMP3_coverArt.mp3 is not carried into an audio format
-        expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`), label).toEqual([`audio:${CODEC[out]}`]);
+        expect(
+          probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`),
+          label,
+        ).toEqual([`audio:${CODEC[out]}`]);
         const d = durationOf(probe);
         expect(Math.abs(d - source), `${label}: ${d} s vs ${source} s`).toBeLessThanOrEqual(durationTolerance(probe));
-        if (out === "mp3") expect(Math.abs(decodedAudioSeconds(path) - source), `${label} decoded`).toBeLessThanOrEqual(TOLERANCE);
+        if (out === "mp3")
+          expect(Math.abs(decodedAudioSeconds(path) - source), `${label} decoded`).toBeLessThanOrEqual(TOLERANCE);
       }
     });
   }
 });
 
 describe("the video files convert to the video containers (native ffprobe as oracle)", () => {
-  const CODEC: Record<VideoOutput, string> = { mp4: "h264", m4v: "h264", mov: "h264", mkv: "h264", webm: "vp9", avi: "mpeg4", gif: "gif" };
-  const AUDIO: Record<VideoOutput, string | null> = { mp4: "aac", m4v: "aac", mov: "aac", mkv: "aac", webm: "opus", avi: "mp3", gif: null };
+  const CODEC: Record<VideoOutput, string> = {
+    mp4: "h264",
+    m4v: "h264",
+    mov: "h264",
+    mkv: "h264",
+    webm: "vp9",
+    avi: "mpeg4",
+    gif: "gif",
+  };
+  const AUDIO: Record<VideoOutput, string | null> = {
+    mp4: "aac",
+    m4v: "aac",
+    mov: "aac",
+    mkv: "aac",
+    webm: "opus",
+    avi: "mp3",
+    gif: null,
+  };
   /**
    * The full matrix (8 files × 7 containers + mp3) took 150 s here, too long for `npm test`. Every
    * file goes to mp4 and webm (the H.264 and VP9 encoders), avi (MPEG-4 Part 2 + MP3), gif (the
@@ -158,14 +222,20 @@ describe("the video files convert to the video containers (native ffprobe as ora
     const pixelFrames = duration * fps * sv.width! * sv.height!;
     const framePixels = sv.width! * sv.height!;
     const overWork = pixelFrames > b.maxPixelFrames;
-    const overFor = (out: VideoOutput) => overWork || framePixels > (out === "webm" ? b.maxEncodePixelsHeavy : b.maxEncodePixels);
+    const overFor = (out: VideoOutput) =>
+      overWork || framePixels > (out === "webm" ? b.maxEncodePixelsHeavy : b.maxEncodePixels);
     const targets = [...EVERY_FILE, ...(duration <= SHORT ? SHORT_FILES_ONLY : [])];
     const refused = ([...EVERY_FILE, ...SHORT_FILES_ONLY].filter((o) => o !== "mp3") as VideoOutput[]).filter(overFor);
 
     if (refused.length) {
       it(`${rel} (${sv.width}×${sv.height}, ${(pixelFrames / 1e6).toFixed(0)} M pixel-frames) is over the WebAssembly budget for ${refused.join(", ")}`, async () => {
         for (const out of refused) {
-          const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: out, options: {} });
+          const r = await ffmpegEngine().run({
+            op: "convert",
+            input: corpusInput(rel),
+            outputFormat: out,
+            options: {},
+          });
           expect(r.ok, out).toBe(false);
           if (r.ok) continue;
           expect(r.error.code, out).toBe("OVER_BUDGET");
@@ -183,16 +253,27 @@ describe("the video files convert to the video containers (native ffprobe as ora
     for (const out of targets) {
       if (out === "mp3") {
         it(`${rel} → mp3 (audio extraction)`, { timeout: 60_000 }, async () => {
-          const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: "mp3", options: {} });
+          const r = await ffmpegEngine().run({
+            op: "convert",
+            input: corpusInput(rel),
+            outputFormat: "mp3",
+            options: {},
+          });
           if (!sa) {
             expect(r.ok).toBe(false);
-            if (!r.ok) expect(r.error).toMatchObject({ code: "CONVERSION_FAILED", message: expect.stringContaining("no audio stream") });
+            if (!r.ok)
+              expect(r.error).toMatchObject({
+                code: "CONVERSION_FAILED",
+                message: expect.stringContaining("no audio stream"),
+              });
             return;
           }
           if (!r.ok) throw new Error(`${r.error.code} ${r.error.message}`);
           const { path, probe } = probeOutput(r.data, "mp3");
           expect(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["audio:mp3"]);
-          expect(Math.abs(durationOf(probe) - duration), `${durationOf(probe)} vs ${duration}`).toBeLessThanOrEqual(durationTolerance(probe));
+          expect(Math.abs(durationOf(probe) - duration), `${durationOf(probe)} vs ${duration}`).toBeLessThanOrEqual(
+            durationTolerance(probe),
+          );
           // the 0.042 s AVI's audio is 4 ADPCM packets, 0.092 s (see its own test): decoded to its own length
           const audioEnd = rel.endsWith("fixture.avi") ? 0.0918 : duration;
           expect(Math.abs(decodedAudioSeconds(path) - audioEnd)).toBeLessThanOrEqual(TOLERANCE);
@@ -205,7 +286,8 @@ describe("the video files convert to the video containers (native ffprobe as ora
         const v = videoStream(probe);
         expect(v?.codec_name).toBe(CODEC[out]);
         // 4:2:0 encoders need even sides; the palette GIF keeps the size as is
-        const w = out === "gif" ? sv.width! : even(sv.width!), h = out === "gif" ? sv.height! : even(sv.height!);
+        const w = out === "gif" ? sv.width! : even(sv.width!),
+          h = out === "gif" ? sv.height! : even(sv.height!);
         expect([v?.width, v?.height]).toEqual([w, h]);
         expect(audioStream(probe)?.codec_name ?? null).toBe(sa ? AUDIO[out] : null);
         const d = durationOf(probe);
@@ -214,21 +296,41 @@ describe("the video files convert to the video containers (native ffprobe as ora
     }
   }
 
-  it("the 0.042 s AVI (one MS-MPEG4v2 frame + 0.092 s of ADPCM): outputs last as long as its audio, with its one frame", { timeout: 60_000 }, async () => {
-    const rel = "video/filetype-fixture.avi";
-    // ffprobe's format duration is the video's (1 frame at 500/21 fps); the audio's 4 packets end later
-    const packets = execFileSync("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", corpusPath(rel)], { encoding: "utf8" })
-      .trim().split("\n").map((l) => l.split(",").map(Number));
-    const audioEnd = Math.max(...packets.map(([pts, d]) => pts! + d!));
-    expect(durationOf(ffprobe(corpusPath(rel)))).toBeCloseTo(0.042, 3);
-    expect(audioEnd).toBeCloseTo(0.0918, 3);
-    const { path, probe } = await convertOk(corpusInput(rel), "mp4");
-    expect(durationOf(probe)).toBeCloseTo(audioEnd, 2);
-    expect(videoFrames(path)).toBe(1);
-    const gif = await convertOk(corpusInput(rel), "gif");
-    expect(videoFrames(gif.path)).toBe(1);
-    expect(imageSize(gif.path)).toMatchObject({ width: 640, height: 356 });
-  });
+  it(
+    "the 0.042 s AVI (one MS-MPEG4v2 frame + 0.092 s of ADPCM): outputs last as long as its audio, with its one frame",
+    { timeout: 60_000 },
+    async () => {
+      const rel = "video/filetype-fixture.avi";
+      // ffprobe's format duration is the video's (1 frame at 500/21 fps); the audio's 4 packets end later
+      const packets = execFileSync(
+        "ffprobe",
+        [
+          "-v",
+          "error",
+          "-select_streams",
+          "a:0",
+          "-show_entries",
+          "packet=pts_time,duration_time",
+          "-of",
+          "csv=p=0",
+          corpusPath(rel),
+        ],
+        { encoding: "utf8" },
+      )
+        .trim()
+        .split("\n")
+        .map((l) => l.split(",").map(Number));
+      const audioEnd = Math.max(...packets.map(([pts, d]) => pts! + d!));
+      expect(durationOf(ffprobe(corpusPath(rel)))).toBeCloseTo(0.042, 3);
+      expect(audioEnd).toBeCloseTo(0.0918, 3);
+      const { path, probe } = await convertOk(corpusInput(rel), "mp4");
+      expect(durationOf(probe)).toBeCloseTo(audioEnd, 2);
+      expect(videoFrames(path)).toBe(1);
+      const gif = await convertOk(corpusInput(rel), "gif");
+      expect(videoFrames(gif.path)).toBe(1);
+      expect(imageSize(gif.path)).toMatchObject({ width: 640, height: 356 });
+    },
+  );
 });
 
 describe("convert options (native ffprobe as oracle)", () => {
@@ -255,7 +357,10 @@ describe("convert options (native ffprobe as oracle)", () => {
     expect(size(probe)).toEqual([200, 200]);
     // 320×180 → 200×112 (even), 44 rows of black above and below
     const frame = nativeFrame(path, 0.5, tmp.path("png"));
-    for (const [y, what] of [[0, "top"], [160, "bottom"]] as const) {
+    for (const [y, what] of [
+      [0, "top"],
+      [160, "bottom"],
+    ] as const) {
       const c = regionColour(frame, 200, 40, 0, y);
       expect(Math.max(c.r, c.g, c.b), `${what} bar ${JSON.stringify(c)}`).toBeLessThan(0.03);
     }
@@ -263,21 +368,35 @@ describe("convert options (native ffprobe as oracle)", () => {
     expect(Math.max(middle.r, middle.g, middle.b), "picture").toBeGreaterThan(0.2);
   });
 
-  it("crf and preset are accepted and change the output (crf 40 ultrafast is smaller than crf 18 slow)", { timeout: 60_000 }, async () => {
-    const lo = await bbb1({ crf: 40, preset: "ultrafast" });
-    const hi = await bbb1({ crf: 18, preset: "slow" });
-    for (const o of [lo, hi]) expect(videoStream(o.probe)).toMatchObject({ codec_name: "h264", width: 320, height: 180 });
-    expect(Number(lo.probe.format.bit_rate)).toBeLessThan(Number(hi.probe.format.bit_rate) / 2);
-  });
+  it(
+    "crf and preset are accepted and change the output (crf 40 ultrafast is smaller than crf 18 slow)",
+    { timeout: 60_000 },
+    async () => {
+      const lo = await bbb1({ crf: 40, preset: "ultrafast" });
+      const hi = await bbb1({ crf: 18, preset: "slow" });
+      for (const o of [lo, hi])
+        expect(videoStream(o.probe)).toMatchObject({ codec_name: "h264", width: 320, height: 180 });
+      expect(Number(lo.probe.format.bit_rate)).toBeLessThan(Number(hi.probe.format.bit_rate) / 2);
+    },
+  );
 
   // libx265 in @ffmpeg/core 0.12.10 (single-threaded) never returns — it spins at 100 % CPU after
   // "x265 [warning]: Source height < 720p; disabling lookahead-slices" (also with -x265-params
   // pools=none or frame-threads=1) — so the WebAssembly engine refuses it as UNSUPPORTED before
   // running, and routing hands it to native ffmpeg (test/native/native-media.test.ts encodes hevc there).
   it("video_codec x265 is refused by the WebAssembly engine as UNSUPPORTED, in convert and in a command", async () => {
-    const r = await ffmpegEngine().run({ op: "convert", input: { data: corpusBytes(BBB), filename: "b.webm" }, outputFormat: "mkv", options: { video_codec: "x265" } });
+    const r = await ffmpegEngine().run({
+      op: "convert",
+      input: { data: corpusBytes(BBB), filename: "b.webm" },
+      outputFormat: "mkv",
+      options: { video_codec: "x265" },
+    });
     expect(r).toMatchObject({ ok: false, error: { code: "UNSUPPORTED" } });
-    const c = await ffmpegEngine().command({ command: "ffmpeg", arguments: "-i /input/up/b.webm -c:v libx265 /output/a.mp4", inputs: [{ task: "up", filename: "b.webm", data: corpusBytes(BBB) }] });
+    const c = await ffmpegEngine().command({
+      command: "ffmpeg",
+      arguments: "-i /input/up/b.webm -c:v libx265 /output/a.mp4",
+      inputs: [{ task: "up", filename: "b.webm", data: corpusBytes(BBB) }],
+    });
     expect(c).toMatchObject({ ok: false, error: { code: "UNSUPPORTED" } });
   });
 
@@ -299,12 +418,20 @@ describe("convert options (native ffprobe as oracle)", () => {
     expect(Number(audioStream(m4a.probe)?.bit_rate) / 1000).toBeLessThan(80);
   });
 
-  it("audio_frequency 22050 and audio_channels 1 → ffprobe's sample_rate and channels", { timeout: 60_000 }, async () => {
-    for (const [rel, out] of [[HI, "mp4"], ["audio/filetype-fixture.flac", "mp3"], ["audio/filetype-fixture.flac", "wav"]] as const) {
-      const { probe } = await convertOk(corpusInput(rel), out, { audio_frequency: 22050, audio_channels: 1 });
-      expect(audioStream(probe), `${rel} → ${out}`).toMatchObject({ sample_rate: "22050", channels: 1 });
-    }
-  });
+  it(
+    "audio_frequency 22050 and audio_channels 1 → ffprobe's sample_rate and channels",
+    { timeout: 60_000 },
+    async () => {
+      for (const [rel, out] of [
+        [HI, "mp4"],
+        ["audio/filetype-fixture.flac", "mp3"],
+        ["audio/filetype-fixture.flac", "wav"],
+      ] as const) {
+        const { probe } = await convertOk(corpusInput(rel), out, { audio_frequency: 22050, audio_channels: 1 });
+        expect(audioStream(probe), `${rel} → ${out}`).toMatchObject({ sample_rate: "22050", channels: 1 });
+      }
+    },
+  );
 
   it("fps 10 → r_frame_rate 10/1, and the video keeps its length", { timeout: 60_000 }, async () => {
     // Hi.mp4's video is 30 frames at 30 fps (1.0 s; its audio runs to 1.068 s). With the output
@@ -330,10 +457,19 @@ describe("thumbnails of videos (identify as oracle)", () => {
   const IM: Record<string, string> = { png: "PNG", jpg: "JPEG", webp: "WEBP" };
   it("png, jpg and webp have the requested size", { timeout: 60_000 }, async () => {
     for (const fmt of ["png", "jpg", "webp"] as const) {
-      for (const [options, w, h] of [[{}, 320, 180], [{ width: 160, height: 160 }, 160, 90], [{ width: 100, height: 100, fit: "crop" }, 100, 100], [{ width: 100, height: 40, fit: "scale" }, 100, 40]] as const) {
+      for (const [options, w, h] of [
+        [{}, 320, 180],
+        [{ width: 160, height: 160 }, 160, 90],
+        [{ width: 100, height: 100, fit: "crop" }, 100, 100],
+        [{ width: 100, height: 40, fit: "scale" }, 100, 40],
+      ] as const) {
         const r = await ffmpegEngine().run({ op: "thumbnail", input: corpusInput(BBB), outputFormat: fmt, options });
         if (!r.ok) throw new Error(`${fmt} ${JSON.stringify(options)}: ${r.error.message}`);
-        expect(imageSize(tmp.file(r.data, fmt)), `${fmt} ${JSON.stringify(options)}`).toEqual({ format: IM[fmt], width: w, height: h });
+        expect(imageSize(tmp.file(r.data, fmt)), `${fmt} ${JSON.stringify(options)}`).toEqual({
+          format: IM[fmt],
+          width: w,
+          height: h,
+        });
       }
     }
   });
@@ -346,13 +482,27 @@ describe("thumbnails of videos (identify as oracle)", () => {
   });
 
   it("a thumbnail of another video (h264 mp4, 13.7 s) has the source's size", { timeout: 60_000 }, async () => {
-    const r = await ffmpegEngine().run({ op: "thumbnail", input: corpusInput("video/tika-testVideoMp4.mp4"), outputFormat: "jpg", options: {} });
+    const r = await ffmpegEngine().run({
+      op: "thumbnail",
+      input: corpusInput("video/tika-testVideoMp4.mp4"),
+      outputFormat: "jpg",
+      options: {},
+    });
     if (!r.ok) throw new Error(r.error.message);
-    expect(imageSize(tmp.file(r.data, "jpg"))).toEqual({ format: "JPEG", width: fact("video/tika-testVideoMp4.mp4").width, height: fact("video/tika-testVideoMp4.mp4").height });
+    expect(imageSize(tmp.file(r.data, "jpg"))).toEqual({
+      format: "JPEG",
+      width: fact("video/tika-testVideoMp4.mp4").width,
+      height: fact("video/tika-testVideoMp4.mp4").height,
+    });
   });
 
   it("a timestamp past the end is CONVERSION_FAILED naming the duration", async () => {
-    const r = await ffmpegEngine().run({ op: "thumbnail", input: corpusInput(BBB), outputFormat: "png", options: { timestamp: 20 } });
+    const r = await ffmpegEngine().run({
+      op: "thumbnail",
+      input: corpusInput(BBB),
+      outputFormat: "png",
+      options: { timestamp: 20 },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe("CONVERSION_FAILED");
@@ -366,9 +516,16 @@ describe("watermarks on video (native ffmpeg frames, ImageMagick regions)", () =
   // Two H.264 encodes of the same frames differ a little everywhere (measured mean ≤ 0.014 away
   // from the mark: 0.03 is the bar); the mark itself changes its region by far more (> 0.1).
   let plain: string | undefined;
-  const plainFrame = async () => (plain ??= nativeFrame((await convertOk(corpusInput(BBB), "mp4")).path, 5, tmp.path("png")));
+  const plainFrame = async () =>
+    (plain ??= nativeFrame((await convertOk(corpusInput(BBB), "mp4")).path, 5, tmp.path("png")));
   const watermarkFrame = async (options: object, image?: { data: Uint8Array; filename: string }) => {
-    const r = await ffmpegEngine().run({ op: "watermark", input: corpusInput(BBB), outputFormat: "mp4", options, ...(image ? { image } : {}) });
+    const r = await ffmpegEngine().run({
+      op: "watermark",
+      input: corpusInput(BBB),
+      outputFormat: "mp4",
+      options,
+      ...(image ? { image } : {}),
+    });
     if (!r.ok) throw new Error(`${r.error.code} ${r.error.message}`);
     const { path, probe } = probeOutput(r.data, "mp4");
     expect(videoStream(probe)).toMatchObject({ codec_name: "h264", width: 320, height: 180 });
@@ -378,7 +535,15 @@ describe("watermarks on video (native ffmpeg frames, ImageMagick regions)", () =
 
   it("a text watermark at bottom-right changes that corner only", { timeout: 120_000 }, async () => {
     const a = await plainFrame();
-    const b = await watermarkFrame({ text: "EDGE", font_size: 40, font_color: "#FFFFFF", position_vertical: "bottom", position_horizontal: "right", margin_vertical: 10, margin_horizontal: 10 });
+    const b = await watermarkFrame({
+      text: "EDGE",
+      font_size: 40,
+      font_color: "#FFFFFF",
+      position_vertical: "bottom",
+      position_horizontal: "right",
+      margin_vertical: 10,
+      margin_horizontal: 10,
+    });
     // "EDGE" at 40 px is about 104×30 px, its box ending 10 px from the right and bottom edges
     const mark = regionDifference(a, b, 104, 30, 203, 140); // measured 0.17
     const far = regionDifference(a, b, 130, 60, 0, 0); // measured 0.014: the two encodes' noise
@@ -388,31 +553,46 @@ describe("watermarks on video (native ffmpeg frames, ImageMagick regions)", () =
     expect(regionDifference(a, b, 130, 60, 190, 0)).toBeLessThan(0.03); // top-right
   });
 
-  it("an image watermark (opaque red 40×20 PNG) at top-left with margin 10 is red there and nowhere else", { timeout: 120_000 }, async () => {
-    const png = tmp.path("png");
-    execFileSync("convert", ["-size", "40x20", "xc:red", png]);
-    const a = await plainFrame();
-    const b = await watermarkFrame({ position_vertical: "top", position_horizontal: "left", margin_vertical: 10, margin_horizontal: 10 }, { data: new Uint8Array(readFileSync(png)), filename: "mark.png" });
-    // inside the mark, away from its edges (4:2:0 chroma bleeds one pixel)
-    const red = regionColour(b, 30, 12, 15, 14);
-    expect(red.r, JSON.stringify(red)).toBeGreaterThan(0.8);
-    expect(Math.max(red.g, red.b), JSON.stringify(red)).toBeLessThan(0.2);
-    expect(regionDifference(a, b, 40, 20, 10, 10)).toBeGreaterThan(0.1);
-    // just outside it and the opposite corner: unchanged
-    expect(regionDifference(a, b, 130, 60, 190, 120)).toBeLessThan(0.03);
-    expect(regionDifference(a, b, 100, 40, 60, 40)).toBeLessThan(0.03);
-  });
+  it(
+    "an image watermark (opaque red 40×20 PNG) at top-left with margin 10 is red there and nowhere else",
+    { timeout: 120_000 },
+    async () => {
+      const png = tmp.path("png");
+      execFileSync("convert", ["-size", "40x20", "xc:red", png]);
+      const a = await plainFrame();
+      const b = await watermarkFrame(
+        { position_vertical: "top", position_horizontal: "left", margin_vertical: 10, margin_horizontal: 10 },
+        { data: new Uint8Array(readFileSync(png)), filename: "mark.png" },
+      );
+      // inside the mark, away from its edges (4:2:0 chroma bleeds one pixel)
+      const red = regionColour(b, 30, 12, 15, 14);
+      expect(red.r, JSON.stringify(red)).toBeGreaterThan(0.8);
+      expect(Math.max(red.g, red.b), JSON.stringify(red)).toBeLessThan(0.2);
+      expect(regionDifference(a, b, 40, 20, 10, 10)).toBeGreaterThan(0.1);
+      // just outside it and the opposite corner: unchanged
+      expect(regionDifference(a, b, 130, 60, 190, 120)).toBeLessThan(0.03);
+      expect(regionDifference(a, b, 100, 40, 60, 40)).toBeLessThan(0.03);
+    },
+  );
 });
 
 describe("command (native ffprobe as oracle)", () => {
   const input = (rel: string, filename = rel.split("/").pop()!) => ({ task: "up", filename, data: corpusBytes(rel) });
 
   it("ffprobe with capture_output prints what native ffprobe prints (Input, Duration and Stream lines)", async () => {
-    const r = await ffmpegEngine().command({ command: "ffprobe", arguments: "-hide_banner /input/up/x.mp4", inputs: [input(HI, "x.mp4")], capture_output: true });
+    const r = await ffmpegEngine().command({
+      command: "ffprobe",
+      arguments: "-hide_banner /input/up/x.mp4",
+      inputs: [input(HI, "x.mp4")],
+      capture_output: true,
+    });
     if (!r.ok) throw new Error(r.error.message);
     const native = spawnSync("ffprobe", ["-hide_banner", corpusPath(HI)], { encoding: "utf8" }).stderr;
     const keep = (text: string, path: string) =>
-      text.split("\n").map((l) => l.replaceAll(path, "FILE")).filter((l) => /^\s*(Input #|Duration:|Stream #)/.test(l));
+      text
+        .split("\n")
+        .map((l) => l.replaceAll(path, "FILE"))
+        .filter((l) => /^\s*(Input #|Duration:|Stream #)/.test(l));
     const ours = keep(r.output ?? "", "/input/up/x.mp4");
     expect(ours.length).toBe(4); // Input, Duration, video and audio Stream lines
     expect(ours).toEqual(keep(native, corpusPath(HI)));
@@ -420,7 +600,11 @@ describe("command (native ffprobe as oracle)", () => {
   });
 
   it("ffmpeg -i /input/up/x.mp4 -vn /output/y.mp3 writes an mp3", async () => {
-    const r = await ffmpegEngine().command({ command: "ffmpeg", arguments: "-i /input/up/x.mp4 -vn /output/y.mp3", inputs: [input(HI, "x.mp4")] });
+    const r = await ffmpegEngine().command({
+      command: "ffmpeg",
+      arguments: "-i /input/up/x.mp4 -vn /output/y.mp3",
+      inputs: [input(HI, "x.mp4")],
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.files.map((f) => f.filename)).toEqual(["y.mp3"]);
     const { probe } = probeOutput(r.files[0]!.data, "mp3");
@@ -429,14 +613,24 @@ describe("command (native ffprobe as oracle)", () => {
   });
 
   it("a relative output name lands in /output", async () => {
-    const r = await ffmpegEngine().command({ command: "ffmpeg", arguments: "-i /input/up/x.mp4 -vn -c:a flac y.flac", inputs: [input(HI, "x.mp4")] });
+    const r = await ffmpegEngine().command({
+      command: "ffmpeg",
+      arguments: "-i /input/up/x.mp4 -vn -c:a flac y.flac",
+      inputs: [input(HI, "x.mp4")],
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.files.map((f) => f.filename)).toEqual(["y.flac"]);
     expect(audioStream(probeOutput(r.files[0]!.data, "flac").probe)?.codec_name).toBe("flac");
   });
 
   it("refuses lines reaching outside /input and /output as UNSUPPORTED", async () => {
-    for (const line of ["-i /etc/passwd /output/x.mp4", "-i http://x/y.mp4 /output/a.mp4", "-f lavfi -i testsrc /output/x.mp4", "-i /input/up/x.mp4 -vf movie=/etc/passwd /output/z.mp4", "-i /input/up/../../etc/passwd /output/x.mp4"]) {
+    for (const line of [
+      "-i /etc/passwd /output/x.mp4",
+      "-i http://x/y.mp4 /output/a.mp4",
+      "-f lavfi -i testsrc /output/x.mp4",
+      "-i /input/up/x.mp4 -vf movie=/etc/passwd /output/z.mp4",
+      "-i /input/up/../../etc/passwd /output/x.mp4",
+    ]) {
       const r = await ffmpegEngine().command({ command: "ffmpeg", arguments: line, inputs: [input(HI, "x.mp4")] });
       expect(r.ok, line).toBe(false);
       if (!r.ok) expect(r.error.code, line).toBe("UNSUPPORTED");
@@ -445,9 +639,15 @@ describe("command (native ffprobe as oracle)", () => {
 });
 
 describe("broken and hostile inputs end in a clean error", () => {
-  const expectError = async (input: { data: Uint8Array; filename: string }, outputFormat: MediaOutput, codes: string[] = ["OPEN_FAILED", "CONVERSION_FAILED", "OVER_BUDGET"]) => {
+  const expectError = async (
+    input: { data: Uint8Array; filename: string },
+    outputFormat: MediaOutput,
+    codes: string[] = ["OPEN_FAILED", "CONVERSION_FAILED", "OVER_BUDGET"],
+  ) => {
     const r = await ffmpegEngine().run({ op: "convert", input, outputFormat, options: {} });
-    expect(r.ok, `${input.filename} → ${outputFormat} ${r.ok ? `is ok with ${r.data.byteLength} bytes` : ""}`).toBe(false);
+    expect(r.ok, `${input.filename} → ${outputFormat} ${r.ok ? `is ok with ${r.data.byteLength} bytes` : ""}`).toBe(
+      false,
+    );
     if (!r.ok) {
       expect(codes, `${input.filename} → ${outputFormat}: ${r.error.code} ${r.error.message}`).toContain(r.error.code);
       expect(r.error.message.length).toBeGreaterThan(10);
@@ -462,25 +662,29 @@ describe("broken and hostile inputs end in a clean error", () => {
     expect(t.ok ? "ok" : t.error.code).toBe("OPEN_FAILED");
   });
 
-  it("filetype-fixture2.mkv (100 KiB of a declared 1132 s): OVER_BUDGET for video; its audio converts as far as it goes", { timeout: 60_000 }, async () => {
-    const input = corpusInput("broken/filetype-fixture2.mkv");
-    for (const out of ["mp4", "webm", "gif"] as const) {
-      const r = await expectError(input, out, ["OVER_BUDGET"]);
-      if (!r.ok) expect(r.error.message).toMatch(/1132\.0 s of 720×404/);
-    }
-    // The thumbnail's default timestamp (5 s) is past the 1.4 s of video actually present.
-    const t = await ffmpegEngine().run({ op: "thumbnail", input, outputFormat: "png", options: {} });
-    expect(t.ok ? "ok" : t.error.code).toBe("CONVERSION_FAILED");
-    // Audio: like Debian's ffmpeg (exit code 0, "File ended prematurely"), the 1.7 s of AAC that is
-    // in the file becomes an mp3 of that length — a success, not an empty file.
-    const r = await ffmpegEngine().run({ op: "convert", input, outputFormat: "mp3", options: {} });
-    if (!r.ok) throw new Error(r.error.message);
-    const { path, probe } = probeOutput(r.data, "mp3");
-    expect(audioStream(probe)?.codec_name).toBe("mp3");
-    const decoded = decodedAudioSeconds(path); // native ffmpeg's own mp3 of this file: 1.752 s
-    expect(decoded).toBeGreaterThan(1.5);
-    expect(decoded).toBeLessThan(1.9);
-  });
+  it(
+    "filetype-fixture2.mkv (100 KiB of a declared 1132 s): OVER_BUDGET for video; its audio converts as far as it goes",
+    { timeout: 60_000 },
+    async () => {
+      const input = corpusInput("broken/filetype-fixture2.mkv");
+      for (const out of ["mp4", "webm", "gif"] as const) {
+        const r = await expectError(input, out, ["OVER_BUDGET"]);
+        if (!r.ok) expect(r.error.message).toMatch(/1132\.0 s of 720×404/);
+      }
+      // The thumbnail's default timestamp (5 s) is past the 1.4 s of video actually present.
+      const t = await ffmpegEngine().run({ op: "thumbnail", input, outputFormat: "png", options: {} });
+      expect(t.ok ? "ok" : t.error.code).toBe("CONVERSION_FAILED");
+      // Audio: like Debian's ffmpeg (exit code 0, "File ended prematurely"), the 1.7 s of AAC that is
+      // in the file becomes an mp3 of that length — a success, not an empty file.
+      const r = await ffmpegEngine().run({ op: "convert", input, outputFormat: "mp3", options: {} });
+      if (!r.ok) throw new Error(r.error.message);
+      const { path, probe } = probeOutput(r.data, "mp3");
+      expect(audioStream(probe)?.codec_name).toBe("mp3");
+      const decoded = decodedAudioSeconds(path); // native ffmpeg's own mp3 of this file: 1.752 s
+      expect(decoded).toBeGreaterThan(1.5);
+      expect(decoded).toBeLessThan(1.9);
+    },
+  );
 
   it("GIF bombs (GIF is a video input): 40000 frames → OVER_BUDGET; a 65535×1321 frame in a 32×32 screen → CONVERSION_FAILED", async () => {
     for (const out of ["mp4", "gif"] as const) {
@@ -489,7 +693,12 @@ describe("broken and hostile inputs end in a clean error", () => {
       await expectError(corpusInput("broken/pillow-decompression_bomb.gif"), out, ["CONVERSION_FAILED"]);
     }
     // one 1×1 frame is a fine thumbnail of the frame bomb
-    const t = await ffmpegEngine().run({ op: "thumbnail", input: corpusInput("broken/fuzzdb-uber.gif"), outputFormat: "png", options: {} });
+    const t = await ffmpegEngine().run({
+      op: "thumbnail",
+      input: corpusInput("broken/fuzzdb-uber.gif"),
+      outputFormat: "png",
+      options: {},
+    });
     if (!t.ok) throw new Error(t.error.message);
     expect(imageSize(tmp.file(t.data, "png"))).toMatchObject({ width: 1, height: 1 });
   });
@@ -503,23 +712,45 @@ describe("broken and hostile inputs end in a clean error", () => {
 
   // the reason comes from ffprobe's error output, never from its JSON on stdout
   it("the OPEN_FAILED message of a readable file without audio/video quotes no ffprobe JSON", async () => {
-    const r = await ffmpegEngine().run({ op: "convert", input: { data: corpusBytes("broken/pillow-truncated_image.png"), filename: "clip.mp4" }, outputFormat: "mp4", options: {} });
+    const r = await ffmpegEngine().run({
+      op: "convert",
+      input: { data: corpusBytes("broken/pillow-truncated_image.png"), filename: "clip.mp4" },
+      outputFormat: "mp4",
+      options: {},
+    });
     expect(r.ok ? "ok" : r.error.code).toBe("OPEN_FAILED");
     if (!r.ok) expect(r.error.message).not.toMatch(/"\w+": /);
   });
 
   it("non-media with media names: a text file named .mp4, a tar named .mp3, a truncated mp4 (no moov) are OPEN_FAILED", async () => {
-    await expectError({ data: new TextEncoder().encode("hello, this is not a video\n"), filename: "notes.mp4" }, "webm", ["OPEN_FAILED"]);
-    await expectError({ data: corpusBytes("broken/cpython-recursion.tar"), filename: "song.mp3" }, "wav", ["OPEN_FAILED"]);
-    await expectError({ data: corpusBytes("broken/ocrmypdf-invalid.pdf"), filename: "clip.webm" }, "mp4", ["OPEN_FAILED"]);
-    await expectError({ data: corpusBytes("video/tika-testVideoMp4.mp4").subarray(0, 200_000), filename: "cut.mp4" }, "mp4", ["OPEN_FAILED"]);
+    await expectError(
+      { data: new TextEncoder().encode("hello, this is not a video\n"), filename: "notes.mp4" },
+      "webm",
+      ["OPEN_FAILED"],
+    );
+    await expectError({ data: corpusBytes("broken/cpython-recursion.tar"), filename: "song.mp3" }, "wav", [
+      "OPEN_FAILED",
+    ]);
+    await expectError({ data: corpusBytes("broken/ocrmypdf-invalid.pdf"), filename: "clip.webm" }, "mp4", [
+      "OPEN_FAILED",
+    ]);
+    await expectError(
+      { data: corpusBytes("video/tika-testVideoMp4.mp4").subarray(0, 200_000), filename: "cut.mp4" },
+      "mp4",
+      ["OPEN_FAILED"],
+    );
     await expectError({ data: new Uint8Array(0), filename: "empty.mp4" }, "mp4", ["OPEN_FAILED"]);
   });
 });
 
 describe("engine identity", () => {
   it("FFMPEG_ENGINE.version is the core's `ffmpeg -version`", async () => {
-    const r = await ffmpegEngine().command({ command: "ffmpeg", arguments: "-version", inputs: [], capture_output: true });
+    const r = await ffmpegEngine().command({
+      command: "ffmpeg",
+      arguments: "-version",
+      inputs: [],
+      capture_output: true,
+    });
     if (!r.ok) throw new Error(r.error.message);
     const m = /^ffmpeg version (\S+)/m.exec(r.output ?? "");
     expect(m?.[1]).toBe(FFMPEG_ENGINE.version);

@@ -23,29 +23,41 @@ beforeAll(async () => {
 async function pool<T, R>(items: T[], width: number, fn: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
   return out;
 }
 
 describe("one user's bookkeeping is sharded", () => {
   it(`${JOBS} concurrent jobs of one user finish, and no AccountDO sees more than a tenth of their bookkeeping`, async () => {
     await fetch(`${server.base}/__meter?reset=1`);
-    const jobs = await pool(Array.from({ length: JOBS }, (_, i) => i), 50, async (i) => {
-      const r = await fetch(`${server.base}/v2/jobs`, {
-        method: "POST", headers: { ...h, "content-type": "application/json" },
-        body: JSON.stringify({ tag: "shards", tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } } }),
-      });
-      expect(r.status).toBe(201);
-      const job = (await r.json()).data;
-      return { id: job.id as string, form: job.tasks.find((t: any) => t.name === "up").result.form, i };
-    });
+    const jobs = await pool(
+      Array.from({ length: JOBS }, (_, i) => i),
+      50,
+      async (i) => {
+        const r = await fetch(`${server.base}/v2/jobs`, {
+          method: "POST",
+          headers: { ...h, "content-type": "application/json" },
+          body: JSON.stringify({
+            tag: "shards",
+            tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } },
+          }),
+        });
+        expect(r.status).toBe(201);
+        const job = (await r.json()).data;
+        return { id: job.id as string, form: job.tasks.find((t: any) => t.name === "up").result.form, i };
+      },
+    );
     // All 1,000 are open now: none can finish before its upload.
-    const open = await (await fetch(`${server.base}/v2/jobs?filter[status]=waiting&per_page=100`, { headers: h })).json();
+    const open = await (
+      await fetch(`${server.base}/v2/jobs?filter[status]=waiting&per_page=100`, { headers: h })
+    ).json();
     expect(open.data.length).toBe(100);
     await pool(jobs, 50, async (j) => {
       const fd = new FormData();
@@ -53,7 +65,11 @@ describe("one user's bookkeeping is sharded", () => {
       fd.set("file", new File([`file ${j.i}`], `f${j.i}.txt`));
       expect((await fetch(j.form.url, { method: "POST", body: fd })).status).toBe(201);
     });
-    const done = await pool(jobs, 50, async (j) => (await (await fetch(`${server.base}/sync/v2/jobs/${j.id}`, { headers: h })).json()).data.status);
+    const done = await pool(
+      jobs,
+      50,
+      async (j) => (await (await fetch(`${server.base}/sync/v2/jobs/${j.id}`, { headers: h })).json()).data.status,
+    );
     expect(done.filter((s) => s !== "finished")).toEqual([]);
 
     const meter = await (await fetch(`${server.base}/__meter`)).json();
@@ -61,14 +77,18 @@ describe("one user's bookkeeping is sharded", () => {
     const shards = Object.entries(calls).filter(([name]) => name.startsWith(`${USER}#`));
     const total = Object.values(calls).reduce((a, b) => a + b, 0);
     const busiest = Math.max(...Object.values(calls));
-    console.log(`account RPC calls for ${JOBS} jobs: ${total} over ${Object.keys(calls).length} objects; busiest ${busiest} (${((busiest / total) * 100).toFixed(1)}%); home ${calls[USER] ?? 0}`);
+    console.log(
+      `account RPC calls for ${JOBS} jobs: ${total} over ${Object.keys(calls).length} objects; busiest ${busiest} (${((busiest / total) * 100).toFixed(1)}%); home ${calls[USER] ?? 0}`,
+    );
     expect(shards.length).toBe(16);
     expect(total).toBeGreaterThanOrEqual(2 * JOBS); // registerJob and jobEnded of every job, at least
     expect(busiest / total).toBeLessThan(0.1); // an even spread is 1/16 = 6.25 %
     expect(calls[USER] ?? 0).toBeLessThan(JOBS / 10); // home: admission counts at most once a second, not per job
 
     // From outside: the finished jobs are listed, merged across the shards, newest first.
-    const listed = await (await fetch(`${server.base}/v2/jobs?filter[tag]=shards&filter[status]=finished&per_page=100`, { headers: h })).json();
+    const listed = await (
+      await fetch(`${server.base}/v2/jobs?filter[tag]=shards&filter[status]=finished&per_page=100`, { headers: h })
+    ).json();
     expect(listed.data.length).toBe(100);
     const ids = new Set(jobs.map((j) => j.id));
     expect(listed.data.every((j: any) => ids.has(j.id))).toBe(true);

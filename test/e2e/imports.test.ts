@@ -36,7 +36,8 @@ beforeAll(async () => {
       if (n === 0) return void res.writeHead(302, { location: "../file.png" }).end();
       return void res.writeHead(n % 2 ? 301 : 307, { location: n % 2 ? `${base}/chain/${n - 1}` : `${n - 1}` }).end();
     }
-    if (url === "/to-metadata") return void res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    if (url === "/to-metadata")
+      return void res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     if (url === "/to-private") return void res.writeHead(302, { location: "http://10.0.0.1/file.png" }).end();
     res.writeHead(404).end();
   });
@@ -53,7 +54,9 @@ afterAll(async () => {
 /** Runs import → export/url with the SDK; answers the finished job or the import task's error. */
 async function importJob(importTask: Record<string, unknown>) {
   const cc = sdk("key-a", server.base);
-  const job = await cc.jobs.wait((await cc.jobs.create({ tasks: { in: importTask, out: { operation: "export/url", input: "in" } } })).id);
+  const job = await cc.jobs.wait(
+    (await cc.jobs.create({ tasks: { in: importTask, out: { operation: "export/url", input: "in" } } })).id,
+  );
   const task = job.tasks.find((t) => t.name === "in")!;
   if (job.status !== "finished") return { job, error: { code: task.code, message: task.message } };
   const [file] = cc.jobs.getExportUrls(job);

@@ -37,16 +37,24 @@ describe("live events at scale", () => {
     const auth = { headers: { Authorization: "Bearer key-a" } };
     const connectStart = Date.now();
     for (let i = 0; i < IDLE; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, IDLE - i) }, () => new Promise<void>((resolve, reject) => {
-        const s = io(server.base, { transports: ["websocket"], reconnection: false, forceNew: true });
-        sockets.push(s);
-        s.on("job.finished", (channel: string, data: { job?: { id?: string } }) => {
-          if (channel === `private-job.${idleJob.id}` && data?.job?.id === idleJob.id) finishedOn.add(s);
-        });
-        s.on("subscription_error", (channel: string, e: { message?: string }) => refusals.push(`${channel}: ${e?.message}`));
-        s.once("connect", () => (s.emit("subscribe", { channel: `private-job.${idleJob.id}`, auth }), resolve()));
-        s.once("connect_error", reject);
-      })));
+      await Promise.all(
+        Array.from(
+          { length: Math.min(50, IDLE - i) },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const s = io(server.base, { transports: ["websocket"], reconnection: false, forceNew: true });
+              sockets.push(s);
+              s.on("job.finished", (channel: string, data: { job?: { id?: string } }) => {
+                if (channel === `private-job.${idleJob.id}` && data?.job?.id === idleJob.id) finishedOn.add(s);
+              });
+              s.on("subscription_error", (channel: string, e: { message?: string }) =>
+                refusals.push(`${channel}: ${e?.message}`),
+              );
+              s.once("connect", () => (s.emit("subscribe", { channel: `private-job.${idleJob.id}`, auth }), resolve()));
+              s.once("connect_error", reject);
+            }),
+        ),
+      );
     }
     const connectMs = Date.now() - connectStart;
 
@@ -56,7 +64,9 @@ describe("live events at scale", () => {
     try {
       for (let i = 0; i < 10; i++) {
         const task = await probe.tasks.create("import/upload");
-        const arrived = new Promise<number>((resolve) => probe.tasks.subscribeEvent(task.id, "finished", (() => resolve(performance.now())) as never));
+        const arrived = new Promise<number>((resolve) =>
+          probe.tasks.subscribeEvent(task.id, "finished", (() => resolve(performance.now())) as never),
+        );
         await new Promise((r) => setTimeout(r, 150)); // the subscription is registered before the change
         const form = task.result!.form as { url: string; parameters: Record<string, string> };
         const body = new FormData();
@@ -75,17 +85,25 @@ describe("live events at scale", () => {
     }
     const connected = sockets.filter((s) => s.connected).length;
     // the idle job ends: every accepted subscription delivers its job.finished (waited for, up to 60 s)
-    const up = idleJob.tasks.find((t) => t.name === "up")!.result!.form as { url: string; parameters: Record<string, string> };
+    const up = idleJob.tasks.find((t) => t.name === "up")!.result!.form as {
+      url: string;
+      parameters: Record<string, string>;
+    };
     const body = new FormData();
     for (const [k, v] of Object.entries(up.parameters)) body.append(k, v);
     body.append("file", new Blob(["idle"]), "idle.txt");
     expect((await fetch(up.url, { method: "POST", body })).status).toBe(201);
     const deadline = Date.now() + 60_000;
-    while (finishedOn.size < IDLE && refusals.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (finishedOn.size < IDLE && refusals.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(refusals).toEqual([]);
-    console.log(`live events: ${finishedOn.size}/${IDLE} idle subscriptions accepted (each delivered the idle job's job.finished)`);
+    console.log(
+      `live events: ${finishedOn.size}/${IDLE} idle subscriptions accepted (each delivered the idle job's job.finished)`,
+    );
     expect(finishedOn.size).toBe(IDLE);
-    console.log(`live events: ${connected}/${IDLE} idle subscribers connected in ${connectMs} ms; task.finished after the upload was sent: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.map((l) => l.toFixed(0)).join(", ")}); relative to the upload's answer: median ${median(afterAnswer).toFixed(1)} ms`);
+    console.log(
+      `live events: ${connected}/${IDLE} idle subscribers connected in ${connectMs} ms; task.finished after the upload was sent: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.map((l) => l.toFixed(0)).join(", ")}); relative to the upload's answer: median ${median(afterAnswer).toFixed(1)} ms`,
+    );
     expect(connected).toBe(IDLE);
     expect(median(latencies)).toBeLessThan(100);
   });

@@ -50,7 +50,11 @@ describe("archives through the SDK", () => {
         out: { operation: "export/url", input: "split", archive_multiple_files: true },
       },
     });
-    await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(src)), "pages_12.pdf");
+    await cc.tasks.upload(
+      job.tasks.find((t) => t.name === "in")!,
+      createReadStream(corpusPath(src)),
+      "pages_12.pdf",
+    );
     job = await cc.jobs.wait(job.id);
     const urls = cc.jobs.getExportUrls(job);
     expect(urls.length).toBe(1);
@@ -62,7 +66,9 @@ describe("archives through the SDK", () => {
 
   it("a RAR 5 upload converted to zip holds exactly the files bsdtar extracts from the RAR", async () => {
     const src = "archives/libarchive-test_read_format_rar5_multiple_files.rar";
-    const { job, files } = await runCorpusJob(server.base, src, { zip: { operation: "convert", input: "in", output_format: "zip" } });
+    const { job, files } = await runCorpusJob(server.base, src, {
+      zip: { operation: "convert", input: "in", output_format: "zip" },
+    });
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
     const zip = files.zip![0]!;
     expect(zip.filename).toBe("libarchive-test_read_format_rar5_multiple_files.zip");
@@ -86,15 +92,21 @@ describe("archives through the SDK", () => {
   });
 
   it("a zip-slip upload ends in UNSAFE_ARCHIVE; tar.bz2 and 7z archives list natively", async () => {
-    const slip = await runCorpusJob(server.base, "broken/yauzl-relative-path-traversal.zip", { files: { operation: "convert", input: "in", output_format: "files" } });
+    const slip = await runCorpusJob(server.base, "broken/yauzl-relative-path-traversal.zip", {
+      files: { operation: "convert", input: "in", output_format: "files" },
+    });
     expect(slip.task("files")).toMatchObject({ status: "error", code: "UNSAFE_ARCHIVE" });
     const { files } = await runCorpusJob(server.base, "pdf/pdfjs-tracemonkey.pdf", {
       bz: { operation: "archive", input: "in", output_format: "tar.bz2" },
       sz: { operation: "archive", input: "in", output_format: "7z", compression_level: 9 },
     });
     expect(files.bz![0]!.filename).toBe("pdfjs-tracemonkey.tar.bz2");
-    expect(execFileSync("tar", ["-tjf", files.bz![0]!.path], { encoding: "utf8" }).trim()).toBe("pdfjs-tracemonkey.pdf");
+    expect(execFileSync("tar", ["-tjf", files.bz![0]!.path], { encoding: "utf8" }).trim()).toBe(
+      "pdfjs-tracemonkey.pdf",
+    );
     const fromSeven = nativeExtract(files.sz![0]!.path, "7z");
-    expect(fromSeven.get("pdfjs-tracemonkey.pdf")!.equals(readFileSync(corpusPath("pdf/pdfjs-tracemonkey.pdf")))).toBe(true);
+    expect(fromSeven.get("pdfjs-tracemonkey.pdf")!.equals(readFileSync(corpusPath("pdf/pdfjs-tracemonkey.pdf")))).toBe(
+      true,
+    );
   });
 });

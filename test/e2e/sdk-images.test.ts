@@ -21,7 +21,9 @@ const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.
 describe("images through the SDK", () => {
   it("runs the README's first example: JPEG with EXIF orientation 6 → 800 px WEBP, orientation applied", async () => {
     const src = "images/exif-orientation-Landscape_6.jpg";
-    const { job, files, task } = await runJob(src, { "convert-my-file": { operation: "convert", input: "in", output_format: "webp", width: 800, quality: 80 } });
+    const { job, files, task } = await runJob(src, {
+      "convert-my-file": { operation: "convert", input: "in", output_format: "webp", width: 800, quality: 80 },
+    });
     expect(job.status).toBe("finished");
     const out = files["convert-my-file"][0];
     expect(out.filename).toBe("exif-orientation-Landscape_6.webp");
@@ -34,13 +36,20 @@ describe("images through the SDK", () => {
   });
 
   it("converts PNG with alpha, GIF and WEBP, and keeps transparency", async () => {
-    const png = await runJob("images/pngsuite-basn6a16.png", { webp: { operation: "convert", input: "in", output_format: "webp" }, jpg: { operation: "convert", input: "in", output_format: "jpg" } });
+    const png = await runJob("images/pngsuite-basn6a16.png", {
+      webp: { operation: "convert", input: "in", output_format: "webp" },
+      jpg: { operation: "convert", input: "in", output_format: "jpg" },
+    });
     expect(identify(png.files.webp[0].path)).toEqual({ format: "WEBP", width: 32, height: 32 });
     expect(run("identify", ["-format", "%A", png.files.webp[0].path]).out).toMatch(/True|Blend/i);
     expect(identify(png.files.jpg[0].path).format).toBe("JPEG");
-    const gif = await runJob("images/pillow-chi.gif", { png: { operation: "convert", input: "in", output_format: "png" } });
+    const gif = await runJob("images/pillow-chi.gif", {
+      png: { operation: "convert", input: "in", output_format: "png" },
+    });
     expect(identify(gif.files.png[0].path)).toEqual({ format: "PNG", width: 320, height: 240 });
-    const webp = await runJob("images/libwebp-test.webp", { gif: { operation: "convert", input: "in", output_format: "gif", width: 64 } });
+    const webp = await runJob("images/libwebp-test.webp", {
+      gif: { operation: "convert", input: "in", output_format: "gif", width: 64 },
+    });
     expect(identify(webp.files.gif[0].path)).toEqual({ format: "GIF", width: 64, height: 64 });
   });
 
@@ -59,16 +68,24 @@ describe("images through the SDK", () => {
   });
 
   it("ends corrupt, truncated and bomb images in task errors with codes, and keeps serving", async () => {
-    const truncated = await runJob("broken/pillow-truncated_image.png", { c: { operation: "convert", input: "in", output_format: "jpg" } });
+    const truncated = await runJob("broken/pillow-truncated_image.png", {
+      c: { operation: "convert", input: "in", output_format: "jpg" },
+    });
     expect(truncated.task("c")).toMatchObject({ status: "error", code: "OPEN_FAILED" });
-    const bomb = await runJob("broken/fuzzdb-lottapixel.jpg", { c: { operation: "thumbnail", input: "in", output_format: "png", width: 100 } });
+    const bomb = await runJob("broken/fuzzdb-lottapixel.jpg", {
+      c: { operation: "thumbnail", input: "in", output_format: "png", width: 100 },
+    });
     expect(bomb.task("c")).toMatchObject({ status: "error", code: "OVER_BUDGET" });
-    const ok = await runJob("images/libwebp-test.webp", { c: { operation: "convert", input: "in", output_format: "png" } });
+    const ok = await runJob("images/libwebp-test.webp", {
+      c: { operation: "convert", input: "in", output_format: "png" },
+    });
     expect(ok.job.status).toBe("finished");
   });
 
   it("lists only what the engine can do in the catalogue", async () => {
-    const res = await (await fetch(`${server.base}/v2/operations?filter[operation]=convert&filter[engine]=imagemagick`)).json();
+    const res = await (
+      await fetch(`${server.base}/v2/operations?filter[operation]=convert&filter[engine]=imagemagick`)
+    ).json();
     const pairs = new Set(res.data.map((o: any) => `${o.input_format}>${o.output_format}`));
     expect(pairs.has("jpg>webp")).toBe(true);
     expect(pairs.has("png>heic")).toBe(false);

@@ -44,7 +44,13 @@ afterAll(async () => {
 describe("the official SDK against the service", () => {
   it("runs an upload → export job and serves the same bytes back", async () => {
     const cc = sdk("key-a", server.base);
-    let job = await cc.jobs.create({ tag: "sdk-upload", tasks: { "upload-my-file": { operation: "import/upload" }, "export-it": { operation: "export/url", input: "upload-my-file" } } });
+    let job = await cc.jobs.create({
+      tag: "sdk-upload",
+      tasks: {
+        "upload-my-file": { operation: "import/upload" },
+        "export-it": { operation: "export/url", input: "upload-my-file" },
+      },
+    });
     expect(job.status).toBe("waiting");
     const upload = job.tasks.find((t) => t.name === "upload-my-file")!;
     await cc.tasks.upload(upload, createReadStream(corpusPath(PNG)), "input.png", fact(PNG).size);
@@ -65,7 +71,10 @@ describe("the official SDK against the service", () => {
 
   it("lists, gets and deletes jobs; another user's job is 404", async () => {
     const cc = sdk("key-a", server.base);
-    const job = await cc.jobs.create({ tag: "to-delete", tasks: { a: { operation: "import/raw", file: "x", filename: "a.txt" } } });
+    const job = await cc.jobs.create({
+      tag: "to-delete",
+      tasks: { a: { operation: "import/raw", file: "x", filename: "a.txt" } },
+    });
     const listed = await cc.jobs.all({ "filter[tag]": "to-delete" });
     expect(listed.map((j) => j.id)).toContain(job.id);
     expect((await cc.jobs.get(job.id)).id).toBe(job.id);
@@ -92,7 +101,14 @@ describe("the official SDK against the service", () => {
   it("imports by URL from a loopback server when ALLOW_PRIVATE_IMPORTS=true", async () => {
     const cc = sdk("key-a", server.base);
     const job = await cc.jobs.wait(
-      (await cc.jobs.create({ tasks: { in: { operation: "import/url", url: `${hookUrl}/files/input.png` }, out: { operation: "export/url", input: "in" } } })).id,
+      (
+        await cc.jobs.create({
+          tasks: {
+            in: { operation: "import/url", url: `${hookUrl}/files/input.png` },
+            out: { operation: "export/url", input: "in" },
+          },
+        })
+      ).id,
     );
     expect(job.status).toBe("finished");
     const [file] = cc.jobs.getExportUrls(job);
@@ -109,12 +125,17 @@ describe("the official SDK against the service", () => {
     });
     expect(res.status).toBe(201);
     const secret = (await res.json()).data.signing_secret as string;
-    const job = await cc.jobs.create({ tag: "hooked", tasks: { a: { operation: "import/raw", file: "hi", filename: "a.txt" } } });
+    const job = await cc.jobs.create({
+      tag: "hooked",
+      tasks: { a: { operation: "import/raw", file: "hi", filename: "a.txt" } },
+    });
     await cc.jobs.wait(job.id);
     const until = Date.now() + 15_000;
     const mine = () => received.filter((r) => JSON.parse(r.body).job?.id === job.id);
     while (mine().length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    const events = mine().map((r) => JSON.parse(r.body).event).sort();
+    const events = mine()
+      .map((r) => JSON.parse(r.body).event)
+      .sort();
     expect(events).toEqual(["job.created", "job.finished"]);
     for (const r of mine()) expect(cc.webhooks.verify(r.body, r.signature, secret)).toBe(true);
     expect(cc.webhooks.verify(mine()[0].body, mine()[0].signature, "wrong-secret")).toBe(false);

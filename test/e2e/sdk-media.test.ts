@@ -17,8 +17,13 @@ beforeAll(async () => {
 });
 
 /** ffprobe's format and streams of a file. */
-function probe(path: string): { duration: number; streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] } {
-  const j = JSON.parse(run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path]).out);
+function probe(path: string): {
+  duration: number;
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+} {
+  const j = JSON.parse(
+    run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path]).out,
+  );
   return { duration: Number(j.format.duration), streams: j.streams };
 }
 
@@ -43,12 +48,21 @@ describe("audio and video through the SDK", () => {
 
   it("runs an ffmpeg command with captured output and returns the file it wrote", async () => {
     const { job, files, task } = await runCorpusJob(server.base, "video/tika-testVideoMp4.mp4", {
-      cmd: { operation: "command", input: "in", engine: "ffmpeg", command: "ffmpeg", arguments: "-i /input/in/tika-testVideoMp4.mp4 -vn -ac 2 -b:a 96k /output/sound.mp3", capture_output: true },
+      cmd: {
+        operation: "command",
+        input: "in",
+        engine: "ffmpeg",
+        command: "ffmpeg",
+        arguments: "-i /input/in/tika-testVideoMp4.mp4 -vn -ac 2 -b:a 96k /output/sound.mp3",
+        capture_output: true,
+      },
     });
     expect(job.status, JSON.stringify(task("cmd"))).toBe("finished");
     const cmd = task("cmd");
     expect(cmd.engine).toBe("ffmpeg");
-    expect(cmd.result).toMatchObject({ command: "ffmpeg -i /input/in/tika-testVideoMp4.mp4 -vn -ac 2 -b:a 96k /output/sound.mp3" });
+    expect(cmd.result).toMatchObject({
+      command: "ffmpeg -i /input/in/tika-testVideoMp4.mp4 -vn -ac 2 -b:a 96k /output/sound.mp3",
+    });
     const output = (cmd.result as { output: string }).output;
     expect(output).toContain("Stream #0:1 -> #0:0 (aac (native) -> mp3 (libmp3lame))");
     expect(files.cmd[0].filename).toBe("sound.mp3");
@@ -68,7 +82,18 @@ describe("audio and video through the SDK", () => {
     expect(mp4.streams[0]).toMatchObject({ codec_name: "h264", width: 1920, height: 1080 });
     // the source holds 36 frames with gaps over 4.24 s; mp4 is constant-rate: the oracle is Debian's ffmpeg on the same file
     const ref = tempFile("ref.mp4", new Uint8Array());
-    run("ffmpeg", ["-v", "error", "-y", "-i", corpusPath("video/filetype-fixture-null.webm"), "-c:v", "libx264", "-preset", "veryfast", ref]);
+    run("ffmpeg", [
+      "-v",
+      "error",
+      "-y",
+      "-i",
+      corpusPath("video/filetype-fixture-null.webm"),
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      ref,
+    ]);
     expect(Math.abs(mp4.duration - probe(ref).duration)).toBeLessThan(0.1);
   });
 
@@ -77,12 +102,24 @@ describe("audio and video through the SDK", () => {
       _meta: { operation: "metadata", input: "in" },
     });
     expect(job.status).toBe("finished");
-    expect(task("meta").result!.metadata).toMatchObject({ Duration: "00:00:10.000000000", ImageWidth: 320, ImageHeight: 180, CodecID: "V_VP9", VideoFrameRate: 30 });
+    expect(task("meta").result!.metadata).toMatchObject({
+      Duration: "00:00:10.000000000",
+      ImageWidth: 320,
+      ImageHeight: 180,
+      CodecID: "V_VP9",
+      VideoFrameRate: 30,
+    });
   });
 
   it("lists the media rows with their options, and the whole catalogue in one answer unless paged", async () => {
-    const get = async (q: string) => (await (await fetch(`${server.base}/v2/operations${q}`)).json()) as { data: any[]; links: { next: string | null } };
-    const webm = await get("?filter[operation]=convert&filter[input_format]=mp4&filter[output_format]=webm&include=options");
+    const get = async (q: string) =>
+      (await (await fetch(`${server.base}/v2/operations${q}`)).json()) as {
+        data: any[];
+        links: { next: string | null };
+      };
+    const webm = await get(
+      "?filter[operation]=convert&filter[input_format]=mp4&filter[output_format]=webm&include=options",
+    );
     expect(webm.data.map((o) => o.engine)).toEqual(["ffmpeg", "ffmpeg-native"]);
     const opts = Object.fromEntries(webm.data[0].options.map((o: any) => [o.name, o]));
     expect(opts.video_codec).toMatchObject({ type: "enum", possible_values: ["vp8", "vp9", "copy"] });

@@ -15,19 +15,46 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const KEYS = ["FileName", "FileSize", "FileType", "FileTypeExtension", "MIMEType", "PDFVersion", "Author", "Title", "Creator", "Producer", "CreateDate", "ModifyDate", "PageCount", "ImageWidth", "ImageHeight", "ImageSize", "Duration"];
+const KEYS = [
+  "FileName",
+  "FileSize",
+  "FileType",
+  "FileTypeExtension",
+  "MIMEType",
+  "PDFVersion",
+  "Author",
+  "Title",
+  "Creator",
+  "Producer",
+  "CreateDate",
+  "ModifyDate",
+  "PageCount",
+  "ImageWidth",
+  "ImageHeight",
+  "ImageSize",
+  "Duration",
+];
 const native = (path: string) => JSON.parse(run("exiftool", ["-json", path]).out)[0] as Record<string, unknown>;
 
 async function upload(rel: string, tasks: Record<string, any>) {
   const cc = sdk("key-a", server.base);
   let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...tasks } });
-  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+  await cc.tasks.upload(
+    job.tasks.find((t) => t.name === "in")!,
+    createReadStream(corpusPath(rel)),
+    rel.split("/").pop()!,
+  );
   job = await cc.jobs.wait(job.id);
   return { job, task: (n: string) => job.tasks.find((t) => t.name === n)! };
 }
 
 describe("metadata through the SDK", () => {
-  for (const rel of ["pdf/cloudconvert-input.pdf", "images/exif-orientation-Landscape_6.jpg", "audio/tika-testMP3id3v2.mp3", "video/tika-testVideoMp4.mp4"]) {
+  for (const rel of [
+    "pdf/cloudconvert-input.pdf",
+    "images/exif-orientation-Landscape_6.jpg",
+    "audio/tika-testMP3id3v2.mp3",
+    "video/tika-testVideoMp4.mp4",
+  ]) {
     it(`reads ${rel} as exiftool -json does`, async () => {
       const { task } = await upload(rel, { meta: { operation: "metadata", input: "in" } });
       const t = task("meta");

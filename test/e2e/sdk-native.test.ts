@@ -39,14 +39,20 @@ describe("the native engine through the SDK", () => {
   it("runs an ImageMagick command with captured output", async () => {
     const { job, files, task } = await runCorpusJob(server.base, "images/exif-orientation-Landscape_6.jpg", {
       cmd: {
-        operation: "command", input: "in", engine: "imagemagick", command: "convert",
-        arguments: "/input/in/exif-orientation-Landscape_6.jpg -resize 50% -verbose /output/half.png", capture_output: true,
+        operation: "command",
+        input: "in",
+        engine: "imagemagick",
+        command: "convert",
+        arguments: "/input/in/exif-orientation-Landscape_6.jpg -resize 50% -verbose /output/half.png",
+        capture_output: true,
       },
     });
     expect(job.status).toBe("finished");
     const cmd = task("cmd");
     expect(cmd.engine).toBe("imagemagick");
-    expect(cmd.result).toMatchObject({ command: "convert /input/in/exif-orientation-Landscape_6.jpg -resize 50% -verbose /output/half.png" });
+    expect(cmd.result).toMatchObject({
+      command: "convert /input/in/exif-orientation-Landscape_6.jpg -resize 50% -verbose /output/half.png",
+    });
     const output = (cmd.result as { output: string }).output;
     expect(output).toContain("/input/in/exif-orientation-Landscape_6.jpg");
     expect(output).not.toMatch(/native-engine-|call-/); // no server path leaks
@@ -58,14 +64,31 @@ describe("the native engine through the SDK", () => {
   });
 
   it("lists the native operations in the catalogue and refuses a path outside /input and /output", async () => {
-    const ops = (await (await fetch(`${server.base}/v2/operations?filter[operation]=pdf/a`)).json()) as { data: { engine: string }[] };
+    const ops = (await (await fetch(`${server.base}/v2/operations?filter[operation]=pdf/a`)).json()) as {
+      data: { engine: string }[];
+    };
     expect(ops.data.map((o) => o.engine)).toEqual(["ghostscript"]);
-    const docx = (await (await fetch(`${server.base}/v2/operations?filter[operation]=convert&filter[input_format]=docx&filter[output_format]=pdf`)).json()) as { data: { engine: string }[] };
+    const docx = (await (
+      await fetch(
+        `${server.base}/v2/operations?filter[operation]=convert&filter[input_format]=docx&filter[output_format]=pdf`,
+      )
+    ).json()) as { data: { engine: string }[] };
     expect(docx.data.map((o) => o.engine)).toEqual(["libreoffice"]);
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",
       headers: { Authorization: "Bearer key-a", "content-type": "application/json" },
-      body: JSON.stringify({ tasks: { in: { operation: "import/upload" }, c: { operation: "command", input: "in", engine: "imagemagick", command: "convert", arguments: "/etc/passwd /output/x.png" } } }),
+      body: JSON.stringify({
+        tasks: {
+          in: { operation: "import/upload" },
+          c: {
+            operation: "command",
+            input: "in",
+            engine: "imagemagick",
+            command: "convert",
+            arguments: "/etc/passwd /output/x.png",
+          },
+        },
+      }),
     });
     expect(res.status).toBe(422);
     expect(JSON.stringify(await res.json())).toContain("only files under /input/ and /output/");

@@ -39,7 +39,11 @@ describe("pdf/ocr through the SDK", () => {
         out: { operation: "export/url", input: "ocr" },
       },
     });
-    await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(src)), "scan.pdf");
+    await cc.tasks.upload(
+      job.tasks.find((t) => t.name === "in")!,
+      createReadStream(corpusPath(src)),
+      "scan.pdf",
+    );
     job = await cc.jobs.wait(job.id);
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
     const task = job.tasks.find((t) => t.name === "ocr")!;
@@ -57,11 +61,15 @@ describe("pdf/ocr through the SDK", () => {
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",
       headers: { Authorization: "Bearer key-a", "content-type": "application/json" },
-      body: JSON.stringify({ tasks: { in: { operation: "import/upload" }, ocr: { operation: "pdf/ocr", input: "in", language: ["xxx"] } } }),
+      body: JSON.stringify({
+        tasks: { in: { operation: "import/upload" }, ocr: { operation: "pdf/ocr", input: "in", language: ["xxx"] } },
+      }),
     });
     expect(res.status).toBe(422);
     expect(JSON.stringify(await res.json())).toMatch(/xxx is not available; available: .*eng/);
-    const ops = (await (await fetch(`${server.base}/v2/operations?filter[operation]=pdf/ocr`)).json()) as { data: { engine: string }[] };
+    const ops = (await (await fetch(`${server.base}/v2/operations?filter[operation]=pdf/ocr`)).json()) as {
+      data: { engine: string }[];
+    };
     expect(ops.data.map((o) => o.engine)).toContain("tesseract");
   });
 });
@@ -69,8 +77,18 @@ describe("pdf/ocr through the SDK", () => {
 /** Uploads `bytes` as `filename`, runs `task` on it (named "c") and exports it; returns the job and the exported PDF's path. */
 async function uploadConvert(filename: string, bytes: Uint8Array, task: Record<string, unknown>) {
   const cc = sdk("key-a", server.base);
-  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, c: { input: "in", ...task }, out: { operation: "export/url", input: "c" } } as any });
-  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, Buffer.from(bytes), filename);
+  let job = await cc.jobs.create({
+    tasks: {
+      in: { operation: "import/upload" },
+      c: { input: "in", ...task },
+      out: { operation: "export/url", input: "c" },
+    } as any,
+  });
+  await cc.tasks.upload(
+    job.tasks.find((t) => t.name === "in")!,
+    Buffer.from(bytes),
+    filename,
+  );
   job = await cc.jobs.wait(job.id);
   expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
   const [file] = cc.jobs.getExportUrls(job);
@@ -78,21 +96,34 @@ async function uploadConvert(filename: string, bytes: Uint8Array, task: Record<s
   return { task: job.tasks.find((t) => t.name === "c")!, path };
 }
 
-const pageText = (path: string, n: number) => execFileSync("pdftotext", ["-f", String(n), "-l", String(n), path, "-"], { encoding: "utf8" });
+const pageText = (path: string, n: number) =>
+  execFileSync("pdftotext", ["-f", String(n), "-l", String(n), path, "-"], { encoding: "utf8" });
 
 describe("convert image → pdf with ocr through the SDK", () => {
   it("a multi-page TIFF: a page per TIFF page, each searchable (tesseract in WebAssembly)", async () => {
     const src = "scans/tika-testTIFF_multipage.tif";
-    const { task, path } = await uploadConvert("pages.tif", readFileSync(corpusPath(src)), { operation: "convert", output_format: "pdf", ocr: true });
+    const { task, path } = await uploadConvert("pages.tif", readFileSync(corpusPath(src)), {
+      operation: "convert",
+      output_format: "pdf",
+      ocr: true,
+    });
     expect(task).toMatchObject({ engine: "tesseract" });
     expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+2\n/);
     // native tesseract's lines of each page (facts.json), each on its own page only: "Page 1" on page 1, never on page 2
     const truth = (fact(src) as any).ocr_measured_tesseract as string[];
-    expectLinesOnTheirPages(path, truth.map((t) => t.split("\n").filter(Boolean)), TIFF_MISREAD);
+    expectLinesOnTheirPages(
+      path,
+      truth.map((t) => t.split("\n").filter(Boolean)),
+      TIFF_MISREAD,
+    );
   });
 
   it("without ocr: pdf-lib builds the PDF and it has no text", async () => {
-    const { task, path } = await uploadConvert("pages.tif", readFileSync(corpusPath("scans/tika-testTIFF_multipage.tif")), { operation: "convert", output_format: "pdf" });
+    const { task, path } = await uploadConvert(
+      "pages.tif",
+      readFileSync(corpusPath("scans/tika-testTIFF_multipage.tif")),
+      { operation: "convert", output_format: "pdf" },
+    );
     expect(task).toMatchObject({ engine: "pdflib" });
     expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+2\n/);
     expect(pageText(path, 1).trim()).toBe("");
@@ -100,7 +131,12 @@ describe("convert image → pdf with ocr through the SDK", () => {
 
   it("chi_tra (not in the WebAssembly build) is recognised by native tesseract", async () => {
     const src = "scans/tesseractjs-chinese.png";
-    const { task, path } = await uploadConvert("chinese.png", readFileSync(corpusPath(src)), { operation: "convert", output_format: "pdf", ocr: true, language: ["chi_tra"] });
+    const { task, path } = await uploadConvert("chinese.png", readFileSync(corpusPath(src)), {
+      operation: "convert",
+      output_format: "pdf",
+      ocr: true,
+      language: ["chi_tra"],
+    });
     expect(task).toMatchObject({ engine: "tesseract-native" });
     const text = pageText(path, 1).replace(/\s+/g, "");
     for (const word of fact(src).ocr_keywords as string[]) expect(text).toContain(word);
@@ -110,7 +146,11 @@ describe("convert image → pdf with ocr through the SDK", () => {
     const src = "scans/ocrmypdf-linn.png";
     const big = tempFile("big.png", new Uint8Array(0));
     execFileSync("convert", [corpusPath(src), "-resize", "130%", big]); // 2550×3300 → 3315×4290
-    const { task, path } = await uploadConvert("big.png", readFileSync(big), { operation: "convert", output_format: "pdf", ocr: true });
+    const { task, path } = await uploadConvert("big.png", readFileSync(big), {
+      operation: "convert",
+      output_format: "pdf",
+      ocr: true,
+    });
     expect(task).toMatchObject({ engine: "tesseract-native" });
     const text = pageText(path, 1);
     for (const word of fact(src).ocr_keywords as string[]) expect(text).toContain(word);

@@ -28,18 +28,28 @@ describe("PDF fidelity through the SDK", () => {
     const locked = "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf";
     const plain = "pdf/pdfjs-nested_outline.pdf";
     const { job, files } = await uploadJob([locked, plain], {
-      merged: { operation: "merge", input: ["up0", "up1"], output_format: "pdf", password: [fact(locked).user_password, null] },
+      merged: {
+        operation: "merge",
+        input: ["up0", "up1"],
+        output_format: "pdf",
+        password: [fact(locked).user_password, null],
+      },
       out: { operation: "export/url", input: "merged" },
     });
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
     const [merged] = files;
-    expect(execFileSync("qpdf", ["--show-encryption", merged!], { encoding: "utf8" })).toContain("File is not encrypted");
+    expect(execFileSync("qpdf", ["--show-encryption", merged!], { encoding: "utf8" })).toContain(
+      "File is not encrypted",
+    );
     const lockedPages = fact(locked).pages as number;
     expect(Number(pdfinfo(merged!).Pages)).toBe(lockedPages + (fact(plain).pages as number));
     // every outline item of both inputs, the second input's shifted by the first's page count
     const expected = [
       ...pdfStructure(corpusPath(locked), fact(locked).user_password as string).outlines,
-      ...pdfStructure(corpusPath(plain)).outlines.map((o) => ({ ...o, page: o.page === null ? null : o.page + lockedPages })),
+      ...pdfStructure(corpusPath(plain)).outlines.map((o) => ({
+        ...o,
+        page: o.page === null ? null : o.page + lockedPages,
+      })),
     ];
     expect(pdfStructure(merged!).outlines).toEqual(expected);
   });
@@ -54,7 +64,10 @@ describe("PDF fidelity through the SDK", () => {
     const [stamped] = files;
     expect(execFileSync("pdftotext", ["-f", "1", "-l", "1", stamped!, "-"], { encoding: "utf8" })).toContain("社外秘");
     const fonts = execFileSync("pdffonts", [stamped!], { encoding: "utf8" }).split("\n").slice(2).filter(Boolean);
-    const before = execFileSync("pdffonts", [corpusPath(src)], { encoding: "utf8" }).split("\n").slice(2).filter(Boolean);
+    const before = execFileSync("pdffonts", [corpusPath(src)], { encoding: "utf8" })
+      .split("\n")
+      .slice(2)
+      .filter(Boolean);
     const added = fonts.filter((line) => !before.includes(line));
     expect(added.length).toBe(1);
     expect(added[0]).toMatch(/^[A-Z]{6}\+\S+.*\byes\s+yes\b/); // a tagged subset, embedded, subset = yes

@@ -42,7 +42,14 @@ describe("PDF operations through the SDK", () => {
 
   it("encrypts with AES-256 and the asked permissions, and decrypts a corpus file with its password", async () => {
     const { job, files } = await runJob("pdf/gotenberg-pages_12.pdf", {
-      enc: { operation: "pdf/encrypt", input: "in", set_password: "user-pw", set_owner_password: "owner-pw", allow_print: "none", allow_extract: false },
+      enc: {
+        operation: "pdf/encrypt",
+        input: "in",
+        set_password: "user-pw",
+        set_owner_password: "owner-pw",
+        allow_print: "none",
+        allow_extract: false,
+      },
     });
     expect(job.status).toBe("finished");
     const enc = files.enc[0].path;
@@ -53,7 +60,10 @@ describe("PDF operations through the SDK", () => {
     expect(run("qpdf", ["--check", "--password=user-pw", enc]).code).toBe(0);
 
     const enc2 = "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf";
-    const dec = await runJob(enc2, { dec: { operation: "pdf/decrypt", input: "in", password: "view" }, bad: { operation: "pdf/decrypt", input: "in", password: "wrong", ignore_error: true } });
+    const dec = await runJob(enc2, {
+      dec: { operation: "pdf/decrypt", input: "in", password: "view" },
+      bad: { operation: "pdf/decrypt", input: "in", password: "wrong", ignore_error: true },
+    });
     expect(dec.job.tasks.find((t) => t.name === "bad")).toMatchObject({ status: "error", code: "INVALID_PASSWORD" });
     const plain = dec.files.dec[0].path;
     expect(run("qpdf", ["--show-encryption", plain]).out).toContain("File is not encrypted");
@@ -83,10 +93,26 @@ describe("PDF operations through the SDK", () => {
 
   it("merges PDFs and images in the given order, converting GIF/WEBP with the ImageMagick engine first", async () => {
     const cc = sdk("key-a", server.base);
-    const names = ["pdf/gotenberg-pages_12.pdf", "images/pillow-chi.gif", "images/libwebp-test.webp", "images/exif-orientation-Landscape_1.jpg"];
+    const names = [
+      "pdf/gotenberg-pages_12.pdf",
+      "images/pillow-chi.gif",
+      "images/libwebp-test.webp",
+      "images/exif-orientation-Landscape_1.jpg",
+    ];
     const uploads = Object.fromEntries(names.map((_, i) => [`in${i}`, { operation: "import/upload" }]));
-    let job = await cc.jobs.create({ tasks: { ...uploads, merged: { operation: "merge", input: Object.keys(uploads), output_format: "pdf" }, out: { operation: "export/url", input: "merged" } } });
-    for (const [i, rel] of names.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `in${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+    let job = await cc.jobs.create({
+      tasks: {
+        ...uploads,
+        merged: { operation: "merge", input: Object.keys(uploads), output_format: "pdf" },
+        out: { operation: "export/url", input: "merged" },
+      },
+    });
+    for (const [i, rel] of names.entries())
+      await cc.tasks.upload(
+        job.tasks.find((t) => t.name === `in${i}`)!,
+        createReadStream(corpusPath(rel)),
+        rel.split("/").pop()!,
+      );
     job = await cc.jobs.wait(job.id);
     expect(job.status).toBe("finished");
     const [file] = cc.jobs.getExportUrls(job);
@@ -95,19 +121,28 @@ describe("PDF operations through the SDK", () => {
     expect(Number(pdfinfo(path).Pages)).toBe(fact(names[0]).pages! + 3);
     // The GIF page (13) keeps the GIF's aspect ratio 320×240.
     const box = pdfinfo(path, ["-f", "13", "-l", "13"])["Page   13 size"];
-    const [w, h] = box.match(/([\d.]+) x ([\d.]+)/)!.slice(1).map(Number);
+    const [w, h] = box
+      .match(/([\d.]+) x ([\d.]+)/)!
+      .slice(1)
+      .map(Number);
     expect(w / h).toBeCloseTo(320 / 240, 2);
   });
 
   it("exports a PDF split into pages as one ZIP with archive_multiple_files (oracle: unzip, pdftotext)", async () => {
     const src = "pdf/gotenberg-pages_12.pdf";
     const cc = sdk("key-a", server.base);
-    let job = await cc.jobs.create({ tasks: {
-      in: { operation: "import/upload" },
-      split: { operation: "pdf/split-pages", input: "in" },
-      out: { operation: "export/url", input: "split", archive_multiple_files: true },
-    } });
-    await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(src)), "pages.pdf");
+    let job = await cc.jobs.create({
+      tasks: {
+        in: { operation: "import/upload" },
+        split: { operation: "pdf/split-pages", input: "in" },
+        out: { operation: "export/url", input: "split", archive_multiple_files: true },
+      },
+    });
+    await cc.tasks.upload(
+      job.tasks.find((t) => t.name === "in")!,
+      createReadStream(corpusPath(src)),
+      "pages.pdf",
+    );
     job = await cc.jobs.wait(job.id);
     expect(job.status).toBe("finished");
     const urls = cc.jobs.getExportUrls(job);
@@ -121,17 +156,26 @@ describe("PDF operations through the SDK", () => {
     expect(listed).toEqual(Array.from({ length: pages }, (_, i) => `pages-${i + 1}.pdf`));
     // Each member is its page: the text of member 3 is the text of page 3 of the source.
     const member = tempFile("m3.pdf", new Uint8Array(execFileSync("unzip", ["-p", zip, "pages-3.pdf"])));
-    const text = (path: string, page = 1) => run("pdftotext", ["-f", String(page), "-l", String(page), path, "-"]).out.replace(/\s+/g, " ").trim();
+    const text = (path: string, page = 1) =>
+      run("pdftotext", ["-f", String(page), "-l", String(page), path, "-"])
+        .out.replace(/\s+/g, " ")
+        .trim();
     expect(text(member)).toBe(text(corpusPath(src), 3));
     expect(text(member)).not.toBe(text(corpusPath(src), 4));
   });
 
   it("ends broken and hostile PDFs in task errors with codes, and keeps serving", async () => {
-    const { job } = await runJob("broken/ocrmypdf-invalid.pdf", { rot: { operation: "pdf/rotate-pages", input: "in", rotation: "90" } });
+    const { job } = await runJob("broken/ocrmypdf-invalid.pdf", {
+      rot: { operation: "pdf/rotate-pages", input: "in", rotation: "90" },
+    });
     expect(job.tasks.find((t) => t.name === "rot")).toMatchObject({ status: "error", code: "OPEN_FAILED" });
-    const bomb = await runJob("broken/ocrmypdf-hugemono.pdf", { png: { operation: "convert", input: "in", output_format: "png" } });
+    const bomb = await runJob("broken/ocrmypdf-hugemono.pdf", {
+      png: { operation: "convert", input: "in", output_format: "png" },
+    });
     expect(bomb.job.tasks.find((t) => t.name === "png")).toMatchObject({ status: "error", code: "OVER_BUDGET" });
-    const ok = await runJob("pdf/gotenberg-pages_12.pdf", { rot: { operation: "pdf/rotate-pages", input: "in", rotation: "180" } });
+    const ok = await runJob("pdf/gotenberg-pages_12.pdf", {
+      rot: { operation: "pdf/rotate-pages", input: "in", rotation: "180" },
+    });
     expect(ok.job.status).toBe("finished");
   });
 });

@@ -14,10 +14,19 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const rawJob = { tasks: { in: { operation: "import/raw", file: "hello", filename: "a.txt" }, out: { operation: "export/url", input: "in" } } };
+const rawJob = {
+  tasks: {
+    in: { operation: "import/raw", file: "hello", filename: "a.txt" },
+    out: { operation: "export/url", input: "in" },
+  },
+};
 const slowJob = {
   tasks: {
-    in: { operation: "import/raw", file: "<svg xmlns='http://www.w3.org/2000/svg' width='40' height='40'><rect width='40' height='40' fill='red'/></svg>", filename: "a.svg" },
+    in: {
+      operation: "import/raw",
+      file: "<svg xmlns='http://www.w3.org/2000/svg' width='40' height='40'><rect width='40' height='40' fill='red'/></svg>",
+      filename: "a.svg",
+    },
     png: { operation: "convert", input: "in", output_format: "png" },
     out: { operation: "export/url", input: "png" },
   },
@@ -32,7 +41,8 @@ function first<T>(subscribe: (cb: (v: T) => void) => void, ms = 20_000): Promise
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Polls `cond` every 50 ms until it holds; fails with `why` after `ms` (generous: a loaded machine is slow, not wrong). */
 async function until(cond: () => boolean | Promise<boolean>, why = "condition", ms = 30_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !(await cond()); await sleep(50)) if (Date.now() > deadline) throw new Error(`${why} (after ${ms} ms)`);
+  for (const deadline = Date.now() + ms; !(await cond()); await sleep(50))
+    if (Date.now() > deadline) throw new Error(`${why} (after ${ms} ms)`);
 }
 
 describe("live events through the SDK", () => {
@@ -40,14 +50,19 @@ describe("live events through the SDK", () => {
     const cc = sdk("key-a", server.base);
     try {
       const job = await cc.jobs.create(slowJob);
-      const finished = await first<{ job: { id: string; status: string; tasks: unknown[] } }>((cb) => cc.jobs.subscribeEvent(job.id, "finished", cb as never));
+      const finished = await first<{ job: { id: string; status: string; tasks: unknown[] } }>((cb) =>
+        cc.jobs.subscribeEvent(job.id, "finished", cb as never),
+      );
       expect(finished.job.id).toBe(job.id);
       expect(finished.job.status).toBe("finished");
       expect(finished.job.tasks).toHaveLength(3);
       // a job that ended before anyone subscribed: its final event is sent on subscription
       const quick = await cc.jobs.create(rawJob);
       await cc.jobs.wait(quick.id);
-      const late = await first<{ job: { id: string; status: string } }>((cb) => cc.jobs.subscribeEvent(quick.id, "finished", cb as never), 5_000);
+      const late = await first<{ job: { id: string; status: string } }>(
+        (cb) => cc.jobs.subscribeEvent(quick.id, "finished", cb as never),
+        5_000,
+      );
       expect(late.job).toMatchObject({ id: quick.id, status: "finished" });
     } finally {
       cc.closeSocket();
@@ -59,15 +74,24 @@ describe("live events through the SDK", () => {
     try {
       const job = await cc.jobs.create(slowJob);
       const seen = new Map<string, { status: string; result?: { files?: { filename: string }[] } }>();
-      const all = new Promise<void>((resolve) => cc.jobs.subscribeTaskEvent(job.id, "finished", ((e: { task: { name: string; status: string } }) => {
-        seen.set(e.task.name, e.task);
-        if (seen.size === 3) resolve();
-      }) as never));
+      const all = new Promise<void>((resolve) =>
+        cc.jobs.subscribeTaskEvent(job.id, "finished", ((e: { task: { name: string; status: string } }) => {
+          seen.set(e.task.name, e.task);
+          if (seen.size === 3) resolve();
+        }) as never),
+      );
       const png = job.tasks.find((t) => t.name === "png")!;
-      const one = await first<{ task: { id: string; status: string; result: { files: { filename: string }[] } } }>((cb) => cc.tasks.subscribeEvent(png.id, "finished", cb as never));
+      const one = await first<{ task: { id: string; status: string; result: { files: { filename: string }[] } } }>(
+        (cb) => cc.tasks.subscribeEvent(png.id, "finished", cb as never),
+      );
       expect(one.task).toMatchObject({ id: png.id, status: "finished" });
       expect(one.task.result.files[0].filename).toBe("a.png");
-      await Promise.race([all, sleep(20_000).then(() => { throw new Error(`only ${[...seen.keys()]}`); })]);
+      await Promise.race([
+        all,
+        sleep(20_000).then(() => {
+          throw new Error(`only ${[...seen.keys()]}`);
+        }),
+      ]);
       expect([...seen.keys()].sort()).toEqual(["in", "out", "png"]);
       expect([...seen.values()].every((t) => t.status === "finished")).toBe(true);
     } finally {
@@ -83,8 +107,10 @@ describe("live events through the SDK", () => {
       const jobsFinished: string[] = [];
       const tasksFinished: string[] = [];
       cc.users.subscribeJobEvent(me.id, "created", ((e: { job: { id: string } }) => created.push(e.job.id)) as never);
-      cc.users.subscribeJobEvent(me.id, "finished", ((e: { job: { id: string } }) => jobsFinished.push(e.job.id)) as never);
-      cc.users.subscribeTaskEvent(me.id, "finished", ((e: { task: { job_id: string; name: string } }) => tasksFinished.push(`${e.task.job_id}/${e.task.name}`)) as never);
+      cc.users.subscribeJobEvent(me.id, "finished", ((e: { job: { id: string } }) =>
+        jobsFinished.push(e.job.id)) as never);
+      cc.users.subscribeTaskEvent(me.id, "finished", ((e: { task: { job_id: string; name: string } }) =>
+        tasksFinished.push(`${e.task.job_id}/${e.task.name}`)) as never);
       // The subscriptions travel to a hub and the account with no acknowledgement: probe jobs until one's job.created and
       // its tasks' task.finished arrive, which shows both channels registered, before the job under test is created.
       const probes: string[] = [];
@@ -99,7 +125,10 @@ describe("live events through the SDK", () => {
       const job = await cc.jobs.create(rawJob);
       await until(() => jobsFinished.includes(job.id), "no job.finished");
       expect(created).toContain(job.id);
-      await until(() => [`${job.id}/in`, `${job.id}/out`].every((k) => tasksFinished.includes(k)), `tasks finished: ${tasksFinished}`);
+      await until(
+        () => [`${job.id}/in`, `${job.id}/out`].every((k) => tasksFinished.includes(k)),
+        `tasks finished: ${tasksFinished}`,
+      );
       expect(created.indexOf(job.id)).toBe(created.lastIndexOf(job.id)); // once each
       expect(jobsFinished.indexOf(job.id)).toBe(jobsFinished.lastIndexOf(job.id));
     } finally {
@@ -117,14 +146,31 @@ describe("live events through the SDK", () => {
       const events: unknown[] = [];
       socket.on("subscription_error", (channel: string) => errors.push(channel));
       socket.on("job.finished", (...args: unknown[]) => events.push(args));
-      socket.emit("subscribe", { channel: `private-job.${job.id}`, auth: { headers: { Authorization: "Bearer key-b" } } });
-      socket.emit("subscribe", { channel: `private-job.${job.id}.tasks`, auth: { headers: { Authorization: "Bearer wrong" } } });
-      socket.emit("subscribe", { channel: `private-user.1.jobs`, auth: { headers: { Authorization: "Bearer key-b" } } });
-      await until(() => errors.length >= 3, `subscription errors: ${errors} events: ${JSON.stringify(events).slice(0, 300)}`);
-      expect(errors.sort()).toEqual([`private-job.${job.id}`, `private-job.${job.id}.tasks`, "private-user.1.jobs"].sort());
+      socket.emit("subscribe", {
+        channel: `private-job.${job.id}`,
+        auth: { headers: { Authorization: "Bearer key-b" } },
+      });
+      socket.emit("subscribe", {
+        channel: `private-job.${job.id}.tasks`,
+        auth: { headers: { Authorization: "Bearer wrong" } },
+      });
+      socket.emit("subscribe", {
+        channel: `private-user.1.jobs`,
+        auth: { headers: { Authorization: "Bearer key-b" } },
+      });
+      await until(
+        () => errors.length >= 3,
+        `subscription errors: ${errors} events: ${JSON.stringify(events).slice(0, 300)}`,
+      );
+      expect(errors.sort()).toEqual(
+        [`private-job.${job.id}`, `private-job.${job.id}.tasks`, "private-user.1.jobs"].sort(),
+      );
       // the owner's subscription on the same socket gets the ended job's job.finished at once: what the refused ones
       // would have been sent had they been accepted, and it comes after them, so they sent nothing
-      socket.emit("subscribe", { channel: `private-job.${job.id}`, auth: { headers: { Authorization: "Bearer key-a" } } });
+      socket.emit("subscribe", {
+        channel: `private-job.${job.id}`,
+        auth: { headers: { Authorization: "Bearer key-a" } },
+      });
       await until(() => events.length > 0, "the owner's subscription delivered no job.finished");
       expect(events).toHaveLength(1);
       expect((events[0] as [string, { job: { id: string } }])[1].job.id).toBe(job.id);
@@ -146,7 +192,9 @@ describe("Server-Sent Events", () => {
     expect(events[events.length - 1]).toBe("job.finished");
     const last = JSON.parse(text.trim().split("\n").pop()!.slice("data: ".length));
     expect(last.job).toMatchObject({ id: job.id, status: "finished" });
-    expect((await fetch(`${server.base}/v2/jobs/${job.id}/events`, { headers: { authorization: "Bearer key-b" } })).status).toBe(404);
+    expect(
+      (await fetch(`${server.base}/v2/jobs/${job.id}/events`, { headers: { authorization: "Bearer key-b" } })).status,
+    ).toBe(404);
   });
 });
 
@@ -163,15 +211,28 @@ describe("import/upload redirect", () => {
     expect(res.headers.get("location")).toBe("https://example.com/uploaded?x=1");
     const done = await cc.tasks.wait(task.id);
     expect(done.status).toBe("finished");
-    const bad = await fetch(`${server.base}/v2/import/upload`, { method: "POST", headers: { authorization: "Bearer key-a", "content-type": "application/json" }, body: JSON.stringify({ redirect: "javascript:alert(1)" }) });
+    const bad = await fetch(`${server.base}/v2/import/upload`, {
+      method: "POST",
+      headers: { authorization: "Bearer key-a", "content-type": "application/json" },
+      body: JSON.stringify({ redirect: "javascript:alert(1)" }),
+    });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toMatch(/redirect must be an http\(s\) URL/);
   });
 });
 
 describe("signed URLs", () => {
-  const job = (text: string) => ({ tasks: { in: { operation: "import/raw", file: text, filename: "note.txt" }, out: { operation: "export/url", input: "in" } } });
-  const api = (path: string, init: RequestInit = {}, key = "key-a") => fetch(`${server.base}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
+  const job = (text: string) => ({
+    tasks: {
+      in: { operation: "import/raw", file: text, filename: "note.txt" },
+      out: { operation: "export/url", input: "in" },
+    },
+  });
+  const api = (path: string, init: RequestInit = {}, key = "key-a") =>
+    fetch(`${server.base}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
+    });
 
   it("a base is created, listed and deleted; the SDK's signed URL runs the job and redirects to its file", async () => {
     const created = await api("/v2/signed-url-bases", { method: "POST" });
@@ -180,7 +241,9 @@ describe("signed URLs", () => {
     expect(base.url).toBe(`${server.base}/s/${base.id}`);
     const listed = (await (await api("/v2/users/me/signed-url-bases")).json()).data as { id: string }[];
     expect(listed.map((b) => b.id)).toContain(base.id);
-    expect((await (await api("/v2/users/me/signed-url-bases", {}, "key-b")).json()).data.map((b: { id: string }) => b.id)).not.toContain(base.id);
+    expect(
+      (await (await api("/v2/users/me/signed-url-bases", {}, "key-b")).json()).data.map((b: { id: string }) => b.id),
+    ).not.toContain(base.id);
 
     const cc = sdk("key-a", server.base);
     const before = (await cc.jobs.all()).length;
@@ -200,7 +263,11 @@ describe("signed URLs", () => {
   });
 
   it("cache_key reuses the job's result; a tampered or unknown URL is a 4xx and runs no job", async () => {
-    const base = (await (await api("/v2/signed-url-bases", { method: "POST" })).json()).data as { id: string; url: string; signing_secret: string };
+    const base = (await (await api("/v2/signed-url-bases", { method: "POST" })).json()).data as {
+      id: string;
+      url: string;
+      signing_secret: string;
+    };
     const cc = sdk("key-a", server.base);
     const keyed = cc.signedUrls.sign(base.url, base.signing_secret, job("cached"), "report-2026");
     const first = await fetch(keyed, { redirect: "manual" });
@@ -218,9 +285,19 @@ describe("signed URLs", () => {
     expect(await refused.json()).toMatchObject({ code: "INVALID_SIGNATURE" });
     const wrongSecret = cc.signedUrls.sign(base.url, "not-the-secret", job("other"), undefined as never);
     expect((await fetch(wrongSecret, { redirect: "manual" })).status).toBe(403);
-    const unknownBase = cc.signedUrls.sign(`${server.base}/s/00000000-0000-4000-8000-000000000000`, base.signing_secret, job("x"), undefined as never);
+    const unknownBase = cc.signedUrls.sign(
+      `${server.base}/s/00000000-0000-4000-8000-000000000000`,
+      base.signing_secret,
+      job("x"),
+      undefined as never,
+    );
     expect((await fetch(unknownBase, { redirect: "manual" })).status).toBe(404);
-    const noExport = cc.signedUrls.sign(base.url, base.signing_secret, { tasks: { in: { operation: "import/raw", file: "x", filename: "x.txt" } } }, undefined as never);
+    const noExport = cc.signedUrls.sign(
+      base.url,
+      base.signing_secret,
+      { tasks: { in: { operation: "import/raw", file: "x", filename: "x.txt" } } },
+      undefined as never,
+    );
     expect((await fetch(noExport, { redirect: "manual" })).status).toBe(422);
     expect((await cc.jobs.all()).length).toBe(count);
   });

@@ -30,7 +30,8 @@ beforeAll(async () => {
     if (url === "/to-private") return void res.writeHead(302, { location: "http://10.0.0.1/" }).end();
     if (url === "/hang") return; // never answers
     if (url === "/needs-token") {
-      if (req.headers["x-token"] !== "s3cret") return void res.writeHead(403, { "content-type": "text/html" }).end("<p>FORBIDDEN</p>");
+      if (req.headers["x-token"] !== "s3cret")
+        return void res.writeHead(403, { "content-type": "text/html" }).end("<p>FORBIDDEN</p>");
       return void res.writeHead(200, { "content-type": "text/html" }).end("<p>TOKEN ACCEPTED</p>");
     }
     res.writeHead(200, { "content-type": "text/plain" }).end("probe");
@@ -53,22 +54,46 @@ async function runJob(server: SharedServer, tasks: Record<string, any>, exported
   const files: Record<string, string> = {};
   for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
     const f = t.result!.files![0]!;
-    files[t.name!.slice("export-".length)] = tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer()));
+    files[t.name!.slice("export-".length)] = tempFile(
+      f.filename,
+      new Uint8Array(await (await fetch(f.url!)).arrayBuffer()),
+    );
   }
   return { job, files, task: (n: string) => job.tasks.find((t) => t.name === n)! };
 }
 
-const pageText = (path: string, page: number) => run("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"]).out;
+const pageText = (path: string, page: number) =>
+  run("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"]).out;
 
 describe("html and Markdown to PDF with header and footer templates", () => {
   it("prints a 3-page HTML document on A4 with the header (title) and footer (n/N) on every page", async () => {
     const html = `<!doctype html><html><head><title>Quarterly report</title></head><body>${[1, 2, 3].map((n) => `<section style="page-break-after:${n < 3 ? "always" : "auto"}"><h1>Chapter ${n}</h1><p>Body of chapter ${n}.</p></section>`).join("")}</body></html>`;
-    const { job, files, task } = await runJob(guarded, {
-      doc: { operation: "import/raw", file: html, filename: "report.html" },
-      head: { operation: "import/raw", file: `<div style="font-size:10px;width:100%;text-align:center">HEAD <span class="title"></span></div>`, filename: "header.html" },
-      foot: { operation: "import/raw", file: `<div style="font-size:10px;width:100%;text-align:center">FOOT <span class="pageNumber"></span>/<span class="totalPages"></span></div>`, filename: "footer.html" },
-      pdf: { operation: "convert", input: "doc", output_format: "pdf", header_template: "head", footer_template: "foot", margin_top: 25, margin_bottom: 25 },
-    }, ["pdf"]);
+    const { job, files, task } = await runJob(
+      guarded,
+      {
+        doc: { operation: "import/raw", file: html, filename: "report.html" },
+        head: {
+          operation: "import/raw",
+          file: `<div style="font-size:10px;width:100%;text-align:center">HEAD <span class="title"></span></div>`,
+          filename: "header.html",
+        },
+        foot: {
+          operation: "import/raw",
+          file: `<div style="font-size:10px;width:100%;text-align:center">FOOT <span class="pageNumber"></span>/<span class="totalPages"></span></div>`,
+          filename: "footer.html",
+        },
+        pdf: {
+          operation: "convert",
+          input: "doc",
+          output_format: "pdf",
+          header_template: "head",
+          footer_template: "foot",
+          margin_top: 25,
+          margin_bottom: 25,
+        },
+      },
+      ["pdf"],
+    );
     expect(job.status, JSON.stringify(task("pdf"))).toBe("finished");
     expect(task("pdf").engine).toBe("chrome");
     expect(task("pdf").engine_version).toMatch(/^\d+\.\d+/);
@@ -86,10 +111,20 @@ describe("html and Markdown to PDF with header and footer templates", () => {
 
   it("renders Markdown (tables, code) to a letter-size landscape PDF", async () => {
     const md = "# Title\n\nSome *text*.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode block\n```\n";
-    const { job, files } = await runJob(guarded, {
-      doc: { operation: "import/raw", file: md, filename: "notes.md" },
-      pdf: { operation: "convert", input: "doc", output_format: "pdf", page_format: "letter", page_orientation: "landscape" },
-    }, ["pdf"]);
+    const { job, files } = await runJob(
+      guarded,
+      {
+        doc: { operation: "import/raw", file: md, filename: "notes.md" },
+        pdf: {
+          operation: "convert",
+          input: "doc",
+          output_format: "pdf",
+          page_format: "letter",
+          page_orientation: "landscape",
+        },
+      },
+      ["pdf"],
+    );
     expect(job.status).toBe("finished");
     expect(pdfinfo(files.pdf!)["Page size"]).toMatch(/^792 x 612 pts/);
     const text = run("pdftotext", ["-layout", files.pdf!, "-"]).out;
@@ -100,12 +135,24 @@ describe("html and Markdown to PDF with header and footer templates", () => {
 
 describe("capture-website", () => {
   it("captures a page served by this test as an 800×600 PNG whose left half is red", async () => {
-    const { job, files, task } = await runJob(open, {
-      shot: { operation: "capture-website", url: `${originBase}/page.html`, output_format: "png", screen_width: 800, screen_height: 600, full_page: false },
-    }, ["shot"]);
+    const { job, files, task } = await runJob(
+      open,
+      {
+        shot: {
+          operation: "capture-website",
+          url: `${originBase}/page.html`,
+          output_format: "png",
+          screen_width: 800,
+          screen_height: 600,
+          full_page: false,
+        },
+      },
+      ["shot"],
+    );
     expect(job.status, JSON.stringify(task("shot"))).toBe("finished");
     expect(identify(files.shot!)).toMatchObject({ format: "PNG", width: 800, height: 600 });
-    const mean = (crop: string, channel: string) => Number(run("convert", [files.shot!, "-crop", crop, "+repage", "-format", `%[fx:mean.${channel}]`, "info:"]).out);
+    const mean = (crop: string, channel: string) =>
+      Number(run("convert", [files.shot!, "-crop", crop, "+repage", "-format", `%[fx:mean.${channel}]`, "info:"]).out);
     expect(mean("380x600+10+0", "r")).toBeGreaterThan(0.95);
     expect(mean("380x600+10+0", "g")).toBeLessThan(0.05);
     expect(mean("300x600+500+0", "g")).toBeGreaterThan(0.8); // white with black text: not red
@@ -113,19 +160,42 @@ describe("capture-website", () => {
   });
 
   it("sends `headers` with the page's own requests", async () => {
-    const { files } = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/needs-token`, output_format: "pdf", headers: { "X-Token": "s3cret" } } }, ["shot"]);
+    const { files } = await runJob(
+      open,
+      {
+        shot: {
+          operation: "capture-website",
+          url: `${originBase}/needs-token`,
+          output_format: "pdf",
+          headers: { "X-Token": "s3cret" },
+        },
+      },
+      ["shot"],
+    );
     expect(run("pdftotext", [files.shot!, "-"]).out).toContain("TOKEN ACCEPTED");
   });
 
   it("refuses a redirect into a private range (IMPORT_FORBIDDEN)", async () => {
-    const { task } = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/to-private`, output_format: "pdf" } }, []);
+    const { task } = await runJob(
+      open,
+      { shot: { operation: "capture-website", url: `${originBase}/to-private`, output_format: "pdf" } },
+      [],
+    );
     expect(task("shot")).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
   });
 
   it("ends a page that never loads in TIMEOUT at the task's timeout, and the next capture still works", async () => {
-    const { task } = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/hang`, output_format: "pdf", timeout: 8 } }, []);
+    const { task } = await runJob(
+      open,
+      { shot: { operation: "capture-website", url: `${originBase}/hang`, output_format: "pdf", timeout: 8 } },
+      [],
+    );
     expect(task("shot")).toMatchObject({ status: "error", code: "TIMEOUT" });
-    const again = await runJob(open, { shot: { operation: "capture-website", url: `${originBase}/page.html`, output_format: "pdf" } }, ["shot"]);
+    const again = await runJob(
+      open,
+      { shot: { operation: "capture-website", url: `${originBase}/page.html`, output_format: "pdf" } },
+      ["shot"],
+    );
     expect(again.job.status).toBe("finished");
     expect(pdfinfo(again.files.shot!).Pages).toBe("1");
   });
@@ -133,9 +203,16 @@ describe("capture-website", () => {
 
 describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
   it("refuses file:, metadata and private URLs at creation with a 422", async () => {
-    for (const url of ["file:///etc/passwd", "http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/", "http://[::ffff:10.0.0.1]/", "http://metadata.google.internal/"]) {
+    for (const url of [
+      "file:///etc/passwd",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://10.1.2.3/",
+      "http://[::ffff:10.0.0.1]/",
+      "http://metadata.google.internal/",
+    ]) {
       const res = await fetch(`${guarded.base}/v2/jobs`, {
-        method: "POST", headers: { Authorization: "Bearer key-a", "content-type": "application/json" },
+        method: "POST",
+        headers: { Authorization: "Bearer key-a", "content-type": "application/json" },
         body: JSON.stringify({ tasks: { shot: { operation: "capture-website", url, output_format: "pdf" } } }),
       });
       expect(res.status, url).toBe(422);
@@ -144,7 +221,11 @@ describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
 
   it("refuses a loopback page URL at run time and the probe server sees no request", async () => {
     const before = seen.length;
-    for (const url of [`${originBase}/probe-direct`, `http://localhost:${new URL(originBase).port}/probe-localhost`, `http://[::ffff:127.0.0.1]:${new URL(originBase).port}/probe-mapped`]) {
+    for (const url of [
+      `${originBase}/probe-direct`,
+      `http://localhost:${new URL(originBase).port}/probe-localhost`,
+      `http://[::ffff:127.0.0.1]:${new URL(originBase).port}/probe-mapped`,
+    ]) {
       const { task } = await runJob(guarded, { shot: { operation: "capture-website", url, output_format: "png" } }, []);
       expect(task("shot"), url).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
     }
@@ -159,7 +240,14 @@ describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
       <script>fetch("${p}/probe-fetch").catch(()=>{}); try { new WebSocket("ws://127.0.0.1:${new URL(p).port}/probe-ws") } catch (e) {}
       var x = new XMLHttpRequest(); x.open("GET", "${p}/probe-xhr"); x.send();</script></body></html>`;
     const before = seen.length;
-    const { job, files, task } = await runJob(guarded, { doc: { operation: "import/raw", file: html, filename: "evil.html" }, pdf: { operation: "convert", input: "doc", output_format: "pdf" } }, ["pdf"]);
+    const { job, files, task } = await runJob(
+      guarded,
+      {
+        doc: { operation: "import/raw", file: html, filename: "evil.html" },
+        pdf: { operation: "convert", input: "doc", output_format: "pdf" },
+      },
+      ["pdf"],
+    );
     expect(job.status, JSON.stringify(task("pdf"))).toBe("finished");
     const text = run("pdftotext", [files.pdf!, "-"]).out;
     expect(text).toContain("VISIBLE");
@@ -174,10 +262,15 @@ describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
 
 describe("the corpus's HTML (Gotenberg's and Tika's test pages)", () => {
   const b64 = (rel: string) => readFileSync(corpusPath(rel)).toString("base64");
-  const toPdf = (rel: string) => runJob(guarded, {
-    doc: { operation: "import/base64", file: b64(rel), filename: rel.split("/").pop() },
-    pdf: { operation: "convert", input: "doc", output_format: "pdf" },
-  }, ["pdf"]);
+  const toPdf = (rel: string) =>
+    runJob(
+      guarded,
+      {
+        doc: { operation: "import/base64", file: b64(rel), filename: rel.split("/").pop() },
+        pdf: { operation: "convert", input: "doc", output_format: "pdf" },
+      },
+      ["pdf"],
+    );
 
   it("gotenberg-pages-3.html prints exactly 3 pages", async () => {
     const { files } = await toPdf("html/gotenberg-pages-3.html");
@@ -205,7 +298,8 @@ describe("the corpus's HTML (Gotenberg's and Tika's test pages)", () => {
 
   it("renders gotenberg-table.md's table", async () => {
     const { files } = await toPdf("html/gotenberg-table.md");
-    expect(run("pdftotext", ["-layout", files.pdf!, "-"]).out).toMatch(/Tables\s+Are\s+Cool[\s\S]*col 2 is\s+centered\s+\$12/);
+    expect(run("pdftotext", ["-layout", files.pdf!, "-"]).out).toMatch(
+      /Tables\s+Are\s+Cool[\s\S]*col 2 is\s+centered\s+\$12/,
+    );
   });
 });
-

@@ -59,7 +59,16 @@ describe("extraction of every archive in the corpus, against native extraction",
 
   for (const name of SWEEP.unclaimed) {
     it(`${name}: a format not claimed yet → INVALID_CONVERSION_TYPE, naming it`, async () => {
-      const err = await expectTaskError(() => execute("convert", { output_format: "zip" }, [corpusInput(`archives/${name}`)], testContext({ engines: { "7z": engine } })), "INVALID_CONVERSION_TYPE");
+      const err = await expectTaskError(
+        () =>
+          execute(
+            "convert",
+            { output_format: "zip" },
+            [corpusInput(`archives/${name}`)],
+            testContext({ engines: { "7z": engine } }),
+          ),
+        "INVALID_CONVERSION_TYPE",
+      );
       expect(err.message).toContain(`from ${extensionOf(name)} to zip`);
     });
   }
@@ -68,7 +77,11 @@ describe("extraction of every archive in the corpus, against native extraction",
     it(name, async () => {
       const file = corpusPath(`archives/${name}`);
       const password = PASSWORDS[name];
-      const r = await engine.extract({ input: { data: readFileSync(file), filename: name }, format: formatOf(name), password });
+      const r = await engine.extract({
+        input: { data: readFileSync(file), filename: name },
+        format: formatOf(name),
+        password,
+      });
       expect(r.ok, JSON.stringify(r.ok ? "" : r.error)).toBe(true);
       if (!r.ok) return;
       // bsdtar reads all but the non-UTF-8 tar names (GNU tar is its oracle) and the encrypted zips (7z)
@@ -80,14 +93,23 @@ describe("extraction of every archive in the corpus, against native extraction",
       expect(plain(ours)).toEqual(plain(native));
       for (const p of plain(native)) expect(ours.get(p)!.equals(native.get(p)!), p).toBe(true);
       // the names 7-Zip spells differently still carry the same bytes as the native files
-      const odd = [...ours.keys()].filter(notUtf8).map((p) => ours.get(p)!.length).sort();
-      const nativeOdd = [...native.keys()].filter((p) => notUtf8(p)).map((p) => native.get(p)!.length).sort();
+      const odd = [...ours.keys()]
+        .filter(notUtf8)
+        .map((p) => ours.get(p)!.length)
+        .sort();
+      const nativeOdd = [...native.keys()]
+        .filter((p) => notUtf8(p))
+        .map((p) => native.get(p)!.length)
+        .sort();
       expect(odd).toEqual(nativeOdd);
     });
   }
 
   it("reports links and devices as skipped, and answers a hard link as a copy of its target", async () => {
-    const r = await engine.extract({ input: { data: readFileSync(corpusPath("archives/cpython-testtar.tar")), filename: "testtar.tar" }, format: "tar" });
+    const r = await engine.extract({
+      input: { data: readFileSync(corpusPath("archives/cpython-testtar.tar")), filename: "testtar.tar" },
+      format: "tar",
+    });
     if (!r.ok) throw new Error(r.error.message);
     const skipped = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
     expect(skipped["ustar/symtype"]).toMatch(/symbolic link \(to regtype\)/);
@@ -101,7 +123,14 @@ describe("extraction of every archive in the corpus, against native extraction",
   it("names the engine version 7-Zip prints", async () => {
     const r = await engine.create({ files: [{ name: "a.txt", data: new TextEncoder().encode("a") }], format: "zip" });
     expect(r.ok && r.engineVersion).toBe(SEVENZIP_ENGINE.version);
-    const banner = execFileSync(process.execPath, ["-e", `import("7z-wasm").then(async (m) => { let out = ""; const z = await m.default({ print: (s) => (out += s + "\\n") }); z.callMain(["i"]); console.log(out.split("\\n").find((l) => l.startsWith("7-Zip"))); })`], { encoding: "utf8" });
+    const banner = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        `import("7z-wasm").then(async (m) => { let out = ""; const z = await m.default({ print: (s) => (out += s + "\\n") }); z.callMain(["i"]); console.log(out.split("\\n").find((l) => l.startsWith("7-Zip"))); })`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(banner).toMatch(new RegExp(`^7-Zip .*\\b${SEVENZIP_ENGINE.version.replace(".", "\\.")}\\b`));
   });
 });
@@ -109,9 +138,18 @@ describe("extraction of every archive in the corpus, against native extraction",
 describe("passwords", () => {
   const zip = "archives/libarchive-test_read_format_zip_traditional_encryption_data.zip";
   const aes = "archives/libarchive-test_read_format_zip_winzip_aes256.zip";
-  for (const [label, file, password] of [["a ZipCrypto zip", zip, "wrong"], ["a WinZip AES-256 zip", aes, "wrong"], ["a ZipCrypto zip without a password", zip, undefined], ["an AES zip without a password", aes, undefined]] as const) {
+  for (const [label, file, password] of [
+    ["a ZipCrypto zip", zip, "wrong"],
+    ["a WinZip AES-256 zip", aes, "wrong"],
+    ["a ZipCrypto zip without a password", zip, undefined],
+    ["an AES zip without a password", aes, undefined],
+  ] as const) {
     it(`${label} ends in INVALID_PASSWORD`, async () => {
-      const r = await engine.extract({ input: { data: readFileSync(corpusPath(file)), filename: "x.zip" }, format: "zip", password });
+      const r = await engine.extract({
+        input: { data: readFileSync(corpusPath(file)), filename: "x.zip" },
+        format: "zip",
+        password,
+      });
       expect(r.ok ? "ok" : r.error.code).toBe("INVALID_PASSWORD");
     });
   }
@@ -125,9 +163,17 @@ describe("passwords", () => {
       writeFileSync(path, r.data);
       expect(() => execFileSync("7z", ["t", "-ps3cret pass", path], { stdio: "pipe" })).not.toThrow();
       expect(() => execFileSync("7z", ["t", "-pnope", path], { stdio: "pipe" })).toThrow();
-      const back = await engine.extract({ input: { data: r.data, filename: `locked.${format}` }, format, password: "s3cret pass" });
+      const back = await engine.extract({
+        input: { data: r.data, filename: `locked.${format}` },
+        format,
+        password: "s3cret pass",
+      });
       expect(back.ok && new TextDecoder().decode(back.members[0]!.data)).toBe("attack at dawn\n");
-      const wrong = await engine.extract({ input: { data: r.data, filename: `locked.${format}` }, format, password: "nope" });
+      const wrong = await engine.extract({
+        input: { data: r.data, filename: `locked.${format}` },
+        format,
+        password: "nope",
+      });
       expect(wrong.ok ? "ok" : wrong.error.code).toBe("INVALID_PASSWORD");
     });
   }
@@ -160,7 +206,10 @@ describe("hostile and broken archives", () => {
 
   it("a tar.gz whose gzip trailer lies about its size stops at the write cap", async () => {
     const small = nodeSevenZipEngine({ budget: { maxTotalBytes: 1024 * 1024 } });
-    const tar = await engine.create({ files: [{ name: "zeros.bin", data: new Uint8Array(3 * 1024 * 1024) }], format: "tar" });
+    const tar = await engine.create({
+      files: [{ name: "zeros.bin", data: new Uint8Array(3 * 1024 * 1024) }],
+      format: "tar",
+    });
     if (!tar.ok) throw new Error(tar.error.message);
     const gz = gzipSync(tar.data);
     new DataView(gz.buffer, gz.byteOffset + gz.length - 4, 4).setUint32(0, 1000, true); // ISIZE claims 1000 bytes
@@ -170,7 +219,13 @@ describe("hostile and broken archives", () => {
   });
 
   it("nested archives are not opened: the inner zip comes out as a file", async () => {
-    const r = await engine.extract({ input: { data: readFileSync(corpusPath("archives/libarchive-test_read_format_zip_nested.zip")), filename: "n.zip" }, format: "zip" });
+    const r = await engine.extract({
+      input: {
+        data: readFileSync(corpusPath("archives/libarchive-test_read_format_zip_nested.zip")),
+        filename: "n.zip",
+      },
+      format: "zip",
+    });
     expect(r.ok && r.members.map((m) => m.path).sort()).toEqual(["file.txt", "small.zip"]);
   });
 });
@@ -206,15 +261,32 @@ describe("archives written by the engine, read by native tools", () => {
   }
 
   it("repacks a RAR 5 archive as zip with its paths, and a UTF-8 zip as 7z", async () => {
-    const rar = await engine.extract({ input: { data: readFileSync(corpusPath("archives/libarchive-test_read_format_rar5_multiple_files.rar")), filename: "r.rar" }, format: "rar", repack: "zip" });
+    const rar = await engine.extract({
+      input: {
+        data: readFileSync(corpusPath("archives/libarchive-test_read_format_rar5_multiple_files.rar")),
+        filename: "r.rar",
+      },
+      format: "rar",
+      repack: "zip",
+    });
     if (!rar.ok) throw new Error(rar.error.message);
     const zpath = join(TMP, "from-rar.zip");
     writeFileSync(zpath, rar.archive!);
     const fromRar = nativeExtract(zpath, "bsdtar");
-    const rarNative = nativeExtract(corpusPath("archives/libarchive-test_read_format_rar5_multiple_files.rar"), "bsdtar");
+    const rarNative = nativeExtract(
+      corpusPath("archives/libarchive-test_read_format_rar5_multiple_files.rar"),
+      "bsdtar",
+    );
     expect([...fromRar.keys()].sort()).toEqual([...rarNative.keys()].sort());
     for (const [k, v] of rarNative) expect(fromRar.get(k)!.equals(v)).toBe(true);
-    const jp = await engine.extract({ input: { data: readFileSync(corpusPath("archives/libarchive-test_read_format_zip_filename_utf8_jp.zip")), filename: "jp.zip" }, format: "zip", repack: "7z" });
+    const jp = await engine.extract({
+      input: {
+        data: readFileSync(corpusPath("archives/libarchive-test_read_format_zip_filename_utf8_jp.zip")),
+        filename: "jp.zip",
+      },
+      format: "zip",
+      repack: "7z",
+    });
     if (!jp.ok) throw new Error(jp.error.message);
     const spath = join(TMP, "jp.7z");
     writeFileSync(spath, jp.archive!);
@@ -234,7 +306,10 @@ describe("answers", () => {
   it("are Uint8Arrays (MEMFS may hold files as Int8Array slices of the heap; storage requires Uint8Array)", async () => {
     const r = await engine.create({ files: [{ name: "a.txt", data: new TextEncoder().encode("a") }], format: "zip" });
     expect(r.ok && r.data).toBeInstanceOf(Uint8Array);
-    const x = await engine.extract({ input: { data: r.ok ? r.data : new Uint8Array(0), filename: "a.zip" }, format: "zip" });
+    const x = await engine.extract({
+      input: { data: r.ok ? r.data : new Uint8Array(0), filename: "a.zip" },
+      format: "zip",
+    });
     expect(x.ok && x.members[0]!.data).toBeInstanceOf(Uint8Array);
   });
 });

@@ -32,9 +32,16 @@ describe("ImageMagick engine", () => {
     const r = await ok({ op: "convert", input, inputFormat: "jpg", outputFormat: "jpg", options: {} });
     expect(identify(r.outputs[0].data)).toMatchObject({ format: "JPEG", width: 1800, height: 1200 });
     // the picture is upright: the sky (top band) is brighter than the ground (bottom band)
-    const sky = meanColour(r.outputs[0].data, "1800x200+0+0"), ground = meanColour(r.outputs[0].data, "1800x200+0+1000");
+    const sky = meanColour(r.outputs[0].data, "1800x200+0+0"),
+      ground = meanColour(r.outputs[0].data, "1800x200+0+1000");
     expect(sky[2]).toBeGreaterThan(ground[2]);
-    const kept = await ok({ op: "convert", input, inputFormat: "jpg", outputFormat: "png", options: { auto_orient: false, width: 120 } });
+    const kept = await ok({
+      op: "convert",
+      input,
+      inputFormat: "jpg",
+      outputFormat: "png",
+      options: { auto_orient: false, width: 120 },
+    });
     expect(identify(kept.outputs[0].data)).toMatchObject({ format: "PNG", width: 120, height: 180 });
   });
 
@@ -53,18 +60,42 @@ describe("ImageMagick engine", () => {
     const webp = await ok({ op: "convert", input, inputFormat: "gif", outputFormat: "webp", options: { width: 160 } });
     // libwebp merges identical consecutive frames (22 remain) and adds their delays: 310 cs in all
     expect(identify(webp.outputs[0].data)).toMatchObject({ format: "WEBP", width: 160, height: 120 });
-    expect(execIdentify(webp.outputs[0].data, "%T ").trim().split(" ").map(Number).reduce((a, b) => a + b)).toBe(310);
-    const gif = await ok({ op: "convert", input, inputFormat: "gif", outputFormat: "gif", options: { width: 100, height: 100, fit: "crop" } });
+    expect(
+      execIdentify(webp.outputs[0].data, "%T ")
+        .trim()
+        .split(" ")
+        .map(Number)
+        .reduce((a, b) => a + b),
+    ).toBe(310);
+    const gif = await ok({
+      op: "convert",
+      input,
+      inputFormat: "gif",
+      outputFormat: "gif",
+      options: { width: 100, height: 100, fit: "crop" },
+    });
     expect(identify(gif.outputs[0].data)).toMatchObject({ format: "GIF", width: 100, height: 100, frames: 31 });
     const png = await ok({ op: "convert", input, inputFormat: "gif", outputFormat: "png", options: {} });
     expect(identify(png.outputs[0].data)).toMatchObject({ format: "PNG", width: 320, height: 240, frames: 1 });
   });
 
   it("resizes each page of a multi-page TIFF by its own size, and watermarks every GIF frame", async () => {
-    const tiff = await ok({ op: "convert", input: corpus("images/pillow-multipage.tiff"), inputFormat: "tiff", outputFormat: "tiff", options: { width: 5 } });
+    const tiff = await ok({
+      op: "convert",
+      input: corpus("images/pillow-multipage.tiff"),
+      inputFormat: "tiff",
+      outputFormat: "tiff",
+      options: { width: 5 },
+    });
     const pages = execIdentify(tiff.outputs[0].data, "%wx%h ").trim().split(" ");
     expect(pages).toEqual(["5x5", "5x5", "5x5"]); // pages are 10×10, 10×10 and 20×20 (identify)
-    const gif = await ok({ op: "watermark", input: corpus("images/pillow-chi.gif"), inputFormat: "gif", outputFormat: "gif", options: { text: "chi", font_color: "#ff0000", position_vertical: "top", position_horizontal: "left" } });
+    const gif = await ok({
+      op: "watermark",
+      input: corpus("images/pillow-chi.gif"),
+      inputFormat: "gif",
+      outputFormat: "gif",
+      options: { text: "chi", font_color: "#ff0000", position_vertical: "top", position_horizontal: "left" },
+    });
     expect(identify(gif.outputs[0].data)).toMatchObject({ format: "GIF", width: 320, height: 240, frames: 31 });
     const [r, g] = meanColour(gif.outputs[0].data, "60x40+0+0", "gif");
     expect(r - g).toBeGreaterThan(40); // red ink in the first frame's top-left corner
@@ -81,9 +112,21 @@ describe("ImageMagick engine", () => {
 
   it("resizes with fit crop and scale, strips metadata, writes pixel density", async () => {
     const input = corpus("images/tika-testJPEG_GEO.jpg"); // 100×68 with GPS EXIF
-    const crop = await ok({ op: "convert", input, inputFormat: "jpg", outputFormat: "png", options: { width: 50, height: 50, fit: "crop" } });
+    const crop = await ok({
+      op: "convert",
+      input,
+      inputFormat: "jpg",
+      outputFormat: "png",
+      options: { width: 50, height: 50, fit: "crop" },
+    });
     expect(identify(crop.outputs[0].data)).toMatchObject({ width: 50, height: 50 });
-    const scale = await ok({ op: "convert", input, inputFormat: "jpg", outputFormat: "jpg", options: { width: 300, height: 100, fit: "scale", strip: true, pixel_density: 300 } });
+    const scale = await ok({
+      op: "convert",
+      input,
+      inputFormat: "jpg",
+      outputFormat: "jpg",
+      options: { width: 300, height: 100, fit: "scale", strip: true, pixel_density: 300 },
+    });
     const out = scale.outputs[0].data;
     expect(identify(out)).toMatchObject({ width: 300, height: 100 });
     expect(new TextDecoder("latin1").decode(out)).not.toContain("Exif");
@@ -104,13 +147,25 @@ describe("ImageMagick engine", () => {
   });
 
   it("renders SVG (with an embedded PNG) to PNG at its declared 80×80", async () => {
-    const r = await ok({ op: "convert", input: corpus("images/resvg-embedded-png.svg"), inputFormat: "svg", outputFormat: "png", options: {} });
+    const r = await ok({
+      op: "convert",
+      input: corpus("images/resvg-embedded-png.svg"),
+      inputFormat: "svg",
+      outputFormat: "png",
+      options: {},
+    });
     expect(identify(r.outputs[0].data)).toMatchObject({ format: "PNG", width: 80, height: 80 });
   });
 
   it("refuses SVG references to remote URLs and local files (no SSRF, no file read)", async () => {
     for (const rel of ["broken/resvg-url-to-png.svg", "broken/resvg-external-png.svg"]) {
-      const e = await failure({ op: "convert", input: corpus(rel), inputFormat: "svg", outputFormat: "png", options: {} });
+      const e = await failure({
+        op: "convert",
+        input: corpus(rel),
+        inputFormat: "svg",
+        outputFormat: "png",
+        options: {},
+      });
       expect(e.code).toBe("OPEN_FAILED");
     }
   });
@@ -132,28 +187,58 @@ describe("corrupt, truncated and hostile inputs end in a task error, and the eng
     ["broken/fuzzdb-uber.gif", "gif", "OVER_BUDGET"],
   ];
   it.each(cases)("%s → %s", async (rel, format, code) => {
-    const e = await failure({ op: "convert", input: corpus(rel), inputFormat: format as "png", outputFormat: "png", options: {} });
+    const e = await failure({
+      op: "convert",
+      input: corpus(rel),
+      inputFormat: format as "png",
+      outputFormat: "png",
+      options: {},
+    });
     expect(e.code).toBe(code);
     expect(e.retryable).toBe(false);
     expect(e.message.length).toBeGreaterThan(20);
-    const next = await ok({ op: "convert", input: corpus("images/libwebp-test.webp"), inputFormat: "webp", outputFormat: "png", options: {} });
+    const next = await ok({
+      op: "convert",
+      input: corpus("images/libwebp-test.webp"),
+      inputFormat: "webp",
+      outputFormat: "png",
+      options: {},
+    });
     expect(identify(next.outputs[0].data)).toMatchObject({ width: 128, height: 128 });
   });
 
   it("a PNG whose text chunks inflate to 6 MB (pillow DoS) is processed within limits", async () => {
-    const r = await ok({ op: "convert", input: corpus("broken/pillow-png_decompression_dos.png"), inputFormat: "png", outputFormat: "png", options: { strip: true } });
+    const r = await ok({
+      op: "convert",
+      input: corpus("broken/pillow-png_decompression_dos.png"),
+      inputFormat: "png",
+      outputFormat: "png",
+      options: { strip: true },
+    });
     expect(identify(r.outputs[0].data)).toMatchObject({ width: 1, height: 1 });
     expect(r.outputs[0].data.byteLength).toBeLessThan(2000);
   });
 
   it("an output size over the pixel budget is refused before resizing", async () => {
-    const e = await failure({ op: "convert", input: corpus("images/libwebp-test.webp"), inputFormat: "webp", outputFormat: "png", options: { width: 16000, height: 16000, fit: "scale" } });
+    const e = await failure({
+      op: "convert",
+      input: corpus("images/libwebp-test.webp"),
+      inputFormat: "webp",
+      outputFormat: "png",
+      options: { width: 16000, height: 16000, fit: "scale" },
+    });
     expect(e.code).toBe("OVER_BUDGET");
     expect(e.message).toContain("16000×16000");
   });
 
   it("a file that is not what its extension says is decoded by its content", async () => {
-    const r = await ok({ op: "convert", input: corpus("images/libwebp-test.webp"), inputFormat: "png", outputFormat: "jpg", options: {} });
+    const r = await ok({
+      op: "convert",
+      input: corpus("images/libwebp-test.webp"),
+      inputFormat: "png",
+      outputFormat: "jpg",
+      options: {},
+    });
     expect(identify(r.outputs[0].data)).toMatchObject({ format: "JPEG", width: 128 });
   });
 });

@@ -15,7 +15,15 @@ import { MIME, type ImageFormat } from "../../src/engines/kinds/image";
 import { engineRow } from "../../src/engines/registry";
 import { enginesFor } from "../../src/engines/routing";
 import { imageConvert } from "../../src/operations/image/convert";
-import { CORPUS, IDENTIFY_NAME, bytesInput, corpus, identify, imageContext, imageMagick } from "../support/image-helpers";
+import {
+  CORPUS,
+  IDENTIFY_NAME,
+  bytesInput,
+  corpus,
+  identify,
+  imageContext,
+  imageMagick,
+} from "../support/image-helpers";
 
 const debianConvert = (args: string[]) => new Uint8Array(execFileSync("convert", args));
 
@@ -37,8 +45,17 @@ const INPUTS: Partial<Record<ImageFormat, () => Uint8Array>> = {
 };
 
 /** What exiftool (Debian's, not our code) says of bytes on stdin. */
-function exiftool(data: Uint8Array): { FileType: string; ImageWidth: number; ImageHeight: number; [k: string]: unknown } {
-  return JSON.parse(execFileSync("exiftool", ["-j", "-n", "-FileType", "-ImageWidth", "-ImageHeight", "-LayerCount", "-"], { input: data }).toString())[0];
+function exiftool(data: Uint8Array): {
+  FileType: string;
+  ImageWidth: number;
+  ImageHeight: number;
+  [k: string]: unknown;
+} {
+  return JSON.parse(
+    execFileSync("exiftool", ["-j", "-n", "-FileType", "-ImageWidth", "-ImageHeight", "-LayerCount", "-"], {
+      input: data,
+    }).toString(),
+  )[0];
 }
 
 /**
@@ -66,41 +83,70 @@ function withFiles<T>(files: Record<string, Uint8Array>, fn: (path: (name: strin
 
 /** Decodes bytes to a PNG with Debian's tools (ffmpeg's libjxl for JXL, else IM 6's first frame), flattened on white. */
 function outsideDecode(data: Uint8Array, format: ImageFormat): Uint8Array {
-  const png = format === "jxl"
-    ? withFiles({ "in.jxl": data }, (p) => execFileSync("ffmpeg", ["-v", "error", "-i", p("in.jxl"), "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"], { maxBuffer: 1 << 28 }))
-    : execFileSync("convert", [`${format}:-[0]`, "png:-"], { input: data, maxBuffer: 1 << 28 });
-  return new Uint8Array(execFileSync("convert", ["png:-", "-background", "white", "-alpha", "remove", "-alpha", "off", "png:-"], { input: png, maxBuffer: 1 << 28 }));
+  const png =
+    format === "jxl"
+      ? withFiles({ "in.jxl": data }, (p) =>
+          execFileSync(
+            "ffmpeg",
+            ["-v", "error", "-i", p("in.jxl"), "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"],
+            { maxBuffer: 1 << 28 },
+          ),
+        )
+      : execFileSync("convert", [`${format}:-[0]`, "png:-"], { input: data, maxBuffer: 1 << 28 });
+  return new Uint8Array(
+    execFileSync("convert", ["png:-", "-background", "white", "-alpha", "remove", "-alpha", "off", "png:-"], {
+      input: png,
+      maxBuffer: 1 << 28,
+    }),
+  );
 }
 
 /** PSNR (dB) between two PNGs by IM 6's compare (Infinity when identical). */
 function psnr(a: Uint8Array, b: Uint8Array): number {
-  const r = withFiles({ "a.png": a, "b.png": b }, (p) => spawnSync("compare", ["-metric", "PSNR", p("a.png"), p("b.png"), "null:"]).stderr.toString().trim());
+  const r = withFiles({ "a.png": a, "b.png": b }, (p) =>
+    spawnSync("compare", ["-metric", "PSNR", p("a.png"), p("b.png"), "null:"])
+      .stderr.toString()
+      .trim(),
+  );
   return r === "inf" ? Infinity : Number(r);
 }
 
 /** The convert pairs the WASM row (`imagemagick`) is listed for; the rest belong to the native row. */
 const wasmRow = engineRow("imagemagick")!;
-const WASM_PAIRS = CONVERT_PAIRS.filter((p) => enginesFor({ kind: "image", operation: "convert", input: p.input, output: p.output }).includes(wasmRow));
+const WASM_PAIRS = CONVERT_PAIRS.filter((p) =>
+  enginesFor({ kind: "image", operation: "convert", input: p.input, output: p.output }).includes(wasmRow),
+);
 const cache = new Map<ImageFormat, Uint8Array>();
 const input = (f: ImageFormat) => cache.get(f) ?? cache.set(f, INPUTS[f]!()).get(f)!;
 const SVG_SIZE = { width: 80, height: 80 }; // rsvg-convert's size of the corpus SVG (facts.json)
 
 /** The output size identify should see: `width` keeps the aspect ratio; ICO caps the larger side at 256. */
-function expectedSize(source: { width: number; height: number }, to: ImageFormat, width: number | undefined): [number, number] {
-  let w = width ?? source.width, h = width ? Math.round((source.height * width) / source.width) : source.height;
-  if (to === "ico" && Math.max(w, h) > 256) [w, h] = [Math.round((w * 256) / Math.max(w, h)), Math.round((h * 256) / Math.max(w, h))];
+function expectedSize(
+  source: { width: number; height: number },
+  to: ImageFormat,
+  width: number | undefined,
+): [number, number] {
+  let w = width ?? source.width,
+    h = width ? Math.round((source.height * width) / source.width) : source.height;
+  if (to === "ico" && Math.max(w, h) > 256)
+    [w, h] = [Math.round((w * 256) / Math.max(w, h)), Math.round((h * 256) / Math.max(w, h))];
   return [w, h];
 }
 
 describe("convert pairs listed in the catalogue", () => {
   it("lists HEIC output only for the native row (the WASM build has no HEVC encoder), JXL only for WASM, PSD for both; SVG only to png/jpg", () => {
-    const engines = (output: string) => enginesFor({ kind: "image", operation: "convert", input: "png", output }).map((e) => e.name);
+    const engines = (output: string) =>
+      enginesFor({ kind: "image", operation: "convert", input: "png", output }).map((e) => e.name);
     expect(engines("heic")).toEqual(["imagemagick-native"]);
     expect(engines("jxl")).toEqual(["imagemagick"]);
     expect(engines("psd")).toEqual(["imagemagick", "imagemagick-native"]);
     expect(engines("avif")).toEqual(["imagemagick", "imagemagick-native"]);
     expect(WASM_PAIRS.some((p) => p.output === "heic")).toBe(false);
-    expect(CONVERT_PAIRS.filter((p) => p.output === "heic").map((p) => p.input).sort()).toEqual(["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp"]);
+    expect(
+      CONVERT_PAIRS.filter((p) => p.output === "heic")
+        .map((p) => p.input)
+        .sort(),
+    ).toEqual(["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp"]);
     expect(CONVERT_PAIRS.filter((p) => p.input === "svg").map((p) => p.output)).toEqual(["png", "jpg"]);
     expect(WRITABLE_FORMATS).not.toContain("svg");
     expect(WRITABLE_FORMATS).not.toContain("heic");
@@ -111,62 +157,90 @@ describe("convert pairs listed in the catalogue", () => {
   // Each pair twice: as is, and resized to half the source width, at most 128 px (fit "max" never
   // upscales, so a smaller width is a real resize, and staying under ICO's 256 px cap keeps it
   // visible in ICO output too); identify checks the width and the aspect-kept height.
-  const cases = WASM_PAIRS.flatMap((p) => (["as is", "half width"] as const).map((mode) => [p.input, p.output, mode] as [ImageFormat, ImageFormat, "as is" | "half width"]));
+  const cases = WASM_PAIRS.flatMap((p) =>
+    (["as is", "half width"] as const).map(
+      (mode) => [p.input, p.output, mode] as [ImageFormat, ImageFormat, "as is" | "half width"],
+    ),
+  );
 
   it("runs the resize branch for every pair", () => {
     expect(cases.filter(([, , mode]) => mode === "half width")).toHaveLength(WASM_PAIRS.length);
     for (const to of ["jxl", "psd"]) expect(cases.filter(([, t]) => t === to)).toHaveLength(2 * 9);
   });
 
-  it.each(cases)("%s → %s (%s)", async (from, to, mode) => {
-    const bytes = input(from);
-    const source = from === "svg" ? SVG_SIZE : identify(bytes, from === "ico" ? "ico" : undefined);
-    const width = mode === "half width" ? Math.min(Math.floor(source.width / 2), 128) : undefined;
-    const r = await imageMagick().run({ op: "convert", input: bytes, inputFormat: from, outputFormat: to, options: width === undefined ? {} : { width } });
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    const out = oracle(r.outputs[0].data, to);
-    expect(out.format).toBe(IDENTIFY_NAME[to] ?? to.toUpperCase());
-    const [w, h] = expectedSize(source, to, width);
-    // the resize must be observable: an engine that ignored `width` would be more than 1 px off
-    if (width !== undefined) expect(Math.abs(w - expectedSize(source, to, undefined)[0])).toBeGreaterThan(1);
-    expect(Math.abs(out.width - w)).toBeLessThanOrEqual(1);
-    expect(Math.abs(out.height - h)).toBeLessThanOrEqual(1);
-  }, 30_000);
+  it.each(cases)(
+    "%s → %s (%s)",
+    async (from, to, mode) => {
+      const bytes = input(from);
+      const source = from === "svg" ? SVG_SIZE : identify(bytes, from === "ico" ? "ico" : undefined);
+      const width = mode === "half width" ? Math.min(Math.floor(source.width / 2), 128) : undefined;
+      const r = await imageMagick().run({
+        op: "convert",
+        input: bytes,
+        inputFormat: from,
+        outputFormat: to,
+        options: width === undefined ? {} : { width },
+      });
+      if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+      const out = oracle(r.outputs[0].data, to);
+      expect(out.format).toBe(IDENTIFY_NAME[to] ?? to.toUpperCase());
+      const [w, h] = expectedSize(source, to, width);
+      // the resize must be observable: an engine that ignored `width` would be more than 1 px off
+      if (width !== undefined) expect(Math.abs(w - expectedSize(source, to, undefined)[0])).toBeGreaterThan(1);
+      expect(Math.abs(out.width - w)).toBeLessThanOrEqual(1);
+      expect(Math.abs(out.height - h)).toBeLessThanOrEqual(1);
+    },
+    30_000,
+  );
 });
 
 describe("the outputs added in issue 16 (JXL, PSD) through the convert operation", () => {
   const PHOTO = "images/tika-testJPEG_GEO.jpg"; // opaque: pixels comparable without matting
   const run = async (rel: string, output_format: ImageFormat, extra: Record<string, unknown> = {}) => {
-    const r = await imageConvert.run([bytesInput(rel.split("/").pop()!, corpus(rel))], { output_format, ...extra }, imageContext());
+    const r = await imageConvert.run(
+      [bytesInput(rel.split("/").pop()!, corpus(rel))],
+      { output_format, ...extra },
+      imageContext(),
+    );
     return r.files[0];
   };
 
-  it.each(["jxl", "psd"] as const)("%s: named, typed, the same picture by an outside decoder, and read back by magick-wasm", async (to) => {
-    const src = corpus(PHOTO);
-    const f = await run(PHOTO, to);
-    expect(f.filename).toBe(`tika-testJPEG_GEO.${to}`);
-    expect(f.contentType).toBe(MIME[to]);
-    expect(oracle(f.data, to).format).toBe(to.toUpperCase());
-    const s = identify(src);
-    // outside decode (ffmpeg's libjxl / IM 6's PSD reader) vs the source decoded by IM 6
-    const db = psnr(outsideDecode(src, "jpg"), outsideDecode(f.data, to));
-    expect(db).toBeGreaterThan(to === "psd" ? 60 : 30);
-    // round trip: the engine's own decoder reads what it wrote
-    const back = MagickImage.create();
-    try {
-      back.read(f.data, new MagickReadSettings({ format: to === "jxl" ? MagickFormat.Jxl : MagickFormat.Psd }));
-      expect([back.width, back.height]).toEqual([s.width, s.height]);
-    } finally {
-      back.dispose();
-    }
-  }, 60_000);
+  it.each(["jxl", "psd"] as const)(
+    "%s: named, typed, the same picture by an outside decoder, and read back by magick-wasm",
+    async (to) => {
+      const src = corpus(PHOTO);
+      const f = await run(PHOTO, to);
+      expect(f.filename).toBe(`tika-testJPEG_GEO.${to}`);
+      expect(f.contentType).toBe(MIME[to]);
+      expect(oracle(f.data, to).format).toBe(to.toUpperCase());
+      const s = identify(src);
+      // outside decode (ffmpeg's libjxl / IM 6's PSD reader) vs the source decoded by IM 6
+      const db = psnr(outsideDecode(src, "jpg"), outsideDecode(f.data, to));
+      expect(db).toBeGreaterThan(to === "psd" ? 60 : 30);
+      // round trip: the engine's own decoder reads what it wrote
+      const back = MagickImage.create();
+      try {
+        back.read(f.data, new MagickReadSettings({ format: to === "jxl" ? MagickFormat.Jxl : MagickFormat.Psd }));
+        expect([back.width, back.height]).toEqual([s.width, s.height]);
+      } finally {
+        back.dispose();
+      }
+    },
+    60_000,
+  );
 
-  it.each(["images/pillow-chi.gif", "images/pngsuite-basi3p08.png"])("psd of a palette image (%s) is RGB: IM 7's indexed PSD is unreadable", async (rel) => {
-    const f = await run(rel, "psd");
-    const id = identify(f.data);
-    expect(id.format).toBe("PSD");
-    expect(JSON.parse(execFileSync("exiftool", ["-j", "-ColorMode", "-"], { input: f.data }).toString())[0].ColorMode).toBe("RGB");
-  }, 60_000);
+  it.each(["images/pillow-chi.gif", "images/pngsuite-basi3p08.png"])(
+    "psd of a palette image (%s) is RGB: IM 7's indexed PSD is unreadable",
+    async (rel) => {
+      const f = await run(rel, "psd");
+      const id = identify(f.data);
+      expect(id.format).toBe("PSD");
+      expect(
+        JSON.parse(execFileSync("exiftool", ["-j", "-ColorMode", "-"], { input: f.data }).toString())[0].ColorMode,
+      ).toBe("RGB");
+    },
+    60_000,
+  );
 
   it("psd keeps alpha: a layer plus the merged image (exiftool LayerCount 1, identify 2 images with alpha)", async () => {
     const f = await run("images/cloudconvert-input.png", "psd");
@@ -187,10 +261,22 @@ describe("the outputs added in issue 16 (JXL, PSD) through the convert operation
 
   it("jxl above the engine's memory budget (~1.3 MP, libjxl needs ~70 B/px) is OVER_BUDGET, smaller widths work", async () => {
     const big = debianConvert([`${CORPUS}/images/tika-IMG_1034.heic`, "-resize", "1600x", "jpg:-"]); // 1600×1200
-    const r = await imageMagick().run({ op: "convert", input: big, inputFormat: "jpg", outputFormat: "jxl", options: {} });
+    const r = await imageMagick().run({
+      op: "convert",
+      input: big,
+      inputFormat: "jpg",
+      outputFormat: "jxl",
+      options: {},
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatchObject({ code: "OVER_BUDGET", message: expect.stringContaining("JXL") });
-    const ok = await imageMagick().run({ op: "convert", input: big, inputFormat: "jpg", outputFormat: "jxl", options: { width: 1000 } });
+    const ok = await imageMagick().run({
+      op: "convert",
+      input: big,
+      inputFormat: "jpg",
+      outputFormat: "jxl",
+      options: { width: 1000 },
+    });
     if (!ok.ok) throw new Error(`${ok.error.code}: ${ok.error.message}`);
     expect(oracle(ok.outputs[0].data, "jxl")).toEqual({ format: "JXL", width: 1000, height: 750 });
   }, 60_000);

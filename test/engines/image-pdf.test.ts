@@ -19,7 +19,15 @@ import { recall } from "../support/ocr-recall";
  * holds the right frame). "Page 2" is then not required on page 2, and still refused on page 1.
  */
 const TIFF_MISREAD = { 2: ["Page 2"] };
-import { corpusInput, dataOf, expectLinesOnTheirPages, expectQpdfCheck, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import {
+  corpusInput,
+  dataOf,
+  expectLinesOnTheirPages,
+  expectQpdfCheck,
+  expectTaskError,
+  testContext,
+  tmpFile,
+} from "../support/pdf-helpers";
 
 const ctx = testContext({ engines: { imagemagick: nodeImageMagickEngine(), tesseract: nodeTesseractEngine() } });
 
@@ -32,15 +40,23 @@ function pageSizes(data: Uint8Array): [number, number][] {
 /** identify's frames of a corpus image: width, height and horizontal resolution in ppi (72 when none is recorded). */
 function frames(rel: string): { w: number; h: number; ppi: number }[] {
   const out = execFileSync("identify", ["-format", "%w %h %x %U\n", corpusPath(rel)], { encoding: "utf8" });
-  return out.trim().split("\n").map((l) => {
-    const [w, h, x, unit] = l.split(" ");
-    const ppi = unit === "PixelsPerInch" ? Number(x) : unit === "PixelsPerCentimeter" ? Number(x) * 2.54 : 72;
-    return { w: Number(w), h: Number(h), ppi };
-  });
+  return out
+    .trim()
+    .split("\n")
+    .map((l) => {
+      const [w, h, x, unit] = l.split(" ");
+      const ppi = unit === "PixelsPerInch" ? Number(x) : unit === "PixelsPerCentimeter" ? Number(x) * 2.54 : 72;
+      return { w: Number(w), h: Number(h), ppi };
+    });
 }
 
 const pdftotext = (data: Uint8Array) => execFileSync("pdftotext", [tmpFile(data), "-"], { encoding: "utf8" });
-const nativeText = (rel: string) => execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng"], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["ignore", "pipe", "ignore"] });
+const nativeText = (rel: string) =>
+  execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng"], {
+    encoding: "utf8",
+    env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
 
 /** Differing pixels between every page of two PDFs rendered by pdftoppm at 50 ppi. */
 function differingPixels(a: Uint8Array, b: Uint8Array, pages: number): number {
@@ -51,44 +67,59 @@ function differingPixels(a: Uint8Array, b: Uint8Array, pages: number): number {
       execFileSync("pdftoppm", ["-r", "50", "-f", String(p), "-l", String(p), "-png", "-singlefile", pdf, `${pdf}-r`]);
       return `${pdf}-r.png`;
     };
-    n += Number(spawnSync("compare", ["-metric", "AE", render(a), render(b), "null:"], { encoding: "utf8" }).stderr.trim().split(/\s/)[0]);
+    n += Number(
+      spawnSync("compare", ["-metric", "AE", render(a), render(b), "null:"], { encoding: "utf8" })
+        .stderr.trim()
+        .split(/\s/)[0],
+    );
   }
   return n;
 }
 
 describe("convert image → pdf", () => {
-  it.each(["scans/tesseractjs-bill.png", "scans/tesseract-phototest.tif", "scans/tika-testTIFF_multipage.tif", "images/pillow-multipage.tiff", "images/pillow-pil_sample_cmyk.jpg"])(
-    "%s: a page per frame, each sized by the frame's resolution, no text",
-    async (rel) => {
-      const out = await imagePdf.run([corpusInput(rel)], { output_format: "pdf" }, ctx);
-      expect(out.engine?.name).toBe("pdflib");
-      const data = dataOf(out.files[0]!);
-      expectQpdfCheck(data);
-      expect(out.files[0]!.filename).toMatch(/\.pdf$/);
-      const want = frames(rel).map((f) => [(f.w * 72) / f.ppi, (f.h * 72) / f.ppi]);
-      const got = pageSizes(data);
-      expect(got).toHaveLength(want.length);
-      got.forEach(([w, h], i) => {
-        expect(w).toBeCloseTo(want[i]![0]!, 0);
-        expect(h).toBeCloseTo(want[i]![1]!, 0);
-      });
-      expect(pdftotext(data).trim()).toBe("");
-    },
-  );
+  it.each([
+    "scans/tesseractjs-bill.png",
+    "scans/tesseract-phototest.tif",
+    "scans/tika-testTIFF_multipage.tif",
+    "images/pillow-multipage.tiff",
+    "images/pillow-pil_sample_cmyk.jpg",
+  ])("%s: a page per frame, each sized by the frame's resolution, no text", async (rel) => {
+    const out = await imagePdf.run([corpusInput(rel)], { output_format: "pdf" }, ctx);
+    expect(out.engine?.name).toBe("pdflib");
+    const data = dataOf(out.files[0]!);
+    expectQpdfCheck(data);
+    expect(out.files[0]!.filename).toMatch(/\.pdf$/);
+    const want = frames(rel).map((f) => [(f.w * 72) / f.ppi, (f.h * 72) / f.ppi]);
+    const got = pageSizes(data);
+    expect(got).toHaveLength(want.length);
+    got.forEach(([w, h], i) => {
+      expect(w).toBeCloseTo(want[i]![0]!, 0);
+      expect(h).toBeCloseTo(want[i]![1]!, 0);
+    });
+    expect(pdftotext(data).trim()).toBe("");
+  });
 
   it("a JPEG is embedded as it is (DCT, not re-encoded)", async () => {
     const out = await imagePdf.run([corpusInput("images/pillow-pil_sample_cmyk.jpg")], { output_format: "pdf" }, ctx);
-    const list = execFileSync("pdfimages", ["-list", tmpFile(dataOf(out.files[0]!))], { encoding: "utf8" }).split("\n")[2]!.trim().split(/\s+/);
+    const list = execFileSync("pdfimages", ["-list", tmpFile(dataOf(out.files[0]!))], { encoding: "utf8" })
+      .split("\n")[2]!
+      .trim()
+      .split(/\s+/);
     expect(list[8]).toBe("jpeg"); // page num type width height color comp bpc enc
     expect(list[5]).toBe("cmyk");
   });
 
   it("`ocr` is passed on by the PDF engine to the OCR rows (UNSUPPORTED hands off)", async () => {
-    await expectTaskError(() => imagePdf.run([corpusInput("scans/tesseract-phototest.tif")], { output_format: "pdf", ocr: true }, ctx), "UNSUPPORTED");
+    await expectTaskError(
+      () => imagePdf.run([corpusInput("scans/tesseract-phototest.tif")], { output_format: "pdf", ocr: true }, ctx),
+      "UNSUPPORTED",
+    );
   });
 
   it("an unknown language is a creation-time error", () => {
-    expect(imagePdfOcr.check!({ ocr: true, language: ["xxx"] })).toEqual([expect.stringMatching(/xxx is not available/)]);
+    expect(imagePdfOcr.check!({ ocr: true, language: ["xxx"] })).toEqual([
+      expect.stringMatching(/xxx is not available/),
+    ]);
     expect(imagePdfOcr.check!({ language: ["xxx"] })).toEqual([]);
   });
 });
@@ -98,7 +129,11 @@ describe("convert image → pdf with ocr", () => {
     "%s: searchable, recall ≥ native tesseract's − 2 points, and it looks the same",
     async (rel) => {
       const plain = dataOf((await imagePdf.run([corpusInput(rel)], { output_format: "pdf" }, ctx)).files[0]!);
-      const out = await imagePdfOcr.run([corpusInput(rel)], { output_format: "pdf", ocr: true, language: ["eng"] }, ctx);
+      const out = await imagePdfOcr.run(
+        [corpusInput(rel)],
+        { output_format: "pdf", ocr: true, language: ["eng"] },
+        ctx,
+      );
       const data = dataOf(out.files[0]!);
       expectQpdfCheck(data);
       const truth = fact(rel).ocr_text as string;
@@ -120,17 +155,27 @@ describe("convert image → pdf with ocr", () => {
     // facts.json: native tesseract reads "Multipage TIFF Example Page n" on page n; "Page 1" only on page 1, "Page 2" only on 2
     const truth = (fact(rel) as any).ocr_measured_tesseract as string[];
     expect(truth).toHaveLength(2);
-    expectLinesOnTheirPages(data, truth.map((t) => t.split("\n").filter(Boolean)), TIFF_MISREAD);
+    expectLinesOnTheirPages(
+      data,
+      truth.map((t) => t.split("\n").filter(Boolean)),
+      TIFF_MISREAD,
+    );
     expect(out.extra).toMatchObject({ ocr: { pages: [1, 2], ppi: [96] } });
   });
 
-  it("words lie on their image: pdftotext -bbox puts \"quick\" where tesseract finds it on the image", async () => {
+  it('words lie on their image: pdftotext -bbox puts "quick" where tesseract finds it on the image', async () => {
     const rel = "scans/tesseract-phototest.tif"; // 640×480 at 200 ppi → 230.4×172.8 pt
     const out = await imagePdfOcr.run([corpusInput(rel)], { output_format: "pdf", ocr: true }, ctx);
     const bbox = execFileSync("pdftotext", ["-bbox", tmpFile(dataOf(out.files[0]!)), "-"], { encoding: "utf8" });
     const m = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">quick<\/word>/.exec(bbox)!;
-    const tsv = execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng", "tsv"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    const row = tsv.split("\n").map((l) => l.split("\t")).find((c) => c[11] === "quick")!;
+    const tsv = execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng", "tsv"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const row = tsv
+      .split("\n")
+      .map((l) => l.split("\t"))
+      .find((c) => c[11] === "quick")!;
     const s = 72 / 200;
     // within 4 pt (11 px of the image): the two tesseract builds draw their boxes a few pixels apart;
     // a wrong scale (72 ppi instead of 200) would put the word 2.8 times as far from the corner

@@ -81,7 +81,9 @@ describe("budgets refuse before decoding", () => {
   });
 
   it("bytes over the budget → OVER_BUDGET", () => {
-    expect(() => checkImageBudget(new Uint8Array(10), "png", { ...budget, maxBytes: 5 }, false)).toThrow(/at most 5 bytes/);
+    expect(() => checkImageBudget(new Uint8Array(10), "png", { ...budget, maxBytes: 5 }, false)).toThrow(
+      /at most 5 bytes/,
+    );
   });
 
   it("an animation kept whole counts every frame", () => {
@@ -98,13 +100,23 @@ describe("planResize (fit semantics, contract §6)", () => {
     expect(planResize(1800, 1200, { width: 900 })).toEqual({ resize: { w: 900, h: 600 } });
   });
   it("crop covers the box then crops the centre", () => {
-    expect(planResize(1800, 1200, { width: 300, height: 300, fit: "crop" })).toEqual({ resize: { w: 450, h: 300 }, crop: { w: 300, h: 300 } });
+    expect(planResize(1800, 1200, { width: 300, height: 300, fit: "crop" })).toEqual({
+      resize: { w: 450, h: 300 },
+      crop: { w: 300, h: 300 },
+    });
   });
   it("scale forces the exact size, enlarging if asked", () => {
     expect(planResize(100, 50, { width: 300, height: 300, fit: "scale" })).toEqual({ resize: { w: 300, h: 300 } });
   });
   it("places overlays by position and margin", () => {
-    expect(placeOverlay(1000, 500, 100, 50, { position_vertical: "bottom", position_horizontal: "right", margin_vertical: 10, margin_horizontal: 20 })).toEqual({ x: 880, y: 440 });
+    expect(
+      placeOverlay(1000, 500, 100, 50, {
+        position_vertical: "bottom",
+        position_horizontal: "right",
+        margin_vertical: 10,
+        margin_horizontal: 20,
+      }),
+    ).toEqual({ x: 880, y: 440 });
     expect(placeOverlay(1000, 500, 100, 50, {})).toEqual({ x: 450, y: 225 });
   });
 });

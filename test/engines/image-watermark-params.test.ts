@@ -26,7 +26,15 @@ function made(args: string[]): Uint8Array {
 }
 
 async function mark(input: Uint8Array, options: WatermarkOptions, extra?: Uint8Array): Promise<string> {
-  const r = await engine.run({ op: "watermark", input, inputFormat: "png", outputFormat: "png", options, extra, extraFormat: extra ? "png" : undefined });
+  const r = await engine.run({
+    op: "watermark",
+    input,
+    inputFormat: "png",
+    outputFormat: "png",
+    options,
+    extra,
+    extraFormat: extra ? "png" : undefined,
+  });
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   const p = path();
   writeFileSync(p, r.outputs[0].data);
@@ -35,14 +43,30 @@ async function mark(input: Uint8Array, options: WatermarkOptions, extra?: Uint8A
 
 /** The bounding box of what differs from white: {w, h, x, y} (convert -trim: the trimmed size and its page offset). */
 function inkBox(file: string, crop?: string): { w: number; h: number; x: number; y: number } {
-  const args = [file, ...(crop ? ["-crop", crop, "+repage"] : []), "-background", "white", "-flatten", "-fuzz", "20%", "-trim", "-format", "%w %h %X %Y", "info:"];
+  const args = [
+    file,
+    ...(crop ? ["-crop", crop, "+repage"] : []),
+    "-background",
+    "white",
+    "-flatten",
+    "-fuzz",
+    "20%",
+    "-trim",
+    "-format",
+    "%w %h %X %Y",
+    "info:",
+  ];
   const m = /^(\d+) (\d+) \+?(-?\d+) \+?(-?\d+)/.exec(execFileSync("convert", args, { encoding: "utf8" }))!;
   return { w: +m[1], h: +m[2], x: +m[3], y: +m[4] };
 }
 
 /** Mean of an fx expression over the image (0..1). */
 const mean = (file: string, expr = "mean", crop?: string) =>
-  Number(execFileSync("convert", [file, ...(crop ? ["-crop", crop, "+repage"] : []), "-format", `%[fx:${expr}]`, "info:"], { encoding: "utf8" }));
+  Number(
+    execFileSync("convert", [file, ...(crop ? ["-crop", crop, "+repage"] : []), "-format", `%[fx:${expr}]`, "info:"], {
+      encoding: "utf8",
+    }),
+  );
 
 let white: Uint8Array;
 beforeAll(() => {
@@ -65,7 +89,13 @@ describe("image watermark text in any script", () => {
   });
 
   it("names the characters no shipped font covers", async () => {
-    const r = await engine.run({ op: "watermark", input: white, inputFormat: "png", outputFormat: "png", options: { text: "ลับ" } });
+    const r = await engine.run({
+      op: "watermark",
+      input: white,
+      inputFormat: "png",
+      outputFormat: "png",
+      options: { text: "ลับ" },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe("UNSUPPORTED");
@@ -100,7 +130,10 @@ describe("image watermark parameters", () => {
     const logo = made(["-size", "100x40", "xc:red"]);
     expect(inkBox(await mark(white, { image_height: 60 }, logo))).toMatchObject({ w: 150, h: 60 });
     expect(inkBox(await mark(white, { image_height: 60, image_width: 90 }, logo))).toMatchObject({ w: 90, h: 60 });
-    expect(inkBox(await mark(white, { image_width_percent: 25, image_height: 300 }, logo))).toMatchObject({ w: 200, h: 80 });
+    expect(inkBox(await mark(white, { image_width_percent: 25, image_height: 300 }, logo))).toMatchObject({
+      w: 200,
+      h: 80,
+    });
   });
 
   it("layer below: an opaque image is unchanged; a transparent one shows the text", async () => {
@@ -119,9 +152,12 @@ describe("image watermark parameters", () => {
 });
 
 describe("image watermark parameter validation (422 messages)", () => {
-  const issues = (p: unknown) => (watermarkParams.safeParse(p).error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);
+  const issues = (p: unknown) =>
+    (watermarkParams.safeParse(p).error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);
   it("accepts the CloudConvert parameters", () => {
-    expect(issues({ text: "x", font_align: "right", font_width_percent: 50, layer: "below", image_height: 20 })).toEqual([]);
+    expect(
+      issues({ text: "x", font_align: "right", font_width_percent: 50, layer: "below", image_height: 20 }),
+    ).toEqual([]);
   });
   it("names the field and the allowed values", () => {
     expect(issues({ text: "x", font_align: "middle" })[0]).toMatch(/^font_align: .*"left".*"center".*"right"/);

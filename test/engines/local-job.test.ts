@@ -17,29 +17,49 @@ describe("runLocalJob", () => {
   it("runs upload → convert → export with the service's engines and task objects", async () => {
     const seen: string[] = [];
     const { job, outputs } = await runLocalJob(
-      { tasks: { up: { operation: "import/upload" }, small: { operation: "convert", input: "up", output_format: "jpg", width: 150 }, out: { operation: "export/url", input: "small" } }, tag: "t" },
-      { engines, files: { up: { name: "input.png", data: readFileSync(corpusPath(PNG)) } }, onProgress: (j) => seen.push(j.status) },
+      {
+        tasks: {
+          up: { operation: "import/upload" },
+          small: { operation: "convert", input: "up", output_format: "jpg", width: 150 },
+          out: { operation: "export/url", input: "small" },
+        },
+        tag: "t",
+      },
+      {
+        engines,
+        files: { up: { name: "input.png", data: readFileSync(corpusPath(PNG)) } },
+        onProgress: (j) => seen.push(j.status),
+      },
     );
     expect(job.status).toBe("finished");
     expect(job.tag).toBe("t");
-    expect(job.tasks!.map((t) => [t.name, t.status, t.engine])).toEqual([["up", "finished", "cloudflare"], ["small", "finished", "imagemagick"], ["out", "finished", "cloudflare"]]);
+    expect(job.tasks!.map((t) => [t.name, t.status, t.engine])).toEqual([
+      ["up", "finished", "cloudflare"],
+      ["small", "finished", "imagemagick"],
+      ["out", "finished", "cloudflare"],
+    ]);
     expect(job.tasks![1].depends_on_task_ids).toEqual([job.tasks![0].id]);
     expect(seen).toContain("processing");
     expect(outputs).toHaveLength(1);
     expect(outputs[0].filename).toBe("input.jpg");
-    expect(identify(tempFile("local.jpg", new Uint8Array(await outputs[0].blob.arrayBuffer())))).toMatchObject({ format: "JPEG", width: 150 });
+    expect(identify(tempFile("local.jpg", new Uint8Array(await outputs[0].blob.arrayBuffer())))).toMatchObject({
+      format: "JPEG",
+      width: 150,
+    });
   });
 
   it("splits a PDF with pdf-lib; a failed task fails its dependents with INPUT_TASK_FAILED", async () => {
     const pdf = "pdf/gotenberg-pages_12.pdf";
     const { job, outputs } = await runLocalJob(
-      { tasks: {
-        up: { operation: "import/upload" },
-        split: { operation: "pdf/split-pages", input: "up" },
-        out: { operation: "export/url", input: "split" },
-        bad: { operation: "convert", input: "up", input_format: "png", output_format: "jpg" },
-        after: { operation: "export/url", input: "bad" },
-      } },
+      {
+        tasks: {
+          up: { operation: "import/upload" },
+          split: { operation: "pdf/split-pages", input: "up" },
+          out: { operation: "export/url", input: "split" },
+          bad: { operation: "convert", input: "up", input_format: "png", output_format: "jpg" },
+          after: { operation: "export/url", input: "bad" },
+        },
+      },
       { engines, files: { up: { name: "doc.pdf", data: readFileSync(corpusPath(pdf)) } } },
     );
     expect(job.status).toBe("error");
@@ -52,7 +72,13 @@ describe("runLocalJob", () => {
 
   it("import/raw runs as on the server; an operation that needs the server ends ENGINE_UNAVAILABLE naming its engine", async () => {
     const { job, outputs } = await runLocalJob(
-      { tasks: { raw: { operation: "import/raw", file: "hello", filename: "a.txt" }, out: { operation: "export/url", input: "raw" }, pdfa: { operation: "pdf/a", input: "raw", input_format: "pdf" } } },
+      {
+        tasks: {
+          raw: { operation: "import/raw", file: "hello", filename: "a.txt" },
+          out: { operation: "export/url", input: "raw" },
+          pdfa: { operation: "pdf/a", input: "raw", input_format: "pdf" },
+        },
+      },
       { engines },
     );
     expect(new TextDecoder().decode(await outputs[0].blob.arrayBuffer())).toBe("hello");
@@ -62,7 +88,10 @@ describe("runLocalJob", () => {
   });
 
   it("an invalid job throws the API's 422 (nothing runs); a missing upload file is named", async () => {
-    const e = await runLocalJob({ tasks: { c: { operation: "convert", input: "nope", output_format: "jpg" } } }, { engines }).catch((x) => x);
+    const e = await runLocalJob(
+      { tasks: { c: { operation: "convert", input: "nope", output_format: "jpg" } } },
+      { engines },
+    ).catch((x) => x);
     expect(e).toBeInstanceOf(LocalJobError);
     expect(e.message).toBe("The given data was invalid.");
     expect(JSON.stringify(e.errors)).toMatch(/nope/);

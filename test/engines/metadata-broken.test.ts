@@ -17,9 +17,12 @@ describe("metadata of broken files", () => {
       const r = await exiftool().read({ input: corpusBytes(rel), filename: name });
       const native = nativeMetadata(corpusPath(rel));
       if (r.ok) {
-        rows.push(`${name}: ${r.metadata.FileType ?? "-"} Error=${r.metadata.Error ?? "-"} Warning=${r.metadata.Warning ?? "-"} | native Error=${native.Error ?? "-"} Warning=${native.Warning ?? "-"}`);
+        rows.push(
+          `${name}: ${r.metadata.FileType ?? "-"} Error=${r.metadata.Error ?? "-"} Warning=${r.metadata.Warning ?? "-"} | native Error=${native.Error ?? "-"} Warning=${native.Warning ?? "-"}`,
+        );
         for (const key of ["Error", "Warning"] as const) {
-          if (native[key] !== undefined && r.metadata[key] !== native[key] && !KNOWN[`${name} ${key}`]) mismatches.push(`${name} ${key}: ${r.metadata[key]} vs ${native[key]}`);
+          if (native[key] !== undefined && r.metadata[key] !== native[key] && !KNOWN[`${name} ${key}`])
+            mismatches.push(`${name} ${key}: ${r.metadata[key]} vs ${native[key]}`);
         }
       } else {
         rows.push(`${name}: task error ${r.error.code} ${r.error.message}`);

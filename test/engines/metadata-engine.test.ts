@@ -18,15 +18,29 @@ describe("ExifTool engine", () => {
   it("names the file as uploaded, never the sandbox path", async () => {
     const r = await exiftool().read({ input: corpusBytes(PDF), filename: "Plan ß (final).pdf" });
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.metadata).toMatchObject({ SourceFile: "Plan ß (final).pdf", FileName: "Plan ß (final).pdf", Directory: ".", PageCount: 31 });
+    expect(r.metadata).toMatchObject({
+      SourceFile: "Plan ß (final).pdf",
+      FileName: "Plan ß (final).pdf",
+      Directory: ".",
+      PageCount: 31,
+    });
     expect(JSON.stringify(r.metadata)).not.toMatch(/\/work\/|input\.pdf|0000:00:00 00:00:00/);
   });
 
   it("reads a file without extension, and one with a wrong extension given input_format", async () => {
-    for (const [filename, format] of [["upload", undefined], ["scan.jpg", "pdf"], ["scan.bin", undefined]] as const) {
+    for (const [filename, format] of [
+      ["upload", undefined],
+      ["scan.jpg", "pdf"],
+      ["scan.bin", undefined],
+    ] as const) {
       const r = await exiftool().read({ input: corpusBytes(PDF), filename, format });
       if (!r.ok) throw new Error(r.error.message);
-      expect(r.metadata, filename).toMatchObject({ FileType: "PDF", MIMEType: "application/pdf", PageCount: 31, FileName: filename });
+      expect(r.metadata, filename).toMatchObject({
+        FileType: "PDF",
+        MIMEType: "application/pdf",
+        PageCount: 31,
+        FileName: filename,
+      });
     }
   });
 
@@ -47,8 +61,15 @@ describe("ExifTool engine", () => {
   });
 
   it("runs overlapping calls one at a time, each with its own answer", async () => {
-    const files = ["pdf/cloudconvert-input.pdf", "images/exif-orientation-Landscape_1.jpg", "audio/tika-testMP3id3v2.mp3", "office/python-docx-doc-coreprops.docx"];
-    const results = await Promise.all(files.map((f) => exiftool().read({ input: corpusBytes(f), filename: f.split("/")[1] })));
+    const files = [
+      "pdf/cloudconvert-input.pdf",
+      "images/exif-orientation-Landscape_1.jpg",
+      "audio/tika-testMP3id3v2.mp3",
+      "office/python-docx-doc-coreprops.docx",
+    ];
+    const results = await Promise.all(
+      files.map((f) => exiftool().read({ input: corpusBytes(f), filename: f.split("/")[1] })),
+    );
     expect(results.map((r) => r.ok && r.metadata.FileType)).toEqual(["PDF", "JPEG", "MP3", "DOCX"]);
   });
 

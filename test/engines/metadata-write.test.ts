@@ -32,13 +32,31 @@ async function readBack(data: Uint8Array, name: string, expected: Record<string,
 
 describe("metadata/write round trips", () => {
   it("JPEG: XMP Title, Author, Subject, Keywords list, IPTC City", async () => {
-    const r = await write("images/exif-orientation-Landscape_1.jpg", { "XMP:Title": "Été à Paris", Author: "Ann", Subject: "s", Keywords: ["one", "two"], "IPTC:City": "Paris" });
-    const path = await readBack(r.data, "out.jpg", { Title: "Été à Paris", Author: "Ann", Subject: "s", Keywords: "one, two", City: "Paris" });
+    const r = await write("images/exif-orientation-Landscape_1.jpg", {
+      "XMP:Title": "Été à Paris",
+      Author: "Ann",
+      Subject: "s",
+      Keywords: ["one", "two"],
+      "IPTC:City": "Paris",
+    });
+    const path = await readBack(r.data, "out.jpg", {
+      Title: "Été à Paris",
+      Author: "Ann",
+      Subject: "s",
+      Keywords: "one, two",
+      City: "Paris",
+    });
     expect(run("identify", ["-format", "%m %w %h", path]).out).toBe("JPEG 1800 1200");
   });
 
   it("PDF: Title, Author, Creator, Producer, Subject; qpdf --check passes", async () => {
-    const tags = { Title: "Zombie plan", Author: "Doug R.", Creator: "edge-convert", Producer: "ExifTool", Subject: "tests" };
+    const tags = {
+      Title: "Zombie plan",
+      Author: "Doug R.",
+      Creator: "edge-convert",
+      Producer: "ExifTool",
+      Subject: "tests",
+    };
     const r = await write("pdf/cloudconvert-input.pdf", tags);
     const path = await readBack(r.data, "out.pdf", { ...tags, PageCount: 31 });
     const check = run("qpdf", ["--check", path]);
@@ -48,7 +66,12 @@ describe("metadata/write round trips", () => {
 
   it("PNG: Title, Author; identify opens it", async () => {
     const r = await write("images/cloudconvert-input.png", { Title: "A PNG", Author: "Ann" });
-    const path = await readBack(r.data, "out.png", { Title: "A PNG", Author: "Ann", ImageWidth: 1015, ImageHeight: 668 });
+    const path = await readBack(r.data, "out.png", {
+      Title: "A PNG",
+      Author: "Ann",
+      ImageWidth: 1015,
+      ImageHeight: 668,
+    });
     expect(run("identify", ["-format", "%m %w %h", path]).out).toBe("PNG 1015 668");
   });
 
@@ -62,28 +85,45 @@ describe("metadata/write round trips", () => {
   });
 
   it.each([
-    ["images/pillow-chi.gif", "GIF 320 240"], ["images/pillow-hopper.tif", "TIFF 128 128"], ["images/pillow-hopper.psd", "PSD 128 128"],
-    ["images/libwebp-test.webp", "WEBP 128 128"], ["images/tika-IMG_1034.heic", ""], ["images/libavif-kodim03_yuv420_8bpc.avif", ""],
-    ["video/filetype-fixture-mjpeg.mov", ""], ["video/filetype-fixture.3gp", ""], ["audio/filetype-fixture.m4a", ""],
+    ["images/pillow-chi.gif", "GIF 320 240"],
+    ["images/pillow-hopper.tif", "TIFF 128 128"],
+    ["images/pillow-hopper.psd", "PSD 128 128"],
+    ["images/libwebp-test.webp", "WEBP 128 128"],
+    ["images/tika-IMG_1034.heic", ""],
+    ["images/libavif-kodim03_yuv420_8bpc.avif", ""],
+    ["video/filetype-fixture-mjpeg.mov", ""],
+    ["video/filetype-fixture.3gp", ""],
+    ["audio/filetype-fixture.m4a", ""],
   ])("%s: Title and Author round trip (a format the write row lists)", async (rel, identified) => {
     const name = rel.split("/").pop()!;
     const r = await write(rel, { Title: "T1", Author: "A1" });
     const path = await readBack(r.data, name, { Title: "T1", Author: "A1" });
     expect(nativeMetadata(path).Error).toBeUndefined();
-    if (identified) expect(run("identify", ["-format", "%m %w %h\n", `${path}[0]`]).out.split("\n")[0]).toBe(identified);
+    if (identified)
+      expect(run("identify", ["-format", "%m %w %h\n", `${path}[0]`]).out.split("\n")[0]).toBe(identified);
   });
 
-  it("deletes a property given \"\"", async () => {
+  it('deletes a property given ""', async () => {
     const r = await write("pdf/cloudconvert-input.pdf", { Author: "" });
     const back = await exiftool().read({ input: r.data, filename: "out.pdf" });
     expect(back.ok && back.metadata.Author).toBeUndefined();
   });
 
   it("refuses, naming the property: unknown tag, unconvertible value, file-system pseudo-tag", async () => {
-    expect(await refusal("pdf/cloudconvert-input.pdf", { Title: "ok", Foo: "x" })).toMatchObject({ code: "CONVERSION_FAILED", message: expect.stringContaining("metadata.Foo") });
-    expect(await refusal("images/exif-orientation-Landscape_1.jpg", { Rating: "five" })).toMatchObject({ code: "CONVERSION_FAILED", message: expect.stringContaining("metadata.Rating") });
-    expect(await refusal("images/exif-orientation-Landscape_1.jpg", { FileName: "x.jpg" })).toMatchObject({ message: expect.stringContaining("metadata.FileName") });
-    expect(await refusal("images/exif-orientation-Landscape_1.jpg", { "-o": "x" })).toMatchObject({ message: expect.stringContaining("not an ExifTool property name") });
+    expect(await refusal("pdf/cloudconvert-input.pdf", { Title: "ok", Foo: "x" })).toMatchObject({
+      code: "CONVERSION_FAILED",
+      message: expect.stringContaining("metadata.Foo"),
+    });
+    expect(await refusal("images/exif-orientation-Landscape_1.jpg", { Rating: "five" })).toMatchObject({
+      code: "CONVERSION_FAILED",
+      message: expect.stringContaining("metadata.Rating"),
+    });
+    expect(await refusal("images/exif-orientation-Landscape_1.jpg", { FileName: "x.jpg" })).toMatchObject({
+      message: expect.stringContaining("metadata.FileName"),
+    });
+    expect(await refusal("images/exif-orientation-Landscape_1.jpg", { "-o": "x" })).toMatchObject({
+      message: expect.stringContaining("not an ExifTool property name"),
+    });
   });
 
   it("answers UNSUPPORTED for formats ExifTool does not write (MP3, DOCX)", async () => {

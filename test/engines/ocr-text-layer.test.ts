@@ -20,11 +20,20 @@ async function pdfInput(rel: string) {
 }
 
 /** Words pdftotext -bbox reports: text and box in points, origin top-left of the displayed page. */
-function bboxWords(pdf: string): { text: string; x0: number; y0: number; x1: number; y1: number; pageHeight: number }[] {
+function bboxWords(
+  pdf: string,
+): { text: string; x0: number; y0: number; x1: number; y1: number; pageHeight: number }[] {
   const html = execFileSync("pdftotext", ["-bbox", pdf, "-"], { encoding: "utf8" });
   const pageHeight = Number(/<page width="[\d.]+" height="([\d.]+)"/.exec(html)![1]);
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-    text: m[5]!, x0: Number(m[1]), y0: Number(m[2]), x1: Number(m[3]), y1: Number(m[4]), pageHeight,
+  return [
+    ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+  ].map((m) => ({
+    text: m[5]!,
+    x0: Number(m[1]),
+    y0: Number(m[2]),
+    x1: Number(m[3]),
+    y1: Number(m[4]),
+    pageHeight,
   }));
 }
 
@@ -73,7 +82,10 @@ describe("OCR text layer", () => {
       const { width, height } = info.pages[0]!;
       expect(rotation === 90 ? [width, height] : [height, width]).toEqual([470.88, 384]);
       const word = { text: "Watson", x0: 40, y0: height - 60, x1: 120, y1: height - 45 };
-      const r = await engine.textLayer!({ input: { data: rotated.data, filename: "r.pdf" }, pages: [{ page: 1, words: [word] }] });
+      const r = await engine.textLayer!({
+        input: { data: rotated.data, filename: "r.pdf" },
+        pages: [{ page: 1, words: [word] }],
+      });
       if (!r.ok) throw new Error(r.error.message);
       const hit = bboxWords(tmpFile(r.data)).find((f) => f.text === "Watson");
       expect(hit, `rotation ${rotation}`).toBeDefined();
@@ -101,6 +113,10 @@ describe("OCR text layer", () => {
     expect(scan.pages.map((p) => p.hasText)).toEqual([false]);
     expect(digital.pages.every((p) => p.hasText)).toBe(true);
     // pdffonts agrees: no fonts in the scan
-    expect(execFileSync("pdffonts", [tmpFile(dataOf(await corpusInput(SCAN).bytes()))], { encoding: "utf8" }).trim().split("\n").length).toBe(2);
+    expect(
+      execFileSync("pdffonts", [tmpFile(dataOf(await corpusInput(SCAN).bytes()))], { encoding: "utf8" })
+        .trim()
+        .split("\n").length,
+    ).toBe(2);
   });
 });

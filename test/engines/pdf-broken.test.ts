@@ -44,25 +44,36 @@ const EXPECTED: Record<string, Partial<Record<string, string>> & { default: stri
 };
 
 describe.each(Object.keys(EXPECTED))("broken/%s", (file) => {
-  it.each(OPS.map(([name, h, p]) => [name, h, p] as const))("%s ends with the expected outcome (its speed: npm run bench)", async (name, handler, params) => {
-    const want = EXPECTED[file][name] ?? EXPECTED[file].default;
-    try {
-      const { files } = await handler.run([corpusInput(`broken/${file}`)], params, ctx);
-      expect(want, `succeeded, expected ${want}`).toBe("ok");
-      expect(files.length).toBeGreaterThan(0);
-      // pdf/ocr hands back a PDF it has nothing to add to byte for byte, broken or not (pages with text are left alone)
-      const unchanged = name === "ocr" && Buffer.from(files[0].data as Uint8Array).equals(Buffer.from(await corpusInput(`broken/${file}`).bytes()));
-      if (files[0].filename.endsWith(".pdf") && name !== "encrypt" && !unchanged) expectQpdfCheck(files[0]);
-    } catch (err) {
-      expect(err, String(err)).toBeInstanceOf(TaskError);
-      expect((err as TaskError).code, (err as Error).message).toBe(want);
-    }
-  });
+  it.each(OPS.map(([name, h, p]) => [name, h, p] as const))(
+    "%s ends with the expected outcome (its speed: npm run bench)",
+    async (name, handler, params) => {
+      const want = EXPECTED[file][name] ?? EXPECTED[file].default;
+      try {
+        const { files } = await handler.run([corpusInput(`broken/${file}`)], params, ctx);
+        expect(want, `succeeded, expected ${want}`).toBe("ok");
+        expect(files.length).toBeGreaterThan(0);
+        // pdf/ocr hands back a PDF it has nothing to add to byte for byte, broken or not (pages with text are left alone)
+        const unchanged =
+          name === "ocr" &&
+          Buffer.from(files[0].data as Uint8Array).equals(Buffer.from(await corpusInput(`broken/${file}`).bytes()));
+        if (files[0].filename.endsWith(".pdf") && name !== "encrypt" && !unchanged) expectQpdfCheck(files[0]);
+      } catch (err) {
+        expect(err, String(err)).toBeInstanceOf(TaskError);
+        expect((err as TaskError).code, (err as Error).message).toBe(want);
+      }
+    },
+  );
 });
 
 describe("budgets are checked before the work", () => {
   it("refuses inputs over 100 MiB by their stored size, without reading them", async () => {
-    const huge = { ...corpusInput("pdf/pdfjs-rotation.pdf"), size: 101 * 1024 * 1024, bytes: async () => { throw new Error("must not be read"); } };
+    const huge = {
+      ...corpusInput("pdf/pdfjs-rotation.pdf"),
+      size: 101 * 1024 * 1024,
+      bytes: async () => {
+        throw new Error("must not be read");
+      },
+    };
     for (const [, handler, params] of OPS) await expectTaskError(() => handler.run([huge], params, ctx), "OVER_BUDGET");
   });
 
@@ -73,16 +84,34 @@ describe("budgets are checked before the work", () => {
     const many = bytesInput("many.pdf", await doc.save());
     const err = await expectTaskError(() => splitPages.run([many], {}, ctx), "OVER_BUDGET");
     expect(err.message).toBe("many.pdf has 2001 pages; at most 2000 pages are processed per PDF.");
-    await expectTaskError(() => convertPdfToImage.run([many], { output_format: "png", pages: "1" }, ctx), "OVER_BUDGET");
+    await expectTaskError(
+      () => convertPdfToImage.run([many], { output_format: "png", pages: "1" }, ctx),
+      "OVER_BUDGET",
+    );
   });
 
   it("refuses a rasterisation whose pages add up to too many pixels", async () => {
-    const err = await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/cloudconvert-input.pdf")], { output_format: "png", pixel_density: 600 }, ctx), "OVER_BUDGET");
+    const err = await expectTaskError(
+      () =>
+        convertPdfToImage.run(
+          [corpusInput("pdf/cloudconvert-input.pdf")],
+          { output_format: "png", pixel_density: 600 },
+          ctx,
+        ),
+      "OVER_BUDGET",
+    );
     expect(err.message).toMatch(/megapixels/);
   });
 
   it("refuses what is not a PDF", async () => {
-    await expectTaskError(() => rotatePages.run([bytesInput("x.pdf", new TextEncoder().encode("hello"))], { rotation: "90" }, ctx), "OPEN_FAILED");
-    await expectTaskError(() => convertPdfToImage.run([bytesInput("x.pdf", new TextEncoder().encode("hello"))], { output_format: "png" }, ctx), "OPEN_FAILED");
+    await expectTaskError(
+      () => rotatePages.run([bytesInput("x.pdf", new TextEncoder().encode("hello"))], { rotation: "90" }, ctx),
+      "OPEN_FAILED",
+    );
+    await expectTaskError(
+      () =>
+        convertPdfToImage.run([bytesInput("x.pdf", new TextEncoder().encode("hello"))], { output_format: "png" }, ctx),
+      "OPEN_FAILED",
+    );
   });
 });

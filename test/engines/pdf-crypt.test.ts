@@ -6,18 +6,42 @@ import { decryptPdf } from "../../src/operations/pdf/decrypt";
 import { encryptPdf } from "../../src/operations/pdf/encrypt";
 import { rotatePages } from "../../src/operations/pdf/rotate";
 import { corpusPath } from "../support/corpus";
-import { bytesInput, corpusInput, dataOf, expectQpdfCheck, expectTaskError, FACTS, pdfinfo, pdftotext, testContext, tmpFile } from "../support/pdf-helpers";
+import {
+  bytesInput,
+  corpusInput,
+  dataOf,
+  expectQpdfCheck,
+  expectTaskError,
+  FACTS,
+  pdfinfo,
+  pdftotext,
+  testContext,
+  tmpFile,
+} from "../support/pdf-helpers";
 
 const ctx = testContext();
 
 function showEncryption(data: Uint8Array, password: string): Record<string, string> {
-  const out = execFileSync("qpdf", ["--show-encryption", `--password=${password}`, tmpFile(data)], { encoding: "utf8" });
-  return Object.fromEntries(out.split("\n").filter((l: string) => /[:=]/.test(l)).map((l: string) => l.split(/\s*[:=]\s*/, 2) as [string, string]));
+  const out = execFileSync("qpdf", ["--show-encryption", `--password=${password}`, tmpFile(data)], {
+    encoding: "utf8",
+  });
+  return Object.fromEntries(
+    out
+      .split("\n")
+      .filter((l: string) => /[:=]/.test(l))
+      .map((l: string) => l.split(/\s*[:=]\s*/, 2) as [string, string]),
+  );
 }
 
 describe("pdf/encrypt", () => {
   it("encrypts with AES-256 and the permissions asked for", async () => {
-    const params = { set_password: "user", set_owner_password: "owner", allow_extract: false, allow_print: "low" as const, allow_modify: "form" as const };
+    const params = {
+      set_password: "user",
+      set_owner_password: "owner",
+      allow_extract: false,
+      allow_print: "low" as const,
+      allow_modify: "form" as const,
+    };
     const { files } = await encryptPdf.run([corpusInput("pdf/pdfjs-rotation.pdf")], params, ctx);
     const data = dataOf(files[0]);
     expectQpdfCheck(data, "user");
@@ -34,7 +58,9 @@ describe("pdf/encrypt", () => {
       "modify other": "not allowed",
       "stream encryption method": "AESv3",
     });
-    expect(execFileSync("qpdf", ["--show-encryption", "--password=owner", tmpFile(data)], { encoding: "utf8" })).toContain("Supplied password is owner password");
+    expect(
+      execFileSync("qpdf", ["--show-encryption", "--password=owner", tmpFile(data)], { encoding: "utf8" }),
+    ).toContain("Supplied password is owner password");
     // needs the password to open; document info survives encryption
     expect(() => execFileSync("pdfinfo", [tmpFile(data)], { stdio: "pipe" })).toThrow();
     expect(pdfinfo(data, "user").Title).toBe("Microsoft Word - Document1");
@@ -46,9 +72,17 @@ describe("pdf/encrypt", () => {
     ["annotate", { "modify annotations": "allowed", "modify other": "not allowed" }],
     ["all", { "modify other": "allowed", "modify anything": "allowed" }],
   ] as const)("allow_modify %s", async (allow_modify, expected) => {
-    const { files } = await encryptPdf.run([corpusInput("pdf/pdfjs-rotation.pdf")], { set_owner_password: "o", allow_modify, allow_print: "none" }, ctx);
+    const { files } = await encryptPdf.run(
+      [corpusInput("pdf/pdfjs-rotation.pdf")],
+      { set_owner_password: "o", allow_modify, allow_print: "none" },
+      ctx,
+    );
     const enc = showEncryption(dataOf(files[0]), "");
-    expect(enc).toMatchObject({ ...expected, "print low resolution": "not allowed", "extract for any purpose": "allowed" });
+    expect(enc).toMatchObject({
+      ...expected,
+      "print low resolution": "not allowed",
+      "extract for any purpose": "allowed",
+    });
     expectQpdfCheck(dataOf(files[0]));
   });
 
@@ -59,15 +93,20 @@ describe("pdf/encrypt", () => {
 });
 
 describe("pdf/decrypt", () => {
-  const encrypted = Object.entries(FACTS).filter(([k, v]) => k.startsWith("pdf-encrypted/") && v.user_password !== undefined);
+  const encrypted = Object.entries(FACTS).filter(
+    ([k, v]) => k.startsWith("pdf-encrypted/") && v.user_password !== undefined,
+  );
 
-  it.each(encrypted.map(([k, v]) => [k, v.user_password as string, v.pages as number]))("%s opens with its user password %j", async (rel, password, pages) => {
-    const { files } = await decryptPdf.run([corpusInput(rel)], { password }, ctx);
-    expectQpdfCheck(files[0]);
-    const info = pdfinfo(files[0]);
-    expect(info.Encrypted).toBe("no");
-    expect(Number(info.Pages)).toBe(pages);
-  });
+  it.each(encrypted.map(([k, v]) => [k, v.user_password as string, v.pages as number]))(
+    "%s opens with its user password %j",
+    async (rel, password, pages) => {
+      const { files } = await decryptPdf.run([corpusInput(rel)], { password }, ctx);
+      expectQpdfCheck(files[0]);
+      const info = pdfinfo(files[0]);
+      expect(info.Encrypted).toBe("no");
+      expect(Number(info.Pages)).toBe(pages);
+    },
+  );
 
   it("opens with the owner password, and with the SASLprep form of an AES-256 password", async () => {
     // Oracles: qpdf (is the output still encrypted? is it sound?) and poppler opening the *source*
@@ -96,9 +135,16 @@ describe("pdf/decrypt", () => {
   });
 
   it("a wrong or missing password is INVALID_PASSWORD", async () => {
-    const wrong = await expectTaskError(() => decryptPdf.run([corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")], { password: "nope" }, ctx), "INVALID_PASSWORD");
+    const wrong = await expectTaskError(
+      () =>
+        decryptPdf.run([corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")], { password: "nope" }, ctx),
+      "INVALID_PASSWORD",
+    );
     expect(wrong.message).toContain("the password is wrong");
-    await expectTaskError(() => decryptPdf.run([corpusInput("pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf")], {}, ctx), "INVALID_PASSWORD");
+    await expectTaskError(
+      () => decryptPdf.run([corpusInput("pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf")], {}, ctx),
+      "INVALID_PASSWORD",
+    );
   });
 
   it("round-trips pdf/encrypt output and keeps Title/Producer", async () => {
@@ -113,7 +159,11 @@ describe("pdf/decrypt", () => {
 
 describe("encrypted inputs with an empty user password", () => {
   it("page operations open them and write them decrypted", async () => {
-    const { files } = await rotatePages.run([corpusInput("pdf-encrypted/tika-testPDF_protected.pdf")], { rotation: "90", pages: "1" }, ctx);
+    const { files } = await rotatePages.run(
+      [corpusInput("pdf-encrypted/tika-testPDF_protected.pdf")],
+      { rotation: "90", pages: "1" },
+      ctx,
+    );
     expectQpdfCheck(files[0]);
     expect(pdfinfo(files[0]).Title).toMatch(/^Rethinking the Financial Network/);
   });
@@ -124,9 +174,13 @@ describe("AES-256 output is complete", () => {
     const { files } = await encryptPdf.run([corpusInput("pdf/pdfjs-attachment.pdf")], { set_password: "u" }, ctx);
     const data = dataOf(files[0]);
     expectQpdfCheck(data, "u");
-    const trailer = execFileSync("qpdf", ["--password=u", "--show-object=trailer", tmpFile(data)], { encoding: "utf8" });
+    const trailer = execFileSync("qpdf", ["--password=u", "--show-object=trailer", tmpFile(data)], {
+      encoding: "utf8",
+    });
     const root = /\/Root (\d+) 0 R/.exec(trailer)![1];
-    expect(execFileSync("qpdf", ["--password=u", `--show-object=${root}`, tmpFile(data)], { encoding: "utf8" })).toContain("/Lang (nl-NL)");
+    expect(
+      execFileSync("qpdf", ["--password=u", `--show-object=${root}`, tmpFile(data)], { encoding: "utf8" }),
+    ).toContain("/Lang (nl-NL)");
     // the attachment (an embedded file stream, encrypted with WebCrypto) decrypts to the original bytes
     const saved = (path: string, pw?: string) => {
       const out = tmpFile(new Uint8Array(0), "txt");

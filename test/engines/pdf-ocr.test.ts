@@ -22,13 +22,23 @@ const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), tesseract: node
 /** An image-only PDF of a corpus image, written by img2pdf at `dpi`. */
 function imagePdf(rel: string, dpi: number): Uint8Array {
   const out = tmpFile(new Uint8Array(0));
-  execFileSync("/usr/bin/python3", ["-c", "import img2pdf,sys; open(sys.argv[2],'wb').write(img2pdf.convert(sys.argv[1], layout_fun=img2pdf.get_fixed_dpi_layout_fun((int(sys.argv[3]),)*2)))", corpusPath(rel), out, String(dpi)]);
+  execFileSync("/usr/bin/python3", [
+    "-c",
+    "import img2pdf,sys; open(sys.argv[2],'wb').write(img2pdf.convert(sys.argv[1], layout_fun=img2pdf.get_fixed_dpi_layout_fun((int(sys.argv[3]),)*2)))",
+    corpusPath(rel),
+    out,
+    String(dpi),
+  ]);
   return new Uint8Array(readFileSync(out));
 }
 
-
 /** Native tesseract (one thread) on the image itself: the baseline of the recall check. */
-const nativeText = (rel: string) => execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng"], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["ignore", "pipe", "ignore"] });
+const nativeText = (rel: string) =>
+  execFileSync("tesseract", [corpusPath(rel), "-", "-l", "eng"], {
+    encoding: "utf8",
+    env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
 
 /** Differing pixels between page 1 of two PDFs rendered by pdftoppm at 72 ppi (ImageMagick compare -metric AE). */
 function differingPixels(a: Uint8Array, b: Uint8Array): number {
@@ -49,20 +59,23 @@ const GROUND_TRUTH: [string, number][] = [
 ];
 
 describe("pdf/ocr", () => {
-  it.each(GROUND_TRUTH)("%s: pdftotext recall ≥ native tesseract's − 2 points, pages unchanged to the eye", async (rel, dpi) => {
-    const input = imagePdf(rel, dpi);
-    const out = await ocrPdf.run([bytesInput("scan.pdf", input)], { language: ["eng"] }, ctx);
-    const data = dataOf(out.files[0]!);
-    expectQpdfCheck(data);
-    const truth = fact(rel).ocr_text as string;
-    const ours = recall(truth, execFileSync("pdftotext", [tmpFile(data), "-"], { encoding: "utf8" }));
-    const native = recall(truth, nativeText(rel));
-    console.log(`${rel}: word recall ours ${ours.toFixed(3)}, native tesseract ${native.toFixed(3)}`);
-    expect(ours).toBeGreaterThanOrEqual(native - 0.02);
-    expect(differingPixels(input, data)).toBe(0);
-    expect(out.extra).toMatchObject({ ocr: { pages: [1] }, language: ["eng"] });
-    expect(out.engine?.name).toBe("tesseract");
-  });
+  it.each(GROUND_TRUTH)(
+    "%s: pdftotext recall ≥ native tesseract's − 2 points, pages unchanged to the eye",
+    async (rel, dpi) => {
+      const input = imagePdf(rel, dpi);
+      const out = await ocrPdf.run([bytesInput("scan.pdf", input)], { language: ["eng"] }, ctx);
+      const data = dataOf(out.files[0]!);
+      expectQpdfCheck(data);
+      const truth = fact(rel).ocr_text as string;
+      const ours = recall(truth, execFileSync("pdftotext", [tmpFile(data), "-"], { encoding: "utf8" }));
+      const native = recall(truth, nativeText(rel));
+      console.log(`${rel}: word recall ours ${ours.toFixed(3)}, native tesseract ${native.toFixed(3)}`);
+      expect(ours).toBeGreaterThanOrEqual(native - 0.02);
+      expect(differingPixels(input, data)).toBe(0);
+      expect(out.extra).toMatchObject({ ocr: { pages: [1] }, language: ["eng"] });
+      expect(out.engine?.name).toBe("tesseract");
+    },
+  );
 
   it("a scan turned 180° comes out searchable, the turn reported", async () => {
     const rel = "scans/tesseract-phototest-rotated-180.png";
@@ -100,7 +113,9 @@ describe("pdf/ocr", () => {
   });
 
   it("a language the WebAssembly engine lacks answers UNSUPPORTED there (routing hands the task to the native engine)", async () => {
-    const e = await ocrPdf.run([corpusInput("scans/ocrmypdf-c02-22.pdf")], { language: ["deu"] }, ctx).catch((err) => err);
+    const e = await ocrPdf
+      .run([corpusInput("scans/ocrmypdf-c02-22.pdf")], { language: ["deu"] }, ctx)
+      .catch((err) => err);
     expect(e.code).toBe("UNSUPPORTED");
   });
 });

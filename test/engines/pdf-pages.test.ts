@@ -10,7 +10,20 @@ import { extractPages } from "../../src/operations/pdf/extract";
 import { mergePdf } from "../../src/operations/pdf/merge";
 import { rotatePages } from "../../src/operations/pdf/rotate";
 import { splitPages } from "../../src/operations/pdf/split";
-import { CORPUS, corpusInput, corpusPageTexts, expectPagesFrom, expectQpdfCheck, expectTaskError, pageRotations, pageText, pdfinfo, type SourcePage, testContext, tmpFile } from "../support/pdf-helpers";
+import {
+  CORPUS,
+  corpusInput,
+  corpusPageTexts,
+  expectPagesFrom,
+  expectQpdfCheck,
+  expectTaskError,
+  pageRotations,
+  pageText,
+  pdfinfo,
+  type SourcePage,
+  testContext,
+  tmpFile,
+} from "../support/pdf-helpers";
 
 const ctx = testContext();
 const CC = "pdf/cloudconvert-input.pdf"; // 31 pages, Title + Producer
@@ -21,25 +34,37 @@ const OUTLINE = "pdf/pdfjs-nested_outline.pdf"; // 9 pages
 // sections; "Future Work …"), which expectPagesFrom verifies before relying on it.
 
 /** Pages `first`..`last` of corpus file `rel` as sources. */
-const pagesOf = (rel: string, first: number, last: number): SourcePage[] => Array.from({ length: last - first + 1 }, (_, i) => [rel, first + i] as const);
+const pagesOf = (rel: string, first: number, last: number): SourcePage[] =>
+  Array.from({ length: last - first + 1 }, (_, i) => [rel, first + i] as const);
 
 describe("the page oracle", () => {
   it("accepts the right pages and rejects a wrong page, a wrong order and a missing page", () => {
     const twelve = new Uint8Array(readFileSync(join(CORPUS, TWELVE)));
     expectPagesFrom(twelve, pagesOf(TWELVE, 1, 12));
     const swapped: SourcePage[] = [[TWELVE, 2], [TWELVE, 1], ...pagesOf(TWELVE, 3, 12)];
-    expect(() => expectPagesFrom(twelve, swapped)).toThrow("output page 1 should be gotenberg-pages_12.pdf page 2, but is gotenberg-pages_12.pdf page 1");
+    expect(() => expectPagesFrom(twelve, swapped)).toThrow(
+      "output page 1 should be gotenberg-pages_12.pdf page 2, but is gotenberg-pages_12.pdf page 1",
+    );
     const shifted: SourcePage[] = [...pagesOf(TWELVE, 1, 3), ...pagesOf(TWELVE, 5, 12), [TWELVE, 4]];
     expect(() => expectPagesFrom(twelve, shifted)).toThrow("output page 4 should be gotenberg-pages_12.pdf page 5");
     expect(() => expectPagesFrom(twelve, pagesOf(TWELVE, 1, 11))).toThrow("page count");
     const rot = new Uint8Array(readFileSync(join(CORPUS, ROT)));
-    expect(() => expectPagesFrom(rot, [[ROT, 1], [TWELVE, 2]])).toThrow("output page 2 should be gotenberg-pages_12.pdf page 2, but is pdfjs-rotation.pdf page 2");
+    expect(() =>
+      expectPagesFrom(rot, [
+        [ROT, 1],
+        [TWELVE, 2],
+      ]),
+    ).toThrow("output page 2 should be gotenberg-pages_12.pdf page 2, but is pdfjs-rotation.pdf page 2");
   });
 });
 
 describe("merge", () => {
   it("concatenates PDFs in input order and keeps the first input's document info", async () => {
-    const { files } = await mergePdf.run([corpusInput(CC), corpusInput(TWELVE), corpusInput(ROT)], { output_format: "pdf" }, ctx);
+    const { files } = await mergePdf.run(
+      [corpusInput(CC), corpusInput(TWELVE), corpusInput(ROT)],
+      { output_format: "pdf" },
+      ctx,
+    );
     expect(files).toHaveLength(1);
     expect(files[0].filename).toBe("cloudconvert-input.pdf");
     expectQpdfCheck(files[0]);
@@ -61,7 +86,11 @@ describe("merge", () => {
   });
 
   it("turns JPEG and PNG inputs into pages of their pixel size", async () => {
-    const inputs = [corpusInput("images/cloudconvert-input.png"), corpusInput(ROT), corpusInput("images/exif-orientation-Landscape_1.jpg")];
+    const inputs = [
+      corpusInput("images/cloudconvert-input.png"),
+      corpusInput(ROT),
+      corpusInput("images/exif-orientation-Landscape_1.jpg"),
+    ];
     const { files } = await mergePdf.run(inputs, { output_format: "pdf", filename: "all.pdf" }, ctx);
     expect(files[0].filename).toBe("all.pdf");
     expectQpdfCheck(files[0]);
@@ -75,19 +104,28 @@ describe("merge", () => {
   });
 
   it("refuses other formats with a message saying what to do", async () => {
-    const err = await expectTaskError(() => mergePdf.run([corpusInput(CC), corpusInput("images/pillow-hopper.tif")], { output_format: "pdf" }, ctx), "INVALID_CONVERSION_TYPE");
+    const err = await expectTaskError(
+      () => mergePdf.run([corpusInput(CC), corpusInput("images/pillow-hopper.tif")], { output_format: "pdf" }, ctx),
+      "INVALID_CONVERSION_TYPE",
+    );
     expect(err.message).toContain("pillow-hopper.tif (tif) must be converted to PDF first");
   });
 
   it("needs the password of encrypted inputs", async () => {
-    await expectTaskError(() => mergePdf.run([corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")], { output_format: "pdf" }, ctx), "INVALID_PASSWORD");
+    await expectTaskError(
+      () =>
+        mergePdf.run([corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")], { output_format: "pdf" }, ctx),
+      "INVALID_PASSWORD",
+    );
   });
 });
 
 describe("pdf/split-pages", () => {
   it("writes one PDF per page named name-N.pdf with the document info", async () => {
     const { files } = await splitPages.run([corpusInput(TWELVE)], {}, ctx);
-    expect(files.map((f) => f.filename)).toEqual(Array.from({ length: 12 }, (_, i) => `gotenberg-pages_12-${i + 1}.pdf`));
+    expect(files.map((f) => f.filename)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `gotenberg-pages_12-${i + 1}.pdf`),
+    );
     files.forEach((f, i) => {
       expectQpdfCheck(f);
       expectPagesFrom(f, [[TWELVE, i + 1]]); // one page: page i+1 of the source
@@ -121,9 +159,23 @@ describe("pdf/extract-pages", () => {
 
   it.each([
     // pages.ts: "in the order given (duplicates kept)"
-    ["3,1", [[CC, 3], [CC, 1]]],
+    [
+      "3,1",
+      [
+        [CC, 3],
+        [CC, 1],
+      ],
+    ],
     ["30-,2-4,1", [[CC, 30], [CC, 31], ...pagesOf(CC, 2, 4), [CC, 1]]],
-    ["9,5-6,9", [[OUTLINE, 9], [OUTLINE, 5], [OUTLINE, 6], [OUTLINE, 9]]],
+    [
+      "9,5-6,9",
+      [
+        [OUTLINE, 9],
+        [OUTLINE, 5],
+        [OUTLINE, 6],
+        [OUTLINE, 9],
+      ],
+    ],
   ] as [string, SourcePage[]][])("%s takes those pages in that order", async (pages, from) => {
     const { files } = await extractPages.run([corpusInput(from[0][0])], { pages }, ctx);
     expectQpdfCheck(files[0]);
@@ -137,7 +189,10 @@ describe("pdf/extract-pages", () => {
   });
 
   it("names the missing page at run time", async () => {
-    const err = await expectTaskError(() => extractPages.run([corpusInput(TWELVE)], { pages: "1,13" }, ctx), "INVALID_PAGES");
+    const err = await expectTaskError(
+      () => extractPages.run([corpusInput(TWELVE)], { pages: "1,13" }, ctx),
+      "INVALID_PAGES",
+    );
     expect(err.message).toBe("pages: page 13 does not exist; gotenberg-pages_12.pdf has 12 pages.");
   });
 

@@ -24,7 +24,11 @@ type Raster = ReturnType<typeof rgb>;
 /** pdftoppm's rendering of one page at `dpi` (of a corpus file, or of a PDF at an absolute path), as raw RGB. */
 function poppler(rel: string, page: number, dpi: number): Raster {
   const path = rel.startsWith("/") ? rel : `${CORPUS}/${rel}`;
-  const ppm = execFileSync("pdftoppm", ["-r", String(dpi), "-f", String(page), "-l", String(page), "-singlefile", path], { maxBuffer: 1 << 28 });
+  const ppm = execFileSync(
+    "pdftoppm",
+    ["-r", String(dpi), "-f", String(page), "-l", String(page), "-singlefile", path],
+    { maxBuffer: 1 << 28 },
+  );
   return rgb(tmpFile(new Uint8Array(ppm), "ppm"));
 }
 
@@ -44,14 +48,16 @@ function ink({ w, h, px }: Raster): Uint8Array {
 function darkestNear(g: Uint8Array, w: number, h: number): Uint8Array {
   const rows = new Uint8Array(g.length);
   const out = new Uint8Array(g.length);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const i = y * w + x;
-    rows[i] = Math.min(g[i], x > 0 ? g[i - 1] : 255, x < w - 1 ? g[i + 1] : 255);
-  }
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const i = y * w + x;
-    out[i] = Math.min(rows[i], y > 0 ? rows[i - w] : 255, y < h - 1 ? rows[i + w] : 255);
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      rows[i] = Math.min(g[i], x > 0 ? g[i - 1] : 255, x < w - 1 ? g[i + 1] : 255);
+    }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      out[i] = Math.min(rows[i], y > 0 ? rows[i - w] : 255, y < h - 1 ? rows[i + w] : 255);
+    }
   return out;
 }
 
@@ -66,7 +72,10 @@ function darkestNear(g: Uint8Array, w: number, h: number): Uint8Array {
 function inkDiff(ours: Raster, ref: Raster): { extra: number; missing: number } {
   const [a, b] = [ink(ours), ink(ref)];
   const [nearA, nearB] = [darkestNear(a, ours.w, ours.h), darkestNear(b, ref.w, ref.h)];
-  let extra = 0, missing = 0, inkA = 0, inkB = 0;
+  let extra = 0,
+    missing = 0,
+    inkA = 0,
+    inkB = 0;
   for (let i = 0; i < a.length; i++) {
     extra += Math.max(0, nearB[i] - a[i]);
     missing += Math.max(0, nearA[i] - b[i]);
@@ -90,7 +99,8 @@ const MAX_MISSING = 0.1;
 
 /** Whether `ours` is the page `ref` shows: same size, no ink the page lacks, none of its ink missing (beyond `maxMissing`). */
 function matches(ours: Raster, ref: Raster, maxMissing = MAX_MISSING): { ok: boolean; why: string } {
-  if (ours.w !== ref.w || ours.h !== ref.h) return { ok: false, why: `size ${ours.w}x${ours.h}, expected ${ref.w}x${ref.h}` };
+  if (ours.w !== ref.w || ours.h !== ref.h)
+    return { ok: false, why: `size ${ours.w}x${ours.h}, expected ${ref.w}x${ref.h}` };
   const d = inkDiff(ours, ref);
   return { ok: d.extra < MAX_EXTRA && d.missing < maxMissing, why: JSON.stringify(d) };
 }
@@ -102,7 +112,14 @@ describe("convert pdf → png (PDFium)", () => {
     cloudconvert: () => poppler("pdf/cloudconvert-input.pdf", 3, 150),
     pages12: () => poppler("pdf/gotenberg-pages_12.pdf", 4, 100),
     // page 1 is portrait: turned by a quarter like page 2 so that only the pixels can tell them apart
-    rotation: () => poppler(tmpFile(new Uint8Array(execFileSync("qpdf", [`${CORPUS}/pdf/pdfjs-rotation.pdf`, "--rotate=+90:1", "--", "-"]))), 1, 150),
+    rotation: () =>
+      poppler(
+        tmpFile(
+          new Uint8Array(execFileSync("qpdf", [`${CORPUS}/pdf/pdfjs-rotation.pdf`, "--rotate=+90:1", "--", "-"])),
+        ),
+        1,
+        150,
+      ),
     widgets: () => poppler("pdf/pdfjs-js-buttons.pdf", 1, 72), // one-page document: another 612x792 pt form page
   };
 
@@ -114,33 +131,57 @@ describe("convert pdf → png (PDFium)", () => {
     // Form widgets: the seven field values are drawn by PDFium's form-fill layer (FPDF_FFLDraw);
     // without it they were absent (missing 0.555, within 0.008/0.098 of `pdftoppm -hide-annotations`).
     ["pdf/pdfjs-annotation-text-widget.pdf", 1, 72, neighbour.widgets, MAX_MISSING],
-  ])("%s page %i at %i ppi matches pdftoppm; white and the neighbouring page do not", async (rel, page, dpi, other, maxMissing) => {
-    const { files, engine } = await convertPdfToImage.run([corpusInput(rel)], { output_format: "png", pages: String(page), pixel_density: dpi }, ctx);
-    expect(engine?.name).toBe("pdfium");
-    expect(files).toHaveLength(1);
-    const ours = rgb(dataOf(files[0]));
-    const ref = poppler(rel, page, dpi);
-    expect([ours.w, ours.h]).toEqual([ref.w, ref.h]);
-    const real = matches(ours, ref, maxMissing);
-    expect(real.ok, `PDFium: ${real.why}`).toBe(true);
-    // the oracle bites: a blank page of the right size, and a wrong page of the right size, fail it
-    const blank = matches(white(ref), ref, maxMissing);
-    expect(blank.ok, `white: ${blank.why}`).toBe(false);
-    const wrong = other();
-    expect([wrong.w, wrong.h], "the neighbour has the same size, so only its pixels can reject it").toEqual([ref.w, ref.h]);
-    const near = matches(wrong, ref, maxMissing);
-    expect(near.ok, `neighbouring page: ${near.why}`).toBe(false);
-  });
+  ])(
+    "%s page %i at %i ppi matches pdftoppm; white and the neighbouring page do not",
+    async (rel, page, dpi, other, maxMissing) => {
+      const { files, engine } = await convertPdfToImage.run(
+        [corpusInput(rel)],
+        { output_format: "png", pages: String(page), pixel_density: dpi },
+        ctx,
+      );
+      expect(engine?.name).toBe("pdfium");
+      expect(files).toHaveLength(1);
+      const ours = rgb(dataOf(files[0]));
+      const ref = poppler(rel, page, dpi);
+      expect([ours.w, ours.h]).toEqual([ref.w, ref.h]);
+      const real = matches(ours, ref, maxMissing);
+      expect(real.ok, `PDFium: ${real.why}`).toBe(true);
+      // the oracle bites: a blank page of the right size, and a wrong page of the right size, fail it
+      const blank = matches(white(ref), ref, maxMissing);
+      expect(blank.ok, `white: ${blank.why}`).toBe(false);
+      const wrong = other();
+      expect([wrong.w, wrong.h], "the neighbour has the same size, so only its pixels can reject it").toEqual([
+        ref.w,
+        ref.h,
+      ]);
+      const near = matches(wrong, ref, maxMissing);
+      expect(near.ok, `neighbouring page: ${near.why}`).toBe(false);
+    },
+  );
 
   it("writes one PNG per page named by page number, at 150 ppi by default", async () => {
-    const { files } = await convertPdfToImage.run([corpusInput("pdf/gotenberg-pages_12.pdf")], { output_format: "png", pages: "2,11-" }, ctx);
-    expect(files.map((f) => f.filename)).toEqual(["gotenberg-pages_12-2.png", "gotenberg-pages_12-11.png", "gotenberg-pages_12-12.png"]);
+    const { files } = await convertPdfToImage.run(
+      [corpusInput("pdf/gotenberg-pages_12.pdf")],
+      { output_format: "png", pages: "2,11-" },
+      ctx,
+    );
+    expect(files.map((f) => f.filename)).toEqual([
+      "gotenberg-pages_12-2.png",
+      "gotenberg-pages_12-11.png",
+      "gotenberg-pages_12-12.png",
+    ]);
     expect([rgb(dataOf(files[0])).w, rgb(dataOf(files[0])).h]).toEqual([930, 1316]); // 446.25 x 631.5 pt at 150 ppi, rounded up
-    expect(execFileSync("identify", ["-format", "%x", tmpFile(dataOf(files[0]), "png")], { encoding: "utf8" })).toMatch(/^(150|59\.0\d)/);
+    expect(execFileSync("identify", ["-format", "%x", tmpFile(dataOf(files[0]), "png")], { encoding: "utf8" })).toMatch(
+      /^(150|59\.0\d)/,
+    );
   });
 
   it("names a one-page PDF's image after the PDF", async () => {
-    const { files } = await convertPdfToImage.run([corpusInput("pdf/pdfjs-attachment.pdf")], { output_format: "png" }, ctx);
+    const { files } = await convertPdfToImage.run(
+      [corpusInput("pdf/pdfjs-attachment.pdf")],
+      { output_format: "png" },
+      ctx,
+    );
     expect(files.map((f) => f.filename)).toEqual(["pdfjs-attachment.png"]);
   });
 
@@ -151,28 +192,57 @@ describe("convert pdf → png (PDFium)", () => {
     [{ width: 200, height: 200, fit: "crop" as const }, [200, 200]],
     [{ width: 300, height: 100, fit: "scale" as const }, [300, 100]],
   ])("fits %j → %j", async (p, size) => {
-    const { files } = await convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png", pages: "1", ...p }, ctx);
+    const { files } = await convertPdfToImage.run(
+      [corpusInput("pdf/pdfjs-rotation.pdf")],
+      { output_format: "png", pages: "1", ...p },
+      ctx,
+    );
     const img = rgb(dataOf(files[0]));
     expect([img.w, img.h]).toEqual(size);
   });
 
   it("errors: out-of-range pages, encrypted without password, no engine", async () => {
-    const pages = await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png", pages: "3" }, ctx), "INVALID_PAGES");
+    const pages = await expectTaskError(
+      () => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png", pages: "3" }, ctx),
+      "INVALID_PAGES",
+    );
     expect(pages.message).toBe("pages: page 3 does not exist; pdfjs-rotation.pdf has 2 pages.");
-    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")], { output_format: "png" }, ctx), "INVALID_PASSWORD");
-    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png" }, testContext()), "ENGINE_UNAVAILABLE");
-    await expectTaskError(() => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "jpg" }, ctx), "ENGINE_UNAVAILABLE");
+    await expectTaskError(
+      () =>
+        convertPdfToImage.run(
+          [corpusInput("pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf")],
+          { output_format: "png" },
+          ctx,
+        ),
+      "INVALID_PASSWORD",
+    );
+    await expectTaskError(
+      () => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "png" }, testContext()),
+      "ENGINE_UNAVAILABLE",
+    );
+    await expectTaskError(
+      () => convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: "jpg" }, ctx),
+      "ENGINE_UNAVAILABLE",
+    );
   });
 
   it("opens encrypted PDFs with an empty user password", async () => {
-    const { files } = await convertPdfToImage.run([corpusInput("pdf-encrypted/tika-testPDF_protected.pdf")], { output_format: "png", pages: "1", pixel_density: 50 }, ctx);
+    const { files } = await convertPdfToImage.run(
+      [corpusInput("pdf-encrypted/tika-testPDF_protected.pdf")],
+      { output_format: "png", pages: "1", pixel_density: 50 },
+      ctx,
+    );
     expect(rgb(dataOf(files[0])).w).toBe(Math.ceil((595 * 50) / 72));
   });
 });
 
 describe("thumbnail of a PDF", () => {
   it("draws the first page inside the box, at most 72 ppi", async () => {
-    const { files } = await pdfThumbnail.run([corpusInput("pdf/pdfjs-tracemonkey.pdf")], { output_format: "png", width: 200 }, ctx);
+    const { files } = await pdfThumbnail.run(
+      [corpusInput("pdf/pdfjs-tracemonkey.pdf")],
+      { output_format: "png", width: 200 },
+      ctx,
+    );
     expect(files.map((f) => f.filename)).toEqual(["pdfjs-tracemonkey.png"]);
     const img = rgb(dataOf(files[0]));
     expect([img.w, img.h]).toEqual([200, 259]);
@@ -181,7 +251,11 @@ describe("thumbnail of a PDF", () => {
   });
 
   it("count and pages select several pages, named by page", async () => {
-    const { files } = await pdfThumbnail.run([corpusInput("pdf/gotenberg-pages_12.pdf")], { output_format: "png", pages: "4-", count: 2, width: 100, height: 100, fit: "crop" }, ctx);
+    const { files } = await pdfThumbnail.run(
+      [corpusInput("pdf/gotenberg-pages_12.pdf")],
+      { output_format: "png", pages: "4-", count: 2, width: 100, height: 100, fit: "crop" },
+      ctx,
+    );
     expect(files.map((f) => f.filename)).toEqual(["gotenberg-pages_12-4.png", "gotenberg-pages_12-5.png"]);
     for (const f of files) expect(pngSize(dataOf(f)), f.filename).toEqual({ width: 100, height: 100 }); // crop fills the box exactly
   });
@@ -191,7 +265,11 @@ describe("convert pdf → jpg/webp (PDFium + ImageMagick)", () => {
   it.each(["jpg", "webp"] as const)("%s: PDFium renders, ImageMagick encodes with quality", async (format) => {
     const { nodeImageMagickEngine } = await import("../../src/runtime/node/imagemagick");
     const both = testContext({ engines: { pdfium: nodePdfiumEngine(), imagemagick: nodeImageMagickEngine() } });
-    const { files } = await convertPdfToImage.run([corpusInput("pdf/pdfjs-rotation.pdf")], { output_format: format, pixel_density: 72, quality: 80 }, both);
+    const { files } = await convertPdfToImage.run(
+      [corpusInput("pdf/pdfjs-rotation.pdf")],
+      { output_format: format, pixel_density: 72, quality: 80 },
+      both,
+    );
     expect(files.map((f) => [f.filename, f.contentType])).toEqual([
       [`pdfjs-rotation-1.${format}`, format === "jpg" ? "image/jpeg" : "image/webp"],
       [`pdfjs-rotation-2.${format}`, format === "jpg" ? "image/jpeg" : "image/webp"],

@@ -32,7 +32,8 @@ function fixturePostScript(): string {
     if (n === 1) {
       s += "[ /Rect [72 600 250 620] /Page 4 /View [/XYZ 0 792 null] /Subtype /Link /ANN pdfmark\n";
       s += "[ /Rect [72 560 250 580] /Dest /chap5 /Subtype /Link /ANN pdfmark\n";
-      s += "[ /Rect [72 520 250 540] /Action << /Subtype /URI /URI (https://example.com/) >> /Subtype /Link /ANN pdfmark\n";
+      s +=
+        "[ /Rect [72 520 250 540] /Action << /Subtype /URI /URI (https://example.com/) >> /Subtype /Link /ANN pdfmark\n";
     }
     if (n === 3) {
       s += "[ /Rect [72 600 250 620] /Page 1 /View [/XYZ 0 792 null] /Subtype /Link /ANN pdfmark\n";
@@ -42,9 +43,14 @@ function fixturePostScript(): string {
     pages.push(`${s}showpage\n`);
   }
   const outlines = [
-    "[ /Count 2 /Page 1 /Title (Part A) /OUT pdfmark", "[ /Page 2 /Title (A.1) /OUT pdfmark", "[ /Page 3 /Title (A.2) /OUT pdfmark",
-    "[ /Count -2 /Page 4 /Title (Part B) /OUT pdfmark", "[ /Dest /chap5 /Title (B.1 named) /OUT pdfmark", "[ /Page 6 /Title (B.2) /OUT pdfmark",
-    "[ /Action /URI /URI (https://example.com/) /Title (Web) /OUT pdfmark", "[ /Title (Structure fixture) /DOCINFO pdfmark",
+    "[ /Count 2 /Page 1 /Title (Part A) /OUT pdfmark",
+    "[ /Page 2 /Title (A.1) /OUT pdfmark",
+    "[ /Page 3 /Title (A.2) /OUT pdfmark",
+    "[ /Count -2 /Page 4 /Title (Part B) /OUT pdfmark",
+    "[ /Dest /chap5 /Title (B.1 named) /OUT pdfmark",
+    "[ /Page 6 /Title (B.2) /OUT pdfmark",
+    "[ /Action /URI /URI (https://example.com/) /Title (Web) /OUT pdfmark",
+    "[ /Title (Structure fixture) /DOCINFO pdfmark",
   ];
   return `%!PS\n${pages.join("")}${outlines.join("\n")}\n`;
 }
@@ -53,7 +59,15 @@ let fixture: string;
 beforeAll(() => {
   writeFileSync(join(dir, "fixture.ps"), fixturePostScript());
   fixture = join(dir, "fixture.pdf");
-  execFileSync("gs", ["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", `-sOutputFile=${fixture}`, join(dir, "fixture.ps")]);
+  execFileSync("gs", [
+    "-q",
+    "-dNOPAUSE",
+    "-dBATCH",
+    "-dSAFER",
+    "-sDEVICE=pdfwrite",
+    `-sOutputFile=${fixture}`,
+    join(dir, "fixture.ps"),
+  ]);
 });
 
 const fixtureInput = () => bytesInput("fixture.pdf", new Uint8Array(readFileSync(fixture)));
@@ -61,7 +75,15 @@ const fixtureInput = () => bytesInput("fixture.pdf", new Uint8Array(readFileSync
 /** What `qpdf <file> --pages . <range> --` keeps (qpdf keeps the whole catalog; items to removed pages dangle). */
 function qpdfPages(file: string, range: string, password?: string): PdfStructure {
   const out = join(dir, `ref-${Math.random().toString(36).slice(2)}.pdf`);
-  const r = spawnSync("qpdf", [...(password ? [`--password=${password}`] : []), file, "--pages", ".", range, "--", out]);
+  const r = spawnSync("qpdf", [
+    ...(password ? [`--password=${password}`] : []),
+    file,
+    "--pages",
+    ".",
+    range,
+    "--",
+    out,
+  ]);
   expect(r.status === 0 || r.status === 3, String(r.stderr)).toBe(true);
   return pdfStructure(out, password); // qpdf keeps the encryption
 }
@@ -78,7 +100,10 @@ describe("page operations keep the structure of the pages they keep", () => {
     const ours = pdfStructure(tmpFile(out.files[0]!));
     const ref = qpdfPages(fixture, "1,4,5");
     expectQpdfCheck(out.files[0]!);
-    expect(ours.links).toEqual([[1, 2], [1, 3]]); // page 4 (explicit) and chap5 (named), now pages 2 and 3
+    expect(ours.links).toEqual([
+      [1, 2],
+      [1, 3],
+    ]); // page 4 (explicit) and chap5 (named), now pages 2 and 3
     expect(ours.links).toEqual(ref.links);
     expect(ours.danglingLinks).toBe(0);
     expect(ours.annotations).toEqual(ref.annotations); // the URI link and the text note too
@@ -95,7 +120,11 @@ describe("page operations keep the structure of the pages they keep", () => {
     const ref = qpdfPages(fixture, "3-5");
     expect(targeted(ours).sort()).toEqual(targeted(ref).sort());
     expect(ours.outlines.map((o) => `${"  ".repeat(o.depth)}${o.title}:${o.page}`)).toEqual([
-      "Part A:null", "  A.2:1", "Part B:2", "  B.1 named:3", "Web:null",
+      "Part A:null",
+      "  A.2:1",
+      "Part B:2",
+      "  B.1 named:3",
+      "Web:null",
     ]);
     expect(ours.links).toEqual([]);
     expect(out.extra?.dropped).toMatchObject({ links: 2, outline_items: 2 }); // page 3's links to pages 1 and 2; A.1 and B.2
@@ -164,13 +193,19 @@ describe("page operations keep the structure of the pages they keep", () => {
   it("embedded files: merge keeps every input's, extract keeps them, split reports them dropped", async () => {
     const att = "pdf/pdfjs-attachment.pdf";
     const enc = "pdf-encrypted/qpdf-enc-XI-R6-V5-U_attachment-encrypted-attachments.pdf";
-    const merged = await mergePdf.run([corpusInput(att), corpusInput(enc)], { output_format: "pdf", password: [null, "attachment"] }, ctx);
+    const merged = await mergePdf.run(
+      [corpusInput(att), corpusInput(enc)],
+      { output_format: "pdf", password: [null, "attachment"] },
+      ctx,
+    );
     const mergedFile = tmpFile(merged.files[0]!);
     expect(pdfStructure(mergedFile).attachments.sort()).toEqual(["attachment1.txt", "attachment2.png", "foo.txt"]);
     const show = (file: string, name: string, pw?: string) =>
       execFileSync("qpdf", [...(pw ? [`--password=${pw}`] : []), `--show-attachment=${name}`, file]);
     expect(show(mergedFile, "foo.txt").equals(show(join(CORPUS, att), "foo.txt"))).toBe(true);
-    expect(show(mergedFile, "attachment2.png").equals(show(join(CORPUS, enc), "attachment2.png", "attachment"))).toBe(true);
+    expect(show(mergedFile, "attachment2.png").equals(show(join(CORPUS, enc), "attachment2.png", "attachment"))).toBe(
+      true,
+    );
 
     const ex = await extractPages.run([corpusInput(att)], { pages: "1" }, ctx);
     expect(pdfStructure(tmpFile(ex.files[0]!)).attachments).toEqual(["foo.txt"]);

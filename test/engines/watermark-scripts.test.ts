@@ -12,7 +12,16 @@ import { createPdfLibEngine } from "../../src/engines/pdflib/engine";
 import type { FontSource } from "../../src/engines/text/faces";
 import { watermarkPdf } from "../../src/operations/pdf/watermark";
 import { nodeFontSource } from "../../src/runtime/node/imagemagick";
-import { bytesInput, corpusInput, dataOf, expectQpdfCheck, expectTaskError, pdftotext, testContext, tmpFile } from "../support/pdf-helpers";
+import {
+  bytesInput,
+  corpusInput,
+  dataOf,
+  expectQpdfCheck,
+  expectTaskError,
+  pdftotext,
+  testContext,
+  tmpFile,
+} from "../support/pdf-helpers";
 
 const ctx = testContext({ engines: { cloudflare: {}, pdflib: createPdfLibEngine({ fonts: nodeFontSource() }) } });
 const INPUT = "pdf/cloudconvert-input.pdf";
@@ -25,7 +34,11 @@ beforeAll(async () => {
   blank = await doc.save();
 });
 
-async function stamp(text: string, extra: Record<string, unknown> = {}, input = corpusInput(INPUT)): Promise<Uint8Array> {
+async function stamp(
+  text: string,
+  extra: Record<string, unknown> = {},
+  input = corpusInput(INPUT),
+): Promise<Uint8Array> {
   const { files } = await watermarkPdf.run([input], { text, pages: "1", font_size: 48, ...extra }, ctx);
   return dataOf(files[0]);
 }
@@ -33,18 +46,29 @@ async function stamp(text: string, extra: Record<string, unknown> = {}, input = 
 /** pdffonts rows of page 1: name, type, embedded, subset. */
 function fonts(data: Uint8Array): { name: string; type: string; emb: boolean; sub: boolean }[] {
   const out = execFileSync("pdffonts", ["-f", "1", "-l", "1", tmpFile(data)], { encoding: "utf8" });
-  return out.split("\n").slice(2).filter((l) => l.trim()).map((l) => {
-    const cols = l.trim().split(/\s+/);
-    // name type… encoding emb sub uni objnum gen: count from the end
-    return { name: cols[0], type: cols.slice(1, -6).join(" "), emb: cols[cols.length - 5] === "yes", sub: cols[cols.length - 4] === "yes" };
-  });
+  return out
+    .split("\n")
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const cols = l.trim().split(/\s+/);
+      // name type… encoding emb sub uni objnum gen: count from the end
+      return {
+        name: cols[0],
+        type: cols.slice(1, -6).join(" "),
+        emb: cols[cols.length - 5] === "yes",
+        sub: cols[cols.length - 4] === "yes",
+      };
+    });
 }
 
 /** Width in pixels of the ink (non-white) of page 1 rendered at `dpi`. */
 function inkWidth(data: Uint8Array, dpi = 72): number {
   const png = `${tmpFile(data)}-p1`;
   execFileSync("pdftoppm", ["-f", "1", "-l", "1", "-r", String(dpi), "-png", "-singlefile", tmpFile(data), png]);
-  return Number(execFileSync("convert", [`${png}.png`, "-fuzz", "10%", "-trim", "-format", "%w", "info:"], { encoding: "utf8" }));
+  return Number(
+    execFileSync("convert", [`${png}.png`, "-fuzz", "10%", "-trim", "-format", "%w", "info:"], { encoding: "utf8" }),
+  );
 }
 
 const SCRIPTS = [
@@ -108,7 +132,10 @@ describe("watermark (PDF) in any script", () => {
   it("mixed scripts and directions: one subset font per script, each line found", async () => {
     const out = await stamp("سري 2024 סודי\n機密 СЕКРЕТНО", { font_align: "left", opacity: 60 });
     expectQpdfCheck(out);
-    const names = fonts(out).filter((f) => f.emb && f.sub).map((f) => f.name.slice(7)).sort();
+    const names = fonts(out)
+      .filter((f) => f.emb && f.sub)
+      .map((f) => f.name.slice(7))
+      .sort();
     expect(names).toEqual(["NotoNaskhArabic", "NotoSans-Regular", "NotoSansHebrew", "NotoSansJP-Regular"]);
     const text = pdftotext(out);
     for (const word of ["سري", "2024", "סודי", "機密", "СЕКРЕТНО"]) expect(text).toContain(word);
@@ -116,18 +143,28 @@ describe("watermark (PDF) in any script", () => {
 
   it("a Bold font_name takes the bold faces", async () => {
     const out = await stamp("機密", { font_name: "Arial Bold" });
-    expect(fonts(out).filter((f) => f.sub).map((f) => f.name.slice(7))).toEqual(["NotoSansJP-Bold"]);
+    expect(
+      fonts(out)
+        .filter((f) => f.sub)
+        .map((f) => f.name.slice(7)),
+    ).toEqual(["NotoSansJP-Bold"]);
   });
 
   it("Arabic is shaped: joined letters are narrower than the same letters kept apart", async () => {
     // U+200C ZERO WIDTH NON-JOINER between letters forces their isolated forms
     const joined = inkWidth(await stamp("سري للغاية", { font_size: 72 }, bytesInput("blank.pdf", blank)));
-    const apart = inkWidth(await stamp([..."سري للغاية"].join("\u200c"), { font_size: 72 }, bytesInput("blank.pdf", blank)));
+    const apart = inkWidth(
+      await stamp([..."سري للغاية"].join("\u200c"), { font_size: 72 }, bytesInput("blank.pdf", blank)),
+    );
     expect(joined).toBeLessThan(apart * 0.85);
   });
 
   it("right-to-left text is drawn right to left: the first letter is rightmost", async () => {
-    const html = execFileSync("pdftotext", ["-bbox", tmpFile(await stamp("סודי ABC", { font_size: 48 }, bytesInput("blank.pdf", blank))), "-"], { encoding: "utf8" });
+    const html = execFileSync(
+      "pdftotext",
+      ["-bbox", tmpFile(await stamp("סודי ABC", { font_size: 48 }, bytesInput("blank.pdf", blank))), "-"],
+      { encoding: "utf8" },
+    );
     const x = (w: string) => Number(new RegExp(`<word xMin="([\\d.]+)"[^>]*>${w}</word>`).exec(html)?.[1]);
     // -bbox lists glyphs in drawing order, left to right: the Hebrew word comes out as ידוס
     expect(x("ידוס")).toBeGreaterThan(x("ABC") + 50); // Hebrew paragraph: the Latin word follows, to the left
@@ -142,20 +179,30 @@ describe("watermark (PDF) in any script", () => {
     expect(reads, "the first stamp loads the JP face").toEqual(["NotoSansJP-Regular.otf"]);
     const t0 = performance.now();
     const ms = await cpuMs(() => ownStamp("社外秘"));
-    console.log(`Japanese stamp, face cached: ${ms.toFixed(0)} ms of CPU, ${(performance.now() - t0).toFixed(0)} ms wall-clock`);
-    expect(reads, "the second stamp reads no font file (the parsed face is cached)").toEqual(["NotoSansJP-Regular.otf"]);
+    console.log(
+      `Japanese stamp, face cached: ${ms.toFixed(0)} ms of CPU, ${(performance.now() - t0).toFixed(0)} ms wall-clock`,
+    );
+    expect(reads, "the second stamp reads no font file (the parsed face is cached)").toEqual([
+      "NotoSansJP-Regular.otf",
+    ]);
     // the speed is the claim: CPU time of this process (~130 ms here), a generous bound that load on other cores cannot break
     expect(ms).toBeLessThan(1500);
   });
 
   it("names the characters no shipped font covers, with their code points", async () => {
-    const err = await expectTaskError(() => watermarkPdf.run([corpusInput(INPUT)], { text: "ลับ secret" }, ctx), "UNSUPPORTED");
+    const err = await expectTaskError(
+      () => watermarkPdf.run([corpusInput(INPUT)], { text: "ลับ secret" }, ctx),
+      "UNSUPPORTED",
+    );
     expect(err.message).toMatch(/"ล" \(U\+0E25\).*"ั" \(U\+0E31\).*"บ" \(U\+0E1A\)/);
   });
 
   it("Han ideographs follow the line: in Japanese text the JP face, beside Hangul the KR face", async () => {
     const out = await stamp("秘密\n秘密 문서", { font_align: "left" });
-    const names = fonts(out).filter((f) => f.emb && f.sub).map((f) => f.name.slice(7)).sort();
+    const names = fonts(out)
+      .filter((f) => f.emb && f.sub)
+      .map((f) => f.name.slice(7))
+      .sort();
     expect(names).toEqual(["NotoSansJP-Regular", "NotoSansKR-Regular"]);
     const text = pdftotext(out);
     expect(text).toContain("문서");
@@ -163,7 +210,10 @@ describe("watermark (PDF) in any script", () => {
   });
 
   it("without fonts (a runtime that ships none) non-WinAnsi text is UNSUPPORTED, not tofu", async () => {
-    const err = await expectTaskError(() => watermarkPdf.run([corpusInput(INPUT)], { text: "機密" }, testContext()), "UNSUPPORTED");
+    const err = await expectTaskError(
+      () => watermarkPdf.run([corpusInput(INPUT)], { text: "機密" }, testContext()),
+      "UNSUPPORTED",
+    );
     expect(err.message).toMatch(/WinAnsi/);
   });
 });

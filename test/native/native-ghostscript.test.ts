@@ -19,7 +19,18 @@ import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath, fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { expectPdfFailure, fullContext, job, randomBytes, sharedCorpusRuns } from "../support/native-fixtures";
-import { docTitle, expectPdfA, expectPdfX, gsVersion, imageRows, images, pdffonts, pixels, sh, sizes } from "../support/native-oracles";
+import {
+  docTitle,
+  expectPdfA,
+  expectPdfX,
+  gsVersion,
+  imageRows,
+  images,
+  pdffonts,
+  pixels,
+  sh,
+  sizes,
+} from "../support/native-oracles";
 import { bytesInput, corpusInput, dataOf, expectTaskError, pageText, pdfinfo, tmpFile } from "../support/pdf-helpers";
 
 let native: NativeServer;
@@ -39,7 +50,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await native?.stop();
   if (optimizeRows.length) {
-    const lines = optimizeRows.map((r) => `${r.file.padEnd(48)} ${String(r.input).padStart(9)} ${String(r.output).padStart(9)}  ${r.unchanged ? "unchanged (would not shrink)" : `-${(((r.input - r.output) / r.input) * 100).toFixed(1)}%`}`);
+    const lines = optimizeRows.map(
+      (r) =>
+        `${r.file.padEnd(48)} ${String(r.input).padStart(9)} ${String(r.output).padStart(9)}  ${r.unchanged ? "unchanged (would not shrink)" : `-${(((r.input - r.output) / r.input) * 100).toFixed(1)}%`}`,
+    );
     console.log(`optimize profile=web (file, input bytes, output bytes)\n${lines.join("\n")}`);
   }
 });
@@ -55,7 +69,8 @@ const PDFA_FILES = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", 
 describe("pdf/a (Ghostscript)", () => {
   // started two at a time up front (Ghostscript is single-threaded); each test awaits its own run
   beforeAll(() => {
-    for (const rel of PDFA_FILES) for (const level of ["1b", "2b", "3b"]) corpusRun("pdf/a", { conformance_level: level }, rel);
+    for (const rel of PDFA_FILES)
+      for (const level of ["1b", "2b", "3b"]) corpusRun("pdf/a", { conformance_level: level }, rel);
   });
   for (const rel of PDFA_FILES) {
     for (const level of ["1b", "2b", "3b"] as const) {
@@ -67,7 +82,9 @@ describe("pdf/a (Ghostscript)", () => {
         expectPdfA(path, Number(level[0]), Number(pdfinfo(corpusPath(rel)).Pages));
         if (level === "1b") {
           // ISO 19005-1 is based on PDF 1.4: no object streams (a PDF 1.5 feature) in a PDF/A-1 file
-          const compressed = sh("qpdf", ["--show-xref", path]).stdout.split("\n").filter((l) => /: compressed;/.test(l));
+          const compressed = sh("qpdf", ["--show-xref", path])
+            .stdout.split("\n")
+            .filter((l) => /: compressed;/.test(l));
           expect(compressed, "objects inside object streams (qpdf --show-xref)").toEqual([]);
         }
       });
@@ -126,9 +143,15 @@ describe("pdf/x (Ghostscript)", () => {
   });
 
   it('creation accepts "x-4", "pdfx4" and "PDF/X-4" (and "PDF/X-4" runs as X-4); "5" is refused naming variant', async () => {
-    for (const v of ["x-4", "pdfx4", "PDF/X-4"]) expect(job({ operation: "pdf/x", variant: v }), v).toHaveProperty("specs");
+    for (const v of ["x-4", "pdfx4", "PDF/X-4"])
+      expect(job({ operation: "pdf/x", variant: v }), v).toHaveProperty("specs");
     const spec = job({ operation: "pdf/x", variant: "PDF/X-4" });
-    const r = await execute("pdf/x", "specs" in spec ? spec.specs[1]!.params : {}, [corpusInput("pdf/gotenberg-pages_12.pdf")], full());
+    const r = await execute(
+      "pdf/x",
+      "specs" in spec ? spec.specs[1]!.params : {},
+      [corpusInput("pdf/gotenberg-pages_12.pdf")],
+      full(),
+    );
     expect(pdfinfo(tmpFile(r.out.files[0]!))["PDF subtype"]).toBe("PDF/X-4");
 
     const bad = job({ operation: "pdf/x", variant: "5" });
@@ -144,7 +167,11 @@ describe("pdf/x (Ghostscript)", () => {
 
 /** Every PDF of pdf/, scans/ and pdf-encrypted/ that opens without a password and holds images. */
 const OPTIMIZE_FILES = ["pdf", "scans", "pdf-encrypted"]
-  .flatMap((d) => readdirSync(corpusPath(d)).filter((f) => f.toLowerCase().endsWith(".pdf")).map((f) => `${d}/${f}`))
+  .flatMap((d) =>
+    readdirSync(corpusPath(d))
+      .filter((f) => f.toLowerCase().endsWith(".pdf"))
+      .map((f) => `${d}/${f}`),
+  )
   .filter((rel) => {
     // qpdf --requires-password: 0 = a password is required, 2 = not encrypted, 3 = encrypted, opens without one
     const needs = sh("qpdf", ["--requires-password", corpusPath(rel)]).status === 0;
@@ -164,7 +191,8 @@ const optimizeRows: OptimizeRow[] = [];
 describe("optimize (PDF, Ghostscript)", () => {
   beforeAll(() => {
     for (const rel of OPTIMIZE_FILES) corpusRun("optimize", { profile: "web" }, rel);
-    for (const profile of ["print", "archive", "mrc", "max"]) corpusRun("optimize", { profile }, "pdf/pdfjs-tracemonkey.pdf");
+    for (const profile of ["print", "archive", "mrc", "max"])
+      corpusRun("optimize", { profile }, "pdf/pdfjs-tracemonkey.pdf");
   });
   it("the corpus has PDFs with images to optimize (pdfimages -list)", () => {
     expect(OPTIMIZE_FILES.length).toBeGreaterThanOrEqual(3);
@@ -180,8 +208,18 @@ describe("optimize (PDF, Ghostscript)", () => {
       const name = rel.slice(rel.lastIndexOf("/") + 1);
       const unchanged = (r.out.extra?.unchanged as string[] | undefined) ?? [];
       const path = tmpFile(out);
-      optimizeRows.push({ file: rel, input: input.length, output: out.length, unchanged: unchanged.includes(name), path });
-      expect(r.out.extra).toMatchObject({ profile: "web", original_size: input.length, bytes_saved: input.length - out.length });
+      optimizeRows.push({
+        file: rel,
+        input: input.length,
+        output: out.length,
+        unchanged: unchanged.includes(name),
+        path,
+      });
+      expect(r.out.extra).toMatchObject({
+        profile: "web",
+        original_size: input.length,
+        bytes_saved: input.length - out.length,
+      });
       expect(unchanged).toEqual([]);
       expect(out.length).toBeLessThan(input.length);
       const check = sh("qpdf", ["--check", path]);
@@ -197,7 +235,14 @@ describe("optimize (PDF, Ghostscript)", () => {
       .filter((r) => !r.unchanged)
       .map((r) => ({ file: r.file, ...sh("qpdf", ["--check", r.path]) }))
       .filter((c) => c.status !== 0)
-      .map((c) => `${c.file}: exit ${c.status}: ${`${c.stdout}${c.stderr}`.split("\n").filter((l) => /WARNING|error/i.test(l)).slice(0, 2).join(" | ")}`);
+      .map(
+        (c) =>
+          `${c.file}: exit ${c.status}: ${`${c.stdout}${c.stderr}`
+            .split("\n")
+            .filter((l) => /WARNING|error/i.test(l))
+            .slice(0, 2)
+            .join(" | ")}`,
+      );
     expect(bad).toEqual([]);
   });
 
@@ -220,8 +265,16 @@ describe("optimize (PDF, Ghostscript)", () => {
       // what ghostscript.ts documents per profile, seen by pdfimages -list
       const before = images(corpusPath(HEAVY));
       const after = images(path);
-      if (profile === "print") expect(after.filter((i) => !["cmyk", "gray"].includes(i.color)), "print: CMYK (or gray) images only").toEqual([]);
-      if (profile === "web" || profile === "max") expect(after.filter((i) => i.color === "cmyk"), `${profile}: RGB, no CMYK images`).toEqual([]);
+      if (profile === "print")
+        expect(
+          after.filter((i) => !["cmyk", "gray"].includes(i.color)),
+          "print: CMYK (or gray) images only",
+        ).toEqual([]);
+      if (profile === "web" || profile === "max")
+        expect(
+          after.filter((i) => i.color === "cmyk"),
+          `${profile}: RGB, no CMYK images`,
+        ).toEqual([]);
       if (profile === "archive") expect(sizes(after), "archive: images not downsampled").toEqual(sizes(before));
       if (profile === "max") expect(pixels(after), "max: images downsampled").toBeLessThan(pixels(before));
     });
@@ -234,26 +287,43 @@ describe("optimize (PDF, Ghostscript)", () => {
 
 describe("broken and encrypted input through pdf/a", () => {
   it("random bytes named .pdf → OPEN_FAILED naming the file", async () => {
-    const err = await expectTaskError(() => execute("pdf/a", { conformance_level: "2b" }, [bytesInput("random.pdf", randomBytes(4096, 12345))], full()), "OPEN_FAILED");
+    const err = await expectTaskError(
+      () => execute("pdf/a", { conformance_level: "2b" }, [bytesInput("random.pdf", randomBytes(4096, 12345))], full()),
+      "OPEN_FAILED",
+    );
     expect(err.message).toContain("random.pdf");
   });
 
   it("broken/ocrmypdf-invalid.pdf (a header and %%EOF, nothing else) → OPEN_FAILED naming the file", async () => {
     const rel = "broken/ocrmypdf-invalid.pdf";
     expect(sh("pdfinfo", [corpusPath(rel)]).status, "poppler cannot open it either").not.toBe(0);
-    const err = await expectPdfFailure(execute("pdf/a", { conformance_level: "2b" }, [corpusInput(rel)], full()), "OPEN_FAILED");
+    const err = await expectPdfFailure(
+      execute("pdf/a", { conformance_level: "2b" }, [corpusInput(rel)], full()),
+      "OPEN_FAILED",
+    );
     expect(err.message).toContain("ocrmypdf-invalid.pdf");
   });
 
-  const ENCRYPTED = ["pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf", "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf"];
+  const ENCRYPTED = [
+    "pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf",
+    "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf",
+  ];
   for (const rel of ENCRYPTED) {
     const name = rel.slice(rel.lastIndexOf("/") + 1);
     it(`${name}: no password → INVALID_PASSWORD; the user password → a PDF/A of every page`, async () => {
       const f = fact(rel);
       expect(f.requires_password).toBe(true);
-      const err = await expectTaskError(() => execute("pdf/a", { conformance_level: "2b" }, [corpusInput(rel)], full()), "INVALID_PASSWORD");
+      const err = await expectTaskError(
+        () => execute("pdf/a", { conformance_level: "2b" }, [corpusInput(rel)], full()),
+        "INVALID_PASSWORD",
+      );
       expect(err.message).toContain(name);
-      const r = await execute("pdf/a", { conformance_level: "2b", password: String(f.user_password) }, [corpusInput(rel)], full());
+      const r = await execute(
+        "pdf/a",
+        { conformance_level: "2b", password: String(f.user_password) },
+        [corpusInput(rel)],
+        full(),
+      );
       const path = tmpFile(r.out.files[0]!);
       expectPdfA(path, 2, Number(f.pages));
       expect(pdfinfo(path).Encrypted).toBe("no");
@@ -264,12 +334,18 @@ describe("broken and encrypted input through pdf/a", () => {
   it("a wrong password → INVALID_PASSWORD (not a blank document)", async () => {
     const rel = ENCRYPTED[0]!;
     expect(fact(rel).qpdf_password_check).toMatchObject({ "definitely-wrong-password": "rejected" });
-    await expectPdfFailure(execute("pdf/a", { conformance_level: "2b", password: "definitely-wrong-password" }, [corpusInput(rel)], full()), "INVALID_PASSWORD");
+    await expectPdfFailure(
+      execute("pdf/a", { conformance_level: "2b", password: "definitely-wrong-password" }, [corpusInput(rel)], full()),
+      "INVALID_PASSWORD",
+    );
   });
 
   it("optimize with a wrong password → INVALID_PASSWORD (not a blank page handed back as the optimized document)", async () => {
     const rel = ENCRYPTED[0]!;
-    await expectPdfFailure(execute("optimize", { profile: "web", password: "definitely-wrong-password" }, [corpusInput(rel)], full()), "INVALID_PASSWORD");
+    await expectPdfFailure(
+      execute("optimize", { profile: "web", password: "definitely-wrong-password" }, [corpusInput(rel)], full()),
+      "INVALID_PASSWORD",
+    );
   });
 });
 
@@ -284,14 +360,31 @@ describe("pdf/a 3b with a ZUGFeRD / Factur-X invoice (`invoice`)", () => {
 <rsm:ExchangedDocument><ram:ID>INV-0042</ram:ID><ram:TypeCode>380</ram:TypeCode></rsm:ExchangedDocument>
 </rsm:CrossIndustryInvoice>
 `;
-  const invoiceCtx = (xml: string) => ({ ...full(), taskFiles: async () => [{ ...bytesInput("invoice.xml", new TextEncoder().encode(xml)), fromTask: "xml" }] });
+  const invoiceCtx = (xml: string) => ({
+    ...full(),
+    taskFiles: async () => [{ ...bytesInput("invoice.xml", new TextEncoder().encode(xml)), fromTask: "xml" }],
+  });
 
   it("attaches factur-x.xml (Alternative, text/xml) with the fx XMP and its extension schema", async () => {
-    const r = await execute("pdf/a", { conformance_level: "3b", invoice: "xml" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], invoiceCtx(XML));
+    const r = await execute(
+      "pdf/a",
+      { conformance_level: "3b", invoice: "xml" },
+      [corpusInput("pdf/gotenberg-pages_12.pdf")],
+      invoiceCtx(XML),
+    );
     const path = tmpFile(r.out.files[0]!);
     const xmp = JSON.parse(sh("exiftool", ["-j", "-XMP-pdfaid:all", "-XMP-fx:all", path]).stdout)[0];
-    expect(xmp).toMatchObject({ Part: 3, Conformance: "B", DocumentType: "INVOICE", DocumentFileName: "factur-x.xml", Version: 1, ConformanceLevel: "BASIC" }); // exiftool -j prints "1.0" as the number 1
-    expect(sh("exiftool", ["-b", "-XMP", path]).stdout).toContain("<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>");
+    expect(xmp).toMatchObject({
+      Part: 3,
+      Conformance: "B",
+      DocumentType: "INVOICE",
+      DocumentFileName: "factur-x.xml",
+      Version: 1,
+      ConformanceLevel: "BASIC",
+    }); // exiftool -j prints "1.0" as the number 1
+    expect(sh("exiftool", ["-b", "-XMP", path]).stdout).toContain(
+      "<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>",
+    );
     expect(sh("pdfdetach", ["-list", path]).stdout).toMatch(/1 embedded files\s+1: factur-x\.xml/);
     const out = join(mkdtempSync(join(tmpdir(), "fx-")), "fx.xml");
     expect(sh("pdfdetach", ["-save", "1", "-o", out, path]).status).toBe(0);
@@ -303,9 +396,27 @@ describe("pdf/a 3b with a ZUGFeRD / Factur-X invoice (`invoice`)", () => {
   });
 
   it("refuses an invoice with 2b at creation, and a file that is not an invoice at run time", async () => {
-    const r = parseJobTasks({ imp: { operation: "import/url", url: "https://example.com/a.pdf" }, xml: { operation: "import/url", url: "https://example.com/i.xml" }, a: { operation: "pdf/a", input: "imp", conformance_level: "2b", invoice: "xml" } }, handlersOf);
-    expect("errors" in r && r.errors["tasks.a"]).toEqual(["Task a: invoice: an invoice XML can be attached to PDF/A-3 only; use conformance_level 3b."]);
-    const err = await expectTaskError(() => execute("pdf/a", { conformance_level: "3b", invoice: "xml" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], invoiceCtx("<html>no</html>")), "OPEN_FAILED");
+    const r = parseJobTasks(
+      {
+        imp: { operation: "import/url", url: "https://example.com/a.pdf" },
+        xml: { operation: "import/url", url: "https://example.com/i.xml" },
+        a: { operation: "pdf/a", input: "imp", conformance_level: "2b", invoice: "xml" },
+      },
+      handlersOf,
+    );
+    expect("errors" in r && r.errors["tasks.a"]).toEqual([
+      "Task a: invoice: an invoice XML can be attached to PDF/A-3 only; use conformance_level 3b.",
+    ]);
+    const err = await expectTaskError(
+      () =>
+        execute(
+          "pdf/a",
+          { conformance_level: "3b", invoice: "xml" },
+          [corpusInput("pdf/gotenberg-pages_12.pdf")],
+          invoiceCtx("<html>no</html>"),
+        ),
+      "OPEN_FAILED",
+    );
     expect(err.message).toContain("invoice.xml");
   });
 });

@@ -36,7 +36,9 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 /** What a task ended in: its output bytes, or its error code and message. */
-async function outcome(run: Promise<{ out: { files: { data: unknown }[] } }>): Promise<{ data?: Uint8Array; code?: string; message?: string }> {
+async function outcome(
+  run: Promise<{ out: { files: { data: unknown }[] } }>,
+): Promise<{ data?: Uint8Array; code?: string; message?: string }> {
   try {
     const r = await run;
     return { data: dataOf(r.out.files[0] as never) };
@@ -53,7 +55,9 @@ async function outcome(run: Promise<{ out: { files: { data: unknown }[] } }>): P
 function watchedFile(path: string, content: string): { opened: () => Promise<boolean> } {
   execFileSync("mkfifo", [path]);
   let out = "";
-  const writer: ChildProcess = spawn("sh", ["-c", 'printf %s "$1" > "$0" && echo opened', path, content], { stdio: ["ignore", "pipe", "ignore"] });
+  const writer: ChildProcess = spawn("sh", ["-c", 'printf %s "$1" > "$0" && echo opened', path, content], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   writer.stdout!.on("data", (d) => (out += d));
   const closed = new Promise((r) => writer.once("close", r));
   return {
@@ -111,7 +115,12 @@ End Sub
     const id = unique();
     const marker = join(scratch, `macro-ran-${id}`);
     const stamp = `MACROSTAMP${id}`;
-    const r = await execute("convert", { output_format: "pdf" }, [bytesInput("macro.fodt", utf8(fodt(marker, stamp)))], nativeOnly());
+    const r = await execute(
+      "convert",
+      { output_format: "pdf" },
+      [bytesInput("macro.fodt", utf8(fodt(marker, stamp)))],
+      nativeOnly(),
+    );
     expect(r.engine.name).toBe("libreoffice");
     const text = pdftotext(r.out.files[0]!);
     expect(text).toContain("Original words of the document");
@@ -127,13 +136,34 @@ End Sub
     // does not run document macros on conversion either, which is why the marker is checked after it too)
     const dir = join(scratch, `odt-${id}`);
     writeFileSync(join(scratch, `m-${id}.fodt`), fodt(marker, stamp));
-    execFileSync("soffice", [`-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--convert-to", "odt", "--outdir", dir, join(scratch, `m-${id}.fodt`)], { stdio: "ignore", timeout: 120_000 });
+    execFileSync(
+      "soffice",
+      [
+        `-env:UserInstallation=file://${join(dir, "profile")}`,
+        "--headless",
+        "--convert-to",
+        "odt",
+        "--outdir",
+        dir,
+        join(scratch, `m-${id}.fodt`),
+      ],
+      { stdio: "ignore", timeout: 120_000 },
+    );
     const odt = readFileSync(join(dir, `m-${id}.odt`));
     // the fixture really carries the macro and its binding (unzip is the oracle of the package)
-    expect(execFileSync("unzip", ["-p", join(dir, `m-${id}.odt`), "Basic/Standard/Module1.xml"]).toString()).toContain(marker.replaceAll('"', "&quot;"));
-    expect(execFileSync("unzip", ["-p", join(dir, `m-${id}.odt`), "content.xml"]).toString()).toMatch(/script:event-name="dom:load"[^>]*Module1\.AutoOpen/);
+    expect(execFileSync("unzip", ["-p", join(dir, `m-${id}.odt`), "Basic/Standard/Module1.xml"]).toString()).toContain(
+      marker.replaceAll('"', "&quot;"),
+    );
+    expect(execFileSync("unzip", ["-p", join(dir, `m-${id}.odt`), "content.xml"]).toString()).toMatch(
+      /script:event-name="dom:load"[^>]*Module1\.AutoOpen/,
+    );
     expect(existsSync(marker)).toBe(false);
-    const r = await execute("convert", { output_format: "pdf" }, [bytesInput("macro.odt", new Uint8Array(odt))], nativeOnly());
+    const r = await execute(
+      "convert",
+      { output_format: "pdf" },
+      [bytesInput("macro.odt", new Uint8Array(odt))],
+      nativeOnly(),
+    );
     const text = pdftotext(r.out.files[0]!);
     expect(text).toContain("Original words of the document");
     expect(text).not.toContain(stamp);
@@ -146,30 +176,63 @@ describe("SVGs naming local files through the native ImageMagick", () => {
     `<?xml version="1.0" encoding="UTF-8"?>${doctype}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="40"><rect width="120" height="40" fill="white"/>${body}</svg>`;
   /** Each hostile SVG (naming `secret`) and its twin without the reference: what the output may differ by, nothing. */
   const CASES: [string, (secret: string) => string, string][] = [
-    ["XXE: an external entity drawn as text", (s) => svg(`<text x="2" y="30" font-size="20">&x;</text>`, `<!DOCTYPE svg [<!ENTITY x SYSTEM "file://${s}">]>`), svg(`<text x="2" y="30" font-size="20"></text>`)],
-    ["<image xlink:href> with file:", (s) => svg(`<image x="0" y="0" width="120" height="40" xlink:href="file://${s}"/>`), svg("")],
-    ["<image xlink:href> with text: (ImageMagick reads the file as text)", (s) => svg(`<image x="0" y="0" width="120" height="40" xlink:href="text:${s}"/>`), svg("")],
-    ["fill: url() naming a local file", (s) => svg(`<rect width="120" height="40" style="fill:url(file://${s}#p)"/>`), svg(`<rect width="120" height="40" style="fill:none"/>`)],
-    ["an MVG drawing script named .svg, its image primitive reading text:", (s) => `viewbox 0 0 120 40\nimage over 0,0 120,40 'text:${s}'\n`, "viewbox 0 0 120 40\n"],
+    [
+      "XXE: an external entity drawn as text",
+      (s) => svg(`<text x="2" y="30" font-size="20">&x;</text>`, `<!DOCTYPE svg [<!ENTITY x SYSTEM "file://${s}">]>`),
+      svg(`<text x="2" y="30" font-size="20"></text>`),
+    ],
+    [
+      "<image xlink:href> with file:",
+      (s) => svg(`<image x="0" y="0" width="120" height="40" xlink:href="file://${s}"/>`),
+      svg(""),
+    ],
+    [
+      "<image xlink:href> with text: (ImageMagick reads the file as text)",
+      (s) => svg(`<image x="0" y="0" width="120" height="40" xlink:href="text:${s}"/>`),
+      svg(""),
+    ],
+    [
+      "fill: url() naming a local file",
+      (s) => svg(`<rect width="120" height="40" style="fill:url(file://${s}#p)"/>`),
+      svg(`<rect width="120" height="40" style="fill:none"/>`),
+    ],
+    [
+      "an MVG drawing script named .svg, its image primitive reading text:",
+      (s) => `viewbox 0 0 120 40\nimage over 0,0 120,40 'text:${s}'\n`,
+      "viewbox 0 0 120 40\n",
+    ],
   ];
 
-  it.each(CASES)("%s: the named file is never opened; the outcome is the twin's (pixel-equal by compare, or the same coded error)", async (_name, hostile, twin) => {
-    const secret = join(scratch, `secret-${unique()}.png`);
-    const watch = watchedFile(secret, `SECRET ${secret}`);
-    {
-      const bad = await outcome(execute("convert", { output_format: "png" }, [bytesInput("hostile.svg", utf8(hostile(secret)))], nativeOnly()));
-      const good = await outcome(execute("convert", { output_format: "png" }, [bytesInput("twin.svg", utf8(twin))], nativeOnly()));
-      expect(await watch.opened(), `the engine opened ${secret}`).toBe(false);
-      if (good.data && bad.data) expect(differingPixels(bad.data, good.data), "pixels that differ from the twin").toBe(0);
-      else {
-        // no SVG renderer (Debian's imagemagick without libmagickcore-6.q16-6-extra: the Dockerfile installs it
-        // --no-install-recommends): both end in the same coded error, the hostile one with nothing to show
-        expect(bad.data, "the hostile SVG converted where its twin failed").toBeUndefined();
-        expect(bad.code).toMatch(/^[A-Z_]+$/);
-        expect(bad.code).toBe(good.code);
+  it.each(CASES)(
+    "%s: the named file is never opened; the outcome is the twin's (pixel-equal by compare, or the same coded error)",
+    async (_name, hostile, twin) => {
+      const secret = join(scratch, `secret-${unique()}.png`);
+      const watch = watchedFile(secret, `SECRET ${secret}`);
+      {
+        const bad = await outcome(
+          execute(
+            "convert",
+            { output_format: "png" },
+            [bytesInput("hostile.svg", utf8(hostile(secret)))],
+            nativeOnly(),
+          ),
+        );
+        const good = await outcome(
+          execute("convert", { output_format: "png" }, [bytesInput("twin.svg", utf8(twin))], nativeOnly()),
+        );
+        expect(await watch.opened(), `the engine opened ${secret}`).toBe(false);
+        if (good.data && bad.data)
+          expect(differingPixels(bad.data, good.data), "pixels that differ from the twin").toBe(0);
+        else {
+          // no SVG renderer (Debian's imagemagick without libmagickcore-6.q16-6-extra: the Dockerfile installs it
+          // --no-install-recommends): both end in the same coded error, the hostile one with nothing to show
+          expect(bad.data, "the hostile SVG converted where its twin failed").toBeUndefined();
+          expect(bad.code).toMatch(/^[A-Z_]+$/);
+          expect(bad.code).toBe(good.code);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe("playlists naming local files through the native ffmpeg", () => {
@@ -180,47 +243,95 @@ describe("playlists naming local files through the native ffmpeg", () => {
     execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", p]);
     return p;
   };
-  const hls = (segment: string) => `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXTINF:2.0,\n${segment}\n#EXT-X-ENDLIST\n`;
+  const hls = (segment: string) =>
+    `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXTINF:2.0,\n${segment}\n#EXT-X-ENDLIST\n`;
   const ffconcat = (file: string) => `ffconcat version 1.0\nfile ${file}\n`;
 
   it.each([
     ["list.m3u8", "m3u8"],
     ["list.txt", "txt"],
   ])("%s → mp3: routing refuses the input format (INVALID_CONVERSION_TYPE)", async (name, ext) => {
-    const err = await expectTaskError(() => execute("convert", { output_format: "mp3" }, [bytesInput(name, utf8(hls("/etc/passwd")))], nativeOnly()), "INVALID_CONVERSION_TYPE");
+    const err = await expectTaskError(
+      () => execute("convert", { output_format: "mp3" }, [bytesInput(name, utf8(hls("/etc/passwd")))], nativeOnly()),
+      "INVALID_CONVERSION_TYPE",
+    );
     expect(err.message).toContain(`from ${ext} to mp3`);
   });
 
   it("the oracle: Debian's ffprobe reads a local .mp3 an HLS playlist names by absolute path, a file of any name", () => {
     const p = join(scratch, `probe-${unique()}.mp3`);
     writeFileSync(p, hls(tone()));
-    const r = spawnSync("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-show_entries", "format=format_name,duration", "-of", "compact", p]);
+    const r = spawnSync("ffprobe", [
+      "-v",
+      "error",
+      "-protocol_whitelist",
+      "file",
+      "-show_entries",
+      "format=format_name,duration",
+      "-of",
+      "compact",
+      p,
+    ]);
     expect(r.stdout.toString()).toMatch(/format_name=hls\|duration=2\.0/);
   });
 
   /** Playlists disguised as an .mp3 (ffmpeg picks the demuxer by content), the code and message each must end in. */
   const PLAYLISTS: [string, () => string, string, RegExp][] = [
     // Debian's ffmpeg refuses these itself (pinned: an ffmpeg that starts accepting them fails here)
-    ["HLS naming file:/etc/passwd", () => hls("file:/etc/passwd"), "OPEN_FAILED", /URL file:\/etc\/passwd is not in allowed_segment_extensions/],
-    ["HLS naming /etc/passwd", () => hls("/etc/passwd"), "OPEN_FAILED", /URL \/etc\/passwd is not in allowed_segment_extensions/],
-    ["ffconcat naming a local .mp3 by absolute path", () => ffconcat(tone()), "OPEN_FAILED", /Unsafe file name '\/.*tone-\w+\.mp3'/],
+    [
+      "HLS naming file:/etc/passwd",
+      () => hls("file:/etc/passwd"),
+      "OPEN_FAILED",
+      /URL file:\/etc\/passwd is not in allowed_segment_extensions/,
+    ],
+    [
+      "HLS naming /etc/passwd",
+      () => hls("/etc/passwd"),
+      "OPEN_FAILED",
+      /URL \/etc\/passwd is not in allowed_segment_extensions/,
+    ],
+    [
+      "ffconcat naming a local .mp3 by absolute path",
+      () => ffconcat(tone()),
+      "OPEN_FAILED",
+      /Unsafe file name '\/.*tone-\w+\.mp3'/,
+    ],
     ["ffconcat naming /etc/passwd", () => ffconcat("/etc/passwd"), "OPEN_FAILED", /Unsafe file name '\/etc\/passwd'/],
     // Debian's ffmpeg accepts this one (the oracle above): the engine refuses a playlist input
-    ["HLS naming a local .mp3 by absolute path", () => hls(tone()), "OPEN_FAILED", /is a playlist \(hls\), not an audio or video file/],
+    [
+      "HLS naming a local .mp3 by absolute path",
+      () => hls(tone()),
+      "OPEN_FAILED",
+      /is a playlist \(hls\), not an audio or video file/,
+    ],
   ];
 
-  it.each(PLAYLISTS)("%s, named x.mp3: convert → wav ends in a coded error naming why, nothing converted", async (_name, list, code, message) => {
-    const err = await expectTaskError(() => execute("convert", { output_format: "wav" }, [bytesInput("x.mp3", utf8(list()))], nativeOnly()), code as never);
-    expect(err.message).toMatch(message);
-  });
+  it.each(PLAYLISTS)(
+    "%s, named x.mp3: convert → wav ends in a coded error naming why, nothing converted",
+    async (_name, list, code, message) => {
+      const err = await expectTaskError(
+        () => execute("convert", { output_format: "wav" }, [bytesInput("x.mp3", utf8(list()))], nativeOnly()),
+        code as never,
+      );
+      expect(err.message).toMatch(message);
+    },
+  );
 
-  it.each(PLAYLISTS)("%s: the engine's media call itself answers the same error", async (_name, list, code, message) => {
-    const r = await media().run({ op: "convert", input: { filename: "x.mp3", data: utf8(list()) }, outputFormat: "mp3", options: {} } as never);
-    expect(r.ok, JSON.stringify(r).slice(0, 300)).toBe(false);
-    if (r.ok) return;
-    expect(r.error.code).toBe(code);
-    expect(r.error.message).toMatch(message);
-  });
+  it.each(PLAYLISTS)(
+    "%s: the engine's media call itself answers the same error",
+    async (_name, list, code, message) => {
+      const r = await media().run({
+        op: "convert",
+        input: { filename: "x.mp3", data: utf8(list()) },
+        outputFormat: "mp3",
+        options: {},
+      } as never);
+      expect(r.ok, JSON.stringify(r).slice(0, 300)).toBe(false);
+      if (r.ok) return;
+      expect(r.error.code).toBe(code);
+      expect(r.error.message).toMatch(message);
+    },
+  );
 });
 
 describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {
@@ -248,7 +359,13 @@ describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {
       },
     });
   const answered = async (res: Response) => {
-    expect(res.status, await res.clone().text().then((t) => t.slice(0, 200))).toBe(200);
+    expect(
+      res.status,
+      await res
+        .clone()
+        .text()
+        .then((t) => t.slice(0, 200)),
+    ).toBe(200);
     const form = await res.formData();
     return JSON.parse(String(form.get("json"))) as { ok: boolean; engineVersion: string };
   };

@@ -60,7 +60,9 @@ describe("a 60-megapixel image: WASM ImageMagick answers OVER_BUDGET, native Ima
 
   it("convert to jpg width 2000 → imagemagick-native, a 2000x1200 JPEG with the same picture", async () => {
     const calls: Call[] = [];
-    const ctx = testContext({ engines: { ...wasm, imagemagick: spied(wasm.imagemagick!, calls), ...native.engines() } });
+    const ctx = testContext({
+      engines: { ...wasm, imagemagick: spied(wasm.imagemagick!, calls), ...native.engines() },
+    });
     const r = await execute("convert", { output_format: "jpg", width: 2000 }, [big()], ctx);
     expect(calls).toContainEqual({ method: "run", code: "OVER_BUDGET" });
     expect(r.engine).toEqual({ name: "imagemagick-native", version: imVersion() });
@@ -71,12 +73,20 @@ describe("a 60-megapixel image: WASM ImageMagick answers OVER_BUDGET, native Ima
   });
 
   it("without the native engines it ends OVER_BUDGET", async () => {
-    const err = await expectTaskError(() => execute("convert", { output_format: "jpg", width: 2000 }, [big()], testContext({ engines: { ...wasm } })), "OVER_BUDGET");
+    const err = await expectTaskError(
+      () => execute("convert", { output_format: "jpg", width: 2000 }, [big()], testContext({ engines: { ...wasm } })),
+      "OVER_BUDGET",
+    );
     expect(err.message).toContain("10000");
   });
 
   it("thumbnail png 200x200 fit crop → a 200x200 PNG, centre crop (red left, blue right)", async () => {
-    const r = await execute("thumbnail", { output_format: "png", width: 200, height: 200, fit: "crop" }, [big()], full());
+    const r = await execute(
+      "thumbnail",
+      { output_format: "png", width: 200, height: 200, fit: "crop" },
+      [big()],
+      full(),
+    );
     expect(r.engine.name).toBe("imagemagick-native");
     const path = tmpFile(r.out.files[0]!, "png");
     expect(identify(path, "%m %wx%h")).toBe("PNG 200x200");
@@ -93,9 +103,17 @@ describe("command (ImageMagick / GraphicsMagick, no shell)", () => {
   const W = Number(fact(PNG).width);
   const H = Number(fact(PNG).height);
   /** The corpus PNG as the file x.png of input task "up" (→ /input/up/x.png). */
-  const upload = (): InputFile => ({ ...bytesInput("x.png", new Uint8Array(readFileSync(corpusPath(PNG)))), fromTask: "up" });
+  const upload = (): InputFile => ({
+    ...bytesInput("x.png", new Uint8Array(readFileSync(corpusPath(PNG)))),
+    fromTask: "up",
+  });
   const im = (args: string, extra: Record<string, unknown> = {}) =>
-    execute("command", { engine: "imagemagick", command: "convert", arguments: args, capture_output: true, ...extra }, [upload()], full());
+    execute(
+      "command",
+      { engine: "imagemagick", command: "convert", arguments: args, capture_output: true, ...extra },
+      [upload()],
+      full(),
+    );
 
   it("convert -resize 50% writes /output/half.png at half size; result.command is the line; engine imagemagick", async () => {
     const line = "/input/up/x.png -resize 50% /output/half.png";
@@ -124,7 +142,12 @@ describe("command (ImageMagick / GraphicsMagick, no shell)", () => {
   });
 
   it("graphicsmagick: gm convert /input/up/x.png /output/x.jpg → a JPEG of the same size", async () => {
-    const r = await execute("command", { engine: "graphicsmagick", command: "gm", arguments: "convert /input/up/x.png /output/x.jpg" }, [upload()], full());
+    const r = await execute(
+      "command",
+      { engine: "graphicsmagick", command: "gm", arguments: "convert /input/up/x.png /output/x.jpg" },
+      [upload()],
+      full(),
+    );
     expect(r.out.files.map((f) => f.filename)).toEqual(["x.jpg"]);
     expect(identify(tmpFile(r.out.files[0]!, "jpg"), "%m %wx%h")).toBe(`JPEG ${W}x${H}`);
     expect(r.engine).toEqual({ name: "graphicsmagick", version: gmVersion() });
@@ -170,7 +193,9 @@ describe("command (ImageMagick / GraphicsMagick, no shell)", () => {
     // the creation check is bypassed here on purpose: the engine must refuse it again by itself
     await expectTaskError(() => im("/input/up/x.png; rm -rf / /output/y.png"), "UNSUPPORTED");
     // ";" and "&&" as words of their own pass the path check: they must be handed to convert as file names
-    const err = await im("/input/up/x.png /output/y.png ; touch /output/z.png && rm /input/up/x.png").catch((e: unknown) => e);
+    const err = await im("/input/up/x.png /output/y.png ; touch /output/z.png && rm /input/up/x.png").catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TaskError);
     expect((err as TaskError).code).toBe("CONVERSION_FAILED");
     // convert was handed "rm" as an input file name: the words were not run as commands
@@ -181,4 +206,3 @@ describe("command (ImageMagick / GraphicsMagick, no shell)", () => {
     expect(String(ok.out.extra?.output)).toContain(`${W}x${H}`);
   });
 });
-

@@ -23,7 +23,18 @@ import { nodeEngines } from "../../src/runtime/node/engines";
 import { fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { fullContext, repeatedPdf } from "../support/native-fixtures";
-import { alive, dpkgOwner, expectPdfA, gmVersion, gsVersion, imVersion, qpdfVersion, toolsGone, toolsUnder, until } from "../support/native-oracles";
+import {
+  alive,
+  dpkgOwner,
+  expectPdfA,
+  gmVersion,
+  gsVersion,
+  imVersion,
+  qpdfVersion,
+  toolsGone,
+  toolsUnder,
+  until,
+} from "../support/native-oracles";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
 
 let native: NativeServer;
@@ -37,13 +48,17 @@ let scratch: string;
 let longPdf: string;
 
 /** A context with the WebAssembly engines and the native rows (the production order). */
-const full = (opts?: { signal?: AbortSignal; timeoutMs?: number }, signal?: AbortSignal): OperationContext => fullContext(wasm, native, opts, signal);
+const full = (opts?: { signal?: AbortSignal; timeoutMs?: number }, signal?: AbortSignal): OperationContext =>
+  fullContext(wasm, native, opts, signal);
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "native-limits-root-"));
   scratch = mkdtempSync(join(tmpdir(), "native-limits-"));
   wasm = nodeEngines();
-  [native, bare] = await Promise.all([startNativeEngine({ NATIVE_WORK_DIR: root }), startNativeEngine({ PATH: "/nonexistent" })]);
+  [native, bare] = await Promise.all([
+    startNativeEngine({ NATIVE_WORK_DIR: root }),
+    startNativeEngine({ PATH: "/nonexistent" }),
+  ]);
   longPdf = repeatedPdf(HEAVY, HEAVY_TIMES, join(scratch, "long.pdf"));
 }, 120_000);
 
@@ -76,7 +91,10 @@ describe("a hung or cancelled tool", () => {
   it("a time limit (timeoutMs) on a Ghostscript job far longer than it → TIMEOUT, the tool is killed, the next call works", async () => {
     // 5 s: long enough to see the tool in /proc on a loaded machine; the job itself would run for minutes
     const seen = new Set<number>();
-    const pending = expectTaskError(() => execute("pdf/x", { variant: "4" }, [long()], full({ timeoutMs: 5_000 })), "TIMEOUT");
+    const pending = expectTaskError(
+      () => execute("pdf/x", { variant: "4" }, [long()], full({ timeoutMs: 5_000 })),
+      "TIMEOUT",
+    );
     let settled = false;
     void pending.then(
       () => (settled = true),
@@ -89,7 +107,9 @@ describe("a hung or cancelled tool", () => {
     const err = await pending; // without the limit this waits for the natural end: minutes, past the test's timeout
     expect([...seen], "Ghostscript ran for this call before the limit stopped it").not.toEqual([]);
     expect(err.message).toMatch(/time limit/i);
-    expect(await toolsGone(root, 30_000), "tool processes left running under the native engine's work root").toEqual([]);
+    expect(await toolsGone(root, 30_000), "tool processes left running under the native engine's work root").toEqual(
+      [],
+    );
     expect([...seen].filter(alive), "the Ghostscript processes seen running are gone").toEqual([]);
     const r = await execute("pdf/a", { conformance_level: "2b" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], full());
     expectPdfA(tmpFile(r.out.files[0]!), 2, PAGES12);
@@ -135,8 +155,18 @@ describe("a hung or cancelled tool", () => {
 
 describe("a native engine without its tools (PATH=/nonexistent)", () => {
   it("GET /health reports every tool with version null and the Debian packages that provide it", async () => {
-    const health = (await (await fetch(`${bare.url}/health`)).json()) as { tools: { name: string; version: string | null; packages: string[] }[] };
-    expect(health.tools.map((t) => t.name).sort()).toEqual(["ffmpeg", "ghostscript", "graphicsmagick", "imagemagick", "libreoffice", "qpdf", "tesseract"]);
+    const health = (await (await fetch(`${bare.url}/health`)).json()) as {
+      tools: { name: string; version: string | null; packages: string[] }[];
+    };
+    expect(health.tools.map((t) => t.name).sort()).toEqual([
+      "ffmpeg",
+      "ghostscript",
+      "graphicsmagick",
+      "imagemagick",
+      "libreoffice",
+      "qpdf",
+      "tesseract",
+    ]);
     for (const t of health.tools) {
       expect(t.version, t.name).toBeNull();
       expect(t.packages.length, t.name).toBeGreaterThan(0);
@@ -153,19 +183,33 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
   });
 
   it("the engine with its tools reports the versions the tools print themselves", async () => {
-    const health = (await (await fetch(`${native.url}/health`)).json()) as { tools: { name: string; version: string | null }[] };
+    const health = (await (await fetch(`${native.url}/health`)).json()) as {
+      tools: { name: string; version: string | null }[];
+    };
     const v = Object.fromEntries(health.tools.map((t) => [t.name, t.version]));
-    expect(v).toMatchObject({ ghostscript: gsVersion(), qpdf: qpdfVersion(), imagemagick: imVersion(), graphicsmagick: gmVersion() });
+    expect(v).toMatchObject({
+      ghostscript: gsVersion(),
+      qpdf: qpdfVersion(),
+      imagemagick: imVersion(),
+      graphicsmagick: gmVersion(),
+    });
     // ffmpeg's own first line, e.g. "ffmpeg version 5.1.9-0+deb12u1 Copyright …"
-    expect(spawnSync("ffmpeg", ["-version"]).stdout.toString()).toMatch(new RegExp(`^ffmpeg version ${String(v.ffmpeg).replace(/\./g, "\\.")}\\b`));
+    expect(spawnSync("ffmpeg", ["-version"]).stdout.toString()).toMatch(
+      new RegExp(`^ffmpeg version ${String(v.ffmpeg).replace(/\./g, "\\.")}\\b`),
+    );
   });
 
   it("pdf/a with only that engine ends ENGINE_UNAVAILABLE naming `apt-get install ghostscript`", async () => {
     const err = await expectTaskError(
-      () => execute("pdf/a", { conformance_level: "2b" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], testContext({ engines: { ...bare.engines() } })),
+      () =>
+        execute(
+          "pdf/a",
+          { conformance_level: "2b" },
+          [corpusInput("pdf/gotenberg-pages_12.pdf")],
+          testContext({ engines: { ...bare.engines() } }),
+        ),
       "ENGINE_UNAVAILABLE",
     );
     expect(err.message).toContain("apt-get install ghostscript");
   });
 });
-

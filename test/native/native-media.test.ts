@@ -25,7 +25,9 @@ const full = () => testContext({ engines: { ...wasm, ...native.engines() } });
 
 /** ffprobe's format and first streams. */
 function probe(path: string): { duration: number; streams: Record<string, any>[] } {
-  const j = JSON.parse(execFileSync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path]).toString());
+  const j = JSON.parse(
+    execFileSync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path]).toString(),
+  );
   return { duration: Number(j.format.duration), streams: j.streams };
 }
 
@@ -45,16 +47,32 @@ describe("native ffmpeg takes what the WebAssembly budget refuses", () => {
     const out = probe(tmpFile(r.out.files[0]!, "mp4"));
     expect(out.streams[0]).toMatchObject({ codec_name: "h264", width: 1920, height: 1080, pix_fmt: "yuv420p" });
     // the source holds 36 frames with gaps over 4.24 s; mp4 output is constant-rate, as Debian's ffmpeg makes it
-    expect(Math.abs(out.duration - nativeDuration(corpusPath(rel), ["-c:v", "libx264", "-preset", "veryfast"], "mp4"))).toBeLessThan(0.1);
+    expect(
+      Math.abs(out.duration - nativeDuration(corpusPath(rel), ["-c:v", "libx264", "-preset", "veryfast"], "mp4")),
+    ).toBeLessThan(0.1);
   });
 
   it("without the native engine the same task ends OVER_BUDGET naming the numbers", async () => {
-    const err = await expectTaskError(() => execute("convert", { output_format: "mp4" }, [corpusInput("video/filetype-fixture-null.webm")], testContext({ engines: wasm })), "OVER_BUDGET");
+    const err = await expectTaskError(
+      () =>
+        execute(
+          "convert",
+          { output_format: "mp4" },
+          [corpusInput("video/filetype-fixture-null.webm")],
+          testContext({ engines: wasm }),
+        ),
+      "OVER_BUDGET",
+    );
     expect(err.message).toMatch(/1920×1080.*264 M pixel-frames/);
   });
 
   it("engine: ffmpeg-native runs a small convert natively too, with the same defaults (vp9 + opus in webm)", async () => {
-    const r = await execute("convert", { output_format: "webm", engine: "ffmpeg-native" }, [corpusInput("video/tika-en-US_Hi.mp4")], full());
+    const r = await execute(
+      "convert",
+      { output_format: "webm", engine: "ffmpeg-native" },
+      [corpusInput("video/tika-en-US_Hi.mp4")],
+      full(),
+    );
     expect(r.engine.name).toBe("ffmpeg-native");
     const out = probe(tmpFile(r.out.files[0]!, "webm"));
     expect(out.streams.map((s) => s.codec_name)).toEqual(["vp9", "opus"]);
@@ -63,22 +81,48 @@ describe("native ffmpeg takes what the WebAssembly budget refuses", () => {
 
   it("a native GIF (two runs: palette, then frames) and a native thumbnail", async () => {
     const src = corpusInput("video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm");
-    const gif = await execute("convert", { output_format: "gif", engine: "ffmpeg-native", trim_end: 2, width: 160 }, [src], full());
+    const gif = await execute(
+      "convert",
+      { output_format: "gif", engine: "ffmpeg-native", trim_end: 2, width: 160 },
+      [src],
+      full(),
+    );
     const g = probe(tmpFile(gif.out.files[0]!, "gif"));
     expect(g.streams[0]).toMatchObject({ codec_name: "gif", width: 160, height: 90 });
-    const thumb = await execute("thumbnail", { output_format: "jpg", engine: "ffmpeg-native", width: 80, height: 80, fit: "crop" }, [src], full());
-    expect(probe(tmpFile(thumb.out.files[0]!, "jpg")).streams[0]).toMatchObject({ codec_name: "mjpeg", width: 80, height: 80 });
+    const thumb = await execute(
+      "thumbnail",
+      { output_format: "jpg", engine: "ffmpeg-native", width: 80, height: 80, fit: "crop" },
+      [src],
+      full(),
+    );
+    expect(probe(tmpFile(thumb.out.files[0]!, "jpg")).streams[0]).toMatchObject({
+      codec_name: "mjpeg",
+      width: 80,
+      height: 80,
+    });
   });
 
   it("video_codec x265: the WebAssembly ffmpeg answers UNSUPPORTED (its x265 never returns), native ffmpeg encodes HEVC", async () => {
-    const r = await execute("convert", { output_format: "mkv", video_codec: "x265", trim_end: 1 }, [corpusInput("video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm")], full());
+    const r = await execute(
+      "convert",
+      { output_format: "mkv", video_codec: "x265", trim_end: 1 },
+      [corpusInput("video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm")],
+      full(),
+    );
     expect(r.engine.name).toBe("ffmpeg-native");
-    expect(probe(tmpFile(r.out.files[0]!, "mkv")).streams[0]).toMatchObject({ codec_name: "hevc", width: 320, height: 180 });
+    expect(probe(tmpFile(r.out.files[0]!, "mkv")).streams[0]).toMatchObject({
+      codec_name: "hevc",
+      width: 320,
+      height: 180,
+    });
   });
 
   it("a file that is not media is OPEN_FAILED natively as in WebAssembly", async () => {
     const input = () => bytesInput("fake.mp4", new TextEncoder().encode("not a video at all"));
-    await expectTaskError(() => execute("convert", { output_format: "webm", engine: "ffmpeg-native" }, [input()], full()), "OPEN_FAILED");
+    await expectTaskError(
+      () => execute("convert", { output_format: "webm", engine: "ffmpeg-native" }, [input()], full()),
+      "OPEN_FAILED",
+    );
     await expectTaskError(() => execute("convert", { output_format: "webm" }, [input()], full()), "OPEN_FAILED");
   });
 });
@@ -87,7 +131,17 @@ describe("native ffmpeg/ffprobe commands", () => {
   const clip = () => ({ ...corpusInput("video/tika-en-US_Hi.mp4", "hi.mp4"), fromTask: "up" });
 
   it("ffmpeg writes under /output, the console names /input paths, not the engine's folders", async () => {
-    const r = await execute("command", { engine: "ffmpeg-native", command: "ffmpeg", arguments: "-i /input/up/hi.mp4 -vn /output/hi.mp3", capture_output: true }, [clip()], full());
+    const r = await execute(
+      "command",
+      {
+        engine: "ffmpeg-native",
+        command: "ffmpeg",
+        arguments: "-i /input/up/hi.mp4 -vn /output/hi.mp3",
+        capture_output: true,
+      },
+      [clip()],
+      full(),
+    );
     expect(r.engine.name).toBe("ffmpeg-native");
     expect(r.out.files.map((f) => f.filename)).toEqual(["hi.mp3"]);
     expect(probe(tmpFile(r.out.files[0]!, "mp3")).streams[0]!.codec_name).toBe("mp3");
@@ -97,15 +151,30 @@ describe("native ffmpeg/ffprobe commands", () => {
   });
 
   it("ffprobe with capture_output prints what Debian's ffprobe prints for the file", async () => {
-    const r = await execute("command", { engine: "ffmpeg-native", command: "ffprobe", arguments: "-hide_banner /input/up/hi.mp4", capture_output: true }, [clip()], full());
+    const r = await execute(
+      "command",
+      { engine: "ffmpeg-native", command: "ffprobe", arguments: "-hide_banner /input/up/hi.mp4", capture_output: true },
+      [clip()],
+      full(),
+    );
     const ours = String(r.out.extra!.output).replaceAll("/input/up/hi.mp4", "F").trim();
-    const ref = execFileSync("sh", ["-c", `ffprobe -hide_banner "${corpusPath("video/tika-en-US_Hi.mp4")}" 2>&1`]).toString().replaceAll(corpusPath("video/tika-en-US_Hi.mp4"), "F").trim();
+    const ref = execFileSync("sh", ["-c", `ffprobe -hide_banner "${corpusPath("video/tika-en-US_Hi.mp4")}" 2>&1`])
+      .toString()
+      .replaceAll(corpusPath("video/tika-en-US_Hi.mp4"), "F")
+      .trim();
     expect(ours).toBe(ref);
   });
 
   it("refuses paths outside /input and /output and network protocols before running anything", async () => {
-    for (const args of ["-i /etc/passwd /output/x.mp4", "-i http://127.0.0.1:1/x.mp4 /output/x.mp4", "-i /input/up/hi.mp4 -vf movie=/etc/passwd /output/x.mp4"]) {
-      const err = await expectTaskError(() => execute("command", { engine: "ffmpeg-native", command: "ffmpeg", arguments: args }, [clip()], full()), "UNSUPPORTED");
+    for (const args of [
+      "-i /etc/passwd /output/x.mp4",
+      "-i http://127.0.0.1:1/x.mp4 /output/x.mp4",
+      "-i /input/up/hi.mp4 -vf movie=/etc/passwd /output/x.mp4",
+    ]) {
+      const err = await expectTaskError(
+        () => execute("command", { engine: "ffmpeg-native", command: "ffmpeg", arguments: args }, [clip()], full()),
+        "UNSUPPORTED",
+      );
       expect(err.message).toMatch(/not allowed|only files under/);
     }
   });

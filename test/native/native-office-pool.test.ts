@@ -8,7 +8,17 @@
 import { execFile, execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,7 +30,9 @@ import { corpusPath } from "../support/corpus";
 
 const SOFFICE = "/usr/bin/soffice";
 const PASSWORD_DOCX = "tika-testWORD_protected_passtika.docx";
-const OFFICE_FILES = readdirSync(corpusPath("office")).filter((f) => f !== PASSWORD_DOCX).sort();
+const OFFICE_FILES = readdirSync(corpusPath("office"))
+  .filter((f) => f !== PASSWORD_DOCX)
+  .sort();
 const GALLERY_GIRAFFE = "/usr/lib/libreoffice/share/gallery/backgrounds/giraffe.png";
 
 const tmp = mkdtempSync(join(tmpdir(), "office-pool-test-"));
@@ -36,10 +48,13 @@ mkdirSync(coldOut);
 const coldName = (file: string) => `${file.slice(0, -extname(file).length)}__${extname(file).slice(1)}`;
 const coldPdf = (file: string) => join(coldOut, `${coldName(file)}.pdf`);
 
-const pdfPages = (pdf: string) => Number(/^Pages:\s+(\d+)/m.exec(execFileSync("pdfinfo", [pdf], { encoding: "utf8" }))?.[1]);
-const pdfWords = (pdf: string) => execFileSync("pdftotext", [pdf, "-"], { encoding: "utf8" }).split(/\s+/).filter(Boolean);
+const pdfPages = (pdf: string) =>
+  Number(/^Pages:\s+(\d+)/m.exec(execFileSync("pdfinfo", [pdf], { encoding: "utf8" }))?.[1]);
+const pdfWords = (pdf: string) =>
+  execFileSync("pdftotext", [pdf, "-"], { encoding: "utf8" }).split(/\s+/).filter(Boolean);
 /** Image XObjects listed by `pdfimages -list` (two header lines, then one line per image). */
-const pdfImages = (pdf: string) => execFileSync("pdfimages", ["-list", pdf], { encoding: "utf8" }).trim().split("\n").slice(2).filter(Boolean).length;
+const pdfImages = (pdf: string) =>
+  execFileSync("pdfimages", ["-list", pdf], { encoding: "utf8" }).trim().split("\n").slice(2).filter(Boolean).length;
 
 /** Font family names a zipped document's XML declares (OOXML theme/run fonts, ODF font faces, xlsx fonts). */
 function declaredFonts(path: string): Set<string> {
@@ -47,7 +62,9 @@ function declaredFonts(path: string): Set<string> {
   const entries = unzipSync(new Uint8Array(readFileSync(path)), { filter: (f) => f.name.endsWith(".xml") });
   for (const data of Object.values(entries)) {
     const xml = strFromU8(data);
-    for (const m of xml.matchAll(/(?:w:ascii|w:hAnsi|w:name|typeface|style:font-name|svg:font-family|<name val)="([^"]+)"/g)) {
+    for (const m of xml.matchAll(
+      /(?:w:ascii|w:hAnsi|w:name|typeface|style:font-name|svg:font-family|<name val)="([^"]+)"/g,
+    )) {
       out.add(m[1].replace(/&apos;|'/g, "").trim());
     }
   }
@@ -134,14 +151,18 @@ const BIG_TXT = join(tmp, "docs", "big.txt");
 {
   const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split(" ");
   const lines: string[] = [];
-  for (let i = 0; i < 4000; i++) lines.push(Array.from({ length: 60 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" "));
+  for (let i = 0; i < 4000; i++)
+    lines.push(Array.from({ length: 60 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" "));
   writeFileSync(BIG_TXT, lines.join("\n"));
 }
 
 // An HTML page linking an image on a local HTTP server (counting requests) and one on the disk.
 const REMOTE_HTML = join(tmp, "docs", "remote.html");
 const LOCAL_HTML = join(tmp, "docs", "local-link.html");
-writeFileSync(LOCAL_HTML, `<html><body><p>Local image below</p><img src="${pathToFileURL(LINKED_PNG).href}" width="50" height="50"></body></html>`);
+writeFileSync(
+  LOCAL_HTML,
+  `<html><body><p>Local image below</p><img src="${pathToFileURL(LINKED_PNG).href}" width="50" height="50"></body></html>`,
+);
 let server: Server;
 let httpHits = 0;
 let coldHttpHits = 0;
@@ -158,7 +179,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
-  writeFileSync(REMOTE_HTML, `<html><body><p>Remote image below</p><img src="http://127.0.0.1:${port}/x.png" width="50" height="50"></body></html>`);
+  writeFileSync(
+    REMOTE_HTML,
+    `<html><body><p>Remote image below</p><img src="http://127.0.0.1:${port}/x.png" width="50" height="50"></body></html>`,
+  );
   // The oracle: one cold `soffice --convert-to pdf` run, own default (unhardened) profile, over every
   // office corpus file but the encrypted one, plus our linked-image document.
   for (const f of OFFICE_FILES) copyFileSync(corpusPath(`office/${f}`), join(coldIn, `${coldName(f)}${extname(f)}`));
@@ -167,7 +191,15 @@ beforeAll(async () => {
   // Asynchronous: the HTTP server above must keep answering while the CLI runs.
   await promisify(execFile)(
     SOFFICE,
-    [`-env:UserInstallation=${pathToFileURL(join(tmp, "cold-profile")).href}`, "--headless", "--convert-to", "pdf", "--outdir", coldOut, ...readdirSync(coldIn).map((f) => join(coldIn, f))],
+    [
+      `-env:UserInstallation=${pathToFileURL(join(tmp, "cold-profile")).href}`,
+      "--headless",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      coldOut,
+      ...readdirSync(coldIn).map((f) => join(coldIn, f)),
+    ],
     { env: { HOME: tmp, PATH: process.env.PATH, SAL_USE_VCLPLUGIN: "svp" }, timeout: 120_000 },
   );
   coldHttpHits = httpHits;
@@ -216,7 +248,12 @@ describe("office corpus → PDF matches a cold soffice --convert-to", () => {
   });
 
   it("reports the fonts a docx asks for (gotenberg-pages_3.docx: Arial)", async () => {
-    const r = await pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: nextOut(), format: "pdf", timeoutMs: 60_000 });
+    const r = await pool.convert({
+      input: corpusPath("office/gotenberg-pages_3.docx"),
+      output: nextOut(),
+      format: "pdf",
+      timeoutMs: 60_000,
+    });
     expect(declaredFonts(corpusPath("office/gotenberg-pages_3.docx"))).toContain("Arial");
     expect(r.fontsRequested).toEqual(["Arial"]);
   });
@@ -232,7 +269,10 @@ describe("password-protected docx", () => {
   });
 
   it("with a wrong password → INVALID_PASSWORD", async () => {
-    await expectOfficeError(pool.convert({ input, output: nextOut(), format: "pdf", password: "not-tika", timeoutMs: 60_000 }), "INVALID_PASSWORD");
+    await expectOfficeError(
+      pool.convert({ input, output: nextOut(), format: "pdf", password: "not-tika", timeoutMs: 60_000 }),
+      "INVALID_PASSWORD",
+    );
   });
 
   it('with "tika" → a PDF with text', async () => {
@@ -245,20 +285,41 @@ describe("password-protected docx", () => {
 
 describe("broken and hostile inputs", () => {
   it("a truncated docx → OPEN_FAILED, and the pool converts a good document right after", async () => {
-    await expectOfficeError(pool.convert({ input: corpusPath("broken/tika-testWORD_truncated.docx"), output: nextOut(), format: "pdf", timeoutMs: 60_000 }), "OPEN_FAILED");
+    await expectOfficeError(
+      pool.convert({
+        input: corpusPath("broken/tika-testWORD_truncated.docx"),
+        output: nextOut(),
+        format: "pdf",
+        timeoutMs: 60_000,
+      }),
+      "OPEN_FAILED",
+    );
     const output = nextOut();
-    const r = await pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output, format: "pdf", timeoutMs: 60_000 });
+    const r = await pool.convert({
+      input: corpusPath("office/gotenberg-pages_3.docx"),
+      output,
+      format: "pdf",
+      timeoutMs: 60_000,
+    });
     expect(r.pages).toBe(3);
     expect(pdfPages(output)).toBe(3);
   });
 
   it("a missing input → OPEN_FAILED", async () => {
-    await expectOfficeError(pool.convert({ input: join(tmp, "nope.docx"), output: nextOut(), format: "pdf", timeoutMs: 60_000 }), "OPEN_FAILED");
+    await expectOfficeError(
+      pool.convert({ input: join(tmp, "nope.docx"), output: nextOut(), format: "pdf", timeoutMs: 60_000 }),
+      "OPEN_FAILED",
+    );
   });
 
   it("the corpus fodt linking an absolute file: image converts without any image", async () => {
     const output = nextOut();
-    await pool.convert({ input: corpusPath("broken/gotenberg-libreoffice-linked-external.fodt"), output, format: "pdf", timeoutMs: 60_000 });
+    await pool.convert({
+      input: corpusPath("broken/gotenberg-libreoffice-linked-external.fodt"),
+      output,
+      format: "pdf",
+      timeoutMs: 60_000,
+    });
     expect(pdfWords(output).join(" ")).toContain("must not load");
     expect(pdfImages(output)).toBe(0);
   });
@@ -295,15 +356,36 @@ describe("broken and hostile inputs", () => {
   });
 
   it("PDF input → CONVERT_FAILED (not imported into LibreOffice)", async () => {
-    await expectOfficeError(pool.convert({ input: corpusPath("pdf/gotenberg-pages_12.pdf"), output: nextOut("docx"), format: "docx", timeoutMs: 60_000 }), "CONVERT_FAILED");
-    await expectOfficeError(pool.convert({ input: corpusPath("pdf/gotenberg-pages_12.pdf"), output: nextOut(), format: "pdf", timeoutMs: 60_000 }), "CONVERT_FAILED");
+    await expectOfficeError(
+      pool.convert({
+        input: corpusPath("pdf/gotenberg-pages_12.pdf"),
+        output: nextOut("docx"),
+        format: "docx",
+        timeoutMs: 60_000,
+      }),
+      "CONVERT_FAILED",
+    );
+    await expectOfficeError(
+      pool.convert({
+        input: corpusPath("pdf/gotenberg-pages_12.pdf"),
+        output: nextOut(),
+        format: "pdf",
+        timeoutMs: 60_000,
+      }),
+      "CONVERT_FAILED",
+    );
   });
 });
 
 describe("docx / odt output", () => {
   it(".doc → docx keeps the text and the page count", async () => {
     const output = nextOut("docx");
-    const r = await pool.convert({ input: corpusPath("office/tika-testWORD.doc"), output, format: "docx", timeoutMs: 60_000 });
+    const r = await pool.convert({
+      input: corpusPath("office/tika-testWORD.doc"),
+      output,
+      format: "docx",
+      timeoutMs: 60_000,
+    });
     const xml = strFromU8(unzipSync(new Uint8Array(readFileSync(output)))["word/document.xml"]);
     const text = xml.replace(/<[^>]+>/g, "");
     expect(pdfWords(coldPdf("tika-testWORD.doc")).join(" ")).toContain("Sample Word Document");
@@ -321,7 +403,10 @@ describe("docx / odt output", () => {
 
   it("a spreadsheet → docx is CONVERT_FAILED", async () => {
     const output = nextOut("docx");
-    await expectOfficeError(pool.convert({ input: corpusPath("office/tika-testEXCEL.xls"), output, format: "docx", timeoutMs: 60_000 }), "CONVERT_FAILED");
+    await expectOfficeError(
+      pool.convert({ input: corpusPath("office/tika-testEXCEL.xls"), output, format: "docx", timeoutMs: 60_000 }),
+      "CONVERT_FAILED",
+    );
     expect(existsSync(output)).toBe(false);
   });
 });
@@ -341,10 +426,16 @@ describe("timeouts, crashes, concurrency", () => {
     for (let i = 0; i < 50 && newlyDead() < 2; i++) await new Promise((r) => setTimeout(r, 100));
     expect(newlyDead()).toBe(2);
     // the slot's replacements are spawned in the background: give them the time a loaded machine needs
-    for (let i = 0; i < 100 && pool.processIds().length <= before.length; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && pool.processIds().length <= before.length; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(pool.processIds().length).toBeGreaterThan(before.length);
     const ok = nextOut();
-    const r = await pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: ok, format: "pdf", timeoutMs: 60_000 });
+    const r = await pool.convert({
+      input: corpusPath("office/gotenberg-pages_3.docx"),
+      output: ok,
+      format: "pdf",
+      timeoutMs: 60_000,
+    });
     expect(r.pages).toBe(3);
     expect(pdfPages(ok)).toBe(3);
   });
@@ -355,11 +446,16 @@ describe("timeouts, crashes, concurrency", () => {
     for (let i = 0; i < 600 && pool.stats().ready < pool.stats().size; i++) await new Promise((r) => setTimeout(r, 50));
     expect(pool.stats().ready).toBe(pool.stats().size);
     const restarts = pool.stats().restarts;
-    const bins = liveProcesses(pool.processIds()).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("soffice.bin"));
+    const bins = liveProcesses(pool.processIds()).filter((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("soffice.bin"),
+    );
     expect(bins.length).toBeGreaterThan(0);
     const cpuBefore = cpuTicks(bins);
     const run = pool.convert({ input: BIG_TXT, output: nextOut(), format: "pdf", timeoutMs: 60_000 });
-    const settled = run.then(() => "resolved", () => "rejected");
+    const settled = run.then(
+      () => "resolved",
+      () => "rejected",
+    );
     // The kill point is the test's, not the clock's: once soffice has spent CPU on this request (it
     // reached soffice's main thread; ~330 pages take seconds of CPU), every soffice.bin of the pool
     // is frozen with SIGSTOP, so it cannot finish however loaded the machine is, then SIGKILLed the
@@ -373,7 +469,12 @@ describe("timeouts, crashes, concurrency", () => {
     expect(await settled).toBe("rejected");
     expect(pool.stats().restarts).toBeGreaterThan(restarts);
     const output = nextOut();
-    const r = await pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output, format: "pdf", timeoutMs: 60_000 });
+    const r = await pool.convert({
+      input: corpusPath("office/gotenberg-pages_3.docx"),
+      output,
+      format: "pdf",
+      timeoutMs: 60_000,
+    });
     expect(r.pages).toBe(3);
   });
 
@@ -382,7 +483,9 @@ describe("timeouts, crashes, concurrency", () => {
     let maxBusy = 0;
     const watch = setInterval(() => (maxBusy = Math.max(maxBusy, pool.stats().busy)), 5);
     const results = await Promise.all(
-      outputs.map((output) => pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output, format: "pdf", timeoutMs: 60_000 })),
+      outputs.map((output) =>
+        pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output, format: "pdf", timeoutMs: 60_000 }),
+      ),
     );
     clearInterval(watch);
     expect(maxBusy).toBeLessThanOrEqual(2);
@@ -395,8 +498,18 @@ describe("timeouts, crashes, concurrency", () => {
 
   it("a request whose queue wait exceeds its timeout rejects TIMEOUT without a process being killed", async () => {
     const restarts = pool.stats().restarts;
-    const busy = [0, 1].map(() => pool.convert({ input: BIG_TXT, output: nextOut(), format: "pdf", timeoutMs: 60_000 }));
-    await expectOfficeError(pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: nextOut(), format: "pdf", timeoutMs: 200 }), "TIMEOUT");
+    const busy = [0, 1].map(() =>
+      pool.convert({ input: BIG_TXT, output: nextOut(), format: "pdf", timeoutMs: 60_000 }),
+    );
+    await expectOfficeError(
+      pool.convert({
+        input: corpusPath("office/gotenberg-pages_3.docx"),
+        output: nextOut(),
+        format: "pdf",
+        timeoutMs: 200,
+      }),
+      "TIMEOUT",
+    );
     await Promise.all(busy);
     expect(pool.stats().restarts).toBe(restarts);
   });
@@ -407,10 +520,18 @@ describe("recycling and limits", () => {
     const memoryBytes = 2 * 1024 ** 3;
     const p = new OfficePool({ workRoot: join(tmp, "work-recycle"), size: 1, maxDocuments: 2, memoryBytes });
     try {
-      const convert = () => p.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: nextOut(), format: "pdf", timeoutMs: 60_000 });
+      const convert = () =>
+        p.convert({
+          input: corpusPath("office/gotenberg-pages_3.docx"),
+          output: nextOut(),
+          format: "pdf",
+          timeoutMs: 60_000,
+        });
       await convert();
       // The address-space limit reached soffice.bin itself (a grandchild, through prlimit and oosplash).
-      const bins = liveProcesses(p.processIds()).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("soffice.bin"));
+      const bins = liveProcesses(p.processIds()).filter((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("soffice.bin"),
+      );
       expect(bins.length).toBe(1);
       const limits = readFileSync(`/proc/${bins[0]}/limits`, "utf8");
       expect(limits).toMatch(new RegExp(`^Max address space\\s+${memoryBytes}\\s+${memoryBytes}\\s+bytes`, "m"));
@@ -428,8 +549,18 @@ describe("recycling and limits", () => {
 describe("engine unavailable", () => {
   it("a missing soffice → ENGINE_UNAVAILABLE naming the Debian packages", async () => {
     const p = new OfficePool({ workRoot: join(tmp, "work-missing"), soffice: join(tmp, "no-such-soffice") });
-    const err = await expectOfficeError(p.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: nextOut(), format: "pdf", timeoutMs: 30_000 }), "ENGINE_UNAVAILABLE");
-    expect(err.message).toContain("libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno");
+    const err = await expectOfficeError(
+      p.convert({
+        input: corpusPath("office/gotenberg-pages_3.docx"),
+        output: nextOut(),
+        format: "pdf",
+        timeoutMs: 30_000,
+      }),
+      "ENGINE_UNAVAILABLE",
+    );
+    expect(err.message).toContain(
+      "libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno",
+    );
     await p.close();
   });
 
@@ -439,7 +570,15 @@ describe("engine unavailable", () => {
     writeFileSync(noUno, '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n');
     chmodSync(noUno, 0o755);
     const p = new OfficePool({ workRoot: join(tmp, "work-nouno"), python: noUno, size: 1 });
-    const err = await expectOfficeError(p.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: nextOut(), format: "pdf", timeoutMs: 60_000 }), "ENGINE_UNAVAILABLE");
+    const err = await expectOfficeError(
+      p.convert({
+        input: corpusPath("office/gotenberg-pages_3.docx"),
+        output: nextOut(),
+        format: "pdf",
+        timeoutMs: 60_000,
+      }),
+      "ENGINE_UNAVAILABLE",
+    );
     expect(err.message).toContain("python3-uno");
     const pids = p.processIds();
     await p.close();
@@ -455,6 +594,14 @@ describe("close()", () => {
     await pool.close();
     expect(liveProcesses(pids, workRoot)).toEqual([]);
     expect(pool.stats()).toMatchObject({ ready: 0, busy: 0 });
-    await expectOfficeError(pool.convert({ input: corpusPath("office/gotenberg-pages_3.docx"), output: nextOut(), format: "pdf", timeoutMs: 1000 }), "ENGINE_UNAVAILABLE");
+    await expectOfficeError(
+      pool.convert({
+        input: corpusPath("office/gotenberg-pages_3.docx"),
+        output: nextOut(),
+        format: "pdf",
+        timeoutMs: 1000,
+      }),
+      "ENGINE_UNAVAILABLE",
+    );
   });
 });

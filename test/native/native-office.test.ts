@@ -17,7 +17,17 @@ import { execute } from "../../src/runner/execute";
 import { byClaim } from "../support/claims";
 import { corpusPath, CORPUS } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
-import { bytesInput, corpusInput, dataOf, expectTaskError, pdfinfo, pdftotext, pngSize, testContext, tmpFile } from "../support/pdf-helpers";
+import {
+  bytesInput,
+  corpusInput,
+  dataOf,
+  expectTaskError,
+  pdfinfo,
+  pdftotext,
+  pngSize,
+  testContext,
+  tmpFile,
+} from "../support/pdf-helpers";
 
 let native: NativeServer;
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
@@ -30,7 +40,19 @@ afterAll(async () => native?.stop());
 const cliDir = mkdtempSync(join(tmpdir(), "soffice-cli-"));
 function cliPdf(rel: string): string | null {
   const out = join(cliDir, rel.replace(/\W/g, "_"));
-  spawnSync("soffice", [`-env:UserInstallation=file://${join(cliDir, "profile")}`, "--headless", "--convert-to", "pdf", "--outdir", out, corpusPath(rel)], { stdio: "ignore", timeout: 120_000 });
+  spawnSync(
+    "soffice",
+    [
+      `-env:UserInstallation=file://${join(cliDir, "profile")}`,
+      "--headless",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      out,
+      corpusPath(rel),
+    ],
+    { stdio: "ignore", timeout: 120_000 },
+  );
   const made = existsSync(out) ? readdirSync(out).filter((f) => f.endsWith(".pdf")) : [];
   return made.length ? join(out, made[0]!) : null;
 }
@@ -41,19 +63,29 @@ const words = (t: string) => t.replace(/\s+/g, " ").trim().split(" ").slice(0, 1
  * held to the CLI's PDF; the others (epub, iWork, hwp, djvu, xps… until an issue claims them) must
  * be refused by routing with a coded error naming the conversion.
  */
-const SWEEP = byClaim(readdirSync(join(CORPUS, "office")).filter((f) => !f.includes("protected")).map((f) => `office/${f}`), "convert", "pdf");
+const SWEEP = byClaim(
+  readdirSync(join(CORPUS, "office"))
+    .filter((f) => !f.includes("protected"))
+    .map((f) => `office/${f}`),
+  "convert",
+  "pdf",
+);
 const OFFICE = SWEEP.claimed;
 
 describe("office → PDF matches the LibreOffice CLI", () => {
   it("the corpus has the office formats the issue names, all claimed", () => {
     const exts = new Set(OFFICE.map((f) => f.split(".").pop()));
-    for (const e of ["doc", "docx", "odt", "rtf", "xls", "xlsx", "ods", "ppt", "pptx", "wpd"]) expect(exts.has(e), e).toBe(true);
+    for (const e of ["doc", "docx", "odt", "rtf", "xls", "xlsx", "ods", "ppt", "pptx", "wpd"])
+      expect(exts.has(e), e).toBe(true);
   });
 
   for (const rel of SWEEP.unclaimed) {
     it(`${rel}: a format not claimed yet → INVALID_CONVERSION_TYPE, naming it`, async () => {
       const ext = rel.split(".").pop()!;
-      const err = await expectTaskError(() => execute("convert", { output_format: "pdf" }, [corpusInput(rel)], ctx()), "INVALID_CONVERSION_TYPE");
+      const err = await expectTaskError(
+        () => execute("convert", { output_format: "pdf" }, [corpusInput(rel)], ctx()),
+        "INVALID_CONVERSION_TYPE",
+      );
       expect(err.message).toContain(`from ${ext} to pdf`);
     });
   }
@@ -88,39 +120,74 @@ describe("passwords, broken and hostile documents", () => {
   const PROTECTED = "office/tika-testWORD_protected_passtika.docx";
 
   it("a protected DOCX: INVALID_PASSWORD without or with a wrong password, a PDF with the right one", async () => {
-    await expectTaskError(() => execute("convert", { output_format: "pdf" }, [corpusInput(PROTECTED)], ctx()), "INVALID_PASSWORD");
-    await expectTaskError(() => execute("convert", { output_format: "pdf", password: "wrong" }, [corpusInput(PROTECTED)], ctx()), "INVALID_PASSWORD");
+    await expectTaskError(
+      () => execute("convert", { output_format: "pdf" }, [corpusInput(PROTECTED)], ctx()),
+      "INVALID_PASSWORD",
+    );
+    await expectTaskError(
+      () => execute("convert", { output_format: "pdf", password: "wrong" }, [corpusInput(PROTECTED)], ctx()),
+      "INVALID_PASSWORD",
+    );
     const r = await execute("convert", { output_format: "pdf", password: "tika" }, [corpusInput(PROTECTED)], ctx());
     expect(pdftotext(r.out.files[0]!).trim().length).toBeGreaterThan(0);
   });
 
   it("a truncated DOCX and random bytes end as task errors with a code, and the pool converts the next document", async () => {
-    const err = await expectTaskError(() => execute("convert", { output_format: "pdf" }, [corpusInput("broken/tika-testWORD_truncated.docx")], ctx()), "OPEN_FAILED");
+    const err = await expectTaskError(
+      () => execute("convert", { output_format: "pdf" }, [corpusInput("broken/tika-testWORD_truncated.docx")], ctx()),
+      "OPEN_FAILED",
+    );
     expect(err.message).toContain("tika-testWORD_truncated.docx");
     const junk = new Uint8Array(4096).map((_, i) => (i * 7919) % 251);
-    await expect(execute("convert", { output_format: "pdf" }, [bytesInput("junk.docx", junk)], ctx())).rejects.toMatchObject({ name: "TaskError" });
-    const ok = await execute("convert", { output_format: "pdf" }, [corpusInput("office/gotenberg-pages_3.docx")], ctx());
+    await expect(
+      execute("convert", { output_format: "pdf" }, [bytesInput("junk.docx", junk)], ctx()),
+    ).rejects.toMatchObject({ name: "TaskError" });
+    const ok = await execute(
+      "convert",
+      { output_format: "pdf" },
+      [corpusInput("office/gotenberg-pages_3.docx")],
+      ctx(),
+    );
     expect(Number(pdfinfo(ok.out.files[0]!).Pages)).toBe(3);
   });
 
   it("a document that outlives its timeout ends in TIMEOUT and the pool keeps serving", async () => {
     const slow = testContext({ engines: { ...nodeEngines(), ...native.engines({ timeoutMs: 1 }) } });
-    await expectTaskError(() => execute("convert", { output_format: "pdf" }, [corpusInput("office/python-pptx-shp-movie-props.pptx")], slow), "TIMEOUT");
+    await expectTaskError(
+      () =>
+        execute("convert", { output_format: "pdf" }, [corpusInput("office/python-pptx-shp-movie-props.pptx")], slow),
+      "TIMEOUT",
+    );
     const ok = await execute("convert", { output_format: "pdf" }, [corpusInput("office/tika-testRTF.rtf")], ctx());
     expect(pdftotext(ok.out.files[0]!).trim().length).toBeGreaterThan(0);
   });
 
   it("a document linking an external image by file:// or http:// converts with nothing loaded or fetched", async () => {
     let hits = 0;
-    const srv = createServer((_q, res) => { hits++; res.end(readFileSync(corpusPath("images/cloudconvert-input.png"))); });
+    const srv = createServer((_q, res) => {
+      hits++;
+      res.end(readFileSync(corpusPath("images/cloudconvert-input.png")));
+    });
     await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
     const port = (srv.address() as { port: number }).port;
     try {
       const linked = readFileSync(corpusPath("broken/gotenberg-libreoffice-linked-external.fodt"), "utf8");
       const http = linked.replace(/file:\/\/\/[^"]+/, `http://127.0.0.1:${port}/giraffe.png`);
-      for (const [name, text] of [["linked-file.fodt", linked], ["linked-http.fodt", http]] as const) {
-        const r = await execute("convert", { output_format: "pdf" }, [bytesInput(name, new TextEncoder().encode(text))], ctx());
-        const images = execFileSync("pdfimages", ["-list", tmpFile(r.out.files[0]!)]).toString().trim().split("\n").slice(2);
+      for (const [name, text] of [
+        ["linked-file.fodt", linked],
+        ["linked-http.fodt", http],
+      ] as const) {
+        const r = await execute(
+          "convert",
+          { output_format: "pdf" },
+          [bytesInput(name, new TextEncoder().encode(text))],
+          ctx(),
+        );
+        const images = execFileSync("pdfimages", ["-list", tmpFile(r.out.files[0]!)])
+          .toString()
+          .trim()
+          .split("\n")
+          .slice(2);
         expect(images, `${name}: no image embedded`).toEqual([]);
         expect(pdftotext(r.out.files[0]!)).toContain("must not load");
       }
@@ -133,14 +200,24 @@ describe("passwords, broken and hostile documents", () => {
 
 describe("merge, thumbnail and watermark of office inputs go through PDF", () => {
   it("merge: a DOCX and a PDF in input order", async () => {
-    const r = await execute("merge", { output_format: "pdf" }, [corpusInput("office/gotenberg-pages_3.docx"), corpusInput("pdf/gotenberg-pages_12.pdf")], ctx());
+    const r = await execute(
+      "merge",
+      { output_format: "pdf" },
+      [corpusInput("office/gotenberg-pages_3.docx"), corpusInput("pdf/gotenberg-pages_12.pdf")],
+      ctx(),
+    );
     const out = r.out.files[0]!;
     expect(Number(pdfinfo(out).Pages)).toBe(15);
     expect(pdftotext(out).replace(/\s+/g, " ")).toMatch(/^Page 1 .*Page 2 .*Page 3 /);
   });
 
   it("thumbnail of a DOCX: a PNG of its first page", async () => {
-    const r = await execute("thumbnail", { output_format: "png", width: 200 }, [corpusInput("office/gotenberg-pages_3.docx")], ctx());
+    const r = await execute(
+      "thumbnail",
+      { output_format: "png", width: 200 },
+      [corpusInput("office/gotenberg-pages_3.docx")],
+      ctx(),
+    );
     expect(r.engine.name).toBe("libreoffice");
     expect(r.out.extra?.pdf_engine).toBe("pdfium");
     const png = dataOf(r.out.files[0]!);
@@ -150,7 +227,12 @@ describe("merge, thumbnail and watermark of office inputs go through PDF", () =>
   });
 
   it("watermark of an XLSX: a PDF with the text on its pages", async () => {
-    const r = await execute("watermark", { text: "CONFIDENTIAL", output_format: "pdf" }, [corpusInput("office/tika-testEXCEL.xlsx")], ctx());
+    const r = await execute(
+      "watermark",
+      { text: "CONFIDENTIAL", output_format: "pdf" },
+      [corpusInput("office/tika-testEXCEL.xlsx")],
+      ctx(),
+    );
     expect(r.out.files[0]!.filename).toBe("tika-testEXCEL.pdf");
     const text = pdftotext(r.out.files[0]!);
     expect(text).toContain("CONFIDENTIAL");

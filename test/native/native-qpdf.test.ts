@@ -16,7 +16,15 @@ import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { fullContext, repeatedPdf, spied, type Call } from "../support/native-fixtures";
 import { qpdfVersion, sh } from "../support/native-oracles";
-import { bytesInput, expectTaskError, pageRotations, pageText, pdfinfo, testContext, tmpFile } from "../support/pdf-helpers";
+import {
+  bytesInput,
+  expectTaskError,
+  pageRotations,
+  pageText,
+  pdfinfo,
+  testContext,
+  tmpFile,
+} from "../support/pdf-helpers";
 
 let native: NativeServer;
 /** The in-process WebAssembly engines, created once (their modules load on first use). */
@@ -80,9 +88,11 @@ describe("a 2,400-page PDF: pdf-lib answers OVER_BUDGET, native qpdf does the wo
 
   it("without the native engines the same tasks end OVER_BUDGET", async () => {
     const ctx = testContext({ engines: { ...wasm } });
-    const rot = await expectTaskError(() => execute("pdf/rotate-pages", { rotation: "90" }, [bigInput()], ctx), "OVER_BUDGET");
+    const rot = await expectTaskError(
+      () => execute("pdf/rotate-pages", { rotation: "90" }, [bigInput()], ctx),
+      "OVER_BUDGET",
+    );
     expect(rot.message).toContain("2400");
     await expectTaskError(() => execute("pdf/extract-pages", { pages: "2399-" }, [bigInput()], ctx), "OVER_BUDGET");
   });
 });
-

@@ -21,7 +21,12 @@ import { startNativeEngine, type NativeServer } from "../support/native-engine";
 
 const engine = nodeTesseractEngine();
 const scan = (name: string) => readFileSync(corpusPath(`scans/${name}`));
-const request = (name: string, extra: Partial<OcrRequest> = {}): OcrRequest => ({ image: new Uint8Array(scan(name)), filename: name, languages: ["eng"], ...extra });
+const request = (name: string, extra: Partial<OcrRequest> = {}): OcrRequest => ({
+  image: new Uint8Array(scan(name)),
+  filename: name,
+  languages: ["eng"],
+  ...extra,
+});
 
 /** The page, or a failed expectation showing the engine's error. */
 async function page(e: OcrEngine, req: OcrRequest): Promise<OcrPage & { ms?: number; wasmMemoryBytes?: number }> {
@@ -30,22 +35,30 @@ async function page(e: OcrEngine, req: OcrRequest): Promise<OcrPage & { ms?: num
   return r;
 }
 
-
 /** Debian's tesseract on a scan, single-threaded: its text or TSV and wall time (process start included). */
 function nativeTesseract(name: string, args: string[] = []): { out: string; ms: number } {
   const t0 = Date.now();
-  const out = execFileSync("tesseract", [corpusPath(`scans/${name}`), "-", "-l", "eng", ...args], { env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["ignore", "pipe", "ignore"] }).toString();
+  const out = execFileSync("tesseract", [corpusPath(`scans/${name}`), "-", "-l", "eng", ...args], {
+    env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+    stdio: ["ignore", "pipe", "ignore"],
+  }).toString();
   return { out, ms: Date.now() - t0 };
 }
 
 /** The words of native tesseract's TSV with their boxes. */
 function nativeWords(name: string): { text: string; x0: number; y0: number; x1: number; y1: number }[] {
-  return nativeTesseract(name, ["tsv"]).out.split("\n").slice(1).map((r) => r.split("\t")).filter((c) => c[0] === "5" && c[11]?.trim())
+  return nativeTesseract(name, ["tsv"])
+    .out.split("\n")
+    .slice(1)
+    .map((r) => r.split("\t"))
+    .filter((c) => c[0] === "5" && c[11]?.trim())
     .map((c) => ({ text: c[11], x0: +c[6], y0: +c[7], x1: +c[6] + +c[8], y1: +c[7] + +c[9] }));
 }
 
-const inside = (p: OcrPage) => p.words.every((w) => w.x0 >= 0 && w.y0 >= 0 && w.x1 <= p.width && w.y1 <= p.height && w.x0 < w.x1 && w.y0 < w.y1);
-const near = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof a, tol: number) => Math.max(Math.abs(a.x0 - b.x0), Math.abs(a.y0 - b.y0), Math.abs(a.x1 - b.x1), Math.abs(a.y1 - b.y1)) <= tol;
+const inside = (p: OcrPage) =>
+  p.words.every((w) => w.x0 >= 0 && w.y0 >= 0 && w.x1 <= p.width && w.y1 <= p.height && w.x0 < w.x1 && w.y0 < w.y1);
+const near = (a: { x0: number; y0: number; x1: number; y1: number }, b: typeof a, tol: number) =>
+  Math.max(Math.abs(a.x0 - b.x0), Math.abs(a.y0 - b.y0), Math.abs(a.x1 - b.x1), Math.abs(a.y1 - b.y1)) <= tol;
 const mib = (n?: number) => `${((n ?? 0) / 1048576).toFixed(1)} MiB`;
 
 describe("tesseract in WebAssembly (row tesseract)", () => {
@@ -60,7 +73,9 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
       const ours = await page(engine, request(name));
       const native = nativeTesseract(name);
       const r = { ours: recall(truth, ours.text), native: recall(truth, native.out) };
-      console.log(`${name}: recall wasm ${r.ours.toFixed(3)} (${ours.ms} ms, WASM memory ${mib(ours.wasmMemoryBytes)}) vs native ${r.native.toFixed(3)} (${native.ms} ms, OMP_THREAD_LIMIT=1)`);
+      console.log(
+        `${name}: recall wasm ${r.ours.toFixed(3)} (${ours.ms} ms, WASM memory ${mib(ours.wasmMemoryBytes)}) vs native ${r.native.toFixed(3)} (${native.ms} ms, OMP_THREAD_LIMIT=1)`,
+      );
       expect(r.ours).toBeGreaterThanOrEqual(r.native - 0.02);
       expect(ours.rotation).toBe(0);
       expect(inside(ours)).toBe(true);
@@ -71,7 +86,10 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
 
   it("phototest: size as given, words inside it, 'quick' where native tesseract boxes it, line indices grouping the lines", async () => {
     const p = await page(engine, request("tesseract-phototest.tif"));
-    expect([p.width, p.height]).toEqual([Number(fact("scans/tesseract-phototest.tif").width), Number(fact("scans/tesseract-phototest.tif").height)]);
+    expect([p.width, p.height]).toEqual([
+      Number(fact("scans/tesseract-phototest.tif").width),
+      Number(fact("scans/tesseract-phototest.tif").height),
+    ]);
     const quick = p.words.find((w) => w.text === "quick")!;
     const nativeQuick = nativeWords("tesseract-phototest.tif").find((w) => w.text === "quick")!;
     expect(quick).toBeDefined();
@@ -90,14 +108,22 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
     const name = "tesseract-phototest-rotated-180.png";
     const p = await page(engine, request(name));
     const r = recall(String(fact(`scans/${name}`).ocr_text), p.text);
-    console.log(`${name}: rotation ${p.rotation}, recall ${r.toFixed(3)}, ${p.ms} ms (OSD included), WASM memory ${mib(p.wasmMemoryBytes)}`);
+    console.log(
+      `${name}: rotation ${p.rotation}, recall ${r.toFixed(3)}, ${p.ms} ms (OSD included), WASM memory ${mib(p.wasmMemoryBytes)}`,
+    );
     expect(p.rotation).toBe(180);
     expect(r).toBeGreaterThanOrEqual(0.9);
     expect(inside(p)).toBe(true);
     // the upright page's "quick", turned by 180° within 640×480
     const upright = nativeWords("tesseract-phototest.tif").find((w) => w.text === "quick")!;
     const quick = p.words.find((w) => w.text === "quick")!;
-    expect(near(quick, { x0: p.width - upright.x1, y0: p.height - upright.y1, x1: p.width - upright.x0, y1: p.height - upright.y0 }, 4)).toBe(true);
+    expect(
+      near(
+        quick,
+        { x0: p.width - upright.x1, y0: p.height - upright.y1, x1: p.width - upright.x0, y1: p.height - upright.y0 },
+        4,
+      ),
+    ).toBe(true);
     // autoRotate: false reads it as it is given
     const asGiven = await page(engine, request(name, { autoRotate: false }));
     expect(asGiven.rotation).toBe(0);
@@ -116,7 +142,11 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
   });
 
   it("bytes that are no image → OPEN_FAILED; a PNG whose pixels are garbage → OPEN_FAILED", async () => {
-    const text = await engine.recognize({ image: new TextEncoder().encode("%PDF-1.4 not an image"), filename: "x.png", languages: ["eng"] });
+    const text = await engine.recognize({
+      image: new TextEncoder().encode("%PDF-1.4 not an image"),
+      filename: "x.png",
+      languages: ["eng"],
+    });
     expect(!text.ok && text.error.code).toBe("OPEN_FAILED");
     const png = new Uint8Array(scan("tesseractjs-bill.png").subarray(0, 200));
     const cut = await engine.recognize({ image: png, filename: "cut.png", languages: ["eng"] });
@@ -125,9 +155,15 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
 
   it("a pixel bomb's header → OVER_BUDGET with its size and the limit, before anything is loaded or decoded", async () => {
     // a PNG signature and an IHDR declaring 50000×50000 (2.5 GP), no pixel data
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0xc3, 0x50, 0, 0, 0xc3, 0x50, 8, 2, 0, 0, 0, 0, 0, 0, 0]);
+    const png = new Uint8Array([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0xc3, 0x50, 0, 0, 0xc3,
+      0x50, 8, 2, 0, 0, 0, 0, 0, 0, 0,
+    ]);
     let loaded = 0;
-    const fresh = createTesseractEngine({ loadWasm: async () => (loaded++, loadTesseractWasm()), loadLanguage: async (l) => (loaded++, loadTesseractLanguage(l)) });
+    const fresh = createTesseractEngine({
+      loadWasm: async () => (loaded++, loadTesseractWasm()),
+      loadLanguage: async (l) => (loaded++, loadTesseractLanguage(l)),
+    });
     const r = await fresh.recognize({ image: png, filename: "bomb.png", languages: ["eng"] });
     expect(r.ok).toBe(false);
     if (!r.ok) {
@@ -143,7 +179,11 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
     // the restart: one "eng" load for two calls on one instance, two when the first call's memory passed the budget.
     const engineCounting = (budget?: Partial<TesseractBudget>) => {
       const loads: string[] = [];
-      const e = createTesseractEngine({ loadWasm: loadTesseractWasm, loadLanguage: (lang) => (loads.push(lang), loadTesseractLanguage(lang)), budget });
+      const e = createTesseractEngine({
+        loadWasm: loadTesseractWasm,
+        loadLanguage: (lang) => (loads.push(lang), loadTesseractLanguage(lang)),
+        budget,
+      });
       return { e, loads };
     };
     const kept = engineCounting();
@@ -164,8 +204,13 @@ describe("tesseract in WebAssembly (row tesseract)", () => {
 
 describe("OCR rows and languages", () => {
   it("routing: the WebAssembly row first, then the native one; ocrRowFor picks by language", () => {
-    expect(enginesFor({ kind: "ocr", operation: "pdf/ocr" }).map((r) => r.name)).toEqual(["tesseract", "tesseract-native"]);
-    expect(enginesFor({ kind: "ocr", operation: "convert", pin: "tesseract.js" }).map((r) => r.name)).toEqual(["tesseract"]);
+    expect(enginesFor({ kind: "ocr", operation: "pdf/ocr" }).map((r) => r.name)).toEqual([
+      "tesseract",
+      "tesseract-native",
+    ]);
+    expect(enginesFor({ kind: "ocr", operation: "convert", pin: "tesseract.js" }).map((r) => r.name)).toEqual([
+      "tesseract",
+    ]);
     expect(ocrRowFor(["eng"])).toBe("tesseract");
     expect(ocrRowFor(["ENG+fra"])).toBe("tesseract");
     expect(ocrRowFor(["eng", "deu"])).toBe("tesseract-native");
@@ -175,7 +220,10 @@ describe("OCR rows and languages", () => {
   });
 
   it("the native row's languages are installed here (tesseract --list-langs)", () => {
-    const have = execFileSync("tesseract", ["--list-langs"]).toString().split("\n").map((l) => l.trim());
+    const have = execFileSync("tesseract", ["--list-langs"])
+      .toString()
+      .split("\n")
+      .map((l) => l.trim());
     for (const l of [...OCR_LANGUAGES["tesseract-native"], "osd"]) expect(have, l).toContain(l);
   });
 });
@@ -203,13 +251,21 @@ describe("Debian's tesseract in the native engine (row tesseract-native)", () =>
   it("the rotated scan: rotation 180 and boxes in the given image's coordinates; a missing language → UNSUPPORTED; no image → OPEN_FAILED", async () => {
     const p = await page(ocr(), request("tesseract-phototest-rotated-180.png"));
     expect(p.rotation).toBe(180);
-    expect(recall(String(fact("scans/tesseract-phototest-rotated-180.png").ocr_text), p.text)).toBeGreaterThanOrEqual(0.9);
+    expect(recall(String(fact("scans/tesseract-phototest-rotated-180.png").ocr_text), p.text)).toBeGreaterThanOrEqual(
+      0.9,
+    );
     const quick = p.words.find((w: OcrWord) => w.text === "quick")!;
     const upright = nativeWords("tesseract-phototest.tif").find((w) => w.text === "quick")!;
-    expect(near(quick, { x0: 640 - upright.x1, y0: 480 - upright.y1, x1: 640 - upright.x0, y1: 480 - upright.y0 }, 4)).toBe(true);
+    expect(
+      near(quick, { x0: 640 - upright.x1, y0: 480 - upright.y1, x1: 640 - upright.x0, y1: 480 - upright.y0 }, 4),
+    ).toBe(true);
     const missing = await ocr().recognize(request("tesseract-phototest.tif", { languages: ["tlh"] }));
     expect(!missing.ok && missing.error.code).toBe("UNSUPPORTED");
-    const junk = await ocr().recognize({ image: new TextEncoder().encode("not an image"), filename: "x.png", languages: ["eng"] });
+    const junk = await ocr().recognize({
+      image: new TextEncoder().encode("not an image"),
+      filename: "x.png",
+      languages: ["eng"],
+    });
     expect(!junk.ok && junk.error.code).toBe("OPEN_FAILED");
   });
 });

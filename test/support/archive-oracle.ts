@@ -32,7 +32,10 @@ export function nativeExtract(archive: string, tool: "bsdtar" | "tar" | "7z", pa
     // GNU tar and bsdtar exit non-zero on entries they cannot make (a non-UTF-8 name, a device) but extract the rest
     if (tool === "7z") spawnSync("7z", ["x", `-o${dir}`, "-y", `-p${password ?? ""}`, archive], { stdio: "ignore" });
     else if (tool === "tar") spawnSync("tar", ["-xf", archive, "-C", dir], { stdio: "ignore" });
-    else spawnSync("bsdtar", ["-xf", archive, "-C", dir, ...(password ? ["--passphrase", password] : [])], { stdio: "ignore" });
+    else
+      spawnSync("bsdtar", ["-xf", archive, "-C", dir, ...(password ? ["--passphrase", password] : [])], {
+        stdio: "ignore",
+      });
     return regularFiles(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,11 @@ export function claims(operation: string, filename: string, output?: string): bo
  * Splits a sweep's files into the ones claimed for (operation → output) and the rest; the second
  * list is what the sweep expects to end in a coded error, named in each test's title.
  */
-export function byClaim(files: readonly string[], operation: string, output?: string): { claimed: string[]; unclaimed: string[] } {
+export function byClaim(
+  files: readonly string[],
+  operation: string,
+  output?: string,
+): { claimed: string[]; unclaimed: string[] } {
   const claimed = files.filter((f) => claims(operation, f, output));
   return { claimed, unclaimed: files.filter((f) => !claimed.includes(f)) };
 }

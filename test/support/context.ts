@@ -18,7 +18,13 @@ export function testContext(over: Partial<OperationContext> = {}): OperationCont
     files: new MemoryFileStore(),
     ...over,
     engines: { cloudflare: {}, pdflib, ...over.engines },
-    settings: { allowPrivateImports: false, maxImportBytes: 100 * 1024 * 1024, publicBaseUrl: "http://localhost", urlSigningSecret: "test", fileUrlTtlSeconds: 3600 },
+    settings: {
+      allowPrivateImports: false,
+      maxImportBytes: 100 * 1024 * 1024,
+      publicBaseUrl: "http://localhost",
+      urlSigningSecret: "test",
+      fileUrlTtlSeconds: 3600,
+    },
     taskFiles: over.taskFiles ?? (async () => []),
   };
 }

@@ -22,7 +22,12 @@ export function corpus(rel: string): Uint8Array {
 /** A corpus file as an operation input. */
 export function corpusInput(rel: string, filename = basename(rel)): InputFile {
   const path = join(CORPUS, rel);
-  return { filename, size: statSync(path).size, fromTask: "import", bytes: async () => new Uint8Array(readFileSync(path)) };
+  return {
+    filename,
+    size: statSync(path).size,
+    fromTask: "import",
+    bytes: async () => new Uint8Array(readFileSync(path)),
+  };
 }
 
 /** In-memory bytes as an operation input. */
@@ -57,7 +62,15 @@ export interface Identified {
 
 /** IM6 magick names by canonical extension, as `identify` prints them. */
 export const IDENTIFY_NAME: Record<string, string> = {
-  png: "PNG", jpg: "JPEG", webp: "WEBP", gif: "GIF", tiff: "TIFF", bmp: "BMP", ico: "ICO", avif: "HEIC", heic: "HEIC",
+  png: "PNG",
+  jpg: "JPEG",
+  webp: "WEBP",
+  gif: "GIF",
+  tiff: "TIFF",
+  bmp: "BMP",
+  ico: "ICO",
+  avif: "HEIC",
+  heic: "HEIC",
 };
 
 /**
@@ -65,19 +78,48 @@ export const IDENTIFY_NAME: Record<string, string> = {
  * (ico). Returns the first frame's facts and the frame count.
  */
 export function identify(data: Uint8Array, hint?: string): Identified {
-  const out = execFileSync("identify", ["-format", "%m %w %h %A\n", `${hint ? hint + ":" : ""}-`], { input: data, stdio: ["pipe", "pipe", "pipe"] })
-    .toString().trim().split("\n");
+  const out = execFileSync("identify", ["-format", "%m %w %h %A\n", `${hint ? hint + ":" : ""}-`], {
+    input: data,
+    stdio: ["pipe", "pipe", "pipe"],
+  })
+    .toString()
+    .trim()
+    .split("\n");
   const [format, w, h, alpha] = out[0].split(" ");
   const sizes = out.map((line) => line.split(" ").slice(1, 3).map(Number));
   return {
-    format, width: Number(w), height: Number(h), frames: out.length, alpha: /^(True|Blend)$/i.test(alpha),
-    maxWidth: Math.max(...sizes.map((s) => s[0])), maxHeight: Math.max(...sizes.map((s) => s[1])),
+    format,
+    width: Number(w),
+    height: Number(h),
+    frames: out.length,
+    alpha: /^(True|Blend)$/i.test(alpha),
+    maxWidth: Math.max(...sizes.map((s) => s[0])),
+    maxHeight: Math.max(...sizes.map((s) => s[1])),
   };
 }
 
 /** Mean colour of a region of the first frame (Debian `convert` as the oracle): [r, g, b] in 0–255. */
 export function meanColour(data: Uint8Array, crop: string, hint?: string): [number, number, number] {
-  const out = execFileSync("convert", [`${hint ? hint + ":" : ""}-[0]`, "-crop", crop, "+repage", "-alpha", "off", "-scale", "1x1!", "-format", "%[fx:int(255*r)] %[fx:int(255*g)] %[fx:int(255*b)]", "info:"], { input: data, stdio: ["pipe", "pipe", "pipe"] })
-    .toString().trim().split(" ").map(Number);
+  const out = execFileSync(
+    "convert",
+    [
+      `${hint ? hint + ":" : ""}-[0]`,
+      "-crop",
+      crop,
+      "+repage",
+      "-alpha",
+      "off",
+      "-scale",
+      "1x1!",
+      "-format",
+      "%[fx:int(255*r)] %[fx:int(255*g)] %[fx:int(255*b)]",
+      "info:",
+    ],
+    { input: data, stdio: ["pipe", "pipe", "pipe"] },
+  )
+    .toString()
+    .trim()
+    .split(" ")
+    .map(Number);
   return [out[0], out[1], out[2]];
 }

@@ -11,14 +11,25 @@ import { sdk } from "./sdk";
 export async function runCorpusJob(base: string, rel: string, tasks: Record<string, any>, key = "key-a") {
   const cc = sdk(key, base);
   const named = Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n.replace(/^_/, ""), t]));
-  const exports = Object.fromEntries(Object.keys(tasks).filter((n) => !n.startsWith("_")).map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
+  const exports = Object.fromEntries(
+    Object.keys(tasks)
+      .filter((n) => !n.startsWith("_"))
+      .map((n) => [`export-${n}`, { operation: "export/url", input: n }]),
+  );
   let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...named, ...exports } });
-  await cc.tasks.upload(job.tasks.find((t) => t.name === "in")!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+  await cc.tasks.upload(
+    job.tasks.find((t) => t.name === "in")!,
+    createReadStream(corpusPath(rel)),
+    rel.split("/").pop()!,
+  );
   job = await cc.jobs.wait(job.id);
   const files: Record<string, { filename: string; path: string }[]> = {};
   for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
     files[t.name!.slice("export-".length)] = await Promise.all(
-      t.result!.files!.map(async (f) => ({ filename: f.filename, path: tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) })),
+      t.result!.files!.map(async (f) => ({
+        filename: f.filename,
+        path: tempFile(f.filename, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())),
+      })),
     );
   }
   return { job, files, task: (n: string) => job.tasks.find((t) => t.name === n)! };
@@ -32,9 +43,18 @@ export async function runUploadJob(base: string, rels: string[], tasks: Record<s
   const cc = sdk(key, base);
   const ups = Object.fromEntries(rels.map((_, i) => [`up${i}`, { operation: "import/upload" }]));
   let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } });
-  for (const [i, rel] of rels.entries()) await cc.tasks.upload(job.tasks.find((t) => t.name === `up${i}`)!, createReadStream(corpusPath(rel)), rel.split("/").pop()!);
+  for (const [i, rel] of rels.entries())
+    await cc.tasks.upload(
+      job.tasks.find((t) => t.name === `up${i}`)!,
+      createReadStream(corpusPath(rel)),
+      rel.split("/").pop()!,
+    );
   job = await cc.jobs.wait(job.id);
   const downloads: { filename: string; path: string }[] = [];
-  for (const f of cc.jobs.getExportUrls(job)) downloads.push({ filename: f.filename!, path: tempFile(f.filename!, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())) });
+  for (const f of cc.jobs.getExportUrls(job))
+    downloads.push({
+      filename: f.filename!,
+      path: tempFile(f.filename!, new Uint8Array(await (await fetch(f.url!)).arrayBuffer())),
+    });
   return { job, downloads };
 }

@@ -21,7 +21,9 @@ export function ffmpegEngine(): MediaEngine {
 
 /** Corpus files of one folder ("audio", "video", "broken"), as paths relative to the corpus, sorted. */
 export function corpusFiles(dir: string): string[] {
-  return readdirSync(join(CORPUS, dir)).sort().map((f) => `${dir}/${f}`);
+  return readdirSync(join(CORPUS, dir))
+    .sort()
+    .map((f) => `${dir}/${f}`);
 }
 
 /** Bytes of a corpus file. */
@@ -78,7 +80,10 @@ export interface NativeProbe {
 
 /** Native ffprobe's JSON text of a file (-show_format -show_streams), as the engine's own probe asks. */
 export function ffprobeJsonText(path: string): string {
-  return execFileSync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], { encoding: "utf8", maxBuffer: 1 << 26 });
+  return execFileSync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
 }
 
 /** Native ffprobe of a file. */
@@ -123,13 +128,39 @@ export function imageSize(path: string): { format: string; width: number; height
  * rectangle w×h+x+y, per ImageMagick's difference composite.
  */
 export function regionDifference(a: string, b: string, w: number, h: number, x: number, y: number): number {
-  const out = execFileSync("convert", [a, b, "-compose", "difference", "-composite", "-crop", `${w}x${h}+${x}+${y}`, "+repage", "-format", "%[fx:mean]", "info:"], { encoding: "utf8" });
+  const out = execFileSync(
+    "convert",
+    [
+      a,
+      b,
+      "-compose",
+      "difference",
+      "-composite",
+      "-crop",
+      `${w}x${h}+${x}+${y}`,
+      "+repage",
+      "-format",
+      "%[fx:mean]",
+      "info:",
+    ],
+    { encoding: "utf8" },
+  );
   return Number(out.trim());
 }
 
 /** Mean red, green and blue (0–1) of the rectangle w×h+x+y of an image. */
-export function regionColour(path: string, w: number, h: number, x: number, y: number): { r: number; g: number; b: number } {
-  const out = execFileSync("convert", [path, "-crop", `${w}x${h}+${x}+${y}`, "+repage", "-format", "%[fx:mean.r] %[fx:mean.g] %[fx:mean.b]", "info:"], { encoding: "utf8" });
+export function regionColour(
+  path: string,
+  w: number,
+  h: number,
+  x: number,
+  y: number,
+): { r: number; g: number; b: number } {
+  const out = execFileSync(
+    "convert",
+    [path, "-crop", `${w}x${h}+${x}+${y}`, "+repage", "-format", "%[fx:mean.r] %[fx:mean.g] %[fx:mean.b]", "info:"],
+    { encoding: "utf8" },
+  );
   const [r, g, b] = out.trim().split(" ").map(Number);
   return { r: r!, g: g!, b: b! };
 }

@@ -18,7 +18,26 @@ let engine: MetadataEngine | undefined;
 export const exiftool = (): MetadataEngine => (engine ??= nodeExifToolEngine({ budget: { timeoutMs: 120_000 } }));
 
 /** The spec's keys compared with the native exiftool (issue 5; SourceFile is the uploaded name, checked apart). */
-export const SPEC_KEYS = ["FileName", "Directory", "FileSize", "FileType", "FileTypeExtension", "MIMEType", "PDFVersion", "Author", "Title", "Creator", "Producer", "CreateDate", "ModifyDate", "PageCount", "ImageWidth", "ImageHeight", "ImageSize", "Duration"];
+export const SPEC_KEYS = [
+  "FileName",
+  "Directory",
+  "FileSize",
+  "FileType",
+  "FileTypeExtension",
+  "MIMEType",
+  "PDFVersion",
+  "Author",
+  "Title",
+  "Creator",
+  "Producer",
+  "CreateDate",
+  "ModifyDate",
+  "PageCount",
+  "ImageWidth",
+  "ImageHeight",
+  "ImageSize",
+  "Duration",
+];
 
 /** Every regular file of the corpus (relative paths, sorted), except broken/ and facts/manifest. */
 export function corpusFiles(): string[] {
@@ -38,7 +57,10 @@ export function corpusFiles(): string[] {
 }
 
 /** The broken/ files (relative paths). */
-export const brokenFiles = (): string[] => readdirSync(join(CORPUS, "broken")).sort().map((n) => `broken/${n}`);
+export const brokenFiles = (): string[] =>
+  readdirSync(join(CORPUS, "broken"))
+    .sort()
+    .map((n) => `broken/${n}`);
 
 export const corpusBytes = (rel: string) => new Uint8Array(readFileSync(join(CORPUS, rel)));
 
@@ -54,7 +76,9 @@ export function nativeMetadata(path: string): Record<string, unknown> {
 /** Runs a tool in `cwd`; stdout even when it exits non-zero (exiftool exits 1 with an Error property). */
 function runIn(cwd: string, cmd: string, args: string[]): { out: string } {
   try {
-    return { out: execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 }) };
+    return {
+      out: execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 }),
+    };
   } catch (e: any) {
     return { out: String(e.stdout ?? "") };
   }

@@ -24,12 +24,15 @@ export interface NativeServer {
 /** Starts the server and waits (up to 60 s) for GET /health. */
 export async function startNativeEngine(env: Record<string, string> = {}): Promise<NativeServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 60_000; ; ) {
+  for (const until = Date.now() + 60_000; ;) {
     if (child.exitCode !== null) throw new Error(`native engine exited early:\n${out}`);
     try {
       if ((await fetch(`${url}/health`)).ok) break;

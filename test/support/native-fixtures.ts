@@ -44,7 +44,10 @@ export function spied<T extends object>(engine: T, calls: Call[]): T {
       return async (...args: unknown[]) => {
         try {
           const r = await v.apply(target, args);
-          calls.push({ method: String(prop), code: r && typeof r === "object" && r.ok === false ? r.error.code : "ok" });
+          calls.push({
+            method: String(prop),
+            code: r && typeof r === "object" && r.ok === false ? r.error.code : "ok",
+          });
           return r;
         } catch (e) {
           calls.push({ method: String(prop), code: e instanceof TaskError ? e.code : "threw" });
@@ -100,7 +103,10 @@ export function job(task: Record<string, unknown>) {
  * Awaits a task that must fail with TaskError `code`; when it succeeds instead, fails naming what
  * came back (pages and text per pdfinfo/pdftotext), so a silent wrong result is visible.
  */
-export async function expectPdfFailure(task: Promise<{ out: { files: { filename: string; data: unknown }[] } }>, code: string): Promise<TaskError> {
+export async function expectPdfFailure(
+  task: Promise<{ out: { files: { filename: string; data: unknown }[] } }>,
+  code: string,
+): Promise<TaskError> {
   const outcome = await task.then(
     (r) => ({ ok: true as const, r }),
     (e: unknown) => ({ ok: false as const, e }),
@@ -109,7 +115,9 @@ export async function expectPdfFailure(task: Promise<{ out: { files: { filename:
     const f = outcome.r.out.files[0] as Parameters<typeof tmpFile>[0];
     const path = tmpFile(f);
     const text = pdftotext(f).replace(/\s+/g, " ").trim();
-    expect.fail(`expected TaskError ${code}, but it succeeded: ${dataOf(f).length} bytes, ${pdfinfo(path).Pages} page(s), text ${JSON.stringify(text.slice(0, 80))}`);
+    expect.fail(
+      `expected TaskError ${code}, but it succeeded: ${dataOf(f).length} bytes, ${pdfinfo(path).Pages} page(s), text ${JSON.stringify(text.slice(0, 80))}`,
+    );
   }
   const e = (outcome as { e: unknown }).e;
   expect(e, String(e)).toBeInstanceOf(TaskError);
@@ -163,7 +171,12 @@ export function halvesPng(w: number, h: number): Buffer {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** One PNG chunk: length, type, data, CRC-32 of type and data. */

@@ -46,17 +46,24 @@ export function pdffonts(path: string): { name: string; emb: string }[] {
   if (r.status !== 0) throw new Error(`pdffonts ${path}: ${r.stderr}`);
   const lines = r.stdout.split("\n");
   const col = lines[0]!.indexOf(" emb ") + 1;
-  return lines.slice(2).filter((l) => l.trim()).map((l) => ({ name: l.slice(0, 37).trim(), emb: l.slice(col, col + 3).trim() }));
+  return lines
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => ({ name: l.slice(0, 37).trim(), emb: l.slice(col, col + 3).trim() }));
 }
 
 /** The images of a PDF per `pdfimages -list`: size and colour column. */
 export function images(path: string): { width: number; height: number; color: string }[] {
   const r = sh("pdfimages", ["-list", path]);
   if (r.status !== 0) throw new Error(`pdfimages ${path}: ${r.stderr}`);
-  return r.stdout.split("\n").slice(2).filter((l) => l.trim()).map((l) => {
-    const c = l.trim().split(/\s+/);
-    return { width: Number(c[3]), height: Number(c[4]), color: c[5]! };
-  });
+  return r.stdout
+    .split("\n")
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const c = l.trim().split(/\s+/);
+      return { width: Number(c[3]), height: Number(c[4]), color: c[5]! };
+    });
 }
 
 /** The "WxH" of each image, sorted (to compare two `images` lists regardless of order). */
@@ -68,7 +75,12 @@ export const pixels = (list: { width: number; height: number }[]) => list.reduce
 /** Image rows of `pdfimages -list` (0 when poppler cannot read the file). */
 export function imageRows(path: string): number {
   const r = sh("pdfimages", ["-list", path]);
-  return r.status === 0 ? r.stdout.split("\n").slice(2).filter((l) => l.trim()).length : 0;
+  return r.status === 0
+    ? r.stdout
+        .split("\n")
+        .slice(2)
+        .filter((l) => l.trim()).length
+    : 0;
 }
 
 type Json = Record<string, any>;
@@ -98,12 +110,18 @@ export function outputIntents(path: string): { S: string; profileN: number | und
 export function infoDict(path: string): Record<string, string> {
   const { trailer, resolve } = qpdfObjects(path);
   const info = (resolve(trailer["/Info"]) ?? {}) as Json;
-  return Object.fromEntries(Object.entries(info).map(([k, v]) => [k, typeof v === "string" ? v.replace(/^[ub]:/, "") : String(v)]));
+  return Object.fromEntries(
+    Object.entries(info).map(([k, v]) => [k, typeof v === "string" ? v.replace(/^[ub]:/, "") : String(v)]),
+  );
 }
 
 /** The document information Title as pdfinfo prints it at the start of a line (its PDF/X subtype block has an indented "Title:" of its own). */
 export function docTitle(path: string): string | undefined {
-  return sh("pdfinfo", [path]).stdout.split("\n").find((l) => l.startsWith("Title:"))?.slice("Title:".length).trim();
+  return sh("pdfinfo", [path])
+    .stdout.split("\n")
+    .find((l) => l.startsWith("Title:"))
+    ?.slice("Title:".length)
+    .trim();
 }
 
 /** Every PDF/A assertion of an output: XMP part/conformance, fonts, output intent, validity, pages. */
@@ -111,7 +129,10 @@ export function expectPdfA(path: string, part: number, pages: number): void {
   const xmp = JSON.parse(sh("exiftool", ["-j", "-XMP-pdfaid:all", path]).stdout)[0];
   expect(xmp, "exiftool -XMP-pdfaid:all").toMatchObject({ Part: part, Conformance: "B" });
   const fonts = pdffonts(path);
-  expect(fonts.filter((f) => f.emb !== "yes"), "fonts not embedded (pdffonts)").toEqual([]);
+  expect(
+    fonts.filter((f) => f.emb !== "yes"),
+    "fonts not embedded (pdffonts)",
+  ).toEqual([]);
   const intents = outputIntents(path);
   expect(intents, "catalog /OutputIntents").toContainEqual({ S: "/GTS_PDFA1", profileN: 3 });
   const check = sh("qpdf", ["--check", path]);
@@ -184,6 +205,7 @@ export async function toolsGone(dir: string, ms: number): Promise<{ pid: number;
  * failure bound of a wait on an event, never the claim: make it generous (a loaded 2-core machine).
  */
 export async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (cond()) return true;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25)))
+    if (cond()) return true;
   return cond();
 }

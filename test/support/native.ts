@@ -29,5 +29,10 @@ export function identify(path: string): { format: string; width: number; height:
 /** `pdfinfo` fields as a map. */
 export function pdfinfo(path: string, extra: string[] = []): Record<string, string> {
   const out = run("pdfinfo", [...extra, path]).out;
-  return Object.fromEntries(out.split("\n").filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+  return Object.fromEntries(
+    out
+      .split("\n")
+      .filter((l) => l.includes(":"))
+      .map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
 }

@@ -5,7 +5,11 @@
  */
 
 /** Words of a text for recall: split on white space, outer punctuation stripped, lower case. */
-export const tokens = (text: string) => text.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "").toLowerCase()).filter(Boolean);
+export const tokens = (text: string) =>
+  text
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "").toLowerCase())
+    .filter(Boolean);
 
 /** Share (0–1) of the ground truth's words found in `text`. */
 export function recall(truth: string, text: string): number {

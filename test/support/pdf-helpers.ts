@@ -12,12 +12,20 @@ import type { InputFile, OutputFile } from "../../src/operations/types";
 
 export { CORPUS } from "./corpus";
 import { CORPUS } from "./corpus";
-export const FACTS: Record<string, Record<string, unknown>> = JSON.parse(readFileSync(join(CORPUS, "facts.json"), "utf8"));
+export const FACTS: Record<string, Record<string, unknown>> = JSON.parse(
+  readFileSync(join(CORPUS, "facts.json"), "utf8"),
+);
 
 /** A corpus file (path relative to the corpus) as an operation input. */
 export function corpusInput(rel: string, filename = basename(rel)): InputFile {
   const path = join(CORPUS, rel);
-  return { filename, size: statSync(path).size, fromTask: "import", key: `corpus/${rel}`, bytes: async () => new Uint8Array(readFileSync(path)) };
+  return {
+    filename,
+    size: statSync(path).size,
+    fromTask: "import",
+    key: `corpus/${rel}`,
+    bytes: async () => new Uint8Array(readFileSync(path)),
+  };
 }
 
 /** In-memory bytes as an operation input. */
@@ -52,10 +60,21 @@ export function expectQpdfCheck(file: OutputFile | Uint8Array, password?: string
 }
 
 /** pdfinfo fields of a PDF ("Pages", "Title", "Encrypted", …). */
-export function pdfinfo(file: OutputFile | Uint8Array | string, password?: string, extra: string[] = []): Record<string, string> {
+export function pdfinfo(
+  file: OutputFile | Uint8Array | string,
+  password?: string,
+  extra: string[] = [],
+): Record<string, string> {
   const path = typeof file === "string" ? file : tmpFile(file);
-  const out = execFileSync("pdfinfo", [...extra, ...(password !== undefined ? ["-upw", password] : []), path], { encoding: "utf8" });
-  return Object.fromEntries(out.split("\n").filter((l: string) => l.includes(":")).map((l: string) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+  const out = execFileSync("pdfinfo", [...extra, ...(password !== undefined ? ["-upw", password] : []), path], {
+    encoding: "utf8",
+  });
+  return Object.fromEntries(
+    out
+      .split("\n")
+      .filter((l: string) => l.includes(":"))
+      .map((l: string) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
 }
 
 /** /Rotate of every page per `pdfinfo -f 1 -l N` ("Page    3 rot:   90"). */
@@ -68,7 +87,9 @@ export function pageRotations(file: OutputFile | Uint8Array): number[] {
 
 /** Text of a PDF per pdftotext. */
 export function pdftotext(file: OutputFile | Uint8Array, password?: string): string {
-  return execFileSync("pdftotext", [...(password !== undefined ? ["-upw", password] : []), tmpFile(file), "-"], { encoding: "utf8" });
+  return execFileSync("pdftotext", [...(password !== undefined ? ["-upw", password] : []), tmpFile(file), "-"], {
+    encoding: "utf8",
+  });
 }
 
 /**
@@ -77,7 +98,9 @@ export function pdftotext(file: OutputFile | Uint8Array, password?: string): str
  */
 export function pageText(file: OutputFile | Uint8Array | string, page: number): string {
   const path = typeof file === "string" ? file : tmpFile(file);
-  return execFileSync("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"], { encoding: "utf8" }).replace(/\s+/g, " ").trim();
+  return execFileSync("pdftotext", ["-f", String(page), "-l", String(page), "-layout", path, "-"], { encoding: "utf8" })
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /**
@@ -88,7 +111,11 @@ export function pageText(file: OutputFile | Uint8Array | string, page: number): 
  * test is known to read differently (with the reason at the call): they are not required on their
  * page, and are still refused on every other page.
  */
-export function expectLinesOnTheirPages(file: OutputFile | Uint8Array | string, lines: string[][], misread: Record<number, string[]> = {}): void {
+export function expectLinesOnTheirPages(
+  file: OutputFile | Uint8Array | string,
+  lines: string[][],
+  misread: Record<number, string[]> = {},
+): void {
   const path = typeof file === "string" ? file : tmpFile(file);
   expect(Number(pdfinfo(path).Pages)).toBe(lines.length);
   const norm = (l: string) => l.replace(/\s+/g, " ").trim();
@@ -124,7 +151,9 @@ export type SourcePage = readonly [rel: string, page: number];
 export function expectPagesFrom(file: OutputFile | Uint8Array, from: readonly SourcePage[]): void {
   const path = tmpFile(file);
   expect(Number(pdfinfo(path).Pages), "page count").toBe(from.length);
-  const all = [...new Set(from.map(([rel]) => rel))].flatMap((rel) => corpusPageTexts(rel).map((text, i) => ({ rel, page: i + 1, text })));
+  const all = [...new Set(from.map(([rel]) => rel))].flatMap((rel) =>
+    corpusPageTexts(rel).map((text, i) => ({ rel, page: i + 1, text })),
+  );
   from.forEach(([rel, page], i) => {
     const want = corpusPageTexts(rel)[page - 1];
     expect(want, `${rel} page ${page} has no text to compare`).not.toBe("");
@@ -132,7 +161,10 @@ export function expectPagesFrom(file: OutputFile | Uint8Array, from: readonly So
     expect(twins, `${rel} page ${page} has the same text as other pages`).toEqual([]);
     const got = pageText(path, i + 1);
     const actual = all.find((s) => s.text === got);
-    expect(got, `output page ${i + 1} should be ${basename(rel)} page ${page}, but is ${actual ? `${basename(actual.rel)} page ${actual.page}` : "none of the sources' pages"}`).toBe(want);
+    expect(
+      got,
+      `output page ${i + 1} should be ${basename(rel)} page ${page}, but is ${actual ? `${basename(actual.rel)} page ${actual.page}` : "none of the sources' pages"}`,
+    ).toBe(want);
   });
 }
 

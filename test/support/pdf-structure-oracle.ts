@@ -40,7 +40,10 @@ type Json = Record<string, any>;
 
 /** Runs `qpdf --json` on `file` (with `password` for an encrypted one); qpdf's exit 3 (warnings) still answers. */
 export function qpdfJson(file: string, password?: string): Json {
-  const r = spawnSync("qpdf", ["--json", ...(password ? [`--password=${password}`] : []), file], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync("qpdf", ["--json", ...(password ? [`--password=${password}`] : []), file], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   if (r.status !== 0 && r.status !== 3) throw new Error(`qpdf --json ${file}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -72,22 +75,26 @@ export function pdfStructure(file: string, password?: string): PdfStructure {
   const collectTree = (node: Json | null, into: (name: string, value: unknown) => void) => {
     if (!node) return;
     const names = lookup(node["/Names"]);
-    if (Array.isArray(names)) for (let i = 0; i + 1 < names.length; i += 2) into(decodeString(names[i]) ?? String(names[i]), names[i + 1]);
+    if (Array.isArray(names))
+      for (let i = 0; i + 1 < names.length; i += 2) into(decodeString(names[i]) ?? String(names[i]), names[i + 1]);
     const kids = lookup(node["/Kids"]);
     if (Array.isArray(kids)) for (const k of kids) collectTree(lookup(k), into);
   };
   const nameDict = lookup(catalog?.["/Names"]);
-  collectTree(lookup(nameDict?.["/Dests"]), (name, value) => { namedDests[name] = pageOf(destArray(value)?.[0]); });
+  collectTree(lookup(nameDict?.["/Dests"]), (name, value) => {
+    namedDests[name] = pageOf(destArray(value)?.[0]);
+  });
   const oldDests = lookup(catalog?.["/Dests"]);
-  if (oldDests && typeof oldDests === "object") for (const [k, v] of Object.entries(oldDests)) namedDests[k.slice(1)] = pageOf(destArray(v)?.[0]);
+  if (oldDests && typeof oldDests === "object")
+    for (const [k, v] of Object.entries(oldDests)) namedDests[k.slice(1)] = pageOf(destArray(v)?.[0]);
 
   /** The page an outline item or link points at (/Dest, or a GoTo action's /D; named destinations resolved), null for none; undefined when it has no destination. */
   const targetOf = (dict: Json): number | null | undefined => {
     const action = lookup(dict["/A"]);
     const dest = dict["/Dest"] ?? (action?.["/S"] === "/GoTo" ? action["/D"] : undefined);
     if (dest === undefined) return undefined;
-    const named = typeof dest === "string" && !/ R$/.test(dest) ? decodeString(dest) ?? dest : undefined;
-    return named !== undefined ? namedDests[named] ?? null : pageOf(destArray(dest)?.[0]);
+    const named = typeof dest === "string" && !/ R$/.test(dest) ? (decodeString(dest) ?? dest) : undefined;
+    return named !== undefined ? (namedDests[named] ?? null) : pageOf(destArray(dest)?.[0]);
   };
   const outlines: OutlineItem[] = [];
   const walk = (items: Json[], depth: number) => {
@@ -117,15 +124,28 @@ export function pdfStructure(file: string, password?: string): PdfStructure {
     annotations.push(kinds);
   });
 
-  const fields = (json.acroform?.fields ?? []).map((f: Json) => ({ name: f.fullname, type: f.fieldtype, value: f.value, page: f.pageposfrom1 }));
+  const fields = (json.acroform?.fields ?? []).map((f: Json) => ({
+    name: f.fullname,
+    type: f.fieldtype,
+    value: f.value,
+    page: f.pageposfrom1,
+  }));
   let pageObjects = 0;
   for (const o of Object.values(objects)) {
     const v = (o.value ?? o.stream?.dict) as Json | undefined;
     if (v && typeof v === "object" && v["/Type"] === "/Page") pageObjects++;
   }
   return {
-    pages: pageRefs.length, outlines, fields, annotations, links, danglingLinks,
-    attachments: Object.keys(json.attachments ?? {}), namedDests, xmp: Boolean(catalog?.["/Metadata"]), pageObjects,
+    pages: pageRefs.length,
+    outlines,
+    fields,
+    annotations,
+    links,
+    danglingLinks,
+    attachments: Object.keys(json.attachments ?? {}),
+    namedDests,
+    xmp: Boolean(catalog?.["/Metadata"]),
+    pageObjects,
   };
 }
 

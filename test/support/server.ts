@@ -39,7 +39,11 @@ export async function freePort(): Promise<number> {
  * Starts the service; `env` adds variables (API_KEYS, ALLOW_PRIVATE_IMPORTS, RETENTION_SECONDS…).
  * `opts.persist` reuses a persistence folder (a restart on the same state); `opts.port` a port.
  */
-export async function startDevServer(env: Record<string, string> = {}, timeoutMs = 120_000, opts: { persist?: string; port?: number } = {}): Promise<DevServer> {
+export async function startDevServer(
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+  opts: { persist?: string; port?: number } = {},
+): Promise<DevServer> {
   // A port chosen free can be taken by another process before wrangler binds it (two servers starting, or an
   // ephemeral port the OS hands out meanwhile): on "Address already in use" try again on a new port, at most 3 times.
   for (let attempt = 1; ; attempt++) {
@@ -51,7 +55,11 @@ export async function startDevServer(env: Record<string, string> = {}, timeoutMs
   }
 }
 
-async function startOnce(env: Record<string, string>, timeoutMs: number, opts: { persist?: string; port?: number }): Promise<DevServer> {
+async function startOnce(
+  env: Record<string, string>,
+  timeoutMs: number,
+  opts: { persist?: string; port?: number },
+): Promise<DevServer> {
   const port = opts.port ?? (await freePort());
   const persist = opts.persist ?? mkdtempSync(join(tmpdir(), "edge-convert-e2e-"));
   let out = "";

@@ -12,15 +12,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // the api Worker serves dist/browser/ (npm start rebuilds it only when it is missing): current before any server starts
   buildBrowserIfChanged();
   // the browser project's files use only the guarded server
-  const names = project.name === "browser" ? (["guarded"] as ServerName[]) : (Object.keys(SERVER_CONFIGS) as ServerName[]);
+  const names =
+    project.name === "browser" ? (["guarded"] as ServerName[]) : (Object.keys(SERVER_CONFIGS) as ServerName[]);
   const started: DevServer[] = [];
   try {
-    await Promise.all(names.map(async (n) => started.push(Object.assign(await startDevServer(SERVER_CONFIGS[n], 240_000), { name: n }))));
+    await Promise.all(
+      names.map(async (n) =>
+        started.push(Object.assign(await startDevServer(SERVER_CONFIGS[n], 240_000), { name: n })),
+      ),
+    );
   } catch (e) {
     await Promise.all(started.map((s) => s.stop()));
     throw e;
   }
-  project.provide("servers", Object.fromEntries(started.map((s) => [(s as DevServer & { name: ServerName }).name, s.base])) as Record<ServerName, string>);
+  project.provide(
+    "servers",
+    Object.fromEntries(started.map((s) => [(s as DevServer & { name: ServerName }).name, s.base])) as Record<
+      ServerName,
+      string
+    >,
+  );
   return async () => {
     await Promise.all(started.map((s) => s.stop()));
   };

@@ -37,6 +37,7 @@ declare module "vitest" {
  */
 export function sharedServer(name: ServerName): SharedServer {
   const base = inject("servers")?.[name];
-  if (!base) throw new Error(`no shared server "${name}": the project's globalSetup must be test/support/servers-setup.ts`);
+  if (!base)
+    throw new Error(`no shared server "${name}": the project's globalSetup must be test/support/servers-setup.ts`);
   return { base };
 }

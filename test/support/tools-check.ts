@@ -9,17 +9,39 @@ import { spawnSync } from "node:child_process";
 
 /** Command the tests or the native engine run → the Debian package that provides it. */
 export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
-  pdftotext: "poppler-utils", pdfinfo: "poppler-utils", pdftoppm: "poppler-utils", pdfimages: "poppler-utils",
-  pdffonts: "poppler-utils", pdfdetach: "poppler-utils", pdfsig: "poppler-utils",
-  qpdf: "qpdf", gs: "ghostscript", convert: "imagemagick", identify: "imagemagick", compare: "imagemagick",
-  gm: "graphicsmagick", exiftool: "libimage-exiftool-perl", ffmpeg: "ffmpeg", ffprobe: "ffmpeg",
-  tesseract: "tesseract-ocr", soffice: "libreoffice-writer-nogui", "fc-match": "fontconfig", prlimit: "util-linux",
-  unzip: "unzip", zipinfo: "unzip", "7z": "p7zip-full", bsdtar: "libarchive-tools", tar: "tar", chromium: "chromium",
+  pdftotext: "poppler-utils",
+  pdfinfo: "poppler-utils",
+  pdftoppm: "poppler-utils",
+  pdfimages: "poppler-utils",
+  pdffonts: "poppler-utils",
+  pdfdetach: "poppler-utils",
+  pdfsig: "poppler-utils",
+  qpdf: "qpdf",
+  gs: "ghostscript",
+  convert: "imagemagick",
+  identify: "imagemagick",
+  compare: "imagemagick",
+  gm: "graphicsmagick",
+  exiftool: "libimage-exiftool-perl",
+  ffmpeg: "ffmpeg",
+  ffprobe: "ffmpeg",
+  tesseract: "tesseract-ocr",
+  soffice: "libreoffice-writer-nogui",
+  "fc-match": "fontconfig",
+  prlimit: "util-linux",
+  unzip: "unzip",
+  zipinfo: "unzip",
+  "7z": "p7zip-full",
+  bsdtar: "libarchive-tools",
+  tar: "tar",
+  chromium: "chromium",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */
 export function missingPackages(): string[] {
-  const absent = Object.entries(TOOL_PACKAGES).filter(([cmd]) => spawnSync("/bin/sh", ["-c", `command -v '${cmd}'`], { stdio: "ignore" }).status !== 0);
+  const absent = Object.entries(TOOL_PACKAGES).filter(
+    ([cmd]) => spawnSync("/bin/sh", ["-c", `command -v '${cmd}'`], { stdio: "ignore" }).status !== 0,
+  );
   return [...new Set(absent.map(([, pkg]) => pkg))];
 }
 

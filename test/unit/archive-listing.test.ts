@@ -4,7 +4,13 @@
  * format; the engine test (archive-engine.test.ts) runs them on real archives.
  */
 import { describe, expect, it } from "vitest";
-import { checkListing, dictionaryBytes, parseListing, relativePath, unsafePath } from "../../src/engines/sevenzip/listing";
+import {
+  checkListing,
+  dictionaryBytes,
+  parseListing,
+  relativePath,
+  unsafePath,
+} from "../../src/engines/sevenzip/listing";
 import { DEFAULT_ARCHIVE_BUDGET } from "../../src/engines/sevenzip/budget";
 
 const LISTING = `
@@ -87,11 +93,24 @@ describe("the 7-Zip listing", () => {
 
   it("budgets entries, the declared total, the ratio and dictionaries, with the numbers in the message", () => {
     const b = DEFAULT_ARCHIVE_BUDGET;
-    const entry = (path: string, size: number, method = "Store") => ({ raw: path, path, type: "file" as const, size, encrypted: false, method });
+    const entry = (path: string, size: number, method = "Store") => ({
+      raw: path,
+      path,
+      type: "file" as const,
+      size,
+      encrypted: false,
+      method,
+    });
     const big = { type: "zip", errors: [], entries: [entry("a", 40 * 1048576), entry("b", 40 * 1048576)] };
-    expect(checkListing(big, 50 * 1048576, b, false)).toEqual({ code: "OVER_BUDGET", message: expect.stringMatching(/80 MiB unpacked; at most 64 MiB/) });
+    expect(checkListing(big, 50 * 1048576, b, false)).toEqual({
+      code: "OVER_BUDGET",
+      message: expect.stringMatching(/80 MiB unpacked; at most 64 MiB/),
+    });
     const bomb = { type: "zip", errors: [], entries: [entry("zeros", 60 * 1048576)] };
-    expect(checkListing(bomb, 60 * 1024, b, false)).toEqual({ code: "OVER_BUDGET", message: expect.stringMatching(/ratio of 1024:1; above 200:1/) });
+    expect(checkListing(bomb, 60 * 1024, b, false)).toEqual({
+      code: "OVER_BUDGET",
+      message: expect.stringMatching(/ratio of 1024:1; above 200:1/),
+    });
     const many = { type: "zip", errors: [], entries: Array.from({ length: 10_001 }, (_, i) => entry(`f${i}`, 1)) };
     expect(checkListing(many, 1e6, b, false)?.message).toMatch(/10001 entries; at most 10000/);
     const dict = { type: "7z", errors: [], entries: [entry("x", 10, "LZMA2:27")] };
@@ -100,6 +119,9 @@ describe("the 7-Zip listing", () => {
     expect(checkListing(locked, 100, b, false)?.code).toBe("INVALID_PASSWORD");
     expect(checkListing(locked, 100, b, true)).toBeNull();
     const slip = { type: "zip", errors: [], entries: [entry("ok", 1), entry("../../etc/cron.d/x", 1)] };
-    expect(checkListing(slip, 100, b, false)).toEqual({ code: "UNSAFE_ARCHIVE", message: expect.stringContaining('"../../etc/cron.d/x"') });
+    expect(checkListing(slip, 100, b, false)).toEqual({
+      code: "UNSAFE_ARCHIVE",
+      message: expect.stringContaining('"../../etc/cron.d/x"'),
+    });
   });
 });

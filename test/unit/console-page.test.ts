@@ -15,7 +15,10 @@ describe("the console page", () => {
   it("has one inline script, which parses without a syntax error", () => {
     expect(SCRIPTS.length).toBe(1);
     const file = ts.createSourceFile("console.js", SCRIPTS[0]!, ts.ScriptTarget.ES2020, true, ts.ScriptKind.JS);
-    const errors = (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) => `${file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+    const errors = (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map(
+      (d) =>
+        `${file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+    );
     expect(errors).toEqual([]);
   });
 

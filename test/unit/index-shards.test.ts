@@ -19,8 +19,14 @@ describe("account index shards", () => {
   });
 
   it("merges the shards' pages newest first, ties by id, and cuts the asked page", async () => {
-    const a = [{ id: "a3", created_at: 30 }, { id: "a1", created_at: 10 }];
-    const b = [{ id: "b2", created_at: 20 }, { id: "b0", created_at: 10 }];
+    const a = [
+      { id: "a3", created_at: 30 },
+      { id: "a1", created_at: 10 },
+    ];
+    const b = [
+      { id: "b2", created_at: 20 },
+      { id: "b0", created_at: 10 },
+    ];
     const page = (offset: number, limit: number) => mergedPage([Promise.resolve(a), Promise.resolve(b)], offset, limit);
     expect((await page(0, 10)).map((r) => r.id)).toEqual(["a3", "b2", "a1", "b0"]);
     expect((await page(1, 2)).map((r) => r.id)).toEqual(["b2", "a1"]);

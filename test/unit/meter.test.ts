@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { metered, readMeter } from "../../src/meter/meter";
 
-const fakeBucket = () => ({ put: async () => ({}), get: async () => null, head: async () => null, delete: async () => {}, list: async () => ({ objects: [] }) });
+const fakeBucket = () => ({
+  put: async () => ({}),
+  get: async () => null,
+  head: async () => null,
+  delete: async () => {},
+  list: async () => ({ objects: [] }),
+});
 const fakeNamespace = () => ({ getByName: (name: string) => ({ name, greet: async (x: string) => `hi ${x}` }) });
 
 describe("cost meter", () => {
@@ -13,7 +19,14 @@ describe("cost meter", () => {
 
   it("counts R2 class A and B (a delete is free), queue messages and Durable Object RPC calls, and still calls through", async () => {
     readMeter(true);
-    const env = metered({ METER: "on", FILES: fakeBucket(), TASKS: { send: async () => {}, sendBatch: async () => {} }, JOBS: fakeNamespace(), ACCOUNTS: fakeNamespace(), EVENTS: fakeNamespace() } as any);
+    const env = metered({
+      METER: "on",
+      FILES: fakeBucket(),
+      TASKS: { send: async () => {}, sendBatch: async () => {} },
+      JOBS: fakeNamespace(),
+      ACCOUNTS: fakeNamespace(),
+      EVENTS: fakeNamespace(),
+    } as any);
     await env.FILES.put("k", "v");
     await env.FILES.delete("k");
     await env.FILES.get("k");
@@ -34,7 +47,14 @@ describe("cost meter", () => {
     readMeter(true);
     const deleted: unknown[] = [];
     const FILES = { ...fakeBucket(), delete: async (k: unknown) => void deleted.push(k) };
-    const env = metered({ METER: "on", FILES, TASKS: { send: async () => {} }, JOBS: fakeNamespace(), ACCOUNTS: fakeNamespace(), EVENTS: fakeNamespace() } as any);
+    const env = metered({
+      METER: "on",
+      FILES,
+      TASKS: { send: async () => {} },
+      JOBS: fakeNamespace(),
+      ACCOUNTS: fakeNamespace(),
+      EVENTS: fakeNamespace(),
+    } as any);
     await env.FILES.delete("k");
     await env.FILES.delete(["a", "b"]);
     expect(deleted).toEqual(["k", ["a", "b"]]);

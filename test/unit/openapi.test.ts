@@ -17,7 +17,8 @@ describe("the OpenAPI document", () => {
     const result = await new Validator().validate(structuredClone(doc));
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
-    for (const op of ["convert", "pdf/ocr", "capture-website", "import/upload", "export/url", "watermark", "merge"]) expect(doc.paths[`/v2/${op}`]).toBeDefined();
+    for (const op of ["convert", "pdf/ocr", "capture-website", "import/upload", "export/url", "watermark", "merge"])
+      expect(doc.paths[`/v2/${op}`]).toBeDefined();
   });
 
   it("its task schemas accept what the validation accepts and refuse what it refuses", () => {
@@ -41,6 +42,7 @@ describe("the OpenAPI document", () => {
       ["import/url", { url: "https://example.com/a.png" }, true],
       ["import/url", { url: 42 }, false],
     ];
-    for (const [op, task, ok] of cases) expect({ op, task, ...check(op, task) }).toEqual({ op, task, byApi: ok, bySchema: ok });
+    for (const [op, task, ok] of cases)
+      expect({ op, task, ...check(op, task) }).toEqual({ op, task, byApi: ok, bySchema: ok });
   });
 });

@@ -4,15 +4,30 @@ import { TaskError } from "../../src/engines/errors";
 
 describe("page list notation", () => {
   it("parses pages, ranges, open ranges and spaces", () => {
-    expect(parsePageList("1,3,5-7")).toEqual({ ranges: [{ from: 1, to: 1 }, { from: 3, to: 3 }, { from: 5, to: 7 }] });
-    expect(parsePageList(" 2 , 4 - 6 ,9-")).toEqual({ ranges: [{ from: 2, to: 2 }, { from: 4, to: 6 }, { from: 9, to: null }] });
+    expect(parsePageList("1,3,5-7")).toEqual({
+      ranges: [
+        { from: 1, to: 1 },
+        { from: 3, to: 3 },
+        { from: 5, to: 7 },
+      ],
+    });
+    expect(parsePageList(" 2 , 4 - 6 ,9-")).toEqual({
+      ranges: [
+        { from: 2, to: 2 },
+        { from: 4, to: 6 },
+        { from: 9, to: null },
+      ],
+    });
   });
 
-  it.each(["", "a", "1,,2", "0", "3-1", "-3", "1-2-3", "1;2", "1.5"])("refuses %j at creation with a message naming the field", (spec) => {
-    const msgs = checkPages(spec);
-    expect(msgs).toHaveLength(1);
-    expect(msgs[0]).toMatch(/^pages: .*"1,3,5-7"/);
-  });
+  it.each(["", "a", "1,,2", "0", "3-1", "-3", "1-2-3", "1;2", "1.5"])(
+    "refuses %j at creation with a message naming the field",
+    (spec) => {
+      const msgs = checkPages(spec);
+      expect(msgs).toHaveLength(1);
+      expect(msgs[0]).toMatch(/^pages: .*"1,3,5-7"/);
+    },
+  );
 
   it("accepts absent and valid lists", () => {
     expect(checkPages(undefined)).toEqual([]);

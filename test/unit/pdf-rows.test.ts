@@ -17,16 +17,28 @@ describe("PDF registry rows", () => {
   });
 
   it("cover the operations of issue 4 with object schemas and formats", () => {
-    const engineOf = (h: (typeof PDF_HANDLERS)[number]) => enginesFor({ kind: h.kind, operation: h.operation, input: h.formats[0]!.input, output: h.formats[0]!.output })[0].name;
+    const engineOf = (h: (typeof PDF_HANDLERS)[number]) =>
+      enginesFor({ kind: h.kind, operation: h.operation, input: h.formats[0]!.input, output: h.formats[0]!.output })[0]
+        .name;
     expect(PDF_HANDLERS.map((h) => `${h.operation}:${engineOf(h)}`)).toEqual([
-      "merge:pdflib", "pdf/split-pages:pdflib", "pdf/extract-pages:pdflib", "pdf/rotate-pages:pdflib", "pdf/encrypt:pdflib",
-      "pdf/decrypt:pdflib", "watermark:pdflib", "convert:pdfium", "thumbnail:pdfium",
+      "merge:pdflib",
+      "pdf/split-pages:pdflib",
+      "pdf/extract-pages:pdflib",
+      "pdf/rotate-pages:pdflib",
+      "pdf/encrypt:pdflib",
+      "pdf/decrypt:pdflib",
+      "watermark:pdflib",
+      "convert:pdfium",
+      "thumbnail:pdfium",
       // Ghostscript in the native engine (issue 12)
-      "pdf/a:ghostscript", "pdf/x:ghostscript", "optimize:ghostscript",
+      "pdf/a:ghostscript",
+      "pdf/x:ghostscript",
+      "optimize:ghostscript",
       // tesseract (issue 17)
       "pdf/ocr:tesseract",
       // image → pdf, searchable with ocr (issue 17)
-      "convert:pdflib", "convert:tesseract",
+      "convert:pdflib",
+      "convert:tesseract",
     ]);
     for (const h of PDF_HANDLERS) {
       expect(h.formats.length).toBeGreaterThan(0);
@@ -34,7 +46,11 @@ describe("PDF registry rows", () => {
       expect(h.credits).toBeGreaterThanOrEqual(1);
       expect(typeof shapeOf(h.params)).toBe("object");
     }
-    expect(rows("convert")[0].formats).toEqual([{ input: "pdf", output: "png" }, { input: "pdf", output: "jpg" }, { input: "pdf", output: "webp" }]);
+    expect(rows("convert")[0].formats).toEqual([
+      { input: "pdf", output: "png" },
+      { input: "pdf", output: "jpg" },
+      { input: "pdf", output: "webp" },
+    ]);
   });
 
   it.each([
@@ -54,8 +70,20 @@ describe("PDF registry rows", () => {
   });
 
   it("accepts and normalises valid parameters", () => {
-    expect(validateTaskParams(rows("pdf/rotate-pages"), { rotation: "-90", pages: "1,3-" })).toEqual({ params: { rotation: "-90", pages: "1,3-" } });
-    expect(validateTaskParams(rows("pdf/encrypt"), { set_password: "x", allow_extract: "false" })).toEqual({ params: { set_password: "x", allow_extract: false } });
-    expect(validateTaskParams(rows("convert"), { input_format: "pdf", output_format: "jpg", pixel_density: 300, quality: 80, pages: "1" })).toMatchObject({ params: { pixel_density: 300 } });
+    expect(validateTaskParams(rows("pdf/rotate-pages"), { rotation: "-90", pages: "1,3-" })).toEqual({
+      params: { rotation: "-90", pages: "1,3-" },
+    });
+    expect(validateTaskParams(rows("pdf/encrypt"), { set_password: "x", allow_extract: "false" })).toEqual({
+      params: { set_password: "x", allow_extract: false },
+    });
+    expect(
+      validateTaskParams(rows("convert"), {
+        input_format: "pdf",
+        output_format: "jpg",
+        pixel_density: 300,
+        quality: 80,
+        pages: "1",
+      }),
+    ).toMatchObject({ params: { pixel_density: 300 } });
   });
 });

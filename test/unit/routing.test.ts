@@ -19,9 +19,19 @@ import type { InputFile } from "../../src/operations/types";
 import { pdftotext } from "../support/pdf-helpers";
 
 const names = (rows: { name: string }[]) => rows.map((r) => r.name);
-const file = (filename: string, data: Uint8Array, size = data.byteLength): InputFile => ({ filename, size, fromTask: "t", key: `k/${filename}`, bytes: async () => data });
+const file = (filename: string, data: Uint8Array, size = data.byteLength): InputFile => ({
+  filename,
+  size,
+  fromTask: "t",
+  key: `k/${filename}`,
+  bytes: async () => data,
+});
 const refuse = (code: "UNSUPPORTED" | "OVER_BUDGET") => ({
-  run: async () => ({ ok: false as const, error: { code, message: `stand-in says ${code}`, retryable: false }, engineVersion: "0" }),
+  run: async () => ({
+    ok: false as const,
+    error: { code, message: `stand-in says ${code}`, retryable: false },
+    engineVersion: "0",
+  }),
   info: async () => ({ engineVersion: "0", wasmMemoryBytes: 0 }),
 });
 
@@ -31,31 +41,52 @@ describe("engine order", () => {
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual(["pdfium"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "docx" }))).toEqual([]);
     expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual(["imagemagick", "imagemagick-native"]);
-    expect(names(enginesFor({ kind: "office", operation: "convert", input: "docx", output: "pdf" }))).toEqual(["libreoffice"]);
-    expect(names(enginesFor({ kind: "pdf", operation: "pdf/a", input: "pdf", output: "pdf" }))).toEqual(["ghostscript"]);
+    expect(names(enginesFor({ kind: "office", operation: "convert", input: "docx", output: "pdf" }))).toEqual([
+      "libreoffice",
+    ]);
+    expect(names(enginesFor({ kind: "pdf", operation: "pdf/a", input: "pdf", output: "pdf" }))).toEqual([
+      "ghostscript",
+    ]);
   });
 
   it("pins by engine name or by a CloudConvert engine name the table maps", () => {
     expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "poppler" }))).toEqual(["pdflib"]);
     // the engine of that name first, then the engines standing in for it
     expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "qpdf" }))).toEqual(["qpdf", "pdflib"]);
-    expect(names(enginesFor({ kind: "command", operation: "command", pin: "graphicsmagick" }))).toEqual(["native-command"]);
+    expect(names(enginesFor({ kind: "command", operation: "command", pin: "graphicsmagick" }))).toEqual([
+      "native-command",
+    ]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", pin: "poppler" }))).toEqual(["pdfium"]);
     expect(names(enginesFor({ kind: "image", operation: "convert", pin: "graphicsmagick" }))).toEqual(["imagemagick"]);
     expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "chrome" }))).toEqual([]);
   });
 
   it("reads ENGINE_ORDER per operation and puts the named engines first", () => {
-    expect(parseEngineOrder(" watermark = pdflib, imagemagick ;merge=qpdf")).toEqual({ watermark: ["pdflib", "imagemagick"], merge: ["qpdf"] });
+    expect(parseEngineOrder(" watermark = pdflib, imagemagick ;merge=qpdf")).toEqual({
+      watermark: ["pdflib", "imagemagick"],
+      merge: ["qpdf"],
+    });
     expect(parseEngineOrder(undefined)).toEqual({});
     // a watermark of a file of unknown format: every handler fits (image, PDF, video, office through PDF); the table orders them
-    expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual(["imagemagick", "pdflib", "ffmpeg", "libreoffice", "ffmpeg-native"]);
-    expect(route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name)).toEqual(["pdflib", "imagemagick", "ffmpeg", "libreoffice", "ffmpeg-native"]);
+    expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual([
+      "imagemagick",
+      "pdflib",
+      "ffmpeg",
+      "libreoffice",
+      "ffmpeg-native",
+    ]);
+    expect(
+      route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name),
+    ).toEqual(["pdflib", "imagemagick", "ffmpeg", "libreoffice", "ffmpeg-native"]);
   });
 
   it("refuses what no engine can do, and a pin nothing here honours", () => {
-    expect(() => route("convert", { output_format: "pdf" }, "a.xyz")).toThrow(expect.objectContaining({ code: "INVALID_CONVERSION_TYPE" }));
-    expect(() => route("merge", { output_format: "pdf", engine: "chrome" }, "a.pdf")).toThrow(expect.objectContaining({ code: "ENGINE_UNAVAILABLE" }));
+    expect(() => route("convert", { output_format: "pdf" }, "a.xyz")).toThrow(
+      expect.objectContaining({ code: "INVALID_CONVERSION_TYPE" }),
+    );
+    expect(() => route("merge", { output_format: "pdf", engine: "chrome" }, "a.pdf")).toThrow(
+      expect.objectContaining({ code: "ENGINE_UNAVAILABLE" }),
+    );
   });
 });
 
@@ -65,51 +96,95 @@ describe("execute: fallback, pinning and budgets", () => {
   it("a candidate that cannot take the input passes the task to the next; the task reports the engine that ran", async () => {
     // an extensionless file: the image watermark (ImageMagick, first in the table) cannot tell its
     // format and answers INVALID_CONVERSION_TYPE; the PDF watermark (pdf-lib) runs it
-    const { out, engine } = await execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]))], testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } }));
+    const { out, engine } = await execute(
+      "watermark",
+      mark,
+      [file("scan", await pdfOf([[300, 300]]))],
+      testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } }),
+    );
     expect(engine).toEqual({ name: "pdflib", version: "2.11.1" });
     expect(pdftotext(out.files[0])).toContain("ROUTED");
   });
 
   it("when every candidate refuses, the last candidate's error is the task's", async () => {
     const junk = file("scan", new TextEncoder().encode("neither image nor PDF"));
-    await expect(execute("watermark", mark, [junk], testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } }))).rejects.toMatchObject({ code: "OPEN_FAILED" });
+    await expect(
+      execute("watermark", mark, [junk], testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } })),
+    ).rejects.toMatchObject({ code: "OPEN_FAILED" });
   });
 
   it("skips an engine whose budget is below the declared input size, before running it", async () => {
     let called = false;
-    const spy = { ...refuse("UNSUPPORTED"), run: async () => { called = true; return refuse("UNSUPPORTED").run(); } };
+    const spy = {
+      ...refuse("UNSUPPORTED"),
+      run: async () => {
+        called = true;
+        return refuse("UNSUPPORTED").run();
+      },
+    };
     const ctx = testContext({ engines: { imagemagick: spy } });
     // declared 40 MB: over ImageMagick's 32 MiB budget, inside pdf-lib's 100 MiB
     const { engine } = await execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]), 40e6)], ctx);
     expect(engine.name).toBe("pdflib");
     expect(called).toBe(false);
     const huge = file("big.pdf", new Uint8Array(0), 200 * 1024 * 1024);
-    await expect(execute("pdf/rotate-pages", { rotation: "90" }, [huge], ctx)).rejects.toMatchObject({ code: "OVER_BUDGET" });
+    await expect(execute("pdf/rotate-pages", { rotation: "90" }, [huge], ctx)).rejects.toMatchObject({
+      code: "OVER_BUDGET",
+    });
   });
 
   it("`engine` pins: only that engine is tried, and an unhonoured engine_version is reported", async () => {
     const ctx = testContext({ engines: { imagemagick: refuse("UNSUPPORTED") } });
-    const pinned = execute("watermark", { ...mark, input_format: "png", engine: "imagemagick" }, [file("scan", await pdfOf([[300, 300]]))], ctx);
+    const pinned = execute(
+      "watermark",
+      { ...mark, input_format: "png", engine: "imagemagick" },
+      [file("scan", await pdfOf([[300, 300]]))],
+      ctx,
+    );
     await expect(pinned).rejects.toMatchObject({ code: "UNSUPPORTED", message: "scan: stand-in says UNSUPPORTED" });
-    const { out } = await execute("pdf/rotate-pages", { rotation: "90", engine: "qpdf", engine_version: "11.3.0" }, [file("a.pdf", await pdfOf([[100, 200]]))], ctx);
+    const { out } = await execute(
+      "pdf/rotate-pages",
+      { rotation: "90", engine: "qpdf", engine_version: "11.3.0" },
+      [file("a.pdf", await pdfOf([[100, 200]]))],
+      ctx,
+    );
     expect(out.extra?.warnings).toEqual(["engine_version 11.3.0 is not available; pdflib 2.11.1 ran."]);
   });
 
   it("an earlier engine's OVER_BUDGET is the task's error when the last engine cannot do the work at all", async () => {
-    const ctx = testContext({ engines: { imagemagick: refuse("OVER_BUDGET"), "imagemagick-native": refuse("UNSUPPORTED") } });
+    const ctx = testContext({
+      engines: { imagemagick: refuse("OVER_BUDGET"), "imagemagick-native": refuse("UNSUPPORTED") },
+    });
     const png = file("a.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
-    await expect(execute("convert", { output_format: "jpg" }, [png], ctx)).rejects.toMatchObject({ code: "OVER_BUDGET", message: "a.png: stand-in says OVER_BUDGET" });
+    await expect(execute("convert", { output_format: "jpg" }, [png], ctx)).rejects.toMatchObject({
+      code: "OVER_BUDGET",
+      message: "a.png: stand-in says OVER_BUDGET",
+    });
     // the other way round, the last engine's own refusal stands
-    const other = testContext({ engines: { imagemagick: refuse("UNSUPPORTED"), "imagemagick-native": refuse("UNSUPPORTED") } });
-    await expect(execute("convert", { output_format: "jpg" }, [png], other)).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    const other = testContext({
+      engines: { imagemagick: refuse("UNSUPPORTED"), "imagemagick-native": refuse("UNSUPPORTED") },
+    });
+    await expect(execute("convert", { output_format: "jpg" }, [png], other)).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+    });
   });
 
   it("no engine of the kind on this host is ENGINE_UNAVAILABLE, not retryable", async () => {
-    const err = await execute("convert", { output_format: "png" }, [file("a.pdf", await pdfOf([[100, 100]]))], testContext()).catch((e) => e);
+    const err = await execute(
+      "convert",
+      { output_format: "png" },
+      [file("a.pdf", await pdfOf([[100, 100]]))],
+      testContext(),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(TaskError);
     expect(err).toMatchObject({ code: "ENGINE_UNAVAILABLE", retryable: false });
     expect(err.message).toContain("pdfium");
-    const ok = await execute("convert", { output_format: "png" }, [file("a.pdf", await pdfOf([[100, 100]]))], testContext({ engines: { pdfium: nodePdfiumEngine() } }));
+    const ok = await execute(
+      "convert",
+      { output_format: "png" },
+      [file("a.pdf", await pdfOf([[100, 100]]))],
+      testContext({ engines: { pdfium: nodePdfiumEngine() } }),
+    );
     expect(ok.engine.name).toBe("pdfium");
   });
 });
@@ -119,12 +194,18 @@ describe("validation picks the handler by formats and pins before judging parame
 
   it("accepts CloudConvert engine names the table maps, and names what is available otherwise", () => {
     const base = { imp: { operation: "import/url", url: "https://example.com/a.pdf" } };
-    expect(job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "poppler" } })).toHaveProperty("specs");
+    expect(
+      job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "poppler" } }),
+    ).toHaveProperty("specs");
     const r = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "3heights" } });
-    expect("errors" in r && r.errors["tasks.m"]).toEqual(["Task m: engine: 3heights is not an engine of this server for merge to pdf; engines here that do: pdflib, qpdf (or leave engine out)."]);
+    expect("errors" in r && r.errors["tasks.m"]).toEqual([
+      "Task m: engine: 3heights is not an engine of this server for merge to pdf; engines here that do: pdflib, qpdf (or leave engine out).",
+    ]);
     // an engine of this server that does other work (chrome renders web pages)
     const c = job({ ...base, m: { operation: "merge", input: ["imp"], output_format: "pdf", engine: "chrome" } });
-    expect("errors" in c && c.errors["tasks.m"]).toEqual(["Task m: engine: chrome cannot run merge to pdf; engines here that do: pdflib, qpdf (or leave engine out)."]);
+    expect("errors" in c && c.errors["tasks.m"]).toEqual([
+      "Task m: engine: chrome cannot run merge to pdf; engines here that do: pdflib, qpdf (or leave engine out).",
+    ]);
   });
 
   it("judges a PDF's optimize parameters by the PDF handler, an image's by the image handler", () => {
@@ -132,9 +213,16 @@ describe("validation picks the handler by formats and pins before judging parame
       imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
       opt: { operation: "optimize", input: "imp", profile: "web", flatten_signatures: true },
     });
-    expect("errors" in r && r.errors["tasks.opt"]).toEqual(["Task opt: flatten_signatures: parameter not supported by optimize on pdf files."]);
+    expect("errors" in r && r.errors["tasks.opt"]).toEqual([
+      "Task opt: flatten_signatures: parameter not supported by optimize on pdf files.",
+    ]);
     // the same task on a PNG input judges the image parameters
-    const png = job({ imp: { operation: "import/url", url: "https://example.com/a.png" }, opt: { operation: "optimize", input: "imp", flatten_signatures: true } });
-    expect("errors" in png && png.errors["tasks.opt"]).toEqual(["Task opt: flatten_signatures: parameter not supported by optimize on png, jpg files."]);
+    const png = job({
+      imp: { operation: "import/url", url: "https://example.com/a.png" },
+      opt: { operation: "optimize", input: "imp", flatten_signatures: true },
+    });
+    expect("errors" in png && png.errors["tasks.opt"]).toEqual([
+      "Task opt: flatten_signatures: parameter not supported by optimize on png, jpg files.",
+    ]);
   });
 });

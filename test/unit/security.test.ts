@@ -9,10 +9,30 @@ import { testContext } from "../support/context";
 
 describe("refuseUrl", () => {
   const refused = [
-    "http://127.0.0.1/", "http://0177.0.0.1/", "http://2130706433/", "http://0x7f.1/", "http://localhost:8080/", "http://a.localhost/",
-    "http://10.1.2.3/", "http://192.168.0.1/", "http://172.16.5.4/", "http://100.64.0.1/", "http://169.254.169.254/", "http://0.0.0.0/",
-    "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:a9fe:a9fe]/", "http://[fe80::1]/", "http://[fd00::1]/", "http://[64:ff9b::a00:1]/",
-    "http://metadata.google.internal/", "http://intranet/", "ftp://example.com/a", "file:///etc/passwd", "gopher://x.org/", "not a url",
+    "http://127.0.0.1/",
+    "http://0177.0.0.1/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://localhost:8080/",
+    "http://a.localhost/",
+    "http://10.1.2.3/",
+    "http://192.168.0.1/",
+    "http://172.16.5.4/",
+    "http://100.64.0.1/",
+    "http://169.254.169.254/",
+    "http://0.0.0.0/",
+    "http://[::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:a9fe:a9fe]/",
+    "http://[fe80::1]/",
+    "http://[fd00::1]/",
+    "http://[64:ff9b::a00:1]/",
+    "http://metadata.google.internal/",
+    "http://intranet/",
+    "ftp://example.com/a",
+    "file:///etc/passwd",
+    "gopher://x.org/",
+    "not a url",
   ];
   for (const u of refused) it(`refuses ${u}`, () => expect(refuseUrl(u, false)).not.toBeNull());
   it("allows public addresses and names", () => {
@@ -46,7 +66,9 @@ describe("signatures", () => {
   it("matches the CloudConvert webhook signature (hex HMAC-SHA256 of the raw body)", async () => {
     // Oracle: Node's own crypto, independent of the WebCrypto code under test.
     const { createHmac } = await import("node:crypto");
-    expect(await hmacHex("secret", '{"event":"job.finished"}')).toBe(createHmac("sha256", "secret").update('{"event":"job.finished"}').digest("hex"));
+    expect(await hmacHex("secret", '{"event":"job.finished"}')).toBe(
+      createHmac("sha256", "secret").update('{"event":"job.finished"}').digest("hex"),
+    );
   });
   it("refuses tampered and expired file grants", async () => {
     const g = { key: "jobs/j/t/0/a.png", expires: 2_000_000_000, inline: false };
@@ -97,7 +119,10 @@ describe("import/url follows redirects by hand, each hop through the SSRF guard"
 
   const run = (url: string) => importUrl.run([], { url }, testContext());
   async function taskError(p: Promise<unknown>): Promise<TaskError> {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err, "expected a task error").toBeInstanceOf(TaskError);
     return err as TaskError;
   }

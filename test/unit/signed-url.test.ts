@@ -10,7 +10,13 @@ import { decodeLenientBase64, verifySignedUrl } from "../../src/security/signed-
 const cc = new CloudConvert("unused");
 const BASE = "http://127.0.0.1:8787/s/0b4f4ae1-7c52-4b6f-9a43-6f0e0c8e2b11";
 // "?>?>?>" and "~~~" encode to several '+' and '/' in standard base64
-const job = { tasks: { a: { operation: "import/url", url: "https://example.com/?q=>>>???~~~" }, b: { operation: "export/url", input: "a" } }, tag: "ÿÿÿ" };
+const job = {
+  tasks: {
+    a: { operation: "import/url", url: "https://example.com/?q=>>>???~~~" },
+    b: { operation: "export/url", input: "a" },
+  },
+  tag: "ÿÿÿ",
+};
 
 describe("signed URLs", () => {
   it("a URL signed by the SDK verifies and gives back the job, with and without cache_key", async () => {
@@ -27,7 +33,9 @@ describe("signed URLs", () => {
     expect(await verifySignedUrl(url, "secret-2")).toMatchObject({ status: 403 });
     const tampered = url.replace(/job=(.)/, (_m, ch: string) => `job=${ch === "e" ? "f" : "e"}`);
     expect(await verifySignedUrl(tampered, "secret-1")).toMatchObject({ status: 403 });
-    expect(await verifySignedUrl(url.replace("cache_key=k1", "cache_key=k2"), "secret-1")).toMatchObject({ status: 403 });
+    expect(await verifySignedUrl(url.replace("cache_key=k1", "cache_key=k2"), "secret-1")).toMatchObject({
+      status: 403,
+    });
     expect(await verifySignedUrl(url.replace(/&s=.*$/, ""), "secret-1")).toMatchObject({ status: 400 });
   });
 

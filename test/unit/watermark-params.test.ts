@@ -11,8 +11,13 @@ import { normalizeColor, watermarkParams } from "../../src/operations/watermark-
 
 const handlers = handlersOf("watermark")!;
 /** One handler per input family: an image, a PDF, a video. */
-const TARGETS = [["png", "image"], ["pdf", "pdf"], ["mp4", "media"]] as const;
-const judge = (input_format: string, p: Record<string, unknown>) => validateTaskParams(handlers, { input_format, ...p });
+const TARGETS = [
+  ["png", "image"],
+  ["pdf", "pdf"],
+  ["mp4", "media"],
+] as const;
+const judge = (input_format: string, p: Record<string, unknown>) =>
+  validateTaskParams(handlers, { input_format, ...p });
 
 describe("the watermark schema", () => {
   it("every handler of watermark takes the shared schema's keys (PDFs add pages and password)", () => {
@@ -26,11 +31,17 @@ describe("the watermark schema", () => {
 
   for (const [fmt, kind] of TARGETS) {
     it(`${kind} (${fmt}): the same bounds and spellings`, () => {
-      expect(judge(fmt, { text: "x".repeat(2000), font_color: "f00", font_size: "40" })).toMatchObject({ params: { font_color: "#FF0000", font_size: 40 } });
+      expect(judge(fmt, { text: "x".repeat(2000), font_color: "f00", font_size: "40" })).toMatchObject({
+        params: { font_color: "#FF0000", font_size: 40 },
+      });
       expect(judge(fmt, { text: "x", font_color: "#12345678" })).toMatchObject({ params: { font_color: "#12345678" } });
-      expect(judge(fmt, { text: "x", rotation: 30, font_name: "Some Font" })).toMatchObject({ params: { rotation: 30, font_name: "Some Font" } });
+      expect(judge(fmt, { text: "x", rotation: 30, font_name: "Some Font" })).toMatchObject({
+        params: { rotation: 30, font_name: "Some Font" },
+      });
       expect(judge(fmt, { text: "x".repeat(2001) })).toMatchObject({ errors: [expect.stringMatching(/^text: /)] });
-      expect(judge(fmt, { text: "x", font_color: "red" })).toMatchObject({ errors: [expect.stringMatching(/^font_color: must be a colour/)] });
+      expect(judge(fmt, { text: "x", font_color: "red" })).toMatchObject({
+        errors: [expect.stringMatching(/^font_color: must be a colour/)],
+      });
       expect(judge(fmt, { text: "x", opacity: 101 })).toMatchObject({ errors: [expect.stringMatching(/^opacity: /)] });
       expect(judge(fmt, {})).toMatchObject({ errors: [expect.stringMatching(/^text or image is required/)] });
       expect(judge(fmt, { text: "x", image: "logo" })).toMatchObject({ errors: [expect.stringMatching(/not both/)] });

@@ -14,20 +14,43 @@ const errorsOf = (tasks: Record<string, unknown>, name = "t"): string[] => {
   const r = job(tasks);
   return "errors" in r ? (r.errors[`tasks.${name}`] ?? []) : [];
 };
-const capture = (extra: Record<string, unknown>) => ({ t: { operation: "capture-website", url: "https://example.com/", output_format: "pdf", ...extra } });
+const capture = (extra: Record<string, unknown>) => ({
+  t: { operation: "capture-website", url: "https://example.com/", output_format: "pdf", ...extra },
+});
 
 describe("capture-website at creation", () => {
   it("accepts CloudConvert's parameters and a template task", () => {
     const r = job({
       head: { operation: "import/raw", file: "<span class='title'></span>", filename: "h.html" },
-      t: { operation: "capture-website", url: "https://example.com/a", output_format: "pdf", page_format: "a4", page_orientation: "landscape", margin_top: 20, margin_bottom: 20, print_background: false, display_header_footer: true, header_template: "head", wait_until: "networkidle0", wait_for_element: "#main", wait_time: 500, css_media_type: "screen", headers: { "X-Token": "abc" }, zoom: 0.8 },
+      t: {
+        operation: "capture-website",
+        url: "https://example.com/a",
+        output_format: "pdf",
+        page_format: "a4",
+        page_orientation: "landscape",
+        margin_top: 20,
+        margin_bottom: 20,
+        print_background: false,
+        display_header_footer: true,
+        header_template: "head",
+        wait_until: "networkidle0",
+        wait_for_element: "#main",
+        wait_time: 500,
+        css_media_type: "screen",
+        headers: { "X-Token": "abc" },
+        zoom: 0.8,
+      },
     });
     expect(r).toHaveProperty("specs");
   });
 
   it("refuses SSRF URLs, non-http schemes and bad values with the parameter's name", () => {
-    expect(errorsOf(capture({ url: "file:///etc/passwd" }))[0]).toMatch(/^Task t: url: url scheme file: is not allowed/);
-    expect(errorsOf(capture({ url: "http://169.254.169.254/latest/meta-data/" }))[0]).toMatch(/^Task t: url: url points to a linkLocal address/);
+    expect(errorsOf(capture({ url: "file:///etc/passwd" }))[0]).toMatch(
+      /^Task t: url: url scheme file: is not allowed/,
+    );
+    expect(errorsOf(capture({ url: "http://169.254.169.254/latest/meta-data/" }))[0]).toMatch(
+      /^Task t: url: url points to a linkLocal address/,
+    );
     expect(errorsOf(capture({ url: "http://[::ffff:10.0.0.1]/" }))[0]).toMatch(/private/);
     expect(errorsOf(capture({ url: "gopher://example.com/" }))[0]).toMatch(/scheme gopher:/);
     expect(errorsOf(capture({ page_format: "a9" }))[0]).toMatch(/^Task t: page_format: /);
@@ -35,7 +58,9 @@ describe("capture-website at creation", () => {
     expect(errorsOf(capture({ wait_until: "forever" }))[0]).toMatch(/^Task t: wait_until: /);
     expect(errorsOf(capture({ headers: { "bad header": "x" } }))[0]).toMatch(/^Task t: headers/);
     expect(errorsOf(capture({ page_width: 20 }))).toEqual(["Task t: page_width and page_height go together."]);
-    expect(errorsOf(capture({ page_width: 20, page_height: 30, page_format: "a4" }))).toEqual(["Task t: page_format and page_width/page_height exclude each other."]);
+    expect(errorsOf(capture({ page_width: 20, page_height: 30, page_format: "a4" }))).toEqual([
+      "Task t: page_format and page_width/page_height exclude each other.",
+    ]);
     expect(errorsOf(capture({ output_format: "gif" }))[0]).toMatch(/capture-website to gif is not supported/);
   });
 
@@ -46,7 +71,8 @@ describe("capture-website at creation", () => {
 
 describe("convert html and md", () => {
   it("routes html, htm and md to chrome, and html to pdf is not mistaken for an image or office conversion", () => {
-    for (const name of ["a.html", "a.htm", "a.md"]) expect(route("convert", { output_format: "pdf" }, name).map((c) => c.engine.name)).toEqual(["chrome"]);
+    for (const name of ["a.html", "a.htm", "a.md"])
+      expect(route("convert", { output_format: "pdf" }, name).map((c) => c.engine.name)).toEqual(["chrome"]);
     expect(route("convert", { output_format: "png" }, "a.html").map((c) => c.engine.name)).toEqual(["chrome"]);
   });
 
@@ -74,7 +100,12 @@ describe("the chrome engine without a browser", () => {
     // this test until its own timeout, the failure bound
     vi.useFakeTimers({ toFake: ["setTimeout", "setInterval", "setImmediate"] });
     try {
-      const r = await createChromeEngine(down as never, { timeoutMs: 30_000 }).render({ source: { html: "<p>x</p>" }, output: "pdf", options: {}, allowLoopback: false });
+      const r = await createChromeEngine(down as never, { timeoutMs: 30_000 }).render({
+        source: { html: "<p>x</p>" },
+        output: "pdf",
+        options: {},
+        allowLoopback: false,
+      });
       expect(r).toMatchObject({ ok: false, error: { code: "ENGINE_UNAVAILABLE" } });
       if (!r.ok) expect(r.error.message).toContain("apt-get install chromium");
       expect(vi.getTimerCount(), "timers left pending by the failed render").toBe(0);

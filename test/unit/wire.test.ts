@@ -6,7 +6,13 @@ describe("engine RPC wire", () => {
   it("streams arrays from the threshold up, keeps smaller ones, and restores the value exactly", async () => {
     const big = new Uint8Array(3 * STREAM_FROM_BYTES + 17).map((_, i) => (i * 31) % 251);
     const small = new Uint8Array([1, 2, 3]);
-    const value = { ok: true, outputs: [{ data: big, format: "png" }], small, n: 4, nested: { list: [big.subarray(0, 5)] } };
+    const value = {
+      ok: true,
+      outputs: [{ data: big, format: "png" }],
+      small,
+      n: 4,
+      nested: { list: [big.subarray(0, 5)] },
+    };
     const wire = toWire(value) as any;
     expect(wire.outputs[0].data.$stream).toBeInstanceOf(ReadableStream);
     expect(wire.outputs[0].data.length).toBe(big.byteLength);
@@ -15,7 +21,15 @@ describe("engine RPC wire", () => {
   });
 
   it("refuses a stream that ends short of its declared length", async () => {
-    const short = { $stream: new ReadableStream({ start(c) { c.enqueue(new Uint8Array(10)); c.close(); } }), length: 20 };
+    const short = {
+      $stream: new ReadableStream({
+        start(c) {
+          c.enqueue(new Uint8Array(10));
+          c.close();
+        },
+      }),
+      length: 20,
+    };
     await expect(fromWire({ input: short })).rejects.toThrow(/ended at 10 of 20 bytes/);
   });
 });

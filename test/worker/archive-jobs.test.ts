@@ -41,7 +41,12 @@ describe("archive and extraction with the 7-Zip engine Worker", () => {
   });
 
   it("extracts a zip into one output per file (paths in the result), which a later task archives again", async () => {
-    const zip = zipSync({ "docs/a.txt": strToU8("A"), "docs/b.txt": strToU8("B1"), "b.txt": strToU8("B2"), "empty/": new Uint8Array(0) });
+    const zip = zipSync({
+      "docs/a.txt": strToU8("A"),
+      "docs/b.txt": strToU8("B1"),
+      "b.txt": strToU8("B2"),
+      "empty/": new Uint8Array(0),
+    });
     const job = await createJob({
       in: { operation: "import/base64", file: b64(zip), filename: "docs.zip" },
       files: { operation: "convert", input: "in", output_format: "files" },
@@ -51,8 +56,16 @@ describe("archive and extraction with the 7-Zip engine Worker", () => {
     const done = await waitJob(job.id);
     const files = taskByName(done, "files");
     expect(files.status, JSON.stringify(files)).toBe("finished");
-    expect(files.result.files.map((f: any) => [f.filename, f.size])).toEqual([["a.txt", 1], ["b.txt", 2], ["b-2.txt", 2]]);
-    expect(files.result.members.map((m: any) => [m.path, m.filename])).toEqual([["docs/a.txt", "a.txt"], ["docs/b.txt", "b.txt"], ["b.txt", "b-2.txt"]]);
+    expect(files.result.files.map((f: any) => [f.filename, f.size])).toEqual([
+      ["a.txt", 1],
+      ["b.txt", 2],
+      ["b-2.txt", 2],
+    ]);
+    expect(files.result.members.map((m: any) => [m.path, m.filename])).toEqual([
+      ["docs/a.txt", "a.txt"],
+      ["docs/b.txt", "b.txt"],
+      ["b.txt", "b-2.txt"],
+    ]);
     const urls = taskByName(done, "out").result.files;
     expect(new TextDecoder().decode(await download(urls[1].url))).toBe("B1");
     expect(taskByName(done, "again").status).toBe("finished");
@@ -98,14 +111,26 @@ describe("archive and extraction with the 7-Zip engine Worker", () => {
   });
 
   it("answers RAR as an archive output with a 422 that says why, and lists archive formats in the catalogue", async () => {
-    const r = await api("POST", "/v2/jobs", { body: { tasks: { in: text("x"), rar: { operation: "archive", input: "in", output_format: "rar" } } } });
+    const r = await api("POST", "/v2/jobs", {
+      body: { tasks: { in: text("x"), rar: { operation: "archive", input: "in", output_format: "rar" } } },
+    });
     expect(r.status).toBe(422);
     expect(JSON.stringify(r.json)).toMatch(/RAR archives can be read .* but not written/);
-    const tar = await api("POST", "/v2/jobs", { body: { tasks: { in: text("x"), t: { operation: "archive", input: "in", output_format: "tar", password: "x" } } } });
+    const tar = await api("POST", "/v2/jobs", {
+      body: { tasks: { in: text("x"), t: { operation: "archive", input: "in", output_format: "tar", password: "x" } } },
+    });
     expect(tar.status).toBe(422);
     expect(JSON.stringify(tar.json)).toMatch(/password: parameter not supported by archive/);
     const ops = await api("GET", "/v2/operations?filter[operation]=archive");
-    expect(ops.json.data.map((o: any) => o.output_format).sort()).toEqual(["7z", "tar", "tar.bz2", "tar.gz", "tbz2", "tgz", "zip"]);
+    expect(ops.json.data.map((o: any) => o.output_format).sort()).toEqual([
+      "7z",
+      "tar",
+      "tar.bz2",
+      "tar.gz",
+      "tbz2",
+      "tgz",
+      "zip",
+    ]);
     const ex = await api("GET", "/v2/operations?filter[operation]=convert&filter[input_format]=rar");
     expect(ex.json.data.map((o: any) => o.output_format)).toContain("files");
   });

@@ -11,7 +11,7 @@ import type { Env } from "../../src/env";
 
 const BROWSER = () => {
   const b = (env as unknown as Env).BROWSER;
-  if (!b) throw new Error("no BROWSER binding: wrangler.toml needs [browser] binding = \"BROWSER\"");
+  if (!b) throw new Error('no BROWSER binding: wrangler.toml needs [browser] binding = "BROWSER"');
   return b;
 };
 

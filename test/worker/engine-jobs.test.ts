@@ -8,13 +8,12 @@ import { describe, expect, it } from "vitest";
 import { createJob, taskByName, waitJob } from "./helpers";
 import { bmpOf as bmp } from "../contract/engines.cases";
 
-
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 
 /** Width and height from a baseline/progressive JPEG's SOF marker. */
 function jpegSize(b: Uint8Array): [number, number] {
   expect([b[0], b[1]]).toEqual([0xff, 0xd8]);
-  for (let i = 2; i < b.length; ) {
+  for (let i = 2; i < b.length;) {
     const marker = b[i + 1];
     const len = (b[i + 2] << 8) | b[i + 3];
     if (marker >= 0xc0 && marker <= 0xc3) return [(b[i + 7] << 8) | b[i + 8], (b[i + 5] << 8) | b[i + 6]];

@@ -13,14 +13,25 @@ import { bmpOf as bmp } from "../contract/engines.cases";
 
 const engines = () => workerdEngines(env as unknown as Env);
 
-
 describe("engine RPC with files over 32 MiB", () => {
   it("the ImageMagick engine Worker takes an input of exactly its 32 MiB budget", async () => {
-    const jpg = await engines().imagemagick!.run({ op: "convert", input: bmp(64, 48), inputFormat: "bmp", outputFormat: "jpg", options: {} });
+    const jpg = await engines().imagemagick!.run({
+      op: "convert",
+      input: bmp(64, 48),
+      inputFormat: "bmp",
+      outputFormat: "jpg",
+      options: {},
+    });
     if (!jpg.ok) throw new Error(jpg.error.message);
     const padded = new Uint8Array(32 * 1024 * 1024); // a JPEG followed by zeros after its EOI marker
     padded.set(jpg.outputs[0].data);
-    const r = await engines().imagemagick!.run({ op: "convert", input: padded, inputFormat: "jpg", outputFormat: "bmp", options: {} });
+    const r = await engines().imagemagick!.run({
+      op: "convert",
+      input: padded,
+      inputFormat: "jpg",
+      outputFormat: "bmp",
+      options: {},
+    });
     expect(r.ok, JSON.stringify(!r.ok && r.error)).toBe(true);
     if (!r.ok) return;
     const out = r.outputs[0].data;
@@ -30,7 +41,13 @@ describe("engine RPC with files over 32 MiB", () => {
   }, 120_000);
 
   it("the ExifTool engine Worker reads a 40 MiB file", async () => {
-    const jpg = await engines().imagemagick!.run({ op: "convert", input: bmp(64, 48), inputFormat: "bmp", outputFormat: "jpg", options: {} });
+    const jpg = await engines().imagemagick!.run({
+      op: "convert",
+      input: bmp(64, 48),
+      inputFormat: "bmp",
+      outputFormat: "jpg",
+      options: {},
+    });
     if (!jpg.ok) throw new Error(jpg.error.message);
     const big = new Uint8Array(40 * 1024 * 1024);
     big.set(jpg.outputs[0].data);

@@ -32,7 +32,10 @@ describe("export/url archive_multiple_files", () => {
   });
 
   it("a single file is exported as itself, not zipped", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "solo", filename: "solo.txt" }, out: { operation: "export/url", input: "a", archive_multiple_files: true } });
+    const job = await createJob({
+      a: { operation: "import/raw", file: "solo", filename: "solo.txt" },
+      out: { operation: "export/url", input: "a", archive_multiple_files: true },
+    });
     const out = taskByName(await waitJob(job.id), "out");
     expect(out.result.files.map((f: any) => f.filename)).toEqual(["solo.txt"]);
   });

@@ -18,17 +18,49 @@ describe("authentication", () => {
 describe("job validation (422 before anything runs)", () => {
   const cases: [string, unknown, string][] = [
     ["missing tasks", undefined, "The tasks field is required."],
-    ["bad task name", { "bad name!": { operation: "import/raw", file: "x", filename: "a" } }, "Task bad name!: the name may only contain"],
+    [
+      "bad task name",
+      { "bad name!": { operation: "import/raw", file: "x", filename: "a" } },
+      "Task bad name!: the name may only contain",
+    ],
     ["unknown operation", { a: { operation: "teleport" } }, 'Task a: operation "teleport" is not supported'],
-    ["input naming no task", { b: { operation: "export/url", input: "ghost" } }, 'Task b: input task "ghost" does not exist'],
+    [
+      "input naming no task",
+      { b: { operation: "export/url", input: "ghost" } },
+      'Task b: input task "ghost" does not exist',
+    ],
     ["missing input", { b: { operation: "export/url" } }, "Task b: input is required."],
-    ["unknown parameter", { a: { operation: "import/raw", file: "x", filename: "a.txt", widht: 3 } }, "Task a: widht: parameter not supported"],
+    [
+      "unknown parameter",
+      { a: { operation: "import/raw", file: "x", filename: "a.txt", widht: 3 } },
+      "Task a: widht: parameter not supported",
+    ],
     ["bad parameter type", { a: { operation: "import/url", url: 42 } }, "Task a: url:"],
-    ["non-http scheme", { a: { operation: "import/url", url: "file:///etc/passwd" } }, "Task a: url: url scheme file: is not allowed"],
-    ["metadata address", { a: { operation: "import/url", url: "http://169.254.169.254/latest/meta-data/" } }, "Task a: url: url points to a linkLocal address"],
-    ["IPv6-mapped private address", { a: { operation: "import/url", url: "http://[::ffff:10.0.0.1]/x" } }, "Task a: url: url points to a private address"],
-    ["decimal IPv4 spelling of a private address", { a: { operation: "import/url", url: "http://167772161/x" } }, "private address"],
-    ["bad timeout", { a: { operation: "import/raw", file: "x", filename: "a", timeout: -1 } }, "Task a: timeout must be"],
+    [
+      "non-http scheme",
+      { a: { operation: "import/url", url: "file:///etc/passwd" } },
+      "Task a: url: url scheme file: is not allowed",
+    ],
+    [
+      "metadata address",
+      { a: { operation: "import/url", url: "http://169.254.169.254/latest/meta-data/" } },
+      "Task a: url: url points to a linkLocal address",
+    ],
+    [
+      "IPv6-mapped private address",
+      { a: { operation: "import/url", url: "http://[::ffff:10.0.0.1]/x" } },
+      "Task a: url: url points to a private address",
+    ],
+    [
+      "decimal IPv4 spelling of a private address",
+      { a: { operation: "import/url", url: "http://167772161/x" } },
+      "private address",
+    ],
+    [
+      "bad timeout",
+      { a: { operation: "import/raw", file: "x", filename: "a", timeout: -1 } },
+      "Task a: timeout must be",
+    ],
   ];
   for (const [what, tasks, message] of cases) {
     it(`refuses ${what}`, async () => {
@@ -40,14 +72,20 @@ describe("job validation (422 before anything runs)", () => {
   }
 
   it("refuses a cycle", async () => {
-    const r = await api("POST", "/v2/jobs", { body: { tasks: { a: { operation: "export/url", input: "b" }, b: { operation: "export/url", input: "a" } } } });
+    const r = await api("POST", "/v2/jobs", {
+      body: { tasks: { a: { operation: "export/url", input: "b" }, b: { operation: "export/url", input: "a" } } },
+    });
     expect(r.status).toBe(422);
     expect(r.json.errors.tasks[0]).toMatch(/cycle: (a → b → a|b → a → b)/);
   });
 
   it("refuses malformed JSON with 400 and a body", async () => {
     const { exports } = await import("cloudflare:workers");
-    const res = await (exports as any).default.fetch("http://example.com/v2/jobs", { method: "POST", headers: { authorization: "Bearer test-key-a", "content-type": "application/json" }, body: "{not json" });
+    const res = await (exports as any).default.fetch("http://example.com/v2/jobs", {
+      method: "POST",
+      headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toContain("not valid JSON");
   });
@@ -55,11 +93,19 @@ describe("job validation (422 before anything runs)", () => {
 
 describe("failure propagation", () => {
   it("fails dependents with INPUT_TASK_FAILED and the job with error", async () => {
-    const job = await createJob({ in: { operation: "import/url", url: "http://127.0.0.1:9/nothing.png" }, out: { operation: "export/url", input: "in" } });
+    const job = await createJob({
+      in: { operation: "import/url", url: "http://127.0.0.1:9/nothing.png" },
+      out: { operation: "export/url", input: "in" },
+    });
     const done = await waitJob(job.id);
     expect(done.status).toBe("error");
     expect(taskByName(done, "in")).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
-    expect(taskByName(done, "out")).toMatchObject({ status: "error", code: "INPUT_TASK_FAILED", message: "Input task has failed", percent: 100 });
+    expect(taskByName(done, "out")).toMatchObject({
+      status: "error",
+      code: "INPUT_TASK_FAILED",
+      message: "Input task has failed",
+      percent: 100,
+    });
   });
 
   it("ignore_error keeps the job finished when an independent task fails", async () => {
@@ -79,7 +125,8 @@ describe("failure propagation", () => {
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       // Like the real fetch: only `redirect: "manual"` shows the 302; any other mode follows it to the private address.
       if (String(input).startsWith("https://files.example.org/")) {
-        if (init?.redirect === "manual") return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
+        if (init?.redirect === "manual")
+          return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
         return new Response("iam-credentials", { status: 200, headers: { "content-type": "text/plain" } });
       }
       return real(input, init);
@@ -97,9 +144,18 @@ describe("failure propagation", () => {
 
 describe("tenant isolation", () => {
   it("answers 404 for another user's job and task, and lists only one's own", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "secret", filename: "s.txt" } }, undefined, { tag: "isolation" });
+    const job = await createJob({ a: { operation: "import/raw", file: "secret", filename: "s.txt" } }, undefined, {
+      tag: "isolation",
+    });
     const taskId = job.tasks[0].id;
-    for (const [m, p] of [["GET", `/v2/jobs/${job.id}`], ["DELETE", `/v2/jobs/${job.id}`], ["GET", `/v2/tasks/${taskId}`], ["POST", `/v2/tasks/${taskId}/cancel`], ["DELETE", `/v2/tasks/${taskId}`], ["GET", `/sync/v2/jobs/${job.id}`]]) {
+    for (const [m, p] of [
+      ["GET", `/v2/jobs/${job.id}`],
+      ["DELETE", `/v2/jobs/${job.id}`],
+      ["GET", `/v2/tasks/${taskId}`],
+      ["POST", `/v2/tasks/${taskId}/cancel`],
+      ["DELETE", `/v2/tasks/${taskId}`],
+      ["GET", `/sync/v2/jobs/${job.id}`],
+    ]) {
       const r = await api(m, p, { key: KEY_B });
       expect(r.status, `${m} ${p}`).toBe(404);
       expect(r.json.code).toBe("NOT_FOUND");

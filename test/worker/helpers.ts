@@ -5,11 +5,19 @@ export const KEY_A = "test-key-a";
 export const KEY_B = "test-key-b";
 
 /** Calls the Worker; `body` objects are sent as JSON. */
-export async function api(method: string, path: string, opts: { key?: string | null; body?: unknown } = {}): Promise<{ status: number; json: any; res: Response }> {
+export async function api(
+  method: string,
+  path: string,
+  opts: { key?: string | null; body?: unknown } = {},
+): Promise<{ status: number; json: any; res: Response }> {
   const headers: Record<string, string> = {};
   if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? KEY_A}`;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  const res = await (exports as any).default.fetch(`http://example.com${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await (exports as any).default.fetch(`http://example.com${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   let json: any = null;
   try {
@@ -48,9 +56,16 @@ export function whiteBmp(w: number, h: number): Uint8Array {
   const b = new Uint8Array(54 + row * h).fill(255);
   const v = new DataView(b.buffer);
   b.set([0x42, 0x4d]);
-  v.setUint32(2, b.length, true); v.setUint32(6, 0, true); v.setUint32(10, 54, true); v.setUint32(14, 40, true);
-  v.setInt32(18, w, true); v.setInt32(22, h, true); v.setUint16(26, 1, true); v.setUint16(28, 24, true);
-  v.setUint32(30, 0, true); v.setUint32(34, row * h, true);
+  v.setUint32(2, b.length, true);
+  v.setUint32(6, 0, true);
+  v.setUint32(10, 54, true);
+  v.setUint32(14, 40, true);
+  v.setInt32(18, w, true);
+  v.setInt32(22, h, true);
+  v.setUint16(26, 1, true);
+  v.setUint16(28, 24, true);
+  v.setUint32(30, 0, true);
+  v.setUint32(34, row * h, true);
   for (let i = 38; i < 54; i++) b[i] = 0;
   return b;
 }

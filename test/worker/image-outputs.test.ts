@@ -16,9 +16,15 @@ function bmp(w: number, h: number): Uint8Array {
   const b = new Uint8Array(54 + row * h);
   const v = new DataView(b.buffer);
   b.set([0x42, 0x4d]);
-  v.setUint32(2, b.length, true); v.setUint32(10, 54, true); v.setUint32(14, 40, true);
-  v.setInt32(18, w, true); v.setInt32(22, h, true); v.setUint16(26, 1, true); v.setUint16(28, 24, true);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) b.set(x < w / 2 ? [0, 0, 255] : [255, 0, 0], 54 + y * row + x * 3);
+  v.setUint32(2, b.length, true);
+  v.setUint32(10, 54, true);
+  v.setUint32(14, 40, true);
+  v.setInt32(18, w, true);
+  v.setInt32(22, h, true);
+  v.setUint16(26, 1, true);
+  v.setUint16(28, 24, true);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) b.set(x < w / 2 ? [0, 0, 255] : [255, 0, 0], 54 + y * row + x * 3);
   return b;
 }
 
@@ -32,7 +38,9 @@ const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) >>> 0) + ((b[o + 1] <<
 
 describe("image outputs in the Worker without the native engine", () => {
   it("the catalogue lists convert to jxl and psd on imagemagick, and no heic output", async () => {
-    const rows = async (out: string) => (await api("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, { key: null })).json.data;
+    const rows = async (out: string) =>
+      (await api("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, { key: null })).json
+        .data;
     const jxl = await rows("jxl");
     expect(new Set(jxl.map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
     expect(jxl.map((r: any) => r.input_format)).toContain("png");
@@ -50,7 +58,10 @@ describe("image outputs in the Worker without the native engine", () => {
       opsd: { operation: "export/url", input: "psd" },
     });
     const done = await waitJob(job.id);
-    expect(taskByName(done, "jxl"), JSON.stringify(taskByName(done, "jxl"))).toMatchObject({ status: "finished", engine: "imagemagick" });
+    expect(taskByName(done, "jxl"), JSON.stringify(taskByName(done, "jxl"))).toMatchObject({
+      status: "finished",
+      engine: "imagemagick",
+    });
     expect(taskByName(done, "psd")).toMatchObject({ status: "finished", engine: "imagemagick" });
     expect(taskByName(done, "heic")).toMatchObject({ status: "error", code: "ENGINE_UNAVAILABLE" });
     expect(taskByName(done, "ojxl").result.files[0].filename).toBe("in.jxl");

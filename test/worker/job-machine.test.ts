@@ -22,7 +22,20 @@ async function withMachine(fn: (m: JobMachine) => void): Promise<void> {
     const m = new JobMachine(new Db(state.storage.sql));
     m.forget(true);
     m.db.run("INSERT INTO job VALUES ('j', 'u', 1, NULL, 0, NULL, 'http://x', 60, 'waiting', 0, NULL, NULL, NULL)");
-    m.insertTask({ id: "t", name: "t", operation: "convert", mode: "queue", params: {}, payload: {}, inputs: [], ignoreError: false, timeoutS: 3600 }, 0);
+    m.insertTask(
+      {
+        id: "t",
+        name: "t",
+        operation: "convert",
+        mode: "queue",
+        params: {},
+        payload: {},
+        inputs: [],
+        ignoreError: false,
+        timeoutS: 3600,
+      },
+      0,
+    );
     fn(m);
   });
 }
@@ -32,7 +45,12 @@ describe("task transitions and leases", () => {
     withMachine((m) => {
       expect(m.settle(1000).dispatch).toEqual(["t"]);
       expect(m.settle(1001).dispatch).toEqual([]); // waiting → processing happens once
-      expect(m.task("t")).toMatchObject({ status: "processing", attempts: 1, claimed_at: null, lease_until: 1000 + DELIVERY_MS });
+      expect(m.task("t")).toMatchObject({
+        status: "processing",
+        attempts: 1,
+        claimed_at: null,
+        lease_until: 1000 + DELIVERY_MS,
+      });
       expect(m.claim("t", 1100, "msg-1")?.attempt).toBe(1);
       expect(m.claim("t", 1200, "msg-2")).toBeNull(); // a duplicate message while the runner lives
       expect(m.claim("t", 1300, "msg-1")?.attempt).toBe(1); // the queue redelivers the claiming message: its consumer gave up
@@ -81,7 +99,10 @@ describe("task transitions and leases", () => {
 describe("concurrent actions on one task", () => {
   it("ten concurrent retries of a finished task make one retry, which runs; the others are refused", async () => {
     // b takes the queue (one ZIP reads bytes), so the retry is still running while the other nine arrive.
-    const job = await createJob({ a: { operation: "import/raw", file: "hi", filename: "a.txt" }, b: { operation: "export/url", archive_multiple_files: true, input: "a" } });
+    const job = await createJob({
+      a: { operation: "import/raw", file: "hi", filename: "a.txt" },
+      b: { operation: "export/url", archive_multiple_files: true, input: "a" },
+    });
     const done = await waitJob(job.id);
     const b = done.tasks.find((t: any) => t.name === "b");
     const answers = await Promise.all(Array.from({ length: 10 }, () => api("POST", `/v2/tasks/${b.id}/retry`)));
@@ -105,12 +126,25 @@ const ROWID_TASK_TABLE = `CREATE TABLE task (
   claimed_at INTEGER, claimed_by TEXT)`;
 
 describe("the rows the machine keeps in memory", () => {
-  for (const [schema, ddl] of [["the current schema", SCHEMA], ["an older object's rowid task table", ROWID_TASK_TABLE + ";" + SCHEMA]] as const) {
+  for (const [schema, ddl] of [
+    ["the current schema", SCHEMA],
+    ["an older object's rowid task table", ROWID_TASK_TABLE + ";" + SCHEMA],
+  ] as const) {
     it(`match the stored rows after every kind of write, with ${schema}`, () =>
       runInDurableObject(jobDo(`machine-${crypto.randomUUID()}`), async (_o, state: DurableObjectState) => {
         state.storage.sql.exec(ddl);
         const m = new JobMachine(new Db(state.storage.sql));
-        m.createJob({ id: "j", user_name: "u", user_num: 1, tag: null, standalone: 0, webhook_url: null, base_url: "http://x", retention_s: 60, created_at: 0 });
+        m.createJob({
+          id: "j",
+          user_name: "u",
+          user_num: 1,
+          tag: null,
+          standalone: 0,
+          webhook_url: null,
+          base_url: "http://x",
+          retention_s: 60,
+          created_at: 0,
+        });
         const stored = () => ({
           job: state.storage.sql.exec("SELECT * FROM job").one(),
           tasks: state.storage.sql.exec("SELECT * FROM task ORDER BY seq").toArray(),
@@ -120,9 +154,40 @@ describe("the rows the machine keeps in memory", () => {
           expect(m.job()).toEqual(s.job);
           expect(m.tasks()).toEqual(s.tasks);
         };
-        m.insertTask({ id: "a", name: "a", operation: "import/raw", mode: "ingress", params: {}, payload: {}, inputs: [], ignoreError: false, timeoutS: 60,
-          preset: { status: "finished", files: [{ filename: "x.txt", size: 1, key: "k" }], engine: "e", engineVersion: "1" } }, 0);
-        m.insertTask({ id: "b", name: "b", operation: "convert", mode: "queue", params: { input: "a" }, payload: {}, inputs: ["a"], ignoreError: false, timeoutS: 60 }, 0);
+        m.insertTask(
+          {
+            id: "a",
+            name: "a",
+            operation: "import/raw",
+            mode: "ingress",
+            params: {},
+            payload: {},
+            inputs: [],
+            ignoreError: false,
+            timeoutS: 60,
+            preset: {
+              status: "finished",
+              files: [{ filename: "x.txt", size: 1, key: "k" }],
+              engine: "e",
+              engineVersion: "1",
+            },
+          },
+          0,
+        );
+        m.insertTask(
+          {
+            id: "b",
+            name: "b",
+            operation: "convert",
+            mode: "queue",
+            params: { input: "a" },
+            payload: {},
+            inputs: ["a"],
+            ignoreError: false,
+            timeoutS: 60,
+          },
+          0,
+        );
         same();
         expect(m.settle(10).dispatch).toEqual(["b"]);
         m.deriveJobStatus(10);
@@ -133,15 +198,31 @@ describe("the rows the machine keeps in memory", () => {
         m.deriveJobStatus(30);
         same();
         // a retry row sorts after the task it retries
-        m.insertTask({ id: "b2", name: "b", operation: "convert", mode: "queue", params: {}, payload: {}, inputs: ["a"], ignoreError: false, timeoutS: 60, retryOf: "b" }, 40);
+        m.insertTask(
+          {
+            id: "b2",
+            name: "b",
+            operation: "convert",
+            mode: "queue",
+            params: {},
+            payload: {},
+            inputs: ["a"],
+            ignoreError: false,
+            timeoutS: 60,
+            retryOf: "b",
+          },
+          40,
+        );
         same();
         expect(m.tasks().map((t) => t.id)).toEqual(["a", "b", "b2"]);
         expect(m.effective().map((t) => t.id)).toEqual(["a", "b2"]);
         // a transaction that throws leaves no patched row behind
-        expect(() => m.transaction(state.storage, () => {
-          m.move("b2", "dispatch", { now: 50 });
-          throw new Error("rolled back");
-        })).toThrow("rolled back");
+        expect(() =>
+          m.transaction(state.storage, () => {
+            m.move("b2", "dispatch", { now: 50 });
+            throw new Error("rolled back");
+          }),
+        ).toThrow("rolled back");
         same();
         expect(m.task("b2")!.status).toBe("waiting");
       }));

@@ -14,7 +14,10 @@ const jobDo = (id: string) => (env as any).JOBS.getByName(id);
 
 describe("timers through the alarm", () => {
   it("ends a task over its timeout with TIMEOUT, and its dependents with INPUT_TASK_FAILED", async () => {
-    const job = await createJob({ up: { operation: "import/upload", timeout: 1 }, out: { operation: "export/url", input: "up" } });
+    const job = await createJob({
+      up: { operation: "import/upload", timeout: 1 },
+      out: { operation: "export/url", input: "up" },
+    });
     const created = Date.now();
     // the JobDO armed its alarm for the task's deadline, at most the 1 s timeout away
     const at = await runInDurableObject(jobDo(job.id), (_o: unknown, st: DurableObjectState) => st.storage.getAlarm());
@@ -23,7 +26,7 @@ describe("timers through the alarm", () => {
     // wait for the task's end itself: once the alarm is due it is run (workerd may also have run it), polled up to 15 s
     const ended = (d: any) => taskByName(d, "up").status === "error";
     let done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
-    for (const deadline = Date.now() + 15_000; !ended(done) && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 15_000; !ended(done) && Date.now() < deadline;) {
       if (Date.now() >= at!) await runDurableObjectAlarm(jobDo(job.id));
       await new Promise((r) => setTimeout(r, 50));
       done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
@@ -123,7 +126,10 @@ describe("uploads and downloads", () => {
   });
 
   it("refuses a correctly signed download link past its expiry, and a tampered one, each with its own reason", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, e: { operation: "export/url", input: "a", inline: true } });
+    const job = await createJob({
+      a: { operation: "import/raw", file: "x", filename: "x.txt" },
+      e: { operation: "export/url", input: "a", inline: true },
+    });
     const url = new URL(taskByName(await waitJob(job.id), "e").result.files[0].url);
     const fetchIt = async (u: URL) => (await import("cloudflare:workers")).exports.default.fetch(u.toString());
     const ok = await fetchIt(url);
@@ -152,7 +158,9 @@ describe("uploads and downloads", () => {
     fd.set("expires", String(expires));
     fd.set("signature", await uploadSignature(SECRET, jobId, taskId, expires));
     fd.set("file", new File(["abc"], "a.txt"));
-    const res = await (await import("cloudflare:workers")).exports.default.fetch(form.url, { method: "POST", body: fd });
+    const res = await (
+      await import("cloudflare:workers")
+    ).exports.default.fetch(form.url, { method: "POST", body: fd });
     expect(res.status).toBe(403);
     expect((await res.json()).message).toMatch(/expired/);
   });
@@ -165,7 +173,13 @@ describe("sync host", () => {
       method: "POST",
       redirect: "manual",
       headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
-      body: JSON.stringify({ redirect: true, tasks: { a: { operation: "import/raw", file: "redirected", filename: "r.txt" }, e: { operation: "export/url", input: "a" } } }),
+      body: JSON.stringify({
+        redirect: true,
+        tasks: {
+          a: { operation: "import/raw", file: "redirected", filename: "r.txt" },
+          e: { operation: "export/url", input: "a" },
+        },
+      }),
     });
     expect(res.status).toBe(302);
     const file = await (exports as any).default.fetch(res.headers.get("location"));
@@ -179,7 +193,8 @@ describe("sync host", () => {
 
 describe("lists and catalogue", () => {
   it("paginates jobs with links and meta", async () => {
-    for (let i = 0; i < 3; i++) await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, KEY_A, { tag: "paged" });
+    for (let i = 0; i < 3; i++)
+      await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, KEY_A, { tag: "paged" });
     const p1 = (await api("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=1&filter[status]=")).json;
     expect(p1.data.length).toBe(2);
     expect(p1.data[0].links.self).toContain("/v2/jobs/");
@@ -191,7 +206,11 @@ describe("lists and catalogue", () => {
   });
 
   it("lists tasks with job, operation and status filters", async () => {
-    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, up: { operation: "import/upload" } }, KEY_A, { tag: "tasks-list" });
+    const job = await createJob(
+      { a: { operation: "import/raw", file: "x", filename: "x.txt" }, up: { operation: "import/upload" } },
+      KEY_A,
+      { tag: "tasks-list" },
+    );
     const all = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}`)).json;
     expect(all.data.map((t: any) => t.name).sort()).toEqual(["a", "up"]);
     const raw = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[operation]=import/raw`)).json.data;

@@ -7,7 +7,14 @@
  * A lost queue message is a queue that accepts and drops (`dropQueue`): the failure mode, not a
  * stand-in for the queue (the real queue delivers every other message here).
  */
-import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
@@ -18,14 +25,21 @@ const jobDo = (id: string) => (env as any).JOBS.getByName(id);
 
 /** Sends every message into `sent` and never delivers it (a lost message). */
 function dropQueue(sent: { body: unknown; delaySeconds?: number }[]) {
-  return { sendBatch: async (msgs: { body: unknown; delaySeconds?: number }[]) => void sent.push(...msgs), send: async (body: unknown) => void sent.push({ body }) };
+  return {
+    sendBatch: async (msgs: { body: unknown; delaySeconds?: number }[]) => void sent.push(...msgs),
+    send: async (body: unknown) => void sent.push({ body }),
+  };
 }
 
 /** Runs `fn` on the live JobDO instance (its parts and clock) and its storage. */
-const onObject = <T>(jobId: string, fn: (o: any, state: DurableObjectState) => T | Promise<T>) => runInDurableObject(jobDo(jobId), fn);
+const onObject = <T>(jobId: string, fn: (o: any, state: DurableObjectState) => T | Promise<T>) =>
+  runInDurableObject(jobDo(jobId), fn);
 
 /** Moves the object's clock to real time + `ms`. */
-const skew = (jobId: string, ms: number) => onObject(jobId, (o) => { o.clock = () => Date.now() + ms; });
+const skew = (jobId: string, ms: number) =>
+  onObject(jobId, (o) => {
+    o.clock = () => Date.now() + ms;
+  });
 
 /** The alarm the product armed (fails the test when there is none), then runs it. */
 async function fireArmedAlarm(jobId: string): Promise<number> {
@@ -41,9 +55,14 @@ async function fireArmedAlarm(jobId: string): Promise<number> {
  * export/url runs inside the JobDO (issue 20, see "inline tasks" below).
  */
 async function jobWithLostDispatch(timeout?: number) {
-  const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", archive_multiple_files: true, input: "up", ...(timeout ? { timeout } : {}) } });
+  const job = await createJob({
+    up: { operation: "import/upload" },
+    out: { operation: "export/url", archive_multiple_files: true, input: "up", ...(timeout ? { timeout } : {}) },
+  });
   const sent: { body: any; delaySeconds?: number }[] = [];
-  await onObject(job.id, (o) => { o.dispatch.queue = dropQueue(sent); });
+  await onObject(job.id, (o) => {
+    o.dispatch.queue = dropQueue(sent);
+  });
   const form = taskByName(job, "up").result.form;
   const fd = new FormData();
   for (const [k, v] of Object.entries(form.parameters as Record<string, string>)) fd.set(k, v);
@@ -63,12 +82,16 @@ describe("leases, through the product's alarm", () => {
     const armed = await onObject(job.id, (_o, s) => s.storage.getAlarm());
     expect(armed! - Date.now()).toBeGreaterThan(DELIVERY_MS - 5_000); // armed for the delivery lease, not minutes away
     expect(armed! - Date.now()).toBeLessThanOrEqual(DELIVERY_MS);
-    await onObject(job.id, (o) => { o.dispatch.queue = env.TASKS; });
+    await onObject(job.id, (o) => {
+      o.dispatch.queue = env.TASKS;
+    });
     await skew(job.id, DELIVERY_MS + 1_000);
     await fireArmedAlarm(job.id);
     const done = await waitJob(job.id);
     expect(done.status).toBe("finished");
-    const row = await onObject(job.id, (_o, s) => s.storage.sql.exec("SELECT attempts FROM task WHERE id = ?", outId).one());
+    const row = await onObject(job.id, (_o, s) =>
+      s.storage.sql.exec("SELECT attempts FROM task WHERE id = ?", outId).one(),
+    );
     expect(row.attempts).toBe(1); // a lost message is not an attempt
   });
 
@@ -97,12 +120,18 @@ describe("leases, through the product's alarm", () => {
     expect(sent.at(-1)).toMatchObject({ body: { taskId: outId }, delaySeconds: 2 });
     await stub.claimTask(outId, "m3");
     await stub.failTask(outId, 3, { code: "INTERNAL_ERROR", message: "engine crashed again", retryable: true });
-    expect(await task(outId)).toMatchObject({ status: "error", code: "INTERNAL_ERROR", message: "engine crashed again" });
+    expect(await task(outId)).toMatchObject({
+      status: "error",
+      code: "INTERNAL_ERROR",
+      message: "engine crashed again",
+    });
   });
 
   it("the dead-letter consumer ends a task with RUNNER_LOST and acks the message", async () => {
     const { job, outId } = await jobWithLostDispatch();
-    const batch = createMessageBatch("edge-convert-tasks-dlq", [{ id: "dead-1", timestamp: new Date(), attempts: 6, body: { jobId: job.id, taskId: outId } }]);
+    const batch = createMessageBatch("edge-convert-tasks-dlq", [
+      { id: "dead-1", timestamp: new Date(), attempts: 6, body: { jobId: job.id, taskId: outId } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch as never, env as never);
     const result = await getQueueResult(batch, ctx);
@@ -161,7 +190,10 @@ describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue ho
   async function uploadThenExport(prepare?: (o: any) => void, awaitUpload = true) {
     const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
     const sent: { body: any; delaySeconds?: number }[] = [];
-    await onObject(job.id, (o) => { o.dispatch.queue = dropQueue(sent); prepare?.(o); });
+    await onObject(job.id, (o) => {
+      o.dispatch.queue = dropQueue(sent);
+      prepare?.(o);
+    });
     const form = taskByName(job, "up").result.form;
     const fd = new FormData();
     for (const [k, v] of Object.entries(form.parameters as Record<string, string>)) fd.set(k, v);
@@ -173,7 +205,14 @@ describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue ho
   }
 
   it("the job of import/raw → export/url is finished in the answer of POST /v2/jobs", async () => {
-    const r = await api("POST", "/v2/jobs", { body: { tasks: { a: { operation: "import/raw", file: "hi", filename: "a.txt" }, b: { operation: "export/url", input: "a" } } } });
+    const r = await api("POST", "/v2/jobs", {
+      body: {
+        tasks: {
+          a: { operation: "import/raw", file: "hi", filename: "a.txt" },
+          b: { operation: "export/url", input: "a" },
+        },
+      },
+    });
     expect(r.status).toBe(201);
     expect(r.json.data.status).toBe("finished");
     const url = taskByName(r.json.data, "b").result.files[0].url;
@@ -191,14 +230,27 @@ describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue ho
   it("an inline run that never reports (the object died mid-run) is sent to the queue when its lease lapses, and finishes there", async () => {
     // completeTask never answers: what the storage sees when the object is evicted between claim and report.
     // (The upload's own answer waits for that run, so it is not awaited.)
-    const { job, sent, outId } = await uploadThenExport((o) => { o.asHost = { ...o.asHost, completeTask: () => new Promise(() => {}) }; }, false);
-    for (let i = 0; i < 100 && (await onObject(job.id, (_o, st) => st.storage.sql.exec("SELECT claimed_by FROM task WHERE id = ?", outId).one().claimed_by)) !== "inline"; i++) await new Promise((r) => setTimeout(r, 20));
+    const { job, sent, outId } = await uploadThenExport((o) => {
+      o.asHost = { ...o.asHost, completeTask: () => new Promise(() => {}) };
+    }, false);
+    for (
+      let i = 0;
+      i < 100 &&
+      (await onObject(
+        job.id,
+        (_o, st) => st.storage.sql.exec("SELECT claimed_by FROM task WHERE id = ?", outId).one().claimed_by,
+      )) !== "inline";
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 20));
     expect(sent).toEqual([]);
     expect(await task(outId)).toMatchObject({ status: "processing" });
     await skew(job.id, LEASE_MS + 1_000);
     await fireArmedAlarm(job.id);
     expect(sent.map((m) => m.body.taskId)).toEqual([outId]);
-    const batch = createMessageBatch("edge-convert-tasks", [{ id: "m-inline", timestamp: new Date(), attempts: 1, body: sent[0].body }]);
+    const batch = createMessageBatch("edge-convert-tasks", [
+      { id: "m-inline", timestamp: new Date(), attempts: 1, body: sent[0].body },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch as any, env as any);
     await getQueueResult(batch, ctx);

@@ -25,16 +25,26 @@ describe("the ffmpeg engine Worker behind the queue", () => {
   it("a clip made by `command`, converted to WebM (VP9), thumbnailed and exported", async () => {
     const job = await createJob({
       still: { operation: "import/base64", file: b64(bmpOf(64, 48)), filename: "still.bmp" },
-      clip: { operation: "command", engine: "ffmpeg", command: "ffmpeg", input: "still", arguments: "-loop 1 -i /input/still/still.bmp -t 2 -r 10 -pix_fmt yuv420p /output/clip.mp4", capture_output: true },
+      clip: {
+        operation: "command",
+        engine: "ffmpeg",
+        command: "ffmpeg",
+        input: "still",
+        arguments: "-loop 1 -i /input/still/still.bmp -t 2 -r 10 -pix_fmt yuv420p /output/clip.mp4",
+        capture_output: true,
+      },
       webm: { operation: "convert", input: "clip", output_format: "webm" },
       thumb: { operation: "thumbnail", input: "clip", output_format: "png", width: 32 },
       out: { operation: "export/url", input: ["webm", "thumb"] },
     });
     const done = await waitJob(job.id);
-    for (const name of ["clip", "webm", "thumb"]) expect(taskByName(done, name).status, JSON.stringify(taskByName(done, name))).toBe("finished");
+    for (const name of ["clip", "webm", "thumb"])
+      expect(taskByName(done, name).status, JSON.stringify(taskByName(done, name))).toBe("finished");
     const clip = taskByName(done, "clip");
     expect(clip).toMatchObject({ engine: "ffmpeg", engine_version: "5.1.4" });
-    expect(clip.result.command).toBe("ffmpeg -loop 1 -i /input/still/still.bmp -t 2 -r 10 -pix_fmt yuv420p /output/clip.mp4");
+    expect(clip.result.command).toBe(
+      "ffmpeg -loop 1 -i /input/still/still.bmp -t 2 -r 10 -pix_fmt yuv420p /output/clip.mp4",
+    );
     expect(clip.result.output).toContain("Stream #0:0 -> #0:0 (bmp (native) -> h264 (libx264))");
     expect(clip.result.files.map((f: any) => f.filename)).toEqual(["clip.mp4"]);
     expect(taskByName(done, "webm").result.files[0].filename).toBe("clip.webm");
@@ -71,7 +81,12 @@ describe("the ffmpeg engine Worker behind the queue", () => {
     const res = await (exports as any).default.fetch("http://example.com/v2/jobs", {
       method: "POST",
       headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
-      body: JSON.stringify({ tasks: { in: { operation: "import/raw", file: "x", filename: "x.mp4" }, c: { operation: "command", engine: "ffmpeg", input: "in", arguments: "-i /etc/passwd /output/x.mp4" } } }),
+      body: JSON.stringify({
+        tasks: {
+          in: { operation: "import/raw", file: "x", filename: "x.mp4" },
+          c: { operation: "command", engine: "ffmpeg", input: "in", arguments: "-i /etc/passwd /output/x.mp4" },
+        },
+      }),
     });
     expect(res.status).toBe(422);
     expect(JSON.stringify(await res.json())).toContain("only files under /input/ and /output/");

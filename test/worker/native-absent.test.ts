@@ -14,12 +14,15 @@ describe("without the native engine", () => {
   it("lists no native operation and no native engine in GET /v2/operations", async () => {
     const all = await api("GET", "/v2/operations", { key: null });
     const engines = new Set(all.json.data.map((o: any) => o.engine));
-    for (const e of ["ghostscript", "qpdf", "libreoffice", "imagemagick-native", "native-command", "ffmpeg-native"]) expect(engines.has(e), e).toBe(false);
+    for (const e of ["ghostscript", "qpdf", "libreoffice", "imagemagick-native", "native-command", "ffmpeg-native"])
+      expect(engines.has(e), e).toBe(false);
     const ops = new Set(all.json.data.map((o: any) => o.operation));
     for (const op of ["pdf/a", "pdf/x"]) expect(ops.has(op)).toBe(false);
     expect(ops.has("pdf/rotate-pages")).toBe(true);
     // `command` remains, with ffmpeg in WebAssembly only (ImageMagick/GraphicsMagick command lines are native)
-    expect(new Set(all.json.data.filter((o: any) => o.operation === "command").map((o: any) => o.engine))).toEqual(new Set(["ffmpeg"]));
+    expect(new Set(all.json.data.filter((o: any) => o.operation === "command").map((o: any) => o.engine))).toEqual(
+      new Set(["ffmpeg"]),
+    );
     expect(all.json.links.next, "the whole catalogue fits the default page").toBeNull();
   });
 

@@ -9,11 +9,33 @@ const ID = "00000000-0000-4000-8000-000000000000";
 
 describe("bad input never answers 5xx", () => {
   const paths = [
-    "/v2/files/%", "/v2/files/%E0%A4%A", "/v2/files/jobs/%zz/x", "/v2/jobs/%", "/v2/jobs/%E0%A4%A", "/v2/tasks/%", "/v2/tasks/%zz/retry",
-    "/v2/jobs/%/wait", "/sync/v2/jobs/%", "/v2/upload/%/%", "/v2/%", "/v2/convert%", "/%", "/v2/jobs?filter[status]=%",
-    "/v2/jobs?page=-1", "/v2/jobs?page=1e9", "/v2/jobs?per_page=1e9", "/v2/jobs?per_page=0", "/v2/jobs?page=abc", "/v2/tasks?per_page=99999999999999999999",
-    "/v2/tasks?filter[job_id]=%", "/v2/tasks?include=%", "/v2/jobs?include[]=x&include[]=y", `/v2/jobs/${ID}?include=%`, "/v2/operations?filter[input_format]=%",
-    `/v2/jobs/${ID}/wait?timeout=-5`, `/v2/files/x?expires=1e999&signature=%`,
+    "/v2/files/%",
+    "/v2/files/%E0%A4%A",
+    "/v2/files/jobs/%zz/x",
+    "/v2/jobs/%",
+    "/v2/jobs/%E0%A4%A",
+    "/v2/tasks/%",
+    "/v2/tasks/%zz/retry",
+    "/v2/jobs/%/wait",
+    "/sync/v2/jobs/%",
+    "/v2/upload/%/%",
+    "/v2/%",
+    "/v2/convert%",
+    "/%",
+    "/v2/jobs?filter[status]=%",
+    "/v2/jobs?page=-1",
+    "/v2/jobs?page=1e9",
+    "/v2/jobs?per_page=1e9",
+    "/v2/jobs?per_page=0",
+    "/v2/jobs?page=abc",
+    "/v2/tasks?per_page=99999999999999999999",
+    "/v2/tasks?filter[job_id]=%",
+    "/v2/tasks?include=%",
+    "/v2/jobs?include[]=x&include[]=y",
+    `/v2/jobs/${ID}?include=%`,
+    "/v2/operations?filter[input_format]=%",
+    `/v2/jobs/${ID}/wait?timeout=-5`,
+    `/v2/files/x?expires=1e999&signature=%`,
   ];
   for (const method of ["GET", "HEAD", "POST", "DELETE"]) {
     it(`${method} on malformed paths and queries`, async () => {
@@ -31,15 +53,28 @@ describe("bad input never answers 5xx", () => {
     const { exports } = await import("cloudflare:workers");
     const huge = `{"tasks": {}, "tag": "${"x".repeat(17 * 1024 * 1024)}"}`;
     const res = await (exports as any).default.fetch("http://example.com/v2/jobs", {
-      method: "POST", headers: { authorization: "Bearer test-key-a", "content-type": "application/json" }, body: huge,
+      method: "POST",
+      headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
+      body: huge,
     });
     expect(res.status).toBe(413);
     expect((await res.json()).code).toBe("FILE_TOO_LARGE");
     const broken = await api("POST", "/v2/jobs", { body: undefined });
     expect(broken.status).toBeLessThan(500);
-    for (const body of ["{", "[]", "null", '{"tasks": 5}', '{"tasks": {"a": null}}', '{"tasks": {"a": {"operation": 7}}}']) {
+    for (const body of [
+      "{",
+      "[]",
+      "null",
+      '{"tasks": 5}',
+      '{"tasks": {"a": null}}',
+      '{"tasks": {"a": {"operation": 7}}}',
+    ]) {
       const { exports: ex } = await import("cloudflare:workers");
-      const r = await (ex as any).default.fetch("http://example.com/v2/jobs", { method: "POST", headers: { authorization: "Bearer test-key-a", "content-type": "application/json" }, body });
+      const r = await (ex as any).default.fetch("http://example.com/v2/jobs", {
+        method: "POST",
+        headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
+        body,
+      });
       expect(r.status, body).toBeGreaterThanOrEqual(400);
       expect(r.status, body).toBeLessThan(500);
     }
@@ -48,7 +83,12 @@ describe("bad input never answers 5xx", () => {
   it("task actions on ids that are not UUIDs, or of ended and deleted tasks, answer 4xx", async () => {
     const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } });
     const id = job.tasks[0].id;
-    for (const [m, p] of [["POST", `/v2/tasks/${id}/cancel`], ["POST", "/v2/tasks/not-a-uuid/retry"], ["DELETE", `/v2/tasks/${ID}`], ["POST", `/v2/tasks/${ID}/cancel`]] as const) {
+    for (const [m, p] of [
+      ["POST", `/v2/tasks/${id}/cancel`],
+      ["POST", "/v2/tasks/not-a-uuid/retry"],
+      ["DELETE", `/v2/tasks/${ID}`],
+      ["POST", `/v2/tasks/${ID}/cancel`],
+    ] as const) {
       const r = await api(m, p);
       expect(r.status, p).toBeGreaterThanOrEqual(400);
       expect(r.status, p).toBeLessThan(500);
@@ -69,9 +109,14 @@ describe("back-pressure", () => {
     const standalone = await api("POST", "/v2/import/upload", { key, body: {} });
     expect(standalone.status).toBe(429);
     // Another user is not affected.
-    expect((await api("POST", "/v2/jobs", { key: "test-key-b", body: { tasks: { up: { operation: "import/upload" } } } })).status).toBe(201);
+    expect(
+      (await api("POST", "/v2/jobs", { key: "test-key-b", body: { tasks: { up: { operation: "import/upload" } } } }))
+        .status,
+    ).toBe(201);
     expect((await api("POST", `/v2/tasks/${jobs[0].tasks[0].id}/cancel`, { key })).status).toBe(200);
     await waitJob(jobs[0].id, key);
-    expect((await api("POST", "/v2/jobs", { key, body: { tasks: { up: { operation: "import/upload" } } } })).status).toBe(201);
+    expect(
+      (await api("POST", "/v2/jobs", { key, body: { tasks: { up: { operation: "import/upload" } } } })).status,
+    ).toBe(201);
   });
 });

@@ -16,14 +16,41 @@ import { MemoryFileStore } from "../../src/storage/file-store";
 import type { InputFile, OperationContext } from "../../src/operations/types";
 
 /** The input: three 300×400 pages showing "Page N", titled "Edge sample" (the contract suites' builder; only the outputs need an oracle). */
-const samplePdf = () => pdfOf([[300, 400], [300, 400], [300, 400]], "Edge sample");
+const samplePdf = () =>
+  pdfOf(
+    [
+      [300, 400],
+      [300, 400],
+      [300, 400],
+    ],
+    "Edge sample",
+  );
 
-const input = (data: Uint8Array): InputFile => ({ filename: "sample.pdf", size: data.byteLength, fromTask: "t", key: "k", bytes: async () => data });
-const ctx = { signal: new AbortController().signal, taskName: "t", taskId: "t", jobId: "j", files: new MemoryFileStore(), engines: workerdEngines({}), settings: {} as never, taskFiles: async () => [] } as OperationContext;
+const input = (data: Uint8Array): InputFile => ({
+  filename: "sample.pdf",
+  size: data.byteLength,
+  fromTask: "t",
+  key: "k",
+  bytes: async () => data,
+});
+const ctx = {
+  signal: new AbortController().signal,
+  taskName: "t",
+  taskId: "t",
+  jobId: "j",
+  files: new MemoryFileStore(),
+  engines: workerdEngines({}),
+  settings: {} as never,
+  taskFiles: async () => [],
+} as OperationContext;
 
 describe("PDF engines in workerd", () => {
   it("PDFium renders pages to PNG from the imported WebAssembly.Module", async () => {
-    const { files } = await convertPdfToImage.run([input(await samplePdf())], { output_format: "png", pixel_density: 72 }, ctx);
+    const { files } = await convertPdfToImage.run(
+      [input(await samplePdf())],
+      { output_format: "png", pixel_density: 72 },
+      ctx,
+    );
     expect(files.map((f) => f.filename)).toEqual(["sample-1.png", "sample-2.png", "sample-3.png"]);
     const png = files[0].data as Uint8Array;
     expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");

@@ -14,7 +14,11 @@ function stubFetch() {
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
     if (url.startsWith("https://hooks.example.org/")) {
-      calls.push({ url, body: String(init?.body), signature: new Headers(init?.headers).get("cloudconvert-signature") });
+      calls.push({
+        url,
+        body: String(init?.body),
+        signature: new Headers(init?.headers).get("cloudconvert-signature"),
+      });
       return new Response("", { status: answer });
     }
     return real(input, init);
@@ -27,15 +31,25 @@ afterEach(() => {
 });
 
 async function hmac(secret: string, body: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 const account = () => (env as any).ACCOUNTS.getByName("alice");
 
 /** The account's alarm as the product armed it, or null. */
 const armedAlarmOrNull = async (): Promise<number | null> =>
-  (await import("cloudflare:test")).runInDurableObject(account(), (_o: unknown, state: DurableObjectState) => state.storage.getAlarm());
+  (await import("cloudflare:test")).runInDurableObject(account(), (_o: unknown, state: DurableObjectState) =>
+    state.storage.getAlarm(),
+  );
 
 /**
  * The account's alarm as the product armed it (fails when none is armed within 3 s: a job's end
@@ -53,7 +67,9 @@ async function armedAlarm(): Promise<number> {
 
 /** Moves the AccountDO's clock to real time + `ms`. */
 const setAccountClock = async (ms: number) =>
-  (await import("cloudflare:test")).runInDurableObject(account(), (o: any) => { o.clock = () => Date.now() + ms; });
+  (await import("cloudflare:test")).runInDurableObject(account(), (o: any) => {
+    o.clock = () => Date.now() + ms;
+  });
 
 /** Credits the user has left per GET /v2/users/me (an allowance minus what the 16 index shards counted). */
 const creditsLeft = async (): Promise<number> => (await api("GET", "/v2/users/me")).json.data.credits;
@@ -78,7 +94,9 @@ async function creditsLeftOnceChanged(from: number, target?: number): Promise<nu
 describe("webhooks", () => {
   it("calls a job's webhook_url with job.finished, signed with the user's secret", async () => {
     stubFetch();
-    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, undefined, { webhook_url: "https://hooks.example.org/job" });
+    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, undefined, {
+      webhook_url: "https://hooks.example.org/job",
+    });
     await waitJob(job.id);
     await armedAlarm();
     await runDurableObjectAlarm(account());
@@ -94,7 +112,9 @@ describe("webhooks", () => {
 
   it("retries a failing delivery at the product's back-off (2 s, 15 s, 60 s), then marks the webhook failing", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/flaky", events: ["job.failed"] } });
+    const created = await api("POST", "/v2/webhooks", {
+      body: { url: "https://hooks.example.org/flaky", events: ["job.failed"] },
+    });
     answer = 503;
     const job = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
     expect((await waitJob(job.id)).status).toBe("error");
@@ -121,7 +141,9 @@ describe("webhooks", () => {
 
   it("410 Gone disables an account webhook at once", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/gone", events: ["job.failed"] } });
+    const created = await api("POST", "/v2/webhooks", {
+      body: { url: "https://hooks.example.org/gone", events: ["job.failed"] },
+    });
     answer = 410;
     const job = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
     expect((await waitJob(job.id)).status).toBe("error");
@@ -136,7 +158,9 @@ describe("webhooks", () => {
 
   it("sends job.finished once and counts credits once when the JobDO delivers its notice again", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/once", events: ["job.finished"] } });
+    const created = await api("POST", "/v2/webhooks", {
+      body: { url: "https://hooks.example.org/once", events: ["job.finished"] },
+    });
     const before = await creditsLeft();
     const job = await createJob({
       a: { operation: "import/raw", file: "x", filename: "x.txt" },
@@ -156,7 +180,15 @@ describe("webhooks", () => {
     const shard = (env as any).ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
     await runInDurableObject(shard, async (instance: any, state: DurableObjectState) => {
       const endedAt = Number(state.storage.sql.exec("SELECT ended_at FROM jobs WHERE id = ?", job.id).one().ended_at);
-      await instance.jobEnded({ user: "alice", jobId: job.id, status: "finished", endedAt, credits: cost, job: done, webhookUrl: null });
+      await instance.jobEnded({
+        user: "alice",
+        jobId: job.id,
+        status: "finished",
+        endedAt,
+        credits: cost,
+        job: done,
+        webhookUrl: null,
+      });
     });
     await runDurableObjectAlarm(account());
     expect(calls.filter((c) => c.url.endsWith("/once")).length).toBe(1);
@@ -172,7 +204,12 @@ describe("webhooks", () => {
     // job i costs i+1 credits (i+1 archives); jobs until three shards hold one (a job's shard is its id's last digit)
     for (let i = 0; new Set(jobs.map((j) => j.id.slice(-1))).size < 3; i++) {
       expect(i, "16 random job ids fell on fewer than 3 shards").toBeLessThan(16);
-      const archives = Object.fromEntries(Array.from({ length: (i % 3) + 1 }, (_, k) => [`z${k}`, { operation: "archive", input: "a", output_format: "zip" }]));
+      const archives = Object.fromEntries(
+        Array.from({ length: (i % 3) + 1 }, (_, k) => [
+          `z${k}`,
+          { operation: "archive", input: "a", output_format: "zip" },
+        ]),
+      );
       jobs.push(await createJob({ a: { operation: "import/raw", file: `x${i}`, filename: "x.txt" }, ...archives }));
     }
     const shards = [...new Set(jobs.map((j) => j.id.slice(-1) as string))];
@@ -190,8 +227,13 @@ describe("webhooks", () => {
 
   it("sends job.created before job.finished for a job that ends inside its create (one registration carries both)", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", { body: { url: "https://hooks.example.org/order", events: ["job.created", "job.finished"] } });
-    const job = await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" }, e: { operation: "export/url", input: "a" } });
+    const created = await api("POST", "/v2/webhooks", {
+      body: { url: "https://hooks.example.org/order", events: ["job.created", "job.finished"] },
+    });
+    const job = await createJob({
+      a: { operation: "import/raw", file: "x", filename: "x.txt" },
+      e: { operation: "export/url", input: "a" },
+    });
     expect(job.status).toBe("finished"); // the export ran inline: the job ended before it was registered
     await armedAlarm();
     await runDurableObjectAlarm(account());
@@ -202,12 +244,17 @@ describe("webhooks", () => {
     // the job's shard indexed its end and counted it; the JobDO has no notice left
     const { runInDurableObject } = await import("cloudflare:test");
     const shard = (env as any).ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
-    const row = await runInDurableObject(shard, (_o: unknown, st: DurableObjectState) => st.storage.sql.exec("SELECT status, ended_at FROM jobs WHERE id = ?", job.id).one());
+    const row = await runInDurableObject(shard, (_o: unknown, st: DurableObjectState) =>
+      st.storage.sql.exec("SELECT status, ended_at FROM jobs WHERE id = ?", job.id).one(),
+    );
     expect(row.status).toBe("finished");
     expect(row.ended_at).not.toBeNull();
     // the end went with the registration: no notice row was ever written (the table is created by the first one)
-    const noticeTable = await runInDurableObject((env as any).JOBS.getByName(job.id), (_o: unknown, st: DurableObjectState) =>
-      st.storage.sql.exec("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'notice'").one().n);
+    const noticeTable = await runInDurableObject(
+      (env as any).JOBS.getByName(job.id),
+      (_o: unknown, st: DurableObjectState) =>
+        st.storage.sql.exec("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'notice'").one().n,
+    );
     expect(noticeTable).toBe(0);
     await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
   });

@@ -22,9 +22,11 @@ const MODULES: Record<FontFile, () => DataModule> = {
   "NotoSansHans-Bold.otf": () => import("../../node_modules/@embedpdf/fonts-sc/fonts/NotoSansHans-Bold.otf"),
   "NotoSansKR-Regular.otf": () => import("../../node_modules/@embedpdf/fonts-kr/fonts/NotoSansKR-Regular.otf"),
   "NotoSansKR-Bold.otf": () => import("../../node_modules/@embedpdf/fonts-kr/fonts/NotoSansKR-Bold.otf"),
-  "NotoNaskhArabic-Regular.ttf": () => import("../../node_modules/@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf"),
+  "NotoNaskhArabic-Regular.ttf": () =>
+    import("../../node_modules/@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf"),
   "NotoNaskhArabic-Bold.ttf": () => import("../../node_modules/@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Bold.ttf"),
-  "NotoSansHebrew-Regular.ttf": () => import("../../node_modules/@embedpdf/fonts-hebrew/fonts/NotoSansHebrew-Regular.ttf"),
+  "NotoSansHebrew-Regular.ttf": () =>
+    import("../../node_modules/@embedpdf/fonts-hebrew/fonts/NotoSansHebrew-Regular.ttf"),
   "NotoSansHebrew-Bold.ttf": () => import("../../node_modules/@embedpdf/fonts-hebrew/fonts/NotoSansHebrew-Bold.ttf"),
 };
 

@@ -16,7 +16,9 @@ import { engineWorker } from "../entry";
 
 const bindings = env as { FONTS?: object };
 // without the binding, text that needs a face ends UNSUPPORTED (engines/text/shape.ts)
-const noFonts: FontSource = async (file) => { throw new Error(`no FONTS binding: ${file} cannot be had`); };
+const noFonts: FontSource = async (file) => {
+  throw new Error(`no FONTS binding: ${file} cannot be had`);
+};
 
 const engine = createImageMagickEngine({
   loadWasm: async () => magickWasm,

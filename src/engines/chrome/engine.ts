@@ -29,7 +29,12 @@ export interface ChromeTask {
   reuse?: boolean;
 }
 
-const fail = (code: TaskErrorCode, message: string, engineVersion: string = CHROME_ENGINE.version, retryable = false) => ({ ok: false as const, error: { code, message, retryable }, engineVersion });
+const fail = (
+  code: TaskErrorCode,
+  message: string,
+  engineVersion: string = CHROME_ENGINE.version,
+  retryable = false,
+) => ({ ok: false as const, error: { code, message, retryable }, engineVersion });
 
 /** The origin of a URL ("" when it does not parse; the guard refuses it anyway). */
 const originOf = (url: string) => {
@@ -96,14 +101,24 @@ async function acquire(binding: BrowserWorker, reuse: boolean, fresh = false): P
 
 /** Gives a browser back: disconnects a healthy one (it stays warm for the next task), closes a broken one or a per-task launch. */
 async function release(browser: Browser, close: boolean): Promise<void> {
-  const id = (() => { try { return browser.sessionId(); } catch { return ""; } })();
-  const done = await (close ? browser.close() : browser.disconnect()).then(() => true, () => false);
+  const id = (() => {
+    try {
+      return browser.sessionId();
+    } catch {
+      return "";
+    }
+  })();
+  const done = await (close ? browser.close() : browser.disconnect()).then(
+    () => true,
+    () => false,
+  );
   held.delete(id);
   if (!close && done && id) idle.push(id);
 }
 
 /** Failures of the browser itself, not of the page: the task is tried once more on a fresh browser. */
-const BROWSER_FAILURE = /Target closed|Session closed|Protocol error|Connection closed|Execution context was destroyed|detached Frame|frame was detached/i;
+const BROWSER_FAILURE =
+  /Target closed|Session closed|Protocol error|Connection closed|Execution context was destroyed|detached Frame|frame was detached/i;
 
 /** Chrome's PDF options from CloudConvert's (cm, mm, booleans). */
 function pdfOptions(req: WebRenderRequest, timeout: number): PDFOptions {
@@ -115,10 +130,17 @@ function pdfOptions(req: WebRenderRequest, timeout: number): PDFOptions {
       ? { width: `${o.page_width ?? 21}cm`, height: `${o.page_height ?? 29.7}cm` }
       : { format: (o.page_format ?? "a4") as PDFOptions["format"] }),
     landscape: o.page_orientation === "landscape",
-    margin: { top: mm(o.margin_top, hf ? 20 : 10), bottom: mm(o.margin_bottom, hf ? 20 : 10), left: mm(o.margin_left, 10), right: mm(o.margin_right, 10) },
+    margin: {
+      top: mm(o.margin_top, hf ? 20 : 10),
+      bottom: mm(o.margin_bottom, hf ? 20 : 10),
+      left: mm(o.margin_left, 10),
+      right: mm(o.margin_right, 10),
+    },
     printBackground: o.print_background ?? true,
     displayHeaderFooter: hf,
-    ...(hf ? { headerTemplate: req.headerTemplate ?? "<span></span>", footerTemplate: req.footerTemplate ?? "<span></span>" } : {}),
+    ...(hf
+      ? { headerTemplate: req.headerTemplate ?? "<span></span>", footerTemplate: req.footerTemplate ?? "<span></span>" }
+      : {}),
     scale: o.zoom ?? 1,
     timeout,
   };
@@ -139,7 +161,10 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         browser = await acquire(binding, task.reuse !== false, fresh);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        return fail("ENGINE_UNAVAILABLE", `No browser could be started for Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`);
+        return fail(
+          "ENGINE_UNAVAILABLE",
+          `No browser could be started for Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`,
+        );
       }
       const engineVersion = versionOf(await browser.version().catch(() => CHROME_ENGINE.version));
       // each task in its own browser context: cookies, localStorage and cache of one task (one user)
@@ -158,15 +183,26 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         // HTML is served from the document origin (guard.ts), under its own file name
         const local: LocalFiles = new Map();
         const docPath = "html" in req.source ? `/${encodeURIComponent(req.source.name ?? "index.html")}` : "";
-        if ("html" in req.source) local.set(docPath, { body: req.source.html, contentType: "text/html; charset=utf-8" });
-        const extra = "url" in req.source && req.options.headers && Object.keys(req.options.headers).length ? { origin: originOf(req.source.url), values: req.options.headers } : undefined;
+        if ("html" in req.source)
+          local.set(docPath, { body: req.source.html, contentType: "text/html; charset=utf-8" });
+        const extra =
+          "url" in req.source && req.options.headers && Object.keys(req.options.headers).length
+            ? { origin: originOf(req.source.url), values: req.options.headers }
+            : undefined;
         const log = await guardPage(page, req.allowLoopback, local, extra);
         const o = req.options;
-        await page.setViewport({ width: o.screen_width ?? 1280, height: o.screen_height ?? 800, deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1) });
+        await page.setViewport({
+          width: o.screen_width ?? 1280,
+          height: o.screen_height ?? 800,
+          deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1),
+        });
         if (o.css_media_type) await page.emulateMediaType(o.css_media_type);
         const waitUntil = o.wait_until ?? "load";
         try {
-          await page.goto("url" in req.source ? req.source.url : `${DOCUMENT_ORIGIN}${docPath}`, { waitUntil, timeout: left() });
+          await page.goto("url" in req.source ? req.source.url : `${DOCUMENT_ORIGIN}${docPath}`, {
+            waitUntil,
+            timeout: left(),
+          });
         } catch (err) {
           if (log.main) return fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion);
           throw err;
@@ -178,21 +214,37 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         let pages: number | null = null;
         if (req.output === "pdf") {
           data = await page.pdf(pdfOptions(req, left()));
-          pages = await PDFDocument.load(data, { updateMetadata: false }).then((d) => d.getPageCount()).catch(() => null);
+          pages = await PDFDocument.load(data, { updateMetadata: false })
+            .then((d) => d.getPageCount())
+            .catch(() => null);
         } else {
           const type = req.output === "jpg" ? "jpeg" : req.output;
-          data = await page.screenshot({ type, fullPage: o.full_page ?? true, ...(type !== "png" && o.quality ? { quality: o.quality } : {}), captureBeyondViewport: true });
+          data = await page.screenshot({
+            type,
+            fullPage: o.full_page ?? true,
+            ...(type !== "png" && o.quality ? { quality: o.quality } : {}),
+            captureBeyondViewport: true,
+          });
         }
         return { ok: true as const, engineVersion, data: new Uint8Array(data), pages, refused: log.refused };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         if (task.signal?.aborted) return fail("CANCELLED", "The task was cancelled.", engineVersion);
         if (/timeout|timed out/i.test(message) || err instanceof TimeoutError) {
-          return fail("TIMEOUT", `The page did not finish within the task's time (${message.slice(0, 200)}).`, engineVersion);
+          return fail(
+            "TIMEOUT",
+            `The page did not finish within the task's time (${message.slice(0, 200)}).`,
+            engineVersion,
+          );
         }
         if (BROWSER_FAILURE.test(message)) {
           broken = true;
-          return fail("CONVERSION_FAILED", `The browser failed while rendering: ${message.slice(0, 300)}`, engineVersion, true);
+          return fail(
+            "CONVERSION_FAILED",
+            `The browser failed while rendering: ${message.slice(0, 300)}`,
+            engineVersion,
+            true,
+          );
         }
         return fail("CONVERSION_FAILED", `The page could not be rendered: ${message.slice(0, 300)}`, engineVersion);
       } finally {

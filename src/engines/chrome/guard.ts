@@ -40,7 +40,12 @@ export type LocalFiles = Map<string, { body: string | Uint8Array; contentType: s
  * `headers`) go with requests to `headersOrigin` only — the captured site, not third parties its
  * page loads from. Returns the log it fills.
  */
-export async function guardPage(page: Page, allowLoopback: boolean, local: LocalFiles = new Map(), headers?: { origin: string; values: Record<string, string> }): Promise<GuardLog> {
+export async function guardPage(
+  page: Page,
+  allowLoopback: boolean,
+  local: LocalFiles = new Map(),
+  headers?: { origin: string; values: Record<string, string> },
+): Promise<GuardLog> {
   const log: GuardLog = { refused: [] };
   await page.setBypassServiceWorker(true);
   // on every document the page loads, and on the one it has now (setContent writes into it)
@@ -53,7 +58,9 @@ export async function guardPage(page: Page, allowLoopback: boolean, local: Local
     if (/^(data|blob):/i.test(url) || url === "about:blank") return void r.continue();
     if (url.startsWith(`${DOCUMENT_ORIGIN}/`)) {
       const file = local.get(new URL(url).pathname);
-      return void (file ? r.respond({ status: 200, contentType: file.contentType, body: file.body as string }) : r.respond({ status: 404, contentType: "text/plain", body: "not found" }));
+      return void (file
+        ? r.respond({ status: 200, contentType: file.contentType, body: file.body as string })
+        : r.respond({ status: 404, contentType: "text/plain", body: "not found" }));
     }
     const why = refuseUrl(url, allowLoopback);
     if (!why) {

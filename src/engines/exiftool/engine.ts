@@ -12,7 +12,14 @@ import { messagesOf, toMetadata } from "./json";
 import { runExifTool, type PerlRun, type SandboxFiles } from "./perl";
 import { namedProperty, tagArgs } from "./tags";
 import { DEFAULT_EXIFTOOL_BUDGET } from "./budget";
-import { checkTags, type MetadataBudget, type MetadataEngine, type MetadataReadResult, type MetadataWriteRequest, type MetadataWriteResult } from "../kinds/metadata";
+import {
+  checkTags,
+  type MetadataBudget,
+  type MetadataEngine,
+  type MetadataReadResult,
+  type MetadataWriteRequest,
+  type MetadataWriteResult,
+} from "../kinds/metadata";
 
 /** How this platform obtains the interpreter and the Perl files. */
 export interface ExifToolLoader {
@@ -24,7 +31,11 @@ export interface ExifToolLoader {
   budget?: Partial<MetadataBudget>;
 }
 
-const fail = (code: TaskFailure["code"], message: string, retryable = false): TaskFailure => ({ code, message, retryable });
+const fail = (code: TaskFailure["code"], message: string, retryable = false): TaskFailure => ({
+  code,
+  message,
+  retryable,
+});
 
 /** Sandbox file name: "input" plus the format's extension when it is a plain one (ExifTool decides some types by it). */
 function sandboxName(filename: string, format: string | undefined, stem: string): string {
@@ -34,9 +45,11 @@ function sandboxName(filename: string, format: string | undefined, stem: string)
 
 /** A run that did not get as far as ExifTool's own answer, as a failure. */
 function interpreterFailure(run: PerlRun, budget: MetadataBudget, what: string): TaskFailure {
-  if (run.timedOut) return fail("TIMEOUT", `ExifTool took longer than ${budget.timeoutMs} ms on ${what} and was stopped.`);
+  if (run.timedOut)
+    return fail("TIMEOUT", `ExifTool took longer than ${budget.timeoutMs} ms on ${what} and was stopped.`);
   const message = run.error || run.stderr.trim() || `exit code ${run.exitCode}`;
-  if (/memory|Maximum call stack/i.test(message)) return fail("OVER_BUDGET", `ExifTool ran out of memory on ${what}: ${message}`);
+  if (/memory|Maximum call stack/i.test(message))
+    return fail("OVER_BUDGET", `ExifTool ran out of memory on ${what}: ${message}`);
   return fail("OPEN_FAILED", `ExifTool could not read ${what}: ${message}`);
 }
 
@@ -44,10 +57,15 @@ function interpreterFailure(run: PerlRun, budget: MetadataBudget, what: string):
 function writeFailure(messages: string[], names: string[], what: string): TaskFailure | undefined {
   for (const m of messages) {
     const name = namedProperty(m, names);
-    if (name) return fail("CONVERSION_FAILED", `metadata.${name} cannot be written to ${what}: ${m.replace(/^(Warning|Error): /, "")}`);
+    if (name)
+      return fail(
+        "CONVERSION_FAILED",
+        `metadata.${name} cannot be written to ${what}: ${m.replace(/^(Warning|Error): /, "")}`,
+      );
   }
   const cannot = messages.find((m) => /Can't write \S+ files|not yet supported|Writing of \S+ files/i.test(m));
-  if (cannot) return fail("UNSUPPORTED", `ExifTool cannot write metadata into ${what}: ${cannot.replace(/^Error: /, "")}`);
+  if (cannot)
+    return fail("UNSUPPORTED", `ExifTool cannot write metadata into ${what}: ${cannot.replace(/^Error: /, "")}`);
   return undefined;
 }
 
@@ -57,37 +75,69 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
   let version = "";
   let lastMemory = 0;
   let tail: Promise<unknown> = Promise.resolve();
-  const load = () => (assets ??= Promise.all([loader.loadWasm(), loader.loadPerlFiles()]).then(([module, perl]) => {
-    const encoder = new TextEncoder();
-    const files = Object.fromEntries(Object.entries(perl).map(([p, text]) => [p, encoder.encode(text)]));
-    version = /my\$version='([\d.]+)'/.exec(perl["/exiftool"] ?? "")?.[1] ?? "unknown";
-    return { module, files, version };
-  }).catch((err) => { assets = undefined; throw err; }));
+  const load = () =>
+    (assets ??= Promise.all([loader.loadWasm(), loader.loadPerlFiles()])
+      .then(([module, perl]) => {
+        const encoder = new TextEncoder();
+        const files = Object.fromEntries(Object.entries(perl).map(([p, text]) => [p, encoder.encode(text)]));
+        version = /my\$version='([\d.]+)'/.exec(perl["/exiftool"] ?? "")?.[1] ?? "unknown";
+        return { module, files, version };
+      })
+      .catch((err) => {
+        assets = undefined;
+        throw err;
+      }));
   /** Runs `fn` after every earlier call has finished (one interpreter at a time). */
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = tail.then(fn, fn);
     tail = next.catch(() => undefined);
     return next;
   };
-  const budgetOf = (b?: Partial<MetadataBudget>): MetadataBudget => ({ ...DEFAULT_EXIFTOOL_BUDGET, ...loader.budget, ...b });
+  const budgetOf = (b?: Partial<MetadataBudget>): MetadataBudget => ({
+    ...DEFAULT_EXIFTOOL_BUDGET,
+    ...loader.budget,
+    ...b,
+  });
 
   /** Common prologue: shape and byte budget checks, then the run. */
-  async function call(req: { input: Uint8Array; filename: string; format?: string; budget?: Partial<MetadataBudget> }, args: (input: string) => string[], outputPath?: string) {
+  async function call(
+    req: { input: Uint8Array; filename: string; format?: string; budget?: Partial<MetadataBudget> },
+    args: (input: string) => string[],
+    outputPath?: string,
+  ) {
     const budget = budgetOf(req.budget);
-    if (!(req?.input instanceof Uint8Array)) return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
+    if (!(req?.input instanceof Uint8Array))
+      return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
     const what = String(req.filename ?? "the file");
     if (req.input.byteLength > budget.maxBytes) {
-      return { failure: fail("OVER_BUDGET", `${what} is ${req.input.byteLength} bytes; metadata is read and written for files up to ${budget.maxBytes} bytes.`) };
+      return {
+        failure: fail(
+          "OVER_BUDGET",
+          `${what} is ${req.input.byteLength} bytes; metadata is read and written for files up to ${budget.maxBytes} bytes.`,
+        ),
+      };
     }
     let a;
     try {
       a = await load();
     } catch (err) {
-      return { failure: fail("INTERNAL_ERROR", `ExifTool could not start: ${err instanceof Error ? err.message : String(err)}`, true) };
+      return {
+        failure: fail(
+          "INTERNAL_ERROR",
+          `ExifTool could not start: ${err instanceof Error ? err.message : String(err)}`,
+          true,
+        ),
+      };
     }
     const input = sandboxName(what, req.format, "input");
     const started = performance.now();
-    const run = await runExifTool(a.module, { ...a.files, [input]: req.input }, args(input), outputPath, budget.timeoutMs);
+    const run = await runExifTool(
+      a.module,
+      { ...a.files, [input]: req.input },
+      args(input),
+      outputPath,
+      budget.timeoutMs,
+    );
     lastMemory = run.wasmMemoryBytes;
     return { run, input, what, budget, ms: performance.now() - started };
   }
@@ -110,20 +160,39 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
     write(req: MetadataWriteRequest) {
       return serial(async (): Promise<MetadataWriteResult> => {
         const problems = checkTags(req?.tags ?? {});
-        if (problems.length) return { ok: false, error: fail("CONVERSION_FAILED", problems.join(" ")), engineVersion: version };
+        if (problems.length)
+          return { ok: false, error: fail("CONVERSION_FAILED", problems.join(" ")), engineVersion: version };
         const output = sandboxName(String(req.filename), req.format, "output");
         const c = await call(req, (input) => [...tagArgs(req.tags), "-o", output, input], output);
         if ("failure" in c) return { ok: false, error: c.failure!, engineVersion: version };
-        if (c.run.exitCode === -1) return { ok: false, error: interpreterFailure(c.run, c.budget, c.what), engineVersion: version };
-        const messages = [...messagesOf(c.run.stderr, c.input), ...messagesOf(c.run.stdout, c.input).filter((m) => !/image files? (created|updated|unchanged)/.test(m))];
+        if (c.run.exitCode === -1)
+          return { ok: false, error: interpreterFailure(c.run, c.budget, c.what), engineVersion: version };
+        const messages = [
+          ...messagesOf(c.run.stderr, c.input),
+          ...messagesOf(c.run.stdout, c.input).filter((m) => !/image files? (created|updated|unchanged)/.test(m)),
+        ];
         const refused = writeFailure(messages, Object.keys(req.tags), c.what);
         if (refused) return { ok: false, error: refused, engineVersion: version };
         if (c.run.exitCode !== 0 || !c.run.output) {
-          const detail = messages.map((m) => m.replace(/^(Warning|Error): /, "")).join("; ") || c.run.error || `exit code ${c.run.exitCode}`;
-          return { ok: false, error: fail("CONVERSION_FAILED", `ExifTool wrote nothing into ${c.what}: ${detail}`), engineVersion: version };
+          const detail =
+            messages.map((m) => m.replace(/^(Warning|Error): /, "")).join("; ") ||
+            c.run.error ||
+            `exit code ${c.run.exitCode}`;
+          return {
+            ok: false,
+            error: fail("CONVERSION_FAILED", `ExifTool wrote nothing into ${c.what}: ${detail}`),
+            engineVersion: version,
+          };
         }
         const warnings = messages.map((m) => m.replace(/^Warning: (\[minor\] )?/, ""));
-        return { ok: true, data: c.run.output, warnings, engineVersion: version, ms: c.ms, wasmMemoryBytes: c.run.wasmMemoryBytes };
+        return {
+          ok: true,
+          data: c.run.output,
+          warnings,
+          engineVersion: version,
+          ms: c.ms,
+          wasmMemoryBytes: c.run.wasmMemoryBytes,
+        };
       });
     },
   };

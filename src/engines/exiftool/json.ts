@@ -9,7 +9,14 @@ import type { Metadata, MetadataValue } from "../kinds/metadata";
  * dates ("0000:00:00 00:00:00") and "----------" permissions. They are dropped; FileSize and the
  * File* type keys are kept (they describe the content).
  */
-export const SANDBOX_KEYS = new Set(["FileModifyDate", "FileAccessDate", "FileInodeChangeDate", "FileCreateDate", "FilePermissions", "FileAttributes"]);
+export const SANDBOX_KEYS = new Set([
+  "FileModifyDate",
+  "FileAccessDate",
+  "FileInodeChangeDate",
+  "FileCreateDate",
+  "FilePermissions",
+  "FileAttributes",
+]);
 
 /** One JSON value as a scalar: lists joined with ", " (ExifTool's own list separator), structures as JSON. */
 export function toScalar(value: unknown): MetadataValue {

@@ -76,7 +76,12 @@ function installInstantiateShim(): void {
 }
 
 /** Starts an interpreter from the compiled module; `window`/`document` exist only during the synchronous start. */
-function createPerl(module: WebAssembly.Module, fileSystem: MemoryFileSystem, out: string[], err: string[]): Promise<ZeroPerl> {
+function createPerl(
+  module: WebAssembly.Module,
+  fileSystem: MemoryFileSystem,
+  out: string[],
+  err: string[],
+): Promise<ZeroPerl> {
   ours.add(module);
   installInstantiateShim();
   const g = globalThis as Record<string, unknown>;
@@ -102,7 +107,13 @@ function createPerl(module: WebAssembly.Module, fileSystem: MemoryFileSystem, ou
  * trap, deadline) is exitCode -1 with `error` holding the original message.
  * @param timeoutMs budget of the whole run, milliseconds (see MetadataBudget.timeoutMs, kinds/metadata.ts)
  */
-export function runExifTool(module: WebAssembly.Module, files: SandboxFiles, args: string[], outputPath: string | undefined, timeoutMs: number): Promise<PerlRun> {
+export function runExifTool(
+  module: WebAssembly.Module,
+  files: SandboxFiles,
+  args: string[],
+  outputPath: string | undefined,
+  timeoutMs: number,
+): Promise<PerlRun> {
   const next = queue.then(() => runNow(module, files, args, outputPath, timeoutMs));
   queue = next.catch(() => undefined);
   return next;
@@ -111,10 +122,17 @@ export function runExifTool(module: WebAssembly.Module, files: SandboxFiles, arg
 /** Tail of the isolate-wide queue of runs. */
 let queue: Promise<unknown> = Promise.resolve();
 
-async function runNow(module: WebAssembly.Module, files: SandboxFiles, args: string[], outputPath: string | undefined, timeoutMs: number): Promise<PerlRun> {
+async function runNow(
+  module: WebAssembly.Module,
+  files: SandboxFiles,
+  args: string[],
+  outputPath: string | undefined,
+  timeoutMs: number,
+): Promise<PerlRun> {
   const fileSystem = new MemoryFileSystem({ "/": "" });
   for (const [path, data] of Object.entries(files)) fileSystem.addFile(path, data);
-  const out: string[] = [], err: string[] = [];
+  const out: string[] = [],
+    err: string[] = [];
   deadline = performance.now() + timeoutMs;
   lastMemory = undefined;
   let perl: ZeroPerl | undefined;
@@ -125,13 +143,32 @@ async function runNow(module: WebAssembly.Module, files: SandboxFiles, args: str
     const node = outputPath ? fileSystem.lookup(outputPath) : null;
     const output = node?.type === "file" && node.content instanceof Uint8Array ? node.content : undefined;
     const error = r.success ? undefined : r.error || perl.getLastError() || undefined;
-    return { exitCode: r.exitCode, stdout: out.join(""), stderr: err.join(""), error, output, wasmMemoryBytes: memoryBytes(), timedOut: false };
+    return {
+      exitCode: r.exitCode,
+      stdout: out.join(""),
+      stderr: err.join(""),
+      error,
+      output,
+      wasmMemoryBytes: memoryBytes(),
+      timedOut: false,
+    };
   } catch (e) {
     const timedOut = e instanceof DeadlineExceeded || (e instanceof Error && e.cause instanceof DeadlineExceeded);
     const message = e instanceof Error ? e.message : String(e);
-    return { exitCode: -1, stdout: out.join(""), stderr: err.join(""), error: message, wasmMemoryBytes: memoryBytes(), timedOut };
+    return {
+      exitCode: -1,
+      stdout: out.join(""),
+      stderr: err.join(""),
+      error: message,
+      wasmMemoryBytes: memoryBytes(),
+      timedOut,
+    };
   } finally {
     deadline = Infinity;
-    try { perl?.dispose(); } catch { /* a trapped interpreter cannot be freed; the instance is dropped anyway */ }
+    try {
+      perl?.dispose();
+    } catch {
+      /* a trapped interpreter cannot be freed; the instance is dropped anyway */
+    }
   }
 }

@@ -6,7 +6,9 @@
 
 /** The ExifTool arguments that set `tags`: `-Tag=value` (a list repeats it; "" deletes the tag). */
 export function tagArgs(tags: Record<string, string | number | string[]>): string[] {
-  return Object.entries(tags).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `-${name}=${String(v)}`));
+  return Object.entries(tags).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => `-${name}=${String(v)}`),
+  );
 }
 
 /**
@@ -20,7 +22,12 @@ export function namedProperty(message: string, names: string[]): string | undefi
   for (const name of names) {
     const bare = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
     const escaped = bare.replace(/[-]/g, "\\-");
-    if (new RegExp(`(^|[\\s':,])([\\w-]+:)?${escaped}(?=$|[\\s',.(])`, "i").test(message.replace(/^(Warning|Error): /, " "))) return name;
+    if (
+      new RegExp(`(^|[\\s':,])([\\w-]+:)?${escaped}(?=$|[\\s',.(])`, "i").test(
+        message.replace(/^(Warning|Error): /, " "),
+      )
+    )
+      return name;
   }
   return undefined;
 }

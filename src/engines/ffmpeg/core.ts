@@ -82,7 +82,8 @@ export async function newCore(module: WebAssembly.Module): Promise<Core> {
   });
   // the larger stack (see the file comment): stackRestore is export "Ea" of this exact build
   const stackRestore = m.asm.Ea;
-  if (typeof stackRestore !== "function") throw new Error("@ffmpeg/core is not the 0.12.10 build this engine patches (no stackRestore export).");
+  if (typeof stackRestore !== "function")
+    throw new Error("@ffmpeg/core is not the 0.12.10 build this engine patches (no stackRestore export).");
   const top = (m._malloc(STACK_BYTES) + STACK_BYTES) & ~15;
   return {
     FS: m.FS,

@@ -32,12 +32,22 @@ export interface FfmpegLoader {
 }
 
 const version = FFMPEG_ENGINE.version;
-const fail = (code: TaskErrorCode, message: string) => ({ ok: false as const, error: { code, message, retryable: false }, engineVersion: version });
+const fail = (code: TaskErrorCode, message: string) => ({
+  ok: false as const,
+  error: { code, message, retryable: false },
+  engineVersion: version,
+});
 
 /** The last meaningful console lines, for an error message. */
 function tail(lines: string[], n = 3): string {
-  const noise = /^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time|frame=|size=|video:|Conversion failed!|Press \[q\]|\[out#|Last message repeated)/;
-  return lines.filter((l) => l.trim() && !noise.test(l)).slice(-n).join(" | ").replace(/\s+/g, " ").slice(0, 400);
+  const noise =
+    /^\s*(Input|Output|Stream|Duration|Metadata|major_brand|minor_version|compatible_brands|encoder|handler_name|vendor_id|creation_time|frame=|size=|video:|Conversion failed!|Press \[q\]|\[out#|Last message repeated)/;
+  return lines
+    .filter((l) => l.trim() && !noise.test(l))
+    .slice(-n)
+    .join(" | ")
+    .replace(/\s+/g, " ")
+    .slice(0, 400);
 }
 
 /** x265 never returns in this single-threaded build (it spins after "disabling lookahead-slices"). */
@@ -72,13 +82,24 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
       try {
         const c = await core();
         for (const dir of ["/in", "/out", "/fonts"]) c.FS.mkdir(dir);
-        const paths: PlanPaths = { input: `/in/input${suffix(req.input.filename)}`, output: `/out/output.${req.outputFormat}` };
+        const paths: PlanPaths = {
+          input: `/in/input${suffix(req.input.filename)}`,
+          output: `/out/output.${req.outputFormat}`,
+        };
         c.FS.writeFile(paths.input, req.input.data);
         const { probe: p, why } = probeIn(c, paths.input, req.input.filename);
-        if (!p) return fail("OPEN_FAILED", `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`);
+        if (!p)
+          return fail(
+            "OPEN_FAILED",
+            `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`,
+          );
         const over = overBudget(req, p, req.input.data.byteLength, budget);
         if (over) return fail("OVER_BUDGET", `${req.input.filename}: ${over}.`);
-        if (req.op === "convert" && X265.test(req.options.video_codec ?? "")) return fail("UNSUPPORTED", "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.");
+        if (req.op === "convert" && X265.test(req.options.video_codec ?? ""))
+          return fail(
+            "UNSUPPORTED",
+            "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.",
+          );
         const runFrom = c.lines.length;
         if (req.op === "watermark") {
           if (req.image) {
@@ -90,7 +111,8 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
             paths.fontDir = "/fonts";
             const file = FONT_FILES[req.options.font_name ?? "DejaVu Sans"] ?? FONT_FILES["DejaVu Sans"]!;
             const font = (await (fonts ??= loader.loadFonts()))[file];
-            if (!font) return fail("UNSUPPORTED", `The font ${req.options.font_name} is not shipped with the ffmpeg engine.`);
+            if (!font)
+              return fail("UNSUPPORTED", `The font ${req.options.font_name} is not shipped with the ffmpeg engine.`);
             c.FS.writeFile(`/fonts/${file}`, font);
           }
         }
@@ -104,14 +126,29 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
           data = undefined;
         }
         if (code !== 0 || !data?.byteLength) {
-          const timedOut = c.lines.some((l) => /Exiting normally, received signal|timeout/i.test(l)) && loader.timeoutMs;
-          if (timedOut) return fail("TIMEOUT", `ffmpeg did not finish ${req.input.filename} within ${loader.timeoutMs} ms.`);
-          return fail("CONVERSION_FAILED", `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(c.lines.slice(runFrom)) || `exit code ${code}`}`);
+          const timedOut =
+            c.lines.some((l) => /Exiting normally, received signal|timeout/i.test(l)) && loader.timeoutMs;
+          if (timedOut)
+            return fail("TIMEOUT", `ffmpeg did not finish ${req.input.filename} within ${loader.timeoutMs} ms.`);
+          return fail(
+            "CONVERSION_FAILED",
+            `ffmpeg could not ${req.op} ${req.input.filename}: ${tail(c.lines.slice(runFrom)) || `exit code ${code}`}`,
+          );
         }
-        return { ok: true as const, engineVersion: version, data, probe: p, wasmMemoryBytes: lastMemory, ms: Date.now() - t0 };
+        return {
+          ok: true as const,
+          engineVersion: version,
+          data,
+          probe: p,
+          wasmMemoryBytes: lastMemory,
+          ms: Date.now() - t0,
+        };
       } catch (err) {
         if (err instanceof MediaPlanError) return fail(err.code, err.message);
-        return fail("CONVERSION_FAILED", `ffmpeg failed on ${req.input.filename}: ${err instanceof Error ? err.message : String(err)}`);
+        return fail(
+          "CONVERSION_FAILED",
+          `ffmpeg failed on ${req.input.filename}: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     },
 
@@ -121,9 +158,17 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
       if ("error" in split) return fail("UNSUPPORTED", `arguments: ${split.error}.`);
       const problem = checkFfmpegWords(split.words);
       if (problem) return fail("UNSUPPORTED", `arguments: ${problem}`);
-      if (split.words.some((w) => X265.test(w))) return fail("UNSUPPORTED", "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.");
+      if (split.words.some((w) => X265.test(w)))
+        return fail(
+          "UNSUPPORTED",
+          "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.",
+        );
       const total = req.inputs.reduce((n, f) => n + f.data.byteLength, 0);
-      if (total > budget.maxBytes) return fail("OVER_BUDGET", `the inputs are ${(total / 1e6).toFixed(1)} MB; ffmpeg in WebAssembly takes up to ${(budget.maxBytes / 1e6).toFixed(0)} MB.`);
+      if (total > budget.maxBytes)
+        return fail(
+          "OVER_BUDGET",
+          `the inputs are ${(total / 1e6).toFixed(1)} MB; ffmpeg in WebAssembly takes up to ${(budget.maxBytes / 1e6).toFixed(0)} MB.`,
+        );
       try {
         const c = await core();
         c.FS.mkdir("/input");
@@ -150,14 +195,25 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
           c.lines.length = 0;
         }
         c.FS.chdir("/output");
-        const code = req.command === "ffprobe" ? c.ffprobe(split.words) : c.ffmpeg(["-nostats", ...split.words], loader.timeoutMs);
+        const code =
+          req.command === "ffprobe" ? c.ffprobe(split.words) : c.ffmpeg(["-nostats", ...split.words], loader.timeoutMs);
         lastMemory = c.memoryBytes();
         const output = c.lines.join("\n") + (c.lines.length ? "\n" : "");
         if (code !== 0) return fail("CONVERSION_FAILED", `${req.command} exited with code ${code}: ${tail(c.lines)}`);
-        const names = c.FS.readdir("/output").filter((n) => n !== "." && n !== ".." && c.FS.isFile(c.FS.stat(`/output/${n}`).mode)).sort();
+        const names = c.FS.readdir("/output")
+          .filter((n) => n !== "." && n !== ".." && c.FS.isFile(c.FS.stat(`/output/${n}`).mode))
+          .sort();
         const files = names.map((n) => ({ filename: n, data: c.FS.readFile(`/output/${n}`) }));
         const line = [req.command, ...split.words].map(shellQuote).join(" ");
-        return { ok: true as const, engineVersion: version, files, command: line, ...(req.capture_output ? { output } : {}), wasmMemoryBytes: lastMemory, ms: Date.now() - t0 };
+        return {
+          ok: true as const,
+          engineVersion: version,
+          files,
+          command: line,
+          ...(req.capture_output ? { output } : {}),
+          wasmMemoryBytes: lastMemory,
+          ms: Date.now() - t0,
+        };
       } catch (err) {
         return fail("CONVERSION_FAILED", `${req.command} failed: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -26,17 +26,29 @@ export const DEFAULT_IMAGE_BUDGET: ImageBudget = {
 /** Reads the header of whichever format the bytes carry (magic first), or null when none matches. */
 export function sniffImage(bytes: Uint8Array, frameCap = DEFAULT_IMAGE_BUDGET.maxFrames): ImageHeader | null {
   return (
-    sniffPng(bytes) ?? sniffJpeg(bytes) ?? sniffGif(bytes, frameCap) ?? sniffWebp(bytes, frameCap) ??
-    sniffTiff(bytes, frameCap) ?? sniffHeif(bytes) ?? sniffBmp(bytes) ?? null
+    sniffPng(bytes) ??
+    sniffJpeg(bytes) ??
+    sniffGif(bytes, frameCap) ??
+    sniffWebp(bytes, frameCap) ??
+    sniffTiff(bytes, frameCap) ??
+    sniffHeif(bytes) ??
+    sniffBmp(bytes) ??
+    null
   );
 }
 
 /** Formats with no magic bytes, recognised only because the caller says so. */
-const DECLARED_ONLY: Partial<Record<ImageFormat, (b: Uint8Array) => ImageHeader | null>> = { ico: sniffIco, svg: sniffSvg };
+const DECLARED_ONLY: Partial<Record<ImageFormat, (b: Uint8Array) => ImageHeader | null>> = {
+  ico: sniffIco,
+  svg: sniffSvg,
+};
 
 /** The effective budget: defaults overridden field by field. */
 export function resolveBudget(over?: Partial<ImageBudget>): ImageBudget {
-  return { ...DEFAULT_IMAGE_BUDGET, ...Object.fromEntries(Object.entries(over ?? {}).filter(([, v]) => typeof v === "number")) };
+  return {
+    ...DEFAULT_IMAGE_BUDGET,
+    ...Object.fromEntries(Object.entries(over ?? {}).filter(([, v]) => typeof v === "number")),
+  };
 }
 
 const mp = (px: number) => `${(px / 1e6).toFixed(1)} MP`;
@@ -50,27 +62,51 @@ const mp = (px: number) => `${(px / 1e6).toFixed(1)} MP`;
  *                  width × height × frames must fit `maxTotalPixels`
  * @throws TaskError OVER_BUDGET (bytes, pixels, frames) or OPEN_FAILED (no valid header)
  */
-export function checkImageBudget(bytes: Uint8Array, declared: ImageFormat, budget: ImageBudget, allFrames: boolean, label = "input"): ImageHeader {
+export function checkImageBudget(
+  bytes: Uint8Array,
+  declared: ImageFormat,
+  budget: ImageBudget,
+  allFrames: boolean,
+  label = "input",
+): ImageHeader {
   if (bytes.byteLength > budget.maxBytes) {
-    throw new TaskError("OVER_BUDGET", `The ${label} image is ${bytes.byteLength} bytes; this engine accepts at most ${budget.maxBytes} bytes.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${label} image is ${bytes.byteLength} bytes; this engine accepts at most ${budget.maxBytes} bytes.`,
+    );
   }
   if (bytes.byteLength === 0) throw new TaskError("OPEN_FAILED", `The ${label} file is empty.`);
   const header = sniffImage(bytes, budget.maxFrames) ?? DECLARED_ONLY[declared]?.(bytes) ?? null;
   if (!header) {
-    throw new TaskError("OPEN_FAILED", `The ${label} file is not a valid ${declared.toUpperCase()} image (unrecognised or corrupt header).`);
+    throw new TaskError(
+      "OPEN_FAILED",
+      `The ${label} file is not a valid ${declared.toUpperCase()} image (unrecognised or corrupt header).`,
+    );
   }
   const { width, height, frames } = header;
   if (width <= 0 || height <= 0) {
-    throw new TaskError("OPEN_FAILED", `The ${label} ${header.format.toUpperCase()} image declares no valid size (${width}×${height}); the file is corrupt or truncated.`);
+    throw new TaskError(
+      "OPEN_FAILED",
+      `The ${label} ${header.format.toUpperCase()} image declares no valid size (${width}×${height}); the file is corrupt or truncated.`,
+    );
   }
   if (width * height > budget.maxPixels) {
-    throw new TaskError("OVER_BUDGET", `The ${label} image declares ${width}×${height} pixels (${mp(width * height)}); this engine accepts at most ${mp(budget.maxPixels)} per frame.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${label} image declares ${width}×${height} pixels (${mp(width * height)}); this engine accepts at most ${mp(budget.maxPixels)} per frame.`,
+    );
   }
   if (frames > budget.maxFrames) {
-    throw new TaskError("OVER_BUDGET", `The ${label} image declares ${header.capped ? "more than " + budget.maxFrames : frames} frames; this engine accepts at most ${budget.maxFrames}.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${label} image declares ${header.capped ? "more than " + budget.maxFrames : frames} frames; this engine accepts at most ${budget.maxFrames}.`,
+    );
   }
   if (allFrames && width * height * frames > budget.maxTotalPixels) {
-    throw new TaskError("OVER_BUDGET", `The ${label} image has ${frames} frames of ${width}×${height} (${mp(width * height * frames)} in all); keeping them all needs at most ${mp(budget.maxTotalPixels)}. Convert to a single-frame format instead.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${label} image has ${frames} frames of ${width}×${height} (${mp(width * height * frames)} in all); keeping them all needs at most ${mp(budget.maxTotalPixels)}. Convert to a single-frame format instead.`,
+    );
   }
   return header;
 }

@@ -7,8 +7,15 @@
  * - callers own the returned collection and must dispose() it.
  */
 import {
-  Density, DensityUnit, MagickFormat, MagickImage, MagickImageCollection, MagickReadSettings,
-  type IMagickImage, type IMagickImageCollection, type WarningEvent,
+  Density,
+  DensityUnit,
+  MagickFormat,
+  MagickImage,
+  MagickImageCollection,
+  MagickReadSettings,
+  type IMagickImage,
+  type IMagickImageCollection,
+  type WarningEvent,
 } from "@imagemagick/magick-wasm";
 import { TaskError } from "../errors";
 import { TRUNCATION_WARNING, cleanMagickMessage, toImageTaskError } from "./magick-errors";
@@ -17,9 +24,18 @@ import type { ImageFormat } from "../kinds/image";
 
 /** magick-wasm format per canonical name. */
 export const MAGICK_FORMAT: Record<ImageFormat, MagickFormat> = {
-  png: MagickFormat.Png, jpg: MagickFormat.Jpeg, webp: MagickFormat.WebP, gif: MagickFormat.Gif,
-  tiff: MagickFormat.Tiff, bmp: MagickFormat.Bmp, ico: MagickFormat.Ico, avif: MagickFormat.Avif,
-  heic: MagickFormat.Heic, svg: MagickFormat.Msvg, jxl: MagickFormat.Jxl, psd: MagickFormat.Psd,
+  png: MagickFormat.Png,
+  jpg: MagickFormat.Jpeg,
+  webp: MagickFormat.WebP,
+  gif: MagickFormat.Gif,
+  tiff: MagickFormat.Tiff,
+  bmp: MagickFormat.Bmp,
+  ico: MagickFormat.Ico,
+  avif: MagickFormat.Avif,
+  heic: MagickFormat.Heic,
+  svg: MagickFormat.Msvg,
+  jxl: MagickFormat.Jxl,
+  psd: MagickFormat.Psd,
 };
 
 /** How to decode. Sizes in pixels; `density` in pixels per inch (SVG rasterisation). */
@@ -57,7 +73,10 @@ export function decode(bytes: Uint8Array, header: ImageHeader, o: DecodeOptions)
   const settings = readSettings(header, o);
   const frames = MagickImageCollection.create();
   try {
-    if (Number.isFinite(o.frames)) { settings.frameIndex = 0; settings.frameCount = o.frames; }
+    if (Number.isFinite(o.frames)) {
+      settings.frameIndex = 0;
+      settings.frameCount = o.frames;
+    }
     frames.read(bytes, settings);
     if (frames.length === 0) throw new TaskError("OPEN_FAILED", `The ${o.what} contains no image.`);
     return frames;
@@ -81,7 +100,8 @@ export function decodeFrame(bytes: Uint8Array, header: ImageHeader, o: Omit<Deco
     if (header.format === "ico") settings.frameIndex = largestEntry(bytes, settings);
     image.read(bytes, settings);
     const truncated = warnings.find((w) => TRUNCATION_WARNING.test(w));
-    if (truncated) throw new TaskError("OPEN_FAILED", `The ${o.what} is truncated or corrupt: ${cleanMagickMessage(truncated)}.`);
+    if (truncated)
+      throw new TaskError("OPEN_FAILED", `The ${o.what} is truncated or corrupt: ${cleanMagickMessage(truncated)}.`);
     image.onWarning = undefined;
     return image;
   } catch (err) {
@@ -96,7 +116,9 @@ function largestEntry(bytes: Uint8Array, settings: MagickReadSettings): number {
   try {
     all.ping(bytes, settings);
     let best = 0;
-    all.forEach((f, i) => { if (f.width * f.height > all[best].width * all[best].height) best = i; });
+    all.forEach((f, i) => {
+      if (f.width * f.height > all[best].width * all[best].height) best = i;
+    });
     return best;
   } finally {
     all.dispose();

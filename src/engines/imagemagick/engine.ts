@@ -39,20 +39,36 @@ export interface ImageMagickLoader {
 
 /** Requests arrive over RPC from other code: check the shape before touching WASM. */
 function checkRequest(req: ImageRunRequest): void {
-  if (!(req?.input instanceof Uint8Array)) throw new TaskError("INTERNAL_ERROR", "Engine request without `input` bytes.");
+  if (!(req?.input instanceof Uint8Array))
+    throw new TaskError("INTERNAL_ERROR", "Engine request without `input` bytes.");
   for (const f of [req.inputFormat, req.outputFormat]) {
-    if (canonicalFormat(f) !== f) throw new TaskError("INVALID_CONVERSION_TYPE", `"${f}" is not an image format this engine knows.`);
+    if (canonicalFormat(f) !== f)
+      throw new TaskError("INVALID_CONVERSION_TYPE", `"${f}" is not an image format this engine knows.`);
   }
 }
 
 function dispatch(req: ImageRunRequest, budget: ImageBudget, text?: ShapedText): ImageRunOutput[] {
   checkRequest(req);
   switch (req.op) {
-    case "convert": return runConvert(req.input, req.inputFormat, req.outputFormat, req.options, budget);
-    case "thumbnail": return runThumbnail(req.input, req.inputFormat, req.outputFormat, req.options, budget);
-    case "optimize": return runOptimize(req.input, req.inputFormat, req.options, budget);
-    case "watermark": return runWatermark(req.input, req.inputFormat, req.outputFormat, req.options, budget, req.extra, req.extraFormat, text);
-    default: throw new TaskError("UNSUPPORTED", `The ImageMagick engine has no operation "${(req as { op: string }).op}".`);
+    case "convert":
+      return runConvert(req.input, req.inputFormat, req.outputFormat, req.options, budget);
+    case "thumbnail":
+      return runThumbnail(req.input, req.inputFormat, req.outputFormat, req.options, budget);
+    case "optimize":
+      return runOptimize(req.input, req.inputFormat, req.options, budget);
+    case "watermark":
+      return runWatermark(
+        req.input,
+        req.inputFormat,
+        req.outputFormat,
+        req.options,
+        budget,
+        req.extra,
+        req.extraFormat,
+        text,
+      );
+    default:
+      throw new TaskError("UNSUPPORTED", `The ImageMagick engine has no operation "${(req as { op: string }).op}".`);
   }
 }
 
@@ -63,7 +79,10 @@ export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine 
   const init = async () => {
     // the module is loaded once; initImageMagick is cheap when ready, and rebuilds after a WASM trap.
     // No fonts are registered with ImageMagick: text is drawn as outlines (ops/watermark.ts).
-    assets ??= loader.loadWasm().catch((err) => { assets = undefined; throw err; });
+    assets ??= loader.loadWasm().catch((err) => {
+      assets = undefined;
+      throw err;
+    });
     version = await initImageMagick(await assets);
   };
   return {
@@ -75,7 +94,11 @@ export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine 
       try {
         await init();
       } catch (err) {
-        return { ok: false, error: { code: "INTERNAL_ERROR", message: `ImageMagick could not start: ${String(err)}`, retryable: true }, engineVersion: version };
+        return {
+          ok: false,
+          error: { code: "INTERNAL_ERROR", message: `ImageMagick could not start: ${String(err)}`, retryable: true },
+          engineVersion: version,
+        };
       }
       const budget = resolveBudget({ ...loader.budget, ...req.budget });
       const started = performance.now();
@@ -84,10 +107,22 @@ export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine 
         const text = req?.op === "watermark" ? await shapeWatermarkText(req.options ?? {}, loader.fonts) : undefined;
         applyResourceLimits(budget);
         const outputs = dispatch(req, budget, text);
-        const result: ImageRunResult = { ok: true, outputs, engineVersion: version, wasmMemoryBytes: wasmMemoryBytes(), ms: performance.now() - started };
+        const result: ImageRunResult = {
+          ok: true,
+          outputs,
+          engineVersion: version,
+          wasmMemoryBytes: wasmMemoryBytes(),
+          ms: performance.now() - started,
+        };
         return result;
       } catch (err) {
-        return { ok: false, error: toFailure(toImageTaskError(err, "process", `${String(req?.inputFormat ?? "input").toUpperCase()} image`)), engineVersion: version };
+        return {
+          ok: false,
+          error: toFailure(
+            toImageTaskError(err, "process", `${String(req?.inputFormat ?? "input").toUpperCase()} image`),
+          ),
+          engineVersion: version,
+        };
       } finally {
         if (wasmMemoryBytes() > (loader.recycleAboveBytes ?? 64e6)) discardInstance();
       }

@@ -27,10 +27,32 @@
 import type { ImageFormat } from "../kinds/image";
 
 /** Formats ImageMagick decodes. */
-export const READABLE_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg"];
+export const READABLE_FORMATS: readonly ImageFormat[] = [
+  "png",
+  "jpg",
+  "webp",
+  "gif",
+  "tiff",
+  "bmp",
+  "ico",
+  "avif",
+  "heic",
+  "svg",
+];
 
 /** Formats ImageMagick (in WebAssembly) encodes. */
-export const WRITABLE_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "jxl", "psd"];
+export const WRITABLE_FORMATS: readonly ImageFormat[] = [
+  "png",
+  "jpg",
+  "webp",
+  "gif",
+  "tiff",
+  "bmp",
+  "ico",
+  "avif",
+  "jxl",
+  "psd",
+];
 
 /** Outputs that keep every frame of a multi-frame input (animation or pages); others take frame 1. */
 export const MULTI_FRAME_OUTPUTS: readonly ImageFormat[] = ["gif", "webp", "tiff"];

@@ -17,7 +17,11 @@ export interface ResizePlan {
  * Plans a resize of a srcW × srcH image (pixels). Returns null when nothing changes (no box given,
  * or `max` on an image already inside the box).
  */
-export function planResize(srcW: number, srcH: number, box: { width?: number; height?: number; fit?: Fit }): ResizePlan | null {
+export function planResize(
+  srcW: number,
+  srcH: number,
+  box: { width?: number; height?: number; fit?: Fit },
+): ResizePlan | null {
   const { width, height } = box;
   const fit = box.fit ?? "max";
   if (!width && !height) return null;
@@ -30,7 +34,8 @@ export function planResize(srcW: number, srcH: number, box: { width?: number; he
   if (fit === "scale") return srcW === width && srcH === height ? null : { resize: { w: width, h: height } };
   if (fit === "crop") {
     const scale = Math.max(width / srcW, height / srcH);
-    const w = Math.max(width, round(srcW * scale)), h = Math.max(height, round(srcH * scale));
+    const w = Math.max(width, round(srcW * scale)),
+      h = Math.max(height, round(srcH * scale));
     return { resize: { w, h }, crop: w === width && h === height ? undefined : { w: width, h: height } };
   }
   const scale = Math.min(width / srcW, height / srcH);
@@ -49,11 +54,21 @@ export function plannedSize(srcW: number, srcH: number, plan: ResizePlan | null)
  * position_horizontal and margins (pixels from the chosen edge; ignored when centred).
  */
 export function placeOverlay(
-  W: number, H: number, w: number, h: number,
-  p: { position_vertical?: "top" | "center" | "bottom"; position_horizontal?: "left" | "center" | "right"; margin_vertical?: number; margin_horizontal?: number },
+  W: number,
+  H: number,
+  w: number,
+  h: number,
+  p: {
+    position_vertical?: "top" | "center" | "bottom";
+    position_horizontal?: "left" | "center" | "right";
+    margin_vertical?: number;
+    margin_horizontal?: number;
+  },
 ): { x: number; y: number } {
-  const mh = Math.round(p.margin_horizontal ?? 0), mv = Math.round(p.margin_vertical ?? 0);
-  const horizontal = p.position_horizontal ?? "center", vertical = p.position_vertical ?? "center";
+  const mh = Math.round(p.margin_horizontal ?? 0),
+    mv = Math.round(p.margin_vertical ?? 0);
+  const horizontal = p.position_horizontal ?? "center",
+    vertical = p.position_vertical ?? "center";
   const x = horizontal === "left" ? mh : horizontal === "right" ? W - w - mh : Math.round((W - w) / 2);
   const y = vertical === "top" ? mv : vertical === "bottom" ? H - h - mv : Math.round((H - h) / 2);
   return { x, y };

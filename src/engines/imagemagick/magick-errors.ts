@@ -11,12 +11,16 @@ import { discardInstance } from "./magick";
 /** Where in the pipeline a failure happened, to pick the code and word the message. */
 export type MagickStage = "read" | "process" | "write";
 
-const RESOURCE = /CacheResourcesExhausted|WidthOrHeightExceedsLimit|ListLengthExceedsLimit|ResourceLimit|MemoryAllocationFailed|TooManyFrames/i;
+const RESOURCE =
+  /CacheResourcesExhausted|WidthOrHeightExceedsLimit|ListLengthExceedsLimit|ResourceLimit|MemoryAllocationFailed|TooManyFrames/i;
 
 /** "UnexpectedEndOfFile `' @ error/png.c/MagickPNGError/1308" → "UnexpectedEndOfFile (png.c)". */
 export function cleanMagickMessage(message: string): string {
   const [head, where] = message.split(" @ ");
-  const text = head.replace(/\s*`'\s*/g, " ").replace(/\s+/g, " ").trim();
+  const text = head
+    .replace(/\s*`'\s*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   const file = where ? /\/([a-z0-9_-]+\.c)\//i.exec(where)?.[1] : undefined;
   return file ? `${text} (${file})` : text;
 }
@@ -29,17 +33,33 @@ export function toImageTaskError(err: unknown, stage: MagickStage, what: string)
   if (err instanceof TaskError) return err;
   if (err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory/i.test(err.message))) {
     discardInstance();
-    return new TaskError("OVER_BUDGET", `ImageMagick ran out of memory or crashed on the ${what} (${err.message}); the engine was reset. Try a smaller image.`, { cause: err });
+    return new TaskError(
+      "OVER_BUDGET",
+      `ImageMagick ran out of memory or crashed on the ${what} (${err.message}); the engine was reset. Try a smaller image.`,
+      { cause: err },
+    );
   }
   if (err instanceof MagickError) {
     const reason = cleanMagickMessage(err.message);
     if (RESOURCE.test(err.message)) {
-      return new TaskError("OVER_BUDGET", `The ${what} exceeds this engine's memory budget (${reason}). Use a smaller image or smaller width/height.`, { cause: err });
+      return new TaskError(
+        "OVER_BUDGET",
+        `The ${what} exceeds this engine's memory budget (${reason}). Use a smaller image or smaller width/height.`,
+        { cause: err },
+      );
     }
     if (stage === "read") {
-      return new TaskError("OPEN_FAILED", `The ${what} could not be decoded: ${reason}. The file is corrupt, truncated or not in the stated format.`, { cause: err });
+      return new TaskError(
+        "OPEN_FAILED",
+        `The ${what} could not be decoded: ${reason}. The file is corrupt, truncated or not in the stated format.`,
+        { cause: err },
+      );
     }
-    return new TaskError("CONVERSION_FAILED", `ImageMagick failed while ${stage === "write" ? "encoding" : "processing"} the ${what}: ${reason}.`, { cause: err });
+    return new TaskError(
+      "CONVERSION_FAILED",
+      `ImageMagick failed while ${stage === "write" ? "encoding" : "processing"} the ${what}: ${reason}.`,
+      { cause: err },
+    );
   }
   const message = err instanceof Error ? err.message : String(err);
   return new TaskError("CONVERSION_FAILED", `ImageMagick failed on the ${what}: ${message}.`, { cause: err });

@@ -8,7 +8,14 @@
  * no host file system, and url:/file references are still refused (checked with the
  * broken/resvg-*.svg corpus files).
  */
-import { ConfigurationFiles, ImageMagick, Magick, ResourceLimits, initializeImageMagick, type IConfigurationFiles } from "@imagemagick/magick-wasm";
+import {
+  ConfigurationFiles,
+  ImageMagick,
+  Magick,
+  ResourceLimits,
+  initializeImageMagick,
+  type IConfigurationFiles,
+} from "@imagemagick/magick-wasm";
 import type { ImageBudget } from "../kinds/image";
 
 let ready: Promise<string> | undefined;
@@ -17,7 +24,14 @@ let fontNames: string[] = [];
 function configuration(): IConfigurationFiles {
   const d = ConfigurationFiles.default;
   const policy = { fileName: d.policy.fileName, data: d.policy.data.replace(/<policy[^>]*pattern="MVG"[^>]*\/>/, "") };
-  return { log: d.log, policy, *all() { yield d.log; yield policy; } };
+  return {
+    log: d.log,
+    policy,
+    *all() {
+      yield d.log;
+      yield policy;
+    },
+  };
 }
 
 /**
@@ -25,13 +39,19 @@ function configuration(): IConfigurationFiles {
  * e.g. "7.1.2-30". `fonts` maps a font name (as used by `settings.font`) to TTF/OTF bytes.
  * @throws whatever magick-wasm throws when the module is not magick's (a programming error)
  */
-export function initImageMagick(wasm: WebAssembly.Module | Uint8Array, fonts: Record<string, Uint8Array> = {}): Promise<string> {
+export function initImageMagick(
+  wasm: WebAssembly.Module | Uint8Array,
+  fonts: Record<string, Uint8Array> = {},
+): Promise<string> {
   ready ??= (async () => {
     await initializeImageMagick(wasm, configuration());
     for (const [name, data] of Object.entries(fonts)) Magick.addFont(name, data);
     fontNames = Object.keys(fonts);
     return imageMagickVersion();
-  })().catch((err) => { ready = undefined; throw err; });
+  })().catch((err) => {
+    ready = undefined;
+    throw err;
+  });
   return ready;
 }
 
@@ -45,12 +65,14 @@ export function registeredFonts(): readonly string[] {
   return fontNames;
 }
 
-interface MagickApi { HEAPU8: Uint8Array }
+interface MagickApi {
+  HEAPU8: Uint8Array;
+}
 
 /** Bytes of magick's WebAssembly.Memory (never shrinks, so it is the peak so far); 0 before init. */
 export function wasmMemoryBytes(): number {
   try {
-    return ((ImageMagick as unknown as { _api: MagickApi })._api).HEAPU8.buffer.byteLength;
+    return (ImageMagick as unknown as { _api: MagickApi })._api.HEAPU8.buffer.byteLength;
   } catch {
     return 0; // not initialised yet: magick-wasm's _api getter throws
   }

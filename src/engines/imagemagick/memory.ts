@@ -34,7 +34,20 @@ import type { ImageBudget, ImageFormat } from "../kinds/image";
 
 const BASE = 17e6;
 const DECODE: Partial<Record<ImageFormat, number>> = { heic: 6, avif: 6 };
-const ENCODE: Record<ImageFormat, number> = { jpg: 0.5, png: 7.5, webp: 9, gif: 4, tiff: 6.5, bmp: 14.5, avif: 44, ico: 14.5, heic: 44, svg: 0, jxl: 70, psd: 27 };
+const ENCODE: Record<ImageFormat, number> = {
+  jpg: 0.5,
+  png: 7.5,
+  webp: 9,
+  gif: 4,
+  tiff: 6.5,
+  bmp: 14.5,
+  avif: 44,
+  ico: 14.5,
+  heic: 44,
+  svg: 0,
+  jxl: 70,
+  psd: 27,
+};
 /** ImageMagick's colour quantizer allocates a 2^24-entry dither cache for every GIF it writes. */
 const GIF_FIXED = 80e6;
 /** JPEG output up to this size is written with optimized Huffman tables (and progressive in optimize). */
@@ -68,9 +81,12 @@ export function estimateBytes(p: MemoryPlan): number {
   const decode = (DECODE[p.inputFormat] ?? 4) * p.decodedPixels;
   const frames = Math.max(1, p.frames);
   const animated = frames > 1 ? 2 * 4 * p.decodedPixels * frames : 0; // frames + their coalesced copies
-  const resize = p.outputPixels !== p.decodedPixels ? 2 * (p.outputPixels + Math.sqrt(p.decodedPixels * p.outputPixels)) : 0;
+  const resize =
+    p.outputPixels !== p.decodedPixels ? 2 * (p.outputPixels + Math.sqrt(p.decodedPixels * p.outputPixels)) : 0;
   const jpegCost = p.outputPixels <= JPEG_OPTIMIZE_MAX_PIXELS ? 7.5 : ENCODE.jpg;
-  const encode = (p.outputFormat === "jpg" ? jpegCost : ENCODE[p.outputFormat]) * p.outputPixels + (p.outputFormat === "gif" ? GIF_FIXED : 0);
+  const encode =
+    (p.outputFormat === "jpg" ? jpegCost : ENCODE[p.outputFormat]) * p.outputPixels +
+    (p.outputFormat === "gif" ? GIF_FIXED : 0);
   const extra = 8 * (p.extraPixels ?? 0);
   return BASE + 2 * p.inputBytes + decode + animated + resize + encode + extra;
 }
@@ -95,12 +111,25 @@ export function checkMemory(p: MemoryPlan, budget: ImageBudget, what: string): v
  * resizing by `plan` and encoding to `outputFormat`.
  */
 export function memoryPlan(
-  input: Uint8Array, header: ImageHeader, frames: number, outputFormat: ImageFormat,
-  plan: ResizePlan | null, hintSide?: number, extraPixels = 0,
+  input: Uint8Array,
+  header: ImageHeader,
+  frames: number,
+  outputFormat: ImageFormat,
+  plan: ResizePlan | null,
+  hintSide?: number,
+  extraPixels = 0,
 ): MemoryPlan {
   const s = header.format === "jpg" ? jpegScale(header.width, header.height, hintSide) : 1;
   const decodedPixels = Math.ceil(header.width / s) * Math.ceil(header.height / s);
   let outputPixels = plan ? plan.resize.w * plan.resize.h : decodedPixels;
   if (outputFormat === "ico") outputPixels = Math.min(outputPixels, 256 * 256);
-  return { inputBytes: input.byteLength, inputFormat: header.format, decodedPixels, frames, outputPixels, outputFormat, extraPixels };
+  return {
+    inputBytes: input.byteLength,
+    inputFormat: header.format,
+    decodedPixels,
+    frames,
+    outputPixels,
+    outputFormat,
+    extraPixels,
+  };
 }

@@ -10,21 +10,26 @@ export function sniffTiff(b: Uint8Array, frameCap: number): ImageHeader | null {
   const le = b[0] === 0x49 && b[1] === 0x49 && b[2] === 42 && b[3] === 0;
   const be = b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 42;
   if (b.length < 8 || (!le && !be)) return null;
-  const r16 = le ? u16le : u16be, r32 = le ? u32le : u32be;
+  const r16 = le ? u16le : u16be,
+    r32 = le ? u32le : u32be;
   const h: ImageHeader = { format: "tiff", width: 0, height: 0, frames: 0 };
   const seen = new Set<number>();
-  for (let ifd = r32(b, 4); ifd > 0 && ifd + 2 <= b.length && !seen.has(ifd); ) {
+  for (let ifd = r32(b, 4); ifd > 0 && ifd + 2 <= b.length && !seen.has(ifd);) {
     seen.add(ifd);
     const n = r16(b, ifd);
     for (let i = 0; i < n; i++) {
       const e = ifd + 2 + 12 * i;
       if (e + 12 > b.length) break;
-      const tag = r16(b, e), type = r16(b, e + 2);
+      const tag = r16(b, e),
+        type = r16(b, e + 2);
       const value = type === 3 ? r16(b, e + 8) : r32(b, e + 8);
       if (tag === 256) h.width = Math.max(h.width, value);
       if (tag === 257) h.height = Math.max(h.height, value);
     }
-    if (++h.frames > frameCap) { h.capped = true; break; }
+    if (++h.frames > frameCap) {
+      h.capped = true;
+      break;
+    }
     const next = ifd + 2 + 12 * n;
     ifd = next + 4 <= b.length ? r32(b, next) : 0;
   }
@@ -69,7 +74,17 @@ export function sniffHeif(b: Uint8Array): ImageHeader | null {
   return h;
 }
 
-const UNIT_PX: Record<string, number> = { "": 1, px: 1, pt: 96 / 72, pc: 16, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, em: 16, ex: 8 };
+const UNIT_PX: Record<string, number> = {
+  "": 1,
+  px: 1,
+  pt: 96 / 72,
+  pc: 16,
+  in: 96,
+  cm: 96 / 2.54,
+  mm: 96 / 25.4,
+  em: 16,
+  ex: 8,
+};
 
 /** SVG: the root `<svg>` element's width/height (CSS units → px), else its viewBox size. */
 export function sniffSvg(b: Uint8Array): ImageHeader | null {
@@ -81,9 +96,14 @@ export function sniffSvg(b: Uint8Array): ImageHeader | null {
     const m = v ? /^\s*([0-9.eE+-]+)\s*([a-z]*)\s*$/i.exec(v) : null;
     return m && m[2].toLowerCase() in UNIT_PX ? Number(m[1]) * UNIT_PX[m[2].toLowerCase()] : undefined;
   };
-  const box = attr("viewBox")?.trim().split(/[\s,]+/).map(Number);
-  const vw = box && box.length === 4 ? box[2] : undefined, vh = box && box.length === 4 ? box[3] : undefined;
-  let width = length(attr("width")), height = length(attr("height"));
+  const box = attr("viewBox")
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  const vw = box && box.length === 4 ? box[2] : undefined,
+    vh = box && box.length === 4 ? box[3] : undefined;
+  let width = length(attr("width")),
+    height = length(attr("height"));
   if (width === undefined && height !== undefined && vw && vh) width = (height * vw) / vh;
   if (height === undefined && width !== undefined && vw && vh) height = (width * vh) / vw;
   return { format: "svg", width: Math.ceil(width ?? vw ?? 0), height: Math.ceil(height ?? vh ?? 0), frames: 1 };

@@ -30,8 +30,9 @@ export function sniffPng(b: Uint8Array): ImageHeader | null {
   const sig = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (b.length < 24 || sig.some((v, i) => b[i] !== v) || ascii(b, 12, 4) !== "IHDR") return null;
   const h: ImageHeader = { format: "png", width: u32be(b, 16), height: u32be(b, 20), frames: 1 };
-  for (let o = 8; o + 8 <= b.length; ) {
-    const len = u32be(b, o), type = ascii(b, o + 4, 4);
+  for (let o = 8; o + 8 <= b.length;) {
+    const len = u32be(b, o),
+      type = ascii(b, o + 4, 4);
     if (type === "IDAT" || type === "IEND") break;
     if (type === "acTL" && o + 12 <= b.length) h.frames = Math.max(1, u32be(b, o + 8));
     o += 12 + len;
@@ -42,14 +43,21 @@ export function sniffPng(b: Uint8Array): ImageHeader | null {
 /** JPEG: the first SOFn marker's width/height (markers walked by segment length). */
 export function sniffJpeg(b: Uint8Array): ImageHeader | null {
   if (b.length < 4 || b[0] !== 0xff || b[1] !== 0xd8) return null;
-  for (let o = 2; o + 4 <= b.length; ) {
+  for (let o = 2; o + 4 <= b.length;) {
     if (b[o] !== 0xff) return { format: "jpg", width: 0, height: 0, frames: 1 };
     const m = b[o + 1];
-    if (m === 0xff) { o++; continue; } // fill bytes
-    if (m === 0x01 || (m >= 0xd0 && m <= 0xd8)) { o += 2; continue; } // standalone markers
+    if (m === 0xff) {
+      o++;
+      continue;
+    } // fill bytes
+    if (m === 0x01 || (m >= 0xd0 && m <= 0xd8)) {
+      o += 2;
+      continue;
+    } // standalone markers
     const len = u16be(b, o + 2);
     const isSof = m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
-    if (isSof && o + 9 <= b.length) return { format: "jpg", height: u16be(b, o + 5), width: u16be(b, o + 7), frames: 1 };
+    if (isSof && o + 9 <= b.length)
+      return { format: "jpg", height: u16be(b, o + 5), width: u16be(b, o + 7), frames: 1 };
     if (m === 0xd9 || m === 0xda) break; // EOI or scan data before any SOF
     o += 2 + len;
   }
@@ -62,18 +70,27 @@ export function sniffGif(b: Uint8Array, frameCap: number): ImageHeader | null {
   if (b.length < 13 || (sig !== "GIF87a" && sig !== "GIF89a")) return null;
   const h: ImageHeader = { format: "gif", width: u16le(b, 6), height: u16le(b, 8), frames: 0 };
   let o = 13 + (b[10] & 0x80 ? 3 * (2 << (b[10] & 7)) : 0);
-  const skipSubBlocks = (p: number) => { while (p < b.length && b[p] !== 0) p += b[p] + 1; return p + 1; };
+  const skipSubBlocks = (p: number) => {
+    while (p < b.length && b[p] !== 0) p += b[p] + 1;
+    return p + 1;
+  };
   while (o < b.length) {
     const t = b[o];
     if (t === 0x3b) break; // trailer
-    if (t === 0x21) { o = skipSubBlocks(o + 2); continue; } // extension
+    if (t === 0x21) {
+      o = skipSubBlocks(o + 2);
+      continue;
+    } // extension
     if (t !== 0x2c || o + 10 > b.length) break; // junk after the last frame: stop, the decoder decides
     h.width = Math.max(h.width, u16le(b, o + 1) + u16le(b, o + 5));
     h.height = Math.max(h.height, u16le(b, o + 3) + u16le(b, o + 7));
     const flags = b[o + 9];
     o += 10 + (flags & 0x80 ? 3 * (2 << (flags & 7)) : 0);
     o = skipSubBlocks(o + 1); // LZW minimum code size byte, then image data sub-blocks
-    if (++h.frames > frameCap) { h.capped = true; break; }
+    if (++h.frames > frameCap) {
+      h.capped = true;
+      break;
+    }
   }
   h.frames = Math.max(1, h.frames);
   return h;
@@ -84,15 +101,22 @@ export function sniffWebp(b: Uint8Array, frameCap: number): ImageHeader | null {
   if (b.length < 30 || ascii(b, 0, 4) !== "RIFF" || ascii(b, 8, 4) !== "WEBP") return null;
   const kind = ascii(b, 12, 4);
   const h: ImageHeader = { format: "webp", width: 0, height: 0, frames: 1 };
-  if (kind === "VP8 ") { h.width = u16le(b, 26) & 0x3fff; h.height = u16le(b, 28) & 0x3fff; }
-  else if (kind === "VP8L") {
+  if (kind === "VP8 ") {
+    h.width = u16le(b, 26) & 0x3fff;
+    h.height = u16le(b, 28) & 0x3fff;
+  } else if (kind === "VP8L") {
     const bits = u32le(b, 21);
-    h.width = (bits & 0x3fff) + 1; h.height = ((bits >>> 14) & 0x3fff) + 1;
+    h.width = (bits & 0x3fff) + 1;
+    h.height = ((bits >>> 14) & 0x3fff) + 1;
   } else if (kind === "VP8X") {
-    h.width = u24le(b, 24) + 1; h.height = u24le(b, 27) + 1;
+    h.width = u24le(b, 24) + 1;
+    h.height = u24le(b, 27) + 1;
     let frames = 0;
     for (let o = 12; o + 8 <= b.length; o += 8 + u32le(b, o + 4) + (u32le(b, o + 4) & 1)) {
-      if (ascii(b, o, 4) === "ANMF" && ++frames > frameCap) { h.capped = true; break; }
+      if (ascii(b, o, 4) === "ANMF" && ++frames > frameCap) {
+        h.capped = true;
+        break;
+      }
     }
     h.frames = Math.max(1, frames);
   }

@@ -3,7 +3,16 @@
  * alpha flattening for formats without alpha, metadata stripping, density and quality.
  */
 import {
-  AlphaAction, ClassType, Density, DensityUnit, Gravity, Interlace, MagickColors, MagickFormat, MagickGeometry, Orientation,
+  AlphaAction,
+  ClassType,
+  Density,
+  DensityUnit,
+  Gravity,
+  Interlace,
+  MagickColors,
+  MagickFormat,
+  MagickGeometry,
+  Orientation,
   type IMagickImage,
 } from "@imagemagick/magick-wasm";
 import { TaskError } from "../errors";
@@ -20,7 +29,10 @@ import type { ImageBudget, ImageFormat } from "../kinds/image";
 export function checkOutputSize(srcW: number, srcH: number, plan: ResizePlan | null, budget: ImageBudget): void {
   const { w, h } = plan?.resize ?? plannedSize(srcW, srcH, plan);
   if (w * h > budget.maxPixels) {
-    throw new TaskError("OVER_BUDGET", `The requested size ${w}×${h} is ${(w * h / 1e6).toFixed(1)} MP; this engine produces at most ${(budget.maxPixels / 1e6).toFixed(1)} MP. Lower width/height.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The requested size ${w}×${h} is ${((w * h) / 1e6).toFixed(1)} MP; this engine produces at most ${(budget.maxPixels / 1e6).toFixed(1)} MP. Lower width/height.`,
+    );
   }
 }
 
@@ -97,7 +109,8 @@ export function stripKeepingColour(frame: IMagickImage): void {
 /** The frame's horizontal resolution in pixels per inch, or undefined when the file records none (or an implausible one). */
 export function ppiOf(frame: IMagickImage): number | undefined {
   const d = frame.density;
-  const ppi = d.units === DensityUnit.PixelsPerInch ? d.x : d.units === DensityUnit.PixelsPerCentimeter ? d.x * 2.54 : undefined;
+  const ppi =
+    d.units === DensityUnit.PixelsPerInch ? d.x : d.units === DensityUnit.PixelsPerCentimeter ? d.x * 2.54 : undefined;
   return ppi && ppi >= 10 && ppi <= 10_000 ? Math.round(ppi * 100) / 100 : undefined;
 }
 

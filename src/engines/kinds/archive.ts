@@ -10,7 +10,20 @@ import type { EngineResult } from "../errors";
 /** Formats an archive engine writes (`archive` output_format, and the target of a repack). tgz/tbz2 are tar.gz/tar.bz2 by another name. */
 export const ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2"] as const;
 /** Formats an archive engine reads (convert's input_format for extraction). */
-export const ARCHIVE_INPUTS = ["zip", "7z", "rar", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2", "tbz", "tar.xz", "txz", "iso"] as const;
+export const ARCHIVE_INPUTS = [
+  "zip",
+  "7z",
+  "rar",
+  "tar",
+  "tar.gz",
+  "tgz",
+  "tar.bz2",
+  "tbz2",
+  "tbz",
+  "tar.xz",
+  "txz",
+  "iso",
+] as const;
 export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number];
 export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number];
 
@@ -67,7 +80,9 @@ interface Measured {
  */
 export interface ArchiveEngine {
   create(req: ArchiveCreateRequest): Promise<EngineResult<{ data: Uint8Array } & Measured>>;
-  extract(req: ArchiveExtractRequest): Promise<EngineResult<{ members: ArchiveMemberOut[]; skipped: SkippedEntry[]; archive?: Uint8Array } & Measured>>;
+  extract(
+    req: ArchiveExtractRequest,
+  ): Promise<EngineResult<{ members: ArchiveMemberOut[]; skipped: SkippedEntry[]; archive?: Uint8Array } & Measured>>;
   /** Version and current WebAssembly memory, bytes. */
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }

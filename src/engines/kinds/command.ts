@@ -13,5 +13,7 @@ export type { CommandInput, CommandRequest };
 /** The command engine: runs one command line without a shell. */
 export interface CommandEngine {
   /** Files written under /output/ come back in name order; `command` is the line as run; `output` the console output when captured. */
-  run(req: CommandRequest): Promise<EngineResult<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string }>>;
+  run(
+    req: CommandRequest,
+  ): Promise<EngineResult<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string }>>;
 }

@@ -12,13 +12,43 @@
  * `engineCall` (operations/kit.ts).
  */
 import type { TaskFailure } from "../errors";
-import type { ConvertOptions, Fit, ImageBudget, ImageFormat, ImageRunRequest, OptimizeOptions, ThumbnailOptions, WatermarkOptions } from "../../../native-protocol/image";
+import type {
+  ConvertOptions,
+  Fit,
+  ImageBudget,
+  ImageFormat,
+  ImageRunRequest,
+  OptimizeOptions,
+  ThumbnailOptions,
+  WatermarkOptions,
+} from "../../../native-protocol/image";
 import type { WatermarkPlacement } from "../../../native-protocol/placement";
 
 /** Every {@link ImageFormat}, in one list. */
-export const IMAGE_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg", "jxl", "psd"];
+export const IMAGE_FORMATS: readonly ImageFormat[] = [
+  "png",
+  "jpg",
+  "webp",
+  "gif",
+  "tiff",
+  "bmp",
+  "ico",
+  "avif",
+  "heic",
+  "svg",
+  "jxl",
+  "psd",
+];
 
-const ALIASES: Record<string, ImageFormat> = { jpeg: "jpg", jpe: "jpg", jfif: "jpg", tif: "tiff", heif: "heic", dib: "bmp", cur: "ico" };
+const ALIASES: Record<string, ImageFormat> = {
+  jpeg: "jpg",
+  jpe: "jpg",
+  jfif: "jpg",
+  tif: "tiff",
+  heif: "heic",
+  dib: "bmp",
+  cur: "ico",
+};
 
 /**
  * Canonical format name for an extension or format string (case-insensitive, a leading dot
@@ -33,13 +63,32 @@ export function canonicalFormat(name: string | undefined): ImageFormat | undefin
 
 /** MIME type of each image format (an output's `contentType`). */
 export const MIME: Record<ImageFormat, string> = {
-  png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif", tiff: "image/tiff",
-  bmp: "image/bmp", ico: "image/vnd.microsoft.icon", avif: "image/avif", heic: "image/heic", svg: "image/svg+xml",
-  jxl: "image/jxl", psd: "image/vnd.adobe.photoshop",
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  tiff: "image/tiff",
+  bmp: "image/bmp",
+  ico: "image/vnd.microsoft.icon",
+  avif: "image/avif",
+  heic: "image/heic",
+  svg: "image/svg+xml",
+  jxl: "image/jxl",
+  psd: "image/vnd.adobe.photoshop",
 };
 
 /** The request vocabulary, shared with the native engine (native-protocol/image.ts). */
-export type { ConvertOptions, Fit, ImageBudget, ImageFormat, ImageRunRequest, OptimizeOptions, ThumbnailOptions, WatermarkOptions, WatermarkPlacement };
+export type {
+  ConvertOptions,
+  Fit,
+  ImageBudget,
+  ImageFormat,
+  ImageRunRequest,
+  OptimizeOptions,
+  ThumbnailOptions,
+  WatermarkOptions,
+  WatermarkPlacement,
+};
 
 /** One produced image. */
 export interface ImageRunOutput {

@@ -61,7 +61,19 @@ export type EngineKind = keyof EngineKinds;
  */
 export const KIND_METHODS = {
   image: ["run", "info"],
-  pdf: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "rasterize", "pdfa", "pdfx", "optimize"],
+  pdf: [
+    "merge",
+    "split",
+    "extract",
+    "rotate",
+    "encrypt",
+    "decrypt",
+    "watermark",
+    "rasterize",
+    "pdfa",
+    "pdfx",
+    "optimize",
+  ],
   metadata: ["read", "write", "info"],
   office: ["convert"],
   command: ["run"],

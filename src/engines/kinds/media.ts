@@ -25,7 +25,11 @@ export interface MediaEngine {
   /** One input → one output file (convert, thumbnail, watermark); `probe` is what the input was found to be. */
   run(req: MediaRequest): Promise<EngineResult<{ data: Uint8Array; probe: MediaProbe } & Measured>>;
   /** A command line without a shell: files written under /output/ in name order; `command` the line as run. */
-  command(req: MediaCommandRequest): Promise<EngineResult<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string } & Measured>>;
+  command(
+    req: MediaCommandRequest,
+  ): Promise<
+    EngineResult<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string } & Measured>
+  >;
   /** Version and current WebAssembly memory, bytes. */
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }

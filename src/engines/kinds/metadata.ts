@@ -103,7 +103,20 @@ export const TAG_NAME = /^(?:[A-Za-z][\w-]{0,63}:)?[A-Za-z][\w-]{0,63}$/;
  * Pseudo-tags that would rename, move, link or strip the file rather than set metadata
  * (ExifTool "Extra Tags" writable only as file operations), and the File group itself.
  */
-const FORBIDDEN = new Set(["all", "filename", "directory", "testname", "hardlink", "symlink", "filemodifydate", "filecreatedate", "filepermissions", "fileattributes", "fileuserid", "filegroupid"]);
+const FORBIDDEN = new Set([
+  "all",
+  "filename",
+  "directory",
+  "testname",
+  "hardlink",
+  "symlink",
+  "filemodifydate",
+  "filecreatedate",
+  "filepermissions",
+  "fileattributes",
+  "fileuserid",
+  "filegroupid",
+]);
 
 /** Largest value of one property, characters (XMP and PDF strings are unbounded; this keeps calls small). */
 export const MAX_VALUE_LENGTH = 64 * 1024;
@@ -115,15 +128,19 @@ export const MAX_VALUE_LENGTH = 64 * 1024;
 export function checkTags(tags: Record<string, unknown>): string[] {
   const errors: string[] = [];
   const names = Object.keys(tags);
-  if (names.length === 0) errors.push("metadata must name at least one property, e.g. {\"Title\": \"Report\"}.");
+  if (names.length === 0) errors.push('metadata must name at least one property, e.g. {"Title": "Report"}.');
   for (const name of names) {
     const value = tags[name];
     const bare = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
-    if (!TAG_NAME.test(name)) errors.push(`metadata.${name}: not an ExifTool property name (letters, digits, - and _, optionally Group:Name).`);
-    else if (FORBIDDEN.has(bare.toLowerCase()) || /^file:/i.test(name)) errors.push(`metadata.${name}: describes the file, not its metadata, and cannot be written.`);
+    if (!TAG_NAME.test(name))
+      errors.push(`metadata.${name}: not an ExifTool property name (letters, digits, - and _, optionally Group:Name).`);
+    else if (FORBIDDEN.has(bare.toLowerCase()) || /^file:/i.test(name))
+      errors.push(`metadata.${name}: describes the file, not its metadata, and cannot be written.`);
     const list = Array.isArray(value) ? value : [value];
-    if (list.some((v) => typeof v !== "string" && typeof v !== "number")) errors.push(`metadata.${name}: must be a string, a number or a list of strings.`);
-    else if (list.some((v) => String(v).length > MAX_VALUE_LENGTH)) errors.push(`metadata.${name}: longer than ${MAX_VALUE_LENGTH} characters.`);
+    if (list.some((v) => typeof v !== "string" && typeof v !== "number"))
+      errors.push(`metadata.${name}: must be a string, a number or a list of strings.`);
+    else if (list.some((v) => String(v).length > MAX_VALUE_LENGTH))
+      errors.push(`metadata.${name}: longer than ${MAX_VALUE_LENGTH} characters.`);
   }
   return errors;
 }

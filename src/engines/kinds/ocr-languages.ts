@@ -27,7 +27,14 @@ export const ALL_OCR_LANGUAGES: readonly string[] = [...new Set(ORDER.flatMap((r
 
 /** Normalises language codes: lower case, trimmed, "+"-joined strings split, duplicates dropped ("ENG+fra" → ["eng","fra"]). */
 export function normalizeLanguages(languages: readonly string[]): string[] {
-  return [...new Set(languages.flatMap((l) => l.split("+")).map((l) => l.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      languages
+        .flatMap((l) => l.split("+"))
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The languages of `languages` that row `row` lacks (normalised codes). */

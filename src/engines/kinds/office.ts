@@ -22,7 +22,7 @@ export interface OfficeEngine {
    * Converts one document: office → pdf, or pdf → docx/odt. `password` opens an encrypted document
    * (wrong or missing: INVALID_PASSWORD). Pages is the output's page count when known.
    */
-  convert(req: OfficeRequest): Promise<
-    EngineResult<{ data: Uint8Array; pages: number | null; fontsSubstituted: FontSubstitution[] }>
-  >;
+  convert(
+    req: OfficeRequest,
+  ): Promise<EngineResult<{ data: Uint8Array; pages: number | null; fontsSubstituted: FontSubstitution[] }>>;
 }

@@ -41,7 +41,9 @@ export function checkPages(spec: string | undefined, field = "pages"): string[] 
   if (spec === undefined) return [];
   const parsed = parsePageList(spec);
   if ("error" in parsed) {
-    return [`${field}: ${parsed.error}; use comma-separated pages and ranges such as "1,3,5-7", or "5-" for page 5 to the end.`];
+    return [
+      `${field}: ${parsed.error}; use comma-separated pages and ranges such as "1,3,5-7", or "5-" for page 5 to the end.`,
+    ];
   }
   return [];
 }
@@ -60,7 +62,10 @@ export function resolvePages(spec: string | undefined, pageCount: number, filena
     const last = to ?? pageCount;
     const bad = from > pageCount ? from : last > pageCount ? last : 0;
     if (bad) {
-      throw new TaskError("INVALID_PAGES", `${field}: page ${bad} does not exist; ${filename} has ${pageCount} page${pageCount === 1 ? "" : "s"}.`);
+      throw new TaskError(
+        "INVALID_PAGES",
+        `${field}: page ${bad} does not exist; ${filename} has ${pageCount} page${pageCount === 1 ? "" : "s"}.`,
+      );
     }
     for (let p = from; p <= last; p++) out.push(p);
   }
@@ -68,6 +73,11 @@ export function resolvePages(spec: string | undefined, pageCount: number, filena
 }
 
 /** Like {@link resolvePages} but as a sorted set. */
-export function resolvePageSet(spec: string | undefined, pageCount: number, filename: string, field = "pages"): number[] {
+export function resolvePageSet(
+  spec: string | undefined,
+  pageCount: number,
+  filename: string,
+  field = "pages",
+): number[] {
   return [...new Set(resolvePages(spec, pageCount, filename, field))].sort((a, b) => a - b);
 }

@@ -124,29 +124,50 @@ export interface PdfOps {
   /** Turns the pages of `pages` (all when absent) clockwise by `rotation` degrees (0, 90, 180, 270) relative to their /Rotate. */
   rotate(req: { input: PdfInput; rotation: number; pages?: string }): Promise<PdfOut>;
   /** AES-256 encryption (ISO 32000-2 revision 6). */
-  encrypt(req: { input: PdfInput; userPassword: string; ownerPassword: string; permissions: PdfPermissions }): Promise<PdfOut>;
+  encrypt(req: {
+    input: PdfInput;
+    userPassword: string;
+    ownerPassword: string;
+    permissions: PdfPermissions;
+  }): Promise<PdfOut>;
   /** Removes the encryption (the input's `password` opens it). */
   decrypt(req: { input: PdfInput }): Promise<PdfOut>;
   /** Draws a text and/or image (JPEG/PNG bytes) watermark. */
-  watermark(req: { input: PdfInput; mark: PdfWatermark; image?: { data: Uint8Array; filename: string } }): Promise<PdfOut>;
+  watermark(req: {
+    input: PdfInput;
+    mark: PdfWatermark;
+    image?: { data: Uint8Array; filename: string };
+  }): Promise<PdfOut>;
   /**
    * PDF/A (ISO 19005) of conformance level B, part 1, 2 or 3: pdfaid XMP, fonts embedded, an sRGB
    * output intent; with `invoice` (3b only) a ZUGFeRD / Factur-X XML attached as factur-x.xml.
    */
-  pdfa(req: { input: PdfInput; conformance: "1b" | "2b" | "3b"; invoice?: { data: Uint8Array; filename: string } }): Promise<PdfOut>;
+  pdfa(req: {
+    input: PdfInput;
+    conformance: "1b" | "2b" | "3b";
+    invoice?: { data: Uint8Array; filename: string };
+  }): Promise<PdfOut>;
   /** PDF/X (ISO 15930) variant 1a, 3 or 4: CMYK content, GTS_PDFXVersion, a CMYK output intent. */
   pdfx(req: { input: PdfInput; variant: "1a" | "3" | "4" }): Promise<PdfOut>;
   /** Re-writes the PDF smaller by `profile`; `unchanged` when the result would not be smaller (the input comes back). Sizes in bytes. */
-  optimize(req: { input: PdfInput; profile: PdfOptimizeProfile }): Promise<EngineResult<{ data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
+  optimize(req: {
+    input: PdfInput;
+    profile: PdfOptimizeProfile;
+  }): Promise<EngineResult<{ data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
   /** Page sizes as displayed (points, after /Rotate and the crop box) and whether each page names a font (carries text). */
   pageInfo(req: { input: PdfInput }): Promise<EngineResult<{ pages: PdfPageInfo[] }>>;
   /**
    * Adds invisible text (render mode 3) on the pages given, words in page-display points (origin
    * bottom-left, y up): the OCR text layer. Page content is not re-encoded.
    */
-  textLayer(req: { input: PdfInput; pages: { page: number; words: TextLayerWord[] }[] }): Promise<EngineResult<{ data: Uint8Array; words: number }>>;
+  textLayer(req: {
+    input: PdfInput;
+    pages: { page: number; words: TextLayerWord[] }[];
+  }): Promise<EngineResult<{ data: Uint8Array; words: number }>>;
   /** Renders pages to PNG. */
-  rasterize(req: RasterRequest): Promise<EngineResult<{ pages: RasterPage[]; pageCount: number; ms: number; wasmMemoryBytes: number }>>;
+  rasterize(
+    req: RasterRequest,
+  ): Promise<EngineResult<{ pages: RasterPage[]; pageCount: number; ms: number; wasmMemoryBytes: number }>>;
 }
 
 /** One page as displayed: size in points after /Rotate (clockwise degrees) and the crop box; `hasText`: its resources name a font. */

@@ -40,7 +40,11 @@ const unreachable = (message: string) => ({
  * The EngineRpc of native engine `engine` (a row name of the engine table). `signal` (the task's)
  * aborts the HTTP exchange, which makes the server kill the tool; `timeoutMs` caps each tool run.
  */
-export function nativeRpc(native: NativeFetch, engine: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): EngineRpc {
+export function nativeRpc(
+  native: NativeFetch,
+  engine: string,
+  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+): EngineRpc {
   return {
     async invoke(method, request) {
       let res: Response | undefined;
@@ -72,7 +76,9 @@ export function nativeRpc(native: NativeFetch, engine: string, opts: { signal?: 
 export function nativeEngine<K extends EngineKind>(kind: K, rpc: EngineRpc): EngineKinds[K] {
   const methods: readonly string[] = KIND_METHODS[kind];
   // the one place a dynamic object is given the kind's static type (as remote.ts does for service bindings)
-  return Object.fromEntries(methods.map((m) => [m, (request: unknown) => rpc.invoke(m, request)])) as unknown as EngineKinds[K];
+  return Object.fromEntries(
+    methods.map((m) => [m, (request: unknown) => rpc.invoke(m, request)]),
+  ) as unknown as EngineKinds[K];
 }
 
 /** The native engine a deployment reaches: its port and a key naming it (for the health cache). */

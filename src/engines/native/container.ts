@@ -22,6 +22,9 @@ export class NativeContainer extends Container {
  * The Container adapter over `binding`: each exchange goes to one of `instances` containers, picked
  * at random (like @cloudflare/containers' getRandom, without its extra start round trip).
  */
-export function containerFetch(binding: Parameters<typeof getContainer<NativeContainer>>[0], instances: number): NativeFetch {
+export function containerFetch(
+  binding: Parameters<typeof getContainer<NativeContainer>>[0],
+  instances: number,
+): NativeFetch {
   return containerNative(() => getContainer(binding, `native-${Math.floor(Math.random() * Math.max(1, instances))}`));
 }

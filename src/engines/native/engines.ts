@@ -9,7 +9,10 @@ import { nativeEngine, nativeRpc, type NativeTarget } from "./client";
  * The native rows of the engine table as engine objects. `signal` (the task's) cancels a running
  * tool; `timeoutMs` (what is left of the task's timeout) caps it.
  */
-export function nativeEngines(target: NativeTarget | undefined, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): EngineInstances {
+export function nativeEngines(
+  target: NativeTarget | undefined,
+  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+): EngineInstances {
   if (!target) return {};
   const rpc = (name: string) => nativeRpc(target.fetch, name, opts);
   return {
@@ -22,4 +25,3 @@ export function nativeEngines(target: NativeTarget | undefined, opts: { signal?:
     "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),
   };
 }
-

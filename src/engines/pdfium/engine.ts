@@ -7,7 +7,13 @@
 import { TaskError, toFailure } from "../errors";
 import { instantiatePdfium, type Pdfium, type PdfiumWasmSource } from "./instance";
 import { renderPages } from "./render";
-import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE, type PdfiumEngine, type RasterRequest, type RasterResult } from "./types";
+import {
+  DEFAULT_RASTER_BUDGET,
+  PDFIUM_ENGINE,
+  type PdfiumEngine,
+  type RasterRequest,
+  type RasterResult,
+} from "./types";
 
 export interface PdfiumEngineOptions {
   /** The compiled pdfium.wasm of this platform (runtime/ seam). */
@@ -41,12 +47,27 @@ export function createPdfiumEngine(opts: PdfiumEngineOptions): PdfiumEngine {
       try {
         pdfium = await acquire();
         const { pages, pageCount } = await renderPages(pdfium, request, budget);
-        return { ok: true, pages, pageCount, engineVersion: PDFIUM_ENGINE.version, ms: Date.now() - started, wasmMemoryBytes: pdfium.pdfium.HEAPU8.byteLength };
+        return {
+          ok: true,
+          pages,
+          pageCount,
+          engineVersion: PDFIUM_ENGINE.version,
+          ms: Date.now() - started,
+          wasmMemoryBytes: pdfium.pdfium.HEAPU8.byteLength,
+        };
       } catch (err) {
         if (!(err instanceof TaskError)) {
           broken = true; // a trap leaves the instance in an unknown state: never reuse it
           const failure = toFailure(err);
-          return { ok: false, error: { code: "CONVERSION_FAILED", message: `${request.filename}: PDFium failed: ${failure.message.replace(/^Internal error: /, "")}`, retryable: false }, engineVersion: PDFIUM_ENGINE.version };
+          return {
+            ok: false,
+            error: {
+              code: "CONVERSION_FAILED",
+              message: `${request.filename}: PDFium failed: ${failure.message.replace(/^Internal error: /, "")}`,
+              retryable: false,
+            },
+            engineVersion: PDFIUM_ENGINE.version,
+          };
         }
         return { ok: false, error: toFailure(err), engineVersion: PDFIUM_ENGINE.version };
       } finally {

@@ -6,4 +6,14 @@
 export { createPdfiumEngine, type PdfiumEngineOptions } from "./engine";
 export { instantiatePdfium, type PdfiumWasmSource } from "./instance";
 export { rasterSize, DEFAULT_DENSITY } from "./size";
-export { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE, type PdfiumEngine, type RasterBudget, type RasterFit, type RasterPage, type RasterPageRange, type RasterRequest, type RasterResult } from "./types";
+export {
+  DEFAULT_RASTER_BUDGET,
+  PDFIUM_ENGINE,
+  type PdfiumEngine,
+  type RasterBudget,
+  type RasterFit,
+  type RasterPage,
+  type RasterPageRange,
+  type RasterRequest,
+  type RasterResult,
+} from "./types";

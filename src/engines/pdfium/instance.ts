@@ -44,12 +44,31 @@ export interface Pdfium {
   PDFiumExt_ExitFormFillEnvironment(form: number): void;
   FORM_OnAfterLoadPage(page: number, form: number): void;
   FORM_OnBeforeClosePage(page: number, form: number): void;
-  FPDF_FFLDraw(form: number, bitmap: number, page: number, x: number, y: number, w: number, h: number, rotate: number, flags: number): void;
+  FPDF_FFLDraw(
+    form: number,
+    bitmap: number,
+    page: number,
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    rotate: number,
+    flags: number,
+  ): void;
   FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): boolean;
   FPDFBitmap_GetBuffer(bitmap: number): number;
   FPDFBitmap_GetStride(bitmap: number): number;
   FPDFBitmap_Destroy(bitmap: number): void;
-  FPDF_RenderPageBitmap(bitmap: number, page: number, x: number, y: number, w: number, h: number, rotate: number, flags: number): void;
+  FPDF_RenderPageBitmap(
+    bitmap: number,
+    page: number,
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    rotate: number,
+    flags: number,
+  ): void;
 }
 
 /** Where the compiled module comes from on this platform (runtime/ seam). */
@@ -68,7 +87,10 @@ export async function instantiatePdfium(module: WebAssembly.Module): Promise<Pdf
   const failure = new Promise<never>((_, reject) => (failed = reject));
   try {
     pending = init({
-      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+      instantiateWasm(
+        imports: WebAssembly.Imports,
+        done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ) {
         WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), failed);
         return {};
       },

@@ -22,7 +22,13 @@ export interface FilteredImage {
  * Filters an RGBA bitmap (bytes R,G,B,A; `stride` bytes per row; alpha ignored: pages are rendered
  * on opaque white) into PNG scanlines. `heap` and `offset` address the bitmap (offset divisible by 4).
  */
-export function filterRows(heap: Uint8Array, offset: number, width: number, height: number, stride: number): FilteredImage {
+export function filterRows(
+  heap: Uint8Array,
+  offset: number,
+  width: number,
+  height: number,
+  stride: number,
+): FilteredImage {
   const px = new Uint32Array(heap.buffer, heap.byteOffset + offset, (stride * height) >> 2);
   const perRow = stride >> 2;
   let gray = true;

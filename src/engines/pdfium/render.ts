@@ -29,7 +29,12 @@ function openDoc(pdfium: Pdfium, data: number, size: number, req: RasterRequest)
     if (err !== FPDF_ERR_PASSWORD) break;
   }
   if (err === FPDF_ERR_PASSWORD) {
-    throw new TaskError("INVALID_PASSWORD", req.password === undefined ? `${req.filename} is encrypted and needs a password: give it in the task's \`password\` parameter.` : `${req.filename}: the password is wrong.`);
+    throw new TaskError(
+      "INVALID_PASSWORD",
+      req.password === undefined
+        ? `${req.filename} is encrypted and needs a password: give it in the task's \`password\` parameter.`
+        : `${req.filename}: the password is wrong.`,
+    );
   }
   throw new TaskError("OPEN_FAILED", `${req.filename} could not be read as a PDF (PDFium error ${err}).`);
 }
@@ -51,7 +56,14 @@ function imagePixels(pdfium: Pdfium, holder: number, isForm: boolean, scratch: n
 }
 
 /** Plans every selected page's bitmap and checks the pixel budgets before anything is drawn. */
-function plan(pdfium: Pdfium, doc: number, pages: number[], req: RasterRequest, budget: RasterBudget, scratch: number): PageRaster[] {
+function plan(
+  pdfium: Pdfium,
+  doc: number,
+  pages: number[],
+  req: RasterRequest,
+  budget: RasterBudget,
+  scratch: number,
+): PageRaster[] {
   let total = 0;
   return pages.map((n) => {
     const page = pdfium.FPDF_LoadPage(doc, n - 1);
@@ -61,14 +73,23 @@ function plan(pdfium: Pdfium, doc: number, pages: number[], req: RasterRequest, 
       const px = r.w * r.h;
       total += px;
       if (px > budget.maxPagePixels) {
-        throw new TaskError("OVER_BUDGET", `${req.filename}: page ${n} would be ${r.w} × ${r.h} pixels; at most ${budget.maxPagePixels / 1e6} megapixels per page. Lower pixel_density or set width/height.`);
+        throw new TaskError(
+          "OVER_BUDGET",
+          `${req.filename}: page ${n} would be ${r.w} × ${r.h} pixels; at most ${budget.maxPagePixels / 1e6} megapixels per page. Lower pixel_density or set width/height.`,
+        );
       }
       if (total > budget.maxTotalPixels) {
-        throw new TaskError("OVER_BUDGET", `${req.filename}: the selected pages add up to more than ${budget.maxTotalPixels / 1e6} megapixels. Select fewer pages or lower pixel_density.`);
+        throw new TaskError(
+          "OVER_BUDGET",
+          `${req.filename}: the selected pages add up to more than ${budget.maxTotalPixels / 1e6} megapixels. Select fewer pages or lower pixel_density.`,
+        );
       }
       const images = imagePixels(pdfium, page, false, scratch);
       if (images > budget.maxImagePixels) {
-        throw new TaskError("OVER_BUDGET", `${req.filename}: page ${n} holds images of ${Math.round(images / 1e6)} megapixels; at most ${budget.maxImagePixels / 1e6} are decoded per page.`);
+        throw new TaskError(
+          "OVER_BUDGET",
+          `${req.filename}: page ${n} holds images of ${Math.round(images / 1e6)} megapixels; at most ${budget.maxImagePixels / 1e6} are decoded per page.`,
+        );
       }
       return r;
     } finally {
@@ -78,7 +99,14 @@ function plan(pdfium: Pdfium, doc: number, pages: number[], req: RasterRequest, 
 }
 
 /** Renders one page to PNG. */
-async function renderPage(pdfium: Pdfium, doc: number, form: number, n: number, r: PageRaster, density: number | undefined): Promise<RasterPage> {
+async function renderPage(
+  pdfium: Pdfium,
+  doc: number,
+  form: number,
+  n: number,
+  r: PageRaster,
+  density: number | undefined,
+): Promise<RasterPage> {
   const page = pdfium.FPDF_LoadPage(doc, n - 1);
   if (form) pdfium.FORM_OnAfterLoadPage(page, form);
   const bitmap = pdfium.FPDFBitmap_Create(r.w, r.h, 0);
@@ -93,7 +121,13 @@ async function renderPage(pdfium: Pdfium, doc: number, form: number, n: number, 
     // Form widgets: in a document with an AcroForm, PDFium leaves widget annotations to the form layer
     // (FPDF_FFLDraw draws their appearance streams, as viewers do); without it field values are blank.
     if (form) pdfium.FPDF_FFLDraw(form, bitmap, page, r.ox, r.oy, r.sw, r.sh, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
-    filtered = filterRows(pdfium.pdfium.HEAPU8, pdfium.FPDFBitmap_GetBuffer(bitmap), r.w, r.h, pdfium.FPDFBitmap_GetStride(bitmap));
+    filtered = filterRows(
+      pdfium.pdfium.HEAPU8,
+      pdfium.FPDFBitmap_GetBuffer(bitmap),
+      r.w,
+      r.h,
+      pdfium.FPDFBitmap_GetStride(bitmap),
+    );
   } finally {
     pdfium.FPDFBitmap_Destroy(bitmap);
     if (form) pdfium.FORM_OnBeforeClosePage(page, form);
@@ -103,7 +137,11 @@ async function renderPage(pdfium: Pdfium, doc: number, form: number, n: number, 
 }
 
 /** Renders the requested pages of `req.input`; see the module comment for errors. */
-export async function renderPages(pdfium: Pdfium, req: RasterRequest, budget: RasterBudget): Promise<{ pages: RasterPage[]; pageCount: number }> {
+export async function renderPages(
+  pdfium: Pdfium,
+  req: RasterRequest,
+  budget: RasterBudget,
+): Promise<{ pages: RasterPage[]; pageCount: number }> {
   checkBytes(req.input.byteLength, req.filename, budget);
   const heap = pdfium.pdfium;
   const data = heap.wasmExports.malloc(req.input.byteLength);

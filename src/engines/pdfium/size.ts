@@ -21,10 +21,15 @@ export interface PageRaster {
 /** Default pixels per inch: pdftoppm's default (CloudConvert does not document its own). */
 export const DEFAULT_DENSITY = 150;
 
-export function rasterSize(ptW: number, ptH: number, req: Pick<RasterRequest, "density" | "width" | "height" | "fit">): PageRaster {
+export function rasterSize(
+  ptW: number,
+  ptH: number,
+  req: Pick<RasterRequest, "density" | "width" | "height" | "fit">,
+): PageRaster {
   const d = (req.density ?? DEFAULT_DENSITY) / 72;
   const whole = (w: number, h: number): PageRaster => ({ w, h, sw: w, sh: h, ox: 0, oy: 0 });
-  if (!req.width && !req.height) return whole(Math.max(1, Math.ceil(ptW * d - 1e-6)), Math.max(1, Math.ceil(ptH * d - 1e-6)));
+  if (!req.width && !req.height)
+    return whole(Math.max(1, Math.ceil(ptW * d - 1e-6)), Math.max(1, Math.ceil(ptH * d - 1e-6)));
   const sx = req.width ? req.width / ptW : undefined;
   const sy = req.height ? req.height / ptH : undefined;
   const fit = req.fit ?? "max";
@@ -40,5 +45,12 @@ export function rasterSize(ptW: number, ptH: number, req: Pick<RasterRequest, "d
   const s = Math.max(sx, sy);
   const sw = Math.max(req.width!, Math.round(ptW * s));
   const sh = Math.max(req.height!, Math.round(ptH * s));
-  return { w: req.width!, h: req.height!, sw, sh, ox: -Math.round((sw - req.width!) / 2), oy: -Math.round((sh - req.height!) / 2) };
+  return {
+    w: req.width!,
+    h: req.height!,
+    sw,
+    sh,
+    ox: -Math.round((sw - req.width!) / 2),
+    oy: -Math.round((sh - req.height!) / 2),
+  };
 }

@@ -26,7 +26,10 @@ export function checkBytes(size: number, name: string, budget: PdfBudget = DEFAU
 /** Throws OVER_BUDGET when a document of file `name` has more than `budget.maxPages` pages. */
 export function checkPages(pages: number, name: string, budget: PdfBudget = DEFAULT_PDF_BUDGET): void {
   if (pages > budget.maxPages) {
-    throw new TaskError("OVER_BUDGET", `${name} has ${pages} pages; at most ${budget.maxPages} pages are processed per PDF.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `${name} has ${pages} pages; at most ${budget.maxPages} pages are processed per PDF.`,
+    );
   }
 }
 

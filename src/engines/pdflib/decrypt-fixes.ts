@@ -17,7 +17,18 @@
  *    Fix: when the right filter differs from /StrF, the stream is re-read and decrypted with it,
  *    and a /Crypt entry is removed from /Filter.
  */
-import { PDFArray, PDFContext, PDFDict, PDFHexString, PDFName, PDFObjectParser, PDFRawStream, PDFRef, PDFString, type PDFDocument } from "@cantoo/pdf-lib";
+import {
+  PDFArray,
+  PDFContext,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFObjectParser,
+  PDFRawStream,
+  PDFRef,
+  PDFString,
+  type PDFDocument,
+} from "@cantoo/pdf-lib";
 
 /** The parts of pdf.js's CipherTransformFactory (inside pdf-lib) these fixes use. */
 interface CipherFactory {
@@ -38,7 +49,12 @@ interface ParserInternals {
 const encryptRefs = new WeakMap<PDFContext, PDFRef>();
 let installed = false;
 
-const NAME = { Type: PDFName.of("Type"), XRef: PDFName.of("XRef"), Filter: PDFName.of("Filter"), Crypt: PDFName.of("Crypt") };
+const NAME = {
+  Type: PDFName.of("Type"),
+  XRef: PDFName.of("XRef"),
+  Filter: PDFName.of("Filter"),
+  Crypt: PDFName.of("Crypt"),
+};
 
 /** Index of /Crypt in a stream's /Filter (name or array), or -1. */
 function cryptFilterIndex(dict: PDFDict): number {
@@ -74,7 +90,10 @@ function decryptWith(stream: PDFRawStream, name: unknown, factory: CipherFactory
   const { stmf, strf } = factory;
   factory.stmf = factory.strf = name; // decryptBytes uses the string cipher: set both
   try {
-    return PDFRawStream.of(dict, factory.createCipherTransform(ref.objectNumber, ref.generationNumber).decryptBytes(stream.contents));
+    return PDFRawStream.of(
+      dict,
+      factory.createCipherTransform(ref.objectNumber, ref.generationNumber).decryptBytes(stream.contents),
+    );
   } finally {
     factory.stmf = stmf;
     factory.strf = strf;

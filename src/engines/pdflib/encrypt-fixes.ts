@@ -10,7 +10,17 @@
  *    streams are encrypted here with WebCrypto (native AES, PKCS#7 padding as §7.6.3 asks, random
  *    IV first), in parallel, and the writer is told to leave them as they are.
  */
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFStream, PDFString, type PDFDocument, type PDFObject } from "@cantoo/pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFStream,
+  PDFString,
+  type PDFDocument,
+  type PDFObject,
+} from "@cantoo/pdf-lib";
 
 interface Security {
   encryption: { V: number };
@@ -25,7 +35,8 @@ type Encrypt = (data: Uint8Array) => Promise<Uint8Array>;
  * Strings are short: pdf-lib's synchronous AES (`encrypt`) beats a WebCrypto round trip for each.
  */
 function encryptStrings(obj: PDFObject, encrypt: (data: Uint8Array) => Uint8Array): void {
-  const entries: [PDFName | number, PDFObject][] = obj instanceof PDFDict ? obj.entries() : obj instanceof PDFArray ? obj.asArray().map((v, i) => [i, v]) : [];
+  const entries: [PDFName | number, PDFObject][] =
+    obj instanceof PDFDict ? obj.entries() : obj instanceof PDFArray ? obj.asArray().map((v, i) => [i, v]) : [];
   for (const [key, value] of entries) {
     if (value instanceof PDFString || value instanceof PDFHexString) {
       const hex = PDFHexString.of(toHex(encrypt(value.asBytes())));

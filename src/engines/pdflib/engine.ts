@@ -19,7 +19,6 @@ import { PDFLIB_ENGINE } from "./version";
 import { watermarkDoc } from "./watermark";
 import type { FontSource } from "../text/faces";
 
-
 /** Runs `fn`, turning what it throws into a failure as data. */
 async function answer<T extends object>(fn: () => Promise<T>): Promise<EngineResult<T>> {
   try {
@@ -72,9 +71,18 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
       answer(async () => {
         const doc = await open(req.input);
         try {
-          doc.encrypt({ userPassword: req.userPassword, ownerPassword: req.ownerPassword, permissions: req.permissions, algorithm: "AES-256" });
+          doc.encrypt({
+            userPassword: req.userPassword,
+            ownerPassword: req.ownerPassword,
+            permissions: req.permissions,
+            algorithm: "AES-256",
+          });
         } catch (err) {
-          throw new TaskError("CONVERSION_FAILED", `${req.input.filename} could not be encrypted: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+          throw new TaskError(
+            "CONVERSION_FAILED",
+            `${req.input.filename} could not be encrypted: ${err instanceof Error ? err.message : String(err)}`,
+            { cause: err },
+          );
         }
         return { data: await savePdf(doc, req.input.filename) };
       }),
@@ -89,7 +97,11 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
     pageInfo: (req) =>
       answer(async () => {
         const doc = await open(req.input);
-        return { pages: doc.getPages().map((page) => ({ ...displaySize(page), rotation: page.getRotation().angle, hasText: pageHasFonts(page) })) };
+        return {
+          pages: doc
+            .getPages()
+            .map((page) => ({ ...displaySize(page), rotation: page.getRotation().angle, hasText: pageHasFonts(page) })),
+        };
       }),
     textLayer: (req) =>
       answer(async () => {

@@ -29,13 +29,20 @@ export async function embedImage(doc: PDFDocument, bytes: Uint8Array, filename: 
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const pixels = view.getUint32(16) * view.getUint32(20);
     if (pixels > MAX_PNG_PIXELS) {
-      throw new TaskError("OVER_BUDGET", `${filename} has ${(pixels / 1e6).toFixed(0)} megapixels; PNGs over ${MAX_PNG_PIXELS / 1e6} MP are not embedded here.`);
+      throw new TaskError(
+        "OVER_BUDGET",
+        `${filename} has ${(pixels / 1e6).toFixed(0)} megapixels; PNGs over ${MAX_PNG_PIXELS / 1e6} MP are not embedded here.`,
+      );
     }
   }
   try {
     return kind === "jpg" ? await doc.embedJpg(bytes) : await doc.embedPng(bytes);
   } catch (err) {
-    throw new TaskError("OPEN_FAILED", `${filename} could not be read as ${kind.toUpperCase()}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new TaskError(
+      "OPEN_FAILED",
+      `${filename} could not be read as ${kind.toUpperCase()}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }
 

@@ -6,7 +6,17 @@
 import { PDFDict, PDFName, type PDFDocument, type PDFObject } from "@cantoo/pdf-lib";
 
 /** The /Info keys carried over (ISO 32000-1 §14.3.3, Table 317). */
-const INFO_KEYS = ["Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate", "ModDate", "Trapped"];
+const INFO_KEYS = [
+  "Title",
+  "Author",
+  "Subject",
+  "Keywords",
+  "Creator",
+  "Producer",
+  "CreationDate",
+  "ModDate",
+  "Trapped",
+];
 
 /** The /Info dictionary of `doc`, or undefined when the document has none. */
 function infoDict(doc: PDFDocument): PDFDict | undefined {

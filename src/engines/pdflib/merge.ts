@@ -22,8 +22,14 @@ import { SourceIndex } from "./structure-source";
  * Merges `inputs` into a new document.
  * @throws TaskError OVER_BUDGET | OPEN_FAILED | INVALID_PASSWORD | INVALID_CONVERSION_TYPE (an input neither PDF, JPEG nor PNG)
  */
-export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promise<{ doc: PDFDocument; dropped: StructureReport }> {
-  checkBytes(inputs.reduce((n, f) => n + f.data.byteLength, 0), "the merge inputs together");
+export async function mergeDocs(
+  inputs: PdfInput[],
+  signal?: AbortSignal,
+): Promise<{ doc: PDFDocument; dropped: StructureReport }> {
+  checkBytes(
+    inputs.reduce((n, f) => n + f.data.byteLength, 0),
+    "the merge inputs together",
+  );
   const builder = await DocumentBuilder.create();
   const out = builder.out;
   let infoTaken = false;
@@ -34,14 +40,20 @@ export async function mergeDocs(inputs: PdfInput[], signal?: AbortSignal): Promi
       const src = await openPdf(input.data, { filename: input.filename, password: input.password });
       total += src.getPageCount();
       checkPages(total, "the merged PDF", DEFAULT_PDF_BUDGET);
-      builder.addPages(new SourceIndex(src), src.getPageIndices().map((i) => i + 1));
+      builder.addPages(
+        new SourceIndex(src),
+        src.getPageIndices().map((i) => i + 1),
+      );
       if (!infoTaken) copyInfo(src, out);
       infoTaken = true;
     } else if (sniffImage(input.data)) {
       addImagePage(out, await embedImage(out, input.data, input.filename), input.ppi ?? recordedPpi(input.data));
       checkPages(++total, "the merged PDF", DEFAULT_PDF_BUDGET);
     } else {
-      throw new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF, JPEG and PNG files; ${input.filename} is none of them. Convert it to PDF first.`);
+      throw new TaskError(
+        "INVALID_CONVERSION_TYPE",
+        `merge takes PDF, JPEG and PNG files; ${input.filename} is none of them. Convert it to PDF first.`,
+      );
     }
   }
   return { doc: builder.finish(), dropped: builder.dropped };

@@ -13,7 +13,11 @@ import type { SourceIndex } from "./structure-source";
  * A new document of pages `pages` (1-based, in that order) of `src`, carrying its document info and
  * the structure of those pages; `dropped` says what could not be kept (structure.ts).
  */
-export async function copyToNew(src: SourceIndex, pages: number[], opts?: AddOptions): Promise<{ doc: PDFDocument; dropped: StructureReport }> {
+export async function copyToNew(
+  src: SourceIndex,
+  pages: number[],
+  opts?: AddOptions,
+): Promise<{ doc: PDFDocument; dropped: StructureReport }> {
   const builder = await DocumentBuilder.create();
   builder.addPages(src, pages, opts);
   const doc = builder.finish();

@@ -28,7 +28,11 @@ export function checkContentStreams(doc: PDFDocument, name: string): void {
     const streams = resolved instanceof PDFArray ? resolved.asArray().map((r) => doc.context.lookup(r)) : [resolved];
     for (const s of streams) {
       const filter = imageFilterOf(s);
-      if (filter) throw new TaskError("OPEN_FAILED", `${name}: page ${i + 1} is damaged: its content stream is an image (${filter.slice(1)}), not page content.`);
+      if (filter)
+        throw new TaskError(
+          "OPEN_FAILED",
+          `${name}: page ${i + 1} is damaged: its content stream is an image (${filter.slice(1)}), not page content.`,
+        );
     }
   });
 }

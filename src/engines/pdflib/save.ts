@@ -35,7 +35,12 @@ export async function savePdf(doc: PDFDocument, filename: string): Promise<Uint8
   try {
     await prepareAes256Save(doc);
     tidyForClassicXref(doc);
-    return await doc.save({ addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: Infinity, useObjectStreams: false });
+    return await doc.save({
+      addDefaultPage: false,
+      updateFieldAppearances: false,
+      objectsPerTick: Infinity,
+      useObjectStreams: false,
+    });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     throw new TaskError("CONVERSION_FAILED", `${filename} could not be written: ${msg}`, { cause: err });

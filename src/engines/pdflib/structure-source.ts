@@ -5,7 +5,17 @@
  * small readers for dictionaries and name trees (§7.9.6) that never throw on malformed input.
  * Pure reads: nothing here changes the source, so split can build many parts from one index.
  */
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFDocument, type PDFObject } from "@cantoo/pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  type PDFDocument,
+  type PDFObject,
+} from "@cantoo/pdf-lib";
 
 /** Deepest name tree / outline / field tree walked; deeper structures are treated as ending there (hostile nesting). */
 export const MAX_TREE_DEPTH = 64;
@@ -84,7 +94,12 @@ export class SourceIndex {
     const array = name !== undefined ? this.namedDests.get(name) : destArray(this.doc, obj);
     if (!array || array.size() === 0) return undefined;
     const target = array.get(0);
-    const page = target instanceof PDFRef ? this.pageIndex.get(target) : target instanceof PDFNumber ? target.asNumber() : undefined;
+    const page =
+      target instanceof PDFRef
+        ? this.pageIndex.get(target)
+        : target instanceof PDFNumber
+          ? target.asNumber()
+          : undefined;
     return page !== undefined && page >= 0 && page < this.pageRefs.length ? { array, page } : undefined;
   }
 

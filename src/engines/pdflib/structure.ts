@@ -16,7 +16,20 @@
  * References: ISO 32000-1 §12.3.2 (destinations), §12.3.3 (outlines), §12.7 (interactive forms),
  * §7.9.6 (name trees).
  */
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNull, PDFNumber, PDFObjectCopier, PDFPage, PDFRef, PDFString, type PDFObject } from "@cantoo/pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNull,
+  PDFNumber,
+  PDFObjectCopier,
+  PDFPage,
+  PDFRef,
+  PDFString,
+  type PDFObject,
+} from "@cantoo/pdf-lib";
 import { get, MAX_TREE_DEPTH, nameTreeEntries, SourceIndex, textOf } from "./structure-source";
 
 /**
@@ -30,8 +43,16 @@ import { get, MAX_TREE_DEPTH, nameTreeEntries, SourceIndex, textOf } from "./str
 export type StructureReport = Partial<Record<DropKind, number>>;
 
 type DropKind =
-  | "links" | "outline_items" | "named_destinations" | "attachments" | "xfa" | "structure_tree"
-  | "javascript" | "page_labels" | "article_threads" | "signatures_invalidated";
+  | "links"
+  | "outline_items"
+  | "named_destinations"
+  | "attachments"
+  | "xfa"
+  | "structure_tree"
+  | "javascript"
+  | "page_labels"
+  | "article_threads"
+  | "signatures_invalidated";
 
 /** Options of {@link DocumentBuilder.addPages}. */
 export interface AddOptions {
@@ -94,7 +115,8 @@ export class DocumentBuilder {
     const widgets: PDFRef[] = [];
     const annots = new Map<number, PDFArray | undefined>();
     const srcPages = doc.getPages();
-    for (const i of kept.keys()) annots.set(i, this.keptAnnotations(src, srcPages[i].node, kept, memo, rewritten, widgets));
+    for (const i of kept.keys())
+      annots.set(i, this.keptAnnotations(src, srcPages[i].node, kept, memo, rewritten, widgets));
     const fieldNodes = seedFieldNodes(doc, widgets, memo, ctx);
 
     const firstUse = new Set<number>();
@@ -119,8 +141,12 @@ export class DocumentBuilder {
 
   /** The annotations of `page` to keep, as a new array in the source's context; links to pages not kept are left out. */
   private keptAnnotations(
-    src: SourceIndex, page: PDFDict, kept: Map<number, PDFRef>, memo: Map<PDFObject, PDFObject>,
-    rewritten: [PDFRef, PDFDict][], widgets: PDFRef[],
+    src: SourceIndex,
+    page: PDFDict,
+    kept: Map<number, PDFRef>,
+    memo: Map<PDFObject, PDFObject>,
+    rewritten: [PDFRef, PDFDict][],
+    widgets: PDFRef[],
   ): PDFArray | undefined {
     const list = get(page, "Annots");
     if (!(list instanceof PDFArray)) return undefined;
@@ -158,7 +184,13 @@ export class DocumentBuilder {
   }
 
   /** Copies the pruned field tree of the kept widgets and gathers its roots and the AcroForm entries. */
-  private copyFields(src: SourceIndex, nodes: Map<PDFRef, Set<PDFRef>>, widgets: PDFRef[], memo: Map<PDFObject, PDFObject>, copier: PDFObjectCopier): void {
+  private copyFields(
+    src: SourceIndex,
+    nodes: Map<PDFRef, Set<PDFRef>>,
+    widgets: PDFRef[],
+    memo: Map<PDFObject, PDFObject>,
+    copier: PDFObjectCopier,
+  ): void {
     if (widgets.length === 0) return;
     const ctx = this.out.context;
     for (const [ref, kids] of nodes) {
@@ -166,7 +198,10 @@ export class DocumentBuilder {
       if (!(dict instanceof PDFDict)) continue;
       const copy = dict.clone();
       const all = get(dict, "Kids");
-      const order = all instanceof PDFArray ? all.asArray().filter((k): k is PDFRef => k instanceof PDFRef && kids.has(k)) : [...kids];
+      const order =
+        all instanceof PDFArray
+          ? all.asArray().filter((k): k is PDFRef => k instanceof PDFRef && kids.has(k))
+          : [...kids];
       copy.set(PDFName.of("Kids"), src.doc.context.obj(order));
       ctx.assign(memo.get(ref) as PDFRef, copier.copy(copy));
     }
@@ -177,7 +212,9 @@ export class DocumentBuilder {
     // A widget without a parent is a root field when it is one (listed, or it has a field type), not a bare widget.
     const isRoot = (ref: PDFRef) => {
       const d = src.doc.context.lookup(ref) as PDFDict;
-      return !d.get(PDFName.of("Parent")) && (nodes.has(ref) || listedRefs.includes(ref) || Boolean(d.get(PDFName.of("FT"))));
+      return (
+        !d.get(PDFName.of("Parent")) && (nodes.has(ref) || listedRefs.includes(ref) || Boolean(d.get(PDFName.of("FT"))))
+      );
     };
     const candidates = new Set<PDFRef>([...nodes.keys(), ...widgets].filter(isRoot));
     const roots = listedRefs.filter((r): r is PDFRef => r instanceof PDFRef && candidates.has(r));
@@ -214,7 +251,8 @@ export class DocumentBuilder {
     if (!(dr instanceof PDFDict)) this.acroForm.set(PDFName.of("DR"), (dr = ctx.obj({})));
     let into = get(dr, "Font");
     if (!(into instanceof PDFDict)) (dr as PDFDict).set(PDFName.of("Font"), (into = ctx.obj({})));
-    for (const [name, value] of fonts.entries()) if (!(into as PDFDict).has(name)) (into as PDFDict).set(name, copier.copy(value));
+    for (const [name, value] of fonts.entries())
+      if (!(into as PDFDict).has(name)) (into as PDFDict).set(name, copier.copy(value));
   }
 
   /** A root field whose name is taken by an earlier source's is renamed "name+1", "name+2" … (qpdf's rule). */
@@ -229,10 +267,20 @@ export class DocumentBuilder {
   }
 
   /** The outline items (siblings from `first`) that point at kept pages, or head kept ones, as new nodes. */
-  private readOutline(src: SourceIndex, first: PDFObject | undefined, kept: Map<number, PDFRef>, copier: PDFObjectCopier, depth: number): OutlineNode[] {
+  private readOutline(
+    src: SourceIndex,
+    first: PDFObject | undefined,
+    kept: Map<number, PDFRef>,
+    copier: PDFObjectCopier,
+    depth: number,
+  ): OutlineNode[] {
     const items: OutlineNode[] = [];
     const seen = new Set<PDFObject>();
-    for (let node = first; node instanceof PDFDict && !seen.has(node) && seen.size < 100_000; node = get(node, "Next")) {
+    for (
+      let node = first;
+      node instanceof PDFDict && !seen.has(node) && seen.size < 100_000;
+      node = get(node, "Next")
+    ) {
       seen.add(node);
       const kids = depth < MAX_TREE_DEPTH ? this.readOutline(src, get(node, "First"), kept, copier, depth + 1) : [];
       const dest = SourceIndex.destOf(node);
@@ -283,7 +331,12 @@ export class DocumentBuilder {
       if (v) this.out.catalog.set(PDFName.of(key), copier.copy(v));
     }
     const open = get(catalog, "OpenAction");
-    const target = open instanceof PDFArray ? src.resolve(open) : open instanceof PDFDict ? src.resolve(SourceIndex.destOf(open)) : undefined;
+    const target =
+      open instanceof PDFArray
+        ? src.resolve(open)
+        : open instanceof PDFDict
+          ? src.resolve(SourceIndex.destOf(open))
+          : undefined;
     if (target && kept.has(target.page)) this.out.catalog.set(PDFName.of("OpenAction"), copier.copy(target.array));
     else if (get(open, "S") === PDFName.of("JavaScript")) this.drop("javascript");
   }
@@ -316,7 +369,12 @@ export class DocumentBuilder {
  * its children to keep, and seeds the copier memo with a new reference for each, so copying a
  * widget never copies its full parent (whose /Kids reach widgets on other pages).
  */
-function seedFieldNodes(doc: PDFDocument, widgets: PDFRef[], memo: Map<PDFObject, PDFObject>, ctx: PDFDocument["context"]): Map<PDFRef, Set<PDFRef>> {
+function seedFieldNodes(
+  doc: PDFDocument,
+  widgets: PDFRef[],
+  memo: Map<PDFObject, PDFObject>,
+  ctx: PDFDocument["context"],
+): Map<PDFRef, Set<PDFRef>> {
   const nodes = new Map<PDFRef, Set<PDFRef>>();
   for (const widget of widgets) {
     let child = widget;
@@ -384,4 +442,3 @@ function uniqueKey(taken: Map<string, unknown>, name: string): string {
 function pdfText(text: string): PDFString | PDFHexString {
   return /^[\x20-\x7e]*$/.test(text) ? PDFString.of(text.replace(/[\\()]/g, "\\$&")) : PDFHexString.fromText(text);
 }
-

@@ -30,49 +30,87 @@ function identityToUnicode(): string {
     blocks.push(`${chunk.length} beginbfrange\n${chunk.join("\n")}\nendbfrange`);
   }
   return [
-    "/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
-    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def", "/CMapName /Adobe-Identity-UCS def", "/CMapType 2 def",
-    "1 begincodespacerange", "<0000> <FFFF>", "endcodespacerange", ...blocks, "endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end",
+    "/CIDInit /ProcSet findresource begin",
+    "12 dict begin",
+    "begincmap",
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+    "/CMapName /Adobe-Identity-UCS def",
+    "/CMapType 2 def",
+    "1 begincodespacerange",
+    "<0000> <FFFF>",
+    "endcodespacerange",
+    ...blocks,
+    "endcmap",
+    "CMapName currentdict /CMap defineresource pop",
+    "end",
+    "end",
   ].join("\n");
 }
 
 /** Registers the glyph-less Type0 font in `doc` once; answers its reference. */
 export function glyphlessFont(doc: PDFDocument): PDFRef {
   const ctx = doc.context;
-  const descriptor = ctx.register(ctx.obj({
-    Type: "FontDescriptor", FontName: "GlyphLessFont", Flags: 5, FontBBox: [0, 0, GLYPH_WIDTH, 1000],
-    ItalicAngle: 0, Ascent: 1000, Descent: 0, CapHeight: 1000, StemV: 80,
-  }));
-  const cidFont = ctx.register(ctx.obj({
-    Type: "Font", Subtype: "CIDFontType2", BaseFont: "GlyphLessFont",
-    CIDSystemInfo: { Supplement: 0 },
-    FontDescriptor: descriptor, DW: GLYPH_WIDTH, CIDToGIDMap: "Identity",
-  }));
+  const descriptor = ctx.register(
+    ctx.obj({
+      Type: "FontDescriptor",
+      FontName: "GlyphLessFont",
+      Flags: 5,
+      FontBBox: [0, 0, GLYPH_WIDTH, 1000],
+      ItalicAngle: 0,
+      Ascent: 1000,
+      Descent: 0,
+      CapHeight: 1000,
+      StemV: 80,
+    }),
+  );
+  const cidFont = ctx.register(
+    ctx.obj({
+      Type: "Font",
+      Subtype: "CIDFontType2",
+      BaseFont: "GlyphLessFont",
+      CIDSystemInfo: { Supplement: 0 },
+      FontDescriptor: descriptor,
+      DW: GLYPH_WIDTH,
+      CIDToGIDMap: "Identity",
+    }),
+  );
   // CIDSystemInfo holds strings; ctx.obj would turn JS strings into names
   const info = (ctx.lookup(cidFont) as PDFDict).lookup(PDFName.of("CIDSystemInfo")) as PDFDict;
   info.set(PDFName.of("Registry"), PDFString.of("Adobe"));
   info.set(PDFName.of("Ordering"), PDFString.of("Identity"));
   const toUnicode = ctx.register(ctx.flateStream(identityToUnicode()));
-  return ctx.register(ctx.obj({
-    Type: "Font", Subtype: "Type0", BaseFont: "GlyphLessFont", Encoding: "Identity-H",
-    DescendantFonts: ctx.obj([cidFont]) as PDFArray, ToUnicode: toUnicode,
-  }));
+  return ctx.register(
+    ctx.obj({
+      Type: "Font",
+      Subtype: "Type0",
+      BaseFont: "GlyphLessFont",
+      Encoding: "Identity-H",
+      DescendantFonts: ctx.obj([cidFont]) as PDFArray,
+      ToUnicode: toUnicode,
+    }),
+  );
 }
-
 
 /**
  * The matrix taking page-display points (origin bottom-left of the displayed page, y up) to the
  * page's default user space, for /Rotate `rotate` (clockwise, §7.7.3.3) and crop box [llx lly urx ury].
  */
-export function displayToUser(rotate: number, box: [number, number, number, number]): [number, number, number, number, number, number] {
+export function displayToUser(
+  rotate: number,
+  box: [number, number, number, number],
+): [number, number, number, number, number, number] {
   const [llx, lly, urx, ury] = box;
   const w = urx - llx;
   const h = ury - lly;
   switch (((rotate % 360) + 360) % 360) {
-    case 90: return [0, 1, -1, 0, llx + w, lly];
-    case 180: return [-1, 0, 0, -1, llx + w, lly + h];
-    case 270: return [0, -1, 1, 0, llx, lly + h];
-    default: return [1, 0, 0, 1, llx, lly];
+    case 90:
+      return [0, 1, -1, 0, llx + w, lly];
+    case 180:
+      return [-1, 0, 0, -1, llx + w, lly + h];
+    case 270:
+      return [0, -1, 1, 0, llx, lly + h];
+    default:
+      return [1, 0, 0, 1, llx, lly];
   }
 }
 
@@ -117,8 +155,19 @@ export function addTextLayer(page: PDFPage, font: PDFRef, words: LayerWord[]): n
     const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
     // the baseline origin: the box corner the text starts from, a fifth of the height above the bottom (descenders)
     const [ox, oy] =
-      Math.abs(sin) < 0.5 ? (cos > 0 ? [w.x0, w.y0 + across / 5] : [w.x1, w.y1 - across / 5]) : sin > 0 ? [w.x1 - across / 5, w.y0] : [w.x0 + across / 5, w.y1];
-    ops.push(`/${name.asString().slice(1)} ${num(size)} Tf`, `${num(scale)} Tz`, `${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(ox)} ${num(oy)} Tm`, `${codes(text)} Tj`);
+      Math.abs(sin) < 0.5
+        ? cos > 0
+          ? [w.x0, w.y0 + across / 5]
+          : [w.x1, w.y1 - across / 5]
+        : sin > 0
+          ? [w.x1 - across / 5, w.y0]
+          : [w.x0 + across / 5, w.y1];
+    ops.push(
+      `/${name.asString().slice(1)} ${num(size)} Tf`,
+      `${num(scale)} Tz`,
+      `${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(ox)} ${num(oy)} Tm`,
+      `${codes(text)} Tj`,
+    );
   }
   ops.push("ET", "Q");
   const stream = page.doc.context.flateStream(ops.join("\n"));
@@ -139,7 +188,11 @@ export function pageHasFonts(page: PDFPage): boolean {
     for (const key of xobjects.keys()) {
       const x = xobjects.lookup(key);
       const dict = x && "dict" in (x as object) ? (x as unknown as { dict: PDFDict }).dict : undefined;
-      if (dict?.lookup(PDFName.of("Subtype")) === PDFName.of("Form") && visit(dict.lookup(PDFName.of("Resources")), depth + 1)) return true;
+      if (
+        dict?.lookup(PDFName.of("Subtype")) === PDFName.of("Form") &&
+        visit(dict.lookup(PDFName.of("Resources")), depth + 1)
+      )
+        return true;
     }
     return false;
   };

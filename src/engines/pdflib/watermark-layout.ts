@@ -20,9 +20,12 @@ export interface DisplayFrame {
  * 0/90/180/270; ISO 32000-1 §7.7.3.3). For /Rotate 90 the displayed point (dx, dy) is the user
  * point (x + w - dy, y + dx), and so on.
  */
-export function displayFrame(box: { x: number; y: number; width: number; height: number }, rotation: number): DisplayFrame {
+export function displayFrame(
+  box: { x: number; y: number; width: number; height: number },
+  rotation: number,
+): DisplayFrame {
   const { x, y, width: w, height: h } = box;
-  switch (((Math.round(rotation / 90) * 90) % 360 + 360) % 360) {
+  switch ((((Math.round(rotation / 90) * 90) % 360) + 360) % 360) {
     case 90:
       return { width: h, height: w, toUser: [0, 1, -1, 0, x + w, y] };
     case 180:

@@ -15,8 +15,24 @@
  */
 import fontkit from "@cantoo/fontkit";
 import {
-  type PDFDocument, type PDFFont, type PDFImage, type PDFPage, beginText, concatTransformationMatrix, endText, popGraphicsState,
-  pushGraphicsState, rgb, setFillingRgbColor, setFontAndSize, setGraphicsState, setTextMatrix, showText, PDFArray, PDFHexString, PDFName,
+  type PDFDocument,
+  type PDFFont,
+  type PDFImage,
+  type PDFPage,
+  beginText,
+  concatTransformationMatrix,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingRgbColor,
+  setFontAndSize,
+  setGraphicsState,
+  setTextMatrix,
+  showText,
+  PDFArray,
+  PDFHexString,
+  PDFName,
   StandardFonts,
 } from "@cantoo/pdf-lib";
 import { TaskError } from "../errors";
@@ -39,9 +55,24 @@ export function standardFont(name = "Helvetica"): StandardFonts {
   const serif = /times|georgia|garamond|serif/.test(n) && !n.includes("sans");
   const family = serif ? "Times" : /courier|mono|consol/.test(n) ? "Courier" : "Helvetica";
   const table: Record<string, StandardFonts[]> = {
-    Helvetica: [StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.HelveticaOblique, StandardFonts.HelveticaBoldOblique],
-    Times: [StandardFonts.TimesRoman, StandardFonts.TimesRomanBold, StandardFonts.TimesRomanItalic, StandardFonts.TimesRomanBoldItalic],
-    Courier: [StandardFonts.Courier, StandardFonts.CourierBold, StandardFonts.CourierOblique, StandardFonts.CourierBoldOblique],
+    Helvetica: [
+      StandardFonts.Helvetica,
+      StandardFonts.HelveticaBold,
+      StandardFonts.HelveticaOblique,
+      StandardFonts.HelveticaBoldOblique,
+    ],
+    Times: [
+      StandardFonts.TimesRoman,
+      StandardFonts.TimesRomanBold,
+      StandardFonts.TimesRomanItalic,
+      StandardFonts.TimesRomanBoldItalic,
+    ],
+    Courier: [
+      StandardFonts.Courier,
+      StandardFonts.CourierBold,
+      StandardFonts.CourierOblique,
+      StandardFonts.CourierBoldOblique,
+    ],
   };
   return table[family][(bold ? 1 : 0) + (italic ? 2 : 0)];
 }
@@ -68,14 +99,22 @@ function drawText(page: PDFPage, font: PDFFont, p: PdfWatermark, width: number):
     const lw = widths[i] * size;
     const x = p.font_align === "left" ? 0 : p.font_align === "right" ? w - lw : (w - lw) / 2;
     const y = h - (i + 1) * lineHeight + descent;
-    page.drawText(line, { x: x - w / 2, y: y - h / 2, size, font, color: rgb(r, g, b), opacity: (p.opacity ?? 100) / 100 });
+    page.drawText(line, {
+      x: x - w / 2,
+      y: y - h / 2,
+      size,
+      font,
+      color: rgb(r, g, b),
+      opacity: (p.opacity ?? 100) / 100,
+    });
   });
 }
 
 /** Size of the image watermark in points: image_width/height (aspect kept when one is given), image_width_percent, else pixels as points. */
 function imageSize(img: PDFImage, p: PdfWatermark, pageWidth: number): [number, number] {
   const aspect = img.height / img.width;
-  if (p.image_width_percent) return [(p.image_width_percent / 100) * pageWidth, (p.image_width_percent / 100) * pageWidth * aspect];
+  if (p.image_width_percent)
+    return [(p.image_width_percent / 100) * pageWidth, (p.image_width_percent / 100) * pageWidth * aspect];
   if (p.image_width && p.image_height) return [p.image_width, p.image_height];
   if (p.image_width) return [p.image_width, p.image_width * aspect];
   if (p.image_height) return [p.image_height / aspect, p.image_height];
@@ -88,7 +127,13 @@ function textSize(font: PDFFont, p: PdfWatermark, pageWidth: number): [number, n
   const known = new Set(font.getCharacterSet());
   const missing = [...new Set(p.text!.replace(/\r?\n/g, ""))].filter((c) => !known.has(c.codePointAt(0)!));
   if (missing.length) {
-    throw new TaskError("UNSUPPORTED", `text: the standard PDF fonts cannot draw ${missing.slice(0, 5).map((c) => JSON.stringify(c)).join(", ")}; use Latin-1 (WinAnsi) text.`);
+    throw new TaskError(
+      "UNSUPPORTED",
+      `text: the standard PDF fonts cannot draw ${missing
+        .slice(0, 5)
+        .map((c) => JSON.stringify(c))
+        .join(", ")}; use Latin-1 (WinAnsi) text.`,
+    );
   }
   const lines = p.text!.split(/\r?\n/);
   const widest = Math.max(...lines.map((l) => font.widthOfTextAtSize(l, 1)), 1e-6);
@@ -113,9 +158,14 @@ type ShapedFonts = Map<string, PDFFont>;
  * `encodeText` does for the glyphs fontkit's layout returns; here the glyphs come from our shaper
  * (bidi-ordered, per-run fallback), which pdf-lib's text API cannot take.
  */
-function encodeGlyphs(font: PDFFont, face: ShapedText["faces"][number], glyphs: { id: number; codePoints: number[] }[]): PDFHexString {
+function encodeGlyphs(
+  font: PDFFont,
+  face: ShapedText["faces"][number],
+  glyphs: { id: number; codePoints: number[] }[],
+): PDFHexString {
   const e = (font as unknown as { embedder: SubsetEmbedder }).embedder;
-  if (!e?.subset || !Array.isArray(e.glyphs) || !(e.glyphIdMap instanceof Map)) throw new TaskError("INTERNAL_ERROR", "pdf-lib's subset font embedder changed shape; cannot encode shaped glyphs.");
+  if (!e?.subset || !Array.isArray(e.glyphs) || !(e.glyphIdMap instanceof Map))
+    throw new TaskError("INTERNAL_ERROR", "pdf-lib's subset font embedder changed shape; cannot encode shaped glyphs.");
   let hex = "";
   for (const g of glyphs) {
     let sid = e.glyphIdMap.get(g.id);
@@ -155,7 +205,10 @@ function drawShaped(page: PDFPage, t: ShapedText, fonts: ShapedFonts, p: PdfWate
       ops.push(setFontAndSize(page.node.newFontDictionary(font.name, font.ref), size));
       for (const glyph of run.glyphs) {
         // one Tm per glyph keeps GPOS placement exact (marks, kerning) at ~25 bytes a glyph
-        ops.push(setTextMatrix(1, 0, 0, 1, x + glyph.xOffset * size, y + glyph.yOffset * size), showText(encodeGlyphs(font, run.face, [glyph])));
+        ops.push(
+          setTextMatrix(1, 0, 0, 1, x + glyph.xOffset * size, y + glyph.yOffset * size),
+          showText(encodeGlyphs(font, run.face, [glyph])),
+        );
         x += glyph.advance * size;
       }
     }
@@ -177,7 +230,9 @@ function watermarkPage(page: PDFPage, p: PdfWatermark, text: TextPlan | undefine
   };
   if (image) {
     const [w, h] = imageSize(image, p, frame.width);
-    draw(w, h, () => page.drawImage(image, { x: -w / 2, y: -h / 2, width: w, height: h, opacity: (p.opacity ?? 100) / 100 }));
+    draw(w, h, () =>
+      page.drawImage(image, { x: -w / 2, y: -h / 2, width: w, height: h, opacity: (p.opacity ?? 100) / 100 }),
+    );
   }
   if (text?.kind === "standard" && p.text) {
     const [w, h] = textSize(text.font, p, frame.width);
@@ -200,8 +255,17 @@ function subsetTag(seed: string): string {
 }
 
 /** Shapes non-WinAnsi text and embeds its faces as subsets. @throws TaskError UNSUPPORTED (no fonts here, or characters no face covers) */
-async function planShaped(doc: PDFDocument, text: string, fontName: string | undefined, fonts: FontSource | undefined): Promise<TextPlan> {
-  if (!fonts) throw new TaskError("UNSUPPORTED", "text: this runtime ships no fonts beyond the standard PDF fonts; use Latin-1 (WinAnsi) text.");
+async function planShaped(
+  doc: PDFDocument,
+  text: string,
+  fontName: string | undefined,
+  fonts: FontSource | undefined,
+): Promise<TextPlan> {
+  if (!fonts)
+    throw new TaskError(
+      "UNSUPPORTED",
+      "text: this runtime ships no fonts beyond the standard PDF fonts; use Latin-1 (WinAnsi) text.",
+    );
   const shaped = await shapeText(text, fonts, { bold: wantsBold(fontName) });
   doc.registerFontkit(fontkit);
   const embedded: ShapedFonts = new Map();
@@ -230,13 +294,19 @@ function moveLastContentFirst(page: PDFPage): void {
  *   their code points) | OPEN_FAILED/OVER_BUDGET (image) | INTERNAL_ERROR (a font could not be loaded; retryable)
  */
 export async function watermarkDoc(
-  doc: PDFDocument, p: PdfWatermark, filename: string, imageBytes?: { filename: string; data: Uint8Array }, fonts?: FontSource,
+  doc: PDFDocument,
+  p: PdfWatermark,
+  filename: string,
+  imageBytes?: { filename: string; data: Uint8Array },
+  fonts?: FontSource,
 ): Promise<void> {
   const pages = doc.getPages();
   const selected = resolvePageSet(p.pages, pages.length, filename);
   let text: TextPlan | undefined;
   if (p.text) {
-    text = isWinAnsi(p.text) ? { kind: "standard", font: await doc.embedFont(standardFont(p.font_name)) } : await planShaped(doc, p.text, p.font_name, fonts);
+    text = isWinAnsi(p.text)
+      ? { kind: "standard", font: await doc.embedFont(standardFont(p.font_name)) }
+      : await planShaped(doc, p.text, p.font_name, fonts);
   }
   const image = imageBytes ? await embedImage(doc, imageBytes.data, imageBytes.filename) : undefined;
   for (const n of selected) watermarkPage(pages[n - 1], p, text, image);

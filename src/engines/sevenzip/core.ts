@@ -20,7 +20,10 @@ export interface SevenZipFS {
   chdir(path: string): void;
   isFile(mode: number): boolean;
   isDir(mode: number): boolean;
-  lookupPath(path: string, opts?: { follow?: boolean }): { node: { contents?: Uint8Array | null; usedBytes?: number; stream_ops?: Record<string, unknown> } };
+  lookupPath(
+    path: string,
+    opts?: { follow?: boolean },
+  ): { node: { contents?: Uint8Array | null; usedBytes?: number; stream_ops?: Record<string, unknown> } };
   ErrnoError: new (errno: number) => Error;
 }
 

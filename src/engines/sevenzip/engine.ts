@@ -16,7 +16,15 @@ import type { TaskErrorCode } from "../errors";
 import { newSevenZip, type SevenZip } from "./core";
 import { checkListing, parseListing, type ArchiveEntry, type ArchiveListing } from "./listing";
 import { DEFAULT_ARCHIVE_BUDGET } from "./budget";
-import type { ArchiveBudget, ArchiveCreateRequest, ArchiveEngine, ArchiveExtractRequest, ArchiveMemberOut, ArchiveOutput, SkippedEntry } from "../kinds/archive";
+import type {
+  ArchiveBudget,
+  ArchiveCreateRequest,
+  ArchiveEngine,
+  ArchiveExtractRequest,
+  ArchiveMemberOut,
+  ArchiveOutput,
+  SkippedEntry,
+} from "../kinds/archive";
 import { SEVENZIP_ENGINE } from "./version";
 
 /** Where the engine's module comes from on this platform (runtime/ seam). */
@@ -29,7 +37,10 @@ const version = SEVENZIP_ENGINE.version;
 
 /** A failure on the way, turned into data at the method's edge. */
 class Refusal extends Error {
-  constructor(readonly code: TaskErrorCode, message: string) {
+  constructor(
+    readonly code: TaskErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -56,7 +67,9 @@ function writePlan(format: ArchiveOutput): { type: "zip" | "7z" | "tar"; outer?:
 
 /** The first error lines 7-Zip printed, for a message. */
 function errorsOf(z: SevenZip): string {
-  const lines = [...z.stderr, ...z.stdout].filter((l) => /ERROR|Error|error|aborted|Unexpected|Can not|Cannot|Wrong|Unsupported/.test(l));
+  const lines = [...z.stderr, ...z.stdout].filter((l) =>
+    /ERROR|Error|error|aborted|Unexpected|Can not|Cannot|Wrong|Unsupported/.test(l),
+  );
   return lines.slice(0, 3).join(" | ").replace(/\s+/g, " ").slice(0, 300) || `exit code ${z.stderr.length}`;
 }
 
@@ -81,7 +94,8 @@ export function hasEncryptedHeader7z(data: Uint8Array): boolean {
   const size = Number(view.getBigUint64(20, true));
   if (offset >= data.length || data[offset] !== 0x17) return false;
   const header = data.subarray(offset, Math.min(data.length, offset + size));
-  for (let i = 0; i + 3 < header.length; i++) if (header[i] === 0x06 && header[i + 1] === 0xf1 && header[i + 2] === 0x07 && header[i + 3] === 0x01) return true;
+  for (let i = 0; i + 3 < header.length; i++)
+    if (header[i] === 0x06 && header[i + 1] === 0xf1 && header[i + 2] === 0x07 && header[i + 3] === 0x01) return true;
   return false;
 }
 
@@ -90,11 +104,17 @@ function list(z: SevenZip, path: string, password: string, filename: string, dat
   const rc = z.run(["l", "-slt", `-p${password}`, "-sccUTF-8", path]);
   const listing = parseListing(z.stdout.join("\n"));
   if (rc < 0 && data && hasEncryptedHeader7z(data)) {
-    throw new Refusal("INVALID_PASSWORD", `${filename} is a 7z archive with encrypted names: ${password ? "the password is wrong" : "give its password in the task's `password` parameter"}.`);
+    throw new Refusal(
+      "INVALID_PASSWORD",
+      `${filename} is a 7z archive with encrypted names: ${password ? "the password is wrong" : "give its password in the task's `password` parameter"}.`,
+    );
   }
   if (rc !== 0 && rc !== 1) {
     const why = errorsOf(z);
-    if (/Can ?not open the file as archive|Can ?not open encrypted archive|aborted/i.test(why) || listing.entries.length === 0) {
+    if (
+      /Can ?not open the file as archive|Can ?not open encrypted archive|aborted/i.test(why) ||
+      listing.entries.length === 0
+    ) {
       throw new Refusal(codeOf(why), `${filename} could not be read as an archive: ${why}`);
     }
   }
@@ -129,17 +149,35 @@ function mkdirs(z: SevenZip, dir: string): void {
 }
 
 /** Writes the archive of everything under `from` (cwd) in `format`; answers its bytes. */
-function pack(z: SevenZip, from: string, format: ArchiveOutput, level: number, password: string | undefined, budget: ArchiveBudget): Uint8Array {
+function pack(
+  z: SevenZip,
+  from: string,
+  format: ArchiveOutput,
+  level: number,
+  password: string | undefined,
+  budget: ArchiveBudget,
+): Uint8Array {
   const plan = writePlan(format);
   mkdirs(z, "/r");
   z.FS.chdir(from);
   const inner = `/r/archive.${plan.type}`;
   const crypt = password ? (plan.type === "zip" ? [`-p${password}`, "-mem=AES256"] : [`-p${password}`, "-mhe=on"]) : [];
   // 7z: LZMA2 with its dictionary held to 4 MiB, so the encoder stays near 50 MB of WebAssembly memory at every level
-  const method = plan.type === "7z" ? [`-mx=${level}`, "-m0=LZMA2:d=4m", "-mmt=1"] : plan.type === "zip" ? [`-mx=${level}`, "-mmt=1"] : [];
+  const method =
+    plan.type === "7z"
+      ? [`-mx=${level}`, "-m0=LZMA2:d=4m", "-mmt=1"]
+      : plan.type === "zip"
+        ? [`-mx=${level}`, "-mmt=1"]
+        : [];
   z.capWrites(budget.maxTotalBytes * 2);
   let rc = z.run(["a", `-t${plan.type}`, ...method, ...crypt, "-bso0", "-bsp0", inner, "--", "*"]);
-  if (rc !== 0) throw new Refusal(z.capped() ? "OVER_BUDGET" : "CONVERSION_FAILED", z.capped() ? `The archive grew beyond ${mib(budget.maxTotalBytes * 2)}.` : `7-Zip could not write the ${format} archive: ${errorsOf(z)}`);
+  if (rc !== 0)
+    throw new Refusal(
+      z.capped() ? "OVER_BUDGET" : "CONVERSION_FAILED",
+      z.capped()
+        ? `The archive grew beyond ${mib(budget.maxTotalBytes * 2)}.`
+        : `7-Zip could not write the ${format} archive: ${errorsOf(z)}`,
+    );
   if (!plan.outer) return z.take(inner);
   const outer = `/r/archive.${plan.ext}`;
   rc = z.run(["a", `-t${plan.outer}`, `-mx=${level}`, "-mmt=1", "-bso0", "-bsp0", outer, inner]);
@@ -156,7 +194,18 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
   const instance = async () => newSevenZip(await (module ??= loader.loadWasm()));
 
   /** Runs `body` on a fresh instance; refusals and crashes become data. */
-  async function guarded<T extends object>(body: (z: SevenZip) => T): Promise<({ ok: true; engineVersion: string; ms: number; wasmMemoryBytes: number } & T) | { ok: false; error: { code: TaskErrorCode; message: string; retryable: false }; engineVersion: string; ms: number; wasmMemoryBytes: number }> {
+  async function guarded<T extends object>(
+    body: (z: SevenZip) => T,
+  ): Promise<
+    | ({ ok: true; engineVersion: string; ms: number; wasmMemoryBytes: number } & T)
+    | {
+        ok: false;
+        error: { code: TaskErrorCode; message: string; retryable: false };
+        engineVersion: string;
+        ms: number;
+        wasmMemoryBytes: number;
+      }
+  > {
     const t0 = Date.now();
     let z: SevenZip | undefined;
     try {
@@ -169,7 +218,13 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
       const code: TaskErrorCode = err instanceof Refusal ? err.code : "CONVERSION_FAILED";
       const message = err instanceof Error ? err.message : String(err);
       // ms and memory on failures too: the engine Worker's log line (wasm/entry.ts) reports them for operators
-      return { ok: false, error: { code, message, retryable: false }, engineVersion: version, ms: Date.now() - t0, wasmMemoryBytes: lastMemory };
+      return {
+        ok: false,
+        error: { code, message, retryable: false },
+        engineVersion: version,
+        ms: Date.now() - t0,
+        wasmMemoryBytes: lastMemory,
+      };
     }
   }
 
@@ -177,8 +232,16 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
     async create(req: ArchiveCreateRequest) {
       return guarded((z) => {
         const total = req.files.reduce((n, f) => n + f.data.byteLength, 0);
-        if (total > budget.maxTotalBytes) throw new Refusal("OVER_BUDGET", `The files total ${mib(total)}; one archive takes at most ${mib(budget.maxTotalBytes)} here.`);
-        if (req.password && !["zip", "7z"].includes(writePlan(req.format).type)) throw new Refusal("UNSUPPORTED", `A ${req.format} archive cannot be encrypted; use zip or 7z with a password.`);
+        if (total > budget.maxTotalBytes)
+          throw new Refusal(
+            "OVER_BUDGET",
+            `The files total ${mib(total)}; one archive takes at most ${mib(budget.maxTotalBytes)} here.`,
+          );
+        if (req.password && !["zip", "7z"].includes(writePlan(req.format).type))
+          throw new Refusal(
+            "UNSUPPORTED",
+            `A ${req.format} archive cannot be encrypted; use zip or 7z with a password.`,
+          );
         mkdirs(z, "/a");
         for (const f of req.files) {
           const slash = f.name.lastIndexOf("/");
@@ -193,7 +256,11 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
       return guarded((z) => {
         const name = req.input.filename;
         const password = req.password ?? "";
-        if (req.input.data.byteLength > budget.maxBytes) throw new Refusal("OVER_BUDGET", `${name} is ${mib(req.input.data.byteLength)}; archives up to ${mib(budget.maxBytes)} are read here.`);
+        if (req.input.data.byteLength > budget.maxBytes)
+          throw new Refusal(
+            "OVER_BUDGET",
+            `${name} is ${mib(req.input.data.byteLength)}; archives up to ${mib(budget.maxBytes)} are read here.`,
+          );
         mkdirs(z, "/in");
         let path = "/in/archive";
         z.FS.writeFile(path, req.input.data, { canOwn: true });
@@ -205,7 +272,11 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
           if (refusal) throw new Refusal(refusal.code, refusal.message);
           z.capWrites(budget.maxTotalBytes);
           const rc = z.run(["x", "-o/in/unwrapped", "-y", "-bso0", "-bsp0", path]);
-          if (z.capped()) throw new Refusal("OVER_BUDGET", `${name} unpacks to more than ${mib(budget.maxTotalBytes)}; at most that is taken out.`);
+          if (z.capped())
+            throw new Refusal(
+              "OVER_BUDGET",
+              `${name} unpacks to more than ${mib(budget.maxTotalBytes)}; at most that is taken out.`,
+            );
           if (rc !== 0) throw new Refusal("OPEN_FAILED", `${name} could not be decompressed: ${errorsOf(z)}`);
           const [inner] = walk(z, "/in/unwrapped");
           if (!inner) throw new Refusal("OPEN_FAILED", `${name} holds no tar archive.`);
@@ -218,13 +289,22 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
         const declared = listing.entries.reduce((n, e) => n + (e.type === "file" ? e.size : 0), 0);
         z.capWrites(Math.min(declared + 1024 * 1024, budget.maxTotalBytes));
         const rc = z.run(["x", "-o/out", "-y", `-p${password}`, "-sccUTF-8", "-bso0", "-bsp0", path]);
-        if (z.capped()) throw new Refusal("OVER_BUDGET", `${name} unpacks to more than its listing declares (${mib(declared)}) or than ${mib(budget.maxTotalBytes)}; extraction stopped.`);
+        if (z.capped())
+          throw new Refusal(
+            "OVER_BUDGET",
+            `${name} unpacks to more than its listing declares (${mib(declared)}) or than ${mib(budget.maxTotalBytes)}; extraction stopped.`,
+          );
         if (rc !== 0) {
           // hard links cannot be made in MEMFS: they become copies below; any other complaint ends the call
-          const serious = z.stderr.filter((l) => /ERROR|aborted/.test(l) && !/Cannot create hard link|Cannot set file attribute/.test(l));
+          const serious = z.stderr.filter(
+            (l) => /ERROR|aborted/.test(l) && !/Cannot create hard link|Cannot set file attribute/.test(l),
+          );
           if (serious.length || rc < 0) {
             const text = serious.slice(0, 3).join(" | ") || errorsOf(z);
-            throw new Refusal(codeOf(text), `${name} could not be extracted: ${text.replace(/\s+/g, " ").slice(0, 300)}`);
+            throw new Refusal(
+              codeOf(text),
+              `${name} could not be extracted: ${text.replace(/\s+/g, " ").slice(0, 300)}`,
+            );
           }
         }
         z.FS.unlink(path);
@@ -268,10 +348,18 @@ function collect(z: SevenZip, entries: ArchiveEntry[]): { members: ArchiveMember
   for (const e of entries) {
     if (!e.path || e.type === "dir" || seen.has(e.path)) continue;
     seen.add(e.path);
-    if (e.type === "symlink") skipped.push({ path: e.path, reason: `a symbolic link (to ${e.link || "?"}); links are not followed` });
+    if (e.type === "symlink")
+      skipped.push({ path: e.path, reason: `a symbolic link (to ${e.link || "?"}); links are not followed` });
     else if (e.type === "device") skipped.push({ path: e.path, reason: "a device, FIFO or socket entry" });
     else if (e.type === "hardlink") {
-      const target = data.get(e.link ? e.link.split("/").filter((s) => s && s !== ".").join("/") : "");
+      const target = data.get(
+        e.link
+          ? e.link
+              .split("/")
+              .filter((s) => s && s !== ".")
+              .join("/")
+          : "",
+      );
       if (target) members.push({ path: e.path, data: target });
       else skipped.push({ path: e.path, reason: `a hard link to ${e.link}, which is not a file of this archive` });
     } else {

@@ -43,14 +43,18 @@ export function dictionaryBytes(method: string): number {
     if (lzma) max = Math.max(max, lzma[2] ? Number(lzma[1]) * UNITS[lzma[2].toLowerCase()]! : 2 ** Number(lzma[1]));
     const ppmd = /mem(\d+)([kmg]?)/i.exec(token);
     if (ppmd) max = Math.max(max, ppmd[2] ? Number(ppmd[1]) * UNITS[ppmd[2].toLowerCase()]! : 2 ** Number(ppmd[1]));
-    for (const w of token.matchAll(/:(\d+)([KMG])(?=:|$)/g)) max = Math.max(max, Number(w[1]) * UNITS[w[2]!.toLowerCase()]!);
+    for (const w of token.matchAll(/:(\d+)([KMG])(?=:|$)/g))
+      max = Math.max(max, Number(w[1]) * UNITS[w[2]!.toLowerCase()]!);
   }
   return max;
 }
 
 /** The relative form of an archive path: backslashes kept (a legal name character on Unix), "./" and empty steps dropped. */
 export function relativePath(raw: string): string {
-  return raw.split("/").filter((s) => s !== "" && s !== ".").join("/");
+  return raw
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
 }
 
 /** Why `raw` may not be extracted (absolute, a drive letter, a ".." step), or null when it is safe. */
@@ -130,31 +134,60 @@ const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} 
  * entry count, the declared total (absolute and as a ratio to `archiveBytes`), decoder dictionaries,
  * and encrypted members when no password was given.
  */
-export function checkListing(listing: ArchiveListing, archiveBytes: number, budget: ArchiveBudget, hasPassword: boolean): ListingRefusal | null {
+export function checkListing(
+  listing: ArchiveListing,
+  archiveBytes: number,
+  budget: ArchiveBudget,
+  hasPassword: boolean,
+): ListingRefusal | null {
   for (const e of listing.entries) {
     const why = unsafePath(e.raw);
-    if (why) return { code: "UNSAFE_ARCHIVE", message: `The member "${e.raw}" has ${why}; this archive is refused (zip-slip).` };
-    if (e.type === "hardlink" && e.link && unsafePath(e.link)) return { code: "UNSAFE_ARCHIVE", message: `The hard link "${e.raw}" points at "${e.link}", outside the archive; this archive is refused.` };
+    if (why)
+      return {
+        code: "UNSAFE_ARCHIVE",
+        message: `The member "${e.raw}" has ${why}; this archive is refused (zip-slip).`,
+      };
+    if (e.type === "hardlink" && e.link && unsafePath(e.link))
+      return {
+        code: "UNSAFE_ARCHIVE",
+        message: `The hard link "${e.raw}" points at "${e.link}", outside the archive; this archive is refused.`,
+      };
   }
   if (listing.entries.length > budget.maxEntries) {
-    return { code: "OVER_BUDGET", message: `The archive has ${listing.entries.length} entries; at most ${budget.maxEntries} are taken out.` };
+    return {
+      code: "OVER_BUDGET",
+      message: `The archive has ${listing.entries.length} entries; at most ${budget.maxEntries} are taken out.`,
+    };
   }
   const total = listing.entries.reduce((n, e) => n + (e.type === "file" ? e.size : 0), 0);
   if (total > budget.maxTotalBytes) {
-    return { code: "OVER_BUDGET", message: `The archive's files total ${mib(total)} unpacked; at most ${mib(budget.maxTotalBytes)} are taken out.` };
+    return {
+      code: "OVER_BUDGET",
+      message: `The archive's files total ${mib(total)} unpacked; at most ${mib(budget.maxTotalBytes)} are taken out.`,
+    };
   }
   if (total > budget.ratioFloorBytes && total > archiveBytes * budget.maxRatio) {
-    return { code: "OVER_BUDGET", message: `The archive's files total ${mib(total)} from ${mib(archiveBytes)}, a ratio of ${Math.round(total / Math.max(1, archiveBytes))}:1; above ${budget.maxRatio}:1 is refused as a decompression bomb.` };
+    return {
+      code: "OVER_BUDGET",
+      message: `The archive's files total ${mib(total)} from ${mib(archiveBytes)}, a ratio of ${Math.round(total / Math.max(1, archiveBytes))}:1; above ${budget.maxRatio}:1 is refused as a decompression bomb.`,
+    };
   }
   for (const e of listing.entries) {
     const dict = dictionaryBytes(e.method);
     if (dict > budget.maxDictionaryBytes) {
-      return { code: "OVER_BUDGET", message: `The member "${e.raw}" needs a ${mib(dict)} decoder dictionary (${e.method}); at most ${mib(budget.maxDictionaryBytes)} here.` };
+      return {
+        code: "OVER_BUDGET",
+        message: `The member "${e.raw}" needs a ${mib(dict)} decoder dictionary (${e.method}); at most ${mib(budget.maxDictionaryBytes)} here.`,
+      };
     }
   }
   if (!hasPassword) {
     const locked = listing.entries.find((e) => e.encrypted);
-    if (locked) return { code: "INVALID_PASSWORD", message: `The member "${locked.raw}" is encrypted; give the archive's password in the task's \`password\` parameter.` };
+    if (locked)
+      return {
+        code: "INVALID_PASSWORD",
+        message: `The member "${locked.raw}" is encrypted; give the archive's password in the task's \`password\` parameter.`,
+      };
   }
   return null;
 }

@@ -147,7 +147,8 @@ export async function newTesseract(module: WebAssembly.Module): Promise<Tesserac
   let apiLanguages = "";
   let osd: RawApi | undefined;
 
-  const setDpi = (a: RawApi, dpi: number | undefined) => a.SetVariable("user_defined_dpi", String(dpi && dpi > 0 ? Math.round(dpi) : 0));
+  const setDpi = (a: RawApi, dpi: number | undefined) =>
+    a.SetVariable("user_defined_dpi", String(dpi && dpi > 0 ? Math.round(dpi) : 0));
 
   return {
     loaded,
@@ -189,7 +190,15 @@ export async function newTesseract(module: WebAssembly.Module): Promise<Tesserac
               const text = it.GetUTF8Text(RIL.WORD);
               if (!text.trim()) continue;
               const b = it.getBoundingBox(RIL.WORD);
-              words.push({ text, x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, confidence: Math.max(0, Math.min(100, it.Confidence(RIL.WORD))), line: Math.max(0, line) });
+              words.push({
+                text,
+                x0: b.x0,
+                y0: b.y0,
+                x1: b.x1,
+                y1: b.y1,
+                confidence: Math.max(0, Math.min(100, it.Confidence(RIL.WORD))),
+                line: Math.max(0, line),
+              });
             } while (it.Next(RIL.WORD));
           }
         } finally {

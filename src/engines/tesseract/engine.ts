@@ -34,7 +34,10 @@ export interface TesseractLoader {
 
 /** A failure on the way, turned into data at the call's edge. */
 class Refusal extends Error {
-  constructor(readonly code: TaskErrorCode, message: string) {
+  constructor(
+    readonly code: TaskErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -48,7 +51,8 @@ const SHIPPED: readonly string[] = OCR_LANGUAGES.tesseract;
  * 180: (W−u, H−v); 90: (W−v, u); 270: (v, H−u).
  */
 export function mapBack(w: RawWord, rotation: Rotation, W: number, H: number): RawWord {
-  const pt = (u: number, v: number): [number, number] => (rotation === 180 ? [W - u, H - v] : rotation === 90 ? [W - v, u] : rotation === 270 ? [v, H - u] : [u, v]);
+  const pt = (u: number, v: number): [number, number] =>
+    rotation === 180 ? [W - u, H - v] : rotation === 90 ? [W - v, u] : rotation === 270 ? [v, H - u] : [u, v];
   const [ax, ay] = pt(w.x0, w.y0);
   const [bx, by] = pt(w.x1, w.y1);
   return { ...w, x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) };
@@ -56,7 +60,15 @@ export function mapBack(w: RawWord, rotation: Rotation, W: number, H: number): R
 
 /** The words of a pass clamped to the W×H image (tesseract's boxes can touch its edge). */
 const clamp = (words: RawWord[], W: number, H: number): OcrWord[] =>
-  words.map((w) => ({ text: w.text, x0: Math.max(0, Math.min(W, w.x0)), y0: Math.max(0, Math.min(H, w.y0)), x1: Math.max(0, Math.min(W, w.x1)), y1: Math.max(0, Math.min(H, w.y1)), confidence: Math.round(w.confidence * 100) / 100, line: w.line }));
+  words.map((w) => ({
+    text: w.text,
+    x0: Math.max(0, Math.min(W, w.x0)),
+    y0: Math.max(0, Math.min(H, w.y0)),
+    x1: Math.max(0, Math.min(W, w.x1)),
+    y1: Math.max(0, Math.min(H, w.y1)),
+    confidence: Math.round(w.confidence * 100) / 100,
+    line: w.line,
+  }));
 
 /** The WebAssembly tesseract over `loader`'s module and traineddata; nothing is loaded before the first call. */
 export function createTesseractEngine(loader: TesseractLoader): OcrEngine {
@@ -66,38 +78,68 @@ export function createTesseractEngine(loader: TesseractLoader): OcrEngine {
   let lastMemory = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const instance = () => (current ??= (async () => newTesseract(await (module ??= loader.loadWasm())))().catch((err) => {
-    current = undefined;
-    throw err;
-  }));
+  const instance = () =>
+    (current ??= (async () => newTesseract(await (module ??= loader.loadWasm())))().catch((err) => {
+      current = undefined;
+      throw err;
+    }));
 
   /** Loads into `t` the traineddata of `langs` it lacks. */
   async function ensure(t: Tesseract, langs: string[]): Promise<void> {
-    for (const lang of langs) if (!t.loaded.has(lang)) t.addLanguage(lang, await gunzip(await loader.loadLanguage(lang)));
+    for (const lang of langs)
+      if (!t.loaded.has(lang)) t.addLanguage(lang, await gunzip(await loader.loadLanguage(lang)));
   }
 
   async function run(req: OcrRequest): Promise<OcrPage> {
     const langs = normalizeLanguages(req.languages?.length ? req.languages : ["eng"]);
     const missing = missingLanguages("tesseract", langs);
     if (missing.length) {
-      throw new Refusal("UNSUPPORTED", `The WebAssembly OCR engine has the languages ${SHIPPED.join(", ")}; ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} recognised by the native engine (tesseract-native) where it is deployed.`);
+      throw new Refusal(
+        "UNSUPPORTED",
+        `The WebAssembly OCR engine has the languages ${SHIPPED.join(", ")}; ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} recognised by the native engine (tesseract-native) where it is deployed.`,
+      );
     }
     if (req.image.byteLength > budget.maxBytes) {
-      throw new Refusal("OVER_BUDGET", `${req.filename} is ${(req.image.byteLength / 1048576).toFixed(1)} MiB; the WebAssembly OCR engine takes image files up to ${(budget.maxBytes / 1048576).toFixed(0)} MiB.`);
+      throw new Refusal(
+        "OVER_BUDGET",
+        `${req.filename} is ${(req.image.byteLength / 1048576).toFixed(1)} MiB; the WebAssembly OCR engine takes image files up to ${(budget.maxBytes / 1048576).toFixed(0)} MiB.`,
+      );
     }
     const header = ocrImageHeader(req.image);
-    if (!header) throw new Refusal("OPEN_FAILED", `${req.filename} is not an image the OCR engine reads (PNG, JPEG, TIFF, BMP, GIF or WebP).`);
+    if (!header)
+      throw new Refusal(
+        "OPEN_FAILED",
+        `${req.filename} is not an image the OCR engine reads (PNG, JPEG, TIFF, BMP, GIF or WebP).`,
+      );
     const { width: w, height: h } = header;
-    if (w <= 0 || h <= 0) throw new Refusal("OPEN_FAILED", `${req.filename} declares no image size (${w}×${h}); the file is damaged.`);
+    if (w <= 0 || h <= 0)
+      throw new Refusal("OPEN_FAILED", `${req.filename} declares no image size (${w}×${h}); the file is damaged.`);
     if (w * h > budget.maxPixels || Math.max(w, h) > budget.maxSide) {
-      throw new Refusal("OVER_BUDGET", `${req.filename} is ${w}×${h} pixels (${(w * h / 1e6).toFixed(1)} MP); the WebAssembly OCR engine takes images up to ${(budget.maxPixels / 1e6).toFixed(1)} MP and ${budget.maxSide} px a side. Use a lower resolution, or the native engine.`);
+      throw new Refusal(
+        "OVER_BUDGET",
+        `${req.filename} is ${w}×${h} pixels (${((w * h) / 1e6).toFixed(1)} MP); the WebAssembly OCR engine takes images up to ${(budget.maxPixels / 1e6).toFixed(1)} MP and ${budget.maxSide} px a side. Use a lower resolution, or the native engine.`,
+      );
     }
     const t = await instance();
     await ensure(t, langs);
-    if (!t.useLanguages(langs)) throw new Refusal("UNSUPPORTED", `tesseract could not load the language data of ${langs.join("+")}: ${t.messages().slice(-2).join(" ")}`);
+    if (!t.useLanguages(langs))
+      throw new Refusal(
+        "UNSUPPORTED",
+        `tesseract could not load the language data of ${langs.join("+")}: ${t.messages().slice(-2).join(" ")}`,
+      );
     t.putImage(req.image);
     const upright = t.recognize(0, req.dpi);
-    if (!upright) throw new Refusal("OPEN_FAILED", `${req.filename} could not be read as an image: ${t.messages().filter((m) => /Error|error/.test(m)).slice(0, 2).join(" ") || "Leptonica could not decode it"}.`);
+    if (!upright)
+      throw new Refusal(
+        "OPEN_FAILED",
+        `${req.filename} could not be read as an image: ${
+          t
+            .messages()
+            .filter((m) => /Error|error/.test(m))
+            .slice(0, 2)
+            .join(" ") || "Leptonica could not decode it"
+        }.`,
+      );
     const W = upright.width;
     const H = upright.height;
     let best: Pass = upright;
@@ -132,14 +174,28 @@ export function createTesseractEngine(loader: TesseractLoader): OcrEngine {
           const t = await current;
           lastMemory = t?.memoryBytes() ?? lastMemory;
           if (lastMemory > budget.resetAboveBytes) current = undefined;
-          return { ok: true as const, engineVersion: version, ...page, ms: Date.now() - t0, wasmMemoryBytes: lastMemory };
+          return {
+            ok: true as const,
+            engineVersion: version,
+            ...page,
+            ms: Date.now() - t0,
+            wasmMemoryBytes: lastMemory,
+          };
         } catch (err) {
           const refused = err instanceof Refusal;
           // a crash (an emscripten abort, a RuntimeError) leaves the instance unusable: the next call gets a fresh one
           if (!refused) current = undefined;
           const code: TaskErrorCode = refused ? err.code : "CONVERSION_FAILED";
-          const message = refused ? err.message : `tesseract failed on ${req.filename}: ${err instanceof Error ? err.message : String(err)}`;
-          return { ok: false as const, error: { code, message, retryable: false }, engineVersion: version, ms: Date.now() - t0, wasmMemoryBytes: lastMemory };
+          const message = refused
+            ? err.message
+            : `tesseract failed on ${req.filename}: ${err instanceof Error ? err.message : String(err)}`;
+          return {
+            ok: false as const,
+            error: { code, message, retryable: false },
+            engineVersion: version,
+            ms: Date.now() - t0,
+            wasmMemoryBytes: lastMemory,
+          };
         }
       });
     },

@@ -64,8 +64,11 @@ export function reorderRuns<T extends { level: number }>(items: readonly T[]): T
   const minOdd = Math.min(...out.map((r) => r.level).filter((l) => l & 1), Infinity);
   if (minOdd === Infinity) return out;
   for (let level = max; level >= minOdd; level--) {
-    for (let i = 0; i < out.length; ) {
-      if (out[i].level < level) { i++; continue; }
+    for (let i = 0; i < out.length;) {
+      if (out[i].level < level) {
+        i++;
+        continue;
+      }
       let j = i;
       while (j < out.length && out[j].level >= level) j++;
       out.splice(i, j - i, ...out.slice(i, j).reverse());

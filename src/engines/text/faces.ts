@@ -14,13 +14,22 @@
 
 /** A shipped font file, by its file name (unique across the table). */
 export type FontFile =
-  | "DejaVuSans.ttf" | "DejaVuSans-Bold.ttf" | "DejaVuSerif.ttf" | "DejaVuSansMono.ttf"
-  | "NotoSans-Regular.ttf" | "NotoSans-Bold.ttf"
-  | "NotoSansJP-Regular.otf" | "NotoSansJP-Bold.otf"
-  | "NotoSansHans-Regular.otf" | "NotoSansHans-Bold.otf"
-  | "NotoSansKR-Regular.otf" | "NotoSansKR-Bold.otf"
-  | "NotoNaskhArabic-Regular.ttf" | "NotoNaskhArabic-Bold.ttf"
-  | "NotoSansHebrew-Regular.ttf" | "NotoSansHebrew-Bold.ttf";
+  | "DejaVuSans.ttf"
+  | "DejaVuSans-Bold.ttf"
+  | "DejaVuSerif.ttf"
+  | "DejaVuSansMono.ttf"
+  | "NotoSans-Regular.ttf"
+  | "NotoSans-Bold.ttf"
+  | "NotoSansJP-Regular.otf"
+  | "NotoSansJP-Bold.otf"
+  | "NotoSansHans-Regular.otf"
+  | "NotoSansHans-Bold.otf"
+  | "NotoSansKR-Regular.otf"
+  | "NotoSansKR-Bold.otf"
+  | "NotoNaskhArabic-Regular.ttf"
+  | "NotoNaskhArabic-Bold.ttf"
+  | "NotoSansHebrew-Regular.ttf"
+  | "NotoSansHebrew-Bold.ttf";
 
 /**
  * Where each file lives: "wasm/fonts" (in this repository) or an npm package whose `fonts/`
@@ -79,34 +88,100 @@ export interface ScriptFace {
  */
 export const SCRIPT_CHAIN: readonly ScriptFace[] = [
   {
-    name: "NotoSans", regular: "NotoSans-Regular.ttf", bold: "NotoSans-Bold.ttf",
-    ranges: [[0x0000, 0x052f], [0x1c80, 0x1c8f], [0x1d00, 0x1fff], [0x2000, 0x20cf], [0x2100, 0x214f], [0x2c60, 0x2c7f], [0x2de0, 0x2dff], [0xa640, 0xa69f], [0xa720, 0xa7ff]],
+    name: "NotoSans",
+    regular: "NotoSans-Regular.ttf",
+    bold: "NotoSans-Bold.ttf",
+    ranges: [
+      [0x0000, 0x052f],
+      [0x1c80, 0x1c8f],
+      [0x1d00, 0x1fff],
+      [0x2000, 0x20cf],
+      [0x2100, 0x214f],
+      [0x2c60, 0x2c7f],
+      [0x2de0, 0x2dff],
+      [0xa640, 0xa69f],
+      [0xa720, 0xa7ff],
+    ],
   },
   {
-    name: "NotoNaskhArabic", regular: "NotoNaskhArabic-Regular.ttf", bold: "NotoNaskhArabic-Bold.ttf",
-    ranges: [[0x0600, 0x06ff], [0x0750, 0x077f], [0x08a0, 0x08ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]],
+    name: "NotoNaskhArabic",
+    regular: "NotoNaskhArabic-Regular.ttf",
+    bold: "NotoNaskhArabic-Bold.ttf",
+    ranges: [
+      [0x0600, 0x06ff],
+      [0x0750, 0x077f],
+      [0x08a0, 0x08ff],
+      [0xfb50, 0xfdff],
+      [0xfe70, 0xfeff],
+    ],
   },
   {
-    name: "NotoSansHebrew", regular: "NotoSansHebrew-Regular.ttf", bold: "NotoSansHebrew-Bold.ttf",
-    ranges: [[0x0590, 0x05ff], [0xfb1d, 0xfb4f]],
+    name: "NotoSansHebrew",
+    regular: "NotoSansHebrew-Regular.ttf",
+    bold: "NotoSansHebrew-Bold.ttf",
+    ranges: [
+      [0x0590, 0x05ff],
+      [0xfb1d, 0xfb4f],
+    ],
   },
   {
-    name: "NotoSansJP", regular: "NotoSansJP-Regular.otf", bold: "NotoSansJP-Bold.otf",
-    ranges: [[0x2e80, 0x2fdf], [0x3000, 0x30ff], [0x3190, 0x31ff], [0x3200, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2ffff]],
+    name: "NotoSansJP",
+    regular: "NotoSansJP-Regular.otf",
+    bold: "NotoSansJP-Bold.otf",
+    ranges: [
+      [0x2e80, 0x2fdf],
+      [0x3000, 0x30ff],
+      [0x3190, 0x31ff],
+      [0x3200, 0x33ff],
+      [0x3400, 0x4dbf],
+      [0x4e00, 0x9fff],
+      [0xf900, 0xfaff],
+      [0xfe30, 0xfe4f],
+      [0xff00, 0xffef],
+      [0x20000, 0x2ffff],
+    ],
   },
   {
     // the file names are the package's: Noto Sans CJK SC ships as "Noto Sans Hans" in @embedpdf/fonts-sc
-    name: "NotoSansSC", regular: "NotoSansHans-Regular.otf", bold: "NotoSansHans-Bold.otf",
-    ranges: [[0x2e80, 0x2fdf], [0x3000, 0x303f], [0x3100, 0x312f], [0x31a0, 0x31bf], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2ffff]],
+    name: "NotoSansSC",
+    regular: "NotoSansHans-Regular.otf",
+    bold: "NotoSansHans-Bold.otf",
+    ranges: [
+      [0x2e80, 0x2fdf],
+      [0x3000, 0x303f],
+      [0x3100, 0x312f],
+      [0x31a0, 0x31bf],
+      [0x3400, 0x4dbf],
+      [0x4e00, 0x9fff],
+      [0xf900, 0xfaff],
+      [0xfe30, 0xfe4f],
+      [0xff00, 0xffef],
+      [0x20000, 0x2ffff],
+    ],
   },
   {
-    name: "NotoSansKR", regular: "NotoSansKR-Regular.otf", bold: "NotoSansKR-Bold.otf",
-    ranges: [[0x1100, 0x11ff], [0x3130, 0x318f], [0xa960, 0xa97f], [0xac00, 0xd7af], [0xd7b0, 0xd7ff], [0xffa0, 0xffdc]],
+    name: "NotoSansKR",
+    regular: "NotoSansKR-Regular.otf",
+    bold: "NotoSansKR-Bold.otf",
+    ranges: [
+      [0x1100, 0x11ff],
+      [0x3130, 0x318f],
+      [0xa960, 0xa97f],
+      [0xac00, 0xd7af],
+      [0xd7b0, 0xd7ff],
+      [0xffa0, 0xffdc],
+    ],
   },
 ];
 
 /** The Han ideograph blocks (Unicode 15 §18.1): the letters Chinese, Japanese and Korean share. */
-export const HAN: Ranges = [[0x2e80, 0x2fdf], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff], [0x20000, 0x2ffff]];
+export const HAN: Ranges = [
+  [0x2e80, 0x2fdf],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xf900, 0xfaff],
+  [0x20000, 0x2ffff],
+];
 
 /**
  * The faces that take over a line's Han ideographs once one of its letters needs them (a
@@ -121,8 +196,8 @@ export function inRanges(cp: number, ranges: Ranges): boolean {
 
 /** The cp1252 characters outside Latin-1 that WinAnsiEncoding has (ISO 32000-1 Annex D.2). */
 const WIN_ANSI_EXTRA = new Set([
-  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d,
-  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
+  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018,
+  0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
 ]);
 
 /**

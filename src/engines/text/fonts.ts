@@ -30,10 +30,15 @@ export function loadFace(source: FontSource, file: FontFile): Promise<LoadedFace
       try {
         bytes = await source(file);
       } catch (err) {
-        throw new TaskError("INTERNAL_ERROR", `The font ${file} could not be loaded: ${err instanceof Error ? err.message : String(err)}`, { cause: err, retryable: true });
+        throw new TaskError(
+          "INTERNAL_ERROR",
+          `The font ${file} could not be loaded: ${err instanceof Error ? err.message : String(err)}`,
+          { cause: err, retryable: true },
+        );
       }
       const font = fontkit.create(bytes);
-      if (!font || !("layout" in font)) throw new TaskError("INTERNAL_ERROR", `The font ${file} is not a single font face.`);
+      if (!font || !("layout" in font))
+        throw new TaskError("INTERNAL_ERROR", `The font ${file} is not a single font face.`);
       return { file, bytes, font };
     })();
     cache.set(file, face);

@@ -61,16 +61,25 @@ type Cls = "letter" | "mark" | "neutral";
 const classify = (ch: string): Cls => (/\p{M}/u.test(ch) ? "mark" : /\p{L}/u.test(ch) ? "letter" : "neutral");
 
 const describe = (chars: string[]) =>
-  chars.slice(0, 5).map((c) => `"${c}" (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`).join(", ") + (chars.length > 5 ? `, and ${chars.length - 5} more` : "");
+  chars
+    .slice(0, 5)
+    .map((c) => `"${c}" (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`)
+    .join(", ") + (chars.length > 5 ? `, and ${chars.length - 5} more` : "");
 
 /** Picks a face per character of `chars` (code points of one line), loading faces only as needed. */
-async function assignFaces(chars: string[], source: FontSource, opts: ShapeOptions, missing: Set<string>): Promise<(LoadedFace | undefined)[]> {
+async function assignFaces(
+  chars: string[],
+  source: FontSource,
+  opts: ShapeOptions,
+  missing: Set<string>,
+): Promise<(LoadedFace | undefined)[]> {
   if (opts.named) {
     const face = await loadFace(source, opts.named);
     return chars.map((c) => (face.font.hasGlyphForCodePoint(c.codePointAt(0)!) ? face : (missing.add(c), undefined)));
   }
   const files = SCRIPT_CHAIN.map((f) => ({ face: f, file: opts.bold ? f.bold : f.regular }));
-  const covers = (face: LoadedFace | undefined, c: string) => !!face && face.font.hasGlyphForCodePoint(c.codePointAt(0)!);
+  const covers = (face: LoadedFace | undefined, c: string) =>
+    !!face && face.font.hasGlyphForCodePoint(c.codePointAt(0)!);
   const firstCovering = async (c: string, byRange: boolean) => {
     for (const { face, file } of files) {
       if (byRange && !inRanges(c.codePointAt(0)!, face.ranges)) continue;
@@ -85,12 +94,15 @@ async function assignFaces(chars: string[], source: FontSource, opts: ShapeOptio
   for (let i = 0; i < chars.length; i++) if (cls[i] === "letter") out[i] = await firstCovering(chars[i], true);
   // Han unification: once a letter of the line needs the Korean or simplified Chinese face, the
   // line's other Han ideographs follow it, so that a word is drawn in one design
-  const takeover = files.filter((f) => HAN_FACES.includes(f.face.name))
+  const takeover = files
+    .filter((f) => HAN_FACES.includes(f.face.name))
     .sort((a, b) => HAN_FACES.indexOf(a.face.name) - HAN_FACES.indexOf(b.face.name))
-    .map(({ file }) => out.find((f) => f?.file === file)).find((f) => f);
+    .map(({ file }) => out.find((f) => f?.file === file))
+    .find((f) => f);
   if (takeover) {
     for (let i = 0; i < chars.length; i++) {
-      if (cls[i] === "letter" && inRanges(chars[i].codePointAt(0)!, HAN) && covers(takeover, chars[i])) out[i] = takeover;
+      if (cls[i] === "letter" && inRanges(chars[i].codePointAt(0)!, HAN) && covers(takeover, chars[i]))
+        out[i] = takeover;
     }
   }
   // marks follow their base; neutrals (spaces, digits, punctuation) stay with a neighbour that covers them
@@ -99,9 +111,15 @@ async function assignFaces(chars: string[], source: FontSource, opts: ShapeOptio
     const prev = out[i - 1];
     let next: LoadedFace | undefined;
     for (let j = i + 1; j < chars.length && !next; j++) if (cls[j] === "letter") next = out[j];
-    out[i] = covers(prev, chars[i]) ? prev : cls[i] === "neutral" && covers(next, chars[i]) ? next : await firstCovering(chars[i], false);
+    out[i] = covers(prev, chars[i])
+      ? prev
+      : cls[i] === "neutral" && covers(next, chars[i])
+        ? next
+        : await firstCovering(chars[i], false);
   }
-  chars.forEach((c, i) => { if (!out[i]) missing.add(c); });
+  chars.forEach((c, i) => {
+    if (!out[i]) missing.add(c);
+  });
   return out;
 }
 
@@ -114,7 +132,13 @@ function shapeRun(face: LoadedFace, text: string, rtl: boolean): ShapedRun {
     const p = run.positions?.[i];
     // the characters a glyph stands for are the logical ones (before L4 mirroring), for text extraction
     const codePoints = rtl ? g.codePoints.map(mirrorCodePoint) : g.codePoints;
-    return { id: g.id, codePoints, advance: (p?.xAdvance ?? g.advanceWidth) * em, xOffset: (p?.xOffset ?? 0) * em, yOffset: (p?.yOffset ?? 0) * em };
+    return {
+      id: g.id,
+      codePoints,
+      advance: (p?.xAdvance ?? g.advanceWidth) * em,
+      xOffset: (p?.xOffset ?? 0) * em,
+      yOffset: (p?.yOffset ?? 0) * em,
+    };
   });
   return { face, glyphs, advance: glyphs.reduce((s, g) => s + g.advance, 0), rtl };
 }
@@ -151,14 +175,25 @@ export async function shapeText(text: string, source: FontSource, opts: ShapeOpt
     lines.push({ runs: shaped, advance: shaped.reduce((s, r) => s + r.advance, 0) });
   }
   if (missing.size) {
-    throw new TaskError("UNSUPPORTED", `text: no shipped font has ${describe([...missing])}; the watermark fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Japanese, Chinese (simplified) and Korean.`);
+    throw new TaskError(
+      "UNSUPPORTED",
+      `text: no shipped font has ${describe([...missing])}; the watermark fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Japanese, Chinese (simplified) and Korean.`,
+    );
   }
   const faces = [...used.values()];
   if (faces.length === 0 && opts.named) faces.push(await loadFace(source, opts.named));
-  if (faces.length === 0) faces.push(await loadFace(source, opts.bold ? SCRIPT_CHAIN[0].bold : SCRIPT_CHAIN[0].regular));
+  if (faces.length === 0)
+    faces.push(await loadFace(source, opts.bold ? SCRIPT_CHAIN[0].bold : SCRIPT_CHAIN[0].regular));
   const ascent = Math.max(...faces.map((f) => f.font.ascent / f.font.unitsPerEm));
   const descent = Math.max(...faces.map((f) => -f.font.descent / f.font.unitsPerEm));
-  return { lines, width: Math.max(...lines.map((l) => l.advance), 1e-6), ascent, descent, lineHeight: ascent + descent, faces };
+  return {
+    lines,
+    width: Math.max(...lines.map((l) => l.advance), 1e-6),
+    ascent,
+    descent,
+    lineHeight: ascent + descent,
+    faces,
+  };
 }
 
 /** x offset (em) of a line of `advance` inside a block of `width` for `align` (default centre). */

@@ -43,7 +43,9 @@ export function shapedToSvg(t: ShapedText, o: SvgTextOptions): SvgText {
       for (const g of run.glyphs) {
         const glyph = run.face.font.getGlyph(g.id);
         // font units, y up → pixels, y down
-        const d = glyph?.path.mapPoints((px, py) => [x + g.xOffset * size + px * scale, baseline - g.yOffset * size - py * scale]).toSVG();
+        const d = glyph?.path
+          .mapPoints((px, py) => [x + g.xOffset * size + px * scale, baseline - g.yOffset * size - py * scale])
+          .toSVG();
         if (d) parts.push(d);
         x += g.advance * size;
       }
@@ -53,7 +55,8 @@ export function shapedToSvg(t: ShapedText, o: SvgTextOptions): SvgText {
   const fill = `#${hex.slice(0, 6)}`;
   const alpha = hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1;
   const d = parts.join(" ").replace(/-?\d+\.\d{3,}/g, (m) => num(Number(m)));
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<path fill="${fill}" fill-opacity="${num(alpha)}" fill-rule="nonzero" d="${d}"/></svg>`;
   return { svg, width, height };
 }

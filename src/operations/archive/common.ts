@@ -9,11 +9,23 @@ import { readInput } from "../kit";
 import type { InputFile, OperationContext } from "../types";
 
 /** Parameters of archive and of convert from an archive. */
-export const archiveParams = z
-  .object({
-    password: z.string().min(1).max(128).optional().describe("archive: encrypts a zip (AES-256) or 7z (AES-256, names too); convert from an archive: the password it was encrypted with"),
-    compression_level: z.number().int().min(0).max(9).optional().describe("0 (store) … 9 (smallest), 7-Zip's -mx; default 5"),
-  });
+export const archiveParams = z.object({
+  password: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      "archive: encrypts a zip (AES-256) or 7z (AES-256, names too); convert from an archive: the password it was encrypted with",
+    ),
+  compression_level: z
+    .number()
+    .int()
+    .min(0)
+    .max(9)
+    .optional()
+    .describe("0 (store) … 9 (smallest), 7-Zip's -mx; default 5"),
+});
 export type ArchiveParams = z.infer<typeof archiveParams>;
 /** Parameters of archive to a tar format, which cannot be encrypted (so `password` there is a 422). */
 export const tarParams = archiveParams.omit({ password: true });
@@ -31,7 +43,10 @@ export const REFUSED_OUTPUTS: Record<string, string> = {
 export async function readAll(inputs: InputFile[], ctx: OperationContext, row: EngineRow): Promise<Uint8Array[]> {
   const total = inputs.reduce((n, f) => n + f.size, 0);
   if (total > row.budget.maxBytes) {
-    throw new TaskError("OVER_BUDGET", `The ${inputs.length} input files total ${(total / 1048576).toFixed(1)} MiB; the ${row.name} engine archives up to ${(row.budget.maxBytes / 1048576).toFixed(1)} MiB at once.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${inputs.length} input files total ${(total / 1048576).toFixed(1)} MiB; the ${row.name} engine archives up to ${(row.budget.maxBytes / 1048576).toFixed(1)} MiB at once.`,
+    );
   }
   const out: Uint8Array[] = [];
   for (const f of inputs) out.push(await readInput(f, ctx, row));

@@ -12,7 +12,10 @@ import type { OperationHandler } from "../types";
 import { archiveParams, readAll, REFUSED_OUTPUTS, tarParams, type ArchiveParams } from "./common";
 
 /** The archive handler for `outputs`; `params` without `password` for the tar formats, which cannot be encrypted. */
-function archiveTo(outputs: readonly ArchiveOutput[], params: typeof archiveParams | typeof tarParams): OperationHandler<ArchiveParams> {
+function archiveTo(
+  outputs: readonly ArchiveOutput[],
+  params: typeof archiveParams | typeof tarParams,
+): OperationHandler<ArchiveParams> {
   return {
     operation: "archive",
     kind: "archive",
@@ -27,7 +30,16 @@ function archiveTo(outputs: readonly ArchiveOutput[], params: typeof archivePara
       const format = p.output_format as ArchiveOutput;
       const data = await readAll(inputs, ctx, row);
       const names = uniqueNames(inputs.map((f) => f.filename));
-      const r = await engineCall(engine.create({ files: names.map((name, i) => ({ name, data: data[i]! })), format, password: p.password, level: p.compression_level }), "", row.name);
+      const r = await engineCall(
+        engine.create({
+          files: names.map((name, i) => ({ name, data: data[i]! })),
+          format,
+          password: p.password,
+          level: p.compression_level,
+        }),
+        "",
+        row.name,
+      );
       const filename = p.filename ?? `${inputs.length === 1 ? baseName(names[0]!) : "archive"}.${format}`;
       return { files: [{ filename, data: r.data }], engine: { name: row.name, version: r.engineVersion } };
     },
@@ -37,5 +49,8 @@ function archiveTo(outputs: readonly ArchiveOutput[], params: typeof archivePara
 /** archive to zip or 7z (may be encrypted with `password`), and to the tar formats. */
 export const ARCHIVE_CREATE_HANDLERS = [
   archiveTo(["zip", "7z"], archiveParams),
-  archiveTo(ARCHIVE_OUTPUTS.filter((f) => f !== "zip" && f !== "7z"), tarParams),
+  archiveTo(
+    ARCHIVE_OUTPUTS.filter((f) => f !== "zip" && f !== "7z"),
+    tarParams,
+  ),
 ];

@@ -38,14 +38,39 @@ export const archiveExtract: OperationHandler<ArchiveParams> = {
       throwIfAborted(ctx.signal);
       const format = formatOf(input, p.input_format) as ArchiveInput;
       const repack = out === MEMBERS_FORMAT ? undefined : (out as ArchiveOutput);
-      const r = await engineCall(engine.extract({ input: { data: await readInput(input, ctx, row), filename: input.filename }, format, password: p.password, repack, level: p.compression_level }), input.filename, row.name);
+      const r = await engineCall(
+        engine.extract({
+          input: { data: await readInput(input, ctx, row), filename: input.filename },
+          format,
+          password: p.password,
+          repack,
+          level: p.compression_level,
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
       skipped.push(...r.skipped.map((s) => ({ ...s, from: input.filename })));
       if (repack) {
-        files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }), data: r.archive! });
+        files.push({
+          filename: outputName({
+            filename: p.filename,
+            input: input.filename,
+            ext: out,
+            index: i + 1,
+            numbered: false,
+          }),
+          data: r.archive!,
+        });
         continue;
       }
-      for (const m of r.members) members.push({ path: m.path, filename: m.path.split("/").pop() || "file", size: m.data.byteLength, from: input.filename });
+      for (const m of r.members)
+        members.push({
+          path: m.path,
+          filename: m.path.split("/").pop() || "file",
+          size: m.data.byteLength,
+          from: input.filename,
+        });
       files.push(...r.members.map((m) => ({ filename: "", data: m.data })));
     }
     if (out === MEMBERS_FORMAT) {

@@ -13,7 +13,10 @@ import type { InputFile, OperationContext, OperationOutput } from "../types";
 
 /** The parameters every command engine takes besides `engine` and `command`. */
 export const lineParams = {
-  arguments: z.string().max(8192).describe("The arguments, split like a POSIX shell splits words; paths under /input/<task>/ and /output/ only"),
+  arguments: z
+    .string()
+    .max(8192)
+    .describe("The arguments, split like a POSIX shell splits words; paths under /input/<task>/ and /output/ only"),
   capture_output: boolParam.describe("Put the console output in result.output"),
 };
 
@@ -26,7 +29,11 @@ export function checkLine(line: string, checkWords: (words: string[]) => string 
 }
 
 /** The task's inputs as /input/<task>/<filename> files, read under `row`'s byte budget. */
-export async function commandInputs(inputs: InputFile[], ctx: OperationContext, row: EngineRow): Promise<{ task: string; filename: string; data: Uint8Array }[]> {
+export async function commandInputs(
+  inputs: InputFile[],
+  ctx: OperationContext,
+  row: EngineRow,
+): Promise<{ task: string; filename: string; data: Uint8Array }[]> {
   const files = [];
   for (const f of inputs) {
     throwIfAborted(ctx.signal);
@@ -45,7 +52,11 @@ export function commandOutput(
   captured: boolean | undefined,
   engine: { name: string; version: string },
 ): OperationOutput {
-  if (r.files.length === 0 && !captured) throw new TaskError("CONVERSION_FAILED", "The command wrote no file under /output/ (and capture_output is off, so it produced nothing).");
+  if (r.files.length === 0 && !captured)
+    throw new TaskError(
+      "CONVERSION_FAILED",
+      "The command wrote no file under /output/ (and capture_output is off, so it produced nothing).",
+    );
   return {
     files: r.files.map((f) => ({ filename: f.filename, data: f.data })),
     extra: { command: r.command, ...(captured ? { output: r.output ?? "" } : {}) },

@@ -18,7 +18,10 @@ import type { OperationHandler } from "../types";
 import { checkLine, commandInputs, commandOutput, lineParams } from "./common";
 
 const magickParams = z.object({
-  engine: z.enum(["imagemagick", "graphicsmagick"]).default("imagemagick").describe("imagemagick or graphicsmagick (or ffmpeg)"),
+  engine: z
+    .enum(["imagemagick", "graphicsmagick"])
+    .default("imagemagick")
+    .describe("imagemagick or graphicsmagick (or ffmpeg)"),
   command: z.string().max(32).default("convert").describe("imagemagick: convert, magick, identify; graphicsmagick: gm"),
   ...lineParams,
 });
@@ -35,13 +38,24 @@ export const command: OperationHandler<MagickParams> = {
   takesInput: true,
   check(p) {
     const commands = COMMANDS[p.engine] ?? [];
-    if (!commands.includes(p.command)) return [`command: ${p.command} is not a command of ${p.engine}; use ${commands.join(", ")}.`];
+    if (!commands.includes(p.command))
+      return [`command: ${p.command} is not a command of ${p.engine}; use ${commands.join(", ")}.`];
     return checkLine(p.arguments, checkWords);
   },
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "command", "command");
     const files = await commandInputs(inputs, ctx, row);
-    const r = await engineCall(engine.run({ engine: p.engine, command: p.command, arguments: p.arguments, inputs: files, capture_output: p.capture_output }), "", p.engine);
+    const r = await engineCall(
+      engine.run({
+        engine: p.engine,
+        command: p.command,
+        arguments: p.arguments,
+        inputs: files,
+        capture_output: p.capture_output,
+      }),
+      "",
+      p.engine,
+    );
     return commandOutput(r, p.capture_output, { name: p.engine, version: r.engineVersion });
   },
 };
@@ -66,7 +80,11 @@ export const ffmpegCommand: OperationHandler<FfmpegParams> = {
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "media", "command");
     const files = await commandInputs(inputs, ctx, row);
-    const r = await engineCall(engine.command({ command: p.command, arguments: p.arguments, inputs: files, capture_output: p.capture_output }), "", row.name);
+    const r = await engineCall(
+      engine.command({ command: p.command, arguments: p.arguments, inputs: files, capture_output: p.capture_output }),
+      "",
+      row.name,
+    );
     return commandOutput(r, p.capture_output, { name: row.name, version: r.engineVersion });
   },
 };

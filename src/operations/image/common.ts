@@ -13,7 +13,10 @@ export function inputFormatOf(file: InputFile, inputFormat: string | undefined, 
   const named = formatOf(file, inputFormat);
   const format = canonicalFormat(named);
   if (!format) {
-    throw new TaskError("INVALID_CONVERSION_TYPE", `${operation} cannot read ${named ? `${named} files` : `${file.filename} (no extension; set input_format)`}.`);
+    throw new TaskError(
+      "INVALID_CONVERSION_TYPE",
+      `${operation} cannot read ${named ? `${named} files` : `${file.filename} (no extension; set input_format)`}.`,
+    );
   }
   return format;
 }

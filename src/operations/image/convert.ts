@@ -8,7 +8,13 @@
  */
 import type { z } from "zod";
 import type { ImageFormat } from "../../engines/kinds/image";
-import { IMAGE_INPUTS, IMAGE_OUTPUTS, IMAGE_SVG_OUTPUTS, NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS } from "../../engines/registry";
+import {
+  IMAGE_INPUTS,
+  IMAGE_OUTPUTS,
+  IMAGE_SVG_OUTPUTS,
+  NATIVE_IMAGE_INPUTS,
+  NATIVE_IMAGE_OUTPUTS,
+} from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
@@ -19,10 +25,12 @@ import { convertParams } from "./schemas";
 const NATIVE_ONLY_OUTPUTS: readonly ImageFormat[] = NATIVE_IMAGE_OUTPUTS.filter((f) => !IMAGE_OUTPUTS.includes(f));
 
 /** Every (input, output) pair convert offers, by some image engine. */
-export const CONVERT_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) => [
-  ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
-  ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
-].map((output) => ({ input, output })));
+export const CONVERT_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) =>
+  [
+    ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
+    ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
+  ].map((output) => ({ input, output })),
+);
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {
   operation: "convert",
@@ -40,12 +48,24 @@ export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {
     let version = row.version;
     for (const [i, input] of inputs.entries()) {
       const inputFormat = inputFormatOf(input, p.input_format, "convert");
-      const r = await engineCall(engine.run({
-        op: "convert", input: await readInput(input, ctx, row), inputFormat, outputFormat,
-        options: { width, height, fit, strip, quality, auto_orient, pixel_density },
-      }), input.filename, row.name);
+      const r = await engineCall(
+        engine.run({
+          op: "convert",
+          input: await readInput(input, ctx, row),
+          inputFormat,
+          outputFormat,
+          options: { width, height, fit, strip, quality, auto_orient, pixel_density },
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
-      files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }), r.outputs[0]));
+      files.push(
+        imageFile(
+          outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }),
+          r.outputs[0],
+        ),
+      );
     }
     return { files, engine: { name: row.name, version } };
   },

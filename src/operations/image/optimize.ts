@@ -15,26 +15,43 @@ import { optimizeParams } from "./schemas";
 export const imageOptimize: OperationHandler<z.infer<typeof optimizeParams>> = {
   operation: "optimize",
   kind: "image",
-  formats: [{ input: "png", output: "png" }, { input: "jpg", output: "jpg" }],
+  formats: [
+    { input: "png", output: "png" },
+    { input: "jpg", output: "jpg" },
+  ],
   params: optimizeParams,
   credits: 1,
   takesInput: true,
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "image", "optimize");
     const files: OutputFile[] = [];
-    let original = 0, saved = 0, version = row.version;
+    let original = 0,
+      saved = 0,
+      version = row.version;
     for (const [i, input] of inputs.entries()) {
       const format: ImageFormat = inputFormatOf(input, p.input_format, "optimize");
       const bytes = await readInput(input, ctx, row);
-      const r = await engineCall(engine.run({
-        op: "optimize", input: bytes, inputFormat: format, outputFormat: format,
-        options: { profile: p.profile, quality: p.quality },
-      }), input.filename, row.name);
+      const r = await engineCall(
+        engine.run({
+          op: "optimize",
+          input: bytes,
+          inputFormat: format,
+          outputFormat: format,
+          options: { profile: p.profile, quality: p.quality },
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
       const out = r.outputs[0];
       original += bytes.byteLength;
       saved += bytes.byteLength - out.data.byteLength;
-      files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: format, index: i + 1, numbered: false }), out));
+      files.push(
+        imageFile(
+          outputName({ filename: p.filename, input: input.filename, ext: format, index: i + 1, numbered: false }),
+          out,
+        ),
+      );
     }
     return { files, extra: { bytes_saved: saved, original_size: original }, engine: { name: row.name, version } };
   },

@@ -26,15 +26,29 @@ export const convertParams = z.object({
   strip: boolParam.describe("Remove metadata (EXIF, XMP, comments); the ICC profile is kept"),
   quality: z.number().int().min(1).max(100).optional().describe("Encoder quality for jpg, webp, avif"),
   auto_orient: boolParam.describe("Apply the EXIF orientation (default true)"),
-  pixel_density: z.number().int().min(1).max(2400).optional().describe("Pixels per inch written to the output; SVG is rendered at this density"),
+  pixel_density: z
+    .number()
+    .int()
+    .min(1)
+    .max(2400)
+    .optional()
+    .describe("Pixels per inch written to the output; SVG is rendered at this density"),
 });
 
 /** thumbnail: png|jpg|webp, width, height, fit (max default, no upscaling), count. */
 export const thumbnailParams = z.object({
   width: side.optional(),
   height: side.optional(),
-  fit: fit.optional().describe("max (default): inside the box without enlarging; crop: fill and crop; scale: exact size"),
-  count: z.number().int().min(1).max(100).optional().describe("Thumbnails of the first frames of a multi-frame input (default 1)"),
+  fit: fit
+    .optional()
+    .describe("max (default): inside the box without enlarging; crop: fill and crop; scale: exact size"),
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("Thumbnails of the first frames of a multi-frame input (default 1)"),
 });
 
 /** watermark on images: the one watermark schema (operations/watermark-params.ts), in pixels. */
@@ -42,6 +56,9 @@ export { watermarkParams, checkWatermarkSource as checkWatermark } from "../wate
 
 /** optimize for png/jpg: profile (web default) and quality. */
 export const optimizeParams = z.object({
-  profile: z.enum(["web", "print", "archive", "mrc", "max"]).optional().describe("JPG quality preset: web 85, print/archive 92, mrc 80, max 70; PNG is always lossless"),
+  profile: z
+    .enum(["web", "print", "archive", "mrc", "max"])
+    .optional()
+    .describe("JPG quality preset: web 85, print/archive 92, mrc 80, max 70; PNG is always lossless"),
   quality: z.number().int().min(1).max(100).optional(),
 });

@@ -15,7 +15,9 @@ import { thumbnailParams } from "./schemas";
 /** Thumbnail outputs (contract §6). */
 export const THUMBNAIL_OUTPUTS: ImageFormat[] = ["png", "jpg", "webp"];
 
-export const THUMBNAIL_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) => THUMBNAIL_OUTPUTS.map((output) => ({ input, output })));
+export const THUMBNAIL_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) =>
+  THUMBNAIL_OUTPUTS.map((output) => ({ input, output })),
+);
 
 export const imageThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
   operation: "thumbnail",
@@ -32,16 +34,28 @@ export const imageThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> =
     let version = row.version;
     for (const input of inputs) {
       const inputFormat = inputFormatOf(input, p.input_format, "thumbnail");
-      const r = await engineCall(engine.run({
-        op: "thumbnail", input: await readInput(input, ctx, row), inputFormat, outputFormat,
-        options: { width: p.width, height: p.height, fit: p.fit, count: p.count },
-      }), input.filename, row.name);
+      const r = await engineCall(
+        engine.run({
+          op: "thumbnail",
+          input: await readInput(input, ctx, row),
+          inputFormat,
+          outputFormat,
+          options: { width: p.width, height: p.height, fit: p.fit, count: p.count },
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
       // `filename` names every output of the task (numbered across inputs); else each input's frames are numbered
       const numbered = (p.count ?? 1) > 1 && !p.filename;
       r.outputs.forEach((out, i) => {
         const index = p.filename ? files.length + 1 : i + 1;
-        files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index, numbered }), out));
+        files.push(
+          imageFile(
+            outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index, numbered }),
+            out,
+          ),
+        );
       });
     }
     return { files, engine: { name: row.name, version } };

@@ -21,9 +21,16 @@ export function defaultWatermarkOutput(input: ImageFormat): ImageFormat {
   return input === "heic" ? "jpg" : "png";
 }
 
-export const WATERMARK_PAIRS: FormatPair[] = IMAGE_INPUTS.map((input) => ({ input, output: defaultWatermarkOutput(input) }));
+export const WATERMARK_PAIRS: FormatPair[] = IMAGE_INPUTS.map((input) => ({
+  input,
+  output: defaultWatermarkOutput(input),
+}));
 
-async function watermarkImage(name: string, ctx: OperationContext, row: EngineRow): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
+async function watermarkImage(
+  name: string,
+  ctx: OperationContext,
+  row: EngineRow,
+): Promise<{ bytes: Uint8Array; format: ImageFormat }> {
   const { file, data } = await readTaskFile(ctx, name, row, "watermark image");
   return { bytes: data, format: inputFormatOf(file, undefined, "watermark") };
 }
@@ -50,14 +57,32 @@ export const imageWatermark: OperationHandler<Params> = {
     for (const [i, input] of inputs.entries()) {
       const inputFormat = inputFormatOf(input, p.input_format, "watermark");
       const outputFormat = (p.output_format as ImageFormat | undefined) ?? defaultWatermarkOutput(inputFormat);
-      const r = await engineCall(engine.run({
-        op: "watermark", input: await readInput(input, ctx, row), inputFormat, outputFormat,
-        options: pickWatermarkOptions(options), extra: mark?.bytes, extraFormat: mark?.format,
-      }), input.filename, row.name);
+      const r = await engineCall(
+        engine.run({
+          op: "watermark",
+          input: await readInput(input, ctx, row),
+          inputFormat,
+          outputFormat,
+          options: pickWatermarkOptions(options),
+          extra: mark?.bytes,
+          extraFormat: mark?.format,
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
-      files.push(imageFile(outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }), r.outputs[0]));
+      files.push(
+        imageFile(
+          outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }),
+          r.outputs[0],
+        ),
+      );
     }
-    return { files, engine: { name: row.name, version }, ...(font.warning ? { extra: { warnings: [font.warning] } } : {}) };
+    return {
+      files,
+      engine: { name: row.name, version },
+      ...(font.warning ? { extra: { warnings: [font.warning] } } : {}),
+    };
   },
 };
 

@@ -16,7 +16,10 @@ const inlineParams = z.object({
   filename: z.string({ error: "filename is required." }).min(1).max(255),
 });
 
-function inline(operation: "import/raw" | "import/base64", decode: (s: string) => Uint8Array): OperationHandler<z.infer<typeof inlineParams>> {
+function inline(
+  operation: "import/raw" | "import/base64",
+  decode: (s: string) => Uint8Array,
+): OperationHandler<z.infer<typeof inlineParams>> {
   return {
     operation,
     kind: "platform",
@@ -27,7 +30,11 @@ function inline(operation: "import/raw" | "import/base64", decode: (s: string) =
     mode: "ingress",
     async run(_inputs, p) {
       const data = decode(p.file);
-      if (data.byteLength > MAX_INLINE_BYTES) throw new TaskError("FILE_TOO_LARGE", `file is ${data.byteLength} bytes; inline imports are limited to ${MAX_INLINE_BYTES} bytes (use import/upload).`);
+      if (data.byteLength > MAX_INLINE_BYTES)
+        throw new TaskError(
+          "FILE_TOO_LARGE",
+          `file is ${data.byteLength} bytes; inline imports are limited to ${MAX_INLINE_BYTES} bytes (use import/upload).`,
+        );
       return { files: [{ filename: safeFilename(p.filename), data }] };
     },
   };

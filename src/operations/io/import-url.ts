@@ -36,7 +36,10 @@ export const importUrl: OperationHandler<z.infer<typeof importUrlParams>> = {
       try {
         res = await fetch(url, { headers: p.headers, redirect: "manual", signal: ctx.signal });
       } catch (err) {
-        throw new TaskError("DOWNLOAD_FAILED", `Could not download ${url}: ${(err as Error).message}`, { retryable: true, cause: err });
+        throw new TaskError("DOWNLOAD_FAILED", `Could not download ${url}: ${(err as Error).message}`, {
+          retryable: true,
+          cause: err,
+        });
       }
       const loc = res.headers.get("location");
       if (res.status >= 300 && res.status < 400 && loc) {
@@ -46,12 +49,17 @@ export const importUrl: OperationHandler<z.infer<typeof importUrlParams>> = {
       }
       break;
     }
-    if (!res || (res.status >= 300 && res.status < 400)) throw new TaskError("DOWNLOAD_FAILED", `Too many redirects (more than ${MAX_REDIRECTS}).`);
+    if (!res || (res.status >= 300 && res.status < 400))
+      throw new TaskError("DOWNLOAD_FAILED", `Too many redirects (more than ${MAX_REDIRECTS}).`);
     if (!res.ok) {
       await res.body?.cancel();
-      throw new TaskError("DOWNLOAD_FAILED", `Downloading ${url} failed with HTTP ${res.status}.`, { retryable: res.status >= 500 || res.status === 429 });
+      throw new TaskError("DOWNLOAD_FAILED", `Downloading ${url} failed with HTTP ${res.status}.`, {
+        retryable: res.status >= 500 || res.status === 429,
+      });
     }
-    const filename = safeFilename(p.filename ?? filenameFromDisposition(res.headers.get("content-disposition")) ?? filenameFromUrl(url));
+    const filename = safeFilename(
+      p.filename ?? filenameFromDisposition(res.headers.get("content-disposition")) ?? filenameFromUrl(url),
+    );
     const declared = Number(res.headers.get("content-length") ?? NaN);
     const max = ctx.settings.maxImportBytes;
     if (declared > max) {

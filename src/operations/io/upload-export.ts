@@ -14,7 +14,13 @@ export const importUpload: OperationHandler<{ redirect?: string }> = {
   kind: "platform",
   formats: [{ input: "*", output: "*" }],
   /** `redirect`: where the upload endpoint sends a browser after a successful upload (303, contract §1.3). */
-  params: z.object({ redirect: z.string().url().refine((u) => /^https?:\/\//i.test(u), "redirect must be an http(s) URL.").optional() }),
+  params: z.object({
+    redirect: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), "redirect must be an http(s) URL.")
+      .optional(),
+  }),
   credits: 0,
   takesInput: false,
   mode: "upload",
@@ -62,10 +68,21 @@ export const exportUrl: OperationHandler<z.infer<typeof exportUrlParams>> = {
     if (p.archive_multiple_files && inputs.length > 1) {
       // The runner stores the archive as output 0 of this task; its key is known now, so the URL is signed before it exists.
       checkZipBudget(inputs.reduce((n, f) => n + f.size, 0));
-      const data = zipFiles(await Promise.all(inputs.map(async (f) => ({ filename: f.filename, data: await f.bytes() }))));
-      const filename = safeFilename(p.filename && /\.zip$/i.test(p.filename) ? p.filename : p.filename ? `${p.filename}.zip` : ARCHIVE_NAME);
-      const url = await signFileUrl(s.publicBaseUrl, s.urlSigningSecret, { key: outputKey(ctx.jobId, ctx.taskId, 0, filename), expires, inline: false });
-      return { files: [{ filename, data, contentType: "application/zip" }], extra: { files: [{ filename, size: data.byteLength, url }] } };
+      const data = zipFiles(
+        await Promise.all(inputs.map(async (f) => ({ filename: f.filename, data: await f.bytes() }))),
+      );
+      const filename = safeFilename(
+        p.filename && /\.zip$/i.test(p.filename) ? p.filename : p.filename ? `${p.filename}.zip` : ARCHIVE_NAME,
+      );
+      const url = await signFileUrl(s.publicBaseUrl, s.urlSigningSecret, {
+        key: outputKey(ctx.jobId, ctx.taskId, 0, filename),
+        expires,
+        inline: false,
+      });
+      return {
+        files: [{ filename, data, contentType: "application/zip" }],
+        extra: { files: [{ filename, size: data.byteLength, url }] },
+      };
     }
     const files = await Promise.all(
       inputs.map(async (f) => ({

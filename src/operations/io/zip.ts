@@ -16,7 +16,40 @@ import { extensionOf, safeFilename } from "./filenames";
 export const MAX_ZIP_INPUT_BYTES = 48 * 1024 * 1024;
 
 /** Extensions whose data is already compressed: stored, not deflated again. */
-const STORED = new Set(["jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "pdf", "zip", "gz", "tar.gz", "tgz", "bz2", "tar.bz2", "xz", "7z", "rar", "mp3", "mp4", "m4a", "mov", "webm", "mkv", "ogg", "docx", "xlsx", "pptx", "odt", "ods", "odp", "epub"]);
+const STORED = new Set([
+  "jpg",
+  "jpeg",
+  "png",
+  "gif",
+  "webp",
+  "avif",
+  "heic",
+  "heif",
+  "pdf",
+  "zip",
+  "gz",
+  "tar.gz",
+  "tgz",
+  "bz2",
+  "tar.bz2",
+  "xz",
+  "7z",
+  "rar",
+  "mp3",
+  "mp4",
+  "m4a",
+  "mov",
+  "webm",
+  "mkv",
+  "ogg",
+  "docx",
+  "xlsx",
+  "pptx",
+  "odt",
+  "ods",
+  "odp",
+  "epub",
+]);
 
 /** Unique member names in input order: "a.pdf", "a-2.pdf", "a-3.pdf"… */
 export function uniqueNames(names: string[]): string[] {
@@ -35,7 +68,10 @@ export function uniqueNames(names: string[]): string[] {
 /** @throws TaskError OVER_BUDGET when files totalling `total` bytes are more than one archive takes (checked before reading them) */
 export function checkZipBudget(total: number): void {
   if (total > MAX_ZIP_INPUT_BYTES) {
-    throw new TaskError("OVER_BUDGET", `archive_multiple_files: the files total ${total} bytes; one archive takes at most ${MAX_ZIP_INPUT_BYTES} bytes. Export them one by one.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `archive_multiple_files: the files total ${total} bytes; one archive takes at most ${MAX_ZIP_INPUT_BYTES} bytes. Export them one by one.`,
+    );
   }
 }
 

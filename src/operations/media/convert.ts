@@ -3,7 +3,14 @@
  * audio (the first audio track), audio → audio, animated GIF → video. One handler per output format
  * (schemas.ts), all running the same code.
  */
-import { AUDIO_INPUTS, AUDIO_OUTPUTS, VIDEO_INPUTS, VIDEO_OUTPUTS, type MediaOptions, type MediaOutput } from "../../../native-protocol/media/formats";
+import {
+  AUDIO_INPUTS,
+  AUDIO_OUTPUTS,
+  VIDEO_INPUTS,
+  VIDEO_OUTPUTS,
+  type MediaOptions,
+  type MediaOutput,
+} from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
@@ -13,11 +20,29 @@ import { checkConvert, convertParamsFor } from "./schemas";
 /** The input formats of convert to `out`: video to anything, audio to audio; a GIF only to video. */
 function pairsTo(out: MediaOutput): FormatPair[] {
   const audioOut = (AUDIO_OUTPUTS as readonly string[]).includes(out);
-  const inputs = audioOut ? [...VIDEO_INPUTS.filter((f) => f !== "gif"), ...AUDIO_INPUTS] : VIDEO_INPUTS.filter((f) => f !== "gif" || out !== "gif");
+  const inputs = audioOut
+    ? [...VIDEO_INPUTS.filter((f) => f !== "gif"), ...AUDIO_INPUTS]
+    : VIDEO_INPUTS.filter((f) => f !== "gif" || out !== "gif");
   return inputs.map((input) => ({ input, output: out }));
 }
 
-const OPTION_KEYS = ["video_codec", "crf", "preset", "profile", "width", "height", "fit", "fps", "audio_codec", "audio_bitrate", "audio_qscale", "audio_frequency", "audio_channels", "trim_start", "trim_end"] as const;
+const OPTION_KEYS = [
+  "video_codec",
+  "crf",
+  "preset",
+  "profile",
+  "width",
+  "height",
+  "fit",
+  "fps",
+  "audio_codec",
+  "audio_bitrate",
+  "audio_qscale",
+  "audio_frequency",
+  "audio_channels",
+  "trim_start",
+  "trim_end",
+] as const;
 
 /** The convert handler for output format `out`. */
 function mediaConvert(out: MediaOutput): OperationHandler<Record<string, unknown>> {
@@ -32,13 +57,34 @@ function mediaConvert(out: MediaOutput): OperationHandler<Record<string, unknown
     check: (p) => checkConvert(p, out),
     async run(inputs, p, ctx) {
       const { engine, row } = useEngine(ctx, "media", "convert");
-      const options = Object.fromEntries(OPTION_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])) as MediaOptions;
+      const options = Object.fromEntries(
+        OPTION_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]]),
+      ) as MediaOptions;
       const files: OutputFile[] = [];
       let version = row.version;
       for (const [i, input] of inputs.entries()) {
-        const r = await engineCall(engine.run({ op: "convert", input: { data: await readInput(input, ctx, row), filename: input.filename }, outputFormat: out, options }), input.filename, row.name);
+        const r = await engineCall(
+          engine.run({
+            op: "convert",
+            input: { data: await readInput(input, ctx, row), filename: input.filename },
+            outputFormat: out,
+            options,
+          }),
+          input.filename,
+          row.name,
+        );
         version = r.engineVersion;
-        files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }), data: r.data, contentType: MEDIA_MIME[out] });
+        files.push({
+          filename: outputName({
+            filename: p.filename,
+            input: input.filename,
+            ext: out,
+            index: i + 1,
+            numbered: false,
+          }),
+          data: r.data,
+          contentType: MEDIA_MIME[out],
+        });
       }
       return { files, engine: { name: row.name, version } };
     },

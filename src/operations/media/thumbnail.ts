@@ -14,7 +14,9 @@ import { thumbnailParams } from "./schemas";
 export const mediaThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
   operation: "thumbnail",
   kind: "media",
-  formats: VIDEO_INPUTS.filter((f) => f !== "gif").flatMap((input) => THUMBNAIL_OUTPUTS.map((output) => ({ input, output }))),
+  formats: VIDEO_INPUTS.filter((f) => f !== "gif").flatMap((input) =>
+    THUMBNAIL_OUTPUTS.map((output) => ({ input, output })),
+  ),
   params: thumbnailParams,
   credits: 1,
   takesInput: true,
@@ -25,12 +27,28 @@ export const mediaThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> =
     const files: OutputFile[] = [];
     let version = row.version;
     for (const [i, input] of inputs.entries()) {
-      const r = await engineCall(engine.run({
-        op: "thumbnail", input: { data: await readInput(input, ctx, row), filename: input.filename }, outputFormat,
-        options: { timestamp: p.timestamp, width: p.width, height: p.height, fit: p.fit },
-      }), input.filename, row.name);
+      const r = await engineCall(
+        engine.run({
+          op: "thumbnail",
+          input: { data: await readInput(input, ctx, row), filename: input.filename },
+          outputFormat,
+          options: { timestamp: p.timestamp, width: p.width, height: p.height, fit: p.fit },
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
-      files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }), data: r.data, contentType: MEDIA_MIME[outputFormat] });
+      files.push({
+        filename: outputName({
+          filename: p.filename,
+          input: input.filename,
+          ext: outputFormat,
+          index: i + 1,
+          numbered: false,
+        }),
+        data: r.data,
+        contentType: MEDIA_MIME[outputFormat],
+      });
     }
     return { files, engine: { name: row.name, version } };
   },

@@ -34,15 +34,33 @@ export const mediaWatermark: OperationHandler<Params> = {
     const { image: _image, font_name, rotation, ...rest } = p;
     const font = fontNameFor(font_name);
     const options = { ...rest, ...(font.name ? { font_name: resolveFont(font.name) } : {}) };
-    const warnings = [...(font.warning ? [font.warning] : []), ...(rotation ? [`rotation is not applied to video watermarks; the watermark was placed unrotated.`] : [])];
+    const warnings = [
+      ...(font.warning ? [font.warning] : []),
+      ...(rotation ? [`rotation is not applied to video watermarks; the watermark was placed unrotated.`] : []),
+    ];
     const files: OutputFile[] = [];
     let version = row.version;
     for (const [i, input] of inputs.entries()) {
       const own = formatOf(input, p.input_format);
-      const out = ((p.output_format as string | undefined) ?? (own && OUTPUTS.includes(own) ? own : "mp4")) as VideoOutput;
-      const r = await engineCall(engine.run({ op: "watermark", input: { data: await readInput(input, ctx, row), filename: input.filename }, outputFormat: out, options, image }), input.filename, row.name);
+      const out = ((p.output_format as string | undefined) ??
+        (own && OUTPUTS.includes(own) ? own : "mp4")) as VideoOutput;
+      const r = await engineCall(
+        engine.run({
+          op: "watermark",
+          input: { data: await readInput(input, ctx, row), filename: input.filename },
+          outputFormat: out,
+          options,
+          image,
+        }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
-      files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }), data: r.data, contentType: MEDIA_MIME[out] });
+      files.push({
+        filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }),
+        data: r.data,
+        contentType: MEDIA_MIME[out],
+      });
     }
     return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
   },

@@ -22,7 +22,12 @@ import { passwordParam } from "../pdf/common";
 import type { OperationContext } from "../types";
 
 /** The PDF decrypted with `password` by the PDF engine that does pdf/decrypt. @throws TaskError INVALID_PASSWORD */
-async function decrypted(data: Uint8Array, filename: string, password: string, ctx: OperationContext): Promise<Uint8Array> {
+async function decrypted(
+  data: Uint8Array,
+  filename: string,
+  password: string,
+  ctx: OperationContext,
+): Promise<Uint8Array> {
   const { engine, row } = useEngine(ctx, "pdf", "pdf/decrypt");
   return (await engineCall(engine.decrypt?.({ input: { data, filename, password } }), filename, row.name)).data;
 }
@@ -43,11 +48,17 @@ export const metadataRead: OperationHandler<z.infer<typeof metadataParams>> = {
     if (!input) throw new TaskError("INVALID_CONVERSION_TYPE", "metadata needs an input file.");
     const format = formatOf(input, p.input_format);
     let bytes = await readInput(input, ctx, row);
-    if (p.password !== undefined && (format === "pdf" || looksLikePdf(bytes))) bytes = await decrypted(bytes, input.filename, p.password, ctx);
-    const r = await engineCall(engine.read({ input: bytes, filename: input.filename, format }), input.filename, row.name);
+    if (p.password !== undefined && (format === "pdf" || looksLikePdf(bytes)))
+      bytes = await decrypted(bytes, input.filename, p.password, ctx);
+    const r = await engineCall(
+      engine.read({ input: bytes, filename: input.filename, format }),
+      input.filename,
+      row.name,
+    );
     const metadata = r.metadata;
     // the spec's PageCount is an integer: ExifTool prints it as one; keep it so if a version prints a string
-    if (typeof metadata.PageCount === "string" && /^\d+$/.test(metadata.PageCount)) metadata.PageCount = Number(metadata.PageCount);
+    if (typeof metadata.PageCount === "string" && /^\d+$/.test(metadata.PageCount))
+      metadata.PageCount = Number(metadata.PageCount);
     return { files: [], extra: { metadata }, engine: { name: row.name, version: r.engineVersion } };
   },
 };

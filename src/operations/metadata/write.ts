@@ -19,7 +19,9 @@ const value = z.union([z.string(), z.number(), z.array(z.string())]);
 
 /** metadata/write: `metadata` is required (filename and input_format are common parameters). */
 export const metadataWriteParams = z.object({
-  metadata: z.record(z.string(), value).describe("Properties to write, e.g. {\"Title\": \"Report\", \"Author\": \"Ann\"}; \"\" deletes one"),
+  metadata: z
+    .record(z.string(), value)
+    .describe('Properties to write, e.g. {"Title": "Report", "Author": "Ann"}; "" deletes one'),
 });
 
 export const metadataWrite: OperationHandler<z.infer<typeof metadataWriteParams>> = {
@@ -37,11 +39,25 @@ export const metadataWrite: OperationHandler<z.infer<typeof metadataWriteParams>
     for (const [i, input] of inputs.entries()) {
       const format = formatOf(input, p.input_format);
       const bytes = await readInput(input, ctx, row);
-      const r = await engineCall(engine.write({ input: bytes, filename: input.filename, format, tags: p.metadata }), input.filename, row.name);
+      const r = await engineCall(
+        engine.write({ input: bytes, filename: input.filename, format, tags: p.metadata }),
+        input.filename,
+        row.name,
+      );
       version = r.engineVersion;
       // the written file keeps its input's name and extension
-      const filename = outputName({ filename: p.filename, input: input.filename, ext: extensionOf(input.filename), index: i + 1, numbered: false });
-      files.push({ filename, data: r.data, contentType: WRITE_MIME[extensionOf(filename)] ?? WRITE_MIME[format ?? ""] });
+      const filename = outputName({
+        filename: p.filename,
+        input: input.filename,
+        ext: extensionOf(input.filename),
+        index: i + 1,
+        numbered: false,
+      });
+      files.push({
+        filename,
+        data: r.data,
+        contentType: WRITE_MIME[extensionOf(filename)] ?? WRITE_MIME[format ?? ""],
+      });
     }
     if (files.length === 0) throw new TaskError("INVALID_CONVERSION_TYPE", "metadata/write needs an input file.");
     return { files, engine: { name: row.name, version } };

@@ -38,7 +38,11 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
       version = r.engineVersion;
       pages += r.pages ?? 0;
       for (const s of r.fontsSubstituted) substituted.set(s.requested, s.used);
-      files.push({ filename: outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }), data: r.data, contentType: "application/pdf" });
+      files.push({
+        filename: outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }),
+        data: r.data,
+        contentType: "application/pdf",
+      });
     }
     const fonts_substituted = [...substituted].map(([requested, used]) => ({ requested, used }));
     return { files, extra: { pages, fonts_substituted }, engine: { name: row.name, version } };

@@ -24,7 +24,11 @@ export function isOfficeFile(filename: string, inputFormat?: string): boolean {
 export async function officePdf(ctx: OperationContext, file: InputFile, password?: string): Promise<Uint8Array> {
   const { engine, row } = useEngine(ctx, "office", "convert");
   const data = await readInput(file, ctx, row);
-  const r = await engineCall(engine.convert({ input: { data, filename: file.filename, password }, format: "pdf" }), file.filename, row.name);
+  const r = await engineCall(
+    engine.convert({ input: { data, filename: file.filename, password }, format: "pdf" }),
+    file.filename,
+    row.name,
+  );
   return r.data;
 }
 
@@ -47,10 +51,18 @@ export function viaPdf<P>(pdf: OperationHandler<P>): OperationHandler<P> {
     formats: OFFICE_INPUTS.flatMap((input) => outputs.map((output) => ({ input, output }))),
     async run(inputs, p, ctx) {
       for (const f of inputs) {
-        if (!isOfficeFile(f.filename, p.input_format)) throw new TaskError("INVALID_CONVERSION_TYPE", `${pdf.operation} of office documents: ${f.filename} is not one.`);
+        if (!isOfficeFile(f.filename, p.input_format))
+          throw new TaskError(
+            "INVALID_CONVERSION_TYPE",
+            `${pdf.operation} of office documents: ${f.filename} is not one.`,
+          );
       }
       const { input_format: _office, ...rest } = p;
-      const { engine: pdfEngine, ...out } = await pdf.run(inputs.map((f) => asPdfInput(ctx, f)), rest as typeof p, { ...ctx, route: undefined });
+      const { engine: pdfEngine, ...out } = await pdf.run(
+        inputs.map((f) => asPdfInput(ctx, f)),
+        rest as typeof p,
+        { ...ctx, route: undefined },
+      );
       // the task reports the office engine routing chose; the engine of the PDF step is in the result
       return { ...out, extra: { ...out.extra, ...(pdfEngine ? { pdf_engine: pdfEngine.name } : {}) } };
     },

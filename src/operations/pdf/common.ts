@@ -43,11 +43,15 @@ export function pdfFile(filename: string, data: Uint8Array): OutputFile {
  * without an extension pass here and are judged by their header when opened.
  */
 export function requirePdfInputs(inputs: InputFile[], operation: string, inputFormat?: string): void {
-  if (inputs.length === 0) throw new TaskError("INVALID_CONVERSION_TYPE", `${operation} needs at least one input file.`);
+  if (inputs.length === 0)
+    throw new TaskError("INVALID_CONVERSION_TYPE", `${operation} needs at least one input file.`);
   for (const f of inputs) {
     const fmt = inputFormat ?? extensionOf(f.filename);
     if (fmt && fmt !== "pdf") {
-      throw new TaskError("INVALID_CONVERSION_TYPE", `${operation} takes PDF files; ${f.filename} is ${fmt}. Convert it to PDF first.`);
+      throw new TaskError(
+        "INVALID_CONVERSION_TYPE",
+        `${operation} takes PDF files; ${f.filename} is ${fmt}. Convert it to PDF first.`,
+      );
     }
   }
 }
@@ -84,7 +88,12 @@ export async function perDocument(
     const r = await engineCall(call(engine, input), "", row.name);
     version = r.engineVersion;
     addDropped(dropped, r.dropped);
-    files.push(pdfFile(outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }), r.data));
+    files.push(
+      pdfFile(
+        outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }),
+        r.data,
+      ),
+    );
   }
   return { files, ...droppedExtra(dropped), engine: { name: row.name, version } };
 }

@@ -13,5 +13,6 @@ export const decryptPdf: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/decrypt",
   ...PDF_TO_PDF,
   params,
-  run: (inputs, p, ctx) => perDocument("pdf/decrypt", inputs, p, ctx, (engine, input) => engine.decrypt?.({ input }), p.password),
+  run: (inputs, p, ctx) =>
+    perDocument("pdf/decrypt", inputs, p, ctx, (engine, input) => engine.decrypt?.({ input }), p.password),
 };

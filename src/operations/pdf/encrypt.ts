@@ -19,7 +19,10 @@ const params = z.object({
   set_owner_password: password.optional(),
   allow_extract: boolParam,
   allow_accessibility: boolParam,
-  allow_modify: z.enum(["none", "assemble", "form", "annotate", "all"]).optional().describe("Cumulative levels as qpdf's --modify (default all)"),
+  allow_modify: z
+    .enum(["none", "assemble", "form", "annotate", "all"])
+    .optional()
+    .describe("Cumulative levels as qpdf's --modify (default all)"),
   allow_print: z.enum(["none", "low", "full"]).optional().describe("default full"),
 });
 type Params = z.infer<typeof params>;
@@ -49,9 +52,15 @@ export const encryptPdf: OperationHandler<Params> = {
   operation: "pdf/encrypt",
   ...PDF_TO_PDF,
   params,
-  check: (p) => (p.set_password || p.set_owner_password ? [] : ["set_password or set_owner_password is required to encrypt a PDF."]),
+  check: (p) =>
+    p.set_password || p.set_owner_password ? [] : ["set_password or set_owner_password is required to encrypt a PDF."],
   run: (inputs, p, ctx) =>
     perDocument("pdf/encrypt", inputs, p, ctx, (engine, input) =>
-      engine.encrypt?.({ input, userPassword: p.set_password ?? "", ownerPassword: p.set_owner_password ?? randomPassword(), permissions: permissionsFor(p) }),
+      engine.encrypt?.({
+        input,
+        userPassword: p.set_password ?? "",
+        ownerPassword: p.set_owner_password ?? randomPassword(),
+        permissions: permissionsFor(p),
+      }),
     ),
 };

@@ -7,12 +7,26 @@ import { checkPages } from "../../engines/kinds/pdf-pages";
 import type { OperationHandler } from "../types";
 import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
 
-const params = z.object({ pages: z.string().max(1000).describe('1-based pages and ranges in output order, e.g. "1,3,5-7"; "5-" = page 5 to the last page'), password: passwordParam });
+const params = z.object({
+  pages: z
+    .string()
+    .max(1000)
+    .describe('1-based pages and ranges in output order, e.g. "1,3,5-7"; "5-" = page 5 to the last page'),
+  password: passwordParam,
+});
 
 export const extractPages: OperationHandler<z.infer<typeof params>> = {
   operation: "pdf/extract-pages",
   ...PDF_TO_PDF,
   params,
   check: (p) => checkPages(p.pages),
-  run: (inputs, p, ctx) => perDocument("pdf/extract-pages", inputs, p, ctx, (engine, input) => engine.extract?.({ input, pages: p.pages }), p.password),
+  run: (inputs, p, ctx) =>
+    perDocument(
+      "pdf/extract-pages",
+      inputs,
+      p,
+      ctx,
+      (engine, input) => engine.extract?.({ input, pages: p.pages }),
+      p.password,
+    ),
 };

@@ -28,9 +28,10 @@ import { boolParam, pdfFile } from "./common";
 import { toDisplayWords } from "./ocr";
 import { checkLanguages, languageParam, languagesOf } from "./ocr-languages";
 
-
 const params = z.object({
-  ocr: boolParam.describe("Recognise the text of each page (tesseract) and add it as an invisible, searchable text layer"),
+  ocr: boolParam.describe(
+    "Recognise the text of each page (tesseract) and add it as an invisible, searchable text layer",
+  ),
   language: languageParam,
 });
 type Params = z.infer<typeof params>;
@@ -42,11 +43,26 @@ interface PageImage {
 }
 
 /** The page images of one input: a JPEG or PNG as it is, anything else as PNG by the image engine — every page of a TIFF, the first frame of an animation. */
-async function pageImages(ctx: OperationContext, file: InputFile, bytes: Uint8Array, inputFormat: string | undefined): Promise<PageImage[]> {
+async function pageImages(
+  ctx: OperationContext,
+  file: InputFile,
+  bytes: Uint8Array,
+  inputFormat: string | undefined,
+): Promise<PageImage[]> {
   const format = inputFormatOf(file, inputFormat, "convert");
   if ((format === "jpg" || format === "png") && sniffImage(bytes)) return [{ data: bytes, ppi: recordedPpi(bytes) }];
   const image = useEngine(ctx, "image", "convert");
-  const r = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat: format, outputFormat: "png", options: { all_frames: format === "tiff" } }), file.filename, image.row.name);
+  const r = await engineCall(
+    image.engine.run({
+      op: "convert",
+      input: bytes,
+      inputFormat: format,
+      outputFormat: "png",
+      options: { all_frames: format === "tiff" },
+    }),
+    file.filename,
+    image.row.name,
+  );
   return r.outputs.map((o) => ({ data: o.data, ppi: o.ppi }));
 }
 
@@ -54,7 +70,12 @@ async function pageImages(ctx: OperationContext, file: InputFile, bytes: Uint8Ar
  * Every input to a PDF, with a text layer when `ocr` is given.
  * @throws TaskError from the engines (OPEN_FAILED, OVER_BUDGET, …) naming the file
  */
-async function imagesToPdf(inputs: InputFile[], p: Params & CommonParams, ctx: OperationContext, ocr?: UsedEngine<"ocr">): Promise<{ files: OutputFile[]; report: Record<string, unknown>[]; version?: string }> {
+async function imagesToPdf(
+  inputs: InputFile[],
+  p: Params & CommonParams,
+  ctx: OperationContext,
+  ocr?: UsedEngine<"ocr">,
+): Promise<{ files: OutputFile[]; report: Record<string, unknown>[]; version?: string }> {
   const pdf = useEngine(ctx, "pdf", "merge");
   const languages = languagesOf(p.language);
   const files: OutputFile[] = [];
@@ -64,7 +85,11 @@ async function imagesToPdf(inputs: InputFile[], p: Params & CommonParams, ctx: O
     throwIfAborted(ctx.signal);
     const pages = await pageImages(ctx, file, await readInput(file, ctx, pdf.row), p.input_format);
     const name = outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false });
-    const docs: PdfInput[] = pages.map((pg, n) => ({ data: pg.data, filename: pages.length > 1 ? `${file.filename} page ${n + 1}` : file.filename, ...(pg.ppi ? { ppi: pg.ppi } : {}) }));
+    const docs: PdfInput[] = pages.map((pg, n) => ({
+      data: pg.data,
+      filename: pages.length > 1 ? `${file.filename} page ${n + 1}` : file.filename,
+      ...(pg.ppi ? { ppi: pg.ppi } : {}),
+    }));
     const merged = await engineCall(pdf.engine.merge?.({ inputs: docs, filename: name }), file.filename, pdf.row.name);
     version ??= merged.engineVersion;
     if (!ocr) {
@@ -78,17 +103,35 @@ async function imagesToPdf(inputs: InputFile[], p: Params & CommonParams, ctx: O
     for (const [n, pg] of pages.entries()) {
       throwIfAborted(ctx.signal);
       const page = info[n]!;
-      const words = await engineCall(ocr.engine.recognize({ image: pg.data, filename: docs[n].filename, languages, ...(pg.ppi ? { dpi: pg.ppi } : {}) }), file.filename, ocr.row.name);
+      const words = await engineCall(
+        ocr.engine.recognize({
+          image: pg.data,
+          filename: docs[n].filename,
+          languages,
+          ...(pg.ppi ? { dpi: pg.ppi } : {}),
+        }),
+        file.filename,
+        ocr.row.name,
+      );
       version = words.engineVersion;
       // word boxes are pixels of the image as given: its resolution on the page, whatever the page
       // size came from (its ppi, 72, or the 14 400 pt cap)
-      layers.push({ page: n + 1, words: toDisplayWords(words, (72 * (words.width || page.width)) / page.width, page.height) });
+      layers.push({
+        page: n + 1,
+        words: toDisplayWords(words, (72 * (words.width || page.width)) / page.width, page.height),
+      });
       if (words.rotation) rotations[n + 1] = words.rotation;
       ctx.progress?.(((i + (n + 1) / pages.length) / inputs.length) * 100);
     }
     const out = await engineCall(pdf.engine.textLayer?.({ input, pages: layers }), file.filename, pdf.row.name);
     files.push(pdfFile(name, out.data));
-    report.push({ file: file.filename, pages: pages.map((_, n) => n + 1), ppi: [...new Set(pages.map((pg) => pg.ppi ?? 72))], words: out.words, ...(Object.keys(rotations).length ? { rotated_pages: rotations } : {}) });
+    report.push({
+      file: file.filename,
+      pages: pages.map((_, n) => n + 1),
+      ppi: [...new Set(pages.map((pg) => pg.ppi ?? 72))],
+      words: out.words,
+      ...(Object.keys(rotations).length ? { rotated_pages: rotations } : {}),
+    });
   }
   return { files, report, version };
 }
@@ -124,8 +167,13 @@ export const imagePdfOcr: OperationHandler<Params> = {
     const r = await imagesToPdf(inputs, p, ctx, p.ocr ? ocr : undefined);
     return {
       files: r.files,
-      ...(p.ocr ? { extra: { ocr: r.report.length === 1 ? r.report[0] : r.report, language: languagesOf(p.language) } } : {}),
-      engine: { name: p.ocr ? ocr.row.name : useEngine(ctx, "pdf", "merge").row.name, version: r.version ?? ocr.row.version },
+      ...(p.ocr
+        ? { extra: { ocr: r.report.length === 1 ? r.report[0] : r.report, language: languagesOf(p.language) } }
+        : {}),
+      engine: {
+        name: p.ocr ? ocr.row.name : useEngine(ctx, "pdf", "merge").row.name,
+        version: r.version ?? ocr.row.version,
+      },
     };
   },
 };

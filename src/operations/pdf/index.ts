@@ -21,15 +21,36 @@ import { splitPages } from "./split";
 import { pdfThumbnail } from "./thumbnail";
 import { watermarkPdf } from "./watermark";
 
-export { convertPdfToImage, decryptPdf, encryptPdf, extractPages, mergePdf, pdfThumbnail, rotatePages, splitPages, watermarkPdf };
+export {
+  convertPdfToImage,
+  decryptPdf,
+  encryptPdf,
+  extractPages,
+  mergePdf,
+  pdfThumbnail,
+  rotatePages,
+  splitPages,
+  watermarkPdf,
+};
 
 /** The PDF rows. */
 export const PDF_HANDLERS: OperationHandler<any>[] = [
-  mergePdf, splitPages, extractPages, rotatePages, encryptPdf, decryptPdf, watermarkPdf, convertPdfToImage, pdfThumbnail,
+  mergePdf,
+  splitPages,
+  extractPages,
+  rotatePages,
+  encryptPdf,
+  decryptPdf,
+  watermarkPdf,
+  convertPdfToImage,
+  pdfThumbnail,
   // Ghostscript in the native engine (issue 12)
-  pdfA, pdfX, pdfOptimize,
+  pdfA,
+  pdfX,
+  pdfOptimize,
   // tesseract (WebAssembly, native for other languages), issue 17
   ocrPdf,
   // image → pdf, searchable with `ocr` (issue 17)
-  imagePdf, imagePdfOcr,
+  imagePdf,
+  imagePdfOcr,
 ];

@@ -24,7 +24,10 @@ import { isOfficeFile, officePdf } from "../office/via-pdf";
 
 /** `password`: one for every encrypted input, or one per input in `input` order. */
 const params = z.object({
-  password: z.union([passwordParam.unwrap(), z.array(passwordParam.unwrap().nullable()).max(1000)]).optional().describe("Opens encrypted inputs: one password for all, or one per input in input order (null for none)"),
+  password: z
+    .union([passwordParam.unwrap(), z.array(passwordParam.unwrap().nullable()).max(1000)])
+    .optional()
+    .describe("Opens encrypted inputs: one password for all, or one per input in input order (null for none)"),
 });
 
 /** Image formats merge hands to the image engine (what it reads, minus what PDF engines embed themselves). */
@@ -35,10 +38,18 @@ const CONVERTIBLE = ["gif", "webp", "tif", "tiff", "bmp", "heic", "avif", "ico"]
  * TIFF, every GIF frame, each with its resolution), or throws INVALID_CONVERSION_TYPE naming the
  * file when the format is not an image this server reads or no image engine is here.
  */
-async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: string): Promise<{ data: Uint8Array; ppi?: number }[]> {
+async function imageToPng(
+  ctx: OperationContext,
+  bytes: Uint8Array,
+  filename: string,
+): Promise<{ data: Uint8Array; ppi?: number }[]> {
   const fmt = extensionOf(filename) || "unknown";
   const refuse = (cause?: unknown) =>
-    new TaskError("INVALID_CONVERSION_TYPE", `merge takes PDF and image files; ${filename} (${fmt}) must be converted to PDF first with a convert task (output_format pdf).`, { cause });
+    new TaskError(
+      "INVALID_CONVERSION_TYPE",
+      `merge takes PDF and image files; ${filename} (${fmt}) must be converted to PDF first with a convert task (output_format pdf).`,
+      { cause },
+    );
   const inputFormat = canonicalFormat(fmt);
   if (!CONVERTIBLE.includes(fmt) || !inputFormat) throw refuse();
   let image;
@@ -47,7 +58,17 @@ async function imageToPng(ctx: OperationContext, bytes: Uint8Array, filename: st
   } catch (err) {
     throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }
-  const res = await engineCall(image.engine.run({ op: "convert", input: bytes, inputFormat, outputFormat: "png", options: { all_frames: inputFormat === "tiff" } }), filename, image.row.name);
+  const res = await engineCall(
+    image.engine.run({
+      op: "convert",
+      input: bytes,
+      inputFormat,
+      outputFormat: "png",
+      options: { all_frames: inputFormat === "tiff" },
+    }),
+    filename,
+    image.row.name,
+  );
   return res.outputs.map((o) => ({ data: o.data, ...(o.ppi ? { ppi: o.ppi } : {}) }));
 }
 
@@ -61,13 +82,19 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
   requiresOutputFormat: true,
   async run(inputs, p, ctx) {
     if (p.output_format && p.output_format !== "pdf") {
-      throw new TaskError("INVALID_CONVERSION_TYPE", `merge only produces PDF; output_format ${p.output_format} is not supported.`);
+      throw new TaskError(
+        "INVALID_CONVERSION_TYPE",
+        `merge only produces PDF; output_format ${p.output_format} is not supported.`,
+      );
     }
     if (inputs.length === 0) throw new TaskError("INVALID_CONVERSION_TYPE", "merge needs at least one input file.");
     const { engine, row } = useEngine(ctx, "pdf", "merge");
     const total = inputs.reduce((n, f) => n + f.size, 0);
     if (total > row.budget.maxBytes) {
-      throw new TaskError("OVER_BUDGET", `The merge inputs add up to ${total} bytes; the ${row.name} engine merges up to ${row.budget.maxBytes} bytes.`);
+      throw new TaskError(
+        "OVER_BUDGET",
+        `The merge inputs add up to ${total} bytes; the ${row.name} engine merges up to ${row.budget.maxBytes} bytes.`,
+      );
     }
     const docs: PdfInput[] = [];
     const passwordOf = (i: number) => (Array.isArray(p.password) ? p.password[i] || undefined : p.password);
@@ -79,13 +106,22 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
       }
       const bytes = await readInput(input, ctx, row);
       if (looksLikePdf(bytes) || sniffImage(bytes)) {
-        docs.push({ data: bytes, filename: input.filename, ...(looksLikePdf(bytes) && passwordOf(i) ? { password: passwordOf(i) } : {}) });
+        docs.push({
+          data: bytes,
+          filename: input.filename,
+          ...(looksLikePdf(bytes) && passwordOf(i) ? { password: passwordOf(i) } : {}),
+        });
       } else {
-        for (const page of await imageToPng(ctx, bytes, input.filename)) docs.push({ ...page, filename: input.filename });
+        for (const page of await imageToPng(ctx, bytes, input.filename))
+          docs.push({ ...page, filename: input.filename });
       }
     }
     const name = p.filename ?? `${baseName(inputs[0].filename)}.pdf`;
     const r = await engineCall(engine.merge?.({ inputs: docs, filename: name }), "", row.name);
-    return { files: [pdfFile(name, r.data)], ...droppedExtra(r.dropped ?? {}), engine: { name: row.name, version: r.engineVersion } };
+    return {
+      files: [pdfFile(name, r.data)],
+      ...droppedExtra(r.dropped ?? {}),
+      engine: { name: row.name, version: r.engineVersion },
+    };
   },
 };

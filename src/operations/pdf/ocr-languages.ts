@@ -10,7 +10,9 @@ import { ALL_OCR_LANGUAGES, normalizeLanguages, ocrRowFor } from "../../engines/
 export const languageParam = z
   .union([z.string().min(1).max(100), z.array(z.string().min(1).max(20)).min(1).max(8)])
   .optional()
-  .describe(`Tesseract language codes, e.g. ["eng","deu"] (default ["eng"]); available: ${ALL_OCR_LANGUAGES.join(", ")}`);
+  .describe(
+    `Tesseract language codes, e.g. ["eng","deu"] (default ["eng"]); available: ${ALL_OCR_LANGUAGES.join(", ")}`,
+  );
 
 /** The normalised language list of a `language` value ("ENG+fra" → ["eng","fra"]; absent → ["eng"]). */
 export function languagesOf(value: string | string[] | undefined): string[] {
@@ -22,7 +24,10 @@ export function languagesOf(value: string | string[] | undefined): string[] {
 export function checkLanguages(value: string | string[] | undefined): string[] {
   const languages = languagesOf(value);
   const unknown = languages.filter((l) => !ALL_OCR_LANGUAGES.includes(l));
-  if (unknown.length) return [`language: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not available; available: ${ALL_OCR_LANGUAGES.join(", ")}.`];
+  if (unknown.length)
+    return [
+      `language: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} not available; available: ${ALL_OCR_LANGUAGES.join(", ")}.`,
+    ];
   if (!ocrRowFor(languages)) return [`language: no OCR engine here reads ${languages.join(" + ")} together.`];
   return [];
 }

@@ -47,7 +47,10 @@ export function ocrDpi(info: PdfPageInfo, page: number, filename: string, maxPix
   const squareInches = (info.width / 72) * (info.height / 72);
   const dpi = Math.min(OCR_DPI, Math.floor(Math.sqrt(maxPixels / Math.max(squareInches, 1e-6))));
   if (dpi < OCR_MIN_DPI) {
-    throw new TaskError("OVER_BUDGET", `${filename} page ${page} is ${Math.round(info.width)}×${Math.round(info.height)} pt; at ${OCR_MIN_DPI} ppi it would be over the ${OCR_MAX_PIXELS} pixels this OCR engine reads.`);
+    throw new TaskError(
+      "OVER_BUDGET",
+      `${filename} page ${page} is ${Math.round(info.width)}×${Math.round(info.height)} pt; at ${OCR_MIN_DPI} ppi it would be over the ${OCR_MAX_PIXELS} pixels this OCR engine reads.`,
+    );
   }
   return dpi;
 }
@@ -59,7 +62,14 @@ export function ocrDpi(info: PdfPageInfo, page: number, filename: string, maxPix
 export function toDisplayWords(page: OcrPage, dpi: number, displayHeight: number): TextLayerWord[] {
   const s = 72 / dpi;
   const angle = (360 - page.rotation) % 360;
-  return page.words.map((w) => ({ text: w.text, x0: w.x0 * s, x1: w.x1 * s, y0: displayHeight - w.y1 * s, y1: displayHeight - w.y0 * s, angle }));
+  return page.words.map((w) => ({
+    text: w.text,
+    x0: w.x0 * s,
+    x1: w.x1 * s,
+    y0: displayHeight - w.y1 * s,
+    y1: displayHeight - w.y0 * s,
+    angle,
+  }));
 }
 
 export const ocrPdf: OperationHandler<OcrParams> = {
@@ -87,9 +97,18 @@ export const ocrPdf: OperationHandler<OcrParams> = {
       const selected = resolvePageSet(p.pages, info.length, file.filename);
       const todo = selected.filter((n) => p.force_ocr || !info[n - 1]!.hasText);
       if (!native && todo.length > OCR_MAX_PAGES) {
-        throw new TaskError("OVER_BUDGET", `${file.filename} has ${todo.length} pages to OCR; the ${ocr.row.name} engine takes up to ${OCR_MAX_PAGES} per file.`);
+        throw new TaskError(
+          "OVER_BUDGET",
+          `${file.filename} has ${todo.length} pages to OCR; the ${ocr.row.name} engine takes up to ${OCR_MAX_PAGES} per file.`,
+        );
       }
-      const name = outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false });
+      const name = outputName({
+        filename: p.filename,
+        input: file.filename,
+        ext: "pdf",
+        index: i + 1,
+        numbered: false,
+      });
       const skipped = selected.filter((n) => !todo.includes(n));
       if (todo.length === 0) {
         files.push(pdfFile(name, input.data));
@@ -103,10 +122,25 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         throwIfAborted(ctx.signal);
         const page = info[n - 1]!;
         const dpi = ocrDpi(page, n, file.filename, native ? 4 * OCR_MAX_PIXELS : OCR_MAX_PIXELS);
-        const rendered = await engineCall(raster.engine.rasterize?.({ input: input.data, filename: file.filename, password: p.password, pages: [{ from: n, to: n }], density: dpi }), file.filename, raster.row.name);
+        const rendered = await engineCall(
+          raster.engine.rasterize?.({
+            input: input.data,
+            filename: file.filename,
+            password: p.password,
+            pages: [{ from: n, to: n }],
+            density: dpi,
+          }),
+          file.filename,
+          raster.row.name,
+        );
         const image = rendered.pages[0];
-        if (!image) throw new TaskError("CONVERSION_FAILED", `${file.filename} page ${n} could not be rendered for OCR.`);
-        const words = await engineCall(ocr.engine.recognize({ image: image.png, filename: `${file.filename} page ${n}`, languages, dpi }), file.filename, ocr.row.name);
+        if (!image)
+          throw new TaskError("CONVERSION_FAILED", `${file.filename} page ${n} could not be rendered for OCR.`);
+        const words = await engineCall(
+          ocr.engine.recognize({ image: image.png, filename: `${file.filename} page ${n}`, languages, dpi }),
+          file.filename,
+          ocr.row.name,
+        );
         version = words.engineVersion;
         layers.push({ page: n, words: toDisplayWords(words, dpi, page.height) });
         ctx.progress?.(((i + layers.length / todo.length) / inputs.length) * 100);
@@ -115,8 +149,19 @@ export const ocrPdf: OperationHandler<OcrParams> = {
       }
       const out = await engineCall(pdf.engine.textLayer?.({ input, pages: layers }), file.filename, pdf.row.name);
       files.push(pdfFile(name, out.data));
-      report.push({ file: file.filename, pages: todo, skipped_pages_with_text: skipped, dpi: [...new Set(dpis)], words: out.words, ...(Object.keys(rotations).length ? { rotated_pages: rotations } : {}) });
+      report.push({
+        file: file.filename,
+        pages: todo,
+        skipped_pages_with_text: skipped,
+        dpi: [...new Set(dpis)],
+        words: out.words,
+        ...(Object.keys(rotations).length ? { rotated_pages: rotations } : {}),
+      });
     }
-    return { files, extra: { ocr: report.length === 1 ? report[0] : report, language: languages }, engine: { name: ocr.row.name, version } };
+    return {
+      files,
+      extra: { ocr: report.length === 1 ? report[0] : report, language: languages },
+      engine: { name: ocr.row.name, version },
+    };
   },
 };

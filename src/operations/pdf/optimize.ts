@@ -15,7 +15,9 @@ const params = z.object({
   profile: z
     .enum(["web", "print", "archive", "mrc", "max"])
     .default("web")
-    .describe("web: screen-sized images, RGB; print: 300 dpi, CMYK; archive: recompressed, not downsampled; mrc: scans; max: smallest"),
+    .describe(
+      "web: screen-sized images, RGB; print: 300 dpi, CMYK; archive: recompressed, not downsampled; mrc: scans; max: smallest",
+    ),
   password: passwordParam,
 });
 
@@ -28,7 +30,9 @@ export const pdfOptimize: OperationHandler<z.infer<typeof params>> = {
     const { engine, row } = useEngine(ctx, "pdf", "optimize");
     const files: OutputFile[] = [];
     const unchanged: string[] = [];
-    let original = 0, saved = 0, version = row.version;
+    let original = 0,
+      saved = 0,
+      version = row.version;
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
@@ -37,9 +41,22 @@ export const pdfOptimize: OperationHandler<z.infer<typeof params>> = {
       original += r.sizeBefore;
       saved += r.sizeBefore - r.sizeAfter;
       if (r.unchanged) unchanged.push(file.filename);
-      files.push(pdfFile(outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }), r.data));
+      files.push(
+        pdfFile(
+          outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }),
+          r.data,
+        ),
+      );
     }
-    const extra = { profile: p.profile, original_size: original, bytes_saved: saved, unchanged, ...(unchanged.length ? { note: `Returned unchanged (optimizing would not make them smaller): ${unchanged.join(", ")}.` } : {}) };
+    const extra = {
+      profile: p.profile,
+      original_size: original,
+      bytes_saved: saved,
+      unchanged,
+      ...(unchanged.length
+        ? { note: `Returned unchanged (optimizing would not make them smaller): ${unchanged.join(", ")}.` }
+        : {}),
+    };
     return { files, extra, engine: { name: row.name, version } };
   },
 };

@@ -20,7 +20,13 @@ const params = z.object({
     .transform((v) => v.toLowerCase() as "1b" | "2b" | "3b")
     .describe("PDF/A part and level: 1b, 2b or 3b (ISO 19005-1, -2, -3, level B)"),
   password: passwordParam,
-  invoice: z.string().max(256).optional().describe("Name of a task whose file is a ZUGFeRD / Factur-X invoice XML, attached as factur-x.xml (conformance_level 3b)"),
+  invoice: z
+    .string()
+    .max(256)
+    .optional()
+    .describe(
+      "Name of a task whose file is a ZUGFeRD / Factur-X invoice XML, attached as factur-x.xml (conformance_level 3b)",
+    ),
 });
 
 export const pdfA: OperationHandler<z.infer<typeof params>> = {
@@ -28,15 +34,26 @@ export const pdfA: OperationHandler<z.infer<typeof params>> = {
   ...PDF_TO_PDF,
   params,
   taskRefs: ["invoice"],
-  check: (p) => (p.invoice && p.conformance_level !== "3b" ? ["invoice: an invoice XML can be attached to PDF/A-3 only; use conformance_level 3b."] : []),
+  check: (p) =>
+    p.invoice && p.conformance_level !== "3b"
+      ? ["invoice: an invoice XML can be attached to PDF/A-3 only; use conformance_level 3b."]
+      : [],
   async run(inputs, p, ctx) {
     let invoice: { data: Uint8Array; filename: string } | undefined;
     if (p.invoice) {
       const files = await ctx.taskFiles(p.invoice);
-      if (files.length === 0) throw new TaskError("FILE_NOT_FOUND", `invoice: task ${p.invoice} has no file to attach.`);
+      if (files.length === 0)
+        throw new TaskError("FILE_NOT_FOUND", `invoice: task ${p.invoice} has no file to attach.`);
       const { row } = useEngine(ctx, "pdf", "pdf/a");
       invoice = { filename: files[0].filename, data: await readInput(files[0], ctx, row, "invoice") };
     }
-    return perDocument("pdf/a", inputs, p, ctx, (engine, input) => engine.pdfa?.({ input, conformance: p.conformance_level, invoice }), p.password);
+    return perDocument(
+      "pdf/a",
+      inputs,
+      p,
+      ctx,
+      (engine, input) => engine.pdfa?.({ input, conformance: p.conformance_level, invoice }),
+      p.password,
+    );
   },
 };

@@ -29,5 +29,12 @@ export const pdfX: OperationHandler<z.infer<typeof params>> = {
   ...PDF_TO_PDF,
   params,
   run: (inputs, p, ctx) =>
-    perDocument("pdf/x", inputs, p, ctx, (engine, input) => engine.pdfx?.({ input, variant: parsePdfxVariant(p.variant) ?? "4" }), p.password),
+    perDocument(
+      "pdf/x",
+      inputs,
+      p,
+      ctx,
+      (engine, input) => engine.pdfx?.({ input, variant: parsePdfxVariant(p.variant) ?? "4" }),
+      p.password,
+    ),
 };

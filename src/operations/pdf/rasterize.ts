@@ -25,21 +25,46 @@ export const rasterParams = z.object({
   pixel_density: z.coerce.number().int().min(1).max(2400).optional().describe("Pixels per inch (default 150)"),
   width: side.describe("Output width in pixels"),
   height: side.describe("Output height in pixels"),
-  fit: z.enum(["max", "crop", "scale"]).optional().describe("max (default): inside width × height, never above pixel_density; crop: fill and crop; scale: exact size"),
+  fit: z
+    .enum(["max", "crop", "scale"])
+    .optional()
+    .describe(
+      "max (default): inside width × height, never above pixel_density; crop: fill and crop; scale: exact size",
+    ),
   quality: z.coerce.number().int().min(1).max(100).optional().describe("jpg/webp encoder quality"),
   password: passwordParam,
 });
 type RasterParams = z.infer<typeof rasterParams>;
 
 /** Re-encodes a rendered PNG as jpg/webp with the image engine. */
-async function reencode(ctx: OperationContext, page: RasterPage, format: "jpg" | "webp", quality: number | undefined, filename: string): Promise<Uint8Array> {
+async function reencode(
+  ctx: OperationContext,
+  page: RasterPage,
+  format: "jpg" | "webp",
+  quality: number | undefined,
+  filename: string,
+): Promise<Uint8Array> {
   let image;
   try {
     image = useEngine(ctx, "image", "convert");
   } catch (err) {
-    throw new TaskError("ENGINE_UNAVAILABLE", `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`, { cause: err });
+    throw new TaskError(
+      "ENGINE_UNAVAILABLE",
+      `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`,
+      { cause: err },
+    );
   }
-  const res = await engineCall(image.engine.run({ op: "convert", input: page.png, inputFormat: "png", outputFormat: format, options: { quality } }), `${filename} page ${page.page}`, image.row.name);
+  const res = await engineCall(
+    image.engine.run({
+      op: "convert",
+      input: page.png,
+      inputFormat: "png",
+      outputFormat: format,
+      options: { quality },
+    }),
+    `${filename} page ${page.page}`,
+    image.row.name,
+  );
   return res.outputs[0].data;
 }
 
@@ -55,7 +80,12 @@ export interface RasterJob {
 }
 
 /** Renders every input and names the outputs; shared by convert and thumbnail. */
-export async function rasterizeInputs(inputs: InputFile[], job: RasterJob, ctx: OperationContext, operation: string): Promise<OperationOutput> {
+export async function rasterizeInputs(
+  inputs: InputFile[],
+  job: RasterJob,
+  ctx: OperationContext,
+  operation: string,
+): Promise<OperationOutput> {
   requirePdfInputs(inputs, operation, job.params.input_format);
   const { engine, row } = useEngine(ctx, "pdf", operation, { input: "pdf" });
   const parsed = job.params.pages === undefined ? undefined : parsePageList(job.params.pages);
@@ -64,25 +94,42 @@ export async function rasterizeInputs(inputs: InputFile[], job: RasterJob, ctx: 
   let version = row.version;
   for (const [i, input] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    const res = await engineCall(engine.rasterize?.({
-      input: await readInput(input, ctx, row),
-      filename: input.filename,
-      pages: parsed?.ranges,
-      limit: job.limit,
-      density: job.density ?? job.params.pixel_density,
-      width: job.params.width,
-      height: job.params.height,
-      fit: job.params.fit as RasterFit | undefined,
-      password: job.params.password,
-    }), "", row.name);
+    const res = await engineCall(
+      engine.rasterize?.({
+        input: await readInput(input, ctx, row),
+        filename: input.filename,
+        pages: parsed?.ranges,
+        limit: job.limit,
+        density: job.density ?? job.params.pixel_density,
+        width: job.params.width,
+        height: job.params.height,
+        fit: job.params.fit as RasterFit | undefined,
+        password: job.params.password,
+      }),
+      "",
+      row.name,
+    );
     version = res.engineVersion;
     const single = !job.alwaysNumbered && res.pages.length === 1 && (res.pageCount === 1 || job.limit === 1);
     for (const page of res.pages) {
       throwIfAborted(ctx.signal);
-      const data = job.format === "png" ? page.png : await reencode(ctx, page, job.format, job.params.quality, input.filename);
+      const data =
+        job.format === "png" ? page.png : await reencode(ctx, page, job.format, job.params.quality, input.filename);
       const name = single
-        ? outputName({ filename: job.params.filename, input: input.filename, ext: job.format, index: i + 1, numbered: false })
-        : outputName({ filename: job.params.filename, input: input.filename, ext: job.format, index: page.page, numbered: true });
+        ? outputName({
+            filename: job.params.filename,
+            input: input.filename,
+            ext: job.format,
+            index: i + 1,
+            numbered: false,
+          })
+        : outputName({
+            filename: job.params.filename,
+            input: input.filename,
+            ext: job.format,
+            index: page.page,
+            numbered: true,
+          });
       files.push({ filename: name, data, contentType: MIME[job.format] });
     }
   }
@@ -100,7 +147,11 @@ export const convertPdfToImage: OperationHandler<RasterParams> = {
   check: checkPagesParam,
   run(inputs, p, ctx) {
     const format = (p.output_format ?? "png") as RasterJob["format"];
-    if (!RASTER_OUTPUTS.includes(format)) throw new TaskError("INVALID_CONVERSION_TYPE", `convert from pdf to ${format} is not supported here; use png, jpg or webp.`);
+    if (!RASTER_OUTPUTS.includes(format))
+      throw new TaskError(
+        "INVALID_CONVERSION_TYPE",
+        `convert from pdf to ${format} is not supported here; use png, jpg or webp.`,
+      );
     return rasterizeInputs(inputs, { format, params: p, alwaysNumbered: false }, ctx, "convert");
   },
 };

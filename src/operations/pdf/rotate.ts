@@ -18,9 +18,14 @@ export function parseRotation(value: string | number): number | null {
 }
 
 const params = z.object({
-  rotation: z.union([z.string().max(8), z.number().int()]).refine((v) => parseRotation(v) !== null, {
-    message: 'must be a multiple of 90 degrees such as "+90", "-90", "180" or "270" (clockwise when positive)',
-  }).describe('Quarter turns relative to the current /Rotate: "+90"/"90" clockwise, "-90"/"270" counter-clockwise, "180"'),
+  rotation: z
+    .union([z.string().max(8), z.number().int()])
+    .refine((v) => parseRotation(v) !== null, {
+      message: 'must be a multiple of 90 degrees such as "+90", "-90", "180" or "270" (clockwise when positive)',
+    })
+    .describe(
+      'Quarter turns relative to the current /Rotate: "+90"/"90" clockwise, "-90"/"270" counter-clockwise, "180"',
+    ),
   pages: pagesParam,
   password: passwordParam,
 });
@@ -31,5 +36,12 @@ export const rotatePages: OperationHandler<z.infer<typeof params>> = {
   params,
   check: checkPagesParam,
   run: (inputs, p, ctx) =>
-    perDocument("pdf/rotate-pages", inputs, p, ctx, (engine, input) => engine.rotate?.({ input, rotation: parseRotation(p.rotation) ?? 0, pages: p.pages }), p.password),
+    perDocument(
+      "pdf/rotate-pages",
+      inputs,
+      p,
+      ctx,
+      (engine, input) => engine.rotate?.({ input, rotation: parseRotation(p.rotation) ?? 0, pages: p.pages }),
+      p.password,
+    ),
 };

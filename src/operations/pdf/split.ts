@@ -30,7 +30,14 @@ export const splitPages: OperationHandler<z.infer<typeof params>> = {
       const r = await engineCall(engine.split?.({ input }), "", row.name);
       version = r.engineVersion;
       addDropped(dropped, r.dropped);
-      r.parts.forEach((data, i) => files.push(pdfFile(outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: true }), data)));
+      r.parts.forEach((data, i) =>
+        files.push(
+          pdfFile(
+            outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: true }),
+            data,
+          ),
+        ),
+      );
     }
     return { files, ...droppedExtra(dropped), engine: { name: row.name, version } };
   },

@@ -36,7 +36,11 @@ export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> 
   check: checkPagesParam,
   run(inputs, p, ctx) {
     const format = (p.output_format ?? "png") as RasterJob["format"];
-    if (!RASTER_OUTPUTS.includes(format)) throw new TaskError("INVALID_CONVERSION_TYPE", `thumbnail of a pdf as ${format} is not supported; use png, jpg or webp.`);
+    if (!RASTER_OUTPUTS.includes(format))
+      throw new TaskError(
+        "INVALID_CONVERSION_TYPE",
+        `thumbnail of a pdf as ${format} is not supported; use png, jpg or webp.`,
+      );
     const count = p.count ?? 1;
     const job: RasterJob = { format, params: p, density: THUMBNAIL_DENSITY, limit: count, alwaysNumbered: count > 1 };
     return rasterizeInputs(inputs, job, ctx, "thumbnail");

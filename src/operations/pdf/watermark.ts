@@ -20,11 +20,19 @@ export const watermarkPdf: OperationHandler<WatermarkParams> = {
     let image: { data: Uint8Array; filename: string } | undefined;
     if (p.image) {
       const files = await ctx.taskFiles(p.image);
-      if (files.length === 0) throw new TaskError("FILE_NOT_FOUND", `image: task ${p.image} has no file to use as the watermark image.`);
+      if (files.length === 0)
+        throw new TaskError("FILE_NOT_FOUND", `image: task ${p.image} has no file to use as the watermark image.`);
       const { row } = useEngine(ctx, "pdf", "watermark");
       image = { filename: files[0].filename, data: await readInput(files[0], ctx, row, "watermark image") };
     }
     const { image: _task, password, ...mark } = p;
-    return perDocument("watermark", inputs, p, ctx, (engine, input) => engine.watermark?.({ input, mark, image }), password);
+    return perDocument(
+      "watermark",
+      inputs,
+      p,
+      ctx,
+      (engine, input) => engine.watermark?.({ input, mark, image }),
+      password,
+    );
   },
 };

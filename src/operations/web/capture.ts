@@ -21,7 +21,11 @@ type Params = z.infer<typeof params>;
 function nameOf(url: string): string {
   try {
     const u = new URL(url);
-    const last = u.pathname.split("/").filter(Boolean).pop()?.replace(/\.[A-Za-z0-9]{1,5}$/, "");
+    const last = u.pathname
+      .split("/")
+      .filter(Boolean)
+      .pop()
+      ?.replace(/\.[A-Za-z0-9]{1,5}$/, "");
     return (last || u.hostname).replace(/[^\p{L}\p{N}._-]+/gu, "_").slice(0, 100) || "capture";
   } catch {
     return "capture";

@@ -17,7 +17,8 @@ import { renderWith } from "./render";
 const params = z.object(renderParams);
 type Params = z.infer<typeof params>;
 
-const MARKDOWN_STYLE = "body{font-family:'DejaVu Sans',Arial,sans-serif;line-height:1.5;max-width:48em;margin:0 auto;padding:1em}pre,code{font-family:'DejaVu Sans Mono',monospace;background:#f4f4f4}pre{padding:.6em;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}img{max-width:100%}";
+const MARKDOWN_STYLE =
+  "body{font-family:'DejaVu Sans',Arial,sans-serif;line-height:1.5;max-width:48em;margin:0 auto;padding:1em}pre,code{font-family:'DejaVu Sans Mono',monospace;background:#f4f4f4}pre{padding:.6em;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}img{max-width:100%}";
 
 /** A Markdown document as a full HTML page; `title` is the file's base name. */
 export function markdownPage(md: string, title: string): string {
@@ -33,7 +34,14 @@ export function markdownPage(md: string, title: string): string {
  */
 export function decodeHtml(bytes: Uint8Array): string {
   const [a, b, c] = bytes;
-  const bom = a === 0xff && b === 0xfe ? "utf-16le" : a === 0xfe && b === 0xff ? "utf-16be" : a === 0xef && b === 0xbb && c === 0xbf ? "utf-8" : null;
+  const bom =
+    a === 0xff && b === 0xfe
+      ? "utf-16le"
+      : a === 0xfe && b === 0xff
+        ? "utf-16be"
+        : a === 0xef && b === 0xbb && c === 0xbf
+          ? "utf-8"
+          : null;
   let label = bom;
   if (!label) {
     const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
@@ -49,7 +57,9 @@ export function decodeHtml(bytes: Uint8Array): string {
 export const webConvert: OperationHandler<Params> = {
   operation: "convert",
   kind: "web",
-  formats: ["html", "htm", "md", "markdown"].flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
+  formats: ["html", "htm", "md", "markdown"].flatMap((input) =>
+    ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output })),
+  ),
   params,
   credits: 1,
   takesInput: true,
@@ -65,11 +75,28 @@ export const webConvert: OperationHandler<Params> = {
     for (const [i, input] of inputs.entries()) {
       const text = decodeHtml(await readInput(input, ctx, row));
       const format = formatOf(input, p.input_format);
-      const html = format === "md" || format === "markdown" ? markdownPage(text, input.filename.replace(/\.[^.]+$/, "")) : text;
-      const r = await renderWith(ctx, "convert", { html, name: `${input.filename.replace(/\.[^.]+$/, "")}.html` }, output, p, input.filename);
+      const html =
+        format === "md" || format === "markdown" ? markdownPage(text, input.filename.replace(/\.[^.]+$/, "")) : text;
+      const r = await renderWith(
+        ctx,
+        "convert",
+        { html, name: `${input.filename.replace(/\.[^.]+$/, "")}.html` },
+        output,
+        p,
+        input.filename,
+      );
       engine = r.engine;
       if (r.pages !== null) pages.push(r.pages);
-      files.push({ filename: outputName({ filename: p.filename, input: input.filename, ext: output, index: i + 1, numbered: false }), data: r.data });
+      files.push({
+        filename: outputName({
+          filename: p.filename,
+          input: input.filename,
+          ext: output,
+          index: i + 1,
+          numbered: false,
+        }),
+        data: r.data,
+      });
     }
     return { files, extra: pages.length === 1 ? { pages: pages[0] } : {}, engine };
   },

@@ -10,27 +10,47 @@ import { engineCall, readTaskFile } from "../kit";
 import type { OperationContext } from "../types";
 import { renderParams } from "./schemas";
 
-const OPTION_KEYS = Object.keys(renderParams).filter((k) => k !== "header_template" && k !== "footer_template") as (keyof WebOptions)[];
+const OPTION_KEYS = Object.keys(renderParams).filter(
+  (k) => k !== "header_template" && k !== "footer_template",
+) as (keyof WebOptions)[];
 
 /** A template task's file as HTML text. */
-async function template(ctx: OperationContext, name: string | undefined, label: string, row: Parameters<typeof readTaskFile>[2]): Promise<string | undefined> {
+async function template(
+  ctx: OperationContext,
+  name: string | undefined,
+  label: string,
+  row: Parameters<typeof readTaskFile>[2],
+): Promise<string | undefined> {
   if (!name) return undefined;
   const { data } = await readTaskFile(ctx, name, row, label);
   return new TextDecoder().decode(data);
 }
 
 /** Renders `source` to `output` with the task's parameters `p`. */
-export async function renderWith(ctx: OperationContext, operation: string, source: WebRenderRequest["source"], output: WebRenderRequest["output"], params: object, what: string) {
+export async function renderWith(
+  ctx: OperationContext,
+  operation: string,
+  source: WebRenderRequest["source"],
+  output: WebRenderRequest["output"],
+  params: object,
+  what: string,
+) {
   const p = params as Record<string, unknown>;
   const { engine, row } = useEngine(ctx, "web", operation);
   const options = Object.fromEntries(OPTION_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])) as WebOptions;
   if (p.header_template || p.footer_template) options.display_header_footer ??= true;
-  const r = await engineCall(engine.render({
-    source, output, options,
-    headerTemplate: await template(ctx, p.header_template as string | undefined, "header_template", row),
-    footerTemplate: await template(ctx, p.footer_template as string | undefined, "footer_template", row),
-    allowLoopback: ctx.settings.allowPrivateImports,
-  }), what, row.name);
+  const r = await engineCall(
+    engine.render({
+      source,
+      output,
+      options,
+      headerTemplate: await template(ctx, p.header_template as string | undefined, "header_template", row),
+      footerTemplate: await template(ctx, p.footer_template as string | undefined, "footer_template", row),
+      allowLoopback: ctx.settings.allowPrivateImports,
+    }),
+    what,
+    row.name,
+  );
   if (!r.data.byteLength) throw new TaskError("CONVERSION_FAILED", `${what}: the browser produced an empty ${output}.`);
   return { data: r.data, pages: r.pages, refused: r.refused, engine: { name: row.name, version: r.engineVersion } };
 }

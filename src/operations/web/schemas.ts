@@ -24,13 +24,26 @@ export const renderParams = {
   margin_right: mm.optional().describe("mm"),
   print_background: boolParam.describe("Print background colours and images (default true)"),
   display_header_footer: boolParam.describe("Print header_template/footer_template on every page"),
-  header_template: taskName.optional().describe("Name of an import task whose file is the header's HTML (classes date, title, url, pageNumber, totalPages)"),
+  header_template: taskName
+    .optional()
+    .describe(
+      "Name of an import task whose file is the header's HTML (classes date, title, url, pageNumber, totalPages)",
+    ),
   footer_template: taskName.optional().describe("Name of an import task whose file is the footer's HTML"),
   wait_until: z.enum(WAIT_UNTIL).optional().describe("When the page counts as loaded (default load)"),
   wait_for_element: z.string().min(1).max(512).optional().describe("A CSS selector to wait for after loading"),
   wait_time: z.number().int().min(0).max(60_000).optional().describe("Milliseconds to wait after loading"),
-  css_media_type: z.enum(["print", "screen"]).optional().describe("CSS media type (default print for PDF, screen for images)"),
-  headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name"), z.string().max(4096)).optional().describe("Extra HTTP headers of the page request"),
+  css_media_type: z
+    .enum(["print", "screen"])
+    .optional()
+    .describe("CSS media type (default print for PDF, screen for images)"),
+  headers: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "must be an HTTP header name"),
+      z.string().max(4096),
+    )
+    .optional()
+    .describe("Extra HTTP headers of the page request"),
   screen_width: z.number().int().min(100).max(7680).optional().describe("Viewport width, px (default 1280)"),
   screen_height: z.number().int().min(100).max(16384).optional().describe("Viewport height, px (default 800)"),
   full_page: boolParam.describe("Images: the whole page rather than the viewport (default true)"),
@@ -38,10 +51,20 @@ export const renderParams = {
 };
 
 /** 422 messages across rendering parameters. */
-export function checkRender(p: { page_width?: number; page_height?: number; page_format?: string; display_header_footer?: boolean; header_template?: string; footer_template?: string }): string[] {
+export function checkRender(p: {
+  page_width?: number;
+  page_height?: number;
+  page_format?: string;
+  display_header_footer?: boolean;
+  header_template?: string;
+  footer_template?: string;
+}): string[] {
   const errors: string[] = [];
-  if ((p.page_width === undefined) !== (p.page_height === undefined)) errors.push("page_width and page_height go together.");
-  if (p.page_width !== undefined && p.page_format) errors.push("page_format and page_width/page_height exclude each other.");
-  if ((p.header_template || p.footer_template) && p.display_header_footer === false) errors.push("header_template/footer_template need display_header_footer: true.");
+  if ((p.page_width === undefined) !== (p.page_height === undefined))
+    errors.push("page_width and page_height go together.");
+  if (p.page_width !== undefined && p.page_format)
+    errors.push("page_format and page_width/page_height exclude each other.");
+  if ((p.header_template || p.footer_template) && p.display_header_footer === false)
+    errors.push("header_template/footer_template need display_header_footer: true.");
   return errors;
 }

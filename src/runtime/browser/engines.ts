@@ -115,21 +115,52 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
   const fonts = browserFontSource(assets.base);
   return {
     cloudflare: {},
-    pdflib: lazyEngine(ENGINE_METHODS.pdflib, async () => (await import("../../engines/pdflib/engine")).createPdfLibEngine({ fonts })),
-    pdfium: lazyEngine(ENGINE_METHODS.pdfium, async () => (await import("./pdfium")).browserPdfiumEngine(at(BROWSER_ASSETS.pdfium))),
-    imagemagick: lazyEngine(ENGINE_METHODS.imagemagick, async () => (await import("../../engines/imagemagick/engine")).createImageMagickEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))), fonts })),
-    exiftool: lazyEngine(ENGINE_METHODS.exiftool, async () => (await import("../../engines/exiftool/engine")).createExifToolEngine({
-      loadWasm: once(() => compile(at(BROWSER_ASSETS.zeroperl))),
-      loadPerlFiles: once(async () => (await fetch(at(BROWSER_ASSETS.exiftoolPerl))).json() as Promise<Record<string, string>>),
-    })),
-    "7z": lazyEngine(ENGINE_METHODS["7z"], async () => (await import("../../engines/sevenzip/engine")).createSevenZipEngine({ loadWasm: once(() => compile(at(BROWSER_ASSETS.sevenzip))) })),
-    ffmpeg: lazyEngine(ENGINE_METHODS.ffmpeg, async () => (await import("../../engines/ffmpeg/engine")).createFfmpegEngine({
-      loadWasm: once(() => compileParts(Array.from({ length: FFMPEG_PARTS }, (_, i) => at(`${BROWSER_ASSETS.ffmpeg}.${i}`)))),
-      loadFonts: once(async () => Object.fromEntries(await Promise.all([...new Set(Object.values(FONT_FILES))].map(async (f) => [f, await bytesOf(at(BROWSER_ASSETS.fonts + f))] as const)))),
-    })),
-    tesseract: lazyEngine(ENGINE_METHODS.tesseract, async () => (await import("../../engines/tesseract/engine")).createTesseractEngine({
-      loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
-      loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
-    })),
+    pdflib: lazyEngine(ENGINE_METHODS.pdflib, async () =>
+      (await import("../../engines/pdflib/engine")).createPdfLibEngine({ fonts }),
+    ),
+    pdfium: lazyEngine(ENGINE_METHODS.pdfium, async () =>
+      (await import("./pdfium")).browserPdfiumEngine(at(BROWSER_ASSETS.pdfium)),
+    ),
+    imagemagick: lazyEngine(ENGINE_METHODS.imagemagick, async () =>
+      (await import("../../engines/imagemagick/engine")).createImageMagickEngine({
+        loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))),
+        fonts,
+      }),
+    ),
+    exiftool: lazyEngine(ENGINE_METHODS.exiftool, async () =>
+      (await import("../../engines/exiftool/engine")).createExifToolEngine({
+        loadWasm: once(() => compile(at(BROWSER_ASSETS.zeroperl))),
+        loadPerlFiles: once(
+          async () => (await fetch(at(BROWSER_ASSETS.exiftoolPerl))).json() as Promise<Record<string, string>>,
+        ),
+      }),
+    ),
+    "7z": lazyEngine(ENGINE_METHODS["7z"], async () =>
+      (await import("../../engines/sevenzip/engine")).createSevenZipEngine({
+        loadWasm: once(() => compile(at(BROWSER_ASSETS.sevenzip))),
+      }),
+    ),
+    ffmpeg: lazyEngine(ENGINE_METHODS.ffmpeg, async () =>
+      (await import("../../engines/ffmpeg/engine")).createFfmpegEngine({
+        loadWasm: once(() =>
+          compileParts(Array.from({ length: FFMPEG_PARTS }, (_, i) => at(`${BROWSER_ASSETS.ffmpeg}.${i}`))),
+        ),
+        loadFonts: once(async () =>
+          Object.fromEntries(
+            await Promise.all(
+              [...new Set(Object.values(FONT_FILES))].map(
+                async (f) => [f, await bytesOf(at(BROWSER_ASSETS.fonts + f))] as const,
+              ),
+            ),
+          ),
+        ),
+      }),
+    ),
+    tesseract: lazyEngine(ENGINE_METHODS.tesseract, async () =>
+      (await import("../../engines/tesseract/engine")).createTesseractEngine({
+        loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
+        loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
+      }),
+    ),
   };
 }

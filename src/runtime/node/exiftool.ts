@@ -26,11 +26,18 @@ export async function loadZeroperlWasm(root = defaultRoot()): Promise<WebAssembl
 
 /** Reads wasm/exiftool/perl-files.json (sandbox path → text). */
 export async function loadExifToolPerlFiles(root = defaultRoot()): Promise<Record<string, string>> {
-  return JSON.parse(await readFile(join(root, "wasm", "exiftool", "perl-files.json"), "utf8")) as Record<string, string>;
+  return JSON.parse(await readFile(join(root, "wasm", "exiftool", "perl-files.json"), "utf8")) as Record<
+    string,
+    string
+  >;
 }
 
 /** The in-process ExifTool engine for Node (tests, bench, the local runner). Loads nothing until the first call. */
 export function nodeExifToolEngine(opts: NodeExifToolOptions = {}): MetadataEngine {
   const root = opts.root ?? defaultRoot();
-  return createExifToolEngine({ loadWasm: () => loadZeroperlWasm(root), loadPerlFiles: () => loadExifToolPerlFiles(root), budget: opts.budget });
+  return createExifToolEngine({
+    loadWasm: () => loadZeroperlWasm(root),
+    loadPerlFiles: () => loadExifToolPerlFiles(root),
+    budget: opts.budget,
+  });
 }

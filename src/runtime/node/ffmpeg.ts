@@ -23,7 +23,11 @@ export async function loadFfmpegWasm(): Promise<WebAssembly.Module> {
 /** The shipped fonts by file name. */
 export async function loadFfmpegFonts(): Promise<Record<string, Uint8Array>> {
   const files = [...new Set(Object.values(FONT_FILES))];
-  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, new Uint8Array(await readFile(join(root(), "wasm", "fonts", f)))] as const)));
+  return Object.fromEntries(
+    await Promise.all(
+      files.map(async (f) => [f, new Uint8Array(await readFile(join(root(), "wasm", "fonts", f)))] as const),
+    ),
+  );
 }
 
 /** The in-process ffmpeg engine for Node (tests, bench). */

@@ -41,7 +41,9 @@ export function nodeFontSource(opts: NodeWasmOptions = {}): FontSource {
     const pathOf = (file: FontFile) => {
       const loc = FONT_LOCATIONS[file];
       // the packages export no fonts/ subpath: their folder is found from the package's main file (dist/)
-      return loc === "wasm/fonts" ? join(root, "wasm", "fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
+      return loc === "wasm/fonts"
+        ? join(root, "wasm", "fonts", file)
+        : join(dirname(require.resolve(loc)), "..", "fonts", file);
     };
     source = async (file) => new Uint8Array(await readFile(pathOf(file)));
     fontSources.set(root, source);
@@ -50,7 +52,9 @@ export function nodeFontSource(opts: NodeWasmOptions = {}): FontSource {
 }
 
 /** The in-process ImageMagick engine for Node (tests, bench, the local runner). */
-export function nodeImageMagickEngine(opts: NodeWasmOptions & Pick<ImageMagickLoader, "budget" | "recycleAboveBytes"> = {}): ImageEngine {
+export function nodeImageMagickEngine(
+  opts: NodeWasmOptions & Pick<ImageMagickLoader, "budget" | "recycleAboveBytes"> = {},
+): ImageEngine {
   return createImageMagickEngine({
     loadWasm: () => loadImageMagickWasm(opts),
     fonts: nodeFontSource(opts),

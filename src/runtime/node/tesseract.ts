@@ -15,7 +15,9 @@ const require = createRequire(join(fileURLToPath(new URL("../../..", import.meta
 
 /** Compiles tesseract.js-core's full SIMD build (3.4 MB). */
 export async function loadTesseractWasm(): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(await readFile(join(dirname(require.resolve("tesseract.js-core/package.json")), "tesseract-core-simd.wasm")));
+  return WebAssembly.compile(
+    await readFile(join(dirname(require.resolve("tesseract.js-core/package.json")), "tesseract-core-simd.wasm")),
+  );
 }
 
 /** The gzipped best_int traineddata of `lang` (eng, fra, osd) from its @tesseract.js-data package. */

@@ -25,7 +25,11 @@ let pdflib: PdfEngine | undefined;
  * engine, whose page it bounds and closes.
  */
 export function workerdEngines(
-  env: Pick<Env, "FONTS" | "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"> & NativeEnv,
+  env: Pick<
+    Env,
+    "FONTS" | "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"
+  > &
+    NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
@@ -38,6 +42,8 @@ export function workerdEngines(
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
     ...(env.TESSERACT ? { tesseract: remoteEngine("ocr", env.TESSERACT) } : {}),
-    ...(env.BROWSER ? { chrome: createChromeEngine(env.BROWSER, { ...task, reuse: env.BROWSER_REUSE !== "false" }) } : {}),
+    ...(env.BROWSER
+      ? { chrome: createChromeEngine(env.BROWSER, { ...task, reuse: env.BROWSER_REUSE !== "false" }) }
+      : {}),
   };
 }

@@ -34,5 +34,9 @@ export function nativeTarget(env: NativeEnv): NativeTarget | undefined {
 export async function nativeRowsAvailable(env: NativeEnv): Promise<Set<string>> {
   const health = await nativeHealth(nativeTarget(env));
   const have = new Set((health?.tools ?? []).filter((t) => t.version).map((t) => t.name));
-  return new Set(Object.entries(NATIVE_TOOL_OF).filter(([, tools]) => tools.some((t) => have.has(t))).map(([row]) => row));
+  return new Set(
+    Object.entries(NATIVE_TOOL_OF)
+      .filter(([, tools]) => tools.some((t) => have.has(t)))
+      .map(([row]) => row),
+  );
 }

@@ -12,5 +12,8 @@ declare const self: { onmessage: ((e: MessageEvent<{ base: string }>) => void) |
 
 self.onmessage = (e) => {
   engineContract("browser", () => browserEngines({ base: e.data.base }));
-  runAll().then((results) => self.postMessage(results), (err: unknown) => self.postMessage([{ title: "harness", ok: false, error: String(err) }]));
+  runAll().then(
+    (results) => self.postMessage(results),
+    (err: unknown) => self.postMessage([{ title: "harness", ok: false, error: String(err) }]),
+  );
 };

@@ -21,16 +21,23 @@ export function describe(title: string, body: () => void): void {
     prefix.pop();
   }
 }
-describe.each = <T>(values: readonly T[]) => (title: string, body: (v: T) => void) => {
-  for (const v of values) describe(title.replace("%s", String(v)), () => body(v));
-};
+describe.each =
+  <T>(values: readonly T[]) =>
+  (title: string, body: (v: T) => void) => {
+    for (const v of values) describe(title.replace("%s", String(v)), () => body(v));
+  };
 
 export function it(title: string, fn: () => unknown): void {
   cases.push({ title: [...prefix, title].join(" > "), fn });
 }
 
 function subset(actual: unknown, expected: unknown, path: string): void {
-  if (expected !== null && typeof expected === "object" && !Array.isArray(expected) && !(expected instanceof Uint8Array)) {
+  if (
+    expected !== null &&
+    typeof expected === "object" &&
+    !Array.isArray(expected) &&
+    !(expected instanceof Uint8Array)
+  ) {
     chaiExpect(actual, path).to.be.an("object");
     for (const [k, v] of Object.entries(expected)) subset((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
   } else if (Array.isArray(expected)) {
@@ -56,9 +63,21 @@ function matchers(actual: unknown, negate: boolean, message?: string) {
     toBe: (v: unknown) => check(() => chaiExpect(actual, message).to.equal(v), `to be ${String(v)}`),
     toEqual: (v: unknown) => check(() => chaiExpect(actual, message).to.deep.equal(v), "to equal"),
     toMatchObject: (v: unknown) => check(() => subset(actual, v, message ?? "value"), "to match object"),
-    toMatch: (re: RegExp | string) => check(() => chaiExpect(String(actual), message).to.match(typeof re === "string" ? new RegExp(re) : re), `to match ${String(re)}`),
-    toContain: (v: unknown) => check(() => chaiExpect(actual as string | unknown[], message).to.include(v), "to contain"),
-    toThrow: (re?: RegExp | string) => check(() => (re === undefined ? chaiExpect(actual as () => void).to.throw() : chaiExpect(actual as () => void).to.throw(re as RegExp)), "to throw"),
+    toMatch: (re: RegExp | string) =>
+      check(
+        () => chaiExpect(String(actual), message).to.match(typeof re === "string" ? new RegExp(re) : re),
+        `to match ${String(re)}`,
+      ),
+    toContain: (v: unknown) =>
+      check(() => chaiExpect(actual as string | unknown[], message).to.include(v), "to contain"),
+    toThrow: (re?: RegExp | string) =>
+      check(
+        () =>
+          re === undefined
+            ? chaiExpect(actual as () => void).to.throw()
+            : chaiExpect(actual as () => void).to.throw(re as RegExp),
+        "to throw",
+      ),
   };
 }
 
@@ -72,7 +91,10 @@ export function expect(actual: unknown, message?: string) {
         error = e ?? new Error("rejected");
       }
       if (!error) throw new Error(`${message ? message + ": " : ""}expected a rejection`);
-      if (re !== undefined) chaiExpect(error instanceof Error ? error.message : String(error)).to.match(typeof re === "string" ? new RegExp(re) : re);
+      if (re !== undefined)
+        chaiExpect(error instanceof Error ? error.message : String(error)).to.match(
+          typeof re === "string" ? new RegExp(re) : re,
+        );
     },
   };
   return { ...matchers(actual, false, message), not: matchers(actual, true, message), rejects };

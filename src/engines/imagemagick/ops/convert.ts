@@ -11,11 +11,25 @@ import { decode, encode, encodeFrame } from "../codec";
 import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
 import { planResize } from "../geometry";
 import { checkMemory, memoryPlan } from "../memory";
-import { applyPlan, checkOutputSize, orient, ppiOf, prepareForFormat, setDensity, stripKeepingColour } from "../transform";
+import {
+  applyPlan,
+  checkOutputSize,
+  orient,
+  ppiOf,
+  prepareForFormat,
+  setDensity,
+  stripKeepingColour,
+} from "../transform";
 import type { ConvertOptions, ImageBudget, ImageFormat, ImageRunOutput } from "../../kinds/image";
 
 /** Bytes in one format → bytes in another. @throws TaskError (OPEN_FAILED, OVER_BUDGET, CONVERSION_FAILED, UNSUPPORTED) */
-export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFormat: ImageFormat, o: ConvertOptions, budget: ImageBudget): ImageRunOutput[] {
+export function runConvert(
+  input: Uint8Array,
+  inputFormat: ImageFormat,
+  outputFormat: ImageFormat,
+  o: ConvertOptions,
+  budget: ImageBudget,
+): ImageRunOutput[] {
   if (!WRITABLE_FORMATS.includes(outputFormat)) {
     throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
   }
@@ -46,10 +60,26 @@ export function runConvert(input: Uint8Array, inputFormat: ImageFormat, outputFo
       prepareForFormat(f, outputFormat, o.quality);
     }
     if (!multi && frames.length > 1) {
-      return [...frames].map((f, i) => ({ data: encodeFrame(f, outputFormat, `output ${outputFormat.toUpperCase()} (frame ${i + 1})`), format: outputFormat, width: f.width, height: f.height, frames: 1, ppi: ppiOf(f) }));
+      return [...frames].map((f, i) => ({
+        data: encodeFrame(f, outputFormat, `output ${outputFormat.toUpperCase()} (frame ${i + 1})`),
+        format: outputFormat,
+        width: f.width,
+        height: f.height,
+        frames: 1,
+        ppi: ppiOf(f),
+      }));
     }
     const data = encode(frames, outputFormat, `output ${outputFormat.toUpperCase()}`);
-    return [{ data, format: outputFormat, width: frames[0].width, height: frames[0].height, frames: frames.length, ppi: ppiOf(frames[0]) }];
+    return [
+      {
+        data,
+        format: outputFormat,
+        width: frames[0].width,
+        height: frames[0].height,
+        frames: frames.length,
+        ppi: ppiOf(frames[0]),
+      },
+    ];
   } finally {
     frames.dispose();
   }

@@ -17,16 +17,32 @@ import { orient, progressive, stripKeepingColour } from "../transform";
 import type { ImageBudget, ImageFormat, ImageRunOutput, OptimizeOptions } from "../../kinds/image";
 
 /** JPEG quality per profile (CloudConvert's PDF profile names reused for images). */
-export const PROFILE_QUALITY: Record<NonNullable<OptimizeOptions["profile"]>, number> = { web: 85, print: 92, archive: 92, mrc: 80, max: 70 };
+export const PROFILE_QUALITY: Record<NonNullable<OptimizeOptions["profile"]>, number> = {
+  web: 85,
+  print: 92,
+  archive: 92,
+  mrc: 80,
+  max: 70,
+};
 
 /** Formats `optimize` handles here (input = output). */
 export const OPTIMIZE_FORMATS: readonly ImageFormat[] = ["png", "jpg"];
 
 /** Input bytes → smaller bytes in the same format. @throws TaskError */
-export function runOptimize(input: Uint8Array, inputFormat: ImageFormat, o: OptimizeOptions, budget: ImageBudget): ImageRunOutput[] {
-  if (!OPTIMIZE_FORMATS.includes(inputFormat)) throw new TaskError("UNSUPPORTED", `Image optimize handles PNG and JPG, not ${inputFormat.toUpperCase()}.`);
+export function runOptimize(
+  input: Uint8Array,
+  inputFormat: ImageFormat,
+  o: OptimizeOptions,
+  budget: ImageBudget,
+): ImageRunOutput[] {
+  if (!OPTIMIZE_FORMATS.includes(inputFormat))
+    throw new TaskError("UNSUPPORTED", `Image optimize handles PNG and JPG, not ${inputFormat.toUpperCase()}.`);
   const header = checkImageBudget(input, inputFormat, budget, false);
-  if (header.format !== inputFormat) throw new TaskError("OPEN_FAILED", `The input is a ${header.format.toUpperCase()} file, not ${inputFormat.toUpperCase()}.`);
+  if (header.format !== inputFormat)
+    throw new TaskError(
+      "OPEN_FAILED",
+      `The input is a ${header.format.toUpperCase()} file, not ${inputFormat.toUpperCase()}.`,
+    );
   const what = `input ${inputFormat.toUpperCase()}`;
   checkMemory(memoryPlan(input, header, 1, inputFormat, null), budget, what);
   const frames = decode(input, header, { frames: 1, what });

@@ -18,7 +18,13 @@ export const THUMBNAIL_FORMATS: readonly ImageFormat[] = ["png", "jpg", "webp"];
 const THUMB_QUALITY = 85;
 
 /** Input bytes → `count` thumbnails (fewer when the input has fewer frames). @throws TaskError */
-export function runThumbnail(input: Uint8Array, inputFormat: ImageFormat, outputFormat: ImageFormat, o: ThumbnailOptions, budget: ImageBudget): ImageRunOutput[] {
+export function runThumbnail(
+  input: Uint8Array,
+  inputFormat: ImageFormat,
+  outputFormat: ImageFormat,
+  o: ThumbnailOptions,
+  budget: ImageBudget,
+): ImageRunOutput[] {
   if (!THUMBNAIL_FORMATS.includes(outputFormat)) {
     throw new TaskError("UNSUPPORTED", `Thumbnails are made as PNG, JPG or WEBP, not ${outputFormat.toUpperCase()}.`);
   }

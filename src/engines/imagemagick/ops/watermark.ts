@@ -11,8 +11,18 @@
  * when font_name names a bold face.
  */
 import {
-  AlphaAction, Channels, ColorSpace, CompositeOperator, EvaluateOperator, MagickColors, MagickFormat,
-  MagickGeometry, MagickImage, MagickReadSettings, Point, type IMagickImage,
+  AlphaAction,
+  Channels,
+  ColorSpace,
+  CompositeOperator,
+  EvaluateOperator,
+  MagickColors,
+  MagickFormat,
+  MagickGeometry,
+  MagickImage,
+  MagickReadSettings,
+  Point,
+  type IMagickImage,
 } from "@imagemagick/magick-wasm";
 import { TaskError } from "../../errors";
 import { FONT_LOCATIONS, isWinAnsi, wantsBold, type FontFile, type FontSource } from "../../text/faces";
@@ -37,20 +47,32 @@ export const DEFAULT_FONT_SIZE = 40;
  * first need). Undefined for an image watermark.
  * @throws TaskError UNSUPPORTED (no fonts on this platform, unknown font_name, characters no shipped font covers)
  */
-export async function shapeWatermarkText(o: WatermarkOptions, fonts: FontSource | undefined): Promise<ShapedText | undefined> {
+export async function shapeWatermarkText(
+  o: WatermarkOptions,
+  fonts: FontSource | undefined,
+): Promise<ShapedText | undefined> {
   if (!o.text) return undefined;
-  if (!fonts) throw new TaskError("UNSUPPORTED", "Text watermarks need the shipped fonts, which this engine was started without.");
+  if (!fonts)
+    throw new TaskError(
+      "UNSUPPORTED",
+      "Text watermarks need the shipped fonts, which this engine was started without.",
+    );
   if (!isWinAnsi(o.text)) return shapeText(o.text, fonts, { bold: wantsBold(o.font_name) });
   const face = resolveFont(o.font_name);
   if (!face || !(FONT_FILES[face] in FONT_LOCATIONS)) {
-    throw new TaskError("UNSUPPORTED", `font_name "${o.font_name}" is not available; use one of: ${Object.keys(FONT_FILES).join(", ")}.`);
+    throw new TaskError(
+      "UNSUPPORTED",
+      `font_name "${o.font_name}" is not available; use one of: ${Object.keys(FONT_FILES).join(", ")}.`,
+    );
   }
   return shapeText(o.text, fonts, { named: FONT_FILES[face] as FontFile });
 }
 
 /** Point size of the text: font_width_percent of the image width over the block's em width, else font_size (default 40). */
 function textSize(t: ShapedText, o: WatermarkOptions, baseWidth: number): number {
-  return o.font_width_percent ? ((o.font_width_percent / 100) * baseWidth) / t.width : (o.font_size ?? DEFAULT_FONT_SIZE);
+  return o.font_width_percent
+    ? ((o.font_width_percent / 100) * baseWidth) / t.width
+    : (o.font_size ?? DEFAULT_FONT_SIZE);
 }
 
 function textLayer(t: ShapedText, o: WatermarkOptions, baseWidth: number): IMagickImage {
@@ -68,7 +90,13 @@ function textLayer(t: ShapedText, o: WatermarkOptions, baseWidth: number): IMagi
   }
 }
 
-function imageLayer(extra: Uint8Array, format: ImageFormat, o: WatermarkOptions, baseWidth: number, budget: ImageBudget): IMagickImage {
+function imageLayer(
+  extra: Uint8Array,
+  format: ImageFormat,
+  o: WatermarkOptions,
+  baseWidth: number,
+  budget: ImageBudget,
+): IMagickImage {
   const header = checkImageBudget(extra, format, budget, false, "watermark");
   const layer = decodeFrame(extra, header, { what: `watermark ${header.format.toUpperCase()}` });
   orient(layer);
@@ -103,7 +131,10 @@ function overlayPixels(o: WatermarkOptions, base: ImageHeader, extra?: Uint8Arra
   }
   if (!text) return 0;
   const size = textSize(text, o, base.width);
-  return Math.min(2 * (text.width + 0.5) * size * (text.lineHeight * text.lines.length + 0.5) * size, 4 * base.width * base.height);
+  return Math.min(
+    2 * (text.width + 0.5) * size * (text.lineHeight * text.lines.length + 0.5) * size,
+    4 * base.width * base.height,
+  );
 }
 
 /**
@@ -111,16 +142,36 @@ function overlayPixels(o: WatermarkOptions, base: ImageHeader, extra?: Uint8Arra
  * @throws TaskError (OPEN_FAILED for either image, OVER_BUDGET, UNSUPPORTED format, CONVERSION_FAILED)
  */
 export function runWatermark(
-  input: Uint8Array, inputFormat: ImageFormat, outputFormat: ImageFormat, o: WatermarkOptions,
-  budget: ImageBudget, extra?: Uint8Array, extraFormat?: ImageFormat, text?: ShapedText,
+  input: Uint8Array,
+  inputFormat: ImageFormat,
+  outputFormat: ImageFormat,
+  o: WatermarkOptions,
+  budget: ImageBudget,
+  extra?: Uint8Array,
+  extraFormat?: ImageFormat,
+  text?: ShapedText,
 ): ImageRunOutput[] {
-  if (!WRITABLE_FORMATS.includes(outputFormat)) throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
-  if (o.text && !text) throw new TaskError("INTERNAL_ERROR", "The watermark text was not shaped before the pipeline ran.");
+  if (!WRITABLE_FORMATS.includes(outputFormat))
+    throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
+  if (o.text && !text)
+    throw new TaskError("INTERNAL_ERROR", "The watermark text was not shaped before the pipeline ran.");
   if (!o.text && !extra) throw new TaskError("CONVERSION_FAILED", "A watermark needs `text` or `image`.");
   const keepFrames = MULTI_FRAME_OUTPUTS.includes(outputFormat);
   const header = checkImageBudget(input, inputFormat, budget, keepFrames);
   const what = `input ${header.format.toUpperCase()}`;
-  checkMemory(memoryPlan(input, header, keepFrames ? header.frames : 1, outputFormat, null, undefined, overlayPixels(o, header, extra, text)), budget, what);
+  checkMemory(
+    memoryPlan(
+      input,
+      header,
+      keepFrames ? header.frames : 1,
+      outputFormat,
+      null,
+      undefined,
+      overlayPixels(o, header, extra, text),
+    ),
+    budget,
+    what,
+  );
   const frames = decode(input, header, { frames: keepFrames ? Infinity : 1, what });
   let layer: IMagickImage | undefined;
   try {
