@@ -10,7 +10,7 @@
  * binding or the native engine's HTTP seam unchanged.
  */
 import type { EngineResult } from "../errors";
-import type { WatermarkPlacement } from "../../../native-protocol/placement";
+import type { WatermarkOptions } from "../../../native-protocol/image";
 import type { PageRange } from "./pdf-pages";
 import type { PdfInput } from "../../../native-protocol/pdf";
 
@@ -44,20 +44,11 @@ export interface PdfPermissions {
  * A watermark on PDF pages (contract §6 "watermark"). Units: points (1/72 in) for font_size,
  * margins and image sizes; % of the displayed page width for *_percent; degrees clockwise for
  * rotation; opacity 0–100. Defaults: above, centre/centre, margins 25 pt, 40 pt black Helvetica.
+ * The same options as on images (one watermark schema, operations/watermark-params.ts), plus pages.
  */
-export interface PdfWatermark extends WatermarkPlacement {
-  text?: string;
+export interface PdfWatermark extends WatermarkOptions {
   /** Page list (pdf-pages.ts notation); absent = every page. */
   pages?: string;
-  layer?: "above" | "below";
-  font_size?: number;
-  font_width_percent?: number;
-  font_color?: string;
-  font_name?: string;
-  font_align?: "left" | "center" | "right";
-  image_width?: number;
-  image_height?: number;
-  image_width_percent?: number;
 }
 
 /** How a rendered page fits a requested box (contract §6 `fit`). */
