@@ -221,14 +221,17 @@ describe("SVGs naming local files through the native ImageMagick", () => {
           execute("convert", { output_format: "png" }, [bytesInput("twin.svg", utf8(twin))], nativeOnly()),
         );
         expect(await watch.opened(), `the engine opened ${secret}`).toBe(false);
-        if (good.data && bad.data)
-          expect(differingPixels(bad.data, good.data), "pixels that differ from the twin").toBe(0);
-        else {
-          // no SVG renderer (Debian's imagemagick without libmagickcore-6.q16-6-extra: the Dockerfile installs it
-          // --no-install-recommends): both end in the same coded error, the hostile one with nothing to show
-          expect(bad.data, "the hostile SVG converted where its twin failed").toBeUndefined();
+        if (bad.data) {
+          // converted: it must show nothing its twin does not (the twin converts whenever the hostile one does)
+          expect(good.data, "the hostile SVG converted where its twin failed").toBeDefined();
+          expect(differingPixels(bad.data, good.data!), "pixels that differ from the twin").toBe(0);
+        } else {
+          // refused (the reference is not followed, or no SVG renderer: Debian's imagemagick without
+          // libmagickcore-6.q16-6-extra, which the Dockerfile's --no-install-recommends leaves out): a coded task
+          // error, never a crash; the twin either converts or ends in the same code
           expect(bad.code).toMatch(/^[A-Z_]+$/);
-          expect(bad.code).toBe(good.code);
+          expect(bad.code).not.toBe("INTERNAL_ERROR");
+          if (!good.data) expect(bad.code).toBe(good.code);
         }
       }
     },
