@@ -105,15 +105,13 @@ export class Notices {
 
   /** The terminal state of a task, as a watcher receives it. */
   settledOf(t: TaskRow): SettledInput {
-    const files = this.m
-      .files(t.id)
-      .map((f) => ({
-        filename: f.filename,
-        size: f.size,
-        key: f.key,
-        contentType: f.content_type ?? undefined,
-        fromTask: t.id,
-      }));
+    const files = this.m.files(t.id).map((f) => ({
+      filename: f.filename,
+      size: f.size,
+      key: f.key,
+      contentType: f.content_type ?? undefined,
+      fromTask: t.id,
+    }));
     return { taskId: t.id, status: t.status as "finished" | "error", files };
   }
 
