@@ -35,6 +35,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   bsdtar: "libarchive-tools",
   tar: "tar",
   chromium: "chromium",
+  "rsvg-convert": "librsvg2-bin",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

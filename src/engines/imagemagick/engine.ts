@@ -17,6 +17,7 @@ import { runConvert } from "./ops/convert";
 import { runOptimize } from "./ops/optimize";
 import { runThumbnail } from "./ops/thumbnail";
 import { runWatermark, shapeWatermarkText } from "./ops/watermark";
+import { loadSvgFonts, registerSvgFonts } from "./svg-fonts";
 import type { FontSource } from "../text/faces";
 import type { ShapedText } from "../text/shape";
 import type { ImageBudget, ImageEngine, ImageRunOutput, ImageRunRequest, ImageRunResult } from "../kinds/image";
@@ -25,7 +26,10 @@ import type { ImageBudget, ImageEngine, ImageRunOutput, ImageRunRequest, ImageRu
 export interface ImageMagickLoader {
   /** A compiled module (workerd: `import wasm from "@imagemagick/magick-wasm/magick.wasm"`) or its bytes (Node). */
   loadWasm(): Promise<WebAssembly.Module | Uint8Array>;
-  /** The watermark fonts (DejaVu and the Noto script faces), loaded lazily per face; without it text watermarks answer UNSUPPORTED. */
+  /**
+   * The watermark fonts (DejaVu and the Noto script faces), loaded lazily per face, and the faces of
+   * SVG text (svg-fonts.ts); without it text watermarks, and SVGs with text, answer UNSUPPORTED.
+   */
   fonts?: FontSource;
   /** Engine-wide budget overrides (a request's own `budget` overrides these). */
   budget?: Partial<ImageBudget>;
@@ -72,6 +76,17 @@ function dispatch(req: ImageRunRequest, budget: ImageBudget, text?: ShapedText):
   }
 }
 
+/**
+ * The faces of SVG text when the request reads an SVG (input, or a watermark's image). Without a
+ * source, or when it fails, undefined: an SVG without text still renders, and one with text ends
+ * UNSUPPORTED (magick-errors.ts), which hands the task to the next engine.
+ */
+async function svgFontsFor(req: ImageRunRequest, fonts: FontSource | undefined) {
+  const svg = req?.inputFormat === "svg" || (req?.op === "watermark" && req.extraFormat === "svg");
+  if (!fonts || !svg) return undefined;
+  return loadSvgFonts(fonts).catch(() => undefined);
+}
+
 /** Creates the in-process engine. Nothing is loaded until the first call. */
 export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine {
   let version = "";
@@ -104,7 +119,9 @@ export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine 
       const started = performance.now();
       try {
         // fonts load asynchronously (first use only); the pipeline after this is synchronous WASM work
+        const svgFaces = await svgFontsFor(req, loader.fonts);
         const text = req?.op === "watermark" ? await shapeWatermarkText(req.options ?? {}, loader.fonts) : undefined;
+        if (svgFaces) registerSvgFonts(svgFaces);
         applyResourceLimits(budget);
         const outputs = dispatch(req, budget, text);
         const result: ImageRunResult = {

@@ -1,7 +1,8 @@
 /**
  * Normalises whatever magick-wasm throws into a TaskError (DESIGN.md principle 3): decoding
- * failures → OPEN_FAILED, resource-limit refusals → OVER_BUDGET, everything else during processing
- * or encoding → CONVERSION_FAILED. A WebAssembly trap also discards the instance (magick.ts), so the
+ * failures → OPEN_FAILED, resource-limit refusals → OVER_BUDGET, a face missing for text (an SVG's
+ * `<text>` when no font could be had, svg-fonts.ts) → UNSUPPORTED, which is not the file's fault and
+ * hands the task to the next engine; everything else during processing or encoding → CONVERSION_FAILED. A WebAssembly trap also discards the instance (magick.ts), so the
  * next call starts from a clean heap. None are retryable: the same input fails the same way.
  */
 import { MagickError } from "@imagemagick/magick-wasm";
@@ -13,6 +14,9 @@ export type MagickStage = "read" | "process" | "write";
 
 const RESOURCE =
   /CacheResourcesExhausted|WidthOrHeightExceedsLimit|ListLengthExceedsLimit|ResourceLimit|MemoryAllocationFailed|TooManyFrames/i;
+
+/** annotate.c's failures to find or open a face: a missing font, never a broken file. */
+const FONT = /UnableToReadFont|FreeTypeLibraryIsNotAvailable|UnableToReadFontFile/i;
 
 /** "UnexpectedEndOfFile `' @ error/png.c/MagickPNGError/1308" → "UnexpectedEndOfFile (png.c)". */
 export function cleanMagickMessage(message: string): string {
@@ -45,6 +49,13 @@ export function toImageTaskError(err: unknown, stage: MagickStage, what: string)
       return new TaskError(
         "OVER_BUDGET",
         `The ${what} exceeds this engine's memory budget (${reason}). Use a smaller image or smaller width/height.`,
+        { cause: err },
+      );
+    }
+    if (FONT.test(err.message)) {
+      return new TaskError(
+        "UNSUPPORTED",
+        `The ${what} has text this engine cannot draw: no font is available to ImageMagick in WebAssembly (${reason}). The file itself is fine; an engine with fonts (engine: imagemagick-native) may render it.`,
         { cause: err },
       );
     }

@@ -6,7 +6,8 @@
  * The policy is magick-wasm's default with one change: the MVG coder is allowed, because
  * ImageMagick's internal SVG renderer (MSVG) draws through it. Inside WASM there is no network and
  * no host file system, and url:/file references are still refused (checked with the
- * broken/resvg-*.svg corpus files).
+ * broken/resvg-*.svg corpus files). A type map (type.xml, svg-fonts.ts) names the faces SVG text is
+ * drawn in; the faces themselves are written when an SVG is read (engine.ts).
  */
 import {
   ConfigurationFiles,
@@ -17,6 +18,7 @@ import {
   type IConfigurationFiles,
 } from "@imagemagick/magick-wasm";
 import type { ImageBudget } from "../kinds/image";
+import { svgTypeMap } from "./svg-fonts";
 
 let ready: Promise<string> | undefined;
 let fontNames: string[] = [];
@@ -24,12 +26,14 @@ let fontNames: string[] = [];
 function configuration(): IConfigurationFiles {
   const d = ConfigurationFiles.default;
   const policy = { fileName: d.policy.fileName, data: d.policy.data.replace(/<policy[^>]*pattern="MVG"[^>]*\/>/, "") };
+  const type = { fileName: "type.xml", data: svgTypeMap() };
   return {
     log: d.log,
     policy,
     *all() {
       yield d.log;
       yield policy;
+      yield type;
     },
   };
 }
