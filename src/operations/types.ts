@@ -133,6 +133,12 @@ export interface OperationHandler<P = Record<string, unknown>> {
    * (without the "Task x:" prefix) or an empty array. Runs at creation → 422.
    */
   check?(params: P): string[];
+  /**
+   * Parameters that are valid but do not apply given the others (audio_bitrate with audio_codec
+   * copy): accepted, left out of the parameters and reported in result.warnings (issue 31), with
+   * `why` finishing "audio_bitrate …; it was ignored." Runs at creation, after `check`.
+   */
+  inapplicable?(params: P): { key: string; why: string }[];
   /** Runs the operation. Throws TaskError (engines/errors.ts) for every failure. */
   run(inputs: InputFile[], params: P & CommonParams, ctx: OperationContext): Promise<OperationOutput>;
 }
