@@ -129,6 +129,11 @@ export interface OperationHandler<P = Record<string, unknown>> {
    */
   refusedOutputs?: Readonly<Record<string, string>>;
   /**
+   * Keys this handler does not take that stay a 422 instead of an ignored option (issue 31), with
+   * the message after "key: " — where ignoring would break a promise (a password on a tar archive).
+   */
+  refusedParams?: Readonly<Record<string, string>>;
+  /**
    * Cheap checks that need more than the schema (e.g. page syntax); return error messages
    * (without the "Task x:" prefix) or an empty array. Runs at creation → 422.
    */

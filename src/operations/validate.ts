@@ -90,6 +90,8 @@ function knownCount(h: OperationHandler, cleaned: Record<string, unknown>): numb
  */
 function judge(h: OperationHandler, cleaned: Record<string, unknown>): Judged {
   const known = new Set(Object.keys(shapeOf(h.params)));
+  const refused = Object.keys(cleaned).filter((k) => !known.has(k) && h.refusedParams?.[k]);
+  if (refused.length) return { errors: refused.map((k) => `${k}: ${h.refusedParams![k]}`) };
   const own = pick(cleaned, (k) => known.has(k));
   const ignored: IgnoredOption[] = Object.keys(cleaned)
     .filter((k) => !known.has(k) && !COMMON_KEYS.has(k))

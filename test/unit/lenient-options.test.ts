@@ -121,6 +121,13 @@ describe("unknown and inapplicable options", () => {
     expect("errors" in bad && bad.errors[0]).toMatch(/^pages: /);
   });
 
+  it("a password on a tar archive stays a 422: ignoring it would leave the files unencrypted", () => {
+    const r = validateTaskParams(handlersOf("archive")!, { output_format: "tar", password: "x", extra: 1 });
+    expect("errors" in r && r.errors).toEqual([
+      "password: parameter not supported by archive to a tar format, which cannot be encrypted (use zip or 7z).",
+    ]);
+  });
+
   it("a task without ignored keys carries no ignored entry", () => {
     const p = paramsOf({ operation: "convert", output_format: "pdf", pages: "1" }, "https://example.com/a.docx");
     expect(p).not.toHaveProperty(IGNORED_KEY);
