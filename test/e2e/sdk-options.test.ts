@@ -71,18 +71,24 @@ describe("options CloudConvert accepts", () => {
     ]);
   });
 
-  it("pdf/ocr with auto_orient and optimize with flatten_signatures finish, each option named in result.warnings", async () => {
+  it("pdf/ocr with auto_orient finishes with the option named in result.warnings", async () => {
     const { job, files, task } = await runJob("scans/ocrmypdf-c02-22.pdf", {
       ocr: { operation: "pdf/ocr", input: "in", language: ["eng"], auto_orient: true },
-      opt: { operation: "optimize", input: "in", flatten_signatures: true, profile: "web" },
     });
     expect(job.status).toBe("finished");
     expect(run("pdftotext", [files.ocr[0].path, "-"]).out.trim().length).toBeGreaterThan(0);
     expect(warningsOf(task("ocr"))).toEqual(["auto_orient is not supported by pdf/ocr from pdf; it was ignored."]);
+  });
+
+  it("optimize with flatten_signatures draws a signed PDF's signature into its page: no signature field left (qpdf --json)", async () => {
+    const sig = (path: string) => (run("qpdf", ["--json", path]).out.match(/"\/Sig"/g) ?? []).length;
+    const { job, files, task } = await runJob("pdf/pdflib-with_signature.pdf", {
+      opt: { operation: "optimize", input: "in", flatten_signatures: true, profile: "web" },
+    });
+    expect(job.status).toBe("finished");
+    expect(sig(files.opt[0].path)).toBe(0);
     expect(run("qpdf", ["--check", files.opt[0].path]).code).toBe(0);
-    expect(warningsOf(task("opt"))).toEqual([
-      "flatten_signatures is not supported by optimize from pdf; it was ignored.",
-    ]);
+    expect(warningsOf(task("opt"))).toEqual([]);
   });
 
   it("a known option with an invalid value is still a 422 naming the task and the field", async () => {

@@ -93,13 +93,18 @@ describe("unknown and inapplicable options", () => {
     ]);
   });
 
-  it("pdf/ocr auto_orient and optimize flatten_signatures are accepted and ignored", () => {
+  it("pdf/ocr auto_orient is accepted and ignored; optimize flatten_signatures is honoured on PDFs, ignored on images", () => {
     const ocr = paramsOf({ operation: "pdf/ocr", auto_orient: true, language: ["eng"] }, "https://example.com/s.pdf");
     expect(ignoredOf(ocr)).toEqual([{ key: "auto_orient" }]);
+    expect(ignoredWarnings("pdf/ocr", withoutIgnored(ocr), [input("s.pdf")], ignoredOf(ocr))).toEqual([
+      "auto_orient is not supported by pdf/ocr from pdf; it was ignored.",
+    ]);
     const opt = paramsOf({ operation: "optimize", flatten_signatures: true }, "https://example.com/s.pdf");
-    expect(ignoredOf(opt)).toEqual([{ key: "flatten_signatures" }]);
-    expect(ignoredWarnings("optimize", withoutIgnored(opt), [input("s.pdf")], ignoredOf(opt))).toEqual([
-      "flatten_signatures is not supported by optimize from pdf; it was ignored.",
+    expect(opt).toMatchObject({ flatten_signatures: true });
+    expect(opt).not.toHaveProperty(IGNORED_KEY);
+    const png = paramsOf({ operation: "optimize", flatten_signatures: true }, "https://example.com/a.png");
+    expect(ignoredWarnings("optimize", withoutIgnored(png), [input("a.png")], ignoredOf(png))).toEqual([
+      "flatten_signatures is not supported by optimize from png; it was ignored.",
     ]);
   });
 

@@ -219,17 +219,16 @@ describe("validation picks the handler by formats and pins before judging parame
       imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
       opt: { operation: "optimize", input: "imp", profile: "web", flatten_signatures: true },
     });
-    // issue 31: an option no engine here honours is accepted and carried to the runner as ignored
+    // issue 31: the PDF handler honours flatten_signatures (qpdf in the native engine)
     const opt = "specs" in r ? r.specs.find((s) => s.name === "opt")! : null;
-    expect(opt?.params).toMatchObject({ profile: "web", $ignored: [{ key: "flatten_signatures" }] });
-    expect(opt?.params).not.toHaveProperty("flatten_signatures");
+    expect(opt?.params).toEqual({ profile: "web", flatten_signatures: true });
     // the PDF handler judges the options it knows: a bad profile stays a 422 naming the field
     const bad = job({
       imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
       opt: { operation: "optimize", input: "imp", profile: "smallest", flatten_signatures: true },
     });
     expect("errors" in bad && bad.errors["tasks.opt"]?.[0]).toMatch(/^Task opt: profile: /);
-    // the same task on a PNG input judges the image parameters
+    // the same task on a PNG input judges the image parameters, which do not have it: ignored with a warning
     const png = job({
       imp: { operation: "import/url", url: "https://example.com/a.png" },
       opt: { operation: "optimize", input: "imp", flatten_signatures: true },
