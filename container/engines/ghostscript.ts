@@ -300,6 +300,35 @@ async function qpdfShrink(
 }
 
 /**
+ * `flatten_signatures` of optimize (issue 31): qpdf draws every annotation's appearance — the signature
+ * widgets among them — into the page content and removes the annotations and their fields, so a signed
+ * document keeps how its signatures look after a rewrite that would invalidate (Ghostscript: drop) them.
+ * The result is decrypted when a password opened it.
+ */
+async function flattenAnnotations(call: NativeCall, input: PdfInput): Promise<PdfInput> {
+  const qpdf = call.tools.get("qpdf");
+  if (!qpdf) throw new NativeError("ENGINE_UNAVAILABLE", "flatten_signatures needs qpdf (Debian package qpdf).");
+  await put(call, "flatten.pdf", input.data);
+  const r = await run(call, qpdf.path, [
+    ...(input.password ? [`--password=${input.password}`, "--decrypt"] : []),
+    "--flatten-annotations=all",
+    "flatten.pdf",
+    "flatten-q.pdf",
+  ]);
+  // qpdf exits 3 for warnings (a repaired file): the output is written
+  if (r.code !== 3)
+    check(r, "qpdf --flatten-annotations", (text) =>
+      /password/i.test(text)
+        ? new NativeError("INVALID_PASSWORD", `${input.filename} is encrypted and the password given does not open it.`)
+        : new NativeError(
+            "OPEN_FAILED",
+            `qpdf could not flatten the annotations of ${input.filename}: ${why(text, /error/i)}`,
+          ),
+    );
+  return { ...input, data: await get(call, "flatten-q.pdf"), password: undefined };
+}
+
+/**
  * Optimizes by `profile`: Ghostscript rewrites the document (images resampled and recompressed,
  * fonts subset), qpdf then packs it losslessly; qpdf's lossless pack of the input itself is the
  * other candidate (a document of JBIG2 or well-compressed images that Ghostscript would only
@@ -307,8 +336,10 @@ async function qpdfShrink(
  * smaller than the input, the input comes back unchanged (issue 12: a "compressed" PDF never
  * grows). Sizes in bytes.
  */
-async function optimize(req: { input: PdfInput; profile?: string }, call: NativeCall) {
+async function optimize(req: { input: PdfInput; profile?: string; flattenSignatures?: boolean }, call: NativeCall) {
   const profile = req.profile ?? "web";
+  const original = req.input.data;
+  if (req.flattenSignatures) req = { ...req, input: await flattenAnnotations(call, req.input) };
   const args = PROFILES[profile];
   if (!args)
     throw new NativeError(
@@ -322,17 +353,18 @@ async function optimize(req: { input: PdfInput; profile?: string }, call: Native
   ]);
   const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, lossless];
   let best = candidates.filter((c): c is Uint8Array => !!c).reduce((a, b) => (b.length < a.length ? b : a));
-  const sizeBefore = req.input.data.length;
+  const sizeBefore = req.input.data.length; // of the flattened copy when flattenSignatures
   // web: linearized (first page shown while the rest loads) when that still leaves it smaller than the input
   const linear = profile === "web" && best.length < sizeBefore ? await qpdfShrink(call, best, "web", true) : undefined;
   if (linear && linear.length < sizeBefore) best = linear;
-  const unchanged = best.length >= sizeBefore;
+  const smaller = best.length < sizeBefore;
+  const data = smaller ? best : req.input.data; // not smaller: the input, flattened when asked
   return {
-    data: unchanged ? req.input.data : best,
-    sizeBefore,
-    sizeAfter: unchanged ? sizeBefore : best.length,
-    unchanged,
-    linearized: !unchanged && best === linear,
+    data,
+    sizeBefore: original.length,
+    sizeAfter: data.length,
+    unchanged: data === original,
+    linearized: smaller && best === linear,
     profile,
   };
 }

@@ -99,6 +99,8 @@ async function convert(req: OfficeRequest, call: NativeCall) {
       output,
       format,
       password: req.input.password,
+      ...(format === "pdf" && req.pdf?.pages ? { pages: req.pdf.pages } : {}),
+      ...(format === "pdf" && req.pdf?.pdfa ? { pdfa: req.pdf.pdfa } : {}),
       timeoutMs: call.timeoutMs,
     });
     return {

@@ -93,6 +93,10 @@ export interface OfficeRequest {
   format: "pdf" | "docx" | "odt";
   /** Password of an encrypted document. */
   password?: string;
+  /** PDF output only: the pages exported, LibreOffice's PageRange ("1-2", "1,3,5-"). */
+  pages?: string;
+  /** PDF output only: PDF/A-1b, -2b or -3b by LibreOffice's own export (SelectPdfVersion). */
+  pdfa?: 1 | 2 | 3;
   /** Deadline in milliseconds for the whole request, queueing and process start-up included. */
   timeoutMs: number;
 }
@@ -436,6 +440,8 @@ export class OfficePool {
       output: job.req.output,
       format: job.req.format,
       ...(job.req.password !== undefined ? { password: job.req.password } : {}),
+      ...(job.req.pages !== undefined ? { pages: job.req.pages } : {}),
+      ...(job.req.pdfa !== undefined ? { pdfa: job.req.pdfa } : {}),
     });
     slot.bridge!.stdin!.write(line + "\n");
   }

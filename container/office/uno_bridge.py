@@ -362,7 +362,8 @@ class Bridge:
         if sniff_pdf(src):
             raise Failure("CONVERT_FAILED", "PDF input is not converted by LibreOffice here (its PDF import "
                           "yields positioned text boxes and takes minutes on ordinary papers)")
-        return self.on_main_thread(lambda: self._convert_on_main(src, dst, fmt, password))
+        pdf = pdf_filter_data(req) if fmt == "pdf" else []
+        return self.on_main_thread(lambda: self._convert_on_main(src, dst, fmt, password, pdf))
 
     def _load(self, src, password, filter_name=None):
         """Loads src hidden, read-only, without macros or link updates; never prompts."""
@@ -393,15 +394,15 @@ class Bridge:
             raise Failure("OPEN_FAILED", "LibreOffice could not load the document (unknown format or damaged file)")
         return doc
 
-    def _convert_on_main(self, src, dst, fmt, password):
+    def _convert_on_main(self, src, dst, fmt, password, pdf):
         try:
-            return self._convert_loaded(src, dst, fmt, password)
+            return self._convert_loaded(src, dst, fmt, password, pdf)
         except Failure as failure:
             if not self.alive():
                 raise BridgeGone("%s (soffice no longer answers)" % failure.message)
             raise
 
-    def _convert_loaded(self, src, dst, fmt, password):
+    def _convert_loaded(self, src, dst, fmt, password, pdf):
         doc = None
         try:
             doc = self._load(src, password)
@@ -425,7 +426,10 @@ class Bridge:
 
             fonts = requested_fonts(doc)
             try:
-                doc.storeToURL(uno.systemPathToFileUrl(dst), (prop("FilterName", filt), prop("Overwrite", True)))
+                store = [prop("FilterName", filt), prop("Overwrite", True)]
+                if pdf:
+                    store.append(prop("FilterData", uno.Any("[]com.sun.star.beans.PropertyValue", tuple(pdf))))
+                doc.storeToURL(uno.systemPathToFileUrl(dst), tuple(store))
             except Exception as exc:
                 if is_bridge_gone(exc):
                     raise BridgeGone(uno_message(exc))
@@ -444,6 +448,18 @@ class Bridge:
         finally:
             if doc is not None:
                 close_quietly(doc)
+
+
+def pdf_filter_data(req):
+    """The PDF export filter's options of a request (issue 31): `pages` as PageRange ("1-2", "1,3,5-"),
+    `pdfa` (1, 2 or 3) as SelectPdfVersion, LibreOffice's own PDF/A-1b/2b/3b export (fonts embedded, XMP
+    pdfaid written)."""
+    data = []
+    if req.get("pages"):
+        data.append(prop("PageRange", req["pages"]))
+    if req.get("pdfa"):
+        data.append(prop("SelectPdfVersion", int(req["pdfa"])))
+    return data
 
 
 def close_quietly(doc):
@@ -469,6 +485,10 @@ def valid_request(req):
         return "format must be pdf, docx or odt"
     if "password" in req and req["password"] is not None and not isinstance(req["password"], str):
         return "password must be a string"
+    if req.get("pages") is not None and (not isinstance(req["pages"], str) or not re.match(r"^[0-9, -]{1,1000}$", req["pages"])):
+        return "pages must be page numbers and ranges such as 1-2,5"
+    if req.get("pdfa") is not None and req["pdfa"] not in (1, 2, 3):
+        return "pdfa must be 1, 2 or 3"
     return None
 
 

@@ -67,6 +67,10 @@ export async function createStandaloneTask(
   const errors: string[] = [];
   const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
   if (!spec) throw invalid({ [fieldOf(errors[0])]: errors });
+  // a standalone task's payload is what was posted, without `operation` (it is in the URL): CloudConvert's
+  // (the PHP SDK's TaskTest::testCreateImportUrlTask asserts exactly {url, filename}); a job's tasks keep it (issue 31)
+  const { operation: _op, ...payload } = spec.payload;
+  spec.payload = payload;
   await admit(env, user.name);
   const externalInputs: { taskId: string; jobId: string }[] = [];
   for (const id of spec.input) {

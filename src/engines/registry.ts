@@ -104,7 +104,7 @@ export const ENGINES = [
     kind: "pdf",
     placement: "in-worker",
     // pdf/ocr: the page info and the invisible text layer (the OCR engine recognises, PDFium renders)
-    // convert: images → pdf only (operations/pdf/from-images.ts)
+    // convert: images → pdf (operations/pdf/from-images.ts) and pdf → pdf, a re-save (operations/pdf/resave.ts, issue 31)
     offers: {
       operations: [
         "merge",
@@ -117,7 +117,7 @@ export const ENGINES = [
         "pdf/ocr",
         "convert",
       ],
-      formatsOf: { convert: IMAGE_PDF_INPUTS.map((input) => ({ input, output: "pdf" })) },
+      formatsOf: { convert: [...IMAGE_PDF_INPUTS, "pdf"].map((input) => ({ input, output: "pdf" })) },
     },
     budget: { maxBytes: DEFAULT_PDF_BUDGET.maxBytes },
     aliases: ["qpdf", "poppler", "pdftk", "mupdf", "mutool", "cpdf"],
@@ -127,7 +127,11 @@ export const ENGINES = [
     version: PDFIUM_ENGINE.version,
     kind: "pdf",
     placement: "in-worker",
-    offers: { operations: ["convert", "thumbnail"], formats: [{ input: "pdf", output: "*" }] },
+    // rasterizing: pdf → images (not pdf → pdf, which is pdf-lib's re-save)
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: ["png", "jpg", "webp"].map((output) => ({ input: "pdf", output })),
+    },
     budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes },
     aliases: ["poppler", "mupdf", "pdftocairo"],
   },

@@ -129,10 +129,21 @@ export interface OperationHandler<P = Record<string, unknown>> {
    */
   refusedOutputs?: Readonly<Record<string, string>>;
   /**
+   * Keys this handler does not take that stay a 422 instead of an ignored option (issue 31), with
+   * the message after "key: " — where ignoring would break a promise (a password on a tar archive).
+   */
+  refusedParams?: Readonly<Record<string, string>>;
+  /**
    * Cheap checks that need more than the schema (e.g. page syntax); return error messages
    * (without the "Task x:" prefix) or an empty array. Runs at creation → 422.
    */
   check?(params: P): string[];
+  /**
+   * Parameters that are valid but do not apply given the others (audio_bitrate with audio_codec
+   * copy): accepted, left out of the parameters and reported in result.warnings (issue 31), with
+   * `why` finishing "audio_bitrate …; it was ignored." Runs at creation, after `check`.
+   */
+  inapplicable?(params: P): { key: string; why: string }[];
   /** Runs the operation. Throws TaskError (engines/errors.ts) for every failure. */
   run(inputs: InputFile[], params: P & CommonParams, ctx: OperationContext): Promise<OperationOutput>;
 }

@@ -5,8 +5,16 @@
  * Rules: `null` means absent (PHP sends nulls, contract §5.3); the common parameters
  * (service-spec "Parameters common to processing tasks") are checked here once; the handler is
  * picked from the input and output formats (and the `engine` pin) before any parameter is judged,
- * so a parameter is refused by the handler that would run the task; every other key must be a
- * parameter of that handler, so a typo is a clear error.
+ * so a parameter is refused by the handler that would run the task.
+ *
+ * Issue 31 ("Options: accept what CloudConvert accepts"): a key the handler declares is judged, and
+ * an invalid value is a 422 naming the field; a key it does not declare (an option of another
+ * engine, a Job Builder default, `some_other_option`), or one its `inapplicable` says does not
+ * apply to the other parameters (audio_bitrate with audio_codec copy), is accepted, left out of
+ * the parameters, and listed under {@link IGNORED_KEY}, from which the runner writes one warning
+ * per key into the task's result.warnings (runner/execute.ts). Among several handlers that fit the
+ * formats, the ones declaring the most of the submitted keys are judged (so an option is honoured
+ * by the handler that knows it, and a bad value of it is refused rather than ignored by another).
  */
 import { z } from "zod";
 import { ENGINES } from "../engines/registry";
@@ -39,6 +47,28 @@ export const commonParams = z.object({
 
 const COMMON_KEYS = new Set([...Object.keys(commonParams.shape), "name", "redirect"]);
 
+/** The parameter under which validation hands the ignored keys to the runner (never a user's key: those are dropped). */
+export const IGNORED_KEY = "$ignored";
+
+/** A submitted key that was accepted and ignored; `why` when it is known but does not apply (else: not supported). */
+export interface IgnoredOption {
+  key: string;
+  why?: string;
+}
+
+/** The ignored keys carried in validated `params` (empty when none). */
+export function ignoredOf(params: Record<string, unknown>): IgnoredOption[] {
+  const v = params[IGNORED_KEY];
+  return Array.isArray(v) ? (v as IgnoredOption[]) : [];
+}
+
+/** `params` without the ignored-keys entry, as handlers receive them. */
+export function withoutIgnored<T extends Record<string, unknown>>(params: T): T {
+  if (!(IGNORED_KEY in params)) return params;
+  const { [IGNORED_KEY]: _i, ...rest } = params;
+  return rest as T;
+}
+
 function zodMessages(prefix: string, err: z.ZodError): string[] {
   return err.issues.map((i) => {
     const path = i.path.length ? i.path.join(".") : prefix;
@@ -46,27 +76,37 @@ function zodMessages(prefix: string, err: z.ZodError): string[] {
   });
 }
 
-/** Judges `cleaned` against one handler: messages, or the handler's parameters with defaults. */
-function judge(
-  h: OperationHandler,
-  cleaned: Record<string, unknown>,
-): { params: Record<string, unknown> } | { errors: string[] } {
+type Judged = { params: Record<string, unknown>; ignored: IgnoredOption[] } | { errors: string[] };
+
+/** How many of the submitted keys `h` declares (common keys aside). */
+function knownCount(h: OperationHandler, cleaned: Record<string, unknown>): number {
+  const known = shapeOf(h.params);
+  return Object.keys(cleaned).filter((k) => !COMMON_KEYS.has(k) && k in known).length;
+}
+
+/**
+ * Judges `cleaned` against one handler: messages for invalid values of the keys it declares, or
+ * its parameters with defaults and the keys it ignores (not declared, or `inapplicable`).
+ */
+function judge(h: OperationHandler, cleaned: Record<string, unknown>): Judged {
   const known = new Set(Object.keys(shapeOf(h.params)));
-  const own = pick(cleaned, (k) => known.has(k) || !COMMON_KEYS.has(k));
-  const unknown = Object.keys(own).filter((k) => !known.has(k));
-  const formats = [...new Set(h.formats.map((f) => f.input))].filter((f) => f !== "*");
-  const outputs = [...new Set(h.formats.map((f) => f.output))].filter((f) => f !== "*");
-  const on =
-    formats.length && formats.length <= 12
-      ? ` on ${formats.join(", ")} files`
-      : outputs.length === 1
-        ? ` to ${outputs[0]}`
-        : "";
-  if (unknown.length) return { errors: unknown.map((k) => `${k}: parameter not supported by ${h.operation}${on}.`) };
+  const refused = Object.keys(cleaned).filter((k) => !known.has(k) && h.refusedParams?.[k]);
+  if (refused.length) return { errors: refused.map((k) => `${k}: ${h.refusedParams![k]}`) };
+  const own = pick(cleaned, (k) => known.has(k));
+  const ignored: IgnoredOption[] = Object.keys(cleaned)
+    .filter((k) => !known.has(k) && !COMMON_KEYS.has(k))
+    .map((key) => ({ key }));
   const parsed = h.params.safeParse(own);
   if (!parsed.success) return { errors: zodMessages("parameters", parsed.error) };
-  const extra = h.check?.(parsed.data as never) ?? [];
-  return extra.length ? { errors: extra } : { params: parsed.data as Record<string, unknown> };
+  const data = parsed.data as Record<string, unknown>;
+  const extra = h.check?.(data as never) ?? [];
+  if (extra.length) return { errors: extra };
+  const moot = h.inapplicable?.(data as never) ?? [];
+  for (const m of moot) {
+    delete data[m.key];
+    ignored.push(m);
+  }
+  return { params: data, ignored };
 }
 
 /**
@@ -113,7 +153,10 @@ export function validateTaskParams(
   // without input_format, the format the input will probably have picks the handler first
   const hinted = !input_format && inputHint ? fit.filter((h) => fitsFormats(h.formats, inputHint, output_format)) : fit;
   if (!input_format && inputHint && hinted.length === 0) {
-    const anyFits = fit.some((h) => "params" in judge(h, cleaned));
+    const anyFits = fit.some((h) => {
+      const j = judge(h, cleaned);
+      return "params" in j && j.ignored.length === 0;
+    });
     if (!anyFits)
       return {
         errors: [
@@ -123,10 +166,20 @@ export function validateTaskParams(
   } else {
     fit = hinted;
   }
+  // the handlers that declare the most of the submitted keys judge them (table order among equals)
+  const counts = new Map(fit.map((h) => [h, knownCount(h, cleaned)]));
+  const most = Math.max(...counts.values());
   let firstErrors: string[] | null = null;
-  for (const h of fit) {
+  for (const h of fit.filter((x) => counts.get(x) === most)) {
     const judged = judge(h, cleaned);
-    if ("params" in judged) return { params: { ...common.data, ...judged.params } };
+    if ("params" in judged)
+      return {
+        params: {
+          ...common.data,
+          ...judged.params,
+          ...(judged.ignored.length ? { [IGNORED_KEY]: judged.ignored } : {}),
+        },
+      };
     firstErrors ??= judged.errors;
   }
   return { errors: firstErrors ?? ["invalid parameters."] };

@@ -15,9 +15,10 @@ import { TaskError } from "../engines/errors";
 import { HAND_OFF_CODES } from "../engines/routing";
 import { hasEngine } from "../engines/use";
 import type { StoredOutput } from "../model/types";
-import { contentTypeOf } from "../operations/io/filenames";
+import { contentTypeOf, extensionOf } from "../operations/io/filenames";
 import { route, type Candidate } from "../operations/registry";
 import type { InputFile, OperationContext, OperationOutput, OutputFile } from "../operations/types";
+import { ignoredOf, withoutIgnored } from "../operations/validate";
 import type { FileStore } from "../storage/file-store";
 import { outputKey } from "../storage/keys";
 
@@ -61,6 +62,8 @@ export async function execute(
   ctx: OperationContext,
   tried: { engine?: { name: string; version: string } } = {},
 ): Promise<Executed> {
+  const ignored = ignoredOf(params);
+  params = withoutIgnored(params);
   const all = route(operation, params, inputs[0]?.filename, ctx.engineOrder);
   const largest = Math.max(0, ...inputs.map((f) => f.size));
   const candidates = runnable(all, ctx, largest, operation);
@@ -70,6 +73,9 @@ export async function execute(
     try {
       const out = await handler.run(inputs, params, { ...ctx, route: engine.name });
       const ran = out.engine ?? { name: engine.name, version: engine.version };
+      const notes = ignoredWarnings(operation, params, inputs, ignored);
+      if (notes.length)
+        out.extra = { ...out.extra, warnings: [...((out.extra?.warnings as string[] | undefined) ?? []), ...notes] };
       const wanted = params.engine_version as string | undefined;
       if (wanted && wanted !== ran.version) {
         const note = `engine_version ${wanted} is not available; ${ran.name} ${ran.version} ran.`;
@@ -91,6 +97,22 @@ export async function execute(
     }
   }
   throw new TaskError("INTERNAL_ERROR", `${operation}: no candidate ran.`); // unreachable: the loop returns or throws
+}
+
+/**
+ * One warning per option validation accepted and ignored (issue 31), naming it and what it was
+ * ignored by: "some_other_option is not supported by convert from docx to pdf; it was ignored."
+ */
+export function ignoredWarnings(
+  operation: string,
+  params: Record<string, unknown>,
+  inputs: InputFile[],
+  ignored: { key: string; why?: string }[],
+): string[] {
+  const from = (params.input_format as string | undefined) ?? (inputs[0] ? extensionOf(inputs[0].filename) : "");
+  const to = params.output_format as string | undefined;
+  const what = [operation, from && `from ${from}`, to && `to ${to}`].filter(Boolean).join(" ");
+  return ignored.map((o) => `${o.key} ${o.why ?? `is not supported by ${what}`}; it was ignored.`);
 }
 
 /** Writes `files` to the store under the task's keys; returns what the JobDO records. */

@@ -420,3 +420,25 @@ describe("pdf/a 3b with a ZUGFeRD / Factur-X invoice (`invoice`)", () => {
     expect(err.message).toContain("invoice.xml");
   });
 });
+
+describe("optimize flatten_signatures (issue 31)", () => {
+  const sigFields = (pdf: Uint8Array) =>
+    (
+      sh("qpdf", ["--json", tmpFile(pdf)])
+        .stdout.toString()
+        .match(/"\/Sig"/g) ?? []
+    ).length;
+
+  it("draws the signatures into the pages and removes their fields (qpdf --json), pages kept (pdfinfo)", async () => {
+    for (const rel of ["pdf/pdflib-with_signature.pdf", "pdf/pyhanko-pades-signed.pdf"]) {
+      const src = new Uint8Array(readFileSync(corpusPath(rel)));
+      expect(sigFields(src), rel).toBeGreaterThan(0);
+      const r = await execute("optimize", { profile: "web", flatten_signatures: true }, [corpusInput(rel)], full());
+      const out = dataOf(r.out.files[0]!);
+      expect(sigFields(out), rel).toBe(0);
+      expect(sh("qpdf", ["--check", tmpFile(out)]).status, rel).toBe(0);
+      expect(Number(pdfinfo(out).Pages), rel).toBe(Number(pdfinfo(src).Pages));
+      expect(r.out.extra?.unchanged, rel).toEqual([]);
+    }
+  });
+});

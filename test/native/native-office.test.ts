@@ -239,3 +239,33 @@ describe("merge, thumbnail and watermark of office inputs go through PDF", () =>
     expect(text).toContain("Sample Excel Worksheet");
   });
 });
+
+describe("convert options of office → pdf (issue 31)", () => {
+  const THREE = "office/gotenberg-pages_3.docx";
+  const xmp = (f: Parameters<typeof dataOf>[0]) =>
+    execFileSync("exiftool", ["-s3", "-XMP-pdfaid:Part", "-XMP-pdfaid:Conformance", tmpFile(f)])
+      .toString()
+      .trim()
+      .split("\n");
+
+  it("pages is LibreOffice's page range: pages 1-2 of a 3-page DOCX (pdfinfo), their text (pdftotext)", async () => {
+    const all = await execute("convert", { output_format: "pdf" }, [corpusInput(THREE)], ctx());
+    expect(Number(pdfinfo(all.out.files[0]!).Pages)).toBe(3);
+    const r = await execute("convert", { output_format: "pdf", pages: "1-2" }, [corpusInput(THREE)], ctx());
+    expect(Number(pdfinfo(r.out.files[0]!).Pages)).toBe(2);
+    expect(r.out.extra?.pages).toBe(2);
+    const p3 = await execute("convert", { output_format: "pdf", pages: "3" }, [corpusInput(THREE)], ctx());
+    expect(Number(pdfinfo(p3.out.files[0]!).Pages)).toBe(1);
+    expect(words(pdftotext(p3.out.files[0]!))).toBe(
+      words(execFileSync("pdftotext", ["-f", "3", "-l", "3", tmpFile(all.out.files[0]!), "-"]).toString()),
+    );
+  });
+
+  it("pdf_a is LibreOffice's PDF/A-2b export: XMP pdfaid part 2, conformance B (exiftool)", async () => {
+    const r = await execute("convert", { output_format: "pdf", pdf_a: true, pages: "1" }, [corpusInput(THREE)], ctx());
+    expect(xmp(r.out.files[0]!)).toEqual(["2", "B"]);
+    expect(Number(pdfinfo(r.out.files[0]!).Pages)).toBe(1);
+    const plain = await execute("convert", { output_format: "pdf" }, [corpusInput(THREE)], ctx());
+    expect(xmp(plain.out.files[0]!)).toEqual([""]);
+  });
+});

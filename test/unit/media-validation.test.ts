@@ -63,9 +63,11 @@ describe("convert options", () => {
     expect(errorsOf({ operation: "convert", output_format: "mp4", preset: "ludicrous" })[0]).toMatch(
       /^Task t: preset: /,
     );
-    expect(errorsOf({ operation: "convert", output_format: "mp4", video_codec: "copy", width: 320 })[0]).toMatch(
-      /video_codec: copy keeps the video as it is/,
-    );
+    // issue 31: encoder options beside copy are accepted and ignored (result.warnings), not refused
+    expect(paramsOf({ operation: "convert", output_format: "mp4", video_codec: "copy", width: 320 })).toMatchObject({
+      video_codec: "copy",
+      $ignored: [{ key: "width", why: expect.stringMatching(/video_codec copy/) }],
+    });
     expect(errorsOf({ operation: "convert", output_format: "mp4", fit: "crop", width: 320 })).toEqual([
       "Task t: fit: crop needs both width and height.",
     ]);
@@ -84,9 +86,10 @@ describe("convert options", () => {
     expect(errorsOf({ operation: "convert", output_format: "mp4", trim_start: "1:2:3:4" })[0]).toMatch(
       /trim_start: must be seconds or HH:MM:SS/,
     );
-    expect(errorsOf({ operation: "convert", output_format: "wav", audio_bitrate: 128 })).toEqual([
-      "Task t: audio_bitrate: parameter not supported by convert to wav.",
-    ]);
+    // issue 31: wav has no bitrate option; CloudConvert accepts it, so it is ignored with a warning
+    expect(paramsOf({ operation: "convert", output_format: "wav", audio_bitrate: 128 })).toMatchObject({
+      $ignored: [{ key: "audio_bitrate" }],
+    });
   });
 
   it("routes audio and video to the media engines, WebAssembly first", () => {

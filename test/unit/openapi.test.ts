@@ -35,6 +35,8 @@ describe("the OpenAPI document", () => {
       ["convert", { input: "a", output_format: "jpg", width: 200, quality: 80 }, true],
       ["convert", { input: "a", output_format: "jpg", width: "wide" }, false],
       ["convert", { input: "a", output_format: "jpg", quality: 500 }, false],
+      // issue 31: an unknown option is accepted (and ignored with a warning), by both
+      ["convert", { input: "a", output_format: "pdf", some_other_option: "value" }, true],
       ["pdf/ocr", { input: "a", language: ["eng", "fra"] }, true],
       ["pdf/encrypt", { input: "a", set_password: "x" }, true],
       ["watermark", { input: "a", text: "CONFIDENTIAL", opacity: 50 }, true],

@@ -30,6 +30,8 @@ describe("PDF registry rows", () => {
       "watermark:pdflib",
       "convert:pdfium",
       "thumbnail:pdfium",
+      // pdf → pdf, a re-save (issue 31)
+      "convert:pdflib",
       // Ghostscript in the native engine (issue 12)
       "pdf/a:ghostscript",
       "pdf/x:ghostscript",
@@ -62,7 +64,6 @@ describe("PDF registry rows", () => {
     ["pdf/encrypt", { set_password: "x", allow_print: "high" }, /^allow_print: /],
     ["watermark", { input_format: "pdf", layer: "above" }, /^text or image is required/],
     ["convert", { input_format: "pdf", output_format: "png", pixel_density: 0 }, /^pixel_density: /],
-    ["convert", { input_format: "pdf", output_format: "png", dpi: 300 }, /^dpi: parameter not supported by convert/],
     ["convert", { input_format: "pdf", output_format: "docx" }, /not supported by this server/],
   ])("%s %j is refused at creation", (operation, raw, message) => {
     const res = validateTaskParams(rows(operation), raw);

@@ -56,7 +56,13 @@ describe("engine order", () => {
     expect(names(enginesFor({ kind: "command", operation: "command", pin: "graphicsmagick" }))).toEqual([
       "native-command",
     ]);
-    expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", pin: "poppler" }))).toEqual(["pdfium"]);
+    expect(
+      names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png", pin: "poppler" })),
+    ).toEqual(["pdfium"]);
+    // pdf → pdf is pdf-lib's re-save (issue 31)
+    expect(
+      names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "pdf", pin: "poppler" })),
+    ).toEqual(["pdflib"]);
     expect(names(enginesFor({ kind: "image", operation: "convert", pin: "graphicsmagick" }))).toEqual(["imagemagick"]);
     expect(names(enginesFor({ kind: "pdf", operation: "merge", pin: "chrome" }))).toEqual([]);
   });
@@ -213,16 +219,22 @@ describe("validation picks the handler by formats and pins before judging parame
       imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
       opt: { operation: "optimize", input: "imp", profile: "web", flatten_signatures: true },
     });
-    expect("errors" in r && r.errors["tasks.opt"]).toEqual([
-      "Task opt: flatten_signatures: parameter not supported by optimize on pdf files.",
-    ]);
-    // the same task on a PNG input judges the image parameters
+    // issue 31: the PDF handler honours flatten_signatures (qpdf in the native engine)
+    const opt = "specs" in r ? r.specs.find((s) => s.name === "opt")! : null;
+    expect(opt?.params).toEqual({ profile: "web", flatten_signatures: true });
+    // the PDF handler judges the options it knows: a bad profile stays a 422 naming the field
+    const bad = job({
+      imp: { operation: "import/url", url: "https://example.com/files/report.pdf?dl=1" },
+      opt: { operation: "optimize", input: "imp", profile: "smallest", flatten_signatures: true },
+    });
+    expect("errors" in bad && bad.errors["tasks.opt"]?.[0]).toMatch(/^Task opt: profile: /);
+    // the same task on a PNG input judges the image parameters, which do not have it: ignored with a warning
     const png = job({
       imp: { operation: "import/url", url: "https://example.com/a.png" },
       opt: { operation: "optimize", input: "imp", flatten_signatures: true },
     });
-    expect("errors" in png && png.errors["tasks.opt"]).toEqual([
-      "Task opt: flatten_signatures: parameter not supported by optimize on png, jpg files.",
+    expect("specs" in png && png.specs.find((s) => s.name === "opt")!.params.$ignored).toEqual([
+      { key: "flatten_signatures" },
     ]);
   });
 });

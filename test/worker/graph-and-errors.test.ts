@@ -30,11 +30,7 @@ describe("job validation (422 before anything runs)", () => {
       'Task b: input task "ghost" does not exist',
     ],
     ["missing input", { b: { operation: "export/url" } }, "Task b: input is required."],
-    [
-      "unknown parameter",
-      { a: { operation: "import/raw", file: "x", filename: "a.txt", widht: 3 } },
-      "Task a: widht: parameter not supported",
-    ],
+    // an unknown parameter is accepted and ignored with a warning since issue 31 (test/unit/lenient-options.test.ts)
     ["bad parameter type", { a: { operation: "import/url", url: 42 } }, "Task a: url:"],
     [
       "non-http scheme",

@@ -140,10 +140,15 @@ export interface PdfOps {
   }): Promise<PdfOut>;
   /** PDF/X (ISO 15930) variant 1a, 3 or 4: CMYK content, GTS_PDFXVersion, a CMYK output intent. */
   pdfx(req: { input: PdfInput; variant: "1a" | "3" | "4" }): Promise<PdfOut>;
-  /** Re-writes the PDF smaller by `profile`; `unchanged` when the result would not be smaller (the input comes back). Sizes in bytes. */
+  /**
+   * Re-writes the PDF smaller by `profile`; `unchanged` when the result would not be smaller (the input comes back). Sizes in bytes.
+   * `flattenSignatures`: signature fields (and every other annotation) are first drawn into the page content and removed,
+   * so the signatures' appearance survives the rewrite that invalidates them (what comes back "unchanged" is that flattened copy).
+   */
   optimize(req: {
     input: PdfInput;
     profile: PdfOptimizeProfile;
+    flattenSignatures?: boolean;
   }): Promise<EngineResult<{ data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
   /** Page sizes as displayed (points, after /Rotate and the crop box) and whether each page names a font (carries text). */
   pageInfo(req: { input: PdfInput }): Promise<EngineResult<{ pages: PdfPageInfo[] }>>;

@@ -25,6 +25,14 @@ function archiveTo(
     takesInput: true,
     requiresOutputFormat: true,
     refusedOutputs: REFUSED_OUTPUTS,
+    // a password is a promise of encryption: on a tar it stays a 422 rather than an ignored option (issue 31)
+    ...(params === tarParams
+      ? {
+          refusedParams: {
+            password: "parameter not supported by archive to a tar format, which cannot be encrypted (use zip or 7z).",
+          },
+        }
+      : {}),
     async run(inputs, p, ctx) {
       const { engine, row } = useEngine(ctx, "archive", "archive");
       const format = p.output_format as ArchiveOutput;

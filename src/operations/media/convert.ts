@@ -15,7 +15,7 @@ import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
 import { MEDIA_MIME } from "./common";
-import { checkConvert, convertParamsFor } from "./schemas";
+import { checkConvert, convertParamsFor, inapplicableConvert } from "./schemas";
 
 /** The input formats of convert to `out`: video to anything, audio to audio; a GIF only to video. */
 function pairsTo(out: MediaOutput): FormatPair[] {
@@ -55,6 +55,7 @@ function mediaConvert(out: MediaOutput): OperationHandler<Record<string, unknown
     takesInput: true,
     requiresOutputFormat: true,
     check: (p) => checkConvert(p, out),
+    inapplicable: (p) => inapplicableConvert(p),
     async run(inputs, p, ctx) {
       const { engine, row } = useEngine(ctx, "media", "convert");
       const options = Object.fromEntries(

@@ -131,22 +131,20 @@ type AnyConvert = Partial<
 export function checkConvert(p: AnyConvert, out: MediaOutput): string[] {
   const errors: string[] = [];
   const vc = p.video_codec as string | undefined;
-  if (vc === "copy" && (p.width || p.height || p.fps || p.crf !== undefined || p.profile))
-    errors.push(
-      "video_codec: copy keeps the video as it is; width, height, fps, crf and profile need a codec that encodes.",
-    );
-  if (typeof p.crf === "number" && p.crf > 51 && vc !== undefined && !["vp8", "vp9"].includes(vc))
+  const encodes = vc !== "copy"; // with copy, the encoder's options are ignored (inapplicableConvert)
+  if (encodes && typeof p.crf === "number" && p.crf > 51 && vc !== undefined && !["vp8", "vp9"].includes(vc))
     errors.push(`crf: ${vc} takes 0–51.`);
-  if (p.profile && vc && !["x264", "h264"].includes(vc) && !(p.profile === "main" && ["x265", "h265"].includes(vc)))
-    errors.push(`profile: ${p.profile} is an H.264 profile; ${vc} does not take it.`);
-  if (p.fit && p.fit !== "max" && !(p.width && p.height)) errors.push(`fit: ${p.fit} needs both width and height.`);
-  const ac = (p.audio_codec as string | undefined) ?? defaultAudioCodec(out);
   if (
-    p.audio_codec &&
-    (ac === "copy" || ac === "none") &&
-    (p.audio_bitrate || p.audio_frequency || p.audio_channels || p.audio_qscale !== undefined)
+    encodes &&
+    p.profile &&
+    vc &&
+    !["x264", "h264"].includes(vc) &&
+    !(p.profile === "main" && ["x265", "h265"].includes(vc))
   )
-    errors.push(`audio_codec: ${ac} takes no audio_bitrate, audio_qscale, audio_frequency or audio_channels.`);
+    errors.push(`profile: ${p.profile} is an H.264 profile; ${vc} does not take it.`);
+  if (encodes && p.fit && p.fit !== "max" && !(p.width && p.height))
+    errors.push(`fit: ${p.fit} needs both width and height.`);
+  const ac = (p.audio_codec as string | undefined) ?? defaultAudioCodec(out);
   if (
     ac === "opus" &&
     typeof p.audio_frequency === "number" &&
@@ -156,6 +154,31 @@ export function checkConvert(p: AnyConvert, out: MediaOutput): string[] {
   if (typeof p.trim_start === "number" && typeof p.trim_end === "number" && p.trim_end <= p.trim_start)
     errors.push("trim_end must be after trim_start.");
   return errors;
+}
+
+const ENCODER_KEYS = ["width", "height", "fit", "fps", "crf", "profile", "preset"] as const;
+const AUDIO_ENCODER_KEYS = ["audio_bitrate", "audio_qscale", "audio_frequency", "audio_channels"] as const;
+
+/**
+ * Valid options that do not apply given the codecs (issue 31: CloudConvert's Job Builder sends
+ * `audio_bitrate: 128` beside `audio_codec: "copy"`): with video_codec copy the video encoder's
+ * options, with audio_codec copy or none the audio encoder's. Accepted and reported in result.warnings.
+ */
+export function inapplicableConvert(p: AnyConvert & { preset?: unknown }): { key: string; why: string }[] {
+  const moot: { key: string; why: string }[] = [];
+  if (p.video_codec === "copy")
+    for (const key of ENCODER_KEYS)
+      if (p[key] !== undefined)
+        moot.push({ key, why: "does not apply with video_codec copy (the video is kept as it is)" });
+  const ac = p.audio_codec as string | undefined;
+  if (ac === "copy" || ac === "none")
+    for (const key of AUDIO_ENCODER_KEYS)
+      if (p[key] !== undefined)
+        moot.push({
+          key,
+          why: `does not apply with audio_codec ${ac} (${ac === "copy" ? "the audio is kept as it is" : "the audio is removed"})`,
+        });
+  return moot;
 }
 
 /** thumbnail of a video. */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { OFFICE_INPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { boolParam, checkPagesParam, pagesParam } from "../pdf/common";
 import { pdfThumbnail } from "../pdf/thumbnail";
 import { watermarkPdf } from "../pdf/watermark";
 import { viaPdf } from "./via-pdf";
@@ -15,7 +16,16 @@ import type { OperationHandler, OutputFile } from "../types";
 
 const params = z.object({
   password: z.string().max(256).optional().describe("Opens a password-protected document"),
+  pages: pagesParam,
+  pdf_a: boolParam.describe("Write PDF/A-2b (LibreOffice's own PDF/A export: fonts embedded, XMP pdfaid)"),
 });
+
+/**
+ * PDF/A by LibreOffice's export rather than Ghostscript after it (issue 31): one pass, and the
+ * document's tagged structure, links and bookmarks stay as LibreOffice wrote them, where a
+ * Ghostscript re-distill rewrites every page. 2b, the default conformance of pdf/a here.
+ */
+const PDF_A_PART = 2;
 
 export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
   operation: "convert",
@@ -25,8 +35,10 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
   credits: 1,
   requiresOutputFormat: true,
   takesInput: true,
+  check: checkPagesParam,
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "office", "convert");
+    const pdf = { ...(p.pages ? { pages: p.pages } : {}), ...(p.pdf_a ? { pdfa: PDF_A_PART as 2 } : {}) };
     const files: OutputFile[] = [];
     const substituted = new Map<string, string>();
     let version = row.version;
@@ -34,7 +46,7 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
-      const r = await engineCall(engine.convert({ input, format: "pdf" }), file.filename, row.name);
+      const r = await engineCall(engine.convert({ input, format: "pdf", pdf }), file.filename, row.name);
       version = r.engineVersion;
       pages += r.pages ?? 0;
       for (const s of r.fontsSubstituted) substituted.set(s.requested, s.used);

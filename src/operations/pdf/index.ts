@@ -16,6 +16,7 @@ import { pdfOptimize } from "./optimize";
 import { pdfA } from "./pdfa";
 import { pdfX } from "./pdfx";
 import { convertPdfToImage } from "./rasterize";
+import { pdfResave } from "./resave";
 import { rotatePages } from "./rotate";
 import { splitPages } from "./split";
 import { pdfThumbnail } from "./thumbnail";
@@ -44,6 +45,8 @@ export const PDF_HANDLERS: OperationHandler<any>[] = [
   watermarkPdf,
   convertPdfToImage,
   pdfThumbnail,
+  // pdf → pdf: a re-save, with pages and pdf_a (issue 31)
+  pdfResave,
   // Ghostscript in the native engine (issue 12)
   pdfA,
   pdfX,

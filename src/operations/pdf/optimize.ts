@@ -9,7 +9,7 @@ import { z } from "zod";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
-import { passwordParam, pdfFile, PDF_TO_PDF, requirePdfInputs } from "./common";
+import { boolParam, passwordParam, pdfFile, PDF_TO_PDF, requirePdfInputs } from "./common";
 
 const params = z.object({
   profile: z
@@ -19,6 +19,9 @@ const params = z.object({
       "web: screen-sized images, RGB; print: 300 dpi, CMYK; archive: recompressed, not downsampled; mrc: scans; max: smallest",
     ),
   password: passwordParam,
+  flatten_signatures: boolParam.describe(
+    "Draw signatures (and the other annotations) into the pages first, so they still show after the rewrite that invalidates them",
+  ),
 });
 
 export const pdfOptimize: OperationHandler<z.infer<typeof params>> = {
@@ -36,7 +39,11 @@ export const pdfOptimize: OperationHandler<z.infer<typeof params>> = {
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
-      const r = await engineCall(engine.optimize?.({ input, profile: p.profile }), file.filename, row.name);
+      const r = await engineCall(
+        engine.optimize?.({ input, profile: p.profile, ...(p.flatten_signatures ? { flattenSignatures: true } : {}) }),
+        file.filename,
+        row.name,
+      );
       version = r.engineVersion;
       original += r.sizeBefore;
       saved += r.sizeBefore - r.sizeAfter;
