@@ -87,7 +87,7 @@ export async function rasterizeInputs(
   operation: string,
 ): Promise<OperationOutput> {
   requirePdfInputs(inputs, operation, job.params.input_format);
-  const { engine, row } = useEngine(ctx, "pdf", operation, { input: "pdf" });
+  const { engine, row } = useEngine(ctx, "pdf", operation, { input: "pdf", output: job.format });
   const parsed = job.params.pages === undefined ? undefined : parsePageList(job.params.pages);
   if (parsed && "error" in parsed) throw new TaskError("INVALID_PAGES", checkPagesParam(job.params)[0]);
   const files: OutputFile[] = [];
