@@ -68,8 +68,11 @@ export interface EngineRow {
     formats?: readonly FormatPair[];
     formatsOf?: Readonly<Record<string, readonly FormatPair[]>>;
   };
-  /** Largest single input in bytes; routing skips the engine for larger declared inputs. */
-  budget: { maxBytes: number };
+  /**
+   * Largest single input in bytes; routing skips the engine for larger declared inputs. A rasterizer
+   * also says how many pixels it renders a page to (`maxPagePixels`), which pdf/ocr sizes its pages by.
+   */
+  budget: { maxBytes: number; maxPagePixels?: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
   aliases: readonly string[];
 }
@@ -132,7 +135,7 @@ export const ENGINES = [
       operations: ["convert", "thumbnail"],
       formats: ["png", "jpg", "webp"].map((output) => ({ input: "pdf", output })),
     },
-    budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes },
+    budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes, maxPagePixels: DEFAULT_RASTER_BUDGET.maxPagePixels },
     aliases: ["poppler", "mupdf", "pdftocairo"],
   },
   {

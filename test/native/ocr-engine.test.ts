@@ -16,7 +16,10 @@ import { createTesseractEngine } from "../../src/engines/tesseract/engine";
 import { TESSERACT_ENGINE } from "../../src/engines/tesseract/version";
 import { loadTesseractLanguage, loadTesseractWasm, nodeTesseractEngine } from "../../src/runtime/node/tesseract";
 import { corpusPath, fact } from "../support/corpus";
-import { recall, tokens } from "../support/ocr-recall";
+import { MULTIPAGE_RECALL, pdfPageText, stableNativeWords, recall, tokens } from "../support/ocr-recall";
+import { ocrPdf } from "../../src/operations/pdf/ocr";
+import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
+import { corpusInput, testContext, tmpFile } from "../support/pdf-helpers";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 
 const engine = nodeTesseractEngine();
@@ -268,4 +271,38 @@ describe("Debian's tesseract in the native engine (row tesseract-native)", () =>
     });
     expect(!junk.ok && junk.error.code).toBe("OPEN_FAILED");
   });
+  /**
+   * Issue 31: OCRmyPDF's multipage.pdf (page 2 is 2160 × 2160 pt) through pdf/ocr. Routed to the WebAssembly engine with
+   * the native one on the host, page 2 (81 ppi within its 6 MP) goes alone to native tesseract at 115 ppi (PDFium's 12 MP);
+   * routed to the native engine (a language only it has, or the task handed over), every page is read there. Each
+   * OCRed page's words as Debian's tesseract finds them on pdftoppm's rendering at the chosen dpi must be found by pdftotext.
+   */
+  it.each([
+    ["tesseract", { 1: 300, 2: 115, 3: 300, 5: 253, 6: 253 }, { 2: "tesseract-native" }],
+    ["tesseract-native", { 1: 300, 2: 115, 3: 300, 5: 300, 6: 300 }, {}],
+  ] as const)(
+    "pdf/ocr of a scan with a 2160 pt page routed to %s: dpi per page %j, the large page read by native tesseract",
+    async (route, dpi, others) => {
+      const rel = "scans/ocrmypdf-multipage.pdf";
+      const ctx = testContext({
+        engines: { pdfium: nodePdfiumEngine(), tesseract: engine, "tesseract-native": ocr() },
+        route,
+      });
+      const out = await ocrPdf.run([corpusInput(rel)], { language: ["eng"] }, ctx);
+      const path = tmpFile(out.files[0]!);
+      expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
+      const report = (out.extra as any).ocr;
+      expect(report).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4], dpi });
+      for (const n of report.pages) expect(report.engines[n], `page ${n}`).toBe((others as any)[n] ?? route);
+      expect(out.engine?.name).toBe(route);
+      for (const n of report.pages) {
+        const r = recall(stableNativeWords(corpusPath(rel), n, [report.dpi[n], 150]), pdfPageText(path, n));
+        console.log(
+          `${rel} routed to ${route}: page ${n} at ${report.dpi[n]} ppi by ${report.engines[n]}, recall of native tesseract's words ${r.toFixed(3)}`,
+        );
+        expect(r, `page ${n}`).toBeGreaterThanOrEqual(MULTIPAGE_RECALL[n]!);
+      }
+    },
+    240_000,
+  );
 });

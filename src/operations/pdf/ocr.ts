@@ -10,16 +10,23 @@
  * orientation detection) and its words laid along their real baseline.
  *
  * Budgets: at most {@link OCR_MAX_PAGES} pages per input on a WebAssembly engine (each page is ~0.3–
- * 1.5 s of recognition), pages rendered at ≤ {@link OCR_MAX_PIXELS} pixels (tesseract's memory
- * grows with the page: 300 dpi Letter ≈ 95 MB of WASM memory, wasm-engines.md), never below
- * {@link OCR_MIN_DPI}; beyond either the task is OVER_BUDGET, which hands it to the native engine.
+ * 1.5 s of recognition). The resolution is chosen page by page (issue 31): 300 ppi, lowered until the
+ * rendered page fits the pixels of the engine that reads it — {@link OCR_MAX_PIXELS} for tesseract in
+ * WebAssembly (its memory grows with the page: 300 dpi Letter ≈ 95 MB of WASM memory, wasm-engines.md),
+ * {@link OCR_NATIVE_MAX_PIXELS} for native tesseract, and never more than the rasterizer renders
+ * (PDFium: 12 MP a page). A page the
+ * WebAssembly engine could only read below {@link OCR_GOOD_DPI} goes, alone, to the native OCR engine
+ * when this host has one (at its higher resolution); without one it is read in WebAssembly down to
+ * {@link OCR_MIN_DPI}. Only a page that does not fit even at OCR_MIN_DPI within every engine's budget
+ * makes the task OVER_BUDGET. `result.ocr.dpi` and `result.ocr.engines` say, page by page, what was used.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
-import type { OcrPage } from "../../engines/kinds/ocr";
+import type { OcrEngine, OcrPage } from "../../engines/kinds/ocr";
 import { resolvePageSet } from "../../engines/kinds/pdf-pages";
 import type { PdfPageInfo, TextLayerWord } from "../../engines/kinds/pdf";
-import { useEngine } from "../../engines/use";
+import { hasEngine, useEngine, type EngineAccess, type UsedEngine } from "../../engines/use";
+import { enginesFor, HAND_OFF_CODES } from "../../engines/routing";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { boolParam, checkPagesParam, pagesParam, passwordParam, pdfFile, requirePdfInputs } from "./common";
@@ -29,10 +36,26 @@ import { checkLanguages, languageParam, languagesOf } from "./ocr-languages";
 export const OCR_MAX_PAGES = 200;
 /** Largest rendered page in pixels handed to the WebAssembly OCR engine (≈ Letter at 250 dpi). */
 export const OCR_MAX_PIXELS = 6_000_000;
+/**
+ * Largest rendered page in pixels handed to a native OCR engine. The page rasterizer's own per-page
+ * budget (its row's `budget.maxPagePixels`: PDFium's 12 MP, 48 MB of RGBA) bounds every engine below this.
+ */
+export const OCR_NATIVE_MAX_PIXELS = 4 * OCR_MAX_PIXELS;
 /** Preferred rendering resolution (tesseract's best accuracy is at 300 ppi). */
 export const OCR_DPI = 300;
-/** Below this resolution recognition degrades too far: such pages are over budget instead. */
-export const OCR_MIN_DPI = 100;
+/**
+ * Below this resolution a page is handed to the native OCR engine when the host has one (it reads
+ * twice the pixels): body text (10–12 pt) keeps an x-height of ~7 px or more at 100 ppi.
+ */
+export const OCR_GOOD_DPI = 100;
+/**
+ * The lowest resolution any page is read at; a page that does not fit an engine's pixels even here is
+ * OVER_BUDGET. At 72 ppi a pixel is a point: text of 20 pt and more — what pages of poster or drawing
+ * size carry — still has an x-height above tesseract's ~10 px (OCRmyPDF's 30-inch page of 40 pt text
+ * reads the same at 72 ppi as at 300), while below it a pixel is coarser than the PDF's own unit and
+ * even large text breaks up. Within 12 MP it admits every page up to 48 × 48 in (A0 at 72 ppi is 8 MP).
+ */
+export const OCR_MIN_DPI = 72;
 
 const params = z.object({
   language: languageParam,
@@ -42,17 +65,68 @@ const params = z.object({
 });
 type OcrParams = z.infer<typeof params>;
 
-/** The resolution a page of `info`'s size is rendered at: 300 ppi, lowered to fit {@link OCR_MAX_PIXELS}. @throws TaskError OVER_BUDGET below OCR_MIN_DPI */
-export function ocrDpi(info: PdfPageInfo, page: number, filename: string, maxPixels = OCR_MAX_PIXELS): number {
+/** Pixels of a page of `info`'s size rendered at `dpi` (PDFium rounds each side up, as pdftoppm does). */
+const pixelsAt = (info: PdfPageInfo, dpi: number) =>
+  Math.max(1, Math.ceil((info.width * dpi) / 72 - 1e-6)) * Math.max(1, Math.ceil((info.height * dpi) / 72 - 1e-6));
+
+/** The highest resolution, at most {@link OCR_DPI}, at which a page of `info`'s size has at most `maxPixels` pixels (0 when none). */
+export function fitDpi(info: PdfPageInfo, maxPixels: number): number {
   const squareInches = (info.width / 72) * (info.height / 72);
-  const dpi = Math.min(OCR_DPI, Math.floor(Math.sqrt(maxPixels / Math.max(squareInches, 1e-6))));
-  if (dpi < OCR_MIN_DPI) {
-    throw new TaskError(
-      "OVER_BUDGET",
-      `${filename} page ${page} is ${Math.round(info.width)}×${Math.round(info.height)} pt; at ${OCR_MIN_DPI} ppi it would be over the ${OCR_MAX_PIXELS} pixels this OCR engine reads.`,
-    );
-  }
+  let dpi = Math.min(OCR_DPI, Math.floor(Math.sqrt(maxPixels / Math.max(squareInches, 1e-6))));
+  while (dpi > 0 && pixelsAt(info, dpi) > maxPixels) dpi--;
+  return Math.max(0, dpi);
+}
+
+/** The resolution a page of `info`'s size is rendered at: 300 ppi, lowered to fit `maxPixels`. @throws TaskError OVER_BUDGET below OCR_MIN_DPI */
+export function ocrDpi(info: PdfPageInfo, page: number, filename: string, maxPixels = OCR_MAX_PIXELS): number {
+  const dpi = fitDpi(info, maxPixels);
+  if (dpi < OCR_MIN_DPI) throw overBudget(info, page, filename, maxPixels);
   return dpi;
+}
+
+function overBudget(info: PdfPageInfo, page: number, filename: string, maxPixels: number): TaskError {
+  const w = Math.ceil((info.width * OCR_MIN_DPI) / 72);
+  const h = Math.ceil((info.height * OCR_MIN_DPI) / 72);
+  return new TaskError(
+    "OVER_BUDGET",
+    `${filename} page ${page} is ${Math.round(info.width)}×${Math.round(info.height)} pt; even at ${OCR_MIN_DPI} ppi it would be ${w}×${h} pixels, over the ${maxPixels / 1e6} megapixels this OCR engine reads.`,
+  );
+}
+
+/** How one page is read: by the task's engine or by `other` (a native OCR engine), at `dpi`. */
+export interface OcrPagePlan {
+  dpi: number;
+  other: boolean;
+  /** The task's engine's resolution, when `other` is chosen and the task's engine can still read the page (a fallback). */
+  ownDpi?: number;
+}
+
+/**
+ * The engine and resolution of one page (module comment): the task's engine within its pixels (`own`),
+ * unless that means less than {@link OCR_GOOD_DPI} and another, larger OCR engine is here (`other`:
+ * its pixels), which then reads the page at its higher resolution.
+ * @throws TaskError OVER_BUDGET when no engine here reads the page at OCR_MIN_DPI or more
+ */
+export function planPage(
+  info: PdfPageInfo,
+  page: number,
+  filename: string,
+  budget: { own: number; other?: number },
+): OcrPagePlan {
+  const own = fitDpi(info, budget.own);
+  if (own >= OCR_GOOD_DPI || budget.other === undefined || fitDpi(info, budget.other) <= own)
+    return { dpi: ocrDpi(info, page, filename, budget.own), other: false };
+  const dpi = ocrDpi(info, page, filename, budget.other);
+  return { dpi, other: true, ...(own >= OCR_MIN_DPI ? { ownDpi: own } : {}) };
+}
+
+/** The first native OCR engine of this host in routing order (it reads larger pages than the WebAssembly one), if any. */
+function largerOcr(ctx: EngineAccess): UsedEngine<"ocr"> | undefined {
+  for (const row of enginesFor({ kind: "ocr", operation: "pdf/ocr", order: ctx.engineOrder })) {
+    if (row.placement === "native" && hasEngine(ctx, row.name))
+      return useEngine({ ...ctx, route: row.name }, "ocr", "pdf/ocr");
+  }
+  return undefined;
 }
 
 /**
@@ -87,19 +161,31 @@ export const ocrPdf: OperationHandler<OcrParams> = {
     const raster = useEngine(ctx, "pdf", "convert", { input: "pdf", output: "png" });
     const languages = languagesOf(p.language);
     const native = ocr.row.placement === "native";
+    // a larger OCR engine of this host that may take the pages the WebAssembly one would read too coarsely
+    const larger = native ? undefined : largerOcr(ctx);
+    const rasterMax = raster.row.budget.maxPagePixels ?? Infinity;
+    const budget = {
+      own: Math.min(native ? OCR_NATIVE_MAX_PIXELS : OCR_MAX_PIXELS, rasterMax),
+      ...(larger ? { other: Math.min(OCR_NATIVE_MAX_PIXELS, rasterMax) } : {}),
+    };
     const files: OutputFile[] = [];
     const report: Record<string, unknown>[] = [];
     let version = ocr.row.version;
+    let otherVersion: string | undefined;
+    let ownUsed = false;
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       const input = { data: await readInput(file, ctx, pdf.row), filename: file.filename, password: p.password };
       const info = (await engineCall(pdf.engine.pageInfo?.({ input }), file.filename, pdf.row.name)).pages;
       const selected = resolvePageSet(p.pages, info.length, file.filename);
       const todo = selected.filter((n) => p.force_ocr || !info[n - 1]!.hasText);
-      if (!native && todo.length > OCR_MAX_PAGES) {
+      // every page's engine and resolution before any work: a page no engine here can read ends the task at once
+      const plans = new Map(todo.map((n) => [n, planPage(info[n - 1]!, n, file.filename, budget)]));
+      const ownPages = todo.filter((n) => !plans.get(n)!.other).length;
+      if (!native && ownPages > OCR_MAX_PAGES) {
         throw new TaskError(
           "OVER_BUDGET",
-          `${file.filename} has ${todo.length} pages to OCR; the ${ocr.row.name} engine takes up to ${OCR_MAX_PAGES} per file.`,
+          `${file.filename} has ${ownPages} pages to OCR; the ${ocr.row.name} engine takes up to ${OCR_MAX_PAGES} per file.`,
         );
       }
       const name = outputName({
@@ -116,12 +202,10 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         continue;
       }
       const layers: { page: number; words: TextLayerWord[] }[] = [];
-      const dpis: number[] = [];
+      const dpis: Record<number, number> = {};
+      const engines: Record<number, string> = {};
       const rotations: Record<number, number> = {};
-      for (const n of todo) {
-        throwIfAborted(ctx.signal);
-        const page = info[n - 1]!;
-        const dpi = ocrDpi(page, n, file.filename, native ? 4 * OCR_MAX_PIXELS : OCR_MAX_PIXELS);
+      const render = async (n: number, dpi: number) => {
         const rendered = await engineCall(
           raster.engine.rasterize?.({
             input: input.data,
@@ -136,15 +220,42 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         const image = rendered.pages[0];
         if (!image)
           throw new TaskError("CONVERSION_FAILED", `${file.filename} page ${n} could not be rendered for OCR.`);
-        const words = await engineCall(
-          ocr.engine.recognize({ image: image.png, filename: `${file.filename} page ${n}`, languages, dpi }),
-          file.filename,
-          ocr.row.name,
-        );
-        version = words.engineVersion;
+        return image.png;
+      };
+      const recognize = (engine: OcrEngine, image: Uint8Array, n: number, dpi: number) =>
+        engine.recognize({ image, filename: `${file.filename} page ${n}`, languages, dpi });
+      for (const n of todo) {
+        throwIfAborted(ctx.signal);
+        const page = info[n - 1]!;
+        const plan = plans.get(n)!;
+        let dpi = plan.dpi;
+        let used = ocr.row;
+        let answer: Awaited<ReturnType<OcrEngine["recognize"]>> | undefined;
+        if (plan.other && larger) {
+          const image = await render(n, dpi);
+          const r = await engineCall(recognize(larger.engine, image, n, dpi), file.filename, larger.row.name).catch(
+            (err: unknown) => {
+              // the larger engine cannot take it (not deployed, no such tool): this one reads it at its own resolution
+              if (err instanceof TaskError && HAND_OFF_CODES.has(err.code) && plan.ownDpi) return undefined;
+              throw err;
+            },
+          );
+          if (r) {
+            answer = r;
+            used = larger.row;
+            otherVersion = r.engineVersion;
+          } else dpi = plan.ownDpi!;
+        }
+        if (!answer) {
+          answer = await engineCall(recognize(ocr.engine, await render(n, dpi), n, dpi), file.filename, ocr.row.name);
+          version = answer.engineVersion;
+          ownUsed = true;
+        }
+        const words = answer as Extract<typeof answer, { ok: true }>;
         layers.push({ page: n, words: toDisplayWords(words, dpi, page.height) });
         ctx.progress?.(((i + layers.length / todo.length) / inputs.length) * 100);
-        dpis.push(dpi);
+        dpis[n] = dpi;
+        engines[n] = used.name;
         if (words.rotation) rotations[n] = words.rotation;
       }
       const out = await engineCall(pdf.engine.textLayer?.({ input, pages: layers }), file.filename, pdf.row.name);
@@ -153,7 +264,8 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         file: file.filename,
         pages: todo,
         skipped_pages_with_text: skipped,
-        dpi: [...new Set(dpis)],
+        dpi: dpis,
+        engines,
         words: out.words,
         ...(Object.keys(rotations).length ? { rotated_pages: rotations } : {}),
       });
@@ -161,7 +273,11 @@ export const ocrPdf: OperationHandler<OcrParams> = {
     return {
       files,
       extra: { ocr: report.length === 1 ? report[0] : report, language: languages },
-      engine: { name: ocr.row.name, version },
+      // the engine that read the pages; the larger one when it read every page
+      engine:
+        !ownUsed && larger && otherVersion
+          ? { name: larger.row.name, version: otherVersion }
+          : { name: ocr.row.name, version },
     };
   },
 };
