@@ -16,8 +16,19 @@ import { nativeEngines } from "../../engines/native/engines";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
-// Created on first use: its watermark fonts come from the fonts Worker (engines/text/service.ts).
-let pdflib: PdfEngine | undefined;
+// Created on first use, one per fonts binding: its watermark fonts come from the fonts Worker (engines/text/service.ts).
+// Production has one env per isolate; a caller with other bindings (tests sharing an isolate) gets its own engine
+// rather than one made for bindings without FONTS.
+let noFonts: PdfEngine | undefined;
+const withFonts = new WeakMap<object, PdfEngine>();
+
+/** The pdf-lib engine for these bindings: with the fonts Worker's faces when FONTS is bound. */
+function pdflibFor(fonts: Env["FONTS"] | undefined): PdfEngine {
+  if (!fonts) return (noFonts ??= createPdfLibEngine({}));
+  let engine = withFonts.get(fonts);
+  if (!engine) withFonts.set(fonts, (engine = createPdfLibEngine({ fonts: serviceFontSource(fonts) })));
+  return engine;
+}
 
 /**
  * The engines reachable from a Worker with bindings `env`. `task` (the running task's signal and
@@ -35,7 +46,7 @@ export function workerdEngines(
   return {
     ...nativeEngines(nativeTarget(env), task),
     cloudflare: {},
-    pdflib: (pdflib ??= createPdfLibEngine({ fonts: env.FONTS ? serviceFontSource(env.FONTS) : undefined })),
+    pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
