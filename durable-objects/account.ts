@@ -130,8 +130,8 @@ export class AccountDO extends DurableObject<Env> {
     return this.home().hasAnyWebhook();
   }
 
-  liveSubscribeUser(hub: string, channel: string, user: string): Promise<void> {
-    return this.home().liveSubscribeUser(hub, channel, user);
+  liveSubscribeUser(hub: string, channel: string, user: string, since?: number): Promise<void> {
+    return this.home().liveSubscribeUser(hub, channel, user, since);
   }
 
   liveUnsubscribeUser(hub: string, channel: string, user: string): Promise<void> {

@@ -9,7 +9,8 @@
  * `subscribe` with `{channel, auth: {headers: {Authorization: "Bearer KEY"}}}`; the hub checks the
  * key and that the channel is the caller's, records `sub (sid, channel)` and registers itself with
  * the object that produces the channel's events (the JobDO of the job or task; the user's
- * AccountDO for user channels, which passes it to every new job). Those objects call `deliver`.
+ * AccountDO for user channels, which passes it to every new job and, through the index shards, to
+ * the jobs running at the time of subscribing: issue 31). Those objects call `deliver`.
  * A refused subscription is answered with `subscription_error` (channel, {message}).
  *
  * Several hubs share the load (`hub-0` … `hub-{HUBS-1}`, src/events/hubs.ts), chosen at random per
@@ -184,10 +185,11 @@ export class EventsDO extends DurableObject<Env> {
     if (this.sql<{ n: number }>("SELECT COUNT(*) AS n FROM sub WHERE sid = ?", sid)[0].n >= MAX_CHANNELS)
       return refuse(`At most ${MAX_CHANNELS} channels per connection.`);
     // The row first: events the producer sends while it registers us must find their listener.
+    const since = Date.now();
     this.ctx.storage.sql.exec("INSERT INTO sub VALUES (?, ?, ?)", sid, channel, user.name);
     let final: LiveEvent[] | null;
     try {
-      final = await this.register(c, channel, user);
+      final = await this.register(c, channel, user, since);
     } catch (err) {
       console.error(`subscribing ${channel} failed:`, err);
       final = null;
@@ -199,11 +201,16 @@ export class EventsDO extends DurableObject<Env> {
     for (const e of final) ws.send(sio({ type: PacketType.EVENT, data: [e.event, e.channel, e.data] }));
   }
 
-  /** Registers this hub with the channel's producer; the events a late subscriber gets at once, or null when refused. */
+  /**
+   * Registers this hub with the channel's producer; the events a late subscriber gets at once, or
+   * null when refused. A user channel goes to the account home with `since`, the time of the
+   * subscription: the user's running jobs send the hub their events from then on (issue 31).
+   */
   private async register(
     c: NonNullable<ReturnType<typeof parseChannel>>,
     channel: string,
     user: User,
+    since: number,
   ): Promise<LiveEvent[] | null> {
     const hub = this.name();
     switch (c.kind) {
@@ -216,7 +223,7 @@ export class EventsDO extends DurableObject<Env> {
       }
       default:
         if (c.user !== user.num) return null;
-        await accountStub(this.env, user.name).liveSubscribeUser(hub, channel, user.name);
+        await accountStub(this.env, user.name).liveSubscribeUser(hub, channel, user.name, since);
         return [];
     }
   }

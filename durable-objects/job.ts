@@ -190,6 +190,20 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     return this.live.subscribe(hub, channel);
   }
 
+  /**
+   * Live events (issue 31): hubs with a subscriber of the user's channels that subscribed at
+   * `since` (the hub's clock, unix ms) while this job runs — called by the job's index shard, which
+   * knows the open jobs, when a user channel is subscribed. They get this job's events from now on,
+   * and at once its created and end events not older than `since` (see Live.addUserHubs). Nothing
+   * for an object that holds no job (it writes nothing).
+   */
+  async liveAddUserHubs(rows: { hub: string; channel: string }[], since: number): Promise<void> {
+    const job = this.m.job();
+    if (!job) return;
+    // a standalone task has no job channel (the shard may not know which of its ended jobs are standalone)
+    this.live.addUserHubs(job.standalone ? rows.filter((r) => !r.channel.endsWith(".jobs")) : rows, since);
+  }
+
   /** GET /v2/jobs/{id}/events (the owner checked by the caller): a Server-Sent Events stream of this job. */
   async fetch(req: Request): Promise<Response> {
     if (!this.m.job() || new URL(req.url).pathname !== "/events") return new Response(null, { status: 404 });

@@ -62,18 +62,25 @@ export class AccountHome {
     return this.hooks.list(undefined, "").length > 0;
   }
 
-  /** Hub `hub` has a subscriber of `private-user.{id}.jobs|tasks` (checked to be `user`'s by the hub): jobs created from now on send it their events. */
-  async liveSubscribeUser(hub: string, channel: string, user: string): Promise<void> {
+  /**
+   * Hub `hub` has a subscriber of `private-user.{id}.jobs|tasks` (checked to be `user`'s by the hub),
+   * subscribed at `since` (the hub's clock): jobs created from now on send it their events (the
+   * shards answer it to their registrations), and the user's jobs running now are told by their
+   * shards (`added`, issue 31), which know them — home itself stays off every job's path.
+   */
+  async liveSubscribeUser(hub: string, channel: string, user: string, since = Date.now()): Promise<void> {
     this.live = undefined;
     this.db.run("INSERT OR IGNORE INTO live_user VALUES (?, ?)", hub, channel);
-    await this.pushToShards(user, { liveUser: this.liveUser() });
+    const liveVersion = this.nextLiveVersion();
+    await this.pushToShards(user, { liveUser: this.liveUser(), liveVersion, added: { hub, channel, since } });
   }
 
   /** Hub `hub` has no subscriber of `channel` any more. */
   async liveUnsubscribeUser(hub: string, channel: string, user: string): Promise<void> {
     this.live = undefined;
     this.db.run("DELETE FROM live_user WHERE hub = ? AND channel = ?", hub, channel);
-    await this.pushToShards(user, { liveUser: this.liveUser() });
+    const liveVersion = this.nextLiveVersion();
+    await this.pushToShards(user, { liveUser: this.liveUser(), liveVersion });
   }
 
   /** Account facts for GET /v2/users/me (credits are summed over the index shards by the caller, index-shards.ts). */
@@ -133,6 +140,13 @@ export class AccountHome {
       (id) => this.hooks.disable(id),
       (id) => this.hooks.markFailing(id),
     );
+  }
+
+  /** Numbers a change of the hub list (Replica.liveVersion): shards keep the newest list whatever order pushes arrive in. */
+  private nextLiveVersion(): number {
+    const v = Number(this.setting("live_version", () => "0")) + 1;
+    this.db.run("UPDATE settings SET v = ? WHERE k = 'live_version'", String(v));
+    return v;
   }
 
   private liveUser(): LiveUser[] {

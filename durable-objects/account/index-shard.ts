@@ -6,14 +6,14 @@
  * JobDO (registerJob, registerTask, jobEnded, forgetJob, forgetTask), by the api Worker (lists,
  * lookups, counts) and by home (replicate). It calls home only when a webhook is due: it keeps a
  * copy of what home pushes (whether the account has webhooks, the hubs listening on the user's
- * channels).
+ * channels). When a user channel is subscribed it tells its open jobs (JobDO.liveAddUserHubs).
  *
  * Tables: `jobs`, `tasks` (WITHOUT ROWID: one b-tree row per insert), `settings` (has_webhooks,
- * credits_used) and `live_user` (home's copy). Home objects made before sharding hold index
+ * credits_used, live_version) and `live_user` (home's copy). Home objects made before sharding hold index
  * entries in the same tables; `IndexShard.legacy` reads them without creating anything.
  */
 import type { Env } from "../../src/env";
-import { accountStub } from "../../src/env";
+import { accountStub, jobStub } from "../../src/env";
 import type { JobEnd, Registration, TaskLocation } from "../../src/model/rpc";
 import { Db } from "../../src/storage/sql";
 
@@ -26,8 +26,27 @@ export interface LiveUser {
 /** What home pushes to every shard (AccountHome.pushToShards): only the parts that changed. */
 export interface Replica {
   hasWebhooks?: boolean;
+  /** The hubs listening on the user's channels, all of them, as of home's change number `liveVersion`. */
   liveUser?: LiveUser[];
+  /**
+   * Home's count of changes to `liveUser` (pushes travel on separate stubs, so they may arrive out
+   * of order: an older list never replaces a newer one). Absent: taken as newest.
+   */
+  liveVersion?: number;
+  /** A user channel just subscribed at `since` (the hub's clock): registered with this shard's open jobs (issue 31). */
+  added?: LiveUser & { since: number };
 }
+
+/** How many of a shard's open jobs are told of a new user-channel hub at once (each is one call to a JobDO). */
+const ADD_BATCH = 50;
+/**
+ * How long (ms) a shard remembers in memory the jobs whose end it recorded (`recentEnds`), so a
+ * user channel subscribed just before a job ended, whose news arrives here after the end, still
+ * reaches that job. Far longer than a subscription takes to travel from the hub through home.
+ */
+const RECENT_ENDS_MS = 60_000;
+/** Clock difference (ms) allowed between a hub and this object when deciding whether memory covers a subscription. */
+const CLOCK_SLACK_MS = 1_000;
 
 /**
  * Tasks are forgotten by id (the JobDO names every task it held), so no index by holder is kept
@@ -55,6 +74,14 @@ export class IndexShard {
 
   /** Job ids whose end is being told to home right now (a notice delivered twice at once is told once). */
   private ending = new Set<string>();
+
+  /**
+   * Jobs whose end this instance recorded in the last RECENT_ENDS_MS, oldest first (`at`: when,
+   * by this object's clock; `endedAt`: the job's end, by its JobDO's). Memory only: no job writes
+   * anything more for it. `bootAt`: since when this instance records them.
+   */
+  private recentEnds: { id: string; endedAt: number; at: number }[] = [];
+  private readonly bootAt = Date.now();
 
   /** The shard of object `ctx`; creates its tables unless `createTables` is false (IndexShard.legacy). */
   constructor(
@@ -105,17 +132,39 @@ export class IndexShard {
     return this.liveUser();
   }
 
-  /** Takes what home pushes: whether there are webhooks, and the hubs listening on the user's channels. */
+  /**
+   * Takes what home pushes: whether there are webhooks, and the hubs listening on the user's
+   * channels. A hub just added (`added`, issue 31) is registered with every job of this shard that
+   * has not ended, so a user channel subscribed while they run hears them: the list of open jobs is
+   * read in the same turn as the new hub list is stored, so a job is either read here or registered
+   * after (and then gets the hub in registerJob's answer); a job in both is told twice, and counts
+   * it once (Live.addUserHubs). A job whose end is on its way here is told too; it answers with its
+   * end when that is not older than the subscription. Only jobs of a user who subscribes are
+   * called, once per subscription: no job path changes.
+   */
   async replicate(r: Replica): Promise<void> {
     this.known = {};
-    this.ctx.storage.transactionSync(() => {
+    const open = this.ctx.storage.transactionSync(() => {
       if (r.hasWebhooks !== undefined)
         this.db.run("INSERT OR REPLACE INTO settings VALUES ('has_webhooks', ?)", r.hasWebhooks ? "1" : "0");
-      if (r.liveUser) {
+      const stored = Number(this.db.one<{ v: string }>("SELECT v FROM settings WHERE k = 'live_version'")?.v ?? 0);
+      if (r.liveUser && (r.liveVersion === undefined || r.liveVersion > stored)) {
         this.db.run("DELETE FROM live_user");
         for (const l of r.liveUser) this.db.run("INSERT INTO live_user VALUES (?, ?)", l.hub, l.channel);
+        if (r.liveVersion !== undefined)
+          this.db.run("INSERT OR REPLACE INTO settings VALUES ('live_version', ?)", String(r.liveVersion));
       }
+      return r.added ? this.jobsRunningSince(r.added.since, r.added.channel.endsWith(".tasks")) : [];
     });
+    if (!r.added || !open.length) return;
+    const rows = [{ hub: r.added.hub, channel: r.added.channel }];
+    for (let i = 0; i < open.length; i += ADD_BATCH) {
+      const told = await Promise.allSettled(
+        open.slice(i, i + ADD_BATCH).map((j) => jobStub(this.env, j.id).liveAddUserHubs(rows, r.added!.since)),
+      );
+      for (const t of told)
+        if (t.status === "rejected") console.error("telling a job of a user channel failed:", t.reason);
+    }
   }
 
   /** Records a task added to an existing job (retries). */
@@ -157,6 +206,7 @@ export class IndexShard {
           this.db.run("UPDATE jobs SET status = ?, ended_at = ? WHERE id = ?", e.status, e.endedAt, e.jobId);
           this.addCredits(e.credits);
         });
+        this.endRecorded(e.jobId, e.endedAt);
       } catch (err) {
         this.known = {}; // rolled back: the credits in memory may be ahead
         throw err;
@@ -227,6 +277,33 @@ export class IndexShard {
     if (q.operation) (where.push("operation = ?"), args.push(q.operation));
     const sql = `SELECT id, holder, created_at FROM tasks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`;
     return this.db.all<{ id: string; holder: string; created_at: number }>(sql, ...args, q.limit, q.offset);
+  }
+
+  /**
+   * The jobs of this shard that a user channel subscribed at `since` must hear: those not ended,
+   * and those whose end was recorded here but happened at or after `since` (the job ended while the
+   * subscription travelled here). The ended ones come from memory (`recentEnds`) when it covers
+   * `since`, else from a scan of the index (a shard that started after the subscription: rare,
+   * and then the index is small or the reads cheap — no index on ended_at is kept for it, which
+   * would cost a row on every job's end). `tasksOnly`: a tasks channel (standalone tasks too).
+   */
+  private jobsRunningSince(since: number, tasksOnly: boolean): { id: string }[] {
+    const kind = tasksOnly ? "" : " AND standalone = 0"; // a standalone task has no job channel
+    const now = Date.now();
+    if (this.bootAt > since - CLOCK_SLACK_MS || since < now - RECENT_ENDS_MS + CLOCK_SLACK_MS)
+      return this.db.all<{ id: string }>(`SELECT id FROM jobs WHERE (ended_at IS NULL OR ended_at >= ?)${kind}`, since);
+    const open = this.db.all<{ id: string }>(`SELECT id FROM jobs WHERE ended_at IS NULL${kind}`);
+    const ended = this.recentEnds.filter((e) => e.endedAt >= since).map((e) => ({ id: e.id }));
+    return [...open, ...ended];
+  }
+
+  /** Remembers a recorded end for RECENT_ENDS_MS (jobsRunningSince). */
+  private endRecorded(id: string, endedAt: number): void {
+    const now = Date.now();
+    this.recentEnds.push({ id, endedAt, at: now });
+    let old = 0;
+    while (old < this.recentEnds.length && this.recentEnds[old].at < now - RECENT_ENDS_MS) old++;
+    if (old) this.recentEnds.splice(0, old);
   }
 
   private liveUser(): LiveUser[] {

@@ -41,6 +41,14 @@ export class Live {
     private host: LiveHost,
   ) {}
 
+  /**
+   * When each (hub, channel) was last registered here, in `registrations` (a counter, in memory: a
+   * delivery in flight is in memory too), so a hub's "nobody listens" answer about an older batch
+   * does not remove a registration made after that batch was sent.
+   */
+  private registered = new Map<string, number>();
+  private registrations = 0;
+
   /** Whether any hub listens here: null until read (kept in memory: only this part writes `live`). */
   private listening: boolean | null = null;
 
@@ -64,34 +72,52 @@ export class Live {
    */
   subscribe(hub: string, channel: string): LiveEvent[] {
     this.ensure();
+    this.registered.set(`${hub}\n${channel}`, ++this.registrations);
     this.m.db.write("INSERT OR IGNORE INTO live VALUES (?, ?)", hub, channel);
     this.listening = true;
     return this.finalEvents(channel);
   }
 
   /**
-   * Hubs with subscribers of the user's channels (from the AccountDO at creation): they get this
-   * job's events from now on, and at once its `created` events and the end of what already ended.
+   * Hubs with subscribers of the user's channels (issue 18, issue 31). Two paths bring them: the
+   * index shard's answer to this job's registration (every hub listening then; `since` absent), and
+   * the index shard when a user channel is subscribed while this job runs (`since`: the hub's time
+   * of the subscription, AccountHome.liveSubscribeUser). Only a (hub, channel) this job did not have
+   * yet counts; it gets this job's events from now on (`observe`), and at once the `created` and end
+   * events of what happened at or after `since` — before its row existed here, so not sent to it.
+   * That makes each event reach the hub exactly once whatever the order of the two paths and of the
+   * job's own changes: an event happens either before the row is written (then it is sent here, in
+   * the same turn as the write, when it is not older than the subscription) or after (then
+   * `observe` sends it). Events older than the subscription are not sent (CloudConvert: a user
+   * channel hears events from the moment of subscribing); `updated` events are not sent again.
    */
-  addUserHubs(rows: { hub: string; channel: string }[]): void {
+  addUserHubs(rows: { hub: string; channel: string }[], since = -Infinity): void {
     if (!rows.length) return;
     this.ensure();
-    for (const r of rows) this.m.db.write("INSERT OR IGNORE INTO live VALUES (?, ?)", r.hub, r.channel);
+    const added = rows.filter((r) => {
+      this.registered.set(`${r.hub}\n${r.channel}`, ++this.registrations);
+      return this.m.db.write("INSERT OR IGNORE INTO live VALUES (?, ?) RETURNING hub", r.hub, r.channel).length > 0;
+    });
+    if (!added.length) return;
     this.listening = true;
     const job = this.m.job()!;
-    // What happened before the hubs were known (inline imports end in the creating turn): created, then the end of what ended.
+    const at = (t: number | null) => t !== null && t >= since;
     const events: LiveEvent[] = [];
     const jobs = `private-user.${job.user_num}.jobs`;
     const tasks = `private-user.${job.user_num}.tasks`;
-    if (!job.standalone) events.push({ channel: jobs, event: "job.created", data: { job: this.host.job() } });
+    if (!job.standalone && at(job.created_at))
+      events.push({ channel: jobs, event: "job.created", data: { job: this.host.job() } });
     for (const t of this.m.tasks()) {
+      const created = at(t.created_at);
+      const ended = isTerminal(t.status) && at(t.ended_at);
+      if (!created && !ended) continue;
       const task = this.host.task(t);
-      events.push({ channel: tasks, event: "task.created", data: { task } });
-      if (isTerminal(t.status)) events.push({ channel: tasks, event: eventName("task", t.status), data: { task } });
+      if (created) events.push({ channel: tasks, event: "task.created", data: { task } });
+      if (ended) events.push({ channel: tasks, event: eventName("task", t.status), data: { task } });
     }
-    if (!job.standalone && isTerminal(job.status))
+    if (!job.standalone && isTerminal(job.status) && at(job.ended_at))
       events.push({ channel: jobs, event: eventName("job", job.status), data: { job: this.host.job() } });
-    this.send(events.filter((e) => rows.some((r) => r.channel === e.channel)));
+    this.toHubs(events, added);
   }
 
   /** The observer of committed changes (registered by the JobDO beside the waiters). */
@@ -195,16 +221,29 @@ export class Live {
       if (job && isTerminal(job.status)) (void s.writer.close().catch(() => undefined), this.streams.delete(s));
     }
     if (!this.hasListeners()) return;
-    const rows = this.m.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live");
+    this.toHubs(events, this.m.db.all<{ hub: string; channel: string }>("SELECT hub, channel FROM live"));
+  }
+
+  /**
+   * Sends events, grouped per hub in order, to the hubs of `rows` listening on their channels. A
+   * hub's answer that nobody listens on a channel drops the row, unless the row was registered
+   * again after the batch was sent (a new subscriber on that hub: its registration must not be
+   * undone by the answer about the one before it).
+   */
+  private toHubs(events: LiveEvent[], rows: { hub: string; channel: string }[]): void {
     const byHub = new Map<string, LiveEvent[]>();
     for (const e of events)
       for (const r of rows) if (r.channel === e.channel) byHub.set(r.hub, [...(byHub.get(r.hub) ?? []), e]);
+    const sentAt = this.registrations;
     for (const [hub, batch] of byHub) {
       const prev = this.chains.get(hub) ?? Promise.resolve();
       const next = prev.then(async () => {
         try {
           const dead = await this.host.deliver(hub, batch);
-          for (const channel of dead) this.m.db.write("DELETE FROM live WHERE hub = ? AND channel = ?", hub, channel);
+          for (const channel of dead) {
+            if ((this.registered.get(`${hub}\n${channel}`) ?? 0) > sentAt) continue;
+            this.m.db.write("DELETE FROM live WHERE hub = ? AND channel = ?", hub, channel);
+          }
           if (dead.length) this.listening = null;
         } catch (err) {
           console.error(`live events to ${hub} failed:`, err);
