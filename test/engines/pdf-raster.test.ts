@@ -8,18 +8,17 @@ import { convertPdfToImage } from "../../src/operations/pdf/rasterize";
 import { pdfThumbnail } from "../../src/operations/pdf/thumbnail";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { CORPUS, corpusInput, dataOf, expectTaskError, pngSize, testContext, tmpFile } from "../support/pdf-helpers";
+import { MAX_MISSING, matches, type Raster } from "../support/raster-oracle";
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine() } });
 
 /** Decodes any image to raw RGB with ImageMagick's `convert … ppm:-` (P6). */
-function rgb(pathOrBytes: string | Uint8Array): { w: number; h: number; px: Uint8Array } {
+function rgb(pathOrBytes: string | Uint8Array): Raster {
   const path = typeof pathOrBytes === "string" ? pathOrBytes : tmpFile(pathOrBytes, "img");
   const ppm: Uint8Array = execFileSync("convert", [path, "-depth", "8", "ppm:-"], { maxBuffer: 1 << 28 });
   const header = new TextDecoder().decode(ppm.subarray(0, 40)).match(/^P6\s+(\d+)\s+(\d+)\s+255\s/)!;
   return { w: +header[1], h: +header[2], px: ppm.subarray(header[0].length) };
 }
-
-type Raster = ReturnType<typeof rgb>;
 
 /** pdftoppm's rendering of one page at `dpi` (of a corpus file, or of a PDF at an absolute path), as raw RGB. */
 function poppler(rel: string, page: number, dpi: number): Raster {
@@ -37,54 +36,6 @@ function white(like: Raster): Raster {
   return { w: like.w, h: like.h, px: new Uint8Array(like.px.length).fill(255) };
 }
 
-/** Per pixel, the darkest channel: 255 = paper, lower = ink of any colour. */
-function ink({ w, h, px }: Raster): Uint8Array {
-  const g = new Uint8Array(w * h);
-  for (let i = 0; i < g.length; i++) g[i] = Math.min(px[3 * i], px[3 * i + 1], px[3 * i + 2]);
-  return g;
-}
-
-/** Per pixel, the darkest value of `g` within 1 pixel (3×3 square). */
-function darkestNear(g: Uint8Array, w: number, h: number): Uint8Array {
-  const rows = new Uint8Array(g.length);
-  const out = new Uint8Array(g.length);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      rows[i] = Math.min(g[i], x > 0 ? g[i - 1] : 255, x < w - 1 ? g[i + 1] : 255);
-    }
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      out[i] = Math.min(rows[i], y > 0 ? rows[i - w] : 255, y < h - 1 ? rows[i + w] : 255);
-    }
-  return out;
-}
-
-/**
- * Ink of two renderings of the same size compared with a 1-pixel tolerance (PDFium and poppler's
- * Splash place and anti-alias glyph edges differently): `extra` is the share of our ink (Σ 255-v)
- * that is darker than anything the reference has within 1 px, `missing` the share of the
- * reference's ink that ours lacks within 1 px. 0 = same page; a blank image has missing 1; another
- * page has both high. Shares of ink, not of pixels, so that a mostly white page cannot hide a
- * wrong one (the mean pixel difference this replaces accepted both; issue 11).
- */
-function inkDiff(ours: Raster, ref: Raster): { extra: number; missing: number } {
-  const [a, b] = [ink(ours), ink(ref)];
-  const [nearA, nearB] = [darkestNear(a, ours.w, ours.h), darkestNear(b, ref.w, ref.h)];
-  let extra = 0,
-    missing = 0,
-    inkA = 0,
-    inkB = 0;
-  for (let i = 0; i < a.length; i++) {
-    extra += Math.max(0, nearB[i] - a[i]);
-    missing += Math.max(0, nearA[i] - b[i]);
-    inkA += 255 - a[i];
-    inkB += 255 - b[i];
-  }
-  return { extra: extra / Math.max(inkA, 1), missing: missing / Math.max(inkB, 1) };
-}
-
 // Thresholds of matches(), measured with pdftoppm 22.12 and this PDFium on the five cases below
 // (extra / missing):
 //   PDFium's output:            extra 0.001–0.013, missing 0.021–0.038 (widget case: 0.031 / 0.083,
@@ -94,16 +45,7 @@ function inkDiff(ours: Raster, ref: Raster): { extra: number; missing: number } 
 //   (tracemonkey p2 for p1 0.714/0.648; cloudconvert p3 for p2 0.796/0.754; pages_12 p4 for p3
 //   0.821/0.800; rotation p1 turned landscape for p2 1.000/1.000; js-buttons for the widget page
 //   0.880/0.980)
-const MAX_EXTRA = 0.1;
-const MAX_MISSING = 0.1;
-
-/** Whether `ours` is the page `ref` shows: same size, no ink the page lacks, none of its ink missing (beyond `maxMissing`). */
-function matches(ours: Raster, ref: Raster, maxMissing = MAX_MISSING): { ok: boolean; why: string } {
-  if (ours.w !== ref.w || ours.h !== ref.h)
-    return { ok: false, why: `size ${ours.w}x${ours.h}, expected ${ref.w}x${ref.h}` };
-  const d = inkDiff(ours, ref);
-  return { ok: d.extra < MAX_EXTRA && d.missing < maxMissing, why: JSON.stringify(d) };
-}
+// (the comparison — inkDiff, matches() and these bounds — lives in test/support/raster-oracle.ts)
 
 describe("convert pdf → png (PDFium)", () => {
   /** A page of the same size as `rel` page `page` that is not that page: the next one, or another document's. */
