@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type CloudConvert from "cloudconvert";
 import { sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { sleep, until } from "../support/wait";
 
 let server: SharedServer;
 beforeAll(async () => {
@@ -22,12 +23,6 @@ const rawJob = {
     out: { operation: "export/url", input: "in" },
   },
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Polls `cond` every 50 ms until it holds; fails with `why` after `ms` (generous: a loaded machine is slow, not wrong). */
-async function until(cond: () => boolean | Promise<boolean>, why = "condition", ms = 30_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !(await cond()); await sleep(50))
-    if (Date.now() > deadline) throw new Error(`${why} (after ${ms} ms)`);
-}
 const count = (xs: string[], x: string) => xs.filter((y) => y === x).length;
 
 /**

@@ -8,6 +8,7 @@ import { io } from "socket.io-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { sleep, until } from "../support/wait";
 
 let server: SharedServer;
 beforeAll(async () => {
@@ -37,12 +38,6 @@ function first<T>(subscribe: (cb: (v: T) => void) => void, ms = 20_000): Promise
     const t = setTimeout(() => reject(new Error("no event within " + ms + " ms")), ms);
     subscribe((v) => (clearTimeout(t), resolve(v)));
   });
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Polls `cond` every 50 ms until it holds; fails with `why` after `ms` (generous: a loaded machine is slow, not wrong). */
-async function until(cond: () => boolean | Promise<boolean>, why = "condition", ms = 30_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !(await cond()); await sleep(50))
-    if (Date.now() > deadline) throw new Error(`${why} (after ${ms} ms)`);
 }
 
 describe("live events through the SDK", () => {
