@@ -161,6 +161,21 @@ describe("the console", () => {
       },
     });
     await shot(page, "builder-1280");
+    // every control has an accessible name (a label, aria-label or its text) and is reachable by keyboard
+    const unnamed = await page.$$eval("input, select, textarea, button", (els) =>
+      els
+        .filter((e) => !(e as HTMLElement).hidden && (e as HTMLInputElement).type !== "hidden")
+        .filter((e) => {
+          const labels = (e as HTMLInputElement).labels;
+          const named =
+            (labels && labels.length > 0) ||
+            e.getAttribute("aria-label") ||
+            (e.tagName === "BUTTON" && e.textContent!.trim());
+          return !named || (e as HTMLElement).tabIndex < 0;
+        })
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed).toEqual([]);
     await page.setViewport({ width: 375, height: 800 });
     await shot(page, "builder-375");
     await page.setViewport({ width: 1280, height: 900 });
@@ -206,6 +221,17 @@ describe("the console", () => {
     ]);
     expect(rows[1]!.engine).toMatch(/^\S+ \S+/); // engine and its version
     jobId = (await page.$eval("#jobstatus", (e) => e.textContent!)).match(/job (\S+):/)![1]!;
+    // engine, version and credits as the API records them
+    const api = (
+      await (await fetch(`${server.base}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()
+    ).data;
+    const byName = (n: string) => api.tasks.find((t: { name: string }) => t.name === n);
+    expect(rows.map((r) => r.engine)).toEqual(
+      rows.map((r) => `${byName(r.name!).engine} ${byName(r.name!).engine_version}`),
+    );
+    const credits = api.tasks.reduce((n: number, t: { credits: number | null }) => n + (t.credits ?? 0), 0);
+    expect(credits).toBeGreaterThan(0);
+    expect(await page.$eval("#jobstatus", (e) => e.textContent!)).toContain(`finished · ${credits} credits`);
 
     // the thumbnails are the real images, decoded by the browser
     await page.waitForFunction(() =>
