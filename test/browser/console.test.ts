@@ -15,7 +15,7 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeExtract } from "../support/archive-oracle";
 import { corpusPath } from "../support/corpus";
-import { identify } from "../support/native";
+import { identify, pdfinfo } from "../support/native";
 import { sharedServer, type SharedServer } from "../support/servers";
 import { until } from "../support/wait";
 
@@ -370,6 +370,40 @@ describe("the console", () => {
     );
     const gone = await fetch(`${server.base}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(gone.status).toBe(404);
+    expect(errors).toEqual([]);
+  });
+
+  it("previews a PDF's first page (the browser build's PDFium), metadata as a table and text as its start", async () => {
+    const { page, errors } = await openConsole();
+    const csv = "name,size\nedge,1\nconvert,2\n";
+    await typeJson(page, {
+      tasks: {
+        pdf: { operation: "import/upload" },
+        csv: { operation: "import/raw", file: csv, filename: "sizes.csv" },
+        meta: { operation: "metadata", input: "pdf" },
+        out: { operation: "export/url", input: ["pdf", "csv"] },
+      },
+    });
+    const PDF = "pdf/cloudconvert-input.pdf";
+    await (await page.$('[data-task="pdf"] input[type=file]'))!.uploadFile(corpusPath(PDF));
+    await page.click("#run");
+    await jobEnded(page);
+    await page.waitForFunction(() => (document.querySelector(".pdf img") as HTMLImageElement | null)?.naturalWidth, {
+      timeout: 60_000,
+    });
+    // page 1's size from pdfinfo (the oracle): the preview is 400 px wide at its aspect ratio
+    const [w, h] = pdfinfo(corpusPath(PDF), ["-f", "1", "-l", "1"])["Page    1 size"]!.split(" x ").map(parseFloat);
+    const img = await page.$eval(".pdf img", (i) => [
+      (i as HTMLImageElement).naturalWidth,
+      (i as HTMLImageElement).naturalHeight,
+    ]);
+    expect(img[0]).toBe(400);
+    expect(Math.abs(img[1]! - (400 * h!) / w!)).toBeLessThanOrEqual(1);
+    const table = await page.$$eval('[data-metadata="meta"] tr', (trs) =>
+      Object.fromEntries(trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent])),
+    );
+    expect(table.PageCount).toBe(pdfinfo(corpusPath(PDF)).Pages);
+    expect(await page.$eval('[data-file="sizes.csv"] pre', (e) => e.textContent)).toBe(csv);
     expect(errors).toEqual([]);
   });
 
