@@ -256,6 +256,40 @@ describe("the console", () => {
     expect(errors).toEqual([]);
   });
 
+  it("renders a form for every operation of the catalogue, and makes an upload task of each file dropped", async () => {
+    const { page, errors } = await openConsole(375);
+    const ops = await page.$$eval("#add-op option", (os) => os.map((o) => (o as HTMLOptionElement).value));
+    const catalogue = await (await fetch(`${server.base}/v2/operations`)).json();
+    expect(ops).toEqual([...new Set(catalogue.data.map((r: { operation: string }) => r.operation))].sort());
+    for (const op of ops) {
+      await page.select("#add-op", op);
+      await page.click("#add-task");
+    }
+    await formsReady(page);
+    const cards = await page.$$eval(".task", (cs) => cs.map((c) => c.querySelector("strong")!.textContent));
+    // the three default tasks, and one of each operation
+    expect(cards.sort()).toEqual([...ops, "import/upload", "convert", "export/url"].sort());
+    // two files dropped at once: two import/upload tasks, both inputs of the first task that takes one
+    await typeJson(page, { tasks: { merge: { operation: "merge", output_format: "pdf" } } });
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["%PDF-1.4"], "a.pdf", { type: "application/pdf" }));
+      dt.items.add(new File(["%PDF-1.4"], "b.pdf", { type: "application/pdf" }));
+      document.getElementById("drop")!.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
+    });
+    await formsReady(page);
+    expect((await jobJson(page)).tasks).toEqual({
+      "import-2": { operation: "import/upload" },
+      "import-1": { operation: "import/upload" },
+      merge: { operation: "merge", output_format: "pdf", input: ["import-1", "import-2"] },
+    });
+    expect(await page.$$eval(".task .drop .help", (hs) => hs.map((h) => h.textContent))).toEqual([
+      "b.pdf (8 bytes)",
+      "a.pdf (8 bytes)",
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it("shows a failing task's code and message beside it (a job typed as JSON, rendered as a form)", async () => {
     const { page, errors } = await openConsole(375);
     const job = {
