@@ -465,6 +465,22 @@ describe("the console", () => {
     const [url, secret] = await page.$$eval("#bases tr:last-child td", (tds) => tds.map((td) => td.textContent));
     expect(url).toMatch(new RegExp(`^${server.base}/s/[0-9a-f-]{36}$`));
     expect(secret).toMatch(/^[0-9a-f]{48}$/);
+
+    // the key lives in this tab's session storage, never in the URL; a wrong key shows the API's own message
+    expect(await page.evaluate(() => [sessionStorage.getItem("edge-convert-key"), location.href])).toEqual([
+      KEY,
+      `${server.base}/`,
+    ]);
+    const refused = await (
+      await fetch(`${server.base}/v2/users/me`, { headers: { authorization: "Bearer nope" } })
+    ).json();
+    await page.$eval("#key", (el) => ((el as HTMLInputElement).value = "nope"));
+    await page.$eval("#key", (el) => el.dispatchEvent(new Event("change")));
+    await page.waitForFunction(
+      (m: string) => document.getElementById("me")!.textContent!.includes(m),
+      {},
+      refused.message,
+    );
     expect(errors).toEqual([]);
   });
 });
