@@ -407,19 +407,24 @@ describe("the console", () => {
     expect(errors).toEqual([]);
   });
 
-  it("previews a PDF's first page (the browser build's PDFium), metadata as a table and text as its start", async () => {
+  it("previews a PDF's first page (the browser build's PDFium), metadata as a table, text as its start, audio and video in players", async () => {
     const { page, errors } = await openConsole();
     const csv = "name,size\nedge,1\nconvert,2\n";
     await typeJson(page, {
       tasks: {
         pdf: { operation: "import/upload" },
         csv: { operation: "import/raw", file: csv, filename: "sizes.csv" },
+        audio: { operation: "import/upload" },
+        video: { operation: "import/upload" },
         meta: { operation: "metadata", input: "pdf" },
-        out: { operation: "export/url", input: ["pdf", "csv"] },
+        out: { operation: "export/url", input: ["pdf", "csv", "audio", "video"] },
       },
     });
     const PDF = "pdf/cloudconvert-input.pdf";
+    const MEDIA = { audio: "audio/cpython-pluck-pcm16.wav", video: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm" };
     await (await page.$('[data-task="pdf"] input[type=file]'))!.uploadFile(corpusPath(PDF));
+    for (const [task, rel] of Object.entries(MEDIA))
+      await (await page.$(`[data-task="${task}"] input[type=file]`))!.uploadFile(corpusPath(rel));
     await page.click("#run");
     await jobEnded(page);
     await page.waitForFunction(() => (document.querySelector(".pdf img") as HTMLImageElement | null)?.naturalWidth, {
@@ -438,6 +443,29 @@ describe("the console", () => {
     );
     expect(table.PageCount).toBe(pdfinfo(corpusPath(PDF)).Pages);
     expect(await page.$eval('[data-file="sizes.csv"] pre', (e) => e.textContent)).toBe(csv);
+    // the players load the exported files: their durations are ffprobe's
+    for (const [kind, rel] of Object.entries(MEDIA)) {
+      const name = rel.split("/").pop()!;
+      const sel = `[data-file="${name}"] ${kind}`;
+      await page.waitForFunction(
+        (q: string) => (document.querySelector(q) as HTMLMediaElement).readyState >= 1,
+        { timeout: 20_000 },
+        sel,
+      );
+      const seconds = await page.$eval(sel, (m) => (m as HTMLMediaElement).duration);
+      const probed = Number(
+        execFileSync(
+          "ffprobe",
+          ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", corpusPath(rel)],
+          {
+            encoding: "utf8",
+          },
+        ),
+      );
+      expect(Math.abs(seconds - probed), `${name}: ${seconds} s in the player, ${probed} s by ffprobe`).toBeLessThan(
+        0.1,
+      );
+    }
     expect(errors).toEqual([]);
   });
 
