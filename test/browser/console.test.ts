@@ -394,6 +394,8 @@ describe("the console", () => {
     const rerun = (await page.$eval("#jobstatus", (e) => e.textContent!)).match(/job (\S+): (\S+)/)!;
     expect(rerun[2]).toBe("finished");
     expect(await jobJson(page)).toEqual(builtJob);
+    // the history, refreshed after the run, lists the new job beside the first
+    await page.waitForSelector(`#history tr[data-job="${rerun[1]}"]`, { timeout: 15_000 });
     // delete the first job: gone from the list and from the API
     await page.waitForSelector(`#history tr[data-job="${jobId}"]`);
     await page.click(`#history tr[data-job="${jobId}"] .delete`);
