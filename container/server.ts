@@ -19,6 +19,7 @@ import { Readable } from "node:stream";
 import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
 import { command } from "./engines/command.ts";
 import { ffmpegNative } from "./engines/ffmpeg.ts";
+import { fonttools } from "./engines/fonts.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
@@ -36,6 +37,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   command,
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,
+  fonttools,
 };
 
 const env = process.env;

@@ -94,10 +94,26 @@ const SPECS: ToolSpec[] = [
     packages: ["libreoffice-writer-nogui", "libreoffice-calc-nogui", "libreoffice-impress-nogui", "python3-uno"],
     extra: () => new Promise((ok) => execFile(UNO_PYTHON, ["-c", "import uno"], { timeout: 10_000 }, (e) => ok(!e))),
   },
+  {
+    // fonts (issue 33): Debian's python3 with fontTools and Brotli (WOFF2), running container/engines/fonts/font_convert.py
+    name: "fonttools",
+    bins: ["/usr/bin/python3"],
+    versionArgs: ["-c", "import fontTools, brotli; print('fonttools', fontTools.version)"],
+    version: /fonttools (\S+)/,
+    packages: ["python3-fonttools", "python3-brotli"],
+  },
 ];
 
-/** The first executable named `bin` on PATH, or undefined. */
+/** The first executable named `bin` on PATH (or `bin` itself when it is an absolute path), or undefined. */
 export function which(bin: string): string | undefined {
+  if (bin.startsWith("/")) {
+    try {
+      accessSync(bin, constants.X_OK);
+      return bin;
+    } catch {
+      return undefined;
+    }
+  }
   for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
     const p = join(dir, bin);
     try {

@@ -30,6 +30,7 @@ import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
+import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
 import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
@@ -263,6 +264,19 @@ export const ENGINES = [
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
   },
+  {
+    // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts)
+    name: "fonttools",
+    version: NATIVE_VERSIONS.fonttools,
+    kind: "font",
+    placement: "native",
+    offers: {
+      operations: ["convert"],
+      formats: FONT_INPUTS.flatMap((input) => FONT_OUTPUTS.map((output) => ({ input, output }))),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["fontforge"],
+  },
 ] as const satisfies readonly EngineRow[];
 
 type Rows = (typeof ENGINES)[number];
@@ -296,3 +310,5 @@ export { NATIVE_IMAGE_OUTPUTS };
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
 export { IMAGE_PDF_INPUTS };
+/** Font formats the font engine (row "fonttools") reads and writes (native-protocol/font.ts). */
+export { FONT_INPUTS, FONT_OUTPUTS };

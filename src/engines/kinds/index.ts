@@ -14,6 +14,7 @@
  */
 import type { ArchiveEngine } from "./archive";
 import type { CommandEngine } from "./command";
+import type { FontEngine } from "./font";
 import type { ImageEngine } from "./image";
 import type { MediaEngine } from "./media";
 import type { MetadataEngine } from "./metadata";
@@ -48,6 +49,8 @@ export interface EngineKinds {
   archive: ArchiveEngine;
   /** Text recognised on page images, word by word with boxes (tesseract in WebAssembly or natively): pdf/ocr and searchable PDFs from images. */
   ocr: OcrEngine;
+  /** Fonts converted between TrueType, OpenType, WOFF, WOFF2, EOT and SVG fonts (fontTools in the native engine). */
+  font: FontEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -81,5 +84,6 @@ export const KIND_METHODS = {
   web: ["render"],
   archive: ["create", "extract", "info"],
   ocr: ["recognize"],
+  font: ["convert"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };
