@@ -17,6 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
+import { inkscapeCad } from "./engines/cad.ts";
+import { calibre } from "./engines/calibre.ts";
 import { command } from "./engines/command.ts";
 import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { fonttools } from "./engines/fonts.ts";
@@ -38,6 +40,8 @@ const ENGINES: Record<string, NativeEngineDef> = {
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,
   fonttools,
+  calibre,
+  "inkscape-cad": inkscapeCad,
 };
 
 const env = process.env;

@@ -5,7 +5,7 @@
  * ENGINE_UNAVAILABLE naming the packages (issue 12).
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolStatus } from "../native-protocol/wire.ts";
 
@@ -101,6 +101,23 @@ const SPECS: ToolSpec[] = [
     versionArgs: ["-c", "import fontTools, brotli; print('fonttools', fontTools.version)"],
     version: /fonttools (\S+)/,
     packages: ["python3-fonttools", "python3-brotli"],
+  },
+  {
+    // e-books (issue 33): calibre's ebook-convert (container/engines/calibre.ts)
+    name: "calibre",
+    bins: ["ebook-convert"],
+    versionArgs: ["--version"],
+    version: /calibre (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["calibre"],
+  },
+  {
+    // CAD drawings (issue 33): Inkscape with its DXF import extension (container/engines/cad.ts), run by Debian's python3
+    name: "inkscape-cad",
+    bins: ["inkscape"],
+    versionArgs: ["--version"],
+    version: /Inkscape (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["inkscape"],
+    extra: async () => existsSync("/usr/share/inkscape/extensions/dxf_input.py"),
   },
 ];
 

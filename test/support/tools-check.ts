@@ -37,6 +37,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",
   "fc-scan": "fontconfig",
+  "ebook-convert": "calibre",
+  inkscape: "inkscape",
+  zip: "zip",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

@@ -24,5 +24,7 @@ export function nativeEngines(
     "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
     "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),
     fonttools: nativeEngine("font", rpc("fonttools")),
+    calibre: nativeEngine("ebook", rpc("calibre")),
+    "inkscape-cad": nativeEngine("cad", rpc("inkscape-cad")),
   };
 }
