@@ -4,8 +4,8 @@
  */
 
 /**
- * E-book formats calibre 6.13 (Debian 12) reads, of the catalogue's e-book inputs. Not cbr: Debian's
- * calibre is built without unrardll (RAR is non-free), so it cannot open a RAR comic. Not snb: calibre
+ * E-book formats calibre 6.13 (Debian 12) reads, of the catalogue's e-book inputs; cbr repacked as cbz by
+ * libarchive's bsdtar first (Debian's calibre is built without unrardll, RAR being non-free). Not snb: calibre
  * 6.13 reads no chapter back from an SNB it wrote itself (empty spine, StopIteration), and no other SNB
  * sample is at hand to show it reads real Bambook books.
  */
@@ -27,6 +27,7 @@ export const EBOOK_INPUTS = [
   "htmlz",
   "chm",
   "cbz",
+  "cbr",
   "cbc",
 ] as const;
 

@@ -75,6 +75,22 @@ function calibreFailure(text: string, filename: string): NativeError {
   return new NativeError("CONVERSION_FAILED", `calibre could not convert ${filename}: ${why(text, /Error|error:/)}`);
 }
 
+/**
+ * Regular expressions (and replacements) calibre applies to the book's HTML (its --search-replace file:
+ * alternating lines) before PDF output: calibre renders PDF in QtWebEngine with JavaScript on (for its
+ * own pagination and MathJax), so the book's scripts, event-handler attributes (onload, onerror, …),
+ * srcdoc frames and javascript: URLs go first — calibre never runs a book's scripts.
+ */
+const STRIP_SCRIPTS = [
+  ["<(?:\\w+:)?script\\b[^>]*/>", ""],
+  ["<(?:\\w+:)?script\\b[\\s\\S]*?</(?:\\w+:)?script\\s*>", ""],
+  ["\\s[oO][nN][a-zA-Z]+\\s*=\\s*(?:\"[^\"]*\"|'[^']*'|[^\\s>]+)", " "],
+  ["\\s[sS][rR][cC][dD][oO][cC]\\s*=\\s*(?:\"[^\"]*\"|'[^']*'|[^\\s>]+)", " "],
+  ["(?i)(\\s(?:href|src|action|data|xlink:href)\\s*=\\s*[\"'])\\s*javascript\\s*:", "\\1about:blank#"],
+]
+  .flat()
+  .join("\n");
+
 /** Zips the folder `dir` (calibre's OEB output) into `zip`, names relative to the folder. */
 async function zipFolder(call: NativeCall, dir: string, zip: string): Promise<void> {
   const py = [
@@ -90,6 +106,38 @@ async function zipFolder(call: NativeCall, dir: string, zip: string): Promise<vo
   check(r, "zip", (t) => new NativeError("CONVERSION_FAILED", `Could not zip the OEB output: ${why(t)}`));
 }
 
+/**
+ * A CBR (a RAR of comic pages) repacked as a CBZ by libarchive's bsdtar, which reads RAR 4 and 5: Debian's
+ * calibre has no RAR reader (no unrardll). The listing is budgeted first (the sizes bsdtar reports,
+ * as for zips); members keep their names, so calibre orders the pages as in the RAR.
+ * @throws NativeError OPEN_FAILED (not a RAR bsdtar reads) | OVER_BUDGET | ENGINE_UNAVAILABLE (no bsdtar)
+ */
+async function cbrAsCbz(call: NativeCall, cbr: string, filename: string): Promise<string> {
+  const bsdtar = which("bsdtar");
+  if (!bsdtar)
+    throw new NativeError(
+      "ENGINE_UNAVAILABLE",
+      "CBR needs bsdtar in the native engine (apt-get install libarchive-tools).",
+    );
+  const listed = await run(call, bsdtar, ["-tvf", cbr]);
+  check(
+    listed,
+    "bsdtar",
+    (t) => new NativeError("OPEN_FAILED", `${filename} is not a RAR comic bsdtar reads: ${why(t)}`),
+  );
+  const rows = listed.stdout.split("\n").filter(Boolean);
+  const bytes = rows.reduce((n, l) => n + (Number(l.trim().split(/\s+/)[4]) || 0), 0);
+  if (bytes > MAX_UNPACKED || rows.length > MAX_MEMBERS)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${filename} unpacks to ${(bytes / 1024 / 1024).toFixed(0)} MiB in ${rows.length} files; the e-book engine unpacks at most ${MAX_UNPACKED / 1024 / 1024} MiB and ${MAX_MEMBERS} files.`,
+    );
+  const cbz = join(call.work, "in-repacked.cbz");
+  const packed = await run(call, bsdtar, ["-cf", cbz, "--format", "zip", `@${cbr}`]);
+  check(packed, "bsdtar", (t) => new NativeError("OPEN_FAILED", `${filename} could not be unpacked: ${why(t)}`));
+  return cbz;
+}
+
 async function convert(req: EbookRequest, call: NativeCall) {
   const inFormat = req.input.format.toLowerCase();
   if (!(EBOOK_INPUTS as readonly string[]).includes(inFormat))
@@ -97,14 +145,10 @@ async function convert(req: EbookRequest, call: NativeCall) {
   if (!(EBOOK_OUTPUTS as readonly string[]).includes(req.format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `calibre does not write ${req.format} here.`);
   if (ZIPPED.has(inFormat)) checkZipBudget(req.input.data, req.input.filename, MAX_UNPACKED, MAX_MEMBERS);
-  const input = await put(call, `in.${inFormat}`, req.input.data);
+  let input = await put(call, `in.${inFormat}`, req.input.data);
+  if (inFormat === "cbr") input = await cbrAsCbz(call, input, req.input.filename);
   const written = WRITTEN_AS[req.format] ?? req.format;
   const output = join(call.work, `out.${written}`);
-  const args = [input, output, ...calibreOptions(req.options ?? {}, req.format)];
-  // no generated cover page image: calibre's default cover fails on books without a title (IndexError in
-  // default_cover) and adds a 40–60 KB JPEG of title and author to every EPUB
-  if (req.format === "epub") args.push("--no-default-epub-cover");
-  if (req.cover) args.push(`--cover=${await put(call, localName("cover", req.cover.filename), req.cover.data)}`);
   const config = join(call.work, "calibre-config");
   await mkdir(config, { recursive: true });
   const env = {
@@ -116,9 +160,28 @@ async function convert(req: EbookRequest, call: NativeCall) {
   };
   const ebookConvert = tool(call, "calibre").path;
   const prlimit = which("prlimit");
-  const r = prlimit
-    ? await run(call, prlimit, [`--data=${call.memoryBytes}`, "--", ebookConvert, ...args], { memoryBytes: 0, env })
-    : await run(call, ebookConvert, args, { env });
+  const calibreRun = (args: string[]) =>
+    prlimit
+      ? run(call, prlimit, [`--data=${call.memoryBytes}`, "--", ebookConvert, ...args], { memoryBytes: 0, env })
+      : run(call, ebookConvert, args, { env });
+  let source = input;
+  if (req.format === "pdf") {
+    // PDF: the book becomes an EPUB first, whose HTML loses its scripts on the way to the renderer
+    const staged = join(call.work, "staged.epub");
+    const first = await calibreRun([input, staged, "--no-default-epub-cover"]);
+    check(first, "calibre", (text) => calibreFailure(text, req.input.filename));
+    source = staged;
+  }
+  const args = [source, output, ...calibreOptions(req.options ?? {}, req.format)];
+  // no generated cover page image: calibre's default cover fails on books without a title (IndexError in
+  // default_cover) and adds a 40–60 KB JPEG of title and author to every EPUB
+  if (req.format === "epub") args.push("--no-default-epub-cover");
+  if (req.format === "pdf")
+    args.push(
+      `--search-replace=${await put(call, "strip-scripts.txt", new TextEncoder().encode(STRIP_SCRIPTS + "\n"))}`,
+    );
+  if (req.cover) args.push(`--cover=${await put(call, localName("cover", req.cover.filename), req.cover.data)}`);
+  const r = await calibreRun(args);
   check(r, "calibre", (text) => calibreFailure(text, req.input.filename));
   if (req.format === "oeb") {
     await zipFolder(call, output, join(call.work, "out.zip"));

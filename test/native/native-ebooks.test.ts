@@ -16,6 +16,7 @@ import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import {
+  storedRar,
   mobiText,
   pdfInfo,
   pdfText,
@@ -161,6 +162,28 @@ describe("the other formats calibre reads, each from a file calibre wrote, back 
     const out = dataOf((await convert("sample.mobi", corpus(SOURCE), "docx")).out.files[0]!);
     expect(norm(plain(zipText(saved(out, "docx"), "word/document.xml")))).toContain(norm(words()));
   }, 120_000);
+
+  for (const format of ["pdf", "epub"]) {
+    it(`cbr (a RAR 4 of the corpus comic's 5 JPEG pages, written here) → ${format} with the 5 pages`, async () => {
+      const cbz = corpusPath("ebooks/comicbox-Captain-Science-001.cbz");
+      const pages = zipNames(cbz).filter((n) => /\.jpe?g$/i.test(n));
+      expect(pages).toHaveLength(5);
+      const rar = storedRar(
+        pages.map((name) => ({ name, data: new Uint8Array(spawnSync("unzip", ["-p", cbz, name]).stdout as Buffer) })),
+      );
+      const out = dataOf((await convert("comic.cbr", rar, format)).out.files[0]!);
+      expect(signatureProblem(format, out)).toBeNull();
+      const path = saved(out, format);
+      const images =
+        format === "pdf"
+          ? spawnSync("pdfimages", ["-list", path], { encoding: "utf8" })
+              .stdout.split("\n")
+              .slice(2)
+              .filter((l) => l.trim())
+          : zipNames(path).filter((n) => /\.(jpe?g|png)$/i.test(n));
+      expect(images.length).toBeGreaterThanOrEqual(5);
+    }, 120_000);
+  }
 
   it("cbc (a zip of comics with comics.txt) → pdf with the comic's pages", async () => {
     const dir = saved(new Uint8Array(), "d").replace(/\.d$/, "-cbc");

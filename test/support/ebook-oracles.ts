@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 
 const dir = mkdtempSync(join(tmpdir(), "ebook-oracle-"));
 let n = 0;
@@ -139,4 +140,42 @@ export function pdfInfo(path: string): Record<string, string> {
       .filter((l) => l.includes(":"))
       .map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]),
   );
+}
+
+/**
+ * A RAR 4 archive of `files`, stored (method 0x30, no compression), written here by the RAR 4.x technical
+ * note's block layout (marker, archive header, one file header + data per file, end of archive), so a CBR
+ * fixture needs no non-free RAR encoder. Header CRCs are the low 16 bits of CRC-32 of the header after the CRC.
+ */
+export function storedRar(files: { name: string; data: Uint8Array; declaredSize?: number }[]): Uint8Array {
+  const block = (body: Buffer) => {
+    const crc = Buffer.alloc(2);
+    crc.writeUInt16LE(crc32(body) & 0xffff, 0);
+    return Buffer.concat([crc, body]);
+  };
+  const main = Buffer.alloc(11);
+  main.writeUInt8(0x73, 0);
+  main.writeUInt16LE(0, 1);
+  main.writeUInt16LE(13, 3);
+  const parts = [Buffer.from([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00]), block(main)];
+  for (const f of files) {
+    const name = Buffer.from(f.name);
+    const h = Buffer.alloc(30 + name.length);
+    h.writeUInt8(0x74, 0); // HEAD_TYPE: file
+    h.writeUInt16LE(0x8000, 1); // HEAD_FLAGS: LONG_BLOCK
+    h.writeUInt16LE(32 + name.length, 3); // HEAD_SIZE
+    h.writeUInt32LE(f.data.length, 5); // PACK_SIZE
+    h.writeUInt32LE(f.declaredSize ?? f.data.length, 9); // UNP_SIZE (a lying one when declaredSize says so)
+    h.writeUInt8(3, 13); // HOST_OS: Unix
+    h.writeUInt32LE(crc32(f.data) >>> 0, 14); // FILE_CRC
+    h.writeUInt32LE(0x5a210000, 18); // FTIME (DOS)
+    h.writeUInt8(20, 22); // UNP_VER 2.0
+    h.writeUInt8(0x30, 23); // METHOD: store
+    h.writeUInt16LE(name.length, 24);
+    h.writeUInt32LE(0o100644 << 0, 26); // ATTR
+    name.copy(h, 30);
+    parts.push(block(h), Buffer.from(f.data));
+  }
+  parts.push(Buffer.from([0xc4, 0x3d, 0x7b, 0x00, 0x40, 0x07, 0x00]));
+  return new Uint8Array(Buffer.concat(parts));
 }
