@@ -17,8 +17,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
+import { inkscapeCad } from "./engines/cad.ts";
+import { calibre } from "./engines/calibre.ts";
 import { command } from "./engines/command.ts";
 import { ffmpegNative } from "./engines/ffmpeg.ts";
+import { fonttools } from "./engines/fonts.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
@@ -36,6 +39,9 @@ const ENGINES: Record<string, NativeEngineDef> = {
   command,
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,
+  fonttools,
+  calibre,
+  "inkscape-cad": inkscapeCad,
 };
 
 const env = process.env;

@@ -5,7 +5,7 @@
  * ENGINE_UNAVAILABLE naming the packages (issue 12).
  */
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolStatus } from "../native-protocol/wire.ts";
 
@@ -94,10 +94,43 @@ const SPECS: ToolSpec[] = [
     packages: ["libreoffice-writer-nogui", "libreoffice-calc-nogui", "libreoffice-impress-nogui", "python3-uno"],
     extra: () => new Promise((ok) => execFile(UNO_PYTHON, ["-c", "import uno"], { timeout: 10_000 }, (e) => ok(!e))),
   },
+  {
+    // fonts (issue 33): Debian's python3 with fontTools and Brotli (WOFF2), running container/engines/fonts/font_convert.py
+    name: "fonttools",
+    bins: ["/usr/bin/python3"],
+    versionArgs: ["-c", "import fontTools, brotli; print('fonttools', fontTools.version)"],
+    version: /fonttools (\S+)/,
+    packages: ["python3-fonttools", "python3-brotli"],
+  },
+  {
+    // e-books (issue 33): calibre's ebook-convert (container/engines/calibre.ts)
+    name: "calibre",
+    bins: ["ebook-convert"],
+    versionArgs: ["--version"],
+    version: /calibre (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["calibre"],
+  },
+  {
+    // CAD drawings (issue 33): Inkscape with its DXF import extension (container/engines/cad.ts), run by Debian's python3
+    name: "inkscape-cad",
+    bins: ["inkscape"],
+    versionArgs: ["--version"],
+    version: /Inkscape (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["inkscape"],
+    extra: async () => existsSync("/usr/share/inkscape/extensions/dxf_input.py"),
+  },
 ];
 
-/** The first executable named `bin` on PATH, or undefined. */
+/** The first executable named `bin` on PATH (or `bin` itself when it is an absolute path), or undefined. */
 export function which(bin: string): string | undefined {
+  if (bin.startsWith("/")) {
+    try {
+      accessSync(bin, constants.X_OK);
+      return bin;
+    } catch {
+      return undefined;
+    }
+  }
   for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
     const p = join(dir, bin);
     try {

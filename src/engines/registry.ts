@@ -30,6 +30,9 @@ import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
+import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
+import { EBOOK_INPUTS, EBOOK_OUTPUTS } from "../../native-protocol/ebook";
+import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
 import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
@@ -263,6 +266,45 @@ export const ENGINES = [
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
   },
+  {
+    // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts)
+    name: "fonttools",
+    version: NATIVE_VERSIONS.fonttools,
+    kind: "font",
+    placement: "native",
+    offers: {
+      operations: ["convert"],
+      formats: FONT_INPUTS.flatMap((input) => FONT_OUTPUTS.map((output) => ({ input, output }))),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["fontforge"],
+  },
+  {
+    // e-books (issue 33): calibre's ebook-convert in the native engine (container/engines/calibre.ts)
+    name: "calibre",
+    version: NATIVE_VERSIONS.calibre,
+    kind: "ebook",
+    placement: "native",
+    offers: {
+      operations: ["convert"],
+      formats: EBOOK_INPUTS.flatMap((input) => EBOOK_OUTPUTS.map((output) => ({ input, output }))),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["ebook-convert"],
+  },
+  {
+    // CAD drawings (issue 33): DXF through Inkscape's DXF import and exports in the native engine (container/engines/cad.ts)
+    name: "inkscape-cad",
+    version: NATIVE_VERSIONS.inkscape,
+    kind: "cad",
+    placement: "native",
+    offers: {
+      operations: ["convert"],
+      formats: CAD_INPUTS.flatMap((input) => CAD_OUTPUTS.map((output) => ({ input, output }))),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["inkscape", "cadconverter"],
+  },
 ] as const satisfies readonly EngineRow[];
 
 type Rows = (typeof ENGINES)[number];
@@ -296,3 +338,9 @@ export { NATIVE_IMAGE_OUTPUTS };
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
 export { IMAGE_PDF_INPUTS };
+/** Font formats the font engine (row "fonttools") reads and writes (native-protocol/font.ts). */
+export { FONT_INPUTS, FONT_OUTPUTS };
+/** E-book formats the e-book engine (row "calibre") reads and writes (native-protocol/ebook.ts). */
+export { EBOOK_INPUTS, EBOOK_OUTPUTS };
+/** CAD formats the CAD engine (row "inkscape-cad") reads and writes (native-protocol/cad.ts). */
+export { CAD_INPUTS, CAD_OUTPUTS };

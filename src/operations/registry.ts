@@ -16,6 +16,9 @@ import { exportUrl, importUpload } from "./io/upload-export";
 import { ARCHIVE_HANDLERS } from "./archive";
 import { IMAGE_HANDLERS } from "./image";
 import { COMMAND_HANDLERS } from "./command";
+import { CAD_HANDLERS } from "./cad";
+import { EBOOK_HANDLERS } from "./ebook";
+import { FONT_HANDLERS } from "./font";
 import { MEDIA_HANDLERS } from "./media";
 import { METADATA_HANDLERS } from "./metadata";
 import { OFFICE_HANDLERS } from "./office";
@@ -46,6 +49,10 @@ export const HANDLERS: OperationHandler<any>[] = [
   ...WEB_HANDLERS,
   // archive, and convert from an archive (issue 15)
   ...ARCHIVE_HANDLERS,
+  // fonts, ebooks and CAD drawings, in the native engine (issue 33)
+  ...FONT_HANDLERS,
+  ...EBOOK_HANDLERS,
+  ...CAD_HANDLERS,
 ];
 
 const byOperation = new Map<string, OperationHandler<any>[]>();

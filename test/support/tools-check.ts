@@ -38,6 +38,10 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   "rsvg-convert": "librsvg2-bin",
   curl: "curl",
   jq: "jq",
+  "fc-scan": "fontconfig",
+  "ebook-convert": "calibre",
+  inkscape: "inkscape",
+  zip: "zip",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

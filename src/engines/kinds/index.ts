@@ -13,7 +13,10 @@
  * (operations/kit.ts `engineCall`).
  */
 import type { ArchiveEngine } from "./archive";
+import type { CadEngine } from "./cad";
 import type { CommandEngine } from "./command";
+import type { EbookEngine } from "./ebook";
+import type { FontEngine } from "./font";
 import type { ImageEngine } from "./image";
 import type { MediaEngine } from "./media";
 import type { MetadataEngine } from "./metadata";
@@ -48,6 +51,12 @@ export interface EngineKinds {
   archive: ArchiveEngine;
   /** Text recognised on page images, word by word with boxes (tesseract in WebAssembly or natively): pdf/ocr and searchable PDFs from images. */
   ocr: OcrEngine;
+  /** Fonts converted between TrueType, OpenType, WOFF, WOFF2, EOT and SVG fonts (fontTools in the native engine). */
+  font: FontEngine;
+  /** E-books converted between calibre's formats (calibre in the native engine). */
+  ebook: EbookEngine;
+  /** CAD drawings (DXF) rendered to PDF, SVG, EPS, EMF, WMF and images (Inkscape in the native engine). */
+  cad: CadEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -81,5 +90,8 @@ export const KIND_METHODS = {
   web: ["render"],
   archive: ["create", "extract", "info"],
   ocr: ["recognize"],
+  font: ["convert"],
+  ebook: ["convert"],
+  cad: ["convert"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

@@ -23,5 +23,8 @@ export function nativeEngines(
     "native-command": nativeEngine("command", rpc("command")),
     "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
     "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),
+    fonttools: nativeEngine("font", rpc("fonttools")),
+    calibre: nativeEngine("ebook", rpc("calibre")),
+    "inkscape-cad": nativeEngine("cad", rpc("inkscape-cad")),
   };
 }

@@ -1,0 +1,104 @@
+/**
+ * The request of one e-book conversion, as the Worker's ebook kind (src/engines/kinds/ebook.ts) sends
+ * it and the native engine's calibre (container/engines/calibre.ts) converts it. Imports nothing.
+ */
+
+/**
+ * E-book formats calibre 6.13 (Debian 12) reads, of the catalogue's e-book inputs; cbr repacked as cbz by
+ * libarchive's bsdtar first (Debian's calibre is built without unrardll, RAR being non-free). Not snb: calibre
+ * 6.13 reads no chapter back from an SNB it wrote itself (empty spine, StopIteration), and no other SNB
+ * sample is at hand to show it reads real Bambook books.
+ */
+export const EBOOK_INPUTS = [
+  "epub",
+  "mobi",
+  "azw",
+  "azw3",
+  "azw4",
+  "prc",
+  "fb2",
+  "lit",
+  "lrf",
+  "pdb",
+  "pml",
+  "rb",
+  "tcr",
+  "txtz",
+  "htmlz",
+  "chm",
+  "cbz",
+  "cbr",
+  "cbc",
+] as const;
+
+/**
+ * E-book formats calibre writes: the catalogue's outputs (azw3, epub, lrf, mobi, oeb as a zip, pdb, pdf,
+ * rtf, txt) and each input it can also write (the catalogue's "+ same"; not pml, which calibre writes only
+ * zipped as pmlz); azw and prc are MOBI files by another name, written as MOBI. docx as calibre writes it.
+ */
+export const EBOOK_OUTPUTS = [
+  "epub",
+  "mobi",
+  "azw",
+  "azw3",
+  "prc",
+  "pdf",
+  "txt",
+  "rtf",
+  "lrf",
+  "pdb",
+  "oeb",
+  "fb2",
+  "lit",
+  "rb",
+  "tcr",
+  "txtz",
+  "htmlz",
+  "docx",
+] as const;
+
+/** One output e-book format. */
+export type EbookFormat = (typeof EBOOK_OUTPUTS)[number];
+
+/** Paper sizes the PDF output takes by name (CloudConvert's page_format values; calibre's --paper-size or a custom size). */
+export const EBOOK_PAGE_FORMATS = [
+  "letter",
+  "legal",
+  "tabloid",
+  "ledger",
+  "a0",
+  "a1",
+  "a2",
+  "a3",
+  "a4",
+  "a5",
+  "a6",
+] as const;
+
+/** Options CloudConvert users send that calibre has (all optional). */
+export interface EbookOptions {
+  /** PDF output: a named paper size. */
+  page_format?: (typeof EBOOK_PAGE_FORMATS)[number];
+  /** PDF output: page width and height, cm (both, overriding page_format). */
+  page_width?: number;
+  page_height?: number;
+  /** PDF output: page margins, mm. */
+  margin_top?: number;
+  margin_bottom?: number;
+  margin_left?: number;
+  margin_right?: number;
+  /** Base font size, pt: every font size of the book is rescaled from it (calibre's --base-font-size). */
+  base_font_size?: number;
+  /** Metadata written into the output: title, and authors separated by "&". */
+  title?: string;
+  author?: string;
+}
+
+/** One e-book conversion: `input` (of `input.format`, one of {@link EBOOK_INPUTS}) → `format`. */
+export interface EbookRequest {
+  input: { data: Uint8Array; filename: string; format: string };
+  format: EbookFormat;
+  options?: EbookOptions;
+  /** A cover image (JPEG, PNG, GIF, WebP) set as the output's cover. */
+  cover?: { data: Uint8Array; filename: string };
+}

@@ -1,0 +1,72 @@
+/**
+ * CAD drawings (issue 33): `convert` from DXF to PDF, SVG, EPS, EMF, WMF and raster images (registry.ts
+ * CAD_INPUTS × CAD_OUTPUTS), by the engine of kind cad (row "inkscape-cad", native). The drawing is cropped
+ * to what it draws; raster outputs take CloudConvert's image options width/height (px) and
+ * pixel_density (dpi, default 150), which other outputs ignore (reported in result.warnings).
+ */
+import { z } from "zod";
+import { CAD_INPUTS, CAD_OUTPUTS } from "../../engines/registry";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import type { OperationHandler, OutputFile } from "../types";
+import { CAD_RASTER_OUTPUTS, type CadFormat } from "../../../native-protocol/cad";
+
+const px = z.coerce.number().int().min(1).max(30_000);
+const params = z.object({
+  width: px.optional().describe("Raster outputs: width, px (height follows the drawing unless given)"),
+  height: px.optional().describe("Raster outputs: height, px"),
+  pixel_density: z.coerce.number().int().min(10).max(2400).optional().describe("Raster outputs: dpi (default 150)"),
+});
+type Params = z.infer<typeof params>;
+
+/** MIME types the extension does not give (the runner derives the rest). */
+const CONTENT_TYPE: Partial<Record<CadFormat, string>> = {
+  emf: "image/emf",
+  wmf: "image/wmf",
+  eps: "application/postscript",
+};
+
+export const cadConvert: OperationHandler<Params> = {
+  operation: "convert",
+  kind: "cad",
+  formats: CAD_INPUTS.flatMap((input) => CAD_OUTPUTS.map((output) => ({ input, output }))),
+  params,
+  credits: 1,
+  requiresOutputFormat: true,
+  takesInput: true,
+  async run(inputs, p, ctx) {
+    const format = String(p.output_format).toLowerCase() as CadFormat;
+    const raster = (CAD_RASTER_OUTPUTS as readonly string[]).includes(format);
+    const given = (["width", "height", "pixel_density"] as const).filter((k) => p[k] !== undefined);
+    const warnings = raster ? [] : given.map((k) => `${k} applies to raster outputs only; it was ignored.`);
+    const { engine, row } = useEngine(ctx, "cad", "convert");
+    const files: OutputFile[] = [];
+    let version = row.version;
+    for (const [i, file] of inputs.entries()) {
+      throwIfAborted(ctx.signal);
+      const input = { data: await readInput(file, ctx, row), filename: file.filename };
+      const req = {
+        input,
+        format,
+        ...(raster ? { raster: { width: p.width, height: p.height, pixel_density: p.pixel_density } } : {}),
+      };
+      const r = await engineCall(engine.convert(req), file.filename, row.name);
+      version = r.engineVersion;
+      files.push({
+        filename: outputName({
+          filename: p.filename,
+          input: file.filename,
+          ext: format,
+          index: i + 1,
+          numbered: false,
+        }),
+        data: r.data,
+        ...(CONTENT_TYPE[format] ? { contentType: CONTENT_TYPE[format] } : {}),
+      });
+    }
+    return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
+  },
+};
+
+/** The CAD rows. */
+export const CAD_HANDLERS: OperationHandler<any>[] = [cadConvert];

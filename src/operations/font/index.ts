@@ -1,0 +1,59 @@
+/**
+ * Fonts (issue 33): `convert` between TrueType, OpenType, WOFF, WOFF2 and EOT, and to SVG fonts, by
+ * the engine of kind font (row "fonttools", native). The formats are the row's (registry.ts
+ * FONT_INPUTS × FONT_OUTPUTS); CloudConvert documents no font options, so the handler takes none
+ * (others are accepted and reported in result.warnings by validation).
+ */
+import { z } from "zod";
+import { FONT_INPUTS, FONT_OUTPUTS } from "../../engines/registry";
+import { useEngine } from "../../engines/use";
+import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import type { OperationHandler, OutputFile } from "../types";
+import type { FontFormat } from "../../../native-protocol/font";
+
+/** MIME type of each output (IANA font/* types; SVG fonts are SVG documents). */
+const CONTENT_TYPE: Record<FontFormat, string> = {
+  ttf: "font/ttf",
+  otf: "font/otf",
+  woff: "font/woff",
+  woff2: "font/woff2",
+  eot: "application/vnd.ms-fontobject",
+  svg: "image/svg+xml",
+};
+
+export const fontConvert: OperationHandler<Record<string, never>> = {
+  operation: "convert",
+  kind: "font",
+  formats: FONT_INPUTS.flatMap((input) => FONT_OUTPUTS.map((output) => ({ input, output }))),
+  params: z.object({}),
+  credits: 1,
+  requiresOutputFormat: true,
+  takesInput: true,
+  async run(inputs, p, ctx) {
+    const format = String(p.output_format).toLowerCase() as FontFormat;
+    const { engine, row } = useEngine(ctx, "font", "convert");
+    const files: OutputFile[] = [];
+    let version = row.version;
+    for (const [i, file] of inputs.entries()) {
+      throwIfAborted(ctx.signal);
+      const input = { data: await readInput(file, ctx, row), filename: file.filename };
+      const r = await engineCall(engine.convert({ input, format }), file.filename, row.name);
+      version = r.engineVersion;
+      files.push({
+        filename: outputName({
+          filename: p.filename,
+          input: file.filename,
+          ext: format,
+          index: i + 1,
+          numbered: false,
+        }),
+        data: r.data,
+        contentType: CONTENT_TYPE[format],
+      });
+    }
+    return { files, engine: { name: row.name, version } };
+  },
+};
+
+/** The font rows. */
+export const FONT_HANDLERS: OperationHandler<any>[] = [fontConvert];

@@ -1,0 +1,196 @@
+/**
+ * CAD drawings (issue 33) through the operations and the native engine's inkscape-cad row: both DXF
+ * drawings of the corpus (LibreCAD's Tux, AutoCAD 2000 arcs on 2 layers; FreeCAD's R12 schematic with 376
+ * TEXT entities) to every output offered (pdf, svg, eps, emf, wmf, png, jpg, tiff, gif, bmp). Judged
+ * outside our code: pdfinfo/pdftotext (the drawing's TEXT strings, read from the DXF's group codes here),
+ * identify (format, size, not blank, Tux's red), rsvg-convert rendering the SVG, Ghostscript rendering the
+ * EPS, and the EMF/WMF headers of their specifications. DWG is not offered (no reader in Debian 12):
+ * INVALID_CONVERSION_TYPE. Broken and empty drawings end in coded errors.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { pdfInfo, pdfText, saved } from "../support/ebook-oracles";
+
+let native: NativeServer;
+beforeAll(async () => {
+  native = await startNativeEngine();
+}, 90_000);
+afterAll(async () => native?.stop());
+
+const ctx = () => testContext({ engines: native.engines() });
+const corpus = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));
+const convert = (name: string, data: Uint8Array, format: string, extra: Record<string, unknown> = {}) =>
+  execute("convert", { output_format: format, ...extra }, [bytesInput(name, data)], ctx());
+
+/** The values of group code `code` in entities of type `type` (DXF: code/value line pairs). */
+function dxfValues(rel: string, type: string, code: string): string[] {
+  const lines = readFileSync(corpusPath(rel), "latin1")
+    .split(/\r?\n/)
+    .map((l) => l.trim());
+  const out: string[] = [];
+  let inType = false;
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    if (lines[i] === "0") inType = lines[i + 1] === type;
+    else if (inType && lines[i] === code) out.push(lines[i + 1]!);
+  }
+  return out;
+}
+
+/** identify: format, size, mean and the red and green channel means of an image file. */
+function identify(path: string) {
+  const r = spawnSync("identify", ["-format", "%m %w %h %[fx:mean] %[fx:mean.r] %[fx:mean.g]\n", path], {
+    encoding: "utf8",
+  });
+  const [format, w, h, mean, red, green] = r.stdout.split("\n")[0]!.split(" ");
+  return { format, width: Number(w), height: Number(h), mean: Number(mean), red: Number(red), green: Number(green) };
+}
+
+const DRAWINGS = ["cad/librecad-tux.dxf", "cad/tika-testDXF_ascii.dxf"];
+/** Words of the R12 schematic's TEXT entities (longer than 3 characters, letters), read from the DXF. */
+const schematicWords = () => [
+  ...new Set(dxfValues("cad/tika-testDXF_ascii.dxf", "TEXT", "1").filter((t) => /^[A-Za-z][\w.-]{3,}$/.test(t))),
+];
+
+describe("every corpus DXF to every CAD output (pdfinfo/pdftotext, identify, rsvg-convert, gs, headers)", () => {
+  it("the oracle reads the schematic's TEXT entities and the Tux's 87 arcs' layers from the DXF", () => {
+    expect(dxfValues("cad/tika-testDXF_ascii.dxf", "TEXT", "1").length).toBe(376);
+    expect(schematicWords().length).toBeGreaterThan(10);
+    expect(dxfValues("cad/librecad-tux.dxf", "ARC", "8").length).toBe(87);
+  });
+
+  for (const rel of DRAWINGS) {
+    const name = rel.split("/").pop()!;
+    const tux = rel.includes("tux");
+    for (const format of ["pdf", "svg", "eps", "emf", "wmf", "png", "jpg", "tiff", "gif", "bmp"]) {
+      it(`${name} → ${format}`, async () => {
+        const r = await convert(name, corpus(rel), format);
+        expect(r.engine.name).toBe("inkscape-cad");
+        const file = r.out.files[0]!;
+        expect(file.filename).toBe(name.replace(/\.dxf$/, `.${format}`));
+        const out = dataOf(file);
+        const path = saved(out, format);
+        if (format === "pdf") {
+          expect(pdfInfo(path).Pages).toBe("1");
+          const png = `${path}.png`;
+          spawnSync("pdftoppm", ["-r", "72", "-png", "-singlefile", path, png.replace(/\.png$/, "")]);
+          const img = identify(png);
+          expect(img.mean).toBeLessThan(0.995); // not a blank page
+          if (!tux) {
+            const text = pdfText(path);
+            const words = schematicWords();
+            const found = words.filter((w) => text.includes(w));
+            expect(found.length / words.length).toBeGreaterThan(0.8);
+          } else expect(img.red).toBeGreaterThan(img.green); // Tux is drawn in red (DXF colour 1)
+        } else if (format === "svg") {
+          const svg = new TextDecoder().decode(out);
+          // every layer the drawing's entities are on is an Inkscape layer of that name
+          const used = new Set(["ARC", "LINE", "TEXT", "POLYLINE", "CIRCLE"].flatMap((t) => dxfValues(rel, t, "8")));
+          expect(used.size).toBeGreaterThan(0);
+          for (const layer of used) expect(svg).toContain(`inkscape:label="${layer}"`);
+          if (!tux) for (const w of schematicWords().slice(0, 10)) expect(svg).toContain(w);
+          const png = `${path}.png`;
+          expect(spawnSync("rsvg-convert", ["-b", "white", "-o", png, path]).status).toBe(0);
+          expect(identify(png).mean).toBeLessThan(0.995);
+        } else if (format === "eps") {
+          expect(new TextDecoder().decode(out.subarray(0, 40))).toMatch(/^%!PS-Adobe-3\.0 EPSF-3\.0/);
+          const png = `${path}.png`;
+          const gs = spawnSync("gs", [
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dEPSCrop",
+            "-sDEVICE=png16m",
+            "-r72",
+            `-sOutputFile=${png}`,
+            path,
+          ]);
+          expect(gs.status, gs.stderr?.toString()).toBe(0);
+          expect(identify(png).mean).toBeLessThan(0.995);
+        } else if (format === "emf") {
+          const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+          expect(v.getUint32(0, true)).toBe(1); // EMR_HEADER
+          expect(new TextDecoder().decode(out.subarray(40, 44))).toBe(" EMF");
+          expect(v.getUint32(48, true)).toBe(out.byteLength); // header's nBytes = the file
+        } else if (format === "wmf") {
+          const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+          const placeable = v.getUint32(0, true) === 0x9ac6cdd7;
+          const at = placeable ? 22 : 0;
+          expect([1, 2]).toContain(v.getUint16(at, true)); // METAHEADER type: memory or disk
+          expect(v.getUint16(at + 2, true)).toBe(9); // header size in words
+          // mtSize, the file size in 16-bit words (Inkscape counts the placeable header too)
+          expect([out.byteLength - at, out.byteLength]).toContain(v.getUint32(at + 6, true) * 2);
+        } else {
+          const img = identify(path);
+          expect(img.format).toBe({ png: "PNG", jpg: "JPEG", tiff: "TIFF", gif: "GIF", bmp: "BMP" }[format]);
+          expect(img.width).toBeGreaterThan(tux ? 100 : 1000);
+          expect(img.mean).toBeLessThan(0.995);
+          if (tux) expect(img.red).toBeGreaterThan(img.green);
+        }
+      }, 120_000);
+    }
+  }
+});
+
+describe("raster options", () => {
+  it("width 800 → an 800 px wide PNG with the drawing's aspect (Tux: 95.3 × 113.4 px at 96 dpi)", async () => {
+    const r = await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png", { width: 800 });
+    const img = identify(saved(dataOf(r.out.files[0]!), "png"));
+    expect(img.width).toBe(800);
+    expect(img.height).toBeGreaterThan(930);
+    expect(img.height).toBeLessThan(975);
+  }, 60_000);
+
+  it("pixel_density 300 doubles the default 150 dpi size; on a PDF it is ignored with a warning", async () => {
+    const at = async (d?: number) =>
+      identify(
+        saved(
+          dataOf(
+            (await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png", d ? { pixel_density: d } : {})).out
+              .files[0]!,
+          ),
+          "png",
+        ),
+      );
+    const [def, hi] = [await at(), await at(300)];
+    expect(hi.width).toBeGreaterThanOrEqual(def.width * 2 - 1);
+    expect(hi.width).toBeLessThanOrEqual(def.width * 2 + 1);
+    const pdf = await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "pdf", { pixel_density: 300 });
+    expect(pdf.out.extra?.warnings).toEqual(["pixel_density applies to raster outputs only; it was ignored."]);
+  }, 90_000);
+});
+
+describe("what is not converted ends in a coded error", () => {
+  it("DWG is not offered: INVALID_CONVERSION_TYPE (Debian 12 has no DWG reader)", async () => {
+    await expectTaskError(
+      () => convert("plan.dwg", corpus("cad/tika-testDWG2004.dwg"), "pdf"),
+      "INVALID_CONVERSION_TYPE",
+    );
+  });
+
+  it("a file that is no DXF → OPEN_FAILED", async () => {
+    const e = await expectTaskError(
+      () => convert("x.dxf", new TextEncoder().encode("hello, not a drawing\n"), "pdf"),
+      "OPEN_FAILED",
+    );
+    expect(e.message).toContain("x.dxf");
+  });
+
+  it("a DXF with nothing in it → CONVERSION_FAILED naming the empty drawing", async () => {
+    const empty = new TextEncoder().encode("0\nSECTION\n2\nENTITIES\n0\nENDSEC\n0\nEOF\n");
+    const e = await expectTaskError(() => convert("empty.dxf", empty, "png"), "CONVERSION_FAILED");
+    expect(e.message).toMatch(/draws nothing/);
+  }, 60_000);
+
+  it("a raster over the pixel limit → OVER_BUDGET before it is drawn", async () => {
+    await expectTaskError(
+      () => convert("s.dxf", corpus("cad/tika-testDXF_ascii.dxf"), "png", { pixel_density: 2400 }),
+      "OVER_BUDGET",
+    );
+  }, 60_000);
+});
