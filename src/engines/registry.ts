@@ -20,6 +20,7 @@ import { FFMPEG_ENGINE } from "./ffmpeg/version";
 import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/budget";
 import { IMAGEMAGICK_ENGINE } from "./imagemagick/version";
 import type { EngineKind, EngineKinds } from "./kinds";
+import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
@@ -30,6 +31,9 @@ import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
+import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
+import { RESVG_OUTPUTS } from "./resvg/formats";
+import { RESVG_ENGINE } from "./resvg/version";
 import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
@@ -87,6 +91,20 @@ export const ENGINES = [
     offers: { operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url"] },
     budget: { maxBytes: Number.MAX_SAFE_INTEGER },
     aliases: [],
+  },
+  {
+    // resvg in WebAssembly (issue 33): svg → png drawn with the shipped faces, other raster outputs re-encoded by
+    // ImageMagick; before ImageMagick's MSVG, which misses Inkscape's pixels (test/engines/resvg.test.ts)
+    name: RESVG_ENGINE.name,
+    version: RESVG_ENGINE.version,
+    kind: "image",
+    placement: "engine-worker",
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: RESVG_OUTPUTS.map((output) => ({ input: "svg", output })),
+    },
+    budget: { maxBytes: DEFAULT_SVG_BUDGET.maxBytes },
+    aliases: ["rsvg", "librsvg"],
   },
   {
     name: IMAGEMAGICK_ENGINE.name,
@@ -286,8 +304,8 @@ export function engineRow(name: string): EngineRow | undefined {
 export const IMAGE_INPUTS = READABLE_FORMATS;
 /** Image formats the WebAssembly image engine (row "imagemagick") writes. */
 export const IMAGE_OUTPUTS = WRITABLE_FORMATS;
-/** Raster outputs an SVG input is converted to (the WebAssembly engine rasterises SVG). */
-export const IMAGE_SVG_OUTPUTS = SVG_OUTPUTS;
+/** Raster outputs an SVG input is converted to (rows "resvg" and "imagemagick" rasterise SVG). */
+export const IMAGE_SVG_OUTPUTS: readonly ImageFormat[] = [...new Set([...RESVG_OUTPUTS, ...SVG_OUTPUTS])];
 /** Image formats the native image engine (row "imagemagick-native") reads through convert and thumbnail. */
 export { NATIVE_IMAGE_INPUTS };
 /** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */

@@ -38,7 +38,7 @@ function pdflibFor(fonts: Env["FONTS"] | undefined): PdfEngine {
 export function workerdEngines(
   env: Pick<
     Env,
-    "FONTS" | "IMAGEMAGICK" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"
+    "FONTS" | "IMAGEMAGICK" | "RESVG" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"
   > &
     NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
@@ -49,6 +49,7 @@ export function workerdEngines(
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
+    ...(env.RESVG ? { resvg: remoteEngine("image", env.RESVG) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
