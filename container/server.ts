@@ -20,6 +20,7 @@ import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/co
 import { command } from "./engines/command.ts";
 import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
+import { inkscape } from "./engines/inkscape.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
@@ -36,6 +37,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   command,
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,
+  inkscape,
 };
 
 const env = process.env;

@@ -25,6 +25,7 @@ import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
 import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS } from "./kinds/archive";
+import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
@@ -80,6 +81,14 @@ export interface EngineRow {
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
   aliases: readonly string[];
 }
+
+/**
+ * The vector pairs (issue 33): every drawing Inkscape reads → every vector and raster output it writes
+ * (a format to itself, svg → svg or emf → emf, is a re-save, as CloudConvert lists "+ same").
+ */
+const VECTOR_PAIRS: readonly FormatPair[] = VECTOR_INPUTS.flatMap((input) =>
+  [...VECTOR_OUTPUTS, ...VECTOR_RASTER_OUTPUTS].map((output) => ({ input, output })),
+);
 
 /** The table, in default routing priority. */
 export const ENGINES = [
@@ -281,6 +290,17 @@ export const ENGINES = [
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
   },
+  {
+    // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw
+    // (container/engines/inkscape.ts). svg → raster is resvg's first (the row above), this one takes pins and the rest
+    name: "inkscape",
+    version: NATIVE_VERSIONS.inkscape,
+    kind: "vector",
+    placement: "native",
+    offers: { operations: ["convert"], formats: VECTOR_PAIRS },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: [],
+  },
 ] as const satisfies readonly EngineRow[];
 
 type Rows = (typeof ENGINES)[number];
@@ -310,6 +330,8 @@ export const IMAGE_SVG_OUTPUTS: readonly ImageFormat[] = [...new Set([...RESVG_O
 export { NATIVE_IMAGE_INPUTS };
 /** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */
 export { NATIVE_IMAGE_OUTPUTS };
+/** Vector drawings the vector engine (row "inkscape") reads, and the pairs it converts. */
+export { VECTOR_INPUTS, VECTOR_PAIRS };
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */

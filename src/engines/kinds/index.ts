@@ -20,6 +20,7 @@ import type { MetadataEngine } from "./metadata";
 import type { OcrEngine } from "./ocr";
 import type { OfficeEngine } from "./office";
 import type { PdfEngine } from "./pdf";
+import type { VectorEngine } from "./vector";
 import type { WebEngine } from "./web";
 
 /**
@@ -48,6 +49,8 @@ export interface EngineKinds {
   archive: ArchiveEngine;
   /** Text recognised on page images, word by word with boxes (tesseract in WebAssembly or natively): pdf/ocr and searchable PDFs from images. */
   ocr: OcrEngine;
+  /** Vector drawings (svg, eps, emf, cdr, …) converted by Inkscape in the native engine (issue 33). */
+  vector: VectorEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -81,5 +84,6 @@ export const KIND_METHODS = {
   web: ["render"],
   archive: ["create", "extract", "info"],
   ocr: ["recognize"],
+  vector: ["convert"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

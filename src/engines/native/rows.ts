@@ -68,6 +68,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   "native-command": ["imagemagick", "graphicsmagick"],
   "ffmpeg-native": ["ffmpeg"],
   "tesseract-native": ["tesseract"],
+  inkscape: ["inkscape"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -78,4 +79,5 @@ export const NATIVE_VERSIONS = {
   imagemagick: "6.9.11-60",
   ffmpeg: "5.1.8",
   tesseract: "5.3.0",
+  inkscape: "1.2.2",
 } as const;
