@@ -1,16 +1,21 @@
 /**
- * Benchmark of the Chrome engine (issue 14): HTML → PDF through the whole service (import/raw of a
+ * Benchmark of the Chrome engine (issues 14 and 37): HTML → PDF through the whole service (import/raw of a
  * one-page invoice → convert to pdf, created with POST /v2/jobs and awaited with the sync wait) under
- * `npm start` (wrangler dev; the local Browser Rendering binding drives Debian's Chromium offline).
- * Measured in one run: pages per second (one page per job) and p50 latency at concurrency 1 and 4,
- * first with warm browser sessions reused across tasks (the default), then on a second server with
- * BROWSER_REUSE=false (a browser launched and closed per task: the cold path). A job counts as failed
- * unless it finished with the pdf task's `result.pages` = 1. The cold rows run fewer jobs (20 and 40 against
- * 30 and 60) so that the section stays under ~4 minutes on 2 cores.
+ * `npm start` (wrangler dev; the local Browser Rendering binding drives Debian's Chromium offline),
+ * beside the bare-Chromium floor (issue 37): the same HTML in the same Chromium driven directly by
+ * puppeteer-core — a warm browser, a new page per document, `setContent`, `page.pdf` with the engine's
+ * default page options, the page closed. Both run in the same run, in alternating rounds (the first of
+ * each pair alternating), at concurrency 1 and 4; the figures are medians over rounds and (×) the median
+ * of the rounds' ratios ours / floor. A job (or floor document) counts as failed unless its PDF has 1 page.
+ * The warm server runs with WEB_PROFILE=1, so the Chrome engine logs each rendering's phases; the bench
+ * prints their medians at concurrency 1, and the job path around the engine (p50 job − p50 engine).
+ * Last, one cold row pair on a server with BROWSER_REUSE=false (a browser launched and closed per task).
  * Run: `npm run bench -- web` (or `node scripts/bench-web.ts`).
  */
 import { execFileSync } from "node:child_process";
 import { availableParallelism } from "node:os";
+import puppeteer, { type Browser } from "puppeteer-core";
+import { PDFDocument } from "@cantoo/pdf-lib";
 import { startDevServer } from "../test/support/server.ts";
 
 const KEY = "bench-key";
@@ -119,8 +124,8 @@ interface Row {
   why?: string;
 }
 
-/** `total` jobs with `concurrency` in flight; p50 latency and jobs (= pages) per second. */
-async function measure(base: string, mode: string, concurrency: number, total: number): Promise<Row> {
+/** `total` runs of `one` with `concurrency` in flight; p50 latency and jobs (= pages) per second. */
+async function measure(one: () => Promise<JobResult>, mode: string, concurrency: number, total: number): Promise<Row> {
   const lat: number[] = [];
   let failed = 0;
   let why: string | undefined;
@@ -130,7 +135,7 @@ async function measure(base: string, mode: string, concurrency: number, total: n
     Array.from({ length: concurrency }, async () => {
       while (next < total) {
         next++;
-        const r = await oneJob(base);
+        const r = await one();
         lat.push(r.ms);
         if (!r.ok) {
           failed++;
@@ -143,11 +148,63 @@ async function measure(base: string, mode: string, concurrency: number, total: n
   return { mode, concurrency, jobs: total, p50: pct(lat, 50), rate: total / secs, failed, why };
 }
 
+/** The page options the Chrome engine prints with by default (engines/chrome/engine.ts pdfOptions: A4, 10 mm margins, backgrounds). */
+const FLOOR_PDF = {
+  format: "a4",
+  margin: { top: "10mm", bottom: "10mm", left: "10mm", right: "10mm" },
+  printBackground: true,
+  scale: 1,
+} as const;
+
+/**
+ * The floor (issue 37): Debian's Chromium driven directly by puppeteer-core, warm, one new page per document
+ * (`setContent` with the invoice, `page.pdf`, page closed). A document fails unless its PDF has 1 page.
+ */
+async function bareChromium(): Promise<{ one: () => Promise<JobResult>; close(): Promise<void> }> {
+  const browser: Browser = await puppeteer.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  return {
+    async one() {
+      const t0 = performance.now();
+      const page = await browser.newPage();
+      try {
+        await page.setContent(INVOICE_HTML, { waitUntil: "load" });
+        const pdf = await page.pdf(FLOOR_PDF);
+        const ms = performance.now() - t0;
+        const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
+        return pages === 1 ? { ms, ok: true } : { ms, ok: false, why: `floor PDF has ${pages} pages` };
+      } catch (err) {
+        return { ms: performance.now() - t0, ok: false, why: `floor: ${String(err).slice(0, 200)}` };
+      } finally {
+        await page.close().catch(() => {});
+      }
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** The Chrome engine's phases (WEB_PROFILE=1 `web-profile {…}` lines in the server log), ms per rendering. */
+function profileOf(log: string): Record<string, number>[] {
+  return log
+    .split("\n")
+    .filter((l) => l.includes("web-profile {"))
+    .map((l) => {
+      try {
+        return JSON.parse(l.slice(l.indexOf("{"))) as Record<string, number>;
+      } catch {
+        return {};
+      }
+    });
+}
+
 /** Warm-up: `n` jobs, `concurrency` at a time (with reuse, this also starts that many warm sessions). */
-async function warmUp(base: string, n: number, concurrency: number): Promise<number> {
+async function warmUp(one: () => Promise<JobResult>, n: number, concurrency: number): Promise<number> {
   let failed = 0;
   for (let i = 0; i < n; i += concurrency) {
-    const rs = await Promise.all(Array.from({ length: Math.min(concurrency, n - i) }, () => oneJob(base)));
+    const rs = await Promise.all(Array.from({ length: Math.min(concurrency, n - i) }, () => one()));
     failed += rs.filter((r) => !r.ok).length;
   }
   return failed;
@@ -208,40 +265,93 @@ async function stopServer(server: { pid: number; stop(): Promise<void> }, browse
 }
 
 export interface WebBenchOptions {
-  /** Jobs in the warm (session reuse) row at concurrency 1 (default 30). */
+  /** Alternating rounds per concurrency, ours and the floor (default 3). */
+  rounds?: number;
+  /** Jobs per side per round at concurrency 1 (default 15). */
   c1Jobs?: number;
-  /** Jobs in the warm row at concurrency 4 (default 60). */
+  /** Jobs per side per round at concurrency 4 (default 30). */
   c4Jobs?: number;
-  /** Jobs in the cold (BROWSER_REUSE=false) row at concurrency 1 (default 20: ~2.5 s a page on 2 cores). */
+  /** Jobs in the cold (BROWSER_REUSE=false) row at concurrency 1 (default 10: ~2.5 s a page on 2 cores). */
   coldC1Jobs?: number;
-  /** Jobs in the cold row at concurrency 4 (default 40); fewer than warm keeps the section under ~4 minutes. */
+  /** Jobs in the cold row at concurrency 4 (default 20). */
   coldC4Jobs?: number;
-  /** Warm-up jobs before each mode's rows (default 4, run 4 at a time, then 2 one by one). */
+  /** Warm-up jobs before each side's rows (default 4, run 4 at a time, then 2 one by one). */
   warmup?: number;
 }
 
+const median = (xs: number[]) => pct(xs, 50);
+
 export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
-  const c1 = opts.c1Jobs ?? 30;
-  const c4 = opts.c4Jobs ?? 60;
-  const coldC1 = opts.coldC1Jobs ?? 20;
-  const coldC4 = opts.coldC4Jobs ?? 40;
+  const rounds = opts.rounds ?? 3;
+  const perRound: Record<number, number> = { 1: opts.c1Jobs ?? 15, 4: opts.c4Jobs ?? 30 };
+  const coldC1 = opts.coldC1Jobs ?? 10;
+  const coldC4 = opts.coldC4Jobs ?? 20;
   const warm = opts.warmup ?? 4;
   const cores = availableParallelism();
   const started = performance.now();
-  const rows: Row[] = [];
-  const modes: [string, Record<string, string>, number, number][] = [
-    ["warm (session reuse)", {}, c1, c4],
-    ["cold (BROWSER_REUSE=false)", { BROWSER_REUSE: "false" }, coldC1, coldC4],
-  ];
   const notes: string[] = [];
-  for (const [mode, extra, n1, n4] of modes) {
-    const server = await startDevServer({ API_KEYS: `${KEY}:bench`, ...extra });
+  const pairs: { concurrency: number; ours: Row[]; floor: Row[] }[] = [];
+  let phases: Record<string, number>[] = [];
+  let oursC1P50 = NaN;
+
+  // warm: ours beside the floor, alternating
+  {
+    const server = await startDevServer({ API_KEYS: `${KEY}:bench`, WEB_PROFILE: "1" });
+    const bare = await bareChromium();
     let browsers: number[] = [];
     try {
-      const wf = (await warmUp(server.base, warm, 4)) + (await warmUp(server.base, 2, 1));
-      if (wf) notes.push(`Warm-up, ${mode}: ${wf} of ${warm + 2} jobs failed`);
-      rows.push(await measure(server.base, mode, 1, n1));
-      rows.push(await measure(server.base, mode, 4, n4));
+      const ours = () => oneJob(server.base);
+      const wf = (await warmUp(ours, warm, 4)) + (await warmUp(ours, 2, 1));
+      if (wf) notes.push(`Warm-up, ours: ${wf} of ${warm + 2} jobs failed`);
+      const ff = (await warmUp(bare.one, warm, 4)) + (await warmUp(bare.one, 2, 1));
+      if (ff) notes.push(`Warm-up, floor: ${ff} of ${warm + 2} documents failed`);
+      for (const concurrency of [1, 4]) {
+        const pair = { concurrency, ours: [] as Row[], floor: [] as Row[] };
+        for (let r = 0; r < rounds; r++) {
+          const before = server.log().length;
+          const runOurs = async () => {
+            pair.ours.push(await measure(ours, "ours", concurrency, perRound[concurrency]));
+            if (concurrency === 1) phases = phases.concat(profileOf(server.log().slice(before)));
+          };
+          const runFloor = async () =>
+            void pair.floor.push(await measure(bare.one, "floor", concurrency, perRound[concurrency]));
+          if (r % 2 === 0) {
+            await runOurs();
+            await runFloor();
+          } else {
+            await runFloor();
+            await runOurs();
+          }
+        }
+        pairs.push(pair);
+        if (concurrency === 1) oursC1P50 = median(pair.ours.map((x) => x.p50));
+      }
+    } finally {
+      await bare.close().catch(() => {});
+      try {
+        browsers = browsersOf(server.pid);
+      } catch {
+        /* no ps */
+      }
+      const orphans = await stopServer(server, browsers);
+      if (orphans)
+        notes.push(
+          `warm: ${orphans} of ${browsers.length} Chromium browsers outlived server.stop(); stopped by the bench`,
+        );
+    }
+  }
+
+  // cold: a browser launched and closed per task
+  const cold: Row[] = [];
+  {
+    const server = await startDevServer({ API_KEYS: `${KEY}:bench`, BROWSER_REUSE: "false" });
+    let browsers: number[] = [];
+    try {
+      const ours = () => oneJob(server.base);
+      const wf = await warmUp(ours, 2, 1);
+      if (wf) notes.push(`Warm-up, cold: ${wf} of 2 jobs failed`);
+      cold.push(await measure(ours, "cold (BROWSER_REUSE=false)", 1, coldC1));
+      cold.push(await measure(ours, "cold (BROWSER_REUSE=false)", 4, coldC4));
     } finally {
       try {
         browsers = browsersOf(server.pid);
@@ -251,10 +361,11 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       const orphans = await stopServer(server, browsers);
       if (orphans)
         notes.push(
-          `${mode}: ${orphans} of ${browsers.length} Chromium browsers outlived server.stop() (wrangler dev did not close them); stopped by the bench`,
+          `cold: ${orphans} of ${browsers.length} Chromium browsers outlived server.stop(); stopped by the bench`,
         );
     }
   }
+
   let chromium = "unknown";
   try {
     // stdout only: Debian's /usr/bin/chromium wrapper may print shell noise on stderr
@@ -265,20 +376,44 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     /* not installed */
   }
   console.log(
-    `\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding); ${cores} cores`,
+    `\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
   );
   console.log(
-    "| mode | concurrency | jobs | p50 ms | pages/s | pages/s per core | failed |\n|---|---|---|---|---|---|---|",
+    "medians over rounds; each round runs both, alternating which goes first; (×) is the median of the rounds' ratios ours / floor",
   );
-  for (const r of rows) {
+  console.log(
+    "| concurrency | rounds × docs | p50 ms ours / floor | pages/s ours / floor (×) | ratio range | failed ours / floor |\n|---|---|---|---|---|---|",
+  );
+  for (const { concurrency, ours, floor } of pairs) {
+    const ratios = ours.map((o, i) => o.rate / floor[i].rate);
+    const m = (rs: Row[], k: "p50" | "rate") => median(rs.map((x) => x[k]));
+    const sum = (rs: Row[]) => rs.reduce((a, x) => a + x.failed, 0);
     console.log(
-      `| ${r.mode} | ${r.concurrency} | ${r.jobs} | ${r.p50.toFixed(0)} | ${r.rate.toFixed(2)} | ${(r.rate / cores).toFixed(2)} | ${r.failed} |`,
+      `| ${concurrency} | ${rounds} × ${perRound[concurrency]} | ${m(ours, "p50").toFixed(0)} / ${m(floor, "p50").toFixed(0)} | ${m(ours, "rate").toFixed(2)} / ${m(floor, "rate").toFixed(2)} (${median(ratios).toFixed(2)}) | ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} | ${sum(ours)} / ${sum(floor)} |`,
     );
   }
+  if (phases.length) {
+    const keys = [...new Set(phases.flatMap((p) => Object.keys(p)))];
+    const engine = median(phases.map((p) => Object.values(p).reduce((a, b) => a + b, 0)));
+    console.log(
+      `\nProfile at concurrency 1 (${phases.length} renderings, WEB_PROFILE=1; medians, ms): ${keys.map((k) => `${k} ${median(phases.map((p) => p[k] ?? 0)).toFixed(0)}`).join(", ")}; engine total ${engine.toFixed(0)}; job path around it (p50 job − engine) ${(oursC1P50 - engine).toFixed(0)}`,
+    );
+  }
+  console.log("\n| cold mode | concurrency | jobs | p50 ms | pages/s | failed |\n|---|---|---|---|---|---|");
+  for (const r of cold)
+    console.log(
+      `| ${r.mode} | ${r.concurrency} | ${r.jobs} | ${r.p50.toFixed(0)} | ${r.rate.toFixed(2)} | ${r.failed} |`,
+    );
   console.log(`Chromium: ${chromium}`);
   console.log("Reference: Gotenberg's own load tests: ~2.6 HTML→PDF per second on one vCPU");
   for (const n of notes) console.log(n);
-  for (const r of rows) if (r.why) console.log(`First failure (${r.mode}, c=${r.concurrency}): ${r.why}`);
+  for (const p of pairs)
+    for (const r of [...p.ours, ...p.floor])
+      if (r.why) {
+        console.log(`First failure (${r.mode}, c=${r.concurrency}): ${r.why}`);
+        break;
+      }
+  for (const r of cold) if (r.why) console.log(`First failure (${r.mode}, c=${r.concurrency}): ${r.why}`);
   console.log(`(web section: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 

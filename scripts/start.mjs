@@ -2,7 +2,7 @@
 // `npm start`: serves the API offline under `wrangler dev` on http://localhost:${PORT:-8787}, with every
 // Worker of the project in one dev session (api Worker first, engine Workers as auxiliaries).
 // Honoured from the environment: PORT, API_KEYS (default: the local development key "dev-key" for user "dev"),
-// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, METER (the cost meter), BROWSER_REUSE, PERSIST_TO,
+// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, METER (the cost meter), BROWSER_REUSE, WEB_PROFILE, PERSIST_TO,
 // NATIVE_ENGINE_URL (use a native engine already running there), NATIVE (=off: none), NATIVE_PORT.
 // The native engine (container/server.ts) starts first as a local process on a free loopback port — the same server
 // the production Container runs — and wrangler dev reaches it through NATIVE_ENGINE_URL with containers disabled
@@ -80,6 +80,7 @@ const vars = {
   ...(env.MAX_OPEN_JOBS ? { MAX_OPEN_JOBS: env.MAX_OPEN_JOBS } : {}),
   ...(env.METER ? { METER: env.METER } : {}),
   ...(env.BROWSER_REUSE ? { BROWSER_REUSE: env.BROWSER_REUSE } : {}),
+  ...(env.WEB_PROFILE ? { WEB_PROFILE: env.WEB_PROFILE } : {}),
   ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : { NATIVE_ENGINE: "off" }),
 };
 const args = [

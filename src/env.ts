@@ -39,6 +39,8 @@ export interface Env {
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
   /** "false": launch a browser per task and close it (the cold path; benchmarks compare); default: warm sessions reused. */
   BROWSER_REUSE?: string;
+  /** "1": the Chrome engine logs each rendering's phases (`web-profile {…}`, ms) for `npm run bench -- web`. */
+  WEB_PROFILE?: string;
   /** "container": reach the native engine through NATIVE_CONTAINER (wrangler.toml); "off": no native engine. */
   NATIVE_ENGINE?: string;
   /** The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER. */

@@ -34,7 +34,7 @@ app.get("/", (c) => {
   if (/text\/html/.test(c.req.header("accept") ?? "")) {
     return c.html(CONSOLE_PAGE, 200, {
       "content-security-policy":
-        "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'unsafe-inline'; img-src 'self' data: blob:",
+        "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:",
       "x-frame-options": "DENY",
     });
   }

@@ -5,54 +5,14 @@
  * handler's zod schema; nothing here is hand-listed.
  */
 import { Hono, type Context } from "hono";
-import { z } from "zod";
 import { enginesFor } from "../engines/routing";
 import { nativeRowsAvailable } from "../runtime/workerd/native";
 import { HANDLERS } from "../operations/registry";
-import type { OperationHandler } from "../operations/types";
 import { includes, q, type AppEnv } from "./context";
+import { optionsOf } from "./options";
 import { listBody, pageOf } from "./pagination";
 
 export const operations = new Hono<AppEnv>();
-
-/** One option as the catalogue lists it (contract §1.4: type string|boolean|integer|float|enum|dictionary). */
-interface OptionJson {
-  name: string;
-  type: string;
-  default: unknown;
-  possible_values?: unknown[];
-}
-
-type JsonSchema = {
-  type?: string | string[];
-  enum?: unknown[];
-  default?: unknown;
-  anyOf?: JsonSchema[];
-  const?: unknown;
-};
-
-function optionType(s: JsonSchema): Omit<OptionJson, "name"> {
-  const alt = s.anyOf?.find((x) => x.type !== "null") ?? s;
-  if (alt.enum) return { type: "enum", default: s.default ?? alt.default ?? null, possible_values: alt.enum };
-  const t = Array.isArray(alt.type) ? alt.type[0] : alt.type;
-  const type = t === "number" ? "float" : t === "object" ? "dictionary" : t === "array" ? "array" : (t ?? "string");
-  return { type, default: s.default ?? alt.default ?? null };
-}
-
-const optionCache = new WeakMap<OperationHandler<any>, OptionJson[]>();
-
-/** The options of a handler, from its schema. */
-export function optionsOf(h: OperationHandler<any>): OptionJson[] {
-  let opts = optionCache.get(h);
-  if (!opts) {
-    const schema = z.toJSONSchema(h.params, { io: "input", unrepresentable: "any" }) as {
-      properties?: Record<string, JsonSchema>;
-    };
-    opts = Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, ...optionType(s) }));
-    optionCache.set(h, opts);
-  }
-  return opts;
-}
 
 const orNull = (f: string) => (f === "*" ? null : f);
 

@@ -37,6 +37,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",
   inkscape: "inkscape",
+  curl: "curl",
+  jq: "jq",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

@@ -180,7 +180,7 @@ describe("the catalogue lists per output format exactly what its schema takes", 
     const [webm] = handlersOf("convert")!.filter(
       (h) => h.kind === "media" && h.formats.some((f) => f.output === "webm"),
     );
-    // what GET /v2/operations?include=options prints (src/api/operations.ts optionsOf reads the same JSON schema)
+    // what GET /v2/operations?include=options prints (src/api/options.ts optionsOf reads the same JSON schema)
     const opts = (
       z.toJSONSchema(webm!.params, { io: "input", unrepresentable: "any" }) as {
         properties: Record<string, { enum?: string[] }>;

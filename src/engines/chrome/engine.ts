@@ -27,6 +27,8 @@ export interface ChromeTask {
   signal?: AbortSignal;
   timeoutMs?: number;
   reuse?: boolean;
+  /** WEB_PROFILE=1: log one `web-profile {…}` line per rendering with each phase's milliseconds (npm run bench -- web reads it). */
+  profile?: boolean;
 }
 
 const fail = (
@@ -155,6 +157,13 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
   /** One rendering on one browser; `broken` says the browser failed (not the page). */
   async function attempt(req: WebRenderRequest, fresh: boolean): Promise<{ answer: Answer; broken: boolean }> {
     let broken = false;
+    const phases: Record<string, number> = {};
+    let tMark = performance.now();
+    const mark = (name: string) => {
+      const now = performance.now();
+      phases[name] = (phases[name] ?? 0) + (now - tMark);
+      tMark = now;
+    };
     const answer = await (async (): Promise<Answer> => {
       let browser: Browser;
       try {
@@ -166,7 +175,9 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
           `No browser could be started for Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`,
         );
       }
+      mark("acquire");
       const engineVersion = versionOf(await browser.version().catch(() => CHROME_ENGINE.version));
+      mark("version");
       // each task in its own browser context: cookies, localStorage and cache of one task (one user)
       // never reach the next one on a reused browser (Gotenberg #919's localStorage counter)
       const context = await browser.createBrowserContext().catch(() => null);
@@ -177,6 +188,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         broken = true;
         return fail("ENGINE_UNAVAILABLE", "The browser could not open a page.", engineVersion, true);
       }
+      mark("page");
       const onAbort = () => void page.close().catch(() => {});
       task.signal?.addEventListener("abort", onAbort, { once: true });
       try {
@@ -190,6 +202,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
             ? { origin: originOf(req.source.url), values: req.options.headers }
             : undefined;
         const log = await guardPage(page, req.allowLoopback, local, extra);
+        mark("guard");
         const o = req.options;
         await page.setViewport({
           width: o.screen_width ?? 1280,
@@ -197,6 +210,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
           deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1),
         });
         if (o.css_media_type) await page.emulateMediaType(o.css_media_type);
+        mark("viewport");
         const waitUntil = o.wait_until ?? "load";
         try {
           await page.goto("url" in req.source ? req.source.url : `${DOCUMENT_ORIGIN}${docPath}`, {
@@ -207,6 +221,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
           if (log.main) return fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion);
           throw err;
         }
+        mark("goto");
         if (log.main) return fail("IMPORT_FORBIDDEN", log.main, engineVersion);
         if (o.wait_for_element) await page.waitForSelector(o.wait_for_element, { timeout: left() });
         if (o.wait_time) await new Promise((r) => setTimeout(r, Math.min(o.wait_time!, left())));
@@ -214,9 +229,11 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         let pages: number | null = null;
         if (req.output === "pdf") {
           data = await page.pdf(pdfOptions(req, left()));
+          mark("print");
           pages = await PDFDocument.load(data, { updateMetadata: false })
             .then((d) => d.getPageCount())
             .catch(() => null);
+          mark("count");
         } else {
           const type = req.output === "jpg" ? "jpeg" : req.output;
           data = await page.screenshot({
@@ -250,11 +267,15 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       } finally {
         task.signal?.removeEventListener("abort", onAbort);
         // closing the context closes its page too (one round trip less than page.close() first)
+        mark("render");
         await context!.close().catch(() => page.close().catch(() => {}));
+        mark("close");
         // a healthy browser stays warm for the next task; a broken one is closed
         await release(browser, broken || task.reuse === false);
+        mark("release");
       }
     })();
+    if (task.profile) console.log(`web-profile ${JSON.stringify(phases)}`);
     return { answer, broken };
   }
 

@@ -38,7 +38,16 @@ function pdflibFor(fonts: Env["FONTS"] | undefined): PdfEngine {
 export function workerdEngines(
   env: Pick<
     Env,
-    "FONTS" | "IMAGEMAGICK" | "RESVG" | "EXIFTOOL" | "FFMPEG" | "SEVENZIP" | "TESSERACT" | "BROWSER" | "BROWSER_REUSE"
+    | "FONTS"
+    | "IMAGEMAGICK"
+    | "RESVG"
+    | "EXIFTOOL"
+    | "FFMPEG"
+    | "SEVENZIP"
+    | "TESSERACT"
+    | "BROWSER"
+    | "BROWSER_REUSE"
+    | "WEB_PROFILE"
   > &
     NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
@@ -55,7 +64,13 @@ export function workerdEngines(
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
     ...(env.TESSERACT ? { tesseract: remoteEngine("ocr", env.TESSERACT) } : {}),
     ...(env.BROWSER
-      ? { chrome: createChromeEngine(env.BROWSER, { ...task, reuse: env.BROWSER_REUSE !== "false" }) }
+      ? {
+          chrome: createChromeEngine(env.BROWSER, {
+            ...task,
+            reuse: env.BROWSER_REUSE !== "false",
+            profile: env.WEB_PROFILE === "1",
+          }),
+        }
       : {}),
   };
 }
