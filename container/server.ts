@@ -23,6 +23,7 @@ import { command } from "./engines/command.ts";
 import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { fonttools } from "./engines/fonts.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
+import { inkscape } from "./engines/inkscape.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
@@ -42,6 +43,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   fonttools,
   calibre,
   "inkscape-cad": inkscapeCad,
+  inkscape,
 };
 
 const env = process.env;

@@ -80,6 +80,14 @@ const SPECS: ToolSpec[] = [
     ],
   },
   {
+    // vector drawings (issue 33): container/engines/inkscape.ts
+    name: "inkscape",
+    bins: ["inkscape"],
+    versionArgs: ["--version"],
+    version: /Inkscape (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["inkscape"],
+  },
+  {
     name: "graphicsmagick",
     bins: ["gm"],
     versionArgs: ["version"],

@@ -45,6 +45,7 @@ await build({
 const assets = {
   "pdfium.wasm": require.resolve("@embedpdf/pdfium/pdfium.wasm"),
   "magick.wasm": require.resolve("@imagemagick/magick-wasm/magick.wasm"),
+  "resvg.wasm": require.resolve("@resvg/resvg-wasm/index_bg.wasm"),
   "zeroperl.wasm": require.resolve("@6over3/zeroperl-ts/zeroperl.wasm"),
   "exiftool-perl.json": join(ROOT, "wasm/exiftool/perl-files.json"),
   "7zz.wasm": join(require.resolve("7z-wasm"), "..", "7zz.wasm"),

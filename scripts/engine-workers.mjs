@@ -24,6 +24,11 @@ export const ENGINE_WORKERS = [
     config: "wasm/imagemagick/wrangler.toml",
     serviceBindings: { FONTS: "edge-convert-fonts" },
   },
+  {
+    name: "edge-convert-resvg",
+    config: "wasm/resvg/wrangler.toml",
+    serviceBindings: { FONTS: "edge-convert-fonts", IMAGEMAGICK: "edge-convert-imagemagick" },
+  },
   { name: "edge-convert-exiftool", config: "wasm/exiftool/wrangler.toml" },
   { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml" },
   { name: "edge-convert-7z", config: "wasm/7z/wrangler.toml" },

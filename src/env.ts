@@ -25,6 +25,8 @@ export interface Env {
   FONTS?: Fetcher & { font(file: string): Promise<Uint8Array> };
   /** ImageMagick engine Worker (wasm/imagemagick) over a service binding; absent when not deployed. */
   IMAGEMAGICK?: EngineRpc;
+  /** The SVG renderer's engine Worker (wasm/resvg, issue 33). */
+  RESVG?: EngineRpc;
   /** ExifTool engine Worker (wasm/exiftool) over a service binding. */
   EXIFTOOL?: EngineRpc;
   /** ffmpeg engine Worker (wasm/ffmpeg) over a service binding. */

@@ -20,10 +20,12 @@ import { FFMPEG_ENGINE } from "./ffmpeg/version";
 import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/budget";
 import { IMAGEMAGICK_ENGINE } from "./imagemagick/version";
 import type { EngineKind, EngineKinds } from "./kinds";
+import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
 import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS } from "./kinds/archive";
+import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
@@ -33,6 +35,9 @@ import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
+import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
+import { RESVG_OUTPUTS } from "./resvg/formats";
+import { RESVG_ENGINE } from "./resvg/version";
 import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
@@ -80,6 +85,14 @@ export interface EngineRow {
   aliases: readonly string[];
 }
 
+/**
+ * The vector pairs (issue 33): every drawing Inkscape reads → every vector and raster output it writes
+ * (a format to itself, svg → svg or emf → emf, is a re-save, as CloudConvert lists "+ same").
+ */
+const VECTOR_PAIRS: readonly FormatPair[] = VECTOR_INPUTS.flatMap((input) =>
+  [...VECTOR_OUTPUTS, ...VECTOR_RASTER_OUTPUTS].map((output) => ({ input, output })),
+);
+
 /** The table, in default routing priority. */
 export const ENGINES = [
   {
@@ -90,6 +103,20 @@ export const ENGINES = [
     offers: { operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url"] },
     budget: { maxBytes: Number.MAX_SAFE_INTEGER },
     aliases: [],
+  },
+  {
+    // resvg in WebAssembly (issue 33): svg → png drawn with the shipped faces, other raster outputs re-encoded by
+    // ImageMagick; before ImageMagick's MSVG, which misses Inkscape's pixels (test/engines/resvg.test.ts)
+    name: RESVG_ENGINE.name,
+    version: RESVG_ENGINE.version,
+    kind: "image",
+    placement: "engine-worker",
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: RESVG_OUTPUTS.map((output) => ({ input: "svg", output })),
+    },
+    budget: { maxBytes: DEFAULT_SVG_BUDGET.maxBytes },
+    aliases: ["rsvg", "librsvg"],
   },
   {
     name: IMAGEMAGICK_ENGINE.name,
@@ -305,6 +332,17 @@ export const ENGINES = [
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["inkscape", "cadconverter"],
   },
+  {
+    // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw
+    // (container/engines/inkscape.ts). svg → raster is resvg's first (its row above), this one takes pins and the rest
+    name: "inkscape",
+    version: NATIVE_VERSIONS.inkscape,
+    kind: "vector",
+    placement: "native",
+    offers: { operations: ["convert"], formats: VECTOR_PAIRS },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: [],
+  },
 ] as const satisfies readonly EngineRow[];
 
 type Rows = (typeof ENGINES)[number];
@@ -328,12 +366,14 @@ export function engineRow(name: string): EngineRow | undefined {
 export const IMAGE_INPUTS = READABLE_FORMATS;
 /** Image formats the WebAssembly image engine (row "imagemagick") writes. */
 export const IMAGE_OUTPUTS = WRITABLE_FORMATS;
-/** Raster outputs an SVG input is converted to (the WebAssembly engine rasterises SVG). */
-export const IMAGE_SVG_OUTPUTS = SVG_OUTPUTS;
+/** Raster outputs an SVG input is converted to (rows "resvg" and "imagemagick" rasterise SVG). */
+export const IMAGE_SVG_OUTPUTS: readonly ImageFormat[] = [...new Set([...RESVG_OUTPUTS, ...SVG_OUTPUTS])];
 /** Image formats the native image engine (row "imagemagick-native") reads through convert and thumbnail. */
 export { NATIVE_IMAGE_INPUTS };
 /** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */
 export { NATIVE_IMAGE_OUTPUTS };
+/** Vector drawings the vector engine (row "inkscape") reads, and the pairs it converts. */
+export { VECTOR_INPUTS, VECTOR_PAIRS };
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */

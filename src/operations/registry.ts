@@ -23,6 +23,7 @@ import { MEDIA_HANDLERS } from "./media";
 import { METADATA_HANDLERS } from "./metadata";
 import { OFFICE_HANDLERS } from "./office";
 import { PDF_HANDLERS } from "./pdf";
+import { VECTOR_HANDLERS } from "./vector";
 import { WEB_HANDLERS } from "./web";
 import type { FormatPair, OperationHandler } from "./types";
 
@@ -43,6 +44,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   // office documents and command lines, in the native engine (issue 12)
   ...OFFICE_HANDLERS,
   ...COMMAND_HANDLERS,
+  // vector drawings, in the native engine's Inkscape (issue 33)
+  ...VECTOR_HANDLERS,
   // audio and video (issue 13)
   ...MEDIA_HANDLERS,
   // web pages: capture-website, html/md → pdf/images (issue 14)

@@ -36,6 +36,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   tar: "tar",
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",
+  inkscape: "inkscape",
   curl: "curl",
   jq: "jq",
   "fc-scan": "fontconfig",

@@ -40,7 +40,21 @@ describe("engine order", () => {
     expect(names(enginesFor({ kind: "pdf", operation: "merge" }))).toEqual(["pdflib", "qpdf"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual(["pdfium"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "docx" }))).toEqual([]);
-    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual(["imagemagick", "imagemagick-native"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual([
+      "resvg",
+      "imagemagick",
+      "imagemagick-native",
+    ]);
+    // SVG goes to resvg first (issue 33), other images never reach it
+    expect(names(enginesFor({ kind: "image", operation: "thumbnail", input: "svg", output: "png" }))).toEqual([
+      "resvg",
+      "imagemagick",
+      "imagemagick-native",
+    ]);
+    expect(names(enginesFor({ kind: "image", operation: "convert", input: "png", output: "jpg" }))).toEqual([
+      "imagemagick",
+      "imagemagick-native",
+    ]);
     expect(names(enginesFor({ kind: "office", operation: "convert", input: "docx", output: "pdf" }))).toEqual([
       "libreoffice",
     ]);

@@ -44,7 +44,12 @@ describe("image outputs in the Worker without the native engine", () => {
     const jxl = await rows("jxl");
     expect(new Set(jxl.map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
     expect(jxl.map((r: any) => r.input_format)).toContain("png");
-    expect(new Set((await rows("psd")).map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
+    // psd from svg is resvg's first (issue 33: it draws, ImageMagick encodes)
+    const psd = await rows("psd");
+    expect(new Set(psd.filter((r: any) => r.input_format !== "svg").map((r: any) => r.engine))).toEqual(
+      new Set(["imagemagick"]),
+    );
+    expect(psd.filter((r: any) => r.input_format === "svg").map((r: any) => r.engine)).toContain("resvg");
     expect(await rows("heic")).toEqual([]);
   });
 
@@ -84,6 +89,9 @@ describe("image outputs in the Worker without the native engine", () => {
     });
     const done = await waitJob(job.id);
     for (const t of ["png", "bmp", "thumb"]) expect(taskByName(done, t).status, t).toBe("finished");
+    // drawn by resvg in its engine Worker, faces from the fonts Worker (issue 33); its pixels are held to Inkscape's in
+    // test/engines/resvg.test.ts
+    expect([taskByName(done, "png").engine, taskByName(done, "thumb").engine]).toEqual(["resvg", "resvg"]);
     // was OPEN_FAILED "UnableToReadFont … corrupt"; the pixels are held to librsvg's in test/engines/image-svg-text.test.ts
     // (the BMP ImageMagick writes here is RLE8-compressed, so only its header is read)
     const bmpFile = await download(done, "out");

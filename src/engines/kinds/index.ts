@@ -23,6 +23,7 @@ import type { MetadataEngine } from "./metadata";
 import type { OcrEngine } from "./ocr";
 import type { OfficeEngine } from "./office";
 import type { PdfEngine } from "./pdf";
+import type { VectorEngine } from "./vector";
 import type { WebEngine } from "./web";
 
 /**
@@ -57,6 +58,8 @@ export interface EngineKinds {
   ebook: EbookEngine;
   /** CAD drawings (DXF) rendered to PDF, SVG, EPS, EMF, WMF and images (Inkscape in the native engine). */
   cad: CadEngine;
+  /** Vector drawings (svg, eps, emf, cdr, …) converted by Inkscape in the native engine (issue 33). */
+  vector: VectorEngine;
   /** Import and export on the platform (no engine object). */
   platform: PlatformEngine;
 }
@@ -93,5 +96,6 @@ export const KIND_METHODS = {
   font: ["convert"],
   ebook: ["convert"],
   cad: ["convert"],
+  vector: ["convert"],
   platform: [],
 } as const satisfies { [K in EngineKind]: readonly (keyof EngineKinds[K] & string)[] };

@@ -26,5 +26,6 @@ export function nativeEngines(
     fonttools: nativeEngine("font", rpc("fonttools")),
     calibre: nativeEngine("ebook", rpc("calibre")),
     "inkscape-cad": nativeEngine("cad", rpc("inkscape-cad")),
+    inkscape: nativeEngine("vector", rpc("inkscape")),
   };
 }

@@ -71,6 +71,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   fonttools: ["fonttools"],
   calibre: ["calibre"],
   "inkscape-cad": ["inkscape-cad"],
+  inkscape: ["inkscape"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */

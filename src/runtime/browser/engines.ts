@@ -3,7 +3,7 @@
  * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip, ffmpeg, tesseract — with the same
  * engine code as Node and workerd. Only the loading differs: each .wasm is fetched and compiled
  * while it downloads (`WebAssembly.compileStreaming`) from the assets folder on an engine's first
- * call, so a page pays for an engine only when a task needs it. ffmpeg's 30.7 MiB module is
+ * call, so a page pays for an engine only when a task needs it. SVG is drawn by resvg (resvg.wasm). ffmpeg's 30.7 MiB module is
  * stored in two parts (static hosts, Workers assets among them, cap one file at 25 MiB) and
  * compiled from their concatenation as one stream. Engines that need the server (the native
  * container, Browser Rendering) are absent: their tasks end with ENGINE_UNAVAILABLE, and the app
@@ -12,6 +12,7 @@
 import type { EngineInstances } from "../../engines/registry";
 import { FONT_FILES } from "../../../native-protocol/media/formats";
 import type { FontFile, FontSource } from "../../engines/text/faces";
+import type { ImageEngine } from "../../engines/kinds/image";
 
 /** Where the page serves the engines' assets (dist/browser/ as built by `npm run build:browser`). */
 export interface BrowserAssets {
@@ -23,6 +24,7 @@ export interface BrowserAssets {
 export const BROWSER_ASSETS = {
   pdfium: "pdfium.wasm",
   imagemagick: "magick.wasm",
+  resvg: "resvg.wasm",
   zeroperl: "zeroperl.wasm",
   exiftoolPerl: "exiftool-perl.json",
   sevenzip: "7zz.wasm",
@@ -94,6 +96,7 @@ export const ENGINE_METHODS = {
   pdflib: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "pageInfo", "textLayer"],
   pdfium: ["rasterize"],
   imagemagick: ["info", "run"],
+  resvg: ["info", "run"],
   exiftool: ["info", "read", "write"],
   ffmpeg: ["run", "command", "info"],
   "7z": ["create", "extract", "info"],
@@ -113,6 +116,12 @@ function lazyEngine<T>(methods: readonly string[], load: () => Promise<unknown>)
 export function browserEngines(assets: BrowserAssets): EngineInstances {
   const at = (name: string) => new URL(name, assets.base);
   const fonts = browserFontSource(assets.base);
+  const imagemagick = lazyEngine<ImageEngine>(ENGINE_METHODS.imagemagick, async () =>
+    (await import("../../engines/imagemagick/engine")).createImageMagickEngine({
+      loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))),
+      fonts,
+    }),
+  );
   return {
     cloudflare: {},
     pdflib: lazyEngine(ENGINE_METHODS.pdflib, async () =>
@@ -121,10 +130,13 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
     pdfium: lazyEngine(ENGINE_METHODS.pdfium, async () =>
       (await import("./pdfium")).browserPdfiumEngine(at(BROWSER_ASSETS.pdfium)),
     ),
-    imagemagick: lazyEngine(ENGINE_METHODS.imagemagick, async () =>
-      (await import("../../engines/imagemagick/engine")).createImageMagickEngine({
-        loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))),
+    imagemagick,
+    // SVG (issue 33): resvg draws, the same ImageMagick re-encodes outputs other than PNG
+    resvg: lazyEngine(ENGINE_METHODS.resvg, async () =>
+      (await import("../../engines/resvg/engine")).createResvgEngine({
+        loadWasm: once(() => compile(at(BROWSER_ASSETS.resvg))),
         fonts,
+        encoder: imagemagick,
       }),
     ),
     exiftool: lazyEngine(ENGINE_METHODS.exiftool, async () =>

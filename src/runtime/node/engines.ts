@@ -8,16 +8,19 @@ import { nodeExifToolEngine } from "./exiftool";
 import { nodeFfmpegEngine } from "./ffmpeg";
 import { nodeFontSource, nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
+import { nodeResvgEngine } from "./resvg";
 import { nodeSevenZipEngine } from "./sevenzip";
 import { nodeTesseractEngine } from "./tesseract";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
 export function nodeEngines(only?: string[]): EngineInstances {
+  const imagemagick = nodeImageMagickEngine();
   const all: EngineInstances = {
     cloudflare: {},
     pdflib: createPdfLibEngine({ fonts: nodeFontSource() }),
     pdfium: nodePdfiumEngine(),
-    imagemagick: nodeImageMagickEngine(),
+    imagemagick,
+    resvg: nodeResvgEngine({ encoder: imagemagick }),
     exiftool: nodeExifToolEngine(),
     ffmpeg: nodeFfmpegEngine(),
     "7z": nodeSevenZipEngine(),

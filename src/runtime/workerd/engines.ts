@@ -40,6 +40,7 @@ export function workerdEngines(
     Env,
     | "FONTS"
     | "IMAGEMAGICK"
+    | "RESVG"
     | "EXIFTOOL"
     | "FFMPEG"
     | "SEVENZIP"
@@ -57,6 +58,7 @@ export function workerdEngines(
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
+    ...(env.RESVG ? { resvg: remoteEngine("image", env.RESVG) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),

@@ -1,0 +1,206 @@
+/**
+ * Inkscape 1.2 (issue 33): vector drawings → svg, pdf, eps, ps, emf, wmf, dxf, and raster images. Each
+ * call runs in its own folder with its own HOME (Inkscape writes preferences there), without a display.
+ *
+ * Inputs, by what reads them:
+ * - svg, svgz, ai (PDF-based Illustrator files), emf, wmf, cdr (libcdr), vsd, vsdx (libvisio): Inkscape's
+ *   own importers. SVG is made safe first (svg-safe.ts: no DOCTYPE, no external reference), svgz is
+ *   inflated with a size cap.
+ * - eps, ps: Ghostscript (`-dSAFER`, pdfwrite; eps cropped to its bounding box) → PDF → Inkscape; Inkscape's
+ *   own PostScript import needs a display (it aborts headless: "Can't create a GtkStyleContext").
+ * - cgm: LibreOffice Draw's CGM import → PDF (a soffice of its own, profile in the call's folder) → Inkscape.
+ * Outputs: Inkscape's exporters for the vector formats (svg as plain SVG); png by Inkscape at
+ * `pixel_density` (default 96) or width/height; jpg, webp, gif, tiff, bmp, ico, psd from that png by the
+ * native ImageMagick (flattened on white where the format has no alpha). `text_to_path` turns text into
+ * outlines in vector outputs.
+ */
+import { gunzipSync } from "node:zlib";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { VectorRequest } from "../../native-protocol/vector.ts";
+import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "../../native-protocol/vector.ts";
+import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { safeSvg, svgSize } from "./svg-safe.ts";
+
+/** Largest SVG after inflating an svgz, bytes. */
+const MAX_SVG_BYTES = 64 * 1024 * 1024;
+/** Largest raster output drawn, width × height in pixels. */
+const MAX_PIXELS = 100_000_000;
+
+/** The environment of Inkscape and soffice: a private home in the call's folder, no display. */
+function privateEnv(call: NativeCall): Record<string, string> {
+  return {
+    HOME: call.work,
+    XDG_CONFIG_HOME: join(call.work, ".config"),
+    XDG_CACHE_HOME: join(call.work, ".cache"),
+    XDG_DATA_HOME: join(call.work, ".local"),
+    DISPLAY: "",
+    WAYLAND_DISPLAY: "",
+    DBUS_SESSION_BUS_ADDRESS: "disabled:",
+    GIO_USE_VFS: "local",
+  };
+}
+
+/** The bytes as SVG text made safe (svg-safe.ts); svgz inflated first. @throws NativeError OPEN_FAILED, OVER_BUDGET */
+function svgText(data: Uint8Array, format: string, filename: string): string {
+  let bytes = data;
+  if (format === "svgz" || (data[0] === 0x1f && data[1] === 0x8b)) {
+    try {
+      bytes = gunzipSync(data, { maxOutputLength: MAX_SVG_BYTES });
+    } catch (err) {
+      if (err instanceof RangeError || (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+        throw new NativeError("OVER_BUDGET", `${filename} inflates to more than ${MAX_SVG_BYTES} bytes.`);
+      throw new NativeError("OPEN_FAILED", `${filename} is not a gzip-compressed SVG: ${(err as Error).message}`);
+    }
+  }
+  return safeSvg(new TextDecoder().decode(bytes));
+}
+
+/** eps/ps → in.pdf with Ghostscript (SAFER). @throws NativeError OPEN_FAILED */
+async function postscriptToPdf(call: NativeCall, req: VectorRequest): Promise<string> {
+  const gs = tool(call, "ghostscript");
+  const src = await put(call, `in.${req.inputFormat}`, req.input.data);
+  const eps = req.inputFormat === "eps" ? ["-dEPSCrop"] : [];
+  const r = await run(call, gs.path, [
+    "-dSAFER",
+    "-dBATCH",
+    "-dNOPAUSE",
+    "-dQUIET",
+    "-sDEVICE=pdfwrite",
+    ...eps,
+    "-sOutputFile=in.pdf",
+    src,
+  ]);
+  const fail = (t: string) =>
+    new NativeError("OPEN_FAILED", `Ghostscript could not read ${req.input.filename}: ${why(t, /Error|error/)}`);
+  check(r, "Ghostscript", fail);
+  if (/Unrecoverable error|Error:/i.test(`${r.stdout}\n${r.stderr}`) || !existsSync(join(call.work, "in.pdf")))
+    throw fail(`${r.stderr}\n${r.stdout}`);
+  return join(call.work, "in.pdf");
+}
+
+/** cgm → in.pdf with LibreOffice Draw, a soffice of its own. @throws NativeError OPEN_FAILED, ENGINE_UNAVAILABLE */
+async function cgmToPdf(call: NativeCall, req: VectorRequest): Promise<string> {
+  const soffice = tool(call, "libreoffice");
+  const src = await put(call, "in.cgm", req.input.data);
+  const r = await run(
+    call,
+    soffice.path,
+    [
+      `-env:UserInstallation=file://${join(call.work, "lo-profile")}`,
+      "--headless",
+      "--norestore",
+      "--nolockcheck",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      join(call.work, "lo-out"),
+      src,
+    ],
+    { env: privateEnv(call) },
+  );
+  const out = join(call.work, "lo-out", "in.pdf");
+  check(
+    r,
+    "LibreOffice",
+    (t) => new NativeError("OPEN_FAILED", `LibreOffice could not read ${req.input.filename}: ${why(t)}`),
+  );
+  if (!existsSync(out))
+    throw new NativeError("OPEN_FAILED", `LibreOffice could not read ${req.input.filename} as a CGM drawing.`);
+  return out;
+}
+
+/** The file Inkscape opens for the request. */
+async function inkscapeInput(call: NativeCall, req: VectorRequest): Promise<string> {
+  switch (req.inputFormat) {
+    case "svg":
+    case "svgz":
+      return put(
+        call,
+        "in.svg",
+        new TextEncoder().encode(svgText(req.input.data, req.inputFormat, req.input.filename)),
+      );
+    case "eps":
+    case "ps":
+      return postscriptToPdf(call, req);
+    case "cgm":
+      return cgmToPdf(call, req);
+    case "ai":
+      // Illustrator files since version 9 are PDF files with private data; Inkscape opens them with its PDF import
+      return put(call, "in.pdf", req.input.data);
+    default:
+      return put(call, `in.${req.inputFormat}`, req.input.data);
+  }
+}
+
+const RASTER = new Set<string>(VECTOR_RASTER_OUTPUTS);
+const NO_ALPHA = new Set(["jpg", "bmp"]);
+
+/** Checks the pixels of a raster output of an SVG against MAX_PIXELS. @throws NativeError OVER_BUDGET */
+function checkRaster(req: VectorRequest, svg: string | undefined): void {
+  const o = req.options;
+  const size = svg ? svgSize(svg) : undefined;
+  if (!size) return;
+  const scale = (o.pixel_density ?? 96) / 96;
+  let [w, h] = [size.w * scale, size.h * scale];
+  if (o.width && o.height) [w, h] = [o.width, o.height];
+  else if (o.width) [w, h] = [o.width, (o.width * size.h) / Math.max(size.w, 1e-9)];
+  else if (o.height) [w, h] = [(o.height * size.w) / Math.max(size.h, 1e-9), o.height];
+  if (w * h > MAX_PIXELS)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${req.input.filename} would be drawn at ${Math.round(w)} × ${Math.round(h)} pixels; at most ${MAX_PIXELS / 1e6} megapixels. Set a smaller width/height or pixel_density.`,
+    );
+}
+
+/** Inkscape's failure: the line that says why, OPEN_FAILED. */
+function inkscapeFailure(text: string, filename: string): NativeError {
+  return new NativeError(
+    "OPEN_FAILED",
+    `Inkscape could not convert ${filename}: ${why(text, /cannot be opened|Failed|[Ee]rror|not/)}`,
+  );
+}
+
+/** vector convert: request → {data}. @throws NativeError */
+async function convert(req: VectorRequest, call: NativeCall): Promise<{ data: Uint8Array }> {
+  if (!(VECTOR_INPUTS as readonly string[]).includes(req.inputFormat))
+    throw new NativeError("UNSUPPORTED", `Inkscape does not read ${req.inputFormat} here.`);
+  const out = req.outputFormat;
+  const raster = RASTER.has(out);
+  if (!raster && !(VECTOR_OUTPUTS as readonly string[]).includes(out))
+    throw new NativeError("UNSUPPORTED", `Inkscape does not write ${out} here.`);
+  const inkscape = tool(call, "inkscape");
+  const src = await inkscapeInput(call, req);
+  if (raster && src.endsWith("in.svg")) checkRaster(req, new TextDecoder().decode(await get(call, "in.svg")));
+  const o = req.options;
+  const type = raster ? "png" : out;
+  const args = [
+    `--export-type=${type}`,
+    `--export-filename=out.${type}`,
+    ...(out === "svg" ? ["--export-plain-svg"] : []),
+    // DXF: the R14 exporter (dxf_outlines) of every object as paths; the default R12 one drops rectangles and text
+    ...(out === "dxf"
+      ? ["--actions=select-all:all;object-to-path", "--export-extension=org.ekips.output.dxf_outlines"]
+      : []),
+    ...(o.text_to_path && !raster ? ["--export-text-to-path"] : []),
+    ...(raster && o.pixel_density ? [`--export-dpi=${o.pixel_density}`] : []),
+    ...(raster && o.width ? [`--export-width=${Math.round(o.width)}`] : []),
+    ...(raster && o.height ? [`--export-height=${Math.round(o.height)}`] : []),
+    ...(raster && NO_ALPHA.has(out) ? ["--export-background=white", "--export-background-opacity=1"] : []),
+    src,
+  ];
+  const r = await run(call, inkscape.path, args, { env: privateEnv(call) });
+  check(r, "Inkscape", (t) => inkscapeFailure(t, req.input.filename));
+  if (!existsSync(join(call.work, `out.${type}`)))
+    throw inkscapeFailure(`${r.stderr}\n${r.stdout}`, req.input.filename);
+  if (!raster || out === "png") return { data: await get(call, `out.${type}`) };
+  const im = tool(call, "imagemagick");
+  const flatten = NO_ALPHA.has(out) ? ["-background", "white", "-alpha", "remove", "-alpha", "off"] : [];
+  const fit = out === "ico" ? ["-resize", "256x256>"] : [];
+  const c = await run(call, im.path, ["out.png", ...flatten, ...fit, `${out === "jpg" ? "jpeg" : out}:out.${out}`]);
+  check(c, "ImageMagick", (t) => new NativeError("CONVERSION_FAILED", `ImageMagick could not write ${out}: ${why(t)}`));
+  return { data: await get(call, `out.${out}`) };
+}
+
+/** The Inkscape engine (kind vector: convert). */
+export const inkscape: NativeEngineDef = { tool: "inkscape", methods: { convert } };
