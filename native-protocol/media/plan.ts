@@ -120,6 +120,16 @@ function videoCodecArgs(codec: VideoCodec, o: MediaOptions): string[] {
         "yuv420p",
       ];
     }
+    case "wmv2":
+      // Windows Media Video 8 (the ASF family's encoder in ffmpeg), quality-scaled like MPEG-4 Part 2
+      return [
+        "-c:v",
+        "wmv2",
+        "-q:v",
+        String(o.crf !== undefined ? Math.max(1, Math.min(31, Math.round(o.crf / 2))) : 4),
+        "-pix_fmt",
+        "yuv420p",
+      ];
     default:
       return [
         "-c:v",
