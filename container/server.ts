@@ -21,6 +21,7 @@ import { command } from "./engines/command.ts";
 import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
+import { libraw } from "./engines/libraw.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
@@ -33,6 +34,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   qpdf: qpdfEngine,
   libreoffice,
   "imagemagick-native": imagemagick,
+  libraw,
   command,
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,

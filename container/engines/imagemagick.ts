@@ -31,6 +31,9 @@ export const CODER: Record<string, string> = {
   heic: "heic",
   svg: "svg",
   psd: "psd",
+  ppm: "ppm",
+  tga: "tga",
+  jp2: "jp2",
 };
 
 /**
@@ -50,7 +53,12 @@ function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolea
   return [op, thumb ? box : `${box}>`];
 }
 
-async function run_(req: ImageRunRequest, call: NativeCall) {
+/**
+ * convert and thumbnail of one image with native ImageMagick (the image kind's `run`); also the
+ * second step of a camera raw (libraw.ts hands it LibRaw's demosaiced TIFF).
+ * @throws NativeError UNSUPPORTED | OPEN_FAILED | OVER_BUDGET | CONVERSION_FAILED | TIMEOUT
+ */
+export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   const im = tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
@@ -78,7 +86,8 @@ async function run_(req: ImageRunRequest, call: NativeCall) {
   const args = [
     `${inCoder}:in.bin${frames}`,
     ...(animation ? ["-coalesce"] : []), // whole frames before resizing an animation (GIF frames may be partial)
-    ...(o.auto_orient === false ? [] : ["-auto-orient"]),
+    // a TGA's origin (BottomLeft) is applied by IM 6's reader already and kept as its orientation: -auto-orient would flip it twice
+    ...(o.auto_orient === false || req.inputFormat === "tga" ? [] : ["-auto-orient"]),
     ...resize(o, thumb),
     ...(OPAQUE.has(req.outputFormat) ? ["-background", "white", "-alpha", "remove", "-alpha", "off"] : []),
     ...(o.strip || thumb ? ["-strip"] : []),
@@ -94,10 +103,13 @@ async function run_(req: ImageRunRequest, call: NativeCall) {
           `The image needs more than the native engine's ImageMagick resource limits: ${why(t)}`,
         )
       : new NativeError(
-          /no decode delegate|improper image header|corrupt|insufficient image data|not a/i.test(t)
+          /no decode delegate|improper image header|corrupt|insufficient image data|not a|unable to (read|decode) image/i.test(
+            t,
+          )
             ? "OPEN_FAILED"
             : "CONVERSION_FAILED",
-          `ImageMagick: ${why(t)}`,
+          // the reader's own complaint, not the "no images defined" that follows it
+          `ImageMagick: ${why(t, /^(convert|magick)(-im6\.q16)?: (?!no images defined)/)}`,
         ),
   );
   const names = (await readdir(call.work))
@@ -124,4 +136,4 @@ async function info(_req: unknown, call: NativeCall) {
 }
 
 /** Native ImageMagick (kind image: run, info). */
-export const imagemagick: NativeEngineDef = { tool: "imagemagick", methods: { run: run_, info } };
+export const imagemagick: NativeEngineDef = { tool: "imagemagick", methods: { run: runImageMagick, info } };

@@ -20,6 +20,7 @@ import { FFMPEG_ENGINE } from "./ffmpeg/version";
 import { DEFAULT_IMAGE_BUDGET } from "./imagemagick/budget";
 import { IMAGEMAGICK_ENGINE } from "./imagemagick/version";
 import type { EngineKind, EngineKinds } from "./kinds";
+import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
@@ -31,6 +32,7 @@ import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import {
+  RAW_INPUTS,
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
@@ -93,10 +95,11 @@ export const ENGINES = [
     version: IMAGEMAGICK_ENGINE.version,
     kind: "image",
     placement: "engine-worker",
-    // only the outputs the WASM build writes (formats.ts): HEIC output is the native row's
+    // only the inputs the WASM build reads and the outputs it writes (formats.ts): HEIC output, camera raws
+    // (a WASM decoder would answer their embedded thumbnail), ppm, tga and jp2 are the native rows'
     offers: {
       operations: ["convert", "thumbnail", "watermark", "optimize"],
-      formats: WRITABLE_FORMATS.map((output) => ({ input: "*", output })),
+      formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))),
     },
     budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
     aliases: ["graphicsmagick", "vips", "libvips"],
@@ -236,6 +239,19 @@ export const ENGINES = [
     aliases: [],
   },
   {
+    // camera raw photos (issue 34): LibRaw demosaics (camera white balance, orientation), native ImageMagick writes
+    name: "libraw",
+    version: NATIVE_VERSIONS.libraw,
+    kind: "image",
+    placement: "native",
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: RAW_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["dcraw", "ufraw"],
+  },
+  {
     name: "native-command",
     version: NATIVE_VERSIONS.imagemagick,
     kind: "command",
@@ -292,6 +308,13 @@ export const IMAGE_SVG_OUTPUTS = SVG_OUTPUTS;
 export { NATIVE_IMAGE_INPUTS };
 /** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */
 export { NATIVE_IMAGE_OUTPUTS };
+/** Camera raw formats the native LibRaw engine (row "libraw") reads through convert and thumbnail. */
+export { RAW_INPUTS };
+/** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw). */
+export const NATIVE_ONLY_IMAGE_INPUTS: readonly ImageFormat[] = [
+  ...NATIVE_IMAGE_INPUTS.filter((f) => !READABLE_FORMATS.includes(f)),
+  ...RAW_INPUTS,
+];
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */

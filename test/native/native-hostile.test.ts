@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MediaEngine } from "../../src/engines/kinds/media";
 import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, pdftotext, testContext } from "../support/pdf-helpers";
 
@@ -335,6 +336,29 @@ describe("playlists naming local files through the native ffmpeg", () => {
       expect(r.error.message).toMatch(message);
     },
   );
+});
+
+describe("issue 34: malformed camera raws, and pixel bombs in the new ImageMagick inputs", () => {
+  const corpus = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));
+  const half = (b: Uint8Array) => b.subarray(0, Math.floor(b.length / 2));
+  const noise = new Uint8Array(8192).map((_, i) => (i * 7919 + 13) % 251);
+  // a Netpbm header declaring 60000×60000 (3.6 G pixels) with 16 bytes of pixels: ImageMagick allocates nothing
+  // for the declared size (its 128 MP area policy keeps such an image off memory) and stops at the missing data
+  const ppmBomb = new Uint8Array([...utf8("P6\n60000 60000\n255\n"), ...new Uint8Array(16)]);
+  const CASES: [string, Uint8Array, string, string[]][] = [
+    ["bytes that are no raw, named .cr2", noise, "photo.cr2", ["OPEN_FAILED"]],
+    ["a DNG cut in half", half(corpus("raw/exiftool-DNG.dng")), "cut.dng", ["OPEN_FAILED"]],
+    ["a PPM declaring 60000×60000", ppmBomb, "bomb.ppm", ["OPEN_FAILED", "OVER_BUDGET"]],
+    ["a TGA cut in half", half(corpus("images/pillow-tga_id_field.tga")), "cut.tga", ["OPEN_FAILED"]],
+    ["a JPEG 2000 cut in half", half(corpus("images/pillow-test-card-lossy-tiled.jp2")), "cut.jp2", ["OPEN_FAILED"]],
+  ];
+  for (const [label, data, name, codes] of CASES) {
+    it(`${label} → ${codes.join(" or ")}`, async () => {
+      const r = await outcome(execute("convert", { output_format: "png" }, [bytesInput(name, data)], nativeOnly()));
+      expect(r.code, r.message ?? "converted").toBeDefined();
+      expect(codes, r.message).toContain(r.code);
+    });
+  }
 });
 
 describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {

@@ -40,7 +40,17 @@ describe("engine order", () => {
     expect(names(enginesFor({ kind: "pdf", operation: "merge" }))).toEqual(["pdflib", "qpdf"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual(["pdfium"]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "docx" }))).toEqual([]);
-    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual(["imagemagick", "imagemagick-native"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual([
+      "imagemagick",
+      "imagemagick-native",
+      "libraw",
+    ]);
+    // issue 34: a camera raw goes to LibRaw only (the WASM ImageMagick would answer its embedded thumbnail)
+    expect(names(enginesFor({ kind: "image", operation: "convert", input: "nef", output: "jpg" }))).toEqual(["libraw"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert", input: "png", output: "jpg" }))).toEqual([
+      "imagemagick",
+      "imagemagick-native",
+    ]);
     expect(names(enginesFor({ kind: "office", operation: "convert", input: "docx", output: "pdf" }))).toEqual([
       "libreoffice",
     ]);
