@@ -54,6 +54,9 @@ export type ImageFormat =
   | "ppm"
   | "tga"
   | "jp2"
+  | "eps"
+  | "ps"
+  | "pdf"
   | RawFormat;
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */

@@ -9,6 +9,7 @@
 import { readdir } from "node:fs/promises";
 import type { ConvertOptions, Fit, ImageRunRequest, ThumbnailOptions } from "../../native-protocol/image.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { POSTSCRIPT_INPUTS, POSTSCRIPT_OUTPUTS, distillArgs, postScriptOf, readPpm, renderArgs } from "./postscript.ts";
 
 /** Output formats that keep several frames (animation, multi-page). */
 const ANIMATED = new Set(["gif", "webp", "tiff"]);
@@ -34,6 +35,10 @@ export const CODER: Record<string, string> = {
   ppm: "ppm",
   tga: "tga",
   jp2: "jp2",
+  // issue 34: rendered by Ghostscript (inputs) or written through postscript.ts (outputs): Debian's policy refuses IM's own coders
+  eps: "png",
+  ps: "png",
+  pdf: "ppm",
 };
 
 /**
@@ -41,7 +46,7 @@ export const CODER: Record<string, string> = {
  * drops it, which would expose whatever colour transparent pixels hold. They are flattened on white,
  * as the WASM engine does for JPEG.
  */
-const OPAQUE = new Set(["jpg", "heic", "avif"]);
+const OPAQUE = new Set(["jpg", "heic", "avif", ...POSTSCRIPT_OUTPUTS]);
 
 /** The resize arguments for a box and fit (contract §6 `fit`). */
 function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolean): string[] {
@@ -69,9 +74,20 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
       "UNSUPPORTED",
       `${req.inputFormat} → ${req.outputFormat} is not converted by the native ImageMagick engine.`,
     );
-  await put(call, "in.bin", req.input);
   // convert's or thumbnail's options: the fields the other one has are absent
   const o = req.options as ConvertOptions & ThumbnailOptions;
+  if (POSTSCRIPT_INPUTS.has(req.inputFormat)) {
+    // Ghostscript renders the first page (its PNG is what ImageMagick reads as in.bin)
+    const gs = tool(call, "ghostscript");
+    await put(call, "in.ps", req.input);
+    const g = await run(call, gs.path, renderArgs("in.ps", "in.bin", o.pixel_density ?? 150));
+    check(
+      g,
+      "Ghostscript",
+      (t) => new NativeError("OPEN_FAILED", `Ghostscript could not render this ${req.inputFormat}: ${why(t)}`),
+    );
+  } else await put(call, "in.bin", req.input);
+  const viaPostScript = POSTSCRIPT_OUTPUTS.has(req.outputFormat);
   const thumb = req.op === "thumbnail";
   // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
@@ -80,8 +96,11 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     : ANIMATED.has(req.outputFormat)
       ? `[0-${MAX_FRAMES - 1}]`
       : "[0]";
-  const out =
-    thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
+  const out = viaPostScript
+    ? "ppm:out.ppm"
+    : thumb && (o.count ?? 1) > 1
+      ? `${outCoder}:out-%d.${req.outputFormat}`
+      : `${outCoder}:out.${req.outputFormat}`;
   const animation = !thumb && req.inputFormat === "gif" && ANIMATED.has(req.outputFormat);
   const args = [
     `${inCoder}:in.bin${frames}`,
@@ -93,6 +112,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     ...(o.strip || thumb ? ["-strip"] : []),
     ...(o.quality ? ["-quality", String(o.quality)] : []),
     ...(o.pixel_density ? ["-units", "PixelsPerInch", "-density", String(o.pixel_density)] : []),
+    ...(viaPostScript ? ["-depth", "8"] : []), // postscript.ts writes 8-bit samples
     out,
   ];
   const r = await run(call, im.path, args);
@@ -112,6 +132,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
           `ImageMagick: ${why(t, /^(convert|magick)(-im6\.q16)?: (?!no images defined)/)}`,
         ),
   );
+  if (viaPostScript) return { ...(await postScriptOutput(req.outputFormat, call)), ms: r.ms };
   const names = (await readdir(call.work))
     .filter((n) => n.startsWith("out"))
     .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
@@ -128,6 +149,24 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     });
   }
   return { outputs, wasmMemoryBytes: 0, ms: r.ms };
+}
+
+/** The picture ImageMagick wrote as out.ppm, as eps/ps (postscript.ts) or a PDF of it (Ghostscript's pdfwrite). */
+async function postScriptOutput(format: string, call: NativeCall) {
+  const ppm = await get(call, "out.ppm");
+  const { width, height } = readPpm(ppm);
+  let data = postScriptOf(ppm, format === "eps" ? "eps" : "ps");
+  if (format === "pdf") {
+    await put(call, "out.ps", data);
+    const g = await run(call, tool(call, "ghostscript").path, distillArgs("out.ps", "out.pdf"));
+    check(
+      g,
+      "Ghostscript",
+      (t) => new NativeError("CONVERSION_FAILED", `Ghostscript could not write the PDF: ${why(t)}`),
+    );
+    data = await get(call, "out.pdf");
+  }
+  return { outputs: [{ data, format, width, height, frames: 1 }], wasmMemoryBytes: 0 };
 }
 
 /** The engine's version (the image kind's `info`). */

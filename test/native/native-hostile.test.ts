@@ -351,6 +351,15 @@ describe("issue 34: malformed camera raws, and pixel bombs in the new ImageMagic
     ["a PPM declaring 60000×60000", ppmBomb, "bomb.ppm", ["OPEN_FAILED", "OVER_BUDGET"]],
     ["a TGA cut in half", half(corpus("images/pillow-tga_id_field.tga")), "cut.tga", ["OPEN_FAILED"]],
     ["a JPEG 2000 cut in half", half(corpus("images/pillow-test-card-lossy-tiled.jp2")), "cut.jp2", ["OPEN_FAILED"]],
+    // Ghostscript runs with -dSAFER: opening a file outside its own is an invalidfileaccess error, nothing is drawn
+    [
+      "a PostScript file that reads /etc/passwd onto its page",
+      utf8(
+        "%!PS\n/Courier 10 selectfont 72 720 moveto (/etc/passwd) (r) file 80 string readstring pop show showpage\n",
+      ),
+      "steal.ps",
+      ["OPEN_FAILED"],
+    ],
   ];
   for (const [label, data, name, codes] of CASES) {
     it(`${label} → ${codes.join(" or ")}`, async () => {

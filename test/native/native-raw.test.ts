@@ -159,3 +159,75 @@ describe("ppm, tga and jp2 inputs with native ImageMagick", () => {
     });
   }
 });
+
+describe("PostScript in and out (Ghostscript -dSAFER renders; eps/ps/pdf written around ImageMagick's pixels)", () => {
+  /** What Ghostscript (the oracle, run here) renders of a PostScript file at 72 dpi, bounding box cropped: its path. */
+  const gsRender = (ps: string) => {
+    const png = join(TMP, `gs-${Math.random().toString(36).slice(2)}.png`);
+    execFileSync("gs", [
+      "-q",
+      "-dSAFER",
+      "-dBATCH",
+      "-dNOPAUSE",
+      "-dEPSCrop",
+      "-r72",
+      "-sDEVICE=png16m",
+      `-sOutputFile=${png}`,
+      ps,
+    ]);
+    return png;
+  };
+
+  it("vector/ghostscript-golfer.eps → png at 72 ppi: the size Ghostscript renders it at (facts.json), a real picture", async () => {
+    const rel = "vector/ghostscript-golfer.eps";
+    const r = await execute("convert", { output_format: "png", pixel_density: 72 }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("imagemagick-native");
+    const [w, h] = fact(rel).gs_png16m_r72_EPSCrop_wh as [number, number];
+    const id = identify(tmpFile(r.out.files[0]!, "png"));
+    expect(id).toMatchObject({ format: "PNG", width: w, height: h });
+    expect(id.stddev).toBeGreaterThan(0.05);
+  });
+
+  it("vector/ghostscript-colorcir.ps → jpg: its first page, A4 at 72 ppi (595×842 pt per facts.json)", async () => {
+    const rel = "vector/ghostscript-colorcir.ps";
+    const r = await execute("convert", { output_format: "jpg", pixel_density: 72 }, [corpusInput(rel)], full());
+    const [w, h] = fact(rel).page_size_pts_after_gs as [number, number];
+    expect(identify(tmpFile(r.out.files[0]!, "jpg"))).toMatchObject({ width: Math.round(w), height: Math.round(h) });
+  });
+
+  for (const out of ["eps", "ps"] as const) {
+    it(`images/pngsuite-basn6a16.png → ${out}: Ghostscript renders it back to the same pixels (on white)`, async () => {
+      const rel = "images/pngsuite-basn6a16.png";
+      const r = await execute("convert", { output_format: out }, [corpusInput(rel)], full());
+      expect(r.engine.name).toBe("imagemagick-native");
+      const path = tmpFile(r.out.files[0]!, out);
+      expect(readFileSync(path, "latin1").split("\n")[0]).toBe(
+        out === "eps" ? "%!PS-Adobe-3.0 EPSF-3.0" : "%!PS-Adobe-3.0",
+      );
+      const back = gsRender(path);
+      const src = identify(corpusPath(rel));
+      expect(identify(back)).toMatchObject({ width: src.width, height: src.height });
+      // the source on white as sRGB samples (a PNG written back would keep this file's gAMA as linear RGB)
+      const flat = join(TMP, `flat-${out}.ppm`);
+      execFileSync("convert", [corpusPath(rel), "-background", "white", "-alpha", "remove", "-alpha", "off", flat]);
+      expect(rmse(back, flat)).toBeLessThan(0.01);
+    });
+  }
+
+  it("a camera raw → pdf: one page of the sensor's size in points holding one lossless image of it (pdfinfo, pdfimages)", async () => {
+    const rel = "raw/exiftool-Nikon.nef";
+    const r = await execute("convert", { output_format: "pdf" }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("libraw");
+    const pdf = tmpFile(r.out.files[0]!, "pdf");
+    const info = execFileSync("pdfinfo", [pdf], { encoding: "utf8" });
+    expect(info).toMatch(/Pages:\s+1\n/);
+    const [w, h] = fact(rel).dcraw_decoded_wh as [number, number];
+    expect(info).toMatch(new RegExp(`Page size:\\s+${w} x ${h} pts`));
+    const images = execFileSync("pdfimages", ["-list", pdf], { encoding: "utf8" }).trim().split("\n").slice(2);
+    expect(images).toHaveLength(1);
+    const cols = images[0]!.trim().split(/\s+/); // page num type width height color comp bpc enc …
+    expect(cols.slice(3, 5).map(Number)).toEqual([w, h]);
+    expect(cols[5]).toBe("rgb");
+    expect(["jpeg", "jpx"]).not.toContain(cols[8]); // lossless (Flate)
+  });
+});

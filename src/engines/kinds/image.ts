@@ -42,6 +42,9 @@ export const IMAGE_FORMATS: readonly ImageFormat[] = [
   "ppm",
   "tga",
   "jp2",
+  "eps",
+  "ps",
+  "pdf",
   ...RAW_FORMATS,
 ];
 
@@ -56,6 +59,8 @@ const ALIASES: Record<string, ImageFormat> = {
   pnm: "ppm",
   j2k: "jp2",
   jpf: "jp2",
+  epsf: "eps",
+  epsi: "eps",
 };
 
 /**
@@ -86,6 +91,9 @@ export const MIME: Record<ImageFormat, string> = {
   ppm: "image/x-portable-pixmap",
   tga: "image/x-tga",
   jp2: "image/jp2",
+  eps: "application/postscript",
+  ps: "application/postscript",
+  pdf: "application/pdf",
   ...(Object.fromEntries(RAW_FORMATS.map((f) => [f, "image/x-raw"])) as Record<RawFormat, string>),
 };
 

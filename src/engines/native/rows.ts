@@ -64,8 +64,26 @@ export const NATIVE_IMAGE_INPUTS = [
   "ppm",
   "tga",
   "jp2",
+  // issue 34: PostScript rendered by Ghostscript (-dSAFER), first page, before ImageMagick reads it
+  "eps",
+  "ps",
 ] as const;
-export const NATIVE_IMAGE_OUTPUTS = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "psd"] as const;
+export const NATIVE_IMAGE_OUTPUTS = [
+  "png",
+  "jpg",
+  "webp",
+  "gif",
+  "tiff",
+  "bmp",
+  "ico",
+  "avif",
+  "heic",
+  "psd",
+  // issue 34: written through container/engines/postscript.ts (and Ghostscript's pdfwrite for pdf)
+  "eps",
+  "ps",
+  "pdf",
+] as const;
 
 /**
  * Camera raw formats LibRaw reads (row "libraw", issue 34): demosaiced by LibRaw 0.20's dcraw_emu,

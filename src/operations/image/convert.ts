@@ -15,6 +15,7 @@ import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_ONLY_IMAGE_INPUTS,
+  IMAGE_PDF_INPUTS,
 } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
@@ -30,7 +31,10 @@ export const CONVERT_PAIRS: FormatPair[] = [
   ...IMAGE_INPUTS.flatMap((input) =>
     [
       ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
-      ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
+      ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input)
+        ? []
+        : // images → pdf stays pdf-lib's where it takes the input (pdf/from-images.ts)
+          NATIVE_ONLY_OUTPUTS.filter((o) => o !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(input))),
     ].map((output) => ({ input, output })),
   ),
   // issue 34: inputs only native engines read, to every native output
