@@ -93,7 +93,8 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
   const frames = thumb
     ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]`
-    : ANIMATED.has(req.outputFormat)
+    : // a PSD's images after the first are its layers, not frames: the first is the merged picture
+      ANIMATED.has(req.outputFormat) && req.inputFormat !== "psd"
       ? `[0-${MAX_FRAMES - 1}]`
       : "[0]";
   const out = viaPostScript

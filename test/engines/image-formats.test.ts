@@ -153,8 +153,12 @@ describe("convert pairs listed in the catalogue", () => {
     expect(CONVERT_PAIRS.filter((p) => p.input === "svg").map((p) => p.output)).toEqual(["png", "jpg"]);
     expect(WRITABLE_FORMATS).not.toContain("svg");
     expect(WRITABLE_FORMATS).not.toContain("heic");
-    // outputs only: no header reader for the pre-decode budget yet (formats.ts)
-    expect(CONVERT_PAIRS.some((p) => p.input === "jxl" || p.input === "psd")).toBe(false);
+    // outputs only in WebAssembly: no header reader for the pre-decode budget yet (formats.ts); psd is read natively (issue 34)
+    expect(CONVERT_PAIRS.some((p) => p.input === "jxl")).toBe(false);
+    expect(WASM_PAIRS.some((p) => p.input === "jxl" || p.input === "psd")).toBe(false);
+    expect(enginesFor({ kind: "image", operation: "convert", input: "psd", output: "png" }).map((e) => e.name)).toEqual(
+      ["imagemagick-native"],
+    );
   });
 
   // Each pair twice: as is, and resized to half the source width, at most 128 px (fit "max" never

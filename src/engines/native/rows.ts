@@ -67,6 +67,8 @@ export const NATIVE_IMAGE_INPUTS = [
   // issue 34: PostScript rendered by Ghostscript (-dSAFER), first page, before ImageMagick reads it
   "eps",
   "ps",
+  // issue 34: Photoshop documents (the merged image), which the WASM build only writes
+  "psd",
 ] as const;
 export const NATIVE_IMAGE_OUTPUTS = [
   "png",
