@@ -91,6 +91,16 @@ const SPECS: ToolSpec[] = [
     packages: ["libraw-bin"],
   },
   {
+    // XPS pages (issue 34): libgxps's xpstopng renders the first page for native ImageMagick; it prints no
+    // version of its own, so dpkg says which package it is
+    name: "gxps",
+    bins: ["xpstopng"],
+    versionBin: "dpkg-query",
+    versionArgs: ["-W", "-f=${Version}", "libgxps-utils"],
+    version: /^(\d+\.\d+\.\d+)/,
+    packages: ["libgxps-utils"],
+  },
+  {
     name: "graphicsmagick",
     bins: ["gm"],
     versionArgs: ["version"],

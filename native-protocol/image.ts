@@ -57,6 +57,7 @@ export type ImageFormat =
   | "eps"
   | "ps"
   | "pdf"
+  | "xps"
   | RawFormat;
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */

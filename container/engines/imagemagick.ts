@@ -38,6 +38,7 @@ export const CODER: Record<string, string> = {
   // issue 34: rendered by Ghostscript (inputs) or written through postscript.ts (outputs): Debian's policy refuses IM's own coders
   eps: "png",
   ps: "png",
+  xps: "png",
   pdf: "ppm",
 };
 
@@ -86,6 +87,21 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
       "Ghostscript",
       (t) => new NativeError("OPEN_FAILED", `Ghostscript could not render this ${req.inputFormat}: ${why(t)}`),
     );
+  } else if (req.inputFormat === "xps") {
+    // libgxps renders the first page (it reads the page's parts from the package only)
+    await put(call, "in.xps", req.input);
+    const g = await run(call, tool(call, "gxps").path, [
+      "-f",
+      "1",
+      "-l",
+      "1",
+      "-r",
+      String(o.pixel_density ?? 150),
+      "in.xps",
+      "page",
+    ]);
+    check(g, "libgxps", (t) => new NativeError("OPEN_FAILED", `libgxps could not render this xps: ${why(t)}`));
+    await put(call, "in.bin", await get(call, "page-1.png"));
   } else await put(call, "in.bin", req.input);
   const viaPostScript = POSTSCRIPT_OUTPUTS.has(req.outputFormat);
   const thumb = req.op === "thumbnail";

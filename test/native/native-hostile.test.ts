@@ -9,6 +9,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_pr
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MediaEngine } from "../../src/engines/kinds/media";
 import { execute } from "../../src/runner/execute";
@@ -366,6 +367,55 @@ describe("issue 34: malformed camera raws, and pixel bombs in the new ImageMagic
       const r = await outcome(execute("convert", { output_format: "png" }, [bytesInput(name, data)], nativeOnly()));
       expect(r.code, r.message ?? "converted").toBeDefined();
       expect(codes, r.message).toContain(r.code);
+    });
+  }
+});
+
+describe("an XPS page naming a local file (issue 34: libgxps renders XPS inputs)", () => {
+  /** A one-page XPS package whose page is a red rectangle, and (hostile) an image brush whose source is `image`. */
+  const xps = (image?: string) => {
+    const t = (s: string) => utf8(`<?xml version="1.0" encoding="UTF-8"?>${s}`);
+    const brush = image
+      ? `<Path Data="M 0,0 L 48,0 48,48 0,48 Z"><Path.Fill><ImageBrush ImageSource="${image}" Viewbox="0,0,10,10" ViewboxUnits="Absolute" Viewport="0,0,48,48" ViewportUnits="Absolute"/></Path.Fill></Path>`
+      : "";
+    return zipSync({
+      "[Content_Types].xml": t(
+        `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="fdseq" ContentType="application/vnd.ms-package.xps-fixeddocumentsequence+xml"/><Default Extension="fdoc" ContentType="application/vnd.ms-package.xps-fixeddocument+xml"/><Default Extension="fpage" ContentType="application/vnd.ms-package.xps-fixedpage+xml"/></Types>`,
+      ),
+      "_rels/.rels": t(
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="R1" Type="http://schemas.microsoft.com/xps/2005/06/fixedrepresentation" Target="/FixedDocSeq.fdseq"/></Relationships>`,
+      ),
+      "FixedDocSeq.fdseq": t(
+        `<FixedDocumentSequence xmlns="http://schemas.microsoft.com/xps/2005/06"><DocumentReference Source="/Documents/1/FixedDoc.fdoc"/></FixedDocumentSequence>`,
+      ),
+      "Documents/1/FixedDoc.fdoc": t(
+        `<FixedDocument xmlns="http://schemas.microsoft.com/xps/2005/06"><PageContent Source="/Documents/1/Pages/1.fpage"/></FixedDocument>`,
+      ),
+      "Documents/1/Pages/1.fpage": t(
+        `<FixedPage xmlns="http://schemas.microsoft.com/xps/2005/06" Width="96" Height="48" xml:lang="en-US"><Path Data="M 0,0 L 96,0 96,48 0,48 Z" Fill="#FFFF0000"/>${brush}</FixedPage>`,
+      ),
+    });
+  };
+
+  for (const scheme of ["file://", ""]) {
+    it(`an ImageBrush whose ImageSource is ${scheme ? "a file: URL" : "an absolute path"}: never opened; the page is its twin's`, async () => {
+      const secret = join(scratch, `secret-${unique()}.png`);
+      const watch = watchedFile(secret, "SECRET");
+      const bad = await outcome(
+        execute(
+          "convert",
+          { output_format: "png" },
+          [bytesInput("hostile.xps", xps(`${scheme}${secret}`))],
+          nativeOnly(),
+        ),
+      );
+      const good = await outcome(
+        execute("convert", { output_format: "png" }, [bytesInput("twin.xps", xps())], nativeOnly()),
+      );
+      expect(await watch.opened(), `the engine opened ${secret}`).toBe(false);
+      expect(good.data, good.message).toBeDefined();
+      if (bad.data) expect(differingPixels(bad.data, good.data!), "pixels that differ from the twin").toBe(0);
+      else expect(bad.code).toBe("OPEN_FAILED");
     });
   }
 });

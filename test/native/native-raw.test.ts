@@ -197,6 +197,16 @@ describe("PostScript in and out (Ghostscript -dSAFER renders; eps/ps/pdf written
     expect(identify(tmpFile(r.out.files[0]!, "jpg"))).toMatchObject({ width: Math.round(w), height: Math.round(h) });
   });
 
+  it("office/tika-testPPT.xps → png at 72 ppi: its first page rendered by libgxps, 720×540 pt per facts.json", async () => {
+    const rel = "office/tika-testPPT.xps";
+    const r = await execute("convert", { output_format: "png", pixel_density: 72 }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("imagemagick-native");
+    const [w, h] = fact(rel).page_size_pts as [number, number];
+    const id = identify(tmpFile(r.out.files[0]!, "png"));
+    expect(id).toMatchObject({ format: "PNG", width: w, height: h });
+    expect(id.stddev).toBeGreaterThan(0.01);
+  });
+
   for (const out of ["eps", "ps"] as const) {
     it(`images/pngsuite-basn6a16.png → ${out}: Ghostscript renders it back to the same pixels (on white)`, async () => {
       const rel = "images/pngsuite-basn6a16.png";

@@ -37,6 +37,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   bzip2: "bzip2",
   dcraw_emu: "libraw-bin",
   simple_dcraw: "libraw-bin",
+  xpstopng: "libgxps-utils",
   tar: "tar",
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",

@@ -45,6 +45,7 @@ export const IMAGE_FORMATS: readonly ImageFormat[] = [
   "eps",
   "ps",
   "pdf",
+  "xps",
   ...RAW_FORMATS,
 ];
 
@@ -61,6 +62,7 @@ const ALIASES: Record<string, ImageFormat> = {
   jpf: "jp2",
   epsf: "eps",
   epsi: "eps",
+  oxps: "xps",
 };
 
 /**
@@ -94,6 +96,7 @@ export const MIME: Record<ImageFormat, string> = {
   eps: "application/postscript",
   ps: "application/postscript",
   pdf: "application/pdf",
+  xps: "application/vnd.ms-xpsdocument",
   ...(Object.fromEntries(RAW_FORMATS.map((f) => [f, "image/x-raw"])) as Record<RawFormat, string>),
 };
 

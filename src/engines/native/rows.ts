@@ -69,6 +69,8 @@ export const NATIVE_IMAGE_INPUTS = [
   "ps",
   // issue 34: Photoshop documents (the merged image), which the WASM build only writes
   "psd",
+  // issue 34: XPS, first page rendered by libgxps (xpstopng)
+  "xps",
 ] as const;
 export const NATIVE_IMAGE_OUTPUTS = [
   "png",
