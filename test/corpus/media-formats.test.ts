@@ -185,3 +185,49 @@ describe("new outputs: flv and wmv (video), from a corpus video and from an anim
     });
   }
 });
+
+describe("the new inputs cut short or filled with noise end in a coded error, never a hang or a crash", () => {
+  const noise = new Uint8Array(4096).map((_, i) => (i * 2654435761) >>> 24);
+  for (const format of [...NEW_VIDEO, ...NEW_AUDIO]) {
+    it(`${format}: its first 600 bytes, and 4 KiB of noise under its name → OPEN_FAILED or CONVERSION_FAILED`, async () => {
+      const head = new Uint8Array(readFileSync(fixture(format))).subarray(0, 600);
+      for (const [what, data] of [
+        ["cut", head],
+        ["noise", noise],
+      ] as const) {
+        const r = await ffmpegEngine().run({
+          op: "convert",
+          input: { data, filename: `${what}.${format}` },
+          outputFormat: "mp3",
+          options: {},
+        });
+        // a cut file may still hold a few decodable frames: then its output is audio ffprobe reads
+        if (r.ok) expect(codecs(ffprobe(tmp.file(r.data, "mp3"))), `${what}.${format}`).toEqual(["audio:mp3"]);
+        else
+          expect(["OPEN_FAILED", "CONVERSION_FAILED"], `${what}.${format}: ${r.error.message}`).toContain(r.error.code);
+      }
+    });
+  }
+});
+
+describe("WMA takes at most two channels", () => {
+  it(
+    "video/tika-testVideoMp4.mp4 (5.1 AAC) → wma and → wmv: the audio downmixed to stereo wmav2",
+    { timeout: 120_000 },
+    async () => {
+      const rel = "video/tika-testVideoMp4.mp4";
+      expect(audioStream(ffprobe(corpusPath(rel)))!.channels).toBe(6);
+      for (const out of ["wma", "wmv"]) {
+        const r = await ffmpegEngine().run({
+          op: "convert",
+          input: corpusInput(rel),
+          outputFormat: out as never,
+          options: {},
+        });
+        if (!r.ok) throw new Error(r.error.message);
+        const a = audioStream(ffprobe(tmp.file(r.data, out)))!;
+        expect(a, out).toMatchObject({ codec_name: "wmav2", channels: 2 });
+      }
+    },
+  );
+});

@@ -60,7 +60,7 @@ const audio = (out: MediaOutput) => ({
     .number()
     .int()
     .min(1)
-    .max(out === "mp3" ? 2 : 8)
+    .max(["mp3", "wma", "wmv"].includes(out) ? 2 : 8)
     .optional()
     .describe("Channels (1 mono, 2 stereo, …)"),
 });
