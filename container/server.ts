@@ -25,6 +25,7 @@ import { fonttools } from "./engines/fonts.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { inkscape } from "./engines/inkscape.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
+import { libraw } from "./engines/libraw.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
@@ -37,6 +38,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   qpdf: qpdfEngine,
   libreoffice,
   "imagemagick-native": imagemagick,
+  libraw,
   command,
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,

@@ -27,6 +27,8 @@ interface ToolSpec {
   packages: string[];
   /** An extra check (LibreOffice also needs Python's UNO bridge). */
   extra?: () => Promise<boolean>;
+  /** Another executable of the same package that prints the version (dcraw_emu prints none; simple_dcraw names LibRaw's). */
+  versionBin?: string;
 }
 
 /** Debian's python3 with the UNO bridge (the pool's bridge process, container/office). */
@@ -86,6 +88,25 @@ const SPECS: ToolSpec[] = [
     versionArgs: ["--version"],
     version: /Inkscape (\d+\.\d+(?:\.\d+)?)/,
     packages: ["inkscape"],
+  },
+  {
+    // camera raw photos (issue 34): LibRaw's dcraw emulator (container/engines/libraw.ts)
+    name: "libraw",
+    bins: ["dcraw_emu"],
+    versionBin: "simple_dcraw",
+    versionArgs: [],
+    version: /LibRaw (\d+\.\d+\.\d+)/,
+    packages: ["libraw-bin"],
+  },
+  {
+    // XPS pages (issue 34): libgxps's xpstopng renders the first page for native ImageMagick; it prints no
+    // version of its own, so dpkg says which package it is
+    name: "gxps",
+    bins: ["xpstopng"],
+    versionBin: "dpkg-query",
+    versionArgs: ["-W", "-f=${Version}", "libgxps-utils"],
+    version: /^(\d+\.\d+\.\d+)/,
+    packages: ["libgxps-utils"],
   },
   {
     name: "graphicsmagick",
@@ -166,7 +187,8 @@ export async function probeTools(): Promise<{ found: Map<string, Tool>; status: 
   const status = await Promise.all(
     SPECS.map(async (s): Promise<ToolStatus> => {
       const path = s.bins.map(which).find(Boolean);
-      const version = path ? s.version.exec(await output(path, s.versionArgs))?.[1] : undefined;
+      const versionPath = s.versionBin ? which(s.versionBin) : path;
+      const version = path && versionPath ? s.version.exec(await output(versionPath, s.versionArgs))?.[1] : undefined;
       const ok = !!path && !!version && (!s.extra || (await s.extra()));
       if (ok) found.set(s.name, { name: s.name, path: path!, version: version! });
       return { name: s.name, version: ok ? version! : null, packages: s.packages };

@@ -6,9 +6,59 @@
  */
 import type { WatermarkPlacement } from "./placement.ts";
 
+/**
+ * Camera raw formats (issue 34): read by LibRaw in the native engine (container/engines/libraw.ts),
+ * demosaiced with the camera's white balance and orientation. Extensions as cameras write them.
+ */
+export const RAW_FORMATS = [
+  "3fr",
+  "arw",
+  "cr2",
+  "cr3",
+  "crw",
+  "dcr",
+  "dng",
+  "erf",
+  "kdc",
+  "mos",
+  "mrw",
+  "nef",
+  "nrw",
+  "orf",
+  "pef",
+  "raf",
+  "raw",
+  "rw2",
+  "sr2",
+  "srw",
+  "x3f",
+] as const;
+
+/** A camera raw format ({@link RAW_FORMATS}). */
+export type RawFormat = (typeof RAW_FORMATS)[number];
+
 /** Canonical image format names (lower-case file extensions) the engines know (each engine's row says which way each goes). */
 export type ImageFormat =
-  "png" | "jpg" | "webp" | "gif" | "tiff" | "bmp" | "ico" | "avif" | "heic" | "svg" | "jxl" | "psd";
+  | "png"
+  | "jpg"
+  | "webp"
+  | "gif"
+  | "tiff"
+  | "bmp"
+  | "ico"
+  | "avif"
+  | "heic"
+  | "svg"
+  | "jxl"
+  | "psd"
+  | "ppm"
+  | "tga"
+  | "jp2"
+  | "eps"
+  | "ps"
+  | "pdf"
+  | "xps"
+  | RawFormat;
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */
 export type Fit = "max" | "crop" | "scale";

@@ -68,6 +68,17 @@ const CASES: Case[] = [
     file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm",
     req: { op: "thumbnail", outputFormat: "png", options: {} },
   },
+  // issue 34: a new audio output and a new video output
+  {
+    name: "AIFF → WMA (wmav2; 0.3 s 24-bit pluck)",
+    file: "audio/cpython-pluck-pcm24.aiff",
+    req: { op: "convert", outputFormat: "wma", options: {} },
+  },
+  {
+    name: "MP4 → WMV (wmv2 + wmav2; 13.7 s 320×240 15 fps)",
+    file: "video/tika-testVideoMp4.mp4",
+    req: { op: "convert", outputFormat: "wmv", options: {} },
+  },
   {
     name: "GIF, first 3 s (Big Buck Bunny; palette + frames)",
     file: "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm",

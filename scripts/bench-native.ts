@@ -6,7 +6,8 @@
  *   per file (one process per document, its profile already created: the usual CLI use);
  * - Ghostscript: pdf/a 2b, pdf/x 3 and optimize web through the engine against the same `gs`
  *   command (container/engines/ghostscript.ts exports its arguments) — for optimize the same gs + qpdf
- *   chain — run directly; medians of `runs`.
+ *   chain — run directly; medians of `runs`;
+ * - camera raw → jpg (issue 34): the libraw row (dcraw_emu, then ImageMagick) against the same two commands.
  * Run: `npm run bench -- native` (or `node scripts/bench-native.ts`).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -16,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gsArgs, OPTIMIZE_COMMON, PROFILES, pdfaPlan, pdfxPlan } from "../container/engines/ghostscript.ts";
+import { dcrawArgs } from "../container/engines/libraw.ts";
 import { pack, unpack } from "../native-protocol/wire.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -216,6 +218,30 @@ export async function benchNative(runs = 5): Promise<void> {
         }
       }
     } else console.log("\nGhostscript is not installed (npm run setup:native); skipped.");
+
+    // issue 34: a camera raw → jpg through the engine's libraw row (HTTP, dcraw_emu, ImageMagick) against the
+    // same two tools run directly on the same file
+    if (have.get("libraw") && have.get("imagemagick")) {
+      const dir = mkdtempSync(join(tmpdir(), "bench-raw-"));
+      const rel = "raw/exiftool-Nikon.nef";
+      const data = new Uint8Array(readFileSync(join(CORPUS, rel)));
+      copyFileSync(join(CORPUS, rel), join(dir, "in.nef"));
+      const direct = () => {
+        spawnSync("dcraw_emu", [...dcrawArgs("in.nef", "in.tiff")], { cwd: dir, stdio: "ignore" });
+        return spawnSync("convert", ["tiff:in.tiff[0]", "-auto-orient", "-quality", "90", "jpeg:out.jpg"], {
+          cwd: dir,
+          stdio: "ignore",
+        });
+      };
+      const req = { op: "convert", input: data, inputFormat: "nef", outputFormat: "jpg", options: { quality: 90 } };
+      const ours = await time(() => invoke(url, "libraw", "run", req), runs);
+      const theirs = await time(direct, runs);
+      console.log(
+        `\nLibRaw ${have.get("libraw")} (dcraw_emu) + ImageMagick through the native engine vs the same commands run directly; medians of ${runs}`,
+      );
+      console.log("| conversion | input | engine ms | dcraw_emu + convert ms | ratio |\n|---|---|---|---|---|");
+      console.log(`| raw → jpg | ${rel} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${(ours / theirs).toFixed(2)} |`);
+    } else console.log("\nLibRaw (libraw-bin) is not installed (npm run setup:native); raw → jpg skipped.");
   } finally {
     server.kill("SIGTERM");
   }

@@ -14,7 +14,7 @@ import { basename, join } from "node:path";
 import type { MediaCommandRequest } from "../../native-protocol/command.ts";
 import { checkFfmpegWords, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
 import { FONT_FILES, type MediaRequest } from "../../native-protocol/media/formats.ts";
-import { MediaPlanError, planRuns, type PlanPaths } from "../../native-protocol/media/plan.ts";
+import { MediaPlanError, NOTHING_ENCODED, planRuns, type PlanPaths } from "../../native-protocol/media/plan.ts";
 import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../native-protocol/media/probe.ts";
 import { which } from "../tools.ts";
 import {
@@ -123,6 +123,11 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
         ),
     );
   }
+  if (NOTHING_ENCODED.test(r.stderr))
+    throw new NativeError(
+      "CONVERSION_FAILED",
+      `${req.input.filename} holds nothing ffmpeg could decode to ${req.outputFormat} (it may be cut short or damaged).`,
+    );
   const data = await get(call, join("out", `output.${req.outputFormat}`)).catch(() => new Uint8Array());
   if (!data.byteLength)
     throw new NativeError(

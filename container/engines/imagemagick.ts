@@ -9,6 +9,7 @@
 import { readdir } from "node:fs/promises";
 import type { ConvertOptions, Fit, ImageRunRequest, ThumbnailOptions } from "../../native-protocol/image.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { POSTSCRIPT_INPUTS, POSTSCRIPT_OUTPUTS, distillArgs, postScriptOf, readPpm, renderArgs } from "./postscript.ts";
 
 /** Output formats that keep several frames (animation, multi-page). */
 const ANIMATED = new Set(["gif", "webp", "tiff"]);
@@ -31,6 +32,14 @@ export const CODER: Record<string, string> = {
   heic: "heic",
   svg: "svg",
   psd: "psd",
+  ppm: "ppm",
+  tga: "tga",
+  jp2: "jp2",
+  // issue 34: rendered by Ghostscript (inputs) or written through postscript.ts (outputs): Debian's policy refuses IM's own coders
+  eps: "png",
+  ps: "png",
+  xps: "png",
+  pdf: "ppm",
 };
 
 /**
@@ -38,7 +47,7 @@ export const CODER: Record<string, string> = {
  * drops it, which would expose whatever colour transparent pixels hold. They are flattened on white,
  * as the WASM engine does for JPEG.
  */
-const OPAQUE = new Set(["jpg", "heic", "avif"]);
+const OPAQUE = new Set(["jpg", "heic", "avif", ...POSTSCRIPT_OUTPUTS]);
 
 /** The resize arguments for a box and fit (contract §6 `fit`). */
 function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolean): string[] {
@@ -50,7 +59,12 @@ function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolea
   return [op, thumb ? box : `${box}>`];
 }
 
-async function run_(req: ImageRunRequest, call: NativeCall) {
+/**
+ * convert and thumbnail of one image with native ImageMagick (the image kind's `run`); also the
+ * second step of a camera raw (libraw.ts hands it LibRaw's demosaiced TIFF).
+ * @throws NativeError UNSUPPORTED | OPEN_FAILED | OVER_BUDGET | CONVERSION_FAILED | TIMEOUT
+ */
+export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   const im = tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
@@ -61,29 +75,61 @@ async function run_(req: ImageRunRequest, call: NativeCall) {
       "UNSUPPORTED",
       `${req.inputFormat} → ${req.outputFormat} is not converted by the native ImageMagick engine.`,
     );
-  await put(call, "in.bin", req.input);
   // convert's or thumbnail's options: the fields the other one has are absent
   const o = req.options as ConvertOptions & ThumbnailOptions;
+  if (POSTSCRIPT_INPUTS.has(req.inputFormat)) {
+    // Ghostscript renders the first page (its PNG is what ImageMagick reads as in.bin)
+    const gs = tool(call, "ghostscript");
+    await put(call, "in.ps", req.input);
+    const g = await run(call, gs.path, renderArgs("in.ps", "in.bin", o.pixel_density ?? 150));
+    check(
+      g,
+      "Ghostscript",
+      (t) => new NativeError("OPEN_FAILED", `Ghostscript could not render this ${req.inputFormat}: ${why(t)}`),
+    );
+  } else if (req.inputFormat === "xps") {
+    // libgxps renders the first page (it reads the page's parts from the package only)
+    await put(call, "in.xps", req.input);
+    const g = await run(call, tool(call, "gxps").path, [
+      "-f",
+      "1",
+      "-l",
+      "1",
+      "-r",
+      String(o.pixel_density ?? 150),
+      "in.xps",
+      "page",
+    ]);
+    check(g, "libgxps", (t) => new NativeError("OPEN_FAILED", `libgxps could not render this xps: ${why(t)}`));
+    await put(call, "in.bin", await get(call, "page-1.png"));
+  } else await put(call, "in.bin", req.input);
+  const viaPostScript = POSTSCRIPT_OUTPUTS.has(req.outputFormat);
   const thumb = req.op === "thumbnail";
   // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
   const frames = thumb
     ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]`
-    : ANIMATED.has(req.outputFormat)
+    : // a PSD's images after the first are its layers, not frames: the first is the merged picture
+      ANIMATED.has(req.outputFormat) && req.inputFormat !== "psd"
       ? `[0-${MAX_FRAMES - 1}]`
       : "[0]";
-  const out =
-    thumb && (o.count ?? 1) > 1 ? `${outCoder}:out-%d.${req.outputFormat}` : `${outCoder}:out.${req.outputFormat}`;
+  const out = viaPostScript
+    ? "ppm:out.ppm"
+    : thumb && (o.count ?? 1) > 1
+      ? `${outCoder}:out-%d.${req.outputFormat}`
+      : `${outCoder}:out.${req.outputFormat}`;
   const animation = !thumb && req.inputFormat === "gif" && ANIMATED.has(req.outputFormat);
   const args = [
     `${inCoder}:in.bin${frames}`,
     ...(animation ? ["-coalesce"] : []), // whole frames before resizing an animation (GIF frames may be partial)
-    ...(o.auto_orient === false ? [] : ["-auto-orient"]),
+    // a TGA's origin (BottomLeft) is applied by IM 6's reader already and kept as its orientation: -auto-orient would flip it twice
+    ...(o.auto_orient === false || req.inputFormat === "tga" ? [] : ["-auto-orient"]),
     ...resize(o, thumb),
     ...(OPAQUE.has(req.outputFormat) ? ["-background", "white", "-alpha", "remove", "-alpha", "off"] : []),
     ...(o.strip || thumb ? ["-strip"] : []),
     ...(o.quality ? ["-quality", String(o.quality)] : []),
     ...(o.pixel_density ? ["-units", "PixelsPerInch", "-density", String(o.pixel_density)] : []),
+    ...(viaPostScript ? ["-depth", "8"] : []), // postscript.ts writes 8-bit samples
     out,
   ];
   const r = await run(call, im.path, args);
@@ -94,12 +140,16 @@ async function run_(req: ImageRunRequest, call: NativeCall) {
           `The image needs more than the native engine's ImageMagick resource limits: ${why(t)}`,
         )
       : new NativeError(
-          /no decode delegate|improper image header|corrupt|insufficient image data|not a/i.test(t)
+          /no decode delegate|improper image header|corrupt|insufficient image data|not a|unable to (read|decode) image/i.test(
+            t,
+          )
             ? "OPEN_FAILED"
             : "CONVERSION_FAILED",
-          `ImageMagick: ${why(t)}`,
+          // the reader's own complaint, not the "no images defined" that follows it
+          `ImageMagick: ${why(t, /^(convert|magick)(-im6\.q16)?: (?!no images defined)/)}`,
         ),
   );
+  if (viaPostScript) return { ...(await postScriptOutput(req.outputFormat, call)), ms: r.ms };
   const names = (await readdir(call.work))
     .filter((n) => n.startsWith("out"))
     .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
@@ -118,10 +168,28 @@ async function run_(req: ImageRunRequest, call: NativeCall) {
   return { outputs, wasmMemoryBytes: 0, ms: r.ms };
 }
 
+/** The picture ImageMagick wrote as out.ppm, as eps/ps (postscript.ts) or a PDF of it (Ghostscript's pdfwrite). */
+async function postScriptOutput(format: string, call: NativeCall) {
+  const ppm = await get(call, "out.ppm");
+  const { width, height } = readPpm(ppm);
+  let data = postScriptOf(ppm, format === "eps" ? "eps" : "ps");
+  if (format === "pdf") {
+    await put(call, "out.ps", data);
+    const g = await run(call, tool(call, "ghostscript").path, distillArgs("out.ps", "out.pdf"));
+    check(
+      g,
+      "Ghostscript",
+      (t) => new NativeError("CONVERSION_FAILED", `Ghostscript could not write the PDF: ${why(t)}`),
+    );
+    data = await get(call, "out.pdf");
+  }
+  return { outputs: [{ data, format, width, height, frames: 1 }], wasmMemoryBytes: 0 };
+}
+
 /** The engine's version (the image kind's `info`). */
 async function info(_req: unknown, call: NativeCall) {
   return { wasmMemoryBytes: 0, engineVersion: tool(call, "imagemagick").version };
 }
 
 /** Native ImageMagick (kind image: run, info). */
-export const imagemagick: NativeEngineDef = { tool: "imagemagick", methods: { run: run_, info } };
+export const imagemagick: NativeEngineDef = { tool: "imagemagick", methods: { run: runImageMagick, info } };

@@ -77,7 +77,7 @@ export function overBudget(
   }
   if (span > budget.maxSeconds)
     return `${span.toFixed(0)} s of media is more than ffmpeg in WebAssembly takes (${budget.maxSeconds} s)`;
-  const pcm = ["wav", "flac"].includes(req.outputFormat ?? "") || (o.audio_codec ?? "").startsWith("pcm");
+  const pcm = ["wav", "flac", "aiff"].includes(req.outputFormat ?? "") || (o.audio_codec ?? "").startsWith("pcm");
   if (pcm && probe.audio) {
     const estimate =
       span *

@@ -11,10 +11,15 @@
  */
 
 /** Video containers convert writes. */
-export const VIDEO_OUTPUTS = ["mp4", "webm", "mkv", "mov", "avi", "m4v", "gif"] as const;
+export const VIDEO_OUTPUTS = ["mp4", "webm", "mkv", "mov", "avi", "m4v", "gif", "flv", "wmv"] as const;
 /** Audio formats convert writes. */
-export const AUDIO_OUTPUTS = ["mp3", "wav", "ogg", "opus", "flac", "aac", "m4a"] as const;
-/** Video inputs (read by ffmpeg's demuxers; an animated GIF counts as video). */
+export const AUDIO_OUTPUTS = ["mp3", "wav", "ogg", "opus", "flac", "aac", "m4a", "aiff", "wma"] as const;
+/**
+ * Video inputs (read by ffmpeg's demuxers; an animated GIF counts as video). Issue 34 added the rest of
+ * CloudConvert's list: every one is demuxed and decoded by both ffmpegs (the WebAssembly build's
+ * `-demuxers`/`-decoders` list cavsvideo, dv, asf (dvr-ms), mpeg (mod, vob), mpegts (m2ts, mts), mxf,
+ * rm (rv10–40, cook), swf, wtv, ogg), so the WebAssembly/native split stays the budget's alone.
+ */
 export const VIDEO_INPUTS = [
   "mp4",
   "webm",
@@ -34,6 +39,17 @@ export const VIDEO_INPUTS = [
   "m2ts",
   "vob",
   "gif",
+  "3gpp",
+  "cavs",
+  "dv",
+  "dvr",
+  "mod",
+  "mxf",
+  "rm",
+  "rmvb",
+  "swf",
+  "wtv",
+  "ogg",
 ] as const;
 /** Audio inputs. */
 export const AUDIO_INPUTS = [
@@ -53,6 +69,10 @@ export const AUDIO_INPUTS = [
   "mka",
   "ac3",
   "weba",
+  "aifc",
+  "caf",
+  "m4b",
+  "voc",
 ] as const;
 /** Thumbnail outputs of a video. */
 export const THUMBNAIL_OUTPUTS = ["png", "jpg", "webp"] as const;
@@ -73,6 +93,7 @@ export const VIDEO_CODECS = {
   vp8: "libvpx",
   vp9: "libvpx-vp9",
   mpeg4: "mpeg4",
+  wmv2: "wmv2",
   copy: "copy",
 } as const;
 /** Codec names of the `audio_codec` option → ffmpeg encoder ("none" drops the audio). */
@@ -84,6 +105,9 @@ export const AUDIO_CODECS = {
   flac: "flac",
   pcm_s16le: "pcm_s16le",
   pcm_s24le: "pcm_s24le",
+  pcm_s16be: "pcm_s16be",
+  pcm_s24be: "pcm_s24be",
+  wma: "wmav2",
   copy: "copy",
   none: "",
 } as const;
@@ -115,6 +139,8 @@ export const CONTAINER_VIDEO_CODECS: Record<Exclude<VideoOutput, "gif">, readonl
   mkv: ["x264", "h264", "x265", "h265", "vp8", "vp9", "mpeg4", "copy"],
   webm: ["vp8", "vp9", "copy"],
   avi: ["mpeg4", "x264", "h264", "copy"],
+  flv: ["x264", "h264", "copy"],
+  wmv: ["wmv2", "copy"],
 };
 /** Which audio codecs each output takes. */
 export const CONTAINER_AUDIO_CODECS: Record<MediaOutput, readonly AudioCodec[]> = {
@@ -124,6 +150,8 @@ export const CONTAINER_AUDIO_CODECS: Record<MediaOutput, readonly AudioCodec[]> 
   mkv: ["aac", "mp3", "opus", "vorbis", "flac", "pcm_s16le", "pcm_s24le", "copy", "none"],
   webm: ["opus", "vorbis", "copy", "none"],
   avi: ["mp3", "aac", "pcm_s16le", "copy", "none"],
+  flv: ["aac", "mp3", "copy", "none"],
+  wmv: ["wma", "copy", "none"],
   gif: ["none"],
   mp3: ["mp3", "copy"],
   wav: ["pcm_s16le", "pcm_s24le"],
@@ -132,6 +160,8 @@ export const CONTAINER_AUDIO_CODECS: Record<MediaOutput, readonly AudioCodec[]> 
   flac: ["flac", "copy"],
   aac: ["aac", "copy"],
   m4a: ["aac", "copy"],
+  aiff: ["pcm_s16be", "pcm_s24be"],
+  wma: ["wma", "copy"],
 };
 
 /** The options of `convert` on audio and video (contract §6 "video (ffmpeg)", "audio (ffmpeg)"); times in seconds. */
@@ -209,7 +239,7 @@ export type MediaRequest =
 
 /** The default video codec of a container. */
 export function defaultVideoCodec(format: string): VideoCodec {
-  return format === "webm" ? "vp9" : format === "avi" ? "mpeg4" : "x264";
+  return format === "webm" ? "vp9" : format === "avi" ? "mpeg4" : format === "wmv" ? "wmv2" : "x264";
 }
 
 /** The default audio codec of an output. */
@@ -221,6 +251,8 @@ export function defaultAudioCodec(format: MediaOutput): AudioCodec {
     mkv: "aac",
     webm: "opus",
     avi: "mp3",
+    flv: "aac",
+    wmv: "wma",
     gif: "none",
     mp3: "mp3",
     wav: "pcm_s16le",
@@ -229,6 +261,8 @@ export function defaultAudioCodec(format: MediaOutput): AudioCodec {
     flac: "flac",
     aac: "aac",
     m4a: "aac",
+    aiff: "pcm_s16be",
+    wma: "wma",
   };
   return map[format];
 }

@@ -34,6 +34,13 @@ export class MediaPlanError extends Error {
   }
 }
 
+/**
+ * ffmpeg's console line when a run decoded nothing it could encode (a file cut short after its
+ * headers, noise behind a valid header): the output holds only a container header, so the executors
+ * answer CONVERSION_FAILED instead of that file (issue 34's malformed-input sweep).
+ */
+export const NOTHING_ENCODED = /Output file is empty, nothing was encoded/;
+
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const secs = (n: number) => String(round(n));
 
@@ -120,6 +127,16 @@ function videoCodecArgs(codec: VideoCodec, o: MediaOptions): string[] {
         "yuv420p",
       ];
     }
+    case "wmv2":
+      // Windows Media Video 8 (the ASF family's encoder in ffmpeg), quality-scaled like MPEG-4 Part 2
+      return [
+        "-c:v",
+        "wmv2",
+        "-q:v",
+        String(o.crf !== undefined ? Math.max(1, Math.min(31, Math.round(o.crf / 2))) : 4),
+        "-pix_fmt",
+        "yuv420p",
+      ];
     default:
       return [
         "-c:v",
@@ -139,7 +156,9 @@ function audioCodecArgs(codec: AudioCodec, source: MediaProbe["audio"], o: Media
   if (enc === "copy") return ["-c:a", "copy"];
   const args = ["-c:a", enc];
   const channels =
-    o.audio_channels ?? (source && source.channels > 2 && ["libmp3lame", "libopus"].includes(enc) ? 2 : undefined);
+    o.audio_channels ??
+    // MP3, and WMA (wmav2 takes at most 2 channels), downmix more; Opus does by default here
+    (source && source.channels > 2 && ["libmp3lame", "libopus", "wmav2"].includes(enc) ? 2 : undefined);
   if (channels) args.push("-ac", String(channels));
   if (enc === "libopus" && (channels ?? source?.channels ?? 2) > 2) args.push("-mapping_family", "1");
   let rate = o.audio_frequency;

@@ -39,6 +39,7 @@ import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
 import {
+  RAW_INPUTS,
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
@@ -123,10 +124,11 @@ export const ENGINES = [
     version: IMAGEMAGICK_ENGINE.version,
     kind: "image",
     placement: "engine-worker",
-    // only the outputs the WASM build writes (formats.ts): HEIC output is the native row's
+    // only the inputs the WASM build reads and the outputs it writes (formats.ts): HEIC output, camera raws
+    // (a WASM decoder would answer their embedded thumbnail), ppm, tga and jp2 are the native rows'
     offers: {
       operations: ["convert", "thumbnail", "watermark", "optimize"],
-      formats: WRITABLE_FORMATS.map((output) => ({ input: "*", output })),
+      formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))),
     },
     budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
     aliases: ["graphicsmagick", "vips", "libvips"],
@@ -266,6 +268,19 @@ export const ENGINES = [
     aliases: [],
   },
   {
+    // camera raw photos (issue 34): LibRaw demosaics (camera white balance, orientation), native ImageMagick writes
+    name: "libraw",
+    version: NATIVE_VERSIONS.libraw,
+    kind: "image",
+    placement: "native",
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: RAW_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["dcraw", "ufraw"],
+  },
+  {
     name: "native-command",
     version: NATIVE_VERSIONS.imagemagick,
     kind: "command",
@@ -374,6 +389,13 @@ export { NATIVE_IMAGE_INPUTS };
 export { NATIVE_IMAGE_OUTPUTS };
 /** Vector drawings the vector engine (row "inkscape") reads, and the pairs it converts. */
 export { VECTOR_INPUTS, VECTOR_PAIRS };
+/** Camera raw formats the native LibRaw engine (row "libraw") reads through convert and thumbnail. */
+export { RAW_INPUTS };
+/** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw). */
+export const NATIVE_ONLY_IMAGE_INPUTS: readonly ImageFormat[] = [
+  ...NATIVE_IMAGE_INPUTS.filter((f) => !READABLE_FORMATS.includes(f)),
+  ...RAW_INPUTS,
+];
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */

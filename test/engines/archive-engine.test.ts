@@ -40,6 +40,18 @@ const LINKS_AS_FILES: Record<string, string[]> = {
   "libarchive-test_read_format_rar.rar": ["testlink"],
   "libarchive-test_read_format_iso_joliet_rockridge.iso": ["symlink"],
 };
+/**
+ * 7-Zip 24.09 reads a deb as its ar members but leaves out the `debian-binary` marker (4 bytes, "2.0\n");
+ * every other member is held to bsdtar's extraction.
+ */
+const LEFT_OUT: Record<string, string[]> = { "debian-fonts-inconsolata_001.010-6_all.deb": ["debian-binary"] };
+/** The oracle of each corpus archive: bsdtar, except where it cannot read the format (7z) or the names (GNU tar). */
+function oracleOf(name: string, password?: string): "bsdtar" | "tar" | "7z" {
+  if (name.startsWith("cpython")) return "tar";
+  // bsdtar reads neither ARJ nor a gzip of a file that is not a tar ("unrecognized format"): p7zip 16.02 is their oracle
+  if (password || /\.arj$/.test(name) || name === "libarchive-test_read_format_raw.data.gz") return "7z";
+  return "bsdtar";
+}
 const SPARSE_PAX = /^gnu\/(sparse-0\.0|sparse-0\.1|sparse-1\.0|GNUSparseFile\.\d+\/sparse-\d\.\d)$/;
 const notUtf8 = (s: string) => s.includes("\uFFFD");
 
@@ -54,6 +66,9 @@ describe("extraction of every archive in the corpus, against native extraction",
   it("the sweep covers the formats issue 15 claims, and the rest of the corpus is listed as not claimed yet", () => {
     const exts = new Set(SWEEP.claimed.map(extensionOf));
     for (const e of ["zip", "7z", "rar", "tar", "tgz", "iso"]) expect(exts.has(e), e).toBe(true);
+    // issue 34: the rest of the corpus's archives, each a format of CloudConvert's archive list
+    for (const e of ["deb", "arj", "cpio", "tlz", "tar.z", "cab", "rpm", "lzh", "gz", "tbz", "txz"])
+      expect(exts.has(e), e).toBe(true);
     expect(SWEEP.claimed.length + SWEEP.unclaimed.length).toBe(readdirSync(corpusPath("archives")).length);
   });
 
@@ -85,7 +100,9 @@ describe("extraction of every archive in the corpus, against native extraction",
       expect(r.ok, JSON.stringify(r.ok ? "" : r.error)).toBe(true);
       if (!r.ok) return;
       // bsdtar reads all but the non-UTF-8 tar names (GNU tar is its oracle) and the encrypted zips (7z)
-      const native = nativeExtract(file, name.startsWith("cpython") ? "tar" : password ? "7z" : "bsdtar", password);
+      const native = nativeExtract(file, oracleOf(name, password), password);
+      expect(native.size, "the oracle extracts something").toBeGreaterThan(0);
+      for (const p of LEFT_OUT[name] ?? []) expect(native.delete(p), p).toBe(true);
       const ours = new Map(r.members.map((m) => [m.path, Buffer.from(m.data)]));
       const extra = LINKS_AS_FILES[name] ?? [];
       for (const p of extra) ours.delete(p);
@@ -228,6 +245,133 @@ describe("hostile and broken archives", () => {
     });
     expect(r.ok && r.members.map((m) => m.path).sort()).toEqual(["file.txt", "small.zip"]);
   });
+});
+
+describe("hostile and broken archives in the formats issue 34 added", () => {
+  // made here with native tools (bsdtar, gzip, bzip2, xz), each a bomb, a path that climbs out, or a file cut short
+  const dir = mkdtempSync(join(TMP, "hostile34-"));
+  const zeros = join(dir, "zeros.bin");
+  writeFileSync(zeros, new Uint8Array(80 * 1024 * 1024));
+  const sh = (cmd: string, args: string[], out?: string) => {
+    const bytes = execFileSync(cmd, args, { cwd: dir, maxBuffer: 256 * 1024 * 1024 });
+    if (out) writeFileSync(join(dir, out), bytes);
+  };
+  sh("bsdtar", ["--format=raw", "-Z", "-cf", "zeros.bin.Z", "zeros.bin"]);
+  sh("bsdtar", ["-Z", "-cf", "zeros.tar.Z", "zeros.bin"]);
+  sh("bsdtar", ["--lzma", "-cf", "zeros.tlz", "zeros.bin"]);
+  sh("gzip", ["-c", "zeros.bin"], "zeros.bin.gz");
+  sh("bzip2", ["-c", "zeros.bin"], "zeros.bin.bz2");
+  sh("xz", ["-c", "zeros.bin"], "zeros.bin.xz");
+  sh("xz", ["--format=lzma", "-c", "zeros.bin"], "zeros.bin.lzma");
+  writeFileSync(join(dir, "evil.txt"), "x\n");
+  sh("bsdtar", ["--format=cpio", "-s", ",^,../,", "-cf", "climb.cpio", "evil.txt"]);
+  sh("bsdtar", ["--format=cpio", "-P", "-cf", "absolute.cpio", join(dir, "evil.txt")]);
+  // the cab's stored name "dir1\file1" (CFFILE entries carry no checksum) rewritten to "..\1\file1"
+  const cab = readFileSync(corpusPath("archives/libarchive-test_read_format_cab_2.cab"));
+  const at = cab.indexOf("dir1\\file1");
+  writeFileSync(
+    join(dir, "climb.cab"),
+    Buffer.concat([cab.subarray(0, at), Buffer.from("..\\1"), cab.subarray(at + 4)]),
+  );
+  const half = (name: string) => {
+    const b = readFileSync(corpusPath(`archives/${name}`));
+    return b.subarray(0, Math.floor(b.length / 2));
+  };
+
+  const BOMBS: [string, string][] = [
+    ["zeros.bin.Z", "z"],
+    ["zeros.tar.Z", "tar.z"],
+    ["zeros.tlz", "tlz"],
+    ["zeros.bin.gz", "gz"],
+    ["zeros.bin.bz2", "bz2"],
+    ["zeros.bin.xz", "xz"],
+    ["zeros.bin.lzma", "lzma"],
+  ];
+  for (const [file, format] of BOMBS) {
+    it(`${format}: 80 MiB of zeros in ${file} → OVER_BUDGET, nothing beyond the cap written`, async () => {
+      const data = readFileSync(join(dir, file));
+      expect(data.length).toBeLessThan(200 * 1024);
+      const r = await engine.extract({ input: { data, filename: file }, format: format as never });
+      expect(r.ok ? "ok" : r.error.code, r.ok ? "" : r.error.message).toBe("OVER_BUDGET");
+      expect(r.ok ? "" : r.error.message).toMatch(/MiB/);
+    });
+  }
+
+  for (const [file, format] of [
+    ["climb.cpio", "cpio"],
+    ["absolute.cpio", "cpio"],
+    ["climb.cab", "cab"],
+  ] as const) {
+    it(`${format}: ${file}, a member outside the archive's folder → UNSAFE_ARCHIVE`, async () => {
+      const listed = execFileSync("bsdtar", ["-tf", join(dir, file)], { encoding: "utf8" });
+      expect(listed).toMatch(file.startsWith("absolute") ? /^\// : /\.\.[\\/]/);
+      const r = await engine.extract({ input: { data: readFileSync(join(dir, file)), filename: file }, format });
+      expect(r.ok ? "ok" : r.error.code, r.ok ? "" : r.error.message).toBe("UNSAFE_ARCHIVE");
+    });
+  }
+
+  for (const name of [
+    "debian-fonts-inconsolata_001.010-6_all.deb",
+    "filetype-fixture.arj",
+    "libarchive-test_compat_cpio_1.cpio",
+    "libarchive-test_read_format_cab_2.cab",
+    "libarchive-test_read_format_cpio_svr4_gzip_rpm.rpm",
+    "libarchive-test_read_format_lha_lh6.lzh",
+    "libarchive-test_compat_mac-2.tar.Z",
+    "libarchive-test_compat_lzma_2.tlz",
+  ]) {
+    it(`${name} cut in half → OPEN_FAILED`, async () => {
+      const r = await engine.extract({ input: { data: half(name), filename: name }, format: formatOf(name) });
+      expect(r.ok ? "ok" : r.error.code, r.ok ? "" : r.error.message).toBe("OPEN_FAILED");
+    });
+  }
+});
+
+describe("compressed tars and single-file compressors made by native tools (issue 34)", () => {
+  const dir = mkdtempSync(join(TMP, "wrapped-"));
+  const src = join(dir, "src");
+  execFileSync("mkdir", ["-p", join(src, "sub")]);
+  writeFileSync(join(src, "a.txt"), "alpha\n".repeat(1000));
+  writeFileSync(join(src, "sub", "b.bin"), new Uint8Array(readFileSync(corpusPath("pdf/pdfjs-tracemonkey.pdf"))));
+  execFileSync("tar", ["-cf", join(dir, "t.tar"), "-C", src, "a.txt", "sub/b.bin"]);
+  const sh = (cmd: string, args: string[], out: string) =>
+    writeFileSync(join(dir, out), execFileSync(cmd, args, { cwd: dir, maxBuffer: 64 * 1024 * 1024 }));
+  sh("bzip2", ["-c", "t.tar"], "t.tar.bz");
+  sh("xz", ["--format=lzma", "-c", "t.tar"], "t.tar.lzma");
+  execFileSync("7z", ["a", "-bso0", join(dir, "t.tar.7z"), join(dir, "t.tar")]);
+  execFileSync("bsdtar", ["-Z", "-cf", join(dir, "t.taz"), "-C", src, "a.txt", "sub/b.bin"]);
+  for (const [file, format] of [
+    ["t.tar.bz", "tar.bz"],
+    ["t.tar.lzma", "tar.lzma"],
+    ["t.tar.7z", "tar.7z"],
+    ["t.taz", "taz"],
+  ] as const) {
+    it(`${format}: the tar's files, byte for byte as GNU tar lists and extracts them`, async () => {
+      const r = await engine.extract({ input: { data: readFileSync(join(dir, file)), filename: file }, format });
+      if (!r.ok) throw new Error(r.error.message);
+      const native = nativeExtract(join(dir, "t.tar"), "tar");
+      expect(r.members.map((m) => m.path).sort()).toEqual([...native.keys()].sort());
+      for (const m of r.members) expect(Buffer.from(m.data).equals(native.get(m.path)!), m.path).toBe(true);
+    });
+  }
+
+  for (const [tool, args, ext] of [
+    ["gzip", ["-c"], "gz"],
+    ["bzip2", ["-c"], "bz2"],
+    ["xz", ["-c"], "xz"],
+    ["xz", ["--format=lzma", "-c"], "lzma"],
+  ] as const) {
+    it(`${ext}: one member, the decompressed file under the input's name without its extension`, async () => {
+      sh(tool, [...args, "src/a.txt"], `notes.txt.${ext}`);
+      const r = await engine.extract({
+        input: { data: readFileSync(join(dir, `notes.txt.${ext}`)), filename: `notes.txt.${ext}` },
+        format: ext,
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.members.map((m) => m.path)).toEqual([ext === "gz" ? "a.txt" : "notes.txt"]);
+      expect(Buffer.from(r.members[0]!.data).equals(readFileSync(join(src, "a.txt")))).toBe(true);
+    });
+  }
 });
 
 describe("archives written by the engine, read by native tools", () => {

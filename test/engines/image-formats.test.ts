@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { CONVERT_PAIRS } from "../../src/operations/image/convert";
 import { LOSSY_OUTPUTS, WRITABLE_FORMATS } from "../../src/engines/imagemagick/formats";
 import { MIME, type ImageFormat } from "../../src/engines/kinds/image";
-import { engineRow } from "../../src/engines/registry";
+import { engineRow, NATIVE_ONLY_IMAGE_INPUTS } from "../../src/engines/registry";
 import { enginesFor } from "../../src/engines/routing";
 import { imageConvert } from "../../src/operations/image/convert";
 import {
@@ -146,12 +146,19 @@ describe("convert pairs listed in the catalogue", () => {
       CONVERT_PAIRS.filter((p) => p.output === "heic")
         .map((p) => p.input)
         .sort(),
-    ).toEqual(["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp"]);
+    ).toEqual(
+      // issue 34: and the inputs only native rows read (ppm, tga, jp2, the camera raws)
+      [...["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp"], ...NATIVE_ONLY_IMAGE_INPUTS].sort(),
+    );
     expect(CONVERT_PAIRS.filter((p) => p.input === "svg").map((p) => p.output)).toEqual(["png", "jpg"]);
     expect(WRITABLE_FORMATS).not.toContain("svg");
     expect(WRITABLE_FORMATS).not.toContain("heic");
-    // outputs only: no header reader for the pre-decode budget yet (formats.ts)
-    expect(CONVERT_PAIRS.some((p) => p.input === "jxl" || p.input === "psd")).toBe(false);
+    // outputs only in WebAssembly: no header reader for the pre-decode budget yet (formats.ts); psd is read natively (issue 34)
+    expect(CONVERT_PAIRS.some((p) => p.input === "jxl")).toBe(false);
+    expect(WASM_PAIRS.some((p) => p.input === "jxl" || p.input === "psd")).toBe(false);
+    expect(enginesFor({ kind: "image", operation: "convert", input: "psd", output: "png" }).map((e) => e.name)).toEqual(
+      ["imagemagick-native"],
+    );
   });
 
   // Each pair twice: as is, and resized to half the source width, at most 128 px (fit "max" never

@@ -18,8 +18,9 @@ describe("image operation rows", () => {
   it("declare the image engine kind, credits and zod params; routing runs them on imagemagick", () => {
     for (const h of IMAGE_HANDLERS) {
       expect(h.kind).toBe("image");
-      // WebAssembly first; the native engine's ImageMagick takes convert and thumbnail over budget (issue 12)
-      const native = ["convert", "thumbnail"].includes(h.operation) ? ["imagemagick-native"] : [];
+      // WebAssembly first; the native engine's ImageMagick takes convert and thumbnail over budget (issue 12),
+      // LibRaw the camera raws (issue 34)
+      const native = ["convert", "thumbnail"].includes(h.operation) ? ["imagemagick-native", "libraw"] : [];
       expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual([
         "imagemagick",
         ...native,

@@ -9,9 +9,11 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_pr
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MediaEngine } from "../../src/engines/kinds/media";
 import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, pdftotext, testContext } from "../support/pdf-helpers";
 
@@ -335,6 +337,87 @@ describe("playlists naming local files through the native ffmpeg", () => {
       expect(r.error.message).toMatch(message);
     },
   );
+});
+
+describe("issue 34: malformed camera raws, and pixel bombs in the new ImageMagick inputs", () => {
+  const corpus = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));
+  const half = (b: Uint8Array) => b.subarray(0, Math.floor(b.length / 2));
+  const noise = new Uint8Array(8192).map((_, i) => (i * 7919 + 13) % 251);
+  // a Netpbm header declaring 60000×60000 (3.6 G pixels) with 16 bytes of pixels: ImageMagick allocates nothing
+  // for the declared size (its 128 MP area policy keeps such an image off memory) and stops at the missing data
+  const ppmBomb = new Uint8Array([...utf8("P6\n60000 60000\n255\n"), ...new Uint8Array(16)]);
+  const CASES: [string, Uint8Array, string, string[]][] = [
+    ["bytes that are no raw, named .cr2", noise, "photo.cr2", ["OPEN_FAILED"]],
+    ["a DNG cut in half", half(corpus("raw/exiftool-DNG.dng")), "cut.dng", ["OPEN_FAILED"]],
+    ["a PPM declaring 60000×60000", ppmBomb, "bomb.ppm", ["OPEN_FAILED", "OVER_BUDGET"]],
+    ["a TGA cut in half", half(corpus("images/pillow-tga_id_field.tga")), "cut.tga", ["OPEN_FAILED"]],
+    ["a JPEG 2000 cut in half", half(corpus("images/pillow-test-card-lossy-tiled.jp2")), "cut.jp2", ["OPEN_FAILED"]],
+    // Ghostscript runs with -dSAFER: opening a file outside its own is an invalidfileaccess error, nothing is drawn
+    [
+      "a PostScript file that reads /etc/passwd onto its page",
+      utf8(
+        "%!PS\n/Courier 10 selectfont 72 720 moveto (/etc/passwd) (r) file 80 string readstring pop show showpage\n",
+      ),
+      "steal.ps",
+      ["OPEN_FAILED"],
+    ],
+  ];
+  for (const [label, data, name, codes] of CASES) {
+    it(`${label} → ${codes.join(" or ")}`, async () => {
+      const r = await outcome(execute("convert", { output_format: "png" }, [bytesInput(name, data)], nativeOnly()));
+      expect(r.code, r.message ?? "converted").toBeDefined();
+      expect(codes, r.message).toContain(r.code);
+    });
+  }
+});
+
+describe("an XPS page naming a local file (issue 34: libgxps renders XPS inputs)", () => {
+  /** A one-page XPS package whose page is a red rectangle, and (hostile) an image brush whose source is `image`. */
+  const xps = (image?: string) => {
+    const t = (s: string) => utf8(`<?xml version="1.0" encoding="UTF-8"?>${s}`);
+    const brush = image
+      ? `<Path Data="M 0,0 L 48,0 48,48 0,48 Z"><Path.Fill><ImageBrush ImageSource="${image}" Viewbox="0,0,10,10" ViewboxUnits="Absolute" Viewport="0,0,48,48" ViewportUnits="Absolute"/></Path.Fill></Path>`
+      : "";
+    return zipSync({
+      "[Content_Types].xml": t(
+        `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="fdseq" ContentType="application/vnd.ms-package.xps-fixeddocumentsequence+xml"/><Default Extension="fdoc" ContentType="application/vnd.ms-package.xps-fixeddocument+xml"/><Default Extension="fpage" ContentType="application/vnd.ms-package.xps-fixedpage+xml"/></Types>`,
+      ),
+      "_rels/.rels": t(
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="R1" Type="http://schemas.microsoft.com/xps/2005/06/fixedrepresentation" Target="/FixedDocSeq.fdseq"/></Relationships>`,
+      ),
+      "FixedDocSeq.fdseq": t(
+        `<FixedDocumentSequence xmlns="http://schemas.microsoft.com/xps/2005/06"><DocumentReference Source="/Documents/1/FixedDoc.fdoc"/></FixedDocumentSequence>`,
+      ),
+      "Documents/1/FixedDoc.fdoc": t(
+        `<FixedDocument xmlns="http://schemas.microsoft.com/xps/2005/06"><PageContent Source="/Documents/1/Pages/1.fpage"/></FixedDocument>`,
+      ),
+      "Documents/1/Pages/1.fpage": t(
+        `<FixedPage xmlns="http://schemas.microsoft.com/xps/2005/06" Width="96" Height="48" xml:lang="en-US"><Path Data="M 0,0 L 96,0 96,48 0,48 Z" Fill="#FFFF0000"/>${brush}</FixedPage>`,
+      ),
+    });
+  };
+
+  for (const scheme of ["file://", ""]) {
+    it(`an ImageBrush whose ImageSource is ${scheme ? "a file: URL" : "an absolute path"}: never opened; the page is its twin's`, async () => {
+      const secret = join(scratch, `secret-${unique()}.png`);
+      const watch = watchedFile(secret, "SECRET");
+      const bad = await outcome(
+        execute(
+          "convert",
+          { output_format: "png" },
+          [bytesInput("hostile.xps", xps(`${scheme}${secret}`))],
+          nativeOnly(),
+        ),
+      );
+      const good = await outcome(
+        execute("convert", { output_format: "png" }, [bytesInput("twin.xps", xps())], nativeOnly()),
+      );
+      expect(await watch.opened(), `the engine opened ${secret}`).toBe(false);
+      expect(good.data, good.message).toBeDefined();
+      if (bad.data) expect(differingPixels(bad.data, good.data!), "pixels that differ from the twin").toBe(0);
+      else expect(bad.code).toBe("OPEN_FAILED");
+    });
+  }
 });
 
 describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {

@@ -5,6 +5,7 @@
  * both; the native `command` with /input and /output mapped and its refusals. Oracle: ffprobe.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineInstances } from "../../src/engines/registry";
 import { execute } from "../../src/runner/execute";
@@ -125,6 +126,56 @@ describe("native ffmpeg takes what the WebAssembly budget refuses", () => {
     );
     await expectTaskError(() => execute("convert", { output_format: "webm" }, [input()], full()), "OPEN_FAILED");
   });
+});
+
+describe("issue 34: the new formats natively", () => {
+  /** A file written by Debian's ffmpeg with `args` (lavfi sources), ending in `.ext`. */
+  const made = (ext: string, args: string[]) => {
+    const out = tmpFile(new Uint8Array(), ext);
+    execFileSync("ffmpeg", ["-v", "error", "-y", ...args, "-t", "2", out]);
+    return out;
+  };
+  const SRC = [
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=720x576:rate=25:duration=2",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:duration=2:sample_rate=48000",
+  ];
+
+  for (const [ext, args] of [
+    ["dv", [...SRC, "-ac", "2", "-c:v", "dvvideo", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-f", "dv"]],
+    ["mxf", [...SRC, "-c:v", "mpeg2video", "-c:a", "pcm_s16le", "-f", "mxf"]],
+  ] as const) {
+    it(`a 720×576 ${ext} → wmv: over the WebAssembly encoder's frame budget, ffmpeg-native writes wmv2 + wmav2`, async () => {
+      const src = made(ext, [...args]);
+      const input = { filename: `clip.${ext}`, data: new Uint8Array(readFileSync(src)) };
+      const r = await execute("convert", { output_format: "wmv" }, [bytesInput(input.filename, input.data)], full());
+      expect(r.engine.name).toBe("ffmpeg-native");
+      const out = probe(tmpFile(r.out.files[0]!, "wmv"));
+      expect(out.streams.map((s) => s.codec_name)).toEqual(["wmv2", "wmav2"]);
+      expect(out.streams[0]).toMatchObject({ width: 720, height: 576 });
+      expect(Math.abs(out.duration - probe(src).duration)).toBeLessThan(0.2);
+    });
+  }
+
+  for (const [out, codec] of [
+    ["aiff", "pcm_s16be"],
+    ["wma", "wmav2"],
+    ["flv", "h264"],
+  ] as const) {
+    it(`engine: ffmpeg-native writes ${out} (${codec}) from a corpus file`, async () => {
+      const rel = out === "flv" ? "video/tika-en-US_Hi.mp4" : "audio/cpython-pluck-pcm24.aiff";
+      const r = await execute("convert", { output_format: out, engine: "ffmpeg-native" }, [corpusInput(rel)], full());
+      expect(r.engine.name).toBe("ffmpeg-native");
+      const p = probe(tmpFile(r.out.files[0]!, out));
+      expect(p.streams[0]!.codec_name).toBe(codec);
+      expect(Math.abs(p.duration - probe(corpusPath(rel)).duration)).toBeLessThan(out === "wma" ? 0.3 : 0.1);
+    });
+  }
 });
 
 describe("native ffmpeg/ffprobe commands", () => {

@@ -44,6 +44,7 @@ describe("engine order", () => {
       "resvg",
       "imagemagick",
       "imagemagick-native",
+      "libraw",
     ]);
     // SVG goes to resvg first (issue 33), other images never reach it
     expect(names(enginesFor({ kind: "image", operation: "thumbnail", input: "svg", output: "png" }))).toEqual([
@@ -51,6 +52,8 @@ describe("engine order", () => {
       "imagemagick",
       "imagemagick-native",
     ]);
+    // issue 34: a camera raw goes to LibRaw only (the WASM ImageMagick would answer its embedded thumbnail)
+    expect(names(enginesFor({ kind: "image", operation: "convert", input: "nef", output: "jpg" }))).toEqual(["libraw"]);
     expect(names(enginesFor({ kind: "image", operation: "convert", input: "png", output: "jpg" }))).toEqual([
       "imagemagick",
       "imagemagick-native",

@@ -12,7 +12,7 @@
 import { checkFfmpegWords, pathSegment, shellQuote, splitArguments } from "../../../native-protocol/command-args";
 import { overBudget, type MediaBudget } from "../../../native-protocol/media/budget";
 import { FONT_FILES, type MediaRequest } from "../../../native-protocol/media/formats";
-import { MediaPlanError, planRuns, type PlanPaths } from "../../../native-protocol/media/plan";
+import { MediaPlanError, NOTHING_ENCODED, planRuns, type PlanPaths } from "../../../native-protocol/media/plan";
 import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../../native-protocol/media/probe";
 import type { TaskErrorCode } from "../errors";
 import { newCore, type Core } from "./core";
@@ -125,6 +125,11 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
         } catch {
           data = undefined;
         }
+        if (code === 0 && c.lines.slice(runFrom).some((l) => NOTHING_ENCODED.test(l)))
+          return fail(
+            "CONVERSION_FAILED",
+            `${req.input.filename} holds nothing ffmpeg could decode to ${req.outputFormat} (it may be cut short or damaged).`,
+          );
         if (code !== 0 || !data?.byteLength) {
           const timedOut =
             c.lines.some((l) => /Exiting normally, received signal|timeout/i.test(l)) && loader.timeoutMs;

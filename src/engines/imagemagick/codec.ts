@@ -22,8 +22,8 @@ import { TRUNCATION_WARNING, cleanMagickMessage, toImageTaskError } from "./magi
 import type { ImageHeader } from "./sniff";
 import type { ImageFormat } from "../kinds/image";
 
-/** magick-wasm format per canonical name. */
-export const MAGICK_FORMAT: Record<ImageFormat, MagickFormat> = {
+/** magick-wasm format per canonical name (the formats the WASM build reads or writes; the others are native-only). */
+export const MAGICK_FORMAT: Partial<Record<ImageFormat, MagickFormat>> = {
   png: MagickFormat.Png,
   jpg: MagickFormat.Jpeg,
   webp: MagickFormat.WebP,
@@ -132,8 +132,8 @@ function largestEntry(bytes: Uint8Array, settings: MagickReadSettings): number {
  */
 export function encode(frames: IMagickImageCollection, format: ImageFormat, what: string): Uint8Array {
   try {
-    if (frames.length === 1) return frames[0].write(MAGICK_FORMAT[format], (d) => d.slice());
-    return frames.write(MAGICK_FORMAT[format], (d) => d.slice());
+    if (frames.length === 1) return frames[0].write(MAGICK_FORMAT[format]!, (d) => d.slice());
+    return frames.write(MAGICK_FORMAT[format]!, (d) => d.slice());
   } catch (err) {
     throw toImageTaskError(err, "write", what);
   }
@@ -142,7 +142,7 @@ export function encode(frames: IMagickImageCollection, format: ImageFormat, what
 /** Encodes one frame to `format` (a copy of the bytes). @throws TaskError CONVERSION_FAILED / OVER_BUDGET */
 export function encodeFrame(frame: IMagickImage, format: ImageFormat, what: string): Uint8Array {
   try {
-    return frame.write(MAGICK_FORMAT[format], (d) => d.slice());
+    return frame.write(MAGICK_FORMAT[format]!, (d) => d.slice());
   } catch (err) {
     throw toImageTaskError(err, "write", what);
   }

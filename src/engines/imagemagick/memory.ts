@@ -34,7 +34,7 @@ import type { ImageBudget, ImageFormat } from "../kinds/image";
 
 const BASE = 17e6;
 const DECODE: Partial<Record<ImageFormat, number>> = { heic: 6, avif: 6 };
-const ENCODE: Record<ImageFormat, number> = {
+const ENCODE: Partial<Record<ImageFormat, number>> = {
   jpg: 0.5,
   png: 7.5,
   webp: 9,
@@ -83,9 +83,9 @@ export function estimateBytes(p: MemoryPlan): number {
   const animated = frames > 1 ? 2 * 4 * p.decodedPixels * frames : 0; // frames + their coalesced copies
   const resize =
     p.outputPixels !== p.decodedPixels ? 2 * (p.outputPixels + Math.sqrt(p.decodedPixels * p.outputPixels)) : 0;
-  const jpegCost = p.outputPixels <= JPEG_OPTIMIZE_MAX_PIXELS ? 7.5 : ENCODE.jpg;
+  const jpegCost = p.outputPixels <= JPEG_OPTIMIZE_MAX_PIXELS ? 7.5 : ENCODE.jpg!;
   const encode =
-    (p.outputFormat === "jpg" ? jpegCost : ENCODE[p.outputFormat]) * p.outputPixels +
+    (p.outputFormat === "jpg" ? jpegCost : (ENCODE[p.outputFormat] ?? 14.5)) * p.outputPixels +
     (p.outputFormat === "gif" ? GIF_FIXED : 0);
   const extra = 8 * (p.extraPixels ?? 0);
   return BASE + 2 * p.inputBytes + decode + animated + resize + encode + extra;

@@ -1,15 +1,22 @@
 /**
  * The archive kind (kinds/index.ts): archives written and read. Implemented by 7-Zip in WebAssembly
  * (engines/sevenzip, engine Worker wasm/7z, row "7z"). One engine covers every format the operations
- * offer today: it writes zip, 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO 9660 and
- * tar.xz, with ZipCrypto, WinZip AES, 7z AES and RAR passwords (issue 15). The format lists below are
+ * offer today: it writes zip, 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO 9660,
+ * tar.xz and the formats issue 34 added (ARCHIVE_INPUTS), with ZipCrypto, WinZip AES, 7z AES and RAR
+ * passwords (issue 15). The format lists below are
  * the kind's vocabulary (requests are typed by them); the row claims them in registry.ts.
  */
 import type { EngineResult } from "../errors";
 
 /** Formats an archive engine writes (`archive` output_format, and the target of a repack). tgz/tbz2 are tar.gz/tar.bz2 by another name. */
 export const ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2"] as const;
-/** Formats an archive engine reads (convert's input_format for extraction). */
+/**
+ * Formats an archive engine reads (convert's input_format for extraction). Issue 34 added the rest of
+ * CloudConvert's archive list that 7-Zip reads: packages (deb: its ar members; rpm: the files of its
+ * cpio payload), old archivers (arj, cab, cpio, lha/lzh), disk images (dmg, img), jar (a zip), tars
+ * under every compressor 7-Zip decodes (tar.Z/tz, tar.lzma/tlz, tar.7z, tar.bz), and the single-file
+ * compressors (gz, bz2, bz, xz, lzma, z), which answer their one member.
+ */
 export const ARCHIVE_INPUTS = [
   "zip",
   "7z",
@@ -23,6 +30,29 @@ export const ARCHIVE_INPUTS = [
   "tar.xz",
   "txz",
   "iso",
+  "jar",
+  "deb",
+  "rpm",
+  "arj",
+  "cab",
+  "cpio",
+  "lha",
+  "lzh",
+  "dmg",
+  "img",
+  "tar.z",
+  "tz",
+  "taz",
+  "tar.lzma",
+  "tlz",
+  "tar.7z",
+  "tar.bz",
+  "gz",
+  "bz2",
+  "bz",
+  "xz",
+  "lzma",
+  "z",
 ] as const;
 export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number];
 export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number];

@@ -23,6 +23,7 @@ import type {
   WatermarkOptions,
 } from "../../../native-protocol/image";
 import type { WatermarkPlacement } from "../../../native-protocol/placement";
+import { RAW_FORMATS, type RawFormat } from "../../../native-protocol/image";
 
 /** Every {@link ImageFormat}, in one list. */
 export const IMAGE_FORMATS: readonly ImageFormat[] = [
@@ -38,6 +39,14 @@ export const IMAGE_FORMATS: readonly ImageFormat[] = [
   "svg",
   "jxl",
   "psd",
+  "ppm",
+  "tga",
+  "jp2",
+  "eps",
+  "ps",
+  "pdf",
+  "xps",
+  ...RAW_FORMATS,
 ];
 
 const ALIASES: Record<string, ImageFormat> = {
@@ -48,6 +57,12 @@ const ALIASES: Record<string, ImageFormat> = {
   heif: "heic",
   dib: "bmp",
   cur: "ico",
+  pnm: "ppm",
+  j2k: "jp2",
+  jpf: "jp2",
+  epsf: "eps",
+  epsi: "eps",
+  oxps: "xps",
 };
 
 /**
@@ -75,6 +90,14 @@ export const MIME: Record<ImageFormat, string> = {
   svg: "image/svg+xml",
   jxl: "image/jxl",
   psd: "image/vnd.adobe.photoshop",
+  ppm: "image/x-portable-pixmap",
+  tga: "image/x-tga",
+  jp2: "image/jp2",
+  eps: "application/postscript",
+  ps: "application/postscript",
+  pdf: "application/pdf",
+  xps: "application/vnd.ms-xpsdocument",
+  ...(Object.fromEntries(RAW_FORMATS.map((f) => [f, "image/x-raw"])) as Record<RawFormat, string>),
 };
 
 /** The request vocabulary, shared with the native engine (native-protocol/image.ts). */

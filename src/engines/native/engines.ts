@@ -20,6 +20,7 @@ export function nativeEngines(
     qpdf: nativeEngine("pdf", rpc("qpdf")),
     libreoffice: nativeEngine("office", rpc("libreoffice")),
     "imagemagick-native": nativeEngine("image", rpc("imagemagick-native")),
+    libraw: nativeEngine("image", rpc("libraw")),
     "native-command": nativeEngine("command", rpc("command")),
     "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
     "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),

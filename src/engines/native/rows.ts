@@ -49,8 +49,51 @@ export const OFFICE_INPUTS = [
  * so the server flattens it on white like JPEG and AVIF; PSD is written. No JXL: Debian's ImageMagick
  * 6 has no JXL coder (`convert in.png out.jxl` silently writes a PNG), so JXL stays with the WASM engine.
  */
-export const NATIVE_IMAGE_INPUTS = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "svg"] as const;
-export const NATIVE_IMAGE_OUTPUTS = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "avif", "heic", "psd"] as const;
+export const NATIVE_IMAGE_INPUTS = [
+  "png",
+  "jpg",
+  "webp",
+  "gif",
+  "tiff",
+  "bmp",
+  "ico",
+  "avif",
+  "heic",
+  "svg",
+  // issue 34: Netpbm, Truevision Targa and JPEG 2000 (openjpeg), which ImageMagick 6 reads natively
+  "ppm",
+  "tga",
+  "jp2",
+  // issue 34: PostScript rendered by Ghostscript (-dSAFER), first page, before ImageMagick reads it
+  "eps",
+  "ps",
+  // issue 34: Photoshop documents (the merged image), which the WASM build only writes
+  "psd",
+  // issue 34: XPS, first page rendered by libgxps (xpstopng)
+  "xps",
+] as const;
+export const NATIVE_IMAGE_OUTPUTS = [
+  "png",
+  "jpg",
+  "webp",
+  "gif",
+  "tiff",
+  "bmp",
+  "ico",
+  "avif",
+  "heic",
+  "psd",
+  // issue 34: written through container/engines/postscript.ts (and Ghostscript's pdfwrite for pdf)
+  "eps",
+  "ps",
+  "pdf",
+] as const;
+
+/**
+ * Camera raw formats LibRaw reads (row "libraw", issue 34): demosaiced by LibRaw 0.20's dcraw_emu,
+ * then written by native ImageMagick in any of {@link NATIVE_IMAGE_OUTPUTS}.
+ */
+export { RAW_FORMATS as RAW_INPUTS } from "../../../native-protocol/image";
 
 /**
  * The largest input the api Worker hands the native engine, bytes. The bytes pass through the
@@ -65,6 +108,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   qpdf: ["qpdf"],
   libreoffice: ["libreoffice"],
   "imagemagick-native": ["imagemagick"],
+  libraw: ["libraw"],
   "native-command": ["imagemagick", "graphicsmagick"],
   "ffmpeg-native": ["ffmpeg"],
   "tesseract-native": ["tesseract"],
@@ -80,6 +124,7 @@ export const NATIVE_VERSIONS = {
   qpdf: "11.3.0",
   libreoffice: "7.4.7",
   imagemagick: "6.9.11-60",
+  libraw: "0.20.2",
   ffmpeg: "5.1.8",
   tesseract: "5.3.0",
   fonttools: "4.38.0",

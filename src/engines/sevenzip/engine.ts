@@ -1,6 +1,7 @@
 /**
  * The archive engine in WebAssembly (engine table row "7z", kind archive): 7-Zip 24.09 writes zip,
- * 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO and tar.xz (issue 15). Each call
+ * 7z, tar, tar.gz and tar.bz2 and reads those plus RAR 4/5, ISO and tar.xz (issue 15) and the rest of
+ * CloudConvert's archive list 7-Zip decodes (issue 34: formats.ts says how each is read). Each call
  * runs in a fresh instance (core.ts) with its files in MEMFS, so nothing of one task's archive is
  * left for the next.
  *
@@ -9,13 +10,15 @@
  * a missing password), then `x` runs under a write cap equal to what is left of the budget, so a
  * lying header ends in OVER_BUDGET, not in a full isolate. Only regular files are answered:
  * symbolic links, devices and FIFOs are skipped and reported; a hard link becomes a copy of its
- * target. A compressed tar (tar.gz, tar.bz2, tar.xz) is unwrapped first under the same cap.
+ * target. A compressed tar (tar.gz, tar.bz2, tar.xz, tar.Z, tar.lzma, tar.7z) and rpm's payload are
+ * unwrapped first under the same cap; a compressor that records no size is capped at the bomb ratio.
  * Failures are data: OPEN_FAILED, INVALID_PASSWORD, UNSAFE_ARCHIVE, OVER_BUDGET, UNSUPPORTED.
  */
 import type { TaskErrorCode } from "../errors";
 import { newSevenZip, type SevenZip } from "./core";
 import { checkListing, parseListing, type ArchiveEntry, type ArchiveListing } from "./listing";
 import { DEFAULT_ARCHIVE_BUDGET } from "./budget";
+import { isType, MAX_LAYERS, readPlan } from "./formats";
 import type {
   ArchiveBudget,
   ArchiveCreateRequest,
@@ -65,6 +68,36 @@ function writePlan(format: ArchiveOutput): { type: "zip" | "7z" | "tar"; outer?:
   }
 }
 
+/**
+ * The name of a single-file compressor's member that records none (compress .Z, lzma, bzip2, xz):
+ * the input's name without its last extension ("notes.txt.Z" → "notes.txt"), as gunzip and 7-Zip name it;
+ * only its last path step, so it cannot climb out.
+ */
+export function memberName(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? "";
+  const dot = base.lastIndexOf(".");
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  return stem && stem !== "." && stem !== ".." ? stem : "file";
+}
+
+/**
+ * The write cap of a listing whose files declare no size (a compressor that records none, compress .Z,
+ * lzma-alone): the bomb ratio of the archive's size (at least the ratio floor), at most the budget's
+ * total; undefined when every file declares its size (the declared total is then the cap).
+ */
+function unsizedCap(listing: ArchiveListing, archiveBytes: number, budget: ArchiveBudget): number | undefined {
+  const files = listing.entries.filter((e) => e.type === "file");
+  if (files.length && files.every((e) => e.sized !== false)) return undefined;
+  return Math.min(Math.max(budget.ratioFloorBytes, archiveBytes * budget.maxRatio), budget.maxTotalBytes);
+}
+
+/** Why extraction stopped at `cap`, for the OVER_BUDGET message. */
+function capReason(cap: number, budget: ArchiveBudget): string {
+  return cap < budget.maxTotalBytes
+    ? `beyond ${budget.maxRatio}:1 of its size (above ${mib(budget.ratioFloorBytes)}) it is refused as a decompression bomb`
+    : `at most ${mib(budget.maxTotalBytes)} is taken out`;
+}
+
 /** The first error lines 7-Zip printed, for a message. */
 function errorsOf(z: SevenZip): string {
   const lines = [...z.stderr, ...z.stdout].filter((l) =>
@@ -99,9 +132,16 @@ export function hasEncryptedHeader7z(data: Uint8Array): boolean {
   return false;
 }
 
-/** Lists `path` with `password` (empty: none), checked for a readable archive. */
-function list(z: SevenZip, path: string, password: string, filename: string, data?: Uint8Array): ArchiveListing {
-  const rc = z.run(["l", "-slt", `-p${password}`, "-sccUTF-8", path]);
+/** Lists `path` with `password` (empty: none) as 7-Zip `type` (or detected), checked for a readable archive. */
+function list(
+  z: SevenZip,
+  path: string,
+  password: string,
+  filename: string,
+  data?: Uint8Array,
+  type?: string,
+): ArchiveListing {
+  const rc = z.run(["l", "-slt", ...(type ? [`-t${type}`] : []), `-p${password}`, "-sccUTF-8", path]);
   const listing = parseListing(z.stdout.join("\n"));
   if (rc < 0 && data && hasEncryptedHeader7z(data)) {
     throw new Refusal(
@@ -264,40 +304,53 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
         mkdirs(z, "/in");
         let path = "/in/archive";
         z.FS.writeFile(path, req.input.data, { canOwn: true });
-        let listing = list(z, path, password, name, req.input.data);
+        const plan = readPlan(req.format);
+        let listing = list(z, path, password, name, req.input.data, plan.type);
         const archiveBytes = req.input.data.byteLength;
-        // a compressed tar: unwrap the gzip/bzip2/xz layer first, under the budget
-        if (/^(gzip|bzip2|xz)$/i.test(listing.type) && /^(tar\.|tgz|tbz|txz)/.test(req.format)) {
+        // a compressed tar (or rpm's compressed cpio payload): unwrap the compression layers first, under the budget
+        for (let layer = 0; plan.unwrapTo && !isType(listing.type, plan.unwrapTo); layer++) {
+          if (layer === MAX_LAYERS)
+            throw new Refusal("OPEN_FAILED", `${name} holds no ${plan.unwrapTo} archive (found ${listing.type}).`);
           const refusal = checkListing(listing, archiveBytes, budget, true);
           if (refusal) throw new Refusal(refusal.code, refusal.message);
-          z.capWrites(budget.maxTotalBytes);
-          const rc = z.run(["x", "-o/in/unwrapped", "-y", "-bso0", "-bsp0", path]);
+          const dir = `/in/unwrapped${layer}`;
+          const cap = unsizedCap(listing, archiveBytes, budget) ?? budget.maxTotalBytes;
+          z.capWrites(cap);
+          const rc = z.run(["x", `-o${dir}`, "-y", "-bso0", "-bsp0", path]);
           if (z.capped())
-            throw new Refusal(
-              "OVER_BUDGET",
-              `${name} unpacks to more than ${mib(budget.maxTotalBytes)}; at most that is taken out.`,
-            );
-          if (rc !== 0) throw new Refusal("OPEN_FAILED", `${name} could not be decompressed: ${errorsOf(z)}`);
-          const [inner] = walk(z, "/in/unwrapped");
-          if (!inner) throw new Refusal("OPEN_FAILED", `${name} holds no tar archive.`);
+            throw new Refusal("OVER_BUDGET", `${name} unpacks to more than ${mib(cap)}; ${capReason(cap, budget)}.`);
+          const [inner, ...more] = walk(z, dir);
+          // bytes after the end of the compressed stream (old lzma/compress writers pad) are ignored, as bsdtar and gzip do
+          if (rc !== 0 && !(inner && /data after the end of the payload/i.test(errorsOf(z))))
+            throw new Refusal("OPEN_FAILED", `${name} could not be decompressed: ${errorsOf(z)}`);
+          if (!inner || more.length)
+            throw new Refusal("OPEN_FAILED", `${name} holds no single ${plan.unwrapTo} archive.`);
           z.FS.unlink(path);
-          path = `/in/unwrapped/${inner}`;
+          path = `${dir}/${inner}`;
           listing = list(z, path, password, name);
         }
         const refusal = checkListing(listing, archiveBytes, budget, password !== "");
         if (refusal) throw new Refusal(refusal.code, refusal.message);
         const declared = listing.entries.reduce((n, e) => n + (e.type === "file" ? e.size : 0), 0);
-        z.capWrites(Math.min(declared + 1024 * 1024, budget.maxTotalBytes));
-        const rc = z.run(["x", "-o/out", "-y", `-p${password}`, "-sccUTF-8", "-bso0", "-bsp0", path]);
+        // a compressor that does not record the size (compress .Z, lzma-alone): capped at the bomb ratio instead
+        const unsized = unsizedCap(listing, archiveBytes, budget);
+        const cap = unsized ?? Math.min(declared + 1024 * 1024, budget.maxTotalBytes);
+        z.capWrites(cap);
+        const type = plan.unwrapTo ? [] : plan.type ? [`-t${plan.type}`] : [];
+        const rc = z.run(["x", "-o/out", "-y", ...type, `-p${password}`, "-sccUTF-8", "-bso0", "-bsp0", path]);
         if (z.capped())
           throw new Refusal(
             "OVER_BUDGET",
-            `${name} unpacks to more than its listing declares (${mib(declared)}) or than ${mib(budget.maxTotalBytes)}; extraction stopped.`,
+            unsized !== undefined
+              ? `${name} unpacks to more than ${mib(cap)}; ${capReason(cap, budget)}.`
+              : `${name} unpacks to more than its listing declares (${mib(declared)}) or than ${mib(budget.maxTotalBytes)}; extraction stopped.`,
           );
         if (rc !== 0) {
           // hard links cannot be made in MEMFS: they become copies below; any other complaint ends the call
           const serious = z.stderr.filter(
-            (l) => /ERROR|aborted/.test(l) && !/Cannot create hard link|Cannot set file attribute/.test(l),
+            (l) =>
+              /ERROR|aborted/.test(l) &&
+              !/Cannot create hard link|Cannot set file attribute|data after the end of the payload/.test(l),
           );
           if (serious.length || rc < 0) {
             const text = serious.slice(0, 3).join(" | ") || errorsOf(z);
@@ -308,7 +361,7 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
           }
         }
         z.FS.unlink(path);
-        const { members, skipped } = collect(z, listing.entries);
+        const { members, skipped } = collect(z, listing.entries, name);
         if (!req.repack) return { members, skipped };
         // a new archive of the same members, paths kept; what was skipped stays out
         mkdirs(z, "/re");
@@ -331,9 +384,13 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
 /**
  * The regular files extracted under /out, in the listing's order: symbolic links, devices and
  * FIFOs skipped (even where 7-Zip wrote them as small files), hard links answered as copies of
- * their targets.
+ * their targets (tar's link entries, and cpio's names sharing one inode).
  */
-function collect(z: SevenZip, entries: ArchiveEntry[]): { members: ArchiveMemberOut[]; skipped: SkippedEntry[] } {
+function collect(
+  z: SevenZip,
+  entries: ArchiveEntry[],
+  filename: string,
+): { members: ArchiveMemberOut[]; skipped: SkippedEntry[] } {
   const skipped: SkippedEntry[] = [];
   const byPath = new Map(entries.map((e) => [e.path, e]));
   const found = walk(z, "/out");
@@ -364,10 +421,17 @@ function collect(z: SevenZip, entries: ArchiveEntry[]): { members: ArchiveMember
       else skipped.push({ path: e.path, reason: `a hard link to ${e.link}, which is not a file of this archive` });
     } else {
       const d = data.get(e.path);
-      if (d) members.push({ path: e.path, data: d });
+      // a cpio hard link carries its bytes under one of its names only: the empty names are copies of it
+      const linked =
+        e.inode && d && d.byteLength === 0
+          ? entries.find((o) => o.inode === e.inode && o.size > 0 && data.get(o.path))
+          : undefined;
+      if (d) members.push({ path: e.path, data: linked ? data.get(linked.path)! : d });
     }
   }
   // files 7-Zip wrote under names the listing spelled differently (non-UTF-8 names)
-  for (const [p, d] of data) if (!seen.has(p)) members.push({ path: p, data: d });
+  const unnamed = entries.every((e) => !e.path);
+  for (const [p, d] of data)
+    if (!seen.has(p)) members.push({ path: unnamed && data.size === 1 ? memberName(filename) : p, data: d });
   return { members, skipped };
 }

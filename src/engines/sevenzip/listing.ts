@@ -18,6 +18,13 @@ export interface ArchiveEntry {
   type: EntryType;
   /** Declared unpacked size, bytes (0 when not given). */
   size: number;
+  /** False when the listing gives no size at all (compress .Z, lzma-alone, some bzip2 streams). */
+  sized?: boolean;
+  /**
+   * The file's identity when it has more than one link (cpio's hard links: "Links = 2" with one iNode;
+   * the bytes travel with one of the names only), "dev:inode"; undefined otherwise.
+   */
+  inode?: string;
   encrypted: boolean;
   method: string;
   /** The target of a symbolic or hard link. */
@@ -104,6 +111,10 @@ export function parseListing(out: string): ArchiveListing {
           path: relativePath(f["Path"]),
           type: t,
           size: Number(f["Size"] || 0) || 0,
+          sized: (f["Size"] ?? "") !== "",
+          ...(Number(f["Links"] || 0) > 1 && f["iNode"]
+            ? { inode: `${f["Dev Major"] ?? ""}:${f["Dev Minor"] ?? ""}:${f["iNode"]}` }
+            : {}),
           encrypted: f["Encrypted"] === "+",
           method: f["Method"] ?? "",
           ...(t === "symlink" ? { link: f["Symbolic Link"] ?? "" } : t === "hardlink" ? { link: f["Hard Link"] } : {}),

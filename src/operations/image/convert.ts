@@ -14,6 +14,8 @@ import {
   IMAGE_SVG_OUTPUTS,
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
+  NATIVE_ONLY_IMAGE_INPUTS,
+  IMAGE_PDF_INPUTS,
 } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
@@ -25,12 +27,19 @@ import { convertParams } from "./schemas";
 const NATIVE_ONLY_OUTPUTS: readonly ImageFormat[] = NATIVE_IMAGE_OUTPUTS.filter((f) => !IMAGE_OUTPUTS.includes(f));
 
 /** Every (input, output) pair convert offers, by some image engine. */
-export const CONVERT_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) =>
-  [
-    ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
-    ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
-  ].map((output) => ({ input, output })),
-);
+export const CONVERT_PAIRS: FormatPair[] = [
+  ...IMAGE_INPUTS.flatMap((input) =>
+    [
+      ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
+      ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input)
+        ? []
+        : // images → pdf stays pdf-lib's where it takes the input (pdf/from-images.ts)
+          NATIVE_ONLY_OUTPUTS.filter((o) => o !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(input))),
+    ].map((output) => ({ input, output })),
+  ),
+  // issue 34: inputs only native engines read, to every native output
+  ...NATIVE_ONLY_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+];
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {
   operation: "convert",

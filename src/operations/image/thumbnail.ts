@@ -4,7 +4,7 @@
  * multi-page TIFF, named `<base>-1.png`, `-2`, … or by `filename` with `%d`).
  */
 import type { z } from "zod";
-import { IMAGE_INPUTS } from "../../engines/registry";
+import { IMAGE_INPUTS, NATIVE_ONLY_IMAGE_INPUTS } from "../../engines/registry";
 import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput } from "../kit";
@@ -15,7 +15,7 @@ import { thumbnailParams } from "./schemas";
 /** Thumbnail outputs (contract §6). */
 export const THUMBNAIL_OUTPUTS: ImageFormat[] = ["png", "jpg", "webp"];
 
-export const THUMBNAIL_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) =>
+export const THUMBNAIL_PAIRS: FormatPair[] = [...IMAGE_INPUTS, ...NATIVE_ONLY_IMAGE_INPUTS].flatMap((input) =>
   THUMBNAIL_OUTPUTS.map((output) => ({ input, output })),
 );
 

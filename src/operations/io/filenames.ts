@@ -18,7 +18,9 @@ export function safeFilename(name: string | null | undefined, fallback = "file")
 /** Lower-case extension without the dot ("tar.gz" aware), or "" when none. */
 export function extensionOf(name: string): string {
   const lower = name.toLowerCase();
-  for (const double of ["tar.gz", "tar.bz2", "tar.xz"]) if (lower.endsWith(`.${double}`)) return double;
+  // compressed tars named with two extensions (issue 34 adds the archive list's tar.Z, tar.lzma, tar.7z, tar.bz, tar.lz, tar.lzo)
+  for (const double of ["tar.gz", "tar.bz2", "tar.xz", "tar.z", "tar.lzma", "tar.7z", "tar.bz", "tar.lz", "tar.lzo"])
+    if (lower.endsWith(`.${double}`)) return double;
   const i = lower.lastIndexOf(".");
   return i > 0 ? lower.slice(i + 1) : "";
 }

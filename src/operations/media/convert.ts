@@ -20,8 +20,9 @@ import { checkConvert, convertParamsFor, inapplicableConvert } from "./schemas";
 /** The input formats of convert to `out`: video to anything, audio to audio; a GIF only to video. */
 function pairsTo(out: MediaOutput): FormatPair[] {
   const audioOut = (AUDIO_OUTPUTS as readonly string[]).includes(out);
+  // ogg is both (Theora video, or Vorbis audio alone): listed once
   const inputs = audioOut
-    ? [...VIDEO_INPUTS.filter((f) => f !== "gif"), ...AUDIO_INPUTS]
+    ? [...new Set([...VIDEO_INPUTS.filter((f) => f !== "gif"), ...AUDIO_INPUTS])]
     : VIDEO_INPUTS.filter((f) => f !== "gif" || out !== "gif");
   return inputs.map((input) => ({ input, output: out }));
 }

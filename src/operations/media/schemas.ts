@@ -11,6 +11,7 @@ import {
   CONTAINER_VIDEO_CODECS,
   PRESETS,
   defaultAudioCodec,
+  defaultVideoCodec,
   type MediaOutput,
   type VideoOutput,
 } from "../../../native-protocol/media/formats";
@@ -33,10 +34,10 @@ const audio = (out: MediaOutput) => ({
     .enum(CONTAINER_AUDIO_CODECS[out] as [string, ...string[]])
     .optional()
     .describe("Audio codec; none removes the audio, copy keeps it as it is"),
-  ...(["wav", "flac"].includes(out)
+  ...(["wav", "flac", "aiff"].includes(out)
     ? {}
     : { audio_bitrate: z.number().int().min(8).max(512).optional().describe("Audio bitrate, kbit/s") }),
-  ...(["wav", "flac"].includes(out)
+  ...(["wav", "flac", "aiff"].includes(out)
     ? {}
     : {
         audio_qscale: z
@@ -59,7 +60,7 @@ const audio = (out: MediaOutput) => ({
     .number()
     .int()
     .min(1)
-    .max(out === "mp3" ? 2 : 8)
+    .max(["mp3", "wma", "wmv"].includes(out) ? 2 : 8)
     .optional()
     .describe("Channels (1 mono, 2 stereo, …)"),
 });
@@ -68,9 +69,7 @@ const video = (out: Exclude<VideoOutput, "gif">) => ({
   video_codec: z
     .enum(CONTAINER_VIDEO_CODECS[out] as [string, ...string[]])
     .optional()
-    .describe(
-      `Video codec (default ${out === "webm" ? "vp9" : out === "avi" ? "mpeg4" : "x264"}); copy keeps the stream as it is`,
-    ),
+    .describe(`Video codec (default ${defaultVideoCodec(out)}); copy keeps the stream as it is`),
   crf: z
     .number()
     .int()

@@ -1,0 +1,52 @@
+/**
+ * Camera raw photos (issue 34) with LibRaw's `dcraw_emu` (Debian's libraw-bin): the sensor data is
+ * demosaiced (AHD), not the embedded thumbnail taken, with the camera's own white balance (`-w`), in
+ * sRGB (`-o 1`), turned upright by the raw's orientation (dcraw's default flip), as an 8-bit TIFF;
+ * native ImageMagick (imagemagick.ts) then writes the asked format with the convert/thumbnail
+ * options. Raw files whose image data LibRaw cannot decode (a stripped or truncated file, an
+ * unsupported camera) end in OPEN_FAILED with LibRaw's words.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ImageRunRequest } from "../../native-protocol/image.ts";
+import { NativeError, check, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { runImageMagick } from "./imagemagick.ts";
+
+/** dcraw_emu's arguments: camera white balance, sRGB, AHD interpolation, TIFF to `out`, from `input`. */
+export function dcrawArgs(input: string, out: string): string[] {
+  return ["-w", "-o", "1", "-q", "3", "-T", "-Z", out, input];
+}
+
+/** convert / thumbnail of a camera raw: LibRaw demosaics, ImageMagick writes. */
+async function runRaw(req: ImageRunRequest, call: NativeCall) {
+  const libraw = tool(call, "libraw");
+  tool(call, "imagemagick");
+  if (req.op !== "convert" && req.op !== "thumbnail")
+    throw new NativeError("UNSUPPORTED", `The native LibRaw engine does not do ${req.op}.`);
+  await put(call, "raw.in", req.input);
+  const r = await run(call, libraw.path, dcrawArgs("raw.in", "raw.tiff"));
+  check(
+    r,
+    "LibRaw",
+    (t) => new NativeError("OPEN_FAILED", `LibRaw could not decode this ${req.inputFormat} file: ${why(t)}`),
+  );
+  let tiff: Uint8Array;
+  try {
+    tiff = new Uint8Array(await readFile(join(call.work, "raw.tiff")));
+  } catch {
+    throw new NativeError(
+      "OPEN_FAILED",
+      `LibRaw could not decode this ${req.inputFormat} file: ${why(`${r.stderr}\n${r.stdout}`) || "no image came out"}`,
+    );
+  }
+  // the TIFF is already upright (LibRaw applied the raw's orientation) and carries no orientation tag
+  return runImageMagick({ ...req, input: tiff, inputFormat: "tiff" } as ImageRunRequest, call);
+}
+
+/** LibRaw's version (the image kind's `info`). */
+async function info(_req: unknown, call: NativeCall) {
+  return { wasmMemoryBytes: 0, engineVersion: tool(call, "libraw").version };
+}
+
+/** Native LibRaw + ImageMagick (kind image: run, info). */
+export const libraw: NativeEngineDef = { tool: "libraw", methods: { run: runRaw, info } };

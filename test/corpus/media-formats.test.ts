@@ -1,0 +1,233 @@
+/**
+ * Issue 34: the rest of CloudConvert's audio and video list through the WebAssembly ffmpeg, with
+ * Debian's native ffprobe as the oracle (codec, stream count, duration within 0.1 s plus the codec's
+ * framing). The inputs the corpus has no file of are written here by Debian's ffmpeg 5.1 with each
+ * format's own muxer (3gpp, dv, dvr-ms, m2ts/mts, mod/vob, mxf, rm/rmvb, swf, wtv, ogg video;
+ * ac3, aifc, caf, m4b, oga, voc, weba); cavs and amr are read (the WebAssembly build lists their
+ * demuxers and decoders) but Debian's ffmpeg has no encoder to write a file of them here.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { VIDEO_INPUTS, AUDIO_INPUTS } from "../../native-protocol/media/formats";
+import { corpusPath } from "../support/corpus";
+import {
+  audioStream,
+  corpusInput,
+  durationOf,
+  ffmpegEngine,
+  ffprobe,
+  tempDir,
+  videoStream,
+  type NativeProbe,
+} from "../support/media-helpers";
+
+const tmp = tempDir("media34-");
+afterAll(() => tmp.cleanup());
+
+const VIDEO = (size: string) => [
+  "-f",
+  "lavfi",
+  "-i",
+  `testsrc=size=${size}:rate=25:duration=2`,
+  "-f",
+  "lavfi",
+  "-i",
+  "sine=frequency=440:duration=2:sample_rate=48000",
+];
+const AUDIO = ["-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=44100"];
+
+/** How each input is written by native ffmpeg: its muxer and codecs (the format's usual ones). */
+const WRITERS: Record<string, string[]> = {
+  "3gpp": [...VIDEO("320x240"), "-c:v", "libx264", "-c:a", "aac", "-f", "3gp"],
+  dv: [...VIDEO("720x576"), "-ac", "2", "-c:v", "dvvideo", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-f", "dv"],
+  dvr: [...VIDEO("320x240"), "-c:v", "wmv2", "-c:a", "wmav2", "-f", "asf"],
+  m2ts: [...VIDEO("320x240"), "-c:v", "libx264", "-c:a", "aac", "-f", "mpegts", "-mpegts_m2ts_mode", "1"],
+  mts: [...VIDEO("320x240"), "-c:v", "libx264", "-c:a", "ac3", "-f", "mpegts", "-mpegts_m2ts_mode", "1"],
+  mod: [...VIDEO("320x240"), "-c:v", "mpeg2video", "-c:a", "mp2", "-f", "mpeg"],
+  vob: [...VIDEO("320x240"), "-c:v", "mpeg2video", "-c:a", "ac3", "-f", "vob"],
+  mxf: [...VIDEO("720x576"), "-c:v", "mpeg2video", "-c:a", "pcm_s16le", "-f", "mxf"],
+  rm: [...VIDEO("320x240"), "-c:v", "rv20", "-c:a", "ac3", "-f", "rm"],
+  rmvb: [...VIDEO("320x240"), "-c:v", "rv10", "-c:a", "ac3", "-f", "rm"],
+  swf: [...VIDEO("320x240"), "-c:v", "flv1", "-c:a", "libmp3lame", "-ar", "44100", "-f", "swf"],
+  wtv: [...VIDEO("320x240"), "-c:v", "mpeg2video", "-c:a", "mp2", "-f", "wtv"],
+  ogg: [...VIDEO("320x240"), "-c:v", "libtheora", "-c:a", "libvorbis", "-f", "ogg"],
+  ac3: [...AUDIO, "-c:a", "ac3", "-f", "ac3"],
+  aifc: [...AUDIO, "-c:a", "pcm_s16be", "-f", "aiff"],
+  caf: [...AUDIO, "-c:a", "alac", "-f", "caf"],
+  m4b: [...AUDIO, "-c:a", "aac", "-f", "ipod"],
+  oga: [...AUDIO, "-c:a", "libvorbis", "-f", "ogg"],
+  voc: [...AUDIO, "-c:a", "pcm_u8", "-f", "voc"],
+  weba: [...AUDIO, "-c:a", "libopus", "-ar", "48000", "-f", "webm"],
+};
+
+const written = new Map<string, string>();
+/** The input file of `format`, written once by native ffmpeg. */
+function fixture(format: string): string {
+  let path = written.get(format);
+  if (!path) {
+    path = tmp.path(format);
+    execFileSync("ffmpeg", ["-v", "error", "-y", ...WRITERS[format]!, "-t", "2", path]);
+    written.set(format, path);
+  }
+  return path;
+}
+
+async function convert(path: string, outputFormat: string, options = {}) {
+  const r = await ffmpegEngine().run({
+    op: "convert",
+    input: { data: new Uint8Array(readFileSync(path)), filename: path.split("/").pop()! },
+    outputFormat: outputFormat as never,
+    options,
+  });
+  return r;
+}
+
+/** The codec names of an output, per native ffprobe, in stream order. */
+const codecs = (p: NativeProbe) => p.streams.map((s) => `${s.codec_type}:${s.codec_name}`);
+
+/** Duration slack of an output: 0.1 s plus one frame of its audio codec's framing (WMA 2048 samples, AAC priming 2048). */
+function slack(p: NativeProbe): number {
+  const a = audioStream(p);
+  const rate = Number(a?.sample_rate ?? 0);
+  return 0.1 + (rate ? 3072 / rate : 0);
+}
+
+const NEW_VIDEO = ["3gpp", "dv", "dvr", "m2ts", "mts", "mod", "vob", "mxf", "rm", "rmvb", "swf", "wtv", "ogg"];
+const NEW_AUDIO = ["ac3", "aifc", "caf", "m4b", "oga", "voc", "weba"];
+
+describe("the issue's inputs are in the lists the operations read", () => {
+  it("every new input is a video or audio input, and cavs and amr are listed too", () => {
+    for (const f of [...NEW_VIDEO, "cavs"]) expect(VIDEO_INPUTS as readonly string[], f).toContain(f);
+    for (const f of [...NEW_AUDIO, "amr"]) expect(AUDIO_INPUTS as readonly string[], f).toContain(f);
+  });
+});
+
+describe("new video inputs → a video and an audio output (native ffprobe as oracle)", () => {
+  for (const format of NEW_VIDEO) {
+    it(`${format} → mp4 (or OVER_BUDGET for 720×576, native's) and → wma`, { timeout: 120_000 }, async () => {
+      const src = fixture(format);
+      const sp = ffprobe(src);
+      const sv = videoStream(sp)!;
+      // SWF records no duration (ffprobe has none): the 2 s the fixture was written with is its length
+      const d = format === "swf" ? 2 : durationOf(sp);
+      expect(d).toBeGreaterThan(1.5);
+      const v = await convert(src, "mp4");
+      if (sv.width! * sv.height! > 854 * 480) {
+        // the encoder's frame is over the WebAssembly budget: routing hands it to native ffmpeg (native-media tests)
+        expect(v.ok ? "ok" : v.error.code).toBe("OVER_BUDGET");
+      } else {
+        if (!v.ok) throw new Error(v.error.message);
+        const p = ffprobe(tmp.file(v.data, "mp4"));
+        expect(codecs(p)).toEqual(["video:h264", "audio:aac"]);
+        expect(videoStream(p)).toMatchObject({ width: sv.width, height: sv.height });
+        expect(Math.abs(durationOf(p) - d), `${format}: ${durationOf(p)} vs ${d}`).toBeLessThanOrEqual(slack(p));
+      }
+      const a = await convert(src, "wma");
+      if (!a.ok) throw new Error(a.error.message);
+      const p = ffprobe(tmp.file(a.data, "wma"));
+      expect(p.format.format_name).toBe("asf");
+      expect(codecs(p)).toEqual(["audio:wmav2"]);
+      expect(Math.abs(durationOf(p) - d), `${format} → wma: ${durationOf(p)} vs ${d}`).toBeLessThanOrEqual(slack(p));
+    });
+  }
+});
+
+describe("new audio inputs → aiff and mp3", () => {
+  for (const format of NEW_AUDIO) {
+    it(`${format} → aiff, mp3`, { timeout: 60_000 }, async () => {
+      const src = fixture(format);
+      const d = durationOf(ffprobe(src));
+      for (const [out, codec, container] of [
+        ["aiff", "pcm_s16be", "aiff"],
+        ["mp3", "mp3", "mp3"],
+      ] as const) {
+        const r = await convert(src, out);
+        if (!r.ok) throw new Error(`${format} → ${out}: ${r.error.message}`);
+        const p = ffprobe(tmp.file(r.data, out));
+        expect(p.format.format_name, out).toBe(container);
+        expect(codecs(p), out).toEqual([`audio:${codec}`]);
+        // MP3's encoder delay and padding (LAME): up to 1105 + 1152 samples more
+        const extra = out === "mp3" ? 2257 / Number(audioStream(p)!.sample_rate) : 0;
+        expect(Math.abs(durationOf(p) - d), `${format} → ${out}`).toBeLessThanOrEqual(slack(p) + extra);
+      }
+    });
+  }
+});
+
+describe("new outputs: flv and wmv (video), from a corpus video and from an animated GIF", () => {
+  for (const [out, video, audio, container] of [
+    ["flv", "h264", "aac", "flv"],
+    ["wmv", "wmv2", "wmav2", "asf"],
+  ] as const) {
+    it(`video/tika-en-US_Hi.mp4 → ${out}: ${video} + ${audio} in ${container}`, { timeout: 60_000 }, async () => {
+      const rel = "video/tika-en-US_Hi.mp4";
+      const src = ffprobe(corpusPath(rel));
+      const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: out, options: {} });
+      if (!r.ok) throw new Error(r.error.message);
+      const p = ffprobe(tmp.file(r.data, out));
+      expect(p.format.format_name).toBe(container);
+      expect(codecs(p)).toEqual([`video:${video}`, `audio:${audio}`]);
+      expect(videoStream(p)).toMatchObject({ width: 256, height: 144 });
+      expect(Math.abs(durationOf(p) - durationOf(src))).toBeLessThanOrEqual(slack(p));
+    });
+
+    it(`images/pillow-chi.gif (animated) → ${out}: video only`, { timeout: 60_000 }, async () => {
+      const rel = "images/pillow-chi.gif";
+      const src = ffprobe(corpusPath(rel));
+      const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: out, options: {} });
+      if (!r.ok) throw new Error(r.error.message);
+      const p = ffprobe(tmp.file(r.data, out));
+      expect(codecs(p)).toEqual([`video:${video}`]);
+      const sv = videoStream(src)!;
+      // 4:2:0 encoders take even sides: the frame is cut to the even size below
+      expect(videoStream(p)).toMatchObject({ width: sv.width! & ~1, height: sv.height! & ~1 });
+    });
+  }
+});
+
+describe("the new inputs cut short or filled with noise end in a coded error, never a hang or a crash", () => {
+  const noise = new Uint8Array(4096).map((_, i) => (i * 2654435761) >>> 24);
+  for (const format of [...NEW_VIDEO, ...NEW_AUDIO]) {
+    it(`${format}: its first 600 bytes, and 4 KiB of noise under its name → OPEN_FAILED or CONVERSION_FAILED`, async () => {
+      const head = new Uint8Array(readFileSync(fixture(format))).subarray(0, 600);
+      for (const [what, data] of [
+        ["cut", head],
+        ["noise", noise],
+      ] as const) {
+        const r = await ffmpegEngine().run({
+          op: "convert",
+          input: { data, filename: `${what}.${format}` },
+          outputFormat: "mp3",
+          options: {},
+        });
+        // a cut file may still hold a few decodable frames: then its output is audio ffprobe reads
+        if (r.ok) expect(codecs(ffprobe(tmp.file(r.data, "mp3"))), `${what}.${format}`).toEqual(["audio:mp3"]);
+        else
+          expect(["OPEN_FAILED", "CONVERSION_FAILED"], `${what}.${format}: ${r.error.message}`).toContain(r.error.code);
+      }
+    });
+  }
+});
+
+describe("WMA takes at most two channels", () => {
+  it(
+    "video/tika-testVideoMp4.mp4 (5.1 AAC) → wma and → wmv: the audio downmixed to stereo wmav2",
+    { timeout: 120_000 },
+    async () => {
+      const rel = "video/tika-testVideoMp4.mp4";
+      expect(audioStream(ffprobe(corpusPath(rel)))!.channels).toBe(6);
+      for (const out of ["wma", "wmv"]) {
+        const r = await ffmpegEngine().run({
+          op: "convert",
+          input: corpusInput(rel),
+          outputFormat: out as never,
+          options: {},
+        });
+        if (!r.ok) throw new Error(r.error.message);
+        const a = audioStream(ffprobe(tmp.file(r.data, out)))!;
+        expect(a, out).toMatchObject({ codec_name: "wmav2", channels: 2 });
+      }
+    },
+  );
+});

@@ -1,0 +1,245 @@
+/**
+ * Issue 34: camera raw photos through the real runner and the engine table — the native LibRaw
+ * engine (container/engines/libraw.ts: dcraw_emu demosaics with the camera's white balance and
+ * orientation, native ImageMagick writes). Oracles: corpus/facts.json's dcraw 9.28 decode size (the
+ * sensor's, not the embedded thumbnail's), identify, exiftool, and LibRaw's own dcraw_emu output of
+ * the same file compared pixel by pixel; ppm, tga and jp2 inputs against identify of the source.
+ */
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimedBy } from "../support/claims";
+import { corpusPath, fact } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { execute } from "../../src/runner/execute";
+import { nodeEngines } from "../../src/runtime/node/engines";
+import type { EngineInstances } from "../../src/engines/registry";
+import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+
+let native: NativeServer;
+let wasm: EngineInstances;
+const TMP = mkdtempSync(join(tmpdir(), "native-raw-"));
+beforeAll(async () => {
+  wasm = nodeEngines(["cloudflare", "imagemagick"]);
+  native = await startNativeEngine();
+}, 120_000);
+afterAll(async () => {
+  await native?.stop();
+  rmSync(TMP, { recursive: true, force: true });
+});
+
+const full = () => testContext({ engines: { ...wasm, ...native.engines() } });
+
+/** identify's format, width, height and the mean standard deviation of the channels (0–1). */
+function identify(path: string): { format: string; width: number; height: number; stddev: number } {
+  const [format, w, h, sd] = execFileSync("identify", ["-format", "%m %w %h %[fx:standard_deviation]", `${path}[0]`], {
+    encoding: "utf8",
+  }).split(" ");
+  return { format: format!, width: Number(w), height: Number(h), stddev: Number(sd) };
+}
+
+/** Normalised RMSE of two same-sized images per ImageMagick's compare (0 identical … 1). */
+function rmse(a: string, b: string): number {
+  const r = execFileSync("sh", ["-c", `compare -metric RMSE "${a}" "${b}" null: 2>&1 || true`], { encoding: "utf8" });
+  return Number(/\(([\d.e-]+)\)/.exec(r)?.[1] ?? NaN);
+}
+
+const RAWS = [
+  "raw/exiftool-DNG.dng",
+  "raw/exiftool-Nikon.nef",
+  "raw/rawpy-RAW_KODAK_DC50.KDC",
+  "raw/exiftool-CanonRaw.cr2",
+  "raw/tika-testARW.arw",
+];
+
+describe("camera raw → images with LibRaw (native)", () => {
+  it("the engine table sends every raw format of the catalogue to libraw, for every listed output", () => {
+    const formats = ["3fr", "arw", "cr2", "cr3", "crw", "dcr", "dng", "erf", "mos", "mrw", "nef", "orf", "pef"];
+    for (const input of [...formats, "raf", "raw", "rw2", "x3f"])
+      for (const output of ["jpg", "png", "tiff", "webp", "gif", "bmp", "ico", "psd"])
+        expect(claimedBy("convert", input, output), `${input} → ${output}`).toEqual(["libraw"]);
+  });
+
+  for (const rel of RAWS) {
+    const f = fact(rel) as Record<string, any>;
+    if (f.dcraw_decode_rc !== 0) {
+      it(`${rel}: dcraw cannot decode it (${f.dcraw_decode_message}) → OPEN_FAILED naming LibRaw`, async () => {
+        const err = await expectTaskError(
+          () => execute("convert", { output_format: "jpg" }, [corpusInput(rel)], full()),
+          "OPEN_FAILED",
+        );
+        expect(err.message).toMatch(/LibRaw/);
+      });
+      continue;
+    }
+    const [w, h] = f.dcraw_decoded_wh as [number, number];
+    it(`${rel} → png and jpg: the demosaiced sensor image, ${w}×${h} (dcraw 9.28's decode), matching dcraw_emu's own output`, async () => {
+      const r = await execute("convert", { output_format: "png" }, [corpusInput(rel)], full());
+      expect(r.engine.name).toBe("libraw");
+      const png = tmpFile(r.out.files[0]!, "png");
+      const id = identify(png);
+      expect(id).toMatchObject({ format: "PNG", width: w, height: h });
+      // LibRaw's own output of the same file, as its dcraw_emu writes it with the camera's white balance
+      const src = join(TMP, rel.split("/").pop()!);
+      copyFileSync(corpusPath(rel), src);
+      execFileSync("dcraw_emu", ["-w", "-o", "1", "-q", "3", "-T", "-Z", `${src}.tiff`, src]);
+      expect(rmse(png, `${src}.tiff`)).toBeLessThan(0.002);
+      const jpg = await execute("convert", { output_format: "jpg", quality: 90 }, [corpusInput(rel)], full());
+      const jid = identify(tmpFile(jpg.out.files[0]!, "jpg"));
+      expect(jid).toMatchObject({ format: "JPEG", width: w, height: h });
+      if (f.dcraw_decoded_stddev > 0) expect(jid.stddev).toBeGreaterThan(f.dcraw_decoded_stddev / 4);
+    });
+  }
+
+  it("the raw's orientation is applied: the DNG with Orientation 6 (rotate 90° CW) comes out portrait", async () => {
+    const src = join(TMP, "rotated.dng");
+    copyFileSync(corpusPath("raw/exiftool-DNG.dng"), src);
+    execFileSync("exiftool", ["-q", "-overwrite_original", "-IFD0:Orientation#=6", src]);
+    expect(execFileSync("exiftool", ["-s3", "-n", "-IFD0:Orientation", src], { encoding: "utf8" }).trim()).toBe("6");
+    const r = await execute(
+      "convert",
+      { output_format: "tiff" },
+      [bytesInput("rotated.dng", readFileSync(src))],
+      full(),
+    );
+    const [w, h] = fact("raw/exiftool-DNG.dng").dcraw_decoded_wh as [number, number];
+    expect(identify(tmpFile(r.out.files[0]!, "tiff"))).toMatchObject({ width: h, height: w });
+  });
+
+  it("width/height and every listed output format are honoured after demosaicing", async () => {
+    for (const [out, magick] of [
+      ["webp", "WEBP"],
+      ["gif", "GIF"],
+      ["bmp", "BMP"],
+      ["psd", "PSD"],
+      ["ico", "ICO"],
+    ] as const) {
+      const r = await execute(
+        "convert",
+        { output_format: out, width: 200 },
+        [corpusInput("raw/exiftool-Nikon.nef")],
+        full(),
+      );
+      const id = identify(tmpFile(r.out.files[0]!, out));
+      expect(id.format, out).toBe(magick);
+      expect(id.width, out).toBe(200);
+      expect(id.height, out).toBe(Math.round((200 * 2014) / 3039));
+    }
+  });
+
+  it("a thumbnail of a raw is made from the demosaiced image", async () => {
+    const r = await execute(
+      "thumbnail",
+      { output_format: "png", width: 300, height: 300 },
+      [corpusInput("raw/exiftool-Nikon.nef")],
+      full(),
+    );
+    expect(r.engine.name).toBe("libraw");
+    expect(identify(tmpFile(r.out.files[0]!, "png"))).toMatchObject({ width: 300, height: 199 });
+  });
+});
+
+describe("ppm, tga, jp2 and psd inputs with native ImageMagick", () => {
+  for (const rel of [
+    "images/pillow-hopper.ppm",
+    "images/pillow-tga_id_field.tga",
+    "images/pillow-test-card-lossy-tiled.jp2",
+    "images/pillow-hopper.psd",
+  ]) {
+    it(`${rel} → png, webp: the source's size`, async () => {
+      const src = identify(corpusPath(rel));
+      for (const out of ["png", "webp"]) {
+        const r = await execute("convert", { output_format: out }, [corpusInput(rel)], full());
+        expect(r.engine.name).toBe("imagemagick-native");
+        const id = identify(tmpFile(r.out.files[0]!, out));
+        expect(id).toMatchObject({ width: src.width, height: src.height });
+        // a PSD's first image is its merged composite
+        expect(rmse(tmpFile(r.out.files[0]!, out), `${corpusPath(rel)}[0]`)).toBeLessThan(out === "png" ? 0.001 : 0.05);
+      }
+    });
+  }
+});
+
+describe("PostScript in and out (Ghostscript -dSAFER renders; eps/ps/pdf written around ImageMagick's pixels)", () => {
+  /** What Ghostscript (the oracle, run here) renders of a PostScript file at 72 dpi, bounding box cropped: its path. */
+  const gsRender = (ps: string) => {
+    const png = join(TMP, `gs-${Math.random().toString(36).slice(2)}.png`);
+    execFileSync("gs", [
+      "-q",
+      "-dSAFER",
+      "-dBATCH",
+      "-dNOPAUSE",
+      "-dEPSCrop",
+      "-r72",
+      "-sDEVICE=png16m",
+      `-sOutputFile=${png}`,
+      ps,
+    ]);
+    return png;
+  };
+
+  it("vector/ghostscript-golfer.eps → png at 72 ppi: the size Ghostscript renders it at (facts.json), a real picture", async () => {
+    const rel = "vector/ghostscript-golfer.eps";
+    const r = await execute("convert", { output_format: "png", pixel_density: 72 }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("imagemagick-native");
+    const [w, h] = fact(rel).gs_png16m_r72_EPSCrop_wh as [number, number];
+    const id = identify(tmpFile(r.out.files[0]!, "png"));
+    expect(id).toMatchObject({ format: "PNG", width: w, height: h });
+    expect(id.stddev).toBeGreaterThan(0.05);
+  });
+
+  it("vector/ghostscript-colorcir.ps → jpg: its first page, A4 at 72 ppi (595×842 pt per facts.json)", async () => {
+    const rel = "vector/ghostscript-colorcir.ps";
+    const r = await execute("convert", { output_format: "jpg", pixel_density: 72 }, [corpusInput(rel)], full());
+    const [w, h] = fact(rel).page_size_pts_after_gs as [number, number];
+    expect(identify(tmpFile(r.out.files[0]!, "jpg"))).toMatchObject({ width: Math.round(w), height: Math.round(h) });
+  });
+
+  it("office/tika-testPPT.xps → png at 72 ppi: its first page rendered by libgxps, 720×540 pt per facts.json", async () => {
+    const rel = "office/tika-testPPT.xps";
+    const r = await execute("convert", { output_format: "png", pixel_density: 72 }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("imagemagick-native");
+    const [w, h] = fact(rel).page_size_pts as [number, number];
+    const id = identify(tmpFile(r.out.files[0]!, "png"));
+    expect(id).toMatchObject({ format: "PNG", width: w, height: h });
+    expect(id.stddev).toBeGreaterThan(0.01);
+  });
+
+  for (const out of ["eps", "ps"] as const) {
+    it(`images/pngsuite-basn6a16.png → ${out}: Ghostscript renders it back to the same pixels (on white)`, async () => {
+      const rel = "images/pngsuite-basn6a16.png";
+      const r = await execute("convert", { output_format: out }, [corpusInput(rel)], full());
+      expect(r.engine.name).toBe("imagemagick-native");
+      const path = tmpFile(r.out.files[0]!, out);
+      expect(readFileSync(path, "latin1").split("\n")[0]).toBe(
+        out === "eps" ? "%!PS-Adobe-3.0 EPSF-3.0" : "%!PS-Adobe-3.0",
+      );
+      const back = gsRender(path);
+      const src = identify(corpusPath(rel));
+      expect(identify(back)).toMatchObject({ width: src.width, height: src.height });
+      // the source on white as sRGB samples (a PNG written back would keep this file's gAMA as linear RGB)
+      const flat = join(TMP, `flat-${out}.ppm`);
+      execFileSync("convert", [corpusPath(rel), "-background", "white", "-alpha", "remove", "-alpha", "off", flat]);
+      expect(rmse(back, flat)).toBeLessThan(0.01);
+    });
+  }
+
+  it("a camera raw → pdf: one page of the sensor's size in points holding one lossless image of it (pdfinfo, pdfimages)", async () => {
+    const rel = "raw/exiftool-Nikon.nef";
+    const r = await execute("convert", { output_format: "pdf" }, [corpusInput(rel)], full());
+    expect(r.engine.name).toBe("libraw");
+    const pdf = tmpFile(r.out.files[0]!, "pdf");
+    const info = execFileSync("pdfinfo", [pdf], { encoding: "utf8" });
+    expect(info).toMatch(/Pages:\s+1\n/);
+    const [w, h] = fact(rel).dcraw_decoded_wh as [number, number];
+    expect(info).toMatch(new RegExp(`Page size:\\s+${w} x ${h} pts`));
+    const images = execFileSync("pdfimages", ["-list", pdf], { encoding: "utf8" }).trim().split("\n").slice(2);
+    expect(images).toHaveLength(1);
+    const cols = images[0]!.trim().split(/\s+/); // page num type width height color comp bpc enc …
+    expect(cols.slice(3, 5).map(Number)).toEqual([w, h]);
+    expect(cols[5]).toBe("rgb");
+    expect(["jpeg", "jpx"]).not.toContain(cols[8]); // lossless (Flate)
+  });
+});
