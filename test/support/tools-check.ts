@@ -36,6 +36,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   tar: "tar",
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",
+  php: "php-cli",
+  phpunit: "phpunit",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */
