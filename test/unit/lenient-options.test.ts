@@ -93,12 +93,10 @@ describe("unknown and inapplicable options", () => {
     ]);
   });
 
-  it("pdf/ocr auto_orient is accepted and ignored; optimize flatten_signatures is honoured on PDFs, ignored on images", () => {
+  it("pdf/ocr auto_orient and optimize flatten_signatures are honoured on PDFs; flatten_signatures ignored on images", () => {
     const ocr = paramsOf({ operation: "pdf/ocr", auto_orient: true, language: ["eng"] }, "https://example.com/s.pdf");
-    expect(ignoredOf(ocr)).toEqual([{ key: "auto_orient" }]);
-    expect(ignoredWarnings("pdf/ocr", withoutIgnored(ocr), [input("s.pdf")], ignoredOf(ocr))).toEqual([
-      "auto_orient is not supported by pdf/ocr from pdf; it was ignored.",
-    ]);
+    expect(ocr).toMatchObject({ auto_orient: true });
+    expect(ocr).not.toHaveProperty(IGNORED_KEY);
     const opt = paramsOf({ operation: "optimize", flatten_signatures: true }, "https://example.com/s.pdf");
     expect(opt).toMatchObject({ flatten_signatures: true });
     expect(opt).not.toHaveProperty(IGNORED_KEY);
