@@ -120,6 +120,22 @@ describe("options CloudConvert accepts", () => {
     expect(warningsOf(task("opt"))).toEqual([]);
   });
 
+  it("pdf/encrypt as the n8n node sends it by default (no password, allow_extract false): encrypted, opens, no extraction", async () => {
+    const { job, files, task } = await runJob("pdf/cloudconvert-input.pdf", {
+      enc: { operation: "pdf/encrypt", input: "in", allow_extract: false, allow_accessibility: true },
+    });
+    expect(job.status).toBe("finished");
+    const out = files.enc[0].path;
+    expect(run("qpdf", ["--is-encrypted", out]).code).toBe(0);
+    expect(run("qpdf", ["--requires-password", out]).code).toBe(3); // encrypted; the empty password opens it
+    expect(Number(pdfinfo(out).Pages)).toBe(fact("pdf/cloudconvert-input.pdf").pages);
+    const enc = run("qpdf", ["--show-encryption", out]).out;
+    expect(enc).toContain("Supplied password is user password");
+    expect(enc).toMatch(/extract for any purpose: not allowed/);
+    expect(enc).toMatch(/extract for accessibility: allowed/);
+    expect(warningsOf(task("enc"))).toEqual([]);
+  });
+
   it("a known option with an invalid value is still a 422 naming the task and the field", async () => {
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",
