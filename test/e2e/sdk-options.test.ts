@@ -136,6 +136,33 @@ describe("options CloudConvert accepts", () => {
     expect(warningsOf(task("enc"))).toEqual([]);
   });
 
+  it("html → pdf with header_template/footer_template as HTML (the .NET and node SDKs' string): on every page", async () => {
+    const { job, files, task } = await runJob("html/gotenberg-pages-3.html", {
+      c: {
+        operation: "convert",
+        input: "in",
+        output_format: "pdf",
+        engine: "chrome",
+        display_header_footer: true,
+        header_template: '<div style="font-size:10px;width:100%">HEADMARK <span class="title"></span></div>',
+        footer_template:
+          '<div style="font-size:10px;width:100%">FOOTMARK <span class="pageNumber"></span>/<span class="totalPages"></span></div>',
+        margin_top: 20,
+        margin_bottom: 20,
+      },
+    });
+    expect(job.status).toBe("finished");
+    const out = files.c[0].path;
+    const pages = Number(pdfinfo(out).Pages);
+    expect(pages).toBeGreaterThan(1);
+    for (let n = 1; n <= pages; n++) {
+      const text = run("pdftotext", ["-f", String(n), "-l", String(n), "-layout", out, "-"]).out;
+      expect(text).toContain("HEADMARK");
+      expect(text).toMatch(new RegExp(`FOOTMARK ${n}/${pages}`));
+    }
+    expect(warningsOf(task("c"))).toEqual([]);
+  });
+
   it("a known option with an invalid value is still a 422 naming the task and the field", async () => {
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",
