@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { runCorpusJob, runFileJob } from "../support/jobs";
-import { pdfinfo, run } from "../support/native";
+import { identify, pdfinfo, run } from "../support/native";
 import { sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 
@@ -160,6 +160,16 @@ describe("options CloudConvert accepts", () => {
       expect(text).toContain("HEADMARK");
       expect(text).toMatch(new RegExp(`FOOTMARK ${n}/${pages}`));
     }
+    expect(warningsOf(task("c"))).toEqual([]);
+  });
+
+  it("pdf → png with page_range (the old docs' name of pages) and pixel_density: the pages asked for, at that density", async () => {
+    const { job, files, task } = await runJob("pdf/cloudconvert-input.pdf", {
+      c: { operation: "convert", input: "in", output_format: "png", page_range: "2-3", pixel_density: 72 },
+    });
+    expect(job.status).toBe("finished");
+    expect(files.c).toHaveLength(2);
+    for (const f of files.c) expect(identify(f.path)).toMatchObject({ format: "PNG", width: 595, height: 842 });
     expect(warningsOf(task("c"))).toEqual([]);
   });
 

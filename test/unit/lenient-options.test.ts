@@ -106,6 +106,22 @@ describe("unknown and inapplicable options", () => {
     ]);
   });
 
+  it("page_range, the old docs' name of pages, is honoured as pages; beside pages it is ignored; a bad range is a 422", () => {
+    const p = paramsOf({ operation: "convert", output_format: "png", page_range: "1-2" }, "https://example.com/s.pdf");
+    expect(p).toMatchObject({ pages: "1-2" });
+    expect(p).not.toHaveProperty("page_range");
+    expect(p).not.toHaveProperty(IGNORED_KEY);
+    const both = paramsOf(
+      { operation: "convert", output_format: "png", pages: "3", page_range: "1-2" },
+      "https://example.com/s.pdf",
+    );
+    expect(both).toMatchObject({ pages: "3" });
+    expect(ignoredOf(both)).toEqual([{ key: "page_range" }]);
+    expect(
+      errorsOf({ operation: "convert", output_format: "png", page_range: "2-1" }, "https://example.com/s.pdf"),
+    ).toEqual([expect.stringMatching(/^Task t: pages: /)]);
+  });
+
   it("an unknown key on convert names the formats the task ran with", () => {
     const p = paramsOf(
       { operation: "convert", output_format: "pdf", some_other_option: "value" },
