@@ -13,6 +13,7 @@ import { corpusPath, fact } from "../support/corpus";
 import { runCorpusJob, runFileJob } from "../support/jobs";
 import { identify, pdfinfo, run } from "../support/native";
 import { sdk } from "../support/sdk";
+import { sleep } from "../support/wait";
 import { sharedServer, type SharedServer } from "../support/servers";
 
 let server: SharedServer;
@@ -107,6 +108,9 @@ describe("options CloudConvert accepts", () => {
     expect(task("ocr").result?.ocr).toMatchObject({ rotated_pages: { 1: 90 }, oriented_pages: { 1: 270 } });
     expect(task("plain").result?.ocr).not.toHaveProperty("oriented_pages");
     expect(warningsOf(task("ocr"))).toEqual([]);
+    // the oracles above block the event loop for many seconds (spawnSync), past the server's idle timeout for the
+    // download's kept-alive connection: let undici see it closed before the next test reuses it ("other side closed")
+    await sleep(200);
   });
 
   it("optimize with flatten_signatures draws a signed PDF's signature into its page: no signature field left (qpdf --json)", async () => {
