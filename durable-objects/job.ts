@@ -84,7 +84,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     void ctx.blockConcurrencyWhile(() => this.timers.recover(this.clock()));
   }
 
-  /** Creates the job and its tasks, registers it with the account, dispatches ready tasks. */
+  /**
+   * Creates the job and its tasks, registers it with the account, dispatches ready tasks. Answers the job as it is
+   * after dispatch, or for a standalone task without inputs as it was created (its task `waiting` until it runs).
+   */
   async create(n: NewJob): Promise<JobJson> {
     const now = this.clock();
     this.ctx.storage.sql.exec(n.standalone ? `${SCHEMA};${EXT_INPUT_TABLE}` : SCHEMA);
@@ -105,6 +108,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
       for (const t of n.tasks) this.m.insertTask(t, now);
       this.external.record(n.externalInputs ?? []);
     });
+    // A standalone task answers its create as it was created, before it is sent to run: CloudConvert's POST
+    // /v2/import/url answers `waiting` (the PHP SDK's TaskTest::testCreateImportUrlTask asserts it, and its recorded
+    // task_created.json agrees). A job's answer stays the state after dispatch (an inline job ends in it, issue 20).
+    const asCreated = n.standalone && !n.externalInputs?.length ? jobView(this.m, true) : null;
     // Every write of creation happens in this first turn (one storage commit). A job's end notices are
     // held until it is registered (see below), including an end right here (ingress tasks only).
     if (!n.externalInputs?.length) this.notices.hold();
@@ -137,7 +144,7 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
       await this.register(registration, now);
       if (published) throw published.err;
     }
-    return this.jobJson(true);
+    return asCreated ?? this.jobJson(true);
   }
 
   /**

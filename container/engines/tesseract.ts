@@ -15,7 +15,7 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { OcrRequest, OcrWord } from "../../native-protocol/ocr.ts";
+import { rotationOfWords, type OcrRequest, type OcrWord } from "../../native-protocol/ocr.ts";
 import { NativeError, check, localName, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 
 let installed: Promise<Set<string>> | undefined;
@@ -80,26 +80,6 @@ export function parseTsv(tsv: string): { width: number; height: number; words: O
     text += `${l.words.join(" ")}\n`;
   });
   return { width, height, words, text };
-}
-
-/**
- * The clockwise turn of the text on the image, read from the words: within each line, the step from
- * one word's centre to the next points along the reading direction (right: 0°, down: 90°, left:
- * 180°, up: 270°). 0 when no line has two words.
- */
-export function rotationOfWords(words: OcrWord[]): 0 | 90 | 180 | 270 {
-  const votes = [0, 0, 0, 0];
-  for (let i = 1; i < words.length; i++) {
-    const a = words[i - 1];
-    const b = words[i];
-    if (a.line !== b.line) continue;
-    const dx = (b.x0 + b.x1) / 2 - (a.x0 + a.x1) / 2;
-    const dy = (b.y0 + b.y1) / 2 - (a.y0 + a.y1) / 2;
-    if (Math.abs(dx) >= Math.abs(dy)) votes[dx >= 0 ? 0 : 2]++;
-    else votes[dy >= 0 ? 1 : 3]++;
-  }
-  const best = votes.indexOf(Math.max(...votes));
-  return votes[best] === 0 ? 0 : ([0, 90, 180, 270] as const)[best];
 }
 
 async function recognize(req: OcrRequest, call: NativeCall) {

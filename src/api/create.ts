@@ -95,8 +95,8 @@ export async function createStandaloneTask(
     externalInputs,
   };
   const stub = jobStub(env, holder);
-  await stub.create(job);
-  return (await stub.getTask(taskId))!;
+  const created = await stub.create(job);
+  return created.tasks?.find((t) => t.id === taskId) ?? (await stub.getTask(taskId))!;
 }
 
 function fieldOf(message: string | undefined): string {

@@ -6,6 +6,7 @@
  */
 import type { OperationHandler } from "../operations/types";
 import { validateTaskParams } from "../operations/validate";
+import { TASK_NAME } from "../operations/web/schemas";
 
 /** A validated task of a job: its name, operation, input names in order, and its parameters. */
 export interface TaskSpec {
@@ -140,7 +141,10 @@ export function parseTask(
   if (takesInput || input.length) payload.input = input;
   if (typeof payload.file === "string") payload.file = `(${payload.file.length} characters)`;
   const refKeys = [...new Set(handlers.flatMap((h) => h.taskRefs ?? []))];
-  const refs = refKeys.map((k) => checked.params[k]).filter((v): v is string => typeof v === "string" && v !== "");
+  // a parameter that may name a task refers to one only when its value is a task name (a header_template may be HTML)
+  const refs = refKeys
+    .map((k) => checked.params[k])
+    .filter((v): v is string => typeof v === "string" && TASK_NAME.test(v));
   return { name, operation, input, ignoreError, timeout, params: checked.params, payload, refs };
 }
 

@@ -25,6 +25,7 @@ import { OFFICE_HANDLERS } from "./office";
 import { PDF_HANDLERS } from "./pdf";
 import { VECTOR_HANDLERS } from "./vector";
 import { WEB_HANDLERS } from "./web";
+import { TASK_NAME } from "./web/schemas";
 import type { FormatPair, OperationHandler } from "./types";
 
 /** Every handler this server runs. */
@@ -81,11 +82,14 @@ export function taskRefKeys(operation: string): string[] {
   return [...new Set((handlersOf(operation) ?? []).flatMap((h) => h.taskRefs ?? []))];
 }
 
-/** Task names referenced by the parameters of a task of `operation` (watermark `image`, …). */
+/**
+ * Task names referenced by the parameters of a task of `operation` (watermark `image`, …): only values that are task
+ * names (a header_template may hold the HTML itself, web/schemas.ts).
+ */
 export function taskRefsOf(operation: string, params: Record<string, unknown>): string[] {
   return taskRefKeys(operation)
     .map((k) => params[k])
-    .filter((v): v is string => typeof v === "string" && v !== "");
+    .filter((v): v is string => typeof v === "string" && TASK_NAME.test(v));
 }
 
 /** One way to run a task: a handler and an engine of its kind. */

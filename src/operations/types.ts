@@ -120,7 +120,8 @@ export interface OperationHandler<P = Record<string, unknown>> {
   takesInput: boolean;
   /**
    * Parameters whose value names another task of the job (watermark `image`, capture-website
-   * `header_template`): the graph treats them as inputs (existence, cycles, waiting for them).
+   * `header_template`): the graph treats them as inputs (existence, cycles, waiting for them) when the
+   * value is a task name (a header_template may instead hold the HTML itself).
    */
   taskRefs?: readonly string[];
   /**

@@ -81,15 +81,33 @@ type Judged = { params: Record<string, unknown>; ignored: IgnoredOption[] } | { 
 /** How many of the submitted keys `h` declares (common keys aside). */
 function knownCount(h: OperationHandler, cleaned: Record<string, unknown>): number {
   const known = shapeOf(h.params);
-  return Object.keys(cleaned).filter((k) => !COMMON_KEYS.has(k) && k in known).length;
+  return Object.keys(cleaned).filter((k) => !COMMON_KEYS.has(k) && (k in known || OPTION_ALIASES[k] in known)).length;
+}
+
+/**
+ * CloudConvert's older names of options, honoured as the current one (contract §6: `page_range` is the old docs' name
+ * of `pages`, still sent by Job Builder payloads in public code; issue 31).
+ */
+export const OPTION_ALIASES: Readonly<Record<string, string>> = { page_range: "pages" };
+
+/** `raw` with each alias renamed to the option it stands for, when the handler declares that option and it was not also given. */
+function withAliases(raw: Record<string, unknown>, known: Set<string>): Record<string, unknown> {
+  let out = raw;
+  for (const [alias, name] of Object.entries(OPTION_ALIASES)) {
+    if (!(alias in raw) || known.has(alias) || !known.has(name) || name in raw) continue;
+    const { [alias]: value, ...rest } = out;
+    out = { ...rest, [name]: value };
+  }
+  return out;
 }
 
 /**
  * Judges `cleaned` against one handler: messages for invalid values of the keys it declares, or
  * its parameters with defaults and the keys it ignores (not declared, or `inapplicable`).
  */
-function judge(h: OperationHandler, cleaned: Record<string, unknown>): Judged {
+function judge(h: OperationHandler, submitted: Record<string, unknown>): Judged {
   const known = new Set(Object.keys(shapeOf(h.params)));
+  const cleaned = withAliases(submitted, known);
   const refused = Object.keys(cleaned).filter((k) => !known.has(k) && h.refusedParams?.[k]);
   if (refused.length) return { errors: refused.map((k) => `${k}: ${h.refusedParams![k]}`) };
   const own = pick(cleaned, (k) => known.has(k));

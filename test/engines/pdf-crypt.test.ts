@@ -86,9 +86,25 @@ describe("pdf/encrypt", () => {
     expectQpdfCheck(dataOf(files[0]));
   });
 
-  it("needs a password at creation", () => {
-    expect(encryptPdf.check!({})).toEqual(["set_password or set_owner_password is required to encrypt a PDF."]);
+  it("without passwords (the n8n node's default payload): opens without one, its restrictions hold", async () => {
+    // CloudConvert: "Encrypts a PDF, optionally with passwords and restrictions" (issue 31)
     expect(encryptPdf.params.safeParse({ allow_print: "some" }).success).toBe(false);
+    const { files } = await encryptPdf.run(
+      [corpusInput("pdf/pdfjs-rotation.pdf")],
+      { allow_extract: false, allow_accessibility: true },
+      ctx,
+    );
+    const data = dataOf(files[0]);
+    expect(spawnSync("qpdf", ["--is-encrypted", tmpFile(data)]).status).toBe(0);
+    expect(spawnSync("qpdf", ["--requires-password", tmpFile(data)]).status).toBe(3); // encrypted, opens without one
+    expectQpdfCheck(data, "");
+    const out = execFileSync("qpdf", ["--show-encryption", tmpFile(data)], { encoding: "utf8" });
+    expect(out).toContain("Supplied password is user password"); // the empty one: not the owner's
+    expect(showEncryption(data, "")).toMatchObject({
+      R: "6",
+      "extract for any purpose": "not allowed",
+      "extract for accessibility": "allowed",
+    });
   });
 });
 

@@ -9,6 +9,11 @@ import { tempFile } from "./native";
 import { sdk } from "./sdk";
 
 export async function runCorpusJob(base: string, rel: string, tasks: Record<string, any>, key = "key-a") {
+  return runFileJob(base, corpusPath(rel), tasks, key);
+}
+
+/** {@link runCorpusJob} for a file at `path` (one a test made from a corpus file, e.g. a rotated scan); uploaded under its base name. */
+export async function runFileJob(base: string, path: string, tasks: Record<string, any>, key = "key-a") {
   const cc = sdk(key, base);
   const named = Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n.replace(/^_/, ""), t]));
   const exports = Object.fromEntries(
@@ -19,8 +24,8 @@ export async function runCorpusJob(base: string, rel: string, tasks: Record<stri
   let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...named, ...exports } });
   await cc.tasks.upload(
     job.tasks.find((t) => t.name === "in")!,
-    createReadStream(corpusPath(rel)),
-    rel.split("/").pop()!,
+    createReadStream(path),
+    path.split("/").pop()!,
   );
   job = await cc.jobs.wait(job.id);
   const files: Record<string, { filename: string; path: string }[]> = {};

@@ -10,7 +10,7 @@ import { inject } from "vitest";
 /** The server configurations: name → the environment `npm start` gets (scripts/start.mjs). */
 export const SERVER_CONFIGS = {
   /** The production rule: loopback and private addresses refused by import/url and capture-website. */
-  guarded: { API_KEYS: "key-a:alice,key-b:bob,cc-node-key:ccnode" },
+  guarded: { API_KEYS: "key-a:alice,key-b:bob,cc-node-key:ccnode,cc-php-key:ccphp" },
   /** ALLOW_PRIVATE_IMPORTS=true (development only): imports and captures may read this run's loopback servers. */
   open: { API_KEYS: "key-a:alice,key-b:bob", ALLOW_PRIVATE_IMPORTS: "true" },
   /** The cost meter on, for one heavy user whose 1,000 jobs are all open at once (account-shards.test.ts). */

@@ -48,6 +48,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   "ebook-convert": "calibre",
   inkscape: "inkscape",
   zip: "zip",
+  php: "php-cli",
+  phpunit: "phpunit",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

@@ -93,12 +93,10 @@ describe("unknown and inapplicable options", () => {
     ]);
   });
 
-  it("pdf/ocr auto_orient is accepted and ignored; optimize flatten_signatures is honoured on PDFs, ignored on images", () => {
+  it("pdf/ocr auto_orient and optimize flatten_signatures are honoured on PDFs; flatten_signatures ignored on images", () => {
     const ocr = paramsOf({ operation: "pdf/ocr", auto_orient: true, language: ["eng"] }, "https://example.com/s.pdf");
-    expect(ignoredOf(ocr)).toEqual([{ key: "auto_orient" }]);
-    expect(ignoredWarnings("pdf/ocr", withoutIgnored(ocr), [input("s.pdf")], ignoredOf(ocr))).toEqual([
-      "auto_orient is not supported by pdf/ocr from pdf; it was ignored.",
-    ]);
+    expect(ocr).toMatchObject({ auto_orient: true });
+    expect(ocr).not.toHaveProperty(IGNORED_KEY);
     const opt = paramsOf({ operation: "optimize", flatten_signatures: true }, "https://example.com/s.pdf");
     expect(opt).toMatchObject({ flatten_signatures: true });
     expect(opt).not.toHaveProperty(IGNORED_KEY);
@@ -106,6 +104,22 @@ describe("unknown and inapplicable options", () => {
     expect(ignoredWarnings("optimize", withoutIgnored(png), [input("a.png")], ignoredOf(png))).toEqual([
       "flatten_signatures is not supported by optimize from png; it was ignored.",
     ]);
+  });
+
+  it("page_range, the old docs' name of pages, is honoured as pages; beside pages it is ignored; a bad range is a 422", () => {
+    const p = paramsOf({ operation: "convert", output_format: "png", page_range: "1-2" }, "https://example.com/s.pdf");
+    expect(p).toMatchObject({ pages: "1-2" });
+    expect(p).not.toHaveProperty("page_range");
+    expect(p).not.toHaveProperty(IGNORED_KEY);
+    const both = paramsOf(
+      { operation: "convert", output_format: "png", pages: "3", page_range: "1-2" },
+      "https://example.com/s.pdf",
+    );
+    expect(both).toMatchObject({ pages: "3" });
+    expect(ignoredOf(both)).toEqual([{ key: "page_range" }]);
+    expect(
+      errorsOf({ operation: "convert", output_format: "png", page_range: "2-1" }, "https://example.com/s.pdf"),
+    ).toEqual([expect.stringMatching(/^Task t: pages: /)]);
   });
 
   it("an unknown key on convert names the formats the task ran with", () => {

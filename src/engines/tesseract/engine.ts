@@ -10,7 +10,8 @@
  * `weakConfidence`, or no words) and `autoRotate` is not false, tesseract's orientation detection
  * (OSD) runs and, if it finds the text turned, the turned-upright image is recognised and kept when
  * it reads better, its boxes mapped back into the given image's coordinates. Upright pages thus cost
- * one recognition and no OSD.
+ * one recognition and no OSD. A request to `orient` (pdf/ocr auto_orient) also reports the turn of text read well as
+ * given: from its words' reading direction (tesseract reads turned text as vertical lines), else from OSD as above.
  *
  * One instance serves call after call (languages loaded lazily into its MEMFS, the API re-initialised
  * only when the language set changes); after a call whose WebAssembly memory passed the budget's
@@ -19,6 +20,7 @@
 import type { TaskErrorCode } from "../errors";
 import { missingLanguages, normalizeLanguages, OCR_LANGUAGES } from "../kinds/ocr-languages";
 import type { OcrEngine, OcrPage, OcrRequest, OcrWord } from "../kinds/ocr";
+import { rotationOfWords } from "../../../native-protocol/ocr";
 import { gunzip, newTesseract, type Pass, type RawWord, type Rotation, type Tesseract } from "./core";
 import { ocrImageHeader } from "./image";
 import { DEFAULT_TESSERACT_BUDGET, type TesseractBudget } from "./types";
@@ -144,7 +146,12 @@ export function createTesseractEngine(loader: TesseractLoader): OcrEngine {
     const H = upright.height;
     let best: Pass = upright;
     let rotation: Rotation = 0;
-    if (req.autoRotate !== false && (upright.words.length === 0 || upright.meanConfidence < budget.weakConfidence)) {
+    const weak = upright.words.length === 0 || upright.meanConfidence < budget.weakConfidence;
+    // asked to orient and read well as given: tesseract may have read turned text as vertical lines (their words' boxes
+    // step down or up the image); the reading direction of those words is the text's turn, no second pass needed
+    const byWords = req.orient && !weak ? rotationOfWords(upright.words) : 0;
+    if (byWords) rotation = byWords;
+    else if (req.autoRotate !== false && (weak || req.orient)) {
       await ensure(t, ["osd"]);
       const found = t.detectOrientation(req.dpi);
       if (found && found.rotation !== 0) {

@@ -7,6 +7,9 @@
  * < all (+ other changes); allow_print none | low | full. Defaults allow everything, as qpdf does.
  * Without `set_owner_password` a random owner password is used, so the restrictions hold for
  * whoever only knows the user password (an owner password equal to it would lift them).
+ * Both passwords are optional, as on CloudConvert ("optionally with passwords and restrictions";
+ * the n8n node's default pdf/encrypt sends only allow_extract and allow_accessibility, issue 31):
+ * without either, the PDF opens without a password and its restrictions hold (random owner password).
  */
 import { z } from "zod";
 import type { PdfPermissions } from "../../engines/kinds/pdf";
@@ -52,8 +55,6 @@ export const encryptPdf: OperationHandler<Params> = {
   operation: "pdf/encrypt",
   ...PDF_TO_PDF,
   params,
-  check: (p) =>
-    p.set_password || p.set_owner_password ? [] : ["set_password or set_owner_password is required to encrypt a PDF."],
   run: (inputs, p, ctx) =>
     perDocument("pdf/encrypt", inputs, p, ctx, (engine, input) =>
       engine.encrypt?.({

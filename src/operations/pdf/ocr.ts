@@ -7,7 +7,9 @@
  * looks exactly as before and becomes searchable and selectable. Pages that already carry text
  * (their resources name a font) are left alone unless `force_ocr`; a PDF with nothing to do comes
  * back byte for byte. A page whose text is turned (90/180/270) is recognised upright (the engine's
- * orientation detection) and its words laid along their real baseline.
+ * orientation detection) and its words laid along their real baseline; with `auto_orient` (CloudConvert's
+ * pdf/ocr option, seen in the n8n node) such a page is also turned upright by its /Rotate (the content is not
+ * re-encoded), as OCRmyPDF's --rotate-pages does, and `result.ocr.oriented_pages` names each page so turned.
  *
  * Budgets: at most {@link OCR_MAX_PAGES} pages per input on a WebAssembly engine (each page is ~0.3–
  * 1.5 s of recognition). The resolution is chosen page by page (issue 31): 300 ppi, lowered until the
@@ -62,6 +64,9 @@ const params = z.object({
   force_ocr: boolParam.describe("Also OCR pages that already carry text (their text layer is added to, not replaced)"),
   pages: pagesParam,
   password: passwordParam,
+  auto_orient: boolParam.describe(
+    "Turn pages whose text the OCR engine finds turned by 90, 180 or 270 degrees upright (their /Rotate); default false",
+  ),
 });
 type OcrParams = z.infer<typeof params>;
 
@@ -146,6 +151,38 @@ export function toDisplayWords(page: OcrPage, dpi: number, displayHeight: number
   }));
 }
 
+/**
+ * `auto_orient`: the clockwise turn (90/180/270, added to a page's /Rotate) that shows each page upright whose text
+ * the OCR engine found turned by `rotations[page]` degrees clockwise on the page as displayed.
+ */
+export function uprightTurns(rotations: Record<number, number>): Record<number, number> {
+  const turns: Record<number, number> = {};
+  for (const [page, rotation] of Object.entries(rotations)) {
+    const turn = (360 - (rotation % 360)) % 360;
+    if (turn) turns[Number(page)] = turn;
+  }
+  return turns;
+}
+
+/** Adds `turns[page]` degrees clockwise to each page's /Rotate (one rotate call per distinct turn); the bytes unchanged when there is none. */
+async function orientPages(
+  pdf: UsedEngine<"pdf">,
+  input: { data: Uint8Array; filename: string },
+  turns: Record<number, number>,
+): Promise<Uint8Array> {
+  let data = input.data;
+  for (const turn of [...new Set(Object.values(turns))]) {
+    const pages = Object.keys(turns).filter((n) => turns[Number(n)] === turn);
+    const rotate = pdf.engine.rotate?.({
+      input: { data, filename: input.filename },
+      rotation: turn,
+      pages: pages.join(","),
+    });
+    data = (await engineCall(rotate, input.filename, pdf.row.name)).data;
+  }
+  return data;
+}
+
 export const ocrPdf: OperationHandler<OcrParams> = {
   operation: "pdf/ocr",
   kind: "ocr",
@@ -223,7 +260,7 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         return image.png;
       };
       const recognize = (engine: OcrEngine, image: Uint8Array, n: number, dpi: number) =>
-        engine.recognize({ image, filename: `${file.filename} page ${n}`, languages, dpi });
+        engine.recognize({ image, filename: `${file.filename} page ${n}`, languages, dpi, orient: p.auto_orient });
       for (const n of todo) {
         throwIfAborted(ctx.signal);
         const page = info[n - 1]!;
@@ -259,7 +296,9 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         if (words.rotation) rotations[n] = words.rotation;
       }
       const out = await engineCall(pdf.engine.textLayer?.({ input, pages: layers }), file.filename, pdf.row.name);
-      files.push(pdfFile(name, out.data));
+      const oriented = p.auto_orient ? uprightTurns(rotations) : {};
+      const data = await orientPages(pdf, { data: out.data, filename: file.filename }, oriented);
+      files.push(pdfFile(name, data));
       report.push({
         file: file.filename,
         pages: todo,
@@ -268,6 +307,7 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         engines,
         words: out.words,
         ...(Object.keys(rotations).length ? { rotated_pages: rotations } : {}),
+        ...(p.auto_orient ? { oriented_pages: oriented } : {}),
       });
     }
     return {

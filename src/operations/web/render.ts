@@ -8,13 +8,13 @@ import type { WebOptions, WebRenderRequest } from "../../engines/kinds/web";
 import { useEngine } from "../../engines/use";
 import { engineCall, readTaskFile } from "../kit";
 import type { OperationContext } from "../types";
-import { renderParams } from "./schemas";
+import { renderParams, TASK_NAME } from "./schemas";
 
 const OPTION_KEYS = Object.keys(renderParams).filter(
   (k) => k !== "header_template" && k !== "footer_template",
 ) as (keyof WebOptions)[];
 
-/** A template task's file as HTML text. */
+/** A template as HTML text: the file of the task it names, or the value itself when it is not a task name (schemas.ts). */
 async function template(
   ctx: OperationContext,
   name: string | undefined,
@@ -22,6 +22,7 @@ async function template(
   row: Parameters<typeof readTaskFile>[2],
 ): Promise<string | undefined> {
   if (!name) return undefined;
+  if (!TASK_NAME.test(name)) return name;
   const { data } = await readTaskFile(ctx, name, row, label);
   return new TextDecoder().decode(data);
 }

@@ -1,13 +1,18 @@
 /**
  * Parameters of capture-website and of convert from html/md (contract §6 "html→pdf (chrome) /
  * capture-website"; service-spec capture-website), flat in the task object. header_template and
- * footer_template name import tasks whose file is the HTML template.
+ * footer_template name import tasks whose file is the HTML template, or hold the template's HTML
+ * itself (the SDKs type them as strings and CloudConvert's docs describe them as "HTML template":
+ * the .NET and node SDKs' capture requests, issue 31); a value that is a task name is a name.
  */
 import { z } from "zod";
 import { PAGE_FORMATS, WAIT_UNTIL } from "../../engines/kinds/web";
 import { boolParam } from "../image/schemas";
 
-const taskName = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "must name a task of this job");
+/** A task name as CloudConvert allows it (letters, digits, `_`, `-`). */
+export const TASK_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+/** A header/footer template: the name of an import task, or the template's HTML (anything that is not a name). */
+const template = z.string().min(1).max(65_536);
 const cm = z.number().min(1).max(500);
 const mm = z.number().min(0).max(500);
 
@@ -24,12 +29,12 @@ export const renderParams = {
   margin_right: mm.optional().describe("mm"),
   print_background: boolParam.describe("Print background colours and images (default true)"),
   display_header_footer: boolParam.describe("Print header_template/footer_template on every page"),
-  header_template: taskName
+  header_template: template
     .optional()
     .describe(
-      "Name of an import task whose file is the header's HTML (classes date, title, url, pageNumber, totalPages)",
+      "The header's HTML, or the name of an import task whose file is it (classes date, title, url, pageNumber, totalPages)",
     ),
-  footer_template: taskName.optional().describe("Name of an import task whose file is the footer's HTML"),
+  footer_template: template.optional().describe("The footer's HTML, or the name of an import task whose file is it"),
   wait_until: z.enum(WAIT_UNTIL).optional().describe("When the page counts as loaded (default load)"),
   wait_for_element: z.string().min(1).max(512).optional().describe("A CSS selector to wait for after loading"),
   wait_time: z.number().int().min(0).max(60_000).optional().describe("Milliseconds to wait after loading"),

@@ -1,0 +1,10 @@
+<?php
+
+
+namespace CloudConvert\Exceptions;
+
+
+abstract class Exception extends \RuntimeException
+{
+
+}

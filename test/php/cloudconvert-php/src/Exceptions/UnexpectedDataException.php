@@ -1,0 +1,10 @@
+<?php
+
+
+namespace CloudConvert\Exceptions;
+
+
+class UnexpectedDataException extends Exception
+{
+
+}
