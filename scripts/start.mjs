@@ -80,6 +80,8 @@ const vars = {
   ...(env.MAX_OPEN_JOBS ? { MAX_OPEN_JOBS: env.MAX_OPEN_JOBS } : {}),
   ...(env.METER ? { METER: env.METER } : {}),
   ...(env.BROWSER_REUSE ? { BROWSER_REUSE: env.BROWSER_REUSE } : {}),
+  ...(env.AZURE_BLOB_ENDPOINT ? { AZURE_BLOB_ENDPOINT: env.AZURE_BLOB_ENDPOINT } : {}),
+  ...(env.GCS_ENDPOINT ? { GCS_ENDPOINT: env.GCS_ENDPOINT } : {}),
   ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : { NATIVE_ENGINE: "off" }),
 };
 const args = [

@@ -30,6 +30,7 @@ import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
+import { STORE_OPERATIONS } from "../stores/registry";
 import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
@@ -84,7 +85,9 @@ export const ENGINES = [
     version: "1",
     kind: "platform",
     placement: "in-worker",
-    offers: { operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url"] },
+    offers: {
+      operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url", ...STORE_OPERATIONS],
+    },
     budget: { maxBytes: Number.MAX_SAFE_INTEGER },
     aliases: [],
   },

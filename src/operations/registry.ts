@@ -21,6 +21,7 @@ import { METADATA_HANDLERS } from "./metadata";
 import { OFFICE_HANDLERS } from "./office";
 import { PDF_HANDLERS } from "./pdf";
 import { WEB_HANDLERS } from "./web";
+import { STORAGE_ALIASES, STORAGE_HANDLERS } from "./storage";
 import type { FormatPair, OperationHandler } from "./types";
 
 /** Every handler this server runs. */
@@ -31,6 +32,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   importBase64,
   importUpload,
   exportUrl,
+  // storage imports and exports: S3, Azure Blob, Google Cloud Storage, OpenStack, SFTP (issue 35; src/stores/)
+  ...STORAGE_HANDLERS,
   // images (issue 3)
   ...IMAGE_HANDLERS,
   // metadata and metadata/write (issue 5)
@@ -57,7 +60,7 @@ for (const h of HANDLERS) {
 
 /** Handlers of one operation, or undefined when the operation is unknown. */
 export function handlersOf(operation: string): OperationHandler<any>[] | undefined {
-  return byOperation.get(operation);
+  return byOperation.get(STORAGE_ALIASES[operation] ?? operation);
 }
 
 /** Whether a task of `operation` with `params` runs inside its JobDO without a queue hop (OperationHandler.inline). */

@@ -36,6 +36,16 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   tar: "tar",
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",
+  // the storage tests' servers (issue 35, test/support/stores/)
+  "swift-proxy-server": "swift-proxy",
+  "swift-object-server": "swift-object",
+  "swift-container-server": "swift-container",
+  "swift-account-server": "swift-account",
+  "swift-ring-builder": "swift-proxy",
+  memcached: "memcached",
+  "keystone-manage": "python3-keystone",
+  "keystone-wsgi-public": "python3-keystone",
+  "/usr/sbin/sshd": "openssh-server",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

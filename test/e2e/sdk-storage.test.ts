@@ -1,0 +1,223 @@
+/**
+ * Storage imports and exports through the official SDK against real stores on loopback (issue 35),
+ * started here and stopped by PID: S3 = OpenStack Swift 2.30 with s3api + tempauth (real SigV4 and
+ * payload-hash checks). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed,
+ * development only); the guarded shared server shows the production rule.
+ *
+ * Oracles come from the stores themselves, never from this project's code: objects are seeded and
+ * read back through Swift's own object API (v1, tempauth), not S3; image outputs are checked with
+ * Debian's `identify`; the bytes a store holds are compared with what export/url serves.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusPath } from "../support/corpus";
+import { identify } from "../support/image-helpers";
+import { sdk } from "../support/sdk";
+import { startDevServer, type DevServer } from "../support/server";
+import { sharedServer } from "../support/servers";
+import { freePort } from "../support/stores/proc";
+import { startSwift, type SwiftServers } from "../support/stores/swift";
+import {
+  createContainer,
+  getObject,
+  listObjects,
+  putObject,
+  tempauth,
+  type SwiftAccount,
+} from "../support/stores/swift-client";
+
+const PNG = new Uint8Array(readFileSync(corpusPath("images/cloudconvert-input.png")));
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+const KEY = "key-s";
+let server: DevServer;
+let swift: SwiftServers;
+let account: SwiftAccount;
+
+beforeAll(async () => {
+  [swift, server] = await Promise.all([
+    startSwift(),
+    startDevServer({ API_KEYS: `${KEY}:storage`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE: "off" }, 240_000),
+  ]);
+  account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), swift?.stop()]);
+});
+
+type Task = { name: string; status: string; code?: string; message?: string; result?: any; id: string };
+
+/** Runs a job with the SDK and waits for it; answers the job and a task-by-name lookup. */
+async function runJob(tasks: Record<string, unknown>) {
+  const cc = sdk(KEY, server.base);
+  const job = await cc.jobs.wait((await cc.jobs.create({ tasks })).id);
+  const task = (n: string) => job.tasks.find((t) => t.name === n) as unknown as Task;
+  return { cc, job, task };
+}
+
+/** A fresh bucket name (S3 names: lower case, digits, dashes). */
+const bucketName = () => `b-${randomBytes(5).toString("hex")}`;
+
+describe("S3 (Swift s3api: SigV4 checked)", () => {
+  const s3 = () => ({
+    region: "us-east-1",
+    endpoint: swift.s3,
+    access_key_id: swift.accessKeyId,
+    secret_access_key: swift.secretAccessKey,
+  });
+
+  it("import/s3 → convert → export/s3: the object the store holds is the converted file", async () => {
+    const bucket = bucketName();
+    await createContainer(account, bucket);
+    await putObject(account, bucket, "in/my photo+1.png", PNG, "image/png");
+    const { job, task, cc } = await runJob({
+      in: { operation: "import/s3", ...s3(), bucket, key: "in/my photo+1.png" },
+      jpg: { operation: "convert", input: "in", output_format: "jpg" },
+      out: {
+        operation: "export/s3",
+        input: "jpg",
+        ...s3(),
+        bucket,
+        key: "out/result.jpg",
+        cache_control: "max-age=60",
+        content_disposition: "attachment",
+        metadata: { origin: "e2e" },
+        acl: "public-read",
+      },
+      url: { operation: "export/url", input: "jpg" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("in").result.files).toEqual([{ filename: "my photo+1.png", size: PNG.byteLength }]);
+    const stored = await getObject(account, bucket, "out/result.jpg");
+    expect(stored).not.toBeNull();
+    expect(identify(stored!.bytes).format).toBe("JPEG");
+    const served = new Uint8Array(await (await fetch(cc.jobs.getExportUrls(job)[0].url!)).arrayBuffer());
+    expect(sha256(stored!.bytes)).toBe(sha256(served));
+    expect(stored!.headers.get("content-type")).toBe("image/jpeg");
+    expect(stored!.headers.get("cache-control")).toBe("max-age=60");
+    expect(stored!.headers.get("content-disposition")).toBe("attachment");
+    expect(stored!.headers.get("x-object-meta-origin")).toBe("e2e");
+    expect(task("out").result.files).toEqual([
+      { filename: "my photo+1.jpg", size: stored!.bytes.byteLength, bucket, key: "out/result.jpg" },
+    ]);
+  });
+
+  it("key_prefix imports every object under it (with its dir); %d and key_prefix name several exports", async () => {
+    const bucket = bucketName();
+    await createContainer(account, bucket);
+    const a = randomBytes(3000);
+    const b = randomBytes(70_000);
+    await putObject(account, bucket, "set/a.bin", a);
+    await putObject(account, bucket, "set/sub/b.bin", b);
+    await putObject(account, bucket, "other/c.bin", randomBytes(10));
+    const { job, task } = await runJob({
+      in: { operation: "import/s3", ...s3(), bucket, key_prefix: "set/" },
+      numbered: { operation: "export/s3", input: "in", ...s3(), bucket, key: "num/file-%02d.bin" },
+      prefixed: { operation: "export/s3", input: "in", ...s3(), bucket, key_prefix: "copy/" },
+      plain: { operation: "export/s3", input: "in", ...s3(), bucket, key: "plain/x.bin" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("in").result.files).toEqual([
+      { filename: "a.bin", size: a.byteLength, dir: "set/" },
+      { filename: "b.bin", size: b.byteLength, dir: "set/sub/" },
+    ]);
+    const names = (await listObjects(account, bucket)).map((o) => o.name).sort();
+    expect(names).toEqual([
+      "copy/a.bin",
+      "copy/b.bin",
+      "num/file-01.bin",
+      "num/file-02.bin",
+      "other/c.bin",
+      "plain/x-1.bin",
+      "plain/x-2.bin",
+      "set/a.bin",
+      "set/sub/b.bin",
+    ]);
+    for (const [name, data] of [
+      ["copy/a.bin", a],
+      ["copy/b.bin", b],
+      ["num/file-01.bin", a],
+      ["num/file-02.bin", b],
+      ["plain/x-2.bin", b],
+    ] as const)
+      expect(sha256((await getObject(account, bucket, name))!.bytes), name).toBe(sha256(data));
+    expect(task("plain").result.warnings).toEqual([expect.stringMatching(/no %d placeholder for 2 files/)]);
+  });
+
+  it("wrong secret → INVALID_CREDENTIALS, missing object → FILE_NOT_FOUND, empty prefix → FILE_NOT_FOUND, no store → DOWNLOAD_FAILED", async () => {
+    const bucket = bucketName();
+    await createContainer(account, bucket);
+    await putObject(account, bucket, "x.png", PNG);
+    const closed = await freePort();
+    const { task } = await runJob({
+      wrong: { operation: "import/s3", ...s3(), bucket, key: "x.png", secret_access_key: "not-the-secret" },
+      missing: { operation: "import/s3", ...s3(), bucket, key: "nope.png" },
+      empty: { operation: "import/s3", ...s3(), bucket, key_prefix: "nothing/" },
+      down: { operation: "import/s3", ...s3(), endpoint: `http://127.0.0.1:${closed}`, bucket, key: "x.png" },
+      ok: { operation: "import/s3", ...s3(), bucket, key: "x.png" },
+      badput: {
+        operation: "export/s3",
+        input: "ok",
+        ...s3(),
+        bucket: bucketName(),
+        key: "y.png",
+      },
+    });
+    expect(task("wrong")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
+    expect(task("wrong").message).toMatch(/SignatureDoesNotMatch/);
+    expect(task("wrong").message).not.toContain("not-the-secret");
+    expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
+    expect(task("missing").message).toMatch(/NoSuchKey/);
+    expect(task("empty")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
+    expect(task("down")).toMatchObject({ status: "error", code: "DOWNLOAD_FAILED" });
+    expect(task("down").message).toMatch(/could not be reached/);
+    expect(task("ok").status).toBe("finished");
+    expect(task("badput")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
+    expect(task("badput").message).toMatch(/NoSuchBucket/);
+  });
+
+  it("secrets are masked in the payload the API shows; bad parameters are a 422 naming task and field", async () => {
+    const cc = sdk(KEY, server.base);
+    const bucket = bucketName();
+    const job = await cc.jobs.create({
+      tasks: { in: { operation: "import/s3", ...s3(), bucket, key: "k", session_token: "tok-123" } },
+    });
+    const shown = await cc.tasks.get(job.tasks[0].id, { include: ["payload"] });
+    expect(shown.payload).toMatchObject({
+      secret_access_key: "********",
+      session_token: "********",
+      access_key_id: swift.accessKeyId,
+    });
+    expect(JSON.stringify(shown)).not.toContain(
+      swift.secretAccessKey === "testing" ? '"testing"' : swift.secretAccessKey,
+    );
+    const standalone = await cc.tasks.create("import/s3", { ...s3(), bucket, key: "k" });
+    const again = await cc.tasks.get(standalone.id, { include: ["payload"] });
+    expect((again.payload as any).secret_access_key).toBe("********");
+    const res = await fetch(`${server.base}/v2/jobs`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        tasks: {
+          a: { operation: "import/s3", ...s3(), bucket: "" },
+          b: { operation: "export/s3", input: "a", ...s3(), bucket, acl: "everyone" },
+        },
+      }),
+    });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { errors: Record<string, string[]> };
+    expect(body.errors["tasks.a"]).toEqual(expect.arrayContaining([expect.stringMatching(/^Task a: bucket: /)]));
+    expect(body.errors["tasks.b"]).toEqual([expect.stringMatching(/^Task b: acl: /)]);
+  });
+
+  it("the production rule refuses a loopback endpoint (IMPORT_FORBIDDEN), without contacting it", async () => {
+    const guarded = sharedServer("guarded");
+    const cc = sdk("key-a", guarded.base);
+    const job = await cc.jobs.wait(
+      (await cc.jobs.create({ tasks: { in: { operation: "import/s3", ...s3(), bucket: "b", key: "x.png" } } })).id,
+    );
+    expect(job.tasks[0]).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
+    expect(job.tasks[0].message).toMatch(/^endpoint: /);
+  });
+});
