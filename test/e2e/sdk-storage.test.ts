@@ -1,21 +1,31 @@
 /**
  * Storage imports and exports through the official SDK against real stores on loopback (issue 35),
  * started here and stopped by PID: S3 = OpenStack Swift 2.30 with s3api + tempauth (real SigV4 and
- * payload-hash checks). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed,
- * development only); the guarded shared server shows the production rule.
+ * payload-hash checks); Azure Blob = azurite 3.37 (Shared Key, SAS signatures and SAS permissions
+ * checked). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed, development
+ * only) and AZURE_BLOB_ENDPOINT pointing at azurite; the guarded shared server shows the production rule.
  *
  * Oracles come from the stores themselves, never from this project's code: objects are seeded and
- * read back through Swift's own object API (v1, tempauth), not S3; image outputs are checked with
+ * read back through Swift's own object API (v1, tempauth), not S3, and through Microsoft's
+ * @azure/storage-blob SDK for azurite; image outputs are checked with
  * Debian's `identify`; the bytes a store holds are compared with what export/url serves.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import {
+  BlobServiceClient,
+  ContainerSASPermissions,
+  generateBlobSASQueryParameters,
+  StorageSharedKeyCredential,
+  type ContainerClient,
+} from "@azure/storage-blob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify } from "../support/image-helpers";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
+import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite, type Azurite } from "../support/stores/azurite";
 import { freePort } from "../support/stores/proc";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
 import {
@@ -33,17 +43,28 @@ const KEY = "key-s";
 let server: DevServer;
 let swift: SwiftServers;
 let account: SwiftAccount;
+let azurite: Azurite;
 
 beforeAll(async () => {
-  [swift, server] = await Promise.all([
+  const azurePort = await freePort();
+  [swift, azurite, server] = await Promise.all([
     startSwift(),
-    startDevServer({ API_KEYS: `${KEY}:storage`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE: "off" }, 240_000),
+    startAzurite(azurePort),
+    startDevServer(
+      {
+        API_KEYS: `${KEY}:storage`,
+        ALLOW_PRIVATE_IMPORTS: "true",
+        NATIVE: "off",
+        AZURE_BLOB_ENDPOINT: `http://127.0.0.1:${azurePort}/{account}`,
+      },
+      240_000,
+    ),
   ]);
   account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), swift?.stop()]);
+  await Promise.all([server?.stop(), swift?.stop(), azurite?.stop()]);
 });
 
 type Task = { name: string; status: string; code?: string; message?: string; result?: any; id: string };
@@ -219,5 +240,139 @@ describe("S3 (Swift s3api: SigV4 checked)", () => {
     );
     expect(job.tasks[0]).toMatchObject({ status: "error", code: "IMPORT_FORBIDDEN" });
     expect(job.tasks[0].message).toMatch(/^endpoint: /);
+  });
+});
+
+describe("Azure Blob (azurite: Shared Key, SAS and SAS permissions checked)", () => {
+  const cred = () => new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY);
+  /** A fresh container, created with Microsoft's SDK. */
+  async function container(): Promise<ContainerClient> {
+    const c = new BlobServiceClient(azurite.accountUrl, cred()).getContainerClient(
+      `c-${randomBytes(5).toString("hex")}`,
+    );
+    await c.create();
+    return c;
+  }
+  /** A container SAS token with `perms` (e.g. "rl", "cw"), made by Microsoft's SDK. */
+  const sas = (c: ContainerClient, perms: string) =>
+    generateBlobSASQueryParameters(
+      {
+        containerName: c.containerName,
+        permissions: ContainerSASPermissions.parse(perms),
+        expiresOn: new Date(Date.now() + 3600_000),
+        version: "2021-12-02",
+      },
+      cred(),
+    ).toString();
+  const read = async (c: ContainerClient, name: string) =>
+    new Uint8Array(await c.getBlobClient(name).downloadToBuffer());
+  const key = { storage_account: AZURITE_ACCOUNT, storage_access_key: AZURITE_KEY };
+
+  it("import/azure/blob → convert → export/azure/blob with the account key: the blob holds the converted file", async () => {
+    const c = await container();
+    await c.getBlockBlobClient("in/photo one.png").uploadData(PNG);
+    const { job, task, cc } = await runJob({
+      in: { operation: "import/azure/blob", ...key, container: c.containerName, blob: "in/photo one.png" },
+      jpg: { operation: "convert", input: "in", output_format: "jpg" },
+      out: {
+        operation: "export/azure/blob",
+        input: "jpg",
+        ...key,
+        container: c.containerName,
+        blob: "out/result-%d.jpg",
+        metadata: { origin: "e2e" },
+      },
+      url: { operation: "export/url", input: "jpg" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("in").result.files).toEqual([{ filename: "photo one.png", size: PNG.byteLength }]);
+    const stored = await read(c, "out/result-1.jpg");
+    expect(identify(stored).format).toBe("JPEG");
+    const served = new Uint8Array(await (await fetch(cc.jobs.getExportUrls(job)[0].url!)).arrayBuffer());
+    expect(sha256(stored)).toBe(sha256(served));
+    const props = await c.getBlobClient("out/result-1.jpg").getProperties();
+    expect(props.contentType).toBe("image/jpeg");
+    expect(props.metadata).toEqual({ origin: "e2e" });
+    expect(task("out").result.files).toEqual([
+      { filename: "photo one.jpg", size: stored.byteLength, container: c.containerName, blob: "out/result-1.jpg" },
+    ]);
+  });
+
+  it("SAS tokens: a read/list SAS imports a prefix, cannot write (PERMISSION_DENIED); a create/write SAS can (Java spelling)", async () => {
+    const c = await container();
+    const a = randomBytes(5000);
+    const b = randomBytes(40_000);
+    await c.getBlockBlobClient("set/a.bin").uploadData(a);
+    await c.getBlockBlobClient("set/deep/b.bin").uploadData(b);
+    const ro = sas(c, "rl");
+    const { task } = await runJob({
+      in: {
+        operation: "import/azure/blob",
+        storage_account: AZURITE_ACCOUNT,
+        sas_token: `?${ro}`,
+        container: c.containerName,
+        blob_prefix: "set/",
+      },
+      denied: {
+        operation: "export/azure/blob",
+        input: "in",
+        storage_account: AZURITE_ACCOUNT,
+        sas_token: ro,
+        container: c.containerName,
+        blob_prefix: "ro/",
+      },
+      copy: {
+        operation: "export/azure-blob",
+        input: "in",
+        storage_account: AZURITE_ACCOUNT,
+        sas_token: sas(c, "cw"),
+        container: c.containerName,
+        blob_prefix: "copy/",
+      },
+    });
+    expect(task("in").result.files).toEqual([
+      { filename: "a.bin", size: a.byteLength, dir: "set/" },
+      { filename: "b.bin", size: b.byteLength, dir: "set/deep/" },
+    ]);
+    expect(task("denied")).toMatchObject({ status: "error", code: "PERMISSION_DENIED" });
+    expect(task("copy").status).toBe("finished");
+    expect(sha256(await read(c, "copy/a.bin"))).toBe(sha256(a));
+    expect(sha256(await read(c, "copy/b.bin"))).toBe(sha256(b));
+    const names: string[] = [];
+    for await (const blob of c.listBlobsFlat()) names.push(blob.name);
+    expect(names.sort()).toEqual(["copy/a.bin", "copy/b.bin", "set/a.bin", "set/deep/b.bin"]);
+  });
+
+  it("wrong key → INVALID_CREDENTIALS, tampered SAS → INVALID_CREDENTIALS, missing blob → FILE_NOT_FOUND; secrets masked", async () => {
+    const c = await container();
+    await c.getBlockBlobClient("x.png").uploadData(PNG);
+    const wrongKey = Buffer.from(randomBytes(64)).toString("base64");
+    const tampered = sas(c, "rl").replace(/sig=[^&]+/, "sig=AAAA");
+    const { task, cc } = await runJob({
+      wrong: {
+        operation: "import/azure/blob",
+        storage_account: AZURITE_ACCOUNT,
+        storage_access_key: wrongKey,
+        container: c.containerName,
+        blob: "x.png",
+      },
+      forged: {
+        operation: "import/azure/blob",
+        storage_account: AZURITE_ACCOUNT,
+        sas_token: tampered,
+        container: c.containerName,
+        blob: "x.png",
+      },
+      missing: { operation: "import/azure/blob", ...key, container: c.containerName, blob: "nope.png" },
+    });
+    expect(task("wrong")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
+    expect(task("forged")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
+    expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
+    expect(task("missing").message).toMatch(/BlobNotFound/);
+    const shown = await cc.tasks.get(task("wrong").id, { include: ["payload"] });
+    expect(shown.payload).toMatchObject({ storage_access_key: "********", storage_account: AZURITE_ACCOUNT });
+    const forged = await cc.tasks.get(task("forged").id, { include: ["payload"] });
+    expect((forged.payload as any).sas_token).toBe("********");
+    expect(JSON.stringify([shown, forged])).not.toContain(wrongKey);
   });
 });

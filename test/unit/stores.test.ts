@@ -11,6 +11,8 @@ import { exportPaths, numbered, printfNumber, splitPath } from "../../src/stores
 import { storeError } from "../../src/stores/errors";
 import { guardUrl } from "../../src/stores/http";
 import { s3BucketUrl, s3Client, s3PutHeaders, s3ExportParams } from "../../src/stores/s3";
+import { azureAccountUrl, withSas } from "../../src/stores/azure-blob";
+import { stringToSign } from "../../src/stores/azure-blob/shared-key";
 import { testContext } from "../support/context";
 
 describe("S3 signing (aws4fetch as the connector configures it)", () => {
@@ -199,5 +201,61 @@ describe("task payloads", () => {
       "tasks.a": ["Task a: key: key or key_prefix is required."],
       "tasks.b": [expect.stringMatching(/^Task b: endpoint: scheme ftp: is not allowed/)],
     });
+  });
+});
+
+describe("Azure Blob", () => {
+  it("builds the string to sign: empty Content-Length for 0, sorted x-ms-* headers, /account + path + sorted query", () => {
+    const url = new URL("http://127.0.0.1:10000/acct/c?restype=container&comp=list&prefix=a%2Fb");
+    const headers = {
+      "x-ms-version": "2021-12-02",
+      "x-ms-date": "Wed, 25 Nov 2026 19:00:00 GMT",
+      "content-length": "0",
+    };
+    expect(stringToSign("GET", url, headers, "acct")).toBe(
+      "GET\n\n\n\n\n\n\n\n\n\n\n\n" +
+        "x-ms-date:Wed, 25 Nov 2026 19:00:00 GMT\nx-ms-version:2021-12-02\n" +
+        "/acct/acct/c\ncomp:list\nprefix:a/b\nrestype:container",
+    );
+  });
+
+  it("uses the fixed host unless a development override is given; appends SAS tokens with or without '?'", () => {
+    expect(azureAccountUrl("acct")).toBe("https://acct.blob.core.windows.net");
+    expect(azureAccountUrl("acct", "http://127.0.0.1:1/{account}/")).toBe("http://127.0.0.1:1/acct");
+    expect(withSas("https://a/c/b", "?sv=1&sig=x")).toBe("https://a/c/b?sv=1&sig=x");
+    expect(withSas("https://a/c?comp=list", "sv=1")).toBe("https://a/c?comp=list&sv=1");
+  });
+
+  it("accepts the Java SDK's import/azure-blob; needs a key or a SAS; masks both", () => {
+    const r = parseJobTasks(
+      {
+        a: {
+          operation: "import/azure-blob",
+          storage_account: "acct",
+          container: "box",
+          blob: "x",
+          sas_token: "sv=1&sig=S",
+        },
+        b: { operation: "export/azure/blob", input: "a", storage_account: "acct", container: "box" },
+      },
+      handlersOf,
+    );
+    expect("errors" in r && r.errors).toEqual({
+      "tasks.b": ["Task b: storage_access_key: storage_access_key or sas_token is required."],
+    });
+    const ok = parseJobTasks(
+      {
+        a: {
+          operation: "import/azure-blob",
+          storage_account: "acct",
+          container: "box",
+          blob: "x",
+          sas_token: "sv=1&sig=S",
+        },
+      },
+      handlersOf,
+    );
+    if (!("specs" in ok)) throw new Error("refused");
+    expect(ok.specs[0].payload).toMatchObject({ operation: "import/azure-blob", sas_token: "********" });
   });
 });
