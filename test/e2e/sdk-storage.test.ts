@@ -2,7 +2,8 @@
  * Storage imports and exports through the official SDK against real stores on loopback (issue 35),
  * started here and stopped by PID: S3 = OpenStack Swift 2.30 with s3api + tempauth (real SigV4 and
  * payload-hash checks); Azure Blob = azurite 3.37 (Shared Key, SAS signatures and SAS permissions
- * checked). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed, development
+ * checked); OpenStack = Keystone v3 (Debian python3-keystone) + a Swift proxy validating its tokens
+ * (keystonemiddleware). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed, development
  * only) and AZURE_BLOB_ENDPOINT pointing at azurite; the guarded shared server shows the production rule.
  *
  * Oracles come from the stores themselves, never from this project's code: objects are seeded and
@@ -26,6 +27,7 @@ import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
 import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite, type Azurite } from "../support/stores/azurite";
+import { keystoneLogin, startKeystoneSwift, type KeystoneSwift } from "../support/stores/keystone";
 import { freePort } from "../support/stores/proc";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
 import {
@@ -44,6 +46,7 @@ let server: DevServer;
 let swift: SwiftServers;
 let account: SwiftAccount;
 let azurite: Azurite;
+let keystone: KeystoneSwift;
 
 beforeAll(async () => {
   const azurePort = await freePort();
@@ -61,9 +64,11 @@ beforeAll(async () => {
     ),
   ]);
   account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
-}, 300_000);
+  keystone = await startKeystoneSwift(swift);
+}, 420_000);
 
 afterAll(async () => {
+  await keystone?.stop();
   await Promise.all([server?.stop(), swift?.stop(), azurite?.stop()]);
 });
 
@@ -374,5 +379,95 @@ describe("Azure Blob (azurite: Shared Key, SAS and SAS permissions checked)", ()
     const forged = await cc.tasks.get(task("forged").id, { include: ["payload"] });
     expect((forged.payload as any).sas_token).toBe("********");
     expect(JSON.stringify([shown, forged])).not.toContain(wrongKey);
+  });
+});
+
+describe("OpenStack (Keystone v3 + Swift validating its tokens)", () => {
+  const os = () => ({
+    auth_url: keystone.authUrl,
+    username: keystone.username,
+    password: keystone.password,
+    region: keystone.region,
+  });
+  /** The user's own Swift account, through a Keystone token the test gets itself (the oracle's client). */
+  async function userAccount(): Promise<SwiftAccount> {
+    const { token, body } = await keystoneLogin(keystone.authUrl, keystone.username, keystone.password);
+    const store = body.token.catalog.find((e: { type: string }) => e.type === "object-store");
+    return { url: store.endpoints[0].url, token };
+  }
+
+  it("import/openstack → convert → export/openstack: the object holds the converted file", async () => {
+    const acct = await userAccount();
+    const box = `c-${randomBytes(5).toString("hex")}`;
+    await createContainer(acct, box);
+    await putObject(acct, box, "in/photo.png", PNG, "image/png");
+    const { job, task, cc } = await runJob({
+      in: { operation: "import/openstack", ...os(), container: box, file: "in/photo.png" },
+      jpg: { operation: "convert", input: "in", output_format: "jpg" },
+      out: {
+        operation: "export/openstack",
+        input: "jpg",
+        ...os(),
+        tenant_name: keystone.project,
+        container: box,
+        file: "out/p-%d.jpg",
+      },
+      url: { operation: "export/url", input: "jpg" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("in").result.files).toEqual([{ filename: "photo.png", size: PNG.byteLength }]);
+    const stored = await getObject(acct, box, "out/p-1.jpg");
+    expect(identify(stored!.bytes).format).toBe("JPEG");
+    const served = new Uint8Array(await (await fetch(cc.jobs.getExportUrls(job)[0].url!)).arrayBuffer());
+    expect(sha256(stored!.bytes)).toBe(sha256(served));
+    expect(stored!.headers.get("content-type")).toBe("image/jpeg");
+    expect(task("out").result.files).toEqual([
+      { filename: "photo.jpg", size: stored!.bytes.byteLength, container: box, file: "out/p-1.jpg" },
+    ]);
+  });
+
+  it("file_prefix imports several objects and exports them under another prefix", async () => {
+    const acct = await userAccount();
+    const box = `c-${randomBytes(5).toString("hex")}`;
+    await createContainer(acct, box);
+    const a = randomBytes(1234);
+    const b = randomBytes(54_321);
+    await putObject(acct, box, "set/a.bin", a);
+    await putObject(acct, box, "set/b.bin", b);
+    const { job, task } = await runJob({
+      in: { operation: "import/openstack", ...os(), container: box, file_prefix: "set/" },
+      out: { operation: "export/openstack", input: "in", ...os(), container: box, file_prefix: "copy/" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("in").result.files).toEqual([
+      { filename: "a.bin", size: a.byteLength, dir: "set/" },
+      { filename: "b.bin", size: b.byteLength, dir: "set/" },
+    ]);
+    expect((await listObjects(acct, box)).map((o) => o.name)).toEqual([
+      "copy/a.bin",
+      "copy/b.bin",
+      "set/a.bin",
+      "set/b.bin",
+    ]);
+    expect(sha256((await getObject(acct, box, "copy/a.bin"))!.bytes)).toBe(sha256(a));
+    expect(sha256((await getObject(acct, box, "copy/b.bin"))!.bytes)).toBe(sha256(b));
+  });
+
+  it("wrong password → INVALID_CREDENTIALS, missing object → FILE_NOT_FOUND, unknown region → a coded error; password masked", async () => {
+    const acct = await userAccount();
+    const box = `c-${randomBytes(5).toString("hex")}`;
+    await createContainer(acct, box);
+    const { task, cc } = await runJob({
+      wrong: { operation: "import/openstack", ...os(), password: "not-the-password", container: box, file: "x" },
+      missing: { operation: "import/openstack", ...os(), container: box, file: "nope.png" },
+      region: { operation: "import/openstack", ...os(), region: "Atlantis", container: box, file: "x" },
+    });
+    expect(task("wrong")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
+    expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
+    expect(task("region")).toMatchObject({ status: "error", code: "DOWNLOAD_FAILED" });
+    expect(task("region").message).toMatch(/no public object-store endpoint in region Atlantis/);
+    const shown = await cc.tasks.get(task("wrong").id, { include: ["payload"] });
+    expect((shown.payload as any).password).toBe("********");
+    expect(JSON.stringify(shown)).not.toContain("not-the-password");
   });
 });

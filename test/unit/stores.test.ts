@@ -13,6 +13,7 @@ import { guardUrl } from "../../src/stores/http";
 import { s3BucketUrl, s3Client, s3PutHeaders, s3ExportParams } from "../../src/stores/s3";
 import { azureAccountUrl, withSas } from "../../src/stores/azure-blob";
 import { stringToSign } from "../../src/stores/azure-blob/shared-key";
+import { keystoneAuthBody, keystoneTokenUrl, objectStoreUrl } from "../../src/stores/openstack";
 import { testContext } from "../support/context";
 
 describe("S3 signing (aws4fetch as the connector configures it)", () => {
@@ -257,5 +258,40 @@ describe("Azure Blob", () => {
     );
     if (!("specs" in ok)) throw new Error("refused");
     expect(ok.specs[0].payload).toMatchObject({ operation: "import/azure-blob", sas_token: "********" });
+  });
+});
+
+describe("OpenStack", () => {
+  it("derives the v3 token URL from auth_url with or without a version, and scopes to tenant_name only when given", () => {
+    for (const u of ["https://id.example.com:5000", "https://id.example.com:5000/", "https://id.example.com:5000/v3/"])
+      expect(keystoneTokenUrl(u), u).toBe("https://id.example.com:5000/v3/auth/tokens");
+    expect(keystoneAuthBody({ username: "u", password: "p" })).toEqual({
+      auth: {
+        identity: {
+          methods: ["password"],
+          password: { user: { name: "u", domain: { id: "default" }, password: "p" } },
+        },
+      },
+    });
+    expect(keystoneAuthBody({ username: "u", password: "p", tenant_name: "t" })).toMatchObject({
+      auth: { scope: { project: { name: "t", domain: { id: "default" } } } },
+    });
+  });
+
+  it("picks the public object-store endpoint of the region from the catalog", () => {
+    const catalog = [
+      { type: "identity", endpoints: [{ interface: "public", region_id: "R1", url: "https://id/v3" }] },
+      {
+        type: "object-store",
+        endpoints: [
+          { interface: "internal", region_id: "R1", url: "http://10.0.0.1/v1/AUTH_x" },
+          { interface: "public", region_id: "R2", url: "https://r2/v1/AUTH_x" },
+          { interface: "public", region_id: "R1", url: "https://r1/v1/AUTH_x/" },
+        ],
+      },
+    ];
+    expect(objectStoreUrl(catalog, "R1")).toBe("https://r1/v1/AUTH_x");
+    expect(objectStoreUrl(catalog, "R3")).toBeUndefined();
+    expect(objectStoreUrl(undefined, "R1")).toBeUndefined();
   });
 });
