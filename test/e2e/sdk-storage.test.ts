@@ -3,7 +3,8 @@
  * started here and stopped by PID: S3 = OpenStack Swift 2.30 with s3api + tempauth (real SigV4 and
  * payload-hash checks); Azure Blob = azurite 3.37 (Shared Key, SAS signatures and SAS permissions
  * checked); OpenStack = Keystone v3 (Debian python3-keystone) + a Swift proxy validating its tokens
- * (keystonemiddleware). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed, development
+ * (keystonemiddleware); Google Cloud Storage = a loopback double whose token endpoint verifies the
+ * RS256 assertion (NOT a real server: none runs offline; test/support/stores/gcs-double.ts). The service runs with ALLOW_PRIVATE_IMPORTS=true (loopback stores allowed, development
  * only) and AZURE_BLOB_ENDPOINT pointing at azurite; the guarded shared server shows the production rule.
  *
  * Oracles come from the stores themselves, never from this project's code: objects are seeded and
@@ -11,7 +12,7 @@
  * @azure/storage-blob SDK for azurite; image outputs are checked with
  * Debian's `identify`; the bytes a store holds are compared with what export/url serves.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import {
   BlobServiceClient,
@@ -27,6 +28,7 @@ import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
 import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite, type Azurite } from "../support/stores/azurite";
+import { startGcsDouble, type GcsDouble } from "../support/stores/gcs-double";
 import { keystoneLogin, startKeystoneSwift, type KeystoneSwift } from "../support/stores/keystone";
 import { freePort } from "../support/stores/proc";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
@@ -47,9 +49,11 @@ let swift: SwiftServers;
 let account: SwiftAccount;
 let azurite: Azurite;
 let keystone: KeystoneSwift;
+let gcs: GcsDouble;
 
 beforeAll(async () => {
   const azurePort = await freePort();
+  gcs = await startGcsDouble();
   [swift, azurite, server] = await Promise.all([
     startSwift(),
     startAzurite(azurePort),
@@ -59,6 +63,7 @@ beforeAll(async () => {
         ALLOW_PRIVATE_IMPORTS: "true",
         NATIVE: "off",
         AZURE_BLOB_ENDPOINT: `http://127.0.0.1:${azurePort}/{account}`,
+        GCS_ENDPOINT: gcs.base,
       },
       240_000,
     ),
@@ -69,7 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await keystone?.stop();
-  await Promise.all([server?.stop(), swift?.stop(), azurite?.stop()]);
+  await Promise.all([server?.stop(), swift?.stop(), azurite?.stop(), gcs?.stop()]);
 });
 
 type Task = { name: string; status: string; code?: string; message?: string; result?: any; id: string };
@@ -469,5 +474,65 @@ describe("OpenStack (Keystone v3 + Swift validating its tokens)", () => {
     const shown = await cc.tasks.get(task("wrong").id, { include: ["payload"] });
     expect((shown.payload as any).password).toBe("********");
     expect(JSON.stringify(shown)).not.toContain("not-the-password");
+  });
+});
+
+describe("Google Cloud Storage (a loopback double verifying the RS256 assertion; not a real server)", () => {
+  const g = () => ({ project_id: "e2e-project", client_email: gcs.clientEmail, private_key: gcs.privateKey });
+  const bucket = () => {
+    const name = `g-${randomBytes(5).toString("hex")}`;
+    gcs.buckets.set(name, new Map());
+    return name;
+  };
+
+  it("import → convert → export with the service account: the object holds the converted file", async () => {
+    const b = bucket();
+    gcs.buckets.get(b)!.set("in/photo.png", { bytes: PNG, contentType: "image/png" });
+    const escaped = gcs.privateKey.replace(/\n/g, "\\n"); // as pasted from a JSON key file
+    const { job, task, cc } = await runJob({
+      in: { operation: "import/google-cloud-storage", ...g(), private_key: escaped, bucket: b, file: "in/photo.png" },
+      jpg: { operation: "convert", input: "in", output_format: "jpg" },
+      out: { operation: "export/google-cloud-storage", input: "jpg", ...g(), bucket: b, file: "out/p-%d.jpg" },
+      url: { operation: "export/url", input: "jpg" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("in").result.files).toEqual([{ filename: "photo.png", size: PNG.byteLength }]);
+    const stored = gcs.buckets.get(b)!.get("out/p-1.jpg")!;
+    expect(identify(stored.bytes).format).toBe("JPEG");
+    expect(stored.contentType).toBe("image/jpeg");
+    const served = new Uint8Array(await (await fetch(cc.jobs.getExportUrls(job)[0].url!)).arrayBuffer());
+    expect(sha256(stored.bytes)).toBe(sha256(served));
+    expect(task("out").result.files).toEqual([
+      { filename: "photo.jpg", size: stored.bytes.byteLength, bucket: b, file: "out/p-1.jpg" },
+    ]);
+  });
+
+  it("file_prefix follows list pages; a forged key is refused for its signature (INVALID_CREDENTIALS); missing → FILE_NOT_FOUND", async () => {
+    const b = bucket();
+    const files = [randomBytes(100), randomBytes(2000), randomBytes(30_000)];
+    files.forEach((bytes, i) =>
+      gcs.buckets.get(b)!.set(`set/f${i}.bin`, { bytes, contentType: "application/octet-stream" }),
+    );
+    const forged = generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    const before = gcs.refused.length;
+    const { task, cc } = await runJob({
+      in: { operation: "import/google-cloud-storage", ...g(), bucket: b, file_prefix: "set/" },
+      copy: { operation: "export/google-cloud-storage", input: "in", ...g(), bucket: b, file_prefix: "copy/" },
+      forged: { operation: "import/google-cloud-storage", ...g(), private_key: forged, bucket: b, file: "set/f0.bin" },
+      missing: { operation: "import/google-cloud-storage", ...g(), bucket: b, file: "nope" },
+    });
+    expect(task("in").result.files).toEqual(
+      files.map((f, i) => ({ filename: `f${i}.bin`, size: f.byteLength, dir: "set/" })),
+    );
+    expect(task("copy").status).toBe("finished");
+    files.forEach((f, i) => expect(sha256(gcs.buckets.get(b)!.get(`copy/f${i}.bin`)!.bytes)).toBe(sha256(f)));
+    expect(task("forged")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
+    expect(gcs.refused.slice(before)).toContain("Invalid JWT Signature.");
+    expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
+    const shown = await cc.tasks.get(task("forged").id, { include: ["payload"] });
+    expect((shown.payload as any).private_key).toBe("********");
+    expect(JSON.stringify(shown)).not.toContain("PRIVATE KEY");
   });
 });

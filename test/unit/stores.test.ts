@@ -14,6 +14,8 @@ import { s3BucketUrl, s3Client, s3PutHeaders, s3ExportParams } from "../../src/s
 import { azureAccountUrl, withSas } from "../../src/stores/azure-blob";
 import { stringToSign } from "../../src/stores/azure-blob/shared-key";
 import { keystoneAuthBody, keystoneTokenUrl, objectStoreUrl } from "../../src/stores/openstack";
+import { z } from "zod";
+import { enginesFor } from "../../src/engines/routing";
 import { testContext } from "../support/context";
 
 describe("S3 signing (aws4fetch as the connector configures it)", () => {
@@ -293,5 +295,58 @@ describe("OpenStack", () => {
     expect(objectStoreUrl(catalog, "R1")).toBe("https://r1/v1/AUTH_x");
     expect(objectStoreUrl(catalog, "R3")).toBeUndefined();
     expect(objectStoreUrl(undefined, "R1")).toBeUndefined();
+  });
+});
+
+describe("catalogue", () => {
+  it("gives every store operation CloudConvert's parameter names (the catalogue's options come from these schemas), run by the platform engine", () => {
+    const expected: Record<string, string[]> = {
+      "import/s3": [
+        "bucket",
+        "region",
+        "endpoint",
+        "key",
+        "key_prefix",
+        "access_key_id",
+        "secret_access_key",
+        "session_token",
+      ],
+      "export/s3": [
+        "acl",
+        "cache_control",
+        "content_disposition",
+        "content_type",
+        "metadata",
+        "server_side_encryption",
+        "tagging",
+      ],
+      "import/azure/blob": ["storage_account", "storage_access_key", "sas_token", "container", "blob", "blob_prefix"],
+      "export/azure/blob": ["storage_account", "container", "blob", "blob_prefix", "metadata"],
+      "import/google-cloud-storage": ["project_id", "bucket", "client_email", "private_key", "file", "file_prefix"],
+      "export/google-cloud-storage": ["project_id", "bucket", "client_email", "private_key", "file", "file_prefix"],
+      "import/openstack": [
+        "auth_url",
+        "username",
+        "password",
+        "region",
+        "container",
+        "file",
+        "file_prefix",
+        "tenant_name",
+      ],
+      "export/openstack": ["auth_url", "username", "password", "region", "container", "file", "file_prefix"],
+    };
+    for (const [op, names] of Object.entries(expected)) {
+      const [h] = handlersOf(op) ?? [];
+      expect(h, op).toBeDefined();
+      expect(h.kind).toBe("platform");
+      expect(Object.keys((z.toJSONSchema(h.params, { io: "input" }) as { properties: object }).properties), op).toEqual(
+        expect.arrayContaining(names),
+      );
+      expect(
+        enginesFor({ kind: "platform", operation: op }).map((e) => e.name),
+        op,
+      ).toEqual(["cloudflare"]);
+    }
   });
 });
