@@ -30,25 +30,29 @@ function lazyStream(open: () => Promise<ReadableStream<Uint8Array>>, done: () =>
   const finish = () => {
     if (!finished) ((finished = true), done());
   };
-  return new ReadableStream<Uint8Array>({
-    async pull(c) {
-      try {
-        reader ??= (await open()).getReader();
-        const { done: end, value } = await reader.read();
-        if (end) {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        try {
+          reader ??= (await open()).getReader();
+          const { done: end, value } = await reader.read();
+          if (end) {
+            finish();
+            c.close();
+          } else c.enqueue(value);
+        } catch (err) {
           finish();
-          c.close();
-        } else c.enqueue(value);
-      } catch (err) {
+          c.error(err);
+        }
+      },
+      async cancel(reason) {
         finish();
-        c.error(err);
-      }
+        await reader?.cancel(reason);
+      },
+      // highWaterMark 0: no pull (so no request to the store) before the first read
     },
-    async cancel(reason) {
-      finish();
-      await reader?.cancel(reason);
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 /** Calls `session.close()` once `n` streams have finished (SFTP keeps its connection until then). */
@@ -164,8 +168,13 @@ function exportHandler(s: StoreConnector): OperationHandler<Record<string, unkno
   };
 }
 
+/** The import/<name> and export/<name> handlers of one store row. */
+export function storageHandlers(s: StoreConnector): [OperationHandler<any>, OperationHandler<any>] {
+  return [importHandler(s), exportHandler(s)];
+}
+
 /** The import and export handler of every store, in table order. */
-export const STORAGE_HANDLERS: OperationHandler<any>[] = STORES.flatMap((s) => [importHandler(s), exportHandler(s)]);
+export const STORAGE_HANDLERS: OperationHandler<any>[] = STORES.flatMap(storageHandlers);
 
 /** Other spellings of store operations → the operation name (the Java SDK's "import/azure-blob"). */
 export const STORAGE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
