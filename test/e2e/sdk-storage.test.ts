@@ -54,9 +54,12 @@ let gcs: GcsDouble;
 beforeAll(async () => {
   const azurePort = await freePort();
   gcs = await startGcsDouble();
-  [swift, azurite, server] = await Promise.all([
-    startSwift(),
-    startAzurite(azurePort),
+  // everything starts at once; whatever started is stopped by afterAll even when another start fails
+  const swiftStarted = startSwift().then((s) => (swift = s));
+  const started = await Promise.allSettled([
+    swiftStarted,
+    swiftStarted.then((s) => startKeystoneSwift(s)).then((k) => (keystone = k)),
+    startAzurite(azurePort).then((a) => (azurite = a)),
     startDevServer(
       {
         API_KEYS: `${KEY}:storage`,
@@ -65,12 +68,13 @@ beforeAll(async () => {
         AZURE_BLOB_ENDPOINT: `http://127.0.0.1:${azurePort}/{account}`,
         GCS_ENDPOINT: gcs.base,
       },
-      240_000,
-    ),
+      300_000,
+    ).then((d) => (server = d)),
   ]);
+  const failed = started.find((r) => r.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
   account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
-  keystone = await startKeystoneSwift(swift);
-}, 420_000);
+}, 600_000);
 
 afterAll(async () => {
   await keystone?.stop();

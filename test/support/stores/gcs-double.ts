@@ -107,6 +107,10 @@ export async function startGcsDouble(): Promise<GcsDouble> {
     privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     buckets,
     refused,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
+    stop: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections(); // workerd's kept-alive sockets would hold close() open
+      }),
   };
 }

@@ -6,7 +6,7 @@
  * with the member role on project ccproject (its default project).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startProc, until, type Proc } from "./proc";
@@ -24,14 +24,21 @@ export interface KeystoneSwift {
 
 const ADMIN_PASSWORD = "adminpass";
 
-function manage(conf: string, args: string[]) {
-  const r = spawnSync("/usr/bin/keystone-manage", ["--config-file", conf, ...args], {
-    encoding: "utf8",
-    timeout: 180_000,
-  });
-  // each run prints a harmless eventlet AttributeError at exit (storage-connectors.md §4.3): judge by the exit status only
-  if (r.status !== 0 && r.status !== null && !/getcurrent/.test(r.stderr))
-    throw new Error(`keystone-manage ${args[0]}: exit ${r.status}\n${r.stdout}${r.stderr}`);
+/** Runs keystone-manage without blocking the event loop (the other stores start meanwhile). */
+async function manage(conf: string, args: string[]): Promise<void> {
+  await new Promise<void>((resolve, reject) =>
+    execFile(
+      "/usr/bin/keystone-manage",
+      ["--config-file", conf, ...args],
+      { timeout: 180_000 },
+      (err, stdout, stderr) => {
+        // each run prints a harmless eventlet AttributeError at exit (storage-connectors.md §4.3): tolerated
+        if (err && !/getcurrent/.test(stderr))
+          reject(new Error(`keystone-manage ${args[0]}: ${err.message}\n${stdout}${stderr}`));
+        else resolve();
+      },
+    ),
+  );
 }
 
 /**
@@ -84,10 +91,10 @@ export async function startKeystoneSwift(swift: SwiftServers): Promise<KeystoneS
     );
     const kPort = await freePort();
     const authUrl = `http://127.0.0.1:${kPort}`;
-    manage(conf, ["db_sync"]);
-    manage(conf, ["fernet_setup", "--keystone-user", "root", "--keystone-group", "root"]);
-    manage(conf, ["credential_setup", "--keystone-user", "root", "--keystone-group", "root"]);
-    manage(conf, [
+    await manage(conf, ["db_sync"]);
+    await manage(conf, ["fernet_setup", "--keystone-user", "root", "--keystone-group", "root"]);
+    await manage(conf, ["credential_setup", "--keystone-user", "root", "--keystone-group", "root"]);
+    await manage(conf, [
       "bootstrap",
       "--bootstrap-password",
       ADMIN_PASSWORD,
