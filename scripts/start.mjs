@@ -81,6 +81,8 @@ const vars = {
   ...(env.METER ? { METER: env.METER } : {}),
   ...(env.BROWSER_REUSE ? { BROWSER_REUSE: env.BROWSER_REUSE } : {}),
   ...(env.WEB_PROFILE ? { WEB_PROFILE: env.WEB_PROFILE } : {}),
+  ...(env.AZURE_BLOB_ENDPOINT ? { AZURE_BLOB_ENDPOINT: env.AZURE_BLOB_ENDPOINT } : {}),
+  ...(env.GCS_ENDPOINT ? { GCS_ENDPOINT: env.GCS_ENDPOINT } : {}),
   ...(nativeUrl ? { NATIVE_ENGINE_URL: nativeUrl } : { NATIVE_ENGINE: "off" }),
 };
 const args = [

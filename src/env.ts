@@ -57,6 +57,13 @@ export interface Env {
   URL_SIGNING_SECRET?: string;
   /** "true" allows import/url to reach loopback (development only). */
   ALLOW_PRIVATE_IMPORTS?: string;
+  /**
+   * Development only, honoured with ALLOW_PRIVATE_IMPORTS=true: base URL of Azure Blob (e.g.
+   * azurite's `http://127.0.0.1:10000/{account}`) and of Google Cloud Storage (a loopback double
+   * serving /token and the JSON API), whose hosts CloudConvert fixes (issue 35).
+   */
+  AZURE_BLOB_ENDPOINT?: string;
+  GCS_ENDPOINT?: string;
   /** Seconds a job, its tasks and files live after the job ends (default 86400, contract §7). */
   RETENTION_SECONDS?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */

@@ -38,6 +38,7 @@ import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
+import { STORE_OPERATIONS } from "../stores/registry";
 import {
   RAW_INPUTS,
   NATIVE_IMAGE_INPUTS,
@@ -101,7 +102,9 @@ export const ENGINES = [
     version: "1",
     kind: "platform",
     placement: "in-worker",
-    offers: { operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url"] },
+    offers: {
+      operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url", ...STORE_OPERATIONS],
+    },
     budget: { maxBytes: Number.MAX_SAFE_INTEGER },
     aliases: [],
   },

@@ -29,6 +29,8 @@ export interface TaskSpec {
 export type FieldErrors = Record<string, string[]>;
 
 export const DEFAULT_TIMEOUT_S = 5 * 3600;
+/** What a credential parameter (OperationHandler.secretParams) reads as in a task's payload. */
+export const SECRET_MASK = "********";
 const NAME_RE = /^[A-Za-z0-9_-]{1,128}$/;
 const MAX_TASKS = 100;
 
@@ -139,7 +141,10 @@ export function parseTask(
   }
   const payload: Record<string, unknown> = { operation, ...rest };
   if (takesInput || input.length) payload.input = input;
-  if (typeof payload.file === "string") payload.file = `(${payload.file.length} characters)`;
+  if ((operation === "import/base64" || operation === "import/raw") && typeof payload.file === "string")
+    payload.file = `(${payload.file.length} characters)`;
+  for (const k of handlers.flatMap((h) => h.secretParams ?? []))
+    if (payload[k] !== undefined && payload[k] !== null) payload[k] = SECRET_MASK;
   const refKeys = [...new Set(handlers.flatMap((h) => h.taskRefs ?? []))];
   // a parameter that may name a task refers to one only when its value is a task name (a header_template may be HTML)
   const refs = refKeys

@@ -26,6 +26,7 @@ import { PDF_HANDLERS } from "./pdf";
 import { VECTOR_HANDLERS } from "./vector";
 import { WEB_HANDLERS } from "./web";
 import { TASK_NAME } from "./web/schemas";
+import { STORAGE_ALIASES, STORAGE_HANDLERS } from "./storage";
 import type { FormatPair, OperationHandler } from "./types";
 
 /** Every handler this server runs. */
@@ -36,6 +37,8 @@ export const HANDLERS: OperationHandler<any>[] = [
   importBase64,
   importUpload,
   exportUrl,
+  // storage imports and exports: S3, Azure Blob, Google Cloud Storage, OpenStack, SFTP (issue 35; src/stores/)
+  ...STORAGE_HANDLERS,
   // images (issue 3)
   ...IMAGE_HANDLERS,
   // metadata and metadata/write (issue 5)
@@ -68,7 +71,7 @@ for (const h of HANDLERS) {
 
 /** Handlers of one operation, or undefined when the operation is unknown. */
 export function handlersOf(operation: string): OperationHandler<any>[] | undefined {
-  return byOperation.get(operation);
+  return byOperation.get(STORAGE_ALIASES[operation] ?? operation);
 }
 
 /** Whether a task of `operation` with `params` runs inside its JobDO without a queue hop (OperationHandler.inline). */

@@ -82,6 +82,12 @@ export interface RuntimeSettings {
   urlSigningSecret: string;
   /** Lifetime of signed export URLs in seconds (the job's retention). */
   fileUrlTtlSeconds: number;
+  /**
+   * Development-only base URLs of the stores whose hosts CloudConvert fixes (AZURE_BLOB_ENDPOINT,
+   * GCS_ENDPOINT): honoured only with allowPrivateImports, so tests reach azurite and the loopback
+   * GCS double (issue 35).
+   */
+  storeEndpoints?: { azureBlob?: string; gcs?: string };
 }
 
 /**
@@ -116,6 +122,12 @@ export interface OperationHandler<P = Record<string, unknown>> {
   inline?(params: P): boolean;
   /** Whether `output_format` must be given (convert, thumbnail, merge, archive, capture-website: service-spec). */
   requiresOutputFormat?: boolean;
+  /**
+   * Parameters holding credentials (storage imports and exports: `secret_access_key`, `password`…):
+   * replaced by a mask in the task's `payload` as the API shows it (graph/parse.ts), so they reach
+   * no response, webhook or live event (issue 35).
+   */
+  secretParams?: readonly string[];
   /** Whether the task takes `input` (false for import/* and capture-website). */
   takesInput: boolean;
   /**

@@ -28,5 +28,6 @@ export function runtimeSettings(env: Env, baseUrl: string, retentionS: number): 
     publicBaseUrl: baseUrl,
     urlSigningSecret: signingSecret(env),
     fileUrlTtlSeconds: retentionS,
+    storeEndpoints: { azureBlob: env.AZURE_BLOB_ENDPOINT || undefined, gcs: env.GCS_ENDPOINT || undefined },
   };
 }

@@ -50,6 +50,15 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   zip: "zip",
   php: "php-cli",
   phpunit: "phpunit",
+  // the storage tests' servers (issue 35, test/support/stores/)
+  "swift-proxy-server": "swift-proxy",
+  "swift-object-server": "swift-object",
+  "swift-container-server": "swift-container",
+  "swift-account-server": "swift-account",
+  "swift-ring-builder": "swift-proxy",
+  memcached: "memcached",
+  "keystone-manage": "python3-keystone",
+  "keystone-wsgi-public": "python3-keystone",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

@@ -1,0 +1,190 @@
+/**
+ * import/azure/blob and export/azure/blob (issue 35; storage-connectors.md §2.3, §2.4, §3.2): the
+ * Blob service REST API over fetch, authorised by a SAS token (appended to each URL) or the account
+ * key (Shared Key, shared-key.ts). The Java SDK's spellings import/azure-blob and export/azure-blob
+ * are accepted in jobs.
+ *
+ * Host: `https://{storage_account}.blob.core.windows.net` (CloudConvert has no endpoint parameter);
+ * AZURE_BLOB_ENDPOINT (e.g. azurite's `http://127.0.0.1:10000/{account}`) replaces it only where
+ * private imports are allowed (development, tests). Size: one Put Blob takes up to 5000 MiB
+ * (x-ms-version 2019-12-12 and later), far above the import cap, so no block list is needed.
+ */
+import { z } from "zod";
+import { storeError, unreachable, type StoreStep } from "../errors";
+import { devOverride, encodePath, errorText, guardUrl, sizedBody, xmlBlocks, xmlValue } from "../http";
+import { oneOf, optional, required, stringMap } from "../params";
+import type { StoreConnector, StoreSession } from "../types";
+import { sharedKeyAuthorization } from "./shared-key";
+
+/** The REST API version sent (x-ms-version). */
+export const AZURE_API_VERSION = "2021-12-02";
+
+const credentials = {
+  storage_account: z
+    .string({ error: "is required (a string)." })
+    .regex(/^[a-z0-9]{3,24}$/, "must be 3 to 24 lower-case letters and digits (the account name)."),
+  storage_access_key: optional(256),
+  sas_token: optional(4096),
+  container: z
+    .string({ error: "is required (a string)." })
+    .regex(
+      /^(\$root|[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?)$/,
+      "must be a container name (3 to 63 lower-case letters, digits and dashes).",
+    ),
+};
+
+export const azureImportParams = z.object({ ...credentials, blob: optional(1024), blob_prefix: optional(1024) });
+export const azureExportParams = z.object({
+  ...credentials,
+  blob: optional(1024),
+  blob_prefix: optional(1024),
+  metadata: stringMap,
+});
+export type AzureImportParams = z.infer<typeof azureImportParams>;
+export type AzureExportParams = z.infer<typeof azureExportParams>;
+type AzureParams = AzureImportParams | AzureExportParams;
+
+/** Azure error codes that mean the key or SAS itself is wrong (azurite answers AuthorizationFailure to a wrong key). */
+const BAD_CREDENTIALS = new Set(["AuthenticationFailed", "AuthorizationFailure", "InvalidAuthenticationInfo"]);
+
+/** The account's blob endpoint, without a trailing slash. */
+export function azureAccountUrl(account: string, override?: string): string {
+  return override
+    ? override.replace("{account}", account).replace(/\/+$/, "")
+    : `https://${account}.blob.core.windows.net`;
+}
+
+/** `url` with the SAS token's parameters added (a leading "?" is dropped). */
+export function withSas(url: string, sas: string): string {
+  const t = sas.replace(/^\?/, "");
+  return t ? `${url}${url.includes("?") ? "&" : "?"}${t}` : url;
+}
+
+export const azureBlob: StoreConnector<AzureImportParams, AzureExportParams> = {
+  name: "azure/blob",
+  aliases: ["azure-blob"],
+  importParams: azureImportParams,
+  exportParams: azureExportParams,
+  secrets: ["storage_access_key", "sas_token"],
+  target: { one: "blob", many: "blob_prefix" },
+  check(p, direction) {
+    const out = direction === "import" ? oneOf(p, "blob", "blob_prefix") : [];
+    if (!p.storage_access_key && !p.sas_token)
+      out.push("storage_access_key: storage_access_key or sas_token is required.");
+    if (p.storage_access_key && !/^[A-Za-z0-9+/]+={0,2}$/.test(p.storage_access_key))
+      out.push("storage_access_key: must be the base64 account key.");
+    return out;
+  },
+  location: (p, path) => ({ container: p.container, blob: path }),
+  async open(p: AzureParams, ctx): Promise<StoreSession> {
+    const override = devOverride(ctx.settings, "azureBlob");
+    const containerUrl = `${azureAccountUrl(p.storage_account, override)}/${encodeURIComponent(p.container)}`;
+    guardUrl(containerUrl, ctx.settings, override ? "AZURE_BLOB_ENDPOINT" : "storage_account");
+    const call = async (
+      method: string,
+      raw: string,
+      extra: Record<string, string>,
+      body: BodyInit | undefined,
+      step: StoreStep,
+      what: string,
+      permission: string,
+      length?: number,
+    ) => {
+      const url = new URL(p.sas_token ? withSas(raw, p.sas_token) : raw);
+      const headers: Record<string, string> = {
+        "x-ms-date": new Date().toUTCString(),
+        "x-ms-version": AZURE_API_VERSION,
+        ...extra,
+      };
+      // Content-Length is signed but not set by hand: fetch sends it from the sized body
+      const signed = length === undefined ? headers : { ...headers, "content-length": String(length) };
+      if (!p.sas_token)
+        headers.authorization = await sharedKeyAuthorization(
+          method,
+          url,
+          signed,
+          p.storage_account,
+          p.storage_access_key!,
+        );
+      let res: Response;
+      try {
+        res = await fetch(url, { method, headers, body, signal: ctx.signal });
+      } catch (err) {
+        throw unreachable("Azure Blob Storage", step, url.host, err);
+      }
+      if (res.ok) return res;
+      const text = method === "HEAD" ? "" : await errorText(res);
+      const code = xmlValue(text, "Code") ?? res.headers.get("x-ms-error-code") ?? undefined;
+      const message = xmlValue(text, "Message")?.split("\n")[0];
+      throw storeError("Azure Blob Storage", step, res.status, [code, message].filter(Boolean).join(": "), {
+        permission,
+        what,
+        badCredentials: !!code && BAD_CREDENTIALS.has(code),
+      });
+    };
+    return {
+      async list(prefix, max) {
+        const out: { path: string; size: number }[] = [];
+        let marker = "";
+        do {
+          const q = new URLSearchParams({
+            restype: "container",
+            comp: "list",
+            prefix,
+            maxresults: String(Math.min(5000, max + 1)),
+          });
+          if (marker) q.set("marker", marker);
+          const res = await call(
+            "GET",
+            `${containerUrl}?${q}`,
+            {},
+            undefined,
+            "list",
+            `container ${p.container}`,
+            "list (l) on the container",
+          );
+          const xml = await res.text();
+          for (const b of xmlBlocks(xml, "Blob")) {
+            const name = xmlValue(b, "Name") ?? "";
+            if (name && !name.endsWith("/")) out.push({ path: name, size: Number(xmlValue(b, "Content-Length") ?? 0) });
+          }
+          marker = xmlValue(xml, "NextMarker") ?? "";
+        } while (marker && out.length <= max);
+        return out;
+      },
+      async get(blob) {
+        const res = await call(
+          "GET",
+          `${containerUrl}/${encodePath(blob)}`,
+          {},
+          undefined,
+          "download",
+          `blob ${blob}`,
+          "read (r)",
+        );
+        const length = Number(res.headers.get("content-length") ?? NaN);
+        if (!res.body || !Number.isFinite(length))
+          throw storeError("Azure Blob Storage", "download", res.status, "the answer has no Content-Length", {
+            what: `blob ${blob}`,
+          });
+        return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
+      },
+      async put(blob, body, contentType) {
+        const headers: Record<string, string> = { "x-ms-blob-type": "BlockBlob", "content-type": contentType };
+        for (const [k, v] of Object.entries((p as AzureExportParams).metadata ?? {}))
+          headers[`x-ms-meta-${k.toLowerCase()}`] = v;
+        const res = await call(
+          "PUT",
+          `${containerUrl}/${encodePath(blob)}`,
+          headers,
+          await sizedBody(body),
+          "upload",
+          `blob ${blob}`,
+          "write (w) or create (c)",
+          body.length,
+        );
+        await res.body?.cancel();
+      },
+    };
+  },
+};

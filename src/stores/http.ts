@@ -1,0 +1,83 @@
+/**
+ * What the HTTP stores share (issue 35): the SSRF guard on every URL they reach, bodies of known
+ * length streamed out of R2, and the development-only base-URL overrides of the stores whose hosts
+ * CloudConvert fixes (Azure, Google Cloud Storage).
+ */
+import { TaskError } from "../engines/errors";
+import { refuseUrl } from "../security/ssrf";
+import type { RuntimeSettings } from "../operations/types";
+
+/**
+ * Throws IMPORT_FORBIDDEN when `url` may not be reached (import/url's guard: loopback only with
+ * ALLOW_PRIVATE_IMPORTS=true; private, link-local and metadata addresses never). `field` names the
+ * parameter or source of the URL in the message (e.g. "endpoint", "the Keystone catalog").
+ */
+export function guardUrl(url: string, settings: RuntimeSettings, field: string): void {
+  const why = refuseUrl(url, settings.allowPrivateImports);
+  if (why) throw new TaskError("IMPORT_FORBIDDEN", `${field}: ${why.replace(/^url /, "")}`);
+}
+
+/** A 422 message when `value` is not an http(s) URL the guard could ever accept (creation-time check). */
+export function urlProblem(field: string, value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const why = refuseUrl(value, true);
+  return why ? [`${field}: ${why.replace(/^url /, "")}`] : [];
+}
+
+/**
+ * A request body of exactly `length` bytes from `stream`. In workerd a FixedLengthStream makes
+ * fetch send Content-Length rather than chunked encoding (which S3, Azure and GCS refuse for a simple
+ * upload) while still streaming; elsewhere (Node unit tests, the browser build) the bytes are read.
+ */
+export async function sizedBody(body: { stream: ReadableStream<Uint8Array>; length: number }): Promise<BodyInit> {
+  const Fixed = (globalThis as { FixedLengthStream?: new (n: number) => TransformStream<Uint8Array, Uint8Array> })
+    .FixedLengthStream;
+  if (Fixed) {
+    const fixed = new Fixed(body.length);
+    body.stream.pipeTo(fixed.writable).catch(() => {});
+    return fixed.readable as BodyInit;
+  }
+  return await new Response(body.stream).arrayBuffer();
+}
+
+/** The store's base URL override from the environment, honoured only where private imports are allowed (tests). */
+export function devOverride(settings: RuntimeSettings, store: "azureBlob" | "gcs"): string | undefined {
+  return settings.allowPrivateImports ? settings.storeEndpoints?.[store] : undefined;
+}
+
+/** The text of an error answer, at most 2,000 characters (the store's own words for the task message). */
+export async function errorText(res: Response): Promise<string> {
+  try {
+    return (await res.text()).slice(0, 2000);
+  } catch {
+    return "";
+  }
+}
+
+/** Reads `<Tag>value</Tag>` out of an XML error body (S3, Azure), with the five XML entities decoded. */
+export function xmlValue(xml: string, tag: string): string | undefined {
+  const m = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(xml);
+  return m ? decodeXml(m[1]) : undefined;
+}
+
+/** Every `<Tag>…</Tag>` block of an XML document, in order (list answers). */
+export function xmlBlocks(xml: string, tag: string): string[] {
+  return [...xml.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((m) => m[1]);
+}
+
+/** Decodes the XML entities and numeric character references. */
+export function decodeXml(s: string): string {
+  return s
+    .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
+}
+
+/** Encodes a store path for a URL path: every segment percent-encoded, the slashes kept. */
+export function encodePath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
+}
