@@ -22,6 +22,7 @@ import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
+import { poppler } from "./engines/poppler.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
@@ -36,6 +37,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   command,
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,
+  poppler,
 };
 
 const env = process.env;

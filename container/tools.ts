@@ -87,6 +87,14 @@ const SPECS: ToolSpec[] = [
     packages: ["graphicsmagick"],
   },
   {
+    // issue 32: pdftotext, pdftohtml, pdftocairo, pdfinfo (PDF → txt/html/svg/eps/ps, and office → them through PDF)
+    name: "poppler",
+    bins: ["pdftotext"],
+    versionArgs: ["-v"],
+    version: /pdftotext version (\S+)/,
+    packages: ["poppler-utils"],
+  },
+  {
     name: "libreoffice",
     bins: ["soffice"],
     versionArgs: ["--version"],

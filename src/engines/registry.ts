@@ -35,7 +35,9 @@ import {
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
   NATIVE_VERSIONS,
+  OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
+  POPPLER_PDF_OUTPUTS,
 } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
@@ -218,10 +220,26 @@ export const ENGINES = [
     placement: "native",
     offers: {
       operations: ["convert", "thumbnail", "watermark"],
-      formats: OFFICE_INPUTS.flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
+      formats: [
+        ...OFFICE_INPUTS.flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
+        // issue 32: office ↔ office, and pdf → docx/doc/odt/rtf/emf/wmf
+        ...OFFICE_CONVERSIONS,
+      ],
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
-    aliases: ["office", "openoffice"],
+    // pdftron-pdf2word: CloudConvert's pdf → docx engine; a pin on it is served by LibreOffice (with a warning)
+    aliases: ["office", "openoffice", "pdftron-pdf2word", "pdftron"],
+  },
+  {
+    // poppler-utils (issue 32): pdf → txt (pdftotext), html (pdftohtml), svg/eps/ps (pdftocairo); a pdf2htmlex pin
+    // is served by pdftohtml, with a warning
+    name: "poppler",
+    version: NATIVE_VERSIONS.poppler,
+    kind: "office",
+    placement: "native",
+    offers: { operations: ["convert"], formats: POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })) },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
   },
   {
     name: "imagemagick-native",
@@ -296,3 +314,22 @@ export { NATIVE_IMAGE_OUTPUTS };
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
 export { IMAGE_PDF_INPUTS };
+
+/**
+ * The pairs office-kind rows (libreoffice, poppler, pandoc) convert to something other than pdf and images (issue 32):
+ * what convert between documents (operations/office/convert.ts) lists; → pdf and → images have their own handlers.
+ */
+export const DOCUMENT_PAIRS: readonly FormatPair[] = (() => {
+  const seen = new Set<string>();
+  const out: FormatPair[] = [];
+  for (const row of ENGINES as readonly EngineRow[]) {
+    if (row.kind !== "office") continue;
+    for (const f of row.offers.formats ?? []) {
+      const key = `${f.input}>${f.output}`;
+      if (["pdf", "png", "jpg", "webp"].includes(f.output) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ input: f.input, output: f.output });
+    }
+  }
+  return out;
+})();

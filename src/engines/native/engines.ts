@@ -23,5 +23,6 @@ export function nativeEngines(
     "native-command": nativeEngine("command", rpc("command")),
     "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
     "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),
+    poppler: nativeEngine("office", rpc("poppler")),
   };
 }

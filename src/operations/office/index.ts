@@ -11,6 +11,8 @@ import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import { boolParam, checkPagesParam, pagesParam } from "../pdf/common";
 import { pdfThumbnail } from "../pdf/thumbnail";
 import { watermarkPdf } from "../pdf/watermark";
+import { convertPdfToImage } from "../pdf/rasterize";
+import { convertDocument } from "./convert";
 import { viaPdf } from "./via-pdf";
 import type { OperationHandler, OutputFile } from "../types";
 
@@ -18,7 +20,38 @@ const params = z.object({
   password: z.string().max(256).optional().describe("Opens a password-protected document"),
   pages: pagesParam,
   pdf_a: boolParam.describe("Write PDF/A-2b (LibreOffice's own PDF/A export: fonts embedded, XMP pdfaid)"),
+  // CloudConvert's documented office options (issue 32; shared/reference/cloudconvert-catalogue.md)
+  bookmarks: boolParam.describe("Write the outline from the document's headings (default true)"),
+  include_markup: boolParam.describe("Write the document's comments as PDF annotations"),
+  hidden_slides: boolParam.describe("Presentations: export hidden slides too"),
+  output_type: z
+    .enum(["slides", "notes", "handouts"])
+    .optional()
+    .describe("Presentations: slides (default) or notes pages; handouts are not written (warned)"),
+  optimize_print: boolParam.describe("Accepted; LibreOffice's export has no print-optimised variant (warned)"),
+  slides_per_handout_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(9)
+    .optional()
+    .describe("Accepted; handouts are not written (warned)"),
 });
+
+/** Options accepted with a valid value but not honoured by LibreOffice's PDF export (issue 31's rule: warned). */
+function inapplicablePdf(p: z.infer<typeof params>): { key: string; why: string }[] {
+  const out: { key: string; why: string }[] = [];
+  if (p.optimize_print !== undefined)
+    out.push({ key: "optimize_print", why: "has no counterpart in LibreOffice's PDF export" });
+  if (p.output_type === "handouts")
+    out.push({ key: "output_type", why: "handouts is not written by LibreOffice's PDF export (slides were)" });
+  if (p.slides_per_handout_page !== undefined)
+    out.push({
+      key: "slides_per_handout_page",
+      why: "applies to handouts, which LibreOffice's PDF export does not write",
+    });
+  return out;
+}
 
 /**
  * PDF/A by LibreOffice's export rather than Ghostscript after it (issue 31): one pass, and the
@@ -36,9 +69,17 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
   requiresOutputFormat: true,
   takesInput: true,
   check: checkPagesParam,
+  inapplicable: inapplicablePdf,
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "office", "convert");
-    const pdf = { ...(p.pages ? { pages: p.pages } : {}), ...(p.pdf_a ? { pdfa: PDF_A_PART as 2 } : {}) };
+    const pdf = {
+      ...(p.pages ? { pages: p.pages } : {}),
+      ...(p.pdf_a ? { pdfa: PDF_A_PART as 2 } : {}),
+      ...(p.bookmarks !== undefined ? { bookmarks: p.bookmarks } : {}),
+      ...(p.include_markup !== undefined ? { markup: p.include_markup } : {}),
+      ...(p.hidden_slides !== undefined ? { hiddenSlides: p.hidden_slides } : {}),
+      ...(p.output_type === "notes" ? { notesPages: true } : {}),
+    };
     const files: OutputFile[] = [];
     const substituted = new Map<string, string>();
     let version = row.version;
@@ -64,6 +105,15 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
 /** thumbnail and watermark of an office document: converted to PDF, then the PDF handler (via-pdf.ts). */
 export const officeThumbnail = viaPdf(pdfThumbnail);
 export const officeWatermark = viaPdf(watermarkPdf);
+/** convert of an office document to png/jpg/webp: one image per page or slide, `pages` and `pixel_density` (issue 32). */
+export const officeToImage = viaPdf(convertPdfToImage);
 
 /** The office rows. */
-export const OFFICE_HANDLERS: OperationHandler<any>[] = [officeToPdf, officeThumbnail, officeWatermark];
+export const OFFICE_HANDLERS: OperationHandler<any>[] = [
+  officeToPdf,
+  officeThumbnail,
+  officeWatermark,
+  // issue 32: office ↔ office and pdf → editable/text formats; office → images (one per page or slide) through PDF
+  convertDocument,
+  officeToImage,
+];
