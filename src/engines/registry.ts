@@ -135,7 +135,8 @@ export const ENGINES = [
     // rasterizing: pdf → images (not pdf → pdf, which is pdf-lib's re-save)
     offers: {
       operations: ["convert", "thumbnail"],
-      formats: ["png", "jpg", "webp"].map((output) => ({ input: "pdf", output })),
+      // bmp, gif, tiff, ico, psd (issue 32): re-encoded from the page's PNG by the image engine
+      formats: ["png", "jpg", "webp", "bmp", "gif", "tiff", "ico", "psd"].map((output) => ({ input: "pdf", output })),
     },
     budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes, maxPagePixels: DEFAULT_RASTER_BUDGET.maxPagePixels },
     aliases: ["poppler", "mupdf", "pdftocairo"],
