@@ -22,6 +22,7 @@ import { ffmpegNative } from "./engines/ffmpeg.ts";
 import { ghostscript } from "./engines/ghostscript.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
+import { pandocEngine } from "./engines/pandoc.ts";
 import { poppler } from "./engines/poppler.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
@@ -38,6 +39,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   "ffmpeg-native": ffmpegNative,
   "tesseract-native": tesseractNative,
   poppler,
+  pandoc: pandocEngine,
 };
 
 const env = process.env;

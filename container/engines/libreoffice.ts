@@ -179,8 +179,46 @@ async function sheetParts(call: NativeCall): Promise<OfficePart[]> {
   return Promise.all(names.map(async (n) => ({ label: n.slice(4, -4), data: await get(call, n) })));
 }
 
+/** The most a ZIP-based document (OOXML, ODF, iWork) may expand to, bytes: past it the input is a zip bomb to us. */
+export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The total uncompressed size a ZIP's central directory declares (Infinity for ZIP64 sizes or a directory that
+ * does not parse: such a file is refused rather than inflated), or null when `data` is not a ZIP.
+ */
+export function zipExpandedBytes(data: Uint8Array): number | null {
+  if (!startsWith(data, ZIP)) return null;
+  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // the end-of-central-directory record: within the last 64 KiB + 22 bytes
+  let eocd = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 65_557); i--)
+    if (v.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) return Infinity;
+  const entries = v.getUint16(eocd + 10, true);
+  let at = v.getUint32(eocd + 16, true);
+  let total = 0;
+  for (let n = 0; n < entries; n++) {
+    if (at + 46 > data.length || v.getUint32(at, true) !== 0x02014b50) return Infinity;
+    const size = v.getUint32(at + 24, true);
+    if (size === 0xffffffff) return Infinity;
+    total += size;
+    at += 46 + v.getUint16(at + 28, true) + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
+  }
+  return total;
+}
+
 async function convert(req: OfficeRequest, call: NativeCall) {
   tool(call, "libreoffice");
+  const expanded = zipExpandedBytes(req.input.data);
+  if (expanded !== null && expanded > MAX_EXPANDED_BYTES)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${req.input.filename} would expand to ${expanded === Infinity ? "an undeclared size" : `${Math.round(expanded / 2 ** 20)} MiB`}; ` +
+        `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
+    );
   const format = req.format ?? "pdf";
   const isPdf = new TextDecoder().decode(req.input.data.subarray(0, 1024)).includes("%PDF-");
   if (!isPdf) sniff(req.input.filename, req.input.data);

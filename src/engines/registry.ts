@@ -37,6 +37,7 @@ import {
   NATIVE_VERSIONS,
   OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
+  PANDOC_CONVERSIONS,
   POPPLER_PDF_OUTPUTS,
 } from "./native/rows";
 
@@ -241,6 +242,16 @@ export const ENGINES = [
     offers: { operations: ["convert"], formats: POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })) },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
+  },
+  {
+    // Debian's pandoc (issue 32): markup ↔ documents; after libreoffice, so txt → html stays LibreOffice's
+    name: "pandoc",
+    version: NATIVE_VERSIONS.pandoc,
+    kind: "office",
+    placement: "native",
+    offers: { operations: ["convert"], formats: PANDOC_CONVERSIONS },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: [],
   },
   {
     name: "imagemagick-native",

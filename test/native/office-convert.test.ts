@@ -5,7 +5,7 @@
  * text pdftotext reads from the LibreOffice CLI's own PDF of the same corpus file.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -276,6 +276,35 @@ describe("inputs LibreOffice reads (each checked on the corpus)", () => {
   });
 });
 
+describe("hostile: zip bombs", () => {
+  it("a DOCX zip bomb (1.2 GiB of zeros in one part) → OVER_BUDGET unopened, and the pool converts the next file", async () => {
+    const bomb = join(cliDir, "bomb.docx");
+    execFileSync("python3", [
+      "-c",
+      `import zipfile,sys
+z=zipfile.ZipFile(sys.argv[1],"w",zipfile.ZIP_DEFLATED)
+z.writestr("[Content_Types].xml",'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+with z.open("word/document.xml","w",force_zip64=False) as f:
+    chunk=b"\\0"*(1<<24)
+    for _ in range(72): f.write(chunk)
+z.close()`,
+      bomb,
+    ]);
+    expect(readFileSync(bomb).length).toBeLessThan(4 * 1024 * 1024);
+    await expectTaskError(
+      () => execute("convert", { output_format: "odt" }, [bytesInput("bomb.docx", readFileSync(bomb))], ctx()),
+      "OVER_BUDGET",
+    );
+    const ok = await execute(
+      "convert",
+      { output_format: "txt" },
+      [bytesInput("ok.txt", new TextEncoder().encode("after the bomb"))],
+      ctx(),
+    );
+    expect(new TextDecoder().decode(dataOf(ok.out.files[0]!))).toContain("after the bomb");
+  });
+});
+
 /** A minimal RFC 4180 reader (quoted fields, doubled quotes), rows of fields. */
 function parseCsv(s: string, sep: string): string[][] {
   const rows: string[][] = [];
@@ -302,4 +331,3 @@ function writeTmp(data: Uint8Array, name: string): string {
   writeFileSync(p, data);
   return p;
 }
-void existsSync;

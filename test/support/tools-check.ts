@@ -19,6 +19,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   pdftohtml: "poppler-utils",
   pdftocairo: "poppler-utils",
   iconv: "libc-bin",
+  pandoc: "pandoc",
   qpdf: "qpdf",
   gs: "ghostscript",
   convert: "imagemagick",

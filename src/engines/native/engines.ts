@@ -24,5 +24,6 @@ export function nativeEngines(
     "ffmpeg-native": nativeEngine("media", rpc("ffmpeg-native")),
     "tesseract-native": nativeEngine("ocr", rpc("tesseract-native")),
     poppler: nativeEngine("office", rpc("poppler")),
+    pandoc: nativeEngine("office", rpc("pandoc")),
   };
 }

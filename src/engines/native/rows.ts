@@ -83,6 +83,18 @@ export const OFFICE_OUTPUTS = {
  */
 export const LIBREOFFICE_PDF_OUTPUTS = ["docx", "doc", "odt", "rtf", "emf", "wmf"] as const;
 
+/**
+ * Markup ↔ documents by pandoc (container/engines/pandoc.ts, always --sandbox), the catalogue's pairs: md, rst, tex,
+ * html and txt (read as Markdown) in; docx, odt, html, md, rst, rtf, tex, txt out (not a format to itself).
+ */
+export const PANDOC_CONVERSIONS: readonly { input: string; output: string }[] = [
+  ...["docx", "html", "odt", "rst", "rtf", "tex", "txt"].map((output) => ({ input: "md", output })),
+  ...["docx", "html", "md", "odt", "rtf", "txt"].map((output) => ({ input: "rst", output })),
+  ...["md", "txt", "html"].map((output) => ({ input: "tex", output })),
+  ...["docx", "odt", "rtf", "txt", "md", "tex", "rst"].map((output) => ({ input: "html", output })),
+  ...["md", "tex", "html"].map((output) => ({ input: "txt", output })),
+];
+
 /** PDF → text and markup by poppler (container/engines/poppler.ts): pdftotext, pdftohtml, pdftocairo. */
 export const POPPLER_PDF_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
 
@@ -123,6 +135,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   "ffmpeg-native": ["ffmpeg"],
   "tesseract-native": ["tesseract"],
   poppler: ["poppler"],
+  pandoc: ["pandoc"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -134,4 +147,5 @@ export const NATIVE_VERSIONS = {
   ffmpeg: "5.1.8",
   tesseract: "5.3.0",
   poppler: "22.12.0",
+  pandoc: "2.17.1.1",
 } as const;
