@@ -183,8 +183,9 @@ async function sheetParts(call: NativeCall): Promise<OfficePart[]> {
 export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
 
 /**
- * The total uncompressed size a ZIP's central directory declares (Infinity for ZIP64 sizes or a directory that
- * does not parse: such a file is refused rather than inflated), or null when `data` is not a ZIP.
+ * The total uncompressed size a ZIP's central directory declares (Infinity for ZIP64 sizes: such a file is refused
+ * rather than inflated), or null when `data` is not a ZIP or its central directory does not parse (a truncated
+ * file: LibreOffice, which reads packages through the same directory, refuses it as damaged).
  */
 export function zipExpandedBytes(data: Uint8Array): number | null {
   if (!startsWith(data, ZIP)) return null;
@@ -196,12 +197,12 @@ export function zipExpandedBytes(data: Uint8Array): number | null {
       eocd = i;
       break;
     }
-  if (eocd < 0) return Infinity;
+  if (eocd < 0) return null;
   const entries = v.getUint16(eocd + 10, true);
   let at = v.getUint32(eocd + 16, true);
   let total = 0;
   for (let n = 0; n < entries; n++) {
-    if (at + 46 > data.length || v.getUint32(at, true) !== 0x02014b50) return Infinity;
+    if (at + 46 > data.length || v.getUint32(at, true) !== 0x02014b50) return null;
     const size = v.getUint32(at + 24, true);
     if (size === 0xffffffff) return Infinity;
     total += size;
