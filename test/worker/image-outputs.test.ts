@@ -44,7 +44,14 @@ describe("image outputs in the Worker without the native engine", () => {
     const jxl = await rows("jxl");
     expect(new Set(jxl.map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
     expect(jxl.map((r: any) => r.input_format)).toContain("png");
-    expect(new Set((await rows("psd")).map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
+    // image → psd is the image engine's; pdf → psd (issue 32) is PDFium's page re-encoded by it
+    const psd = await rows("psd");
+    expect(new Set(psd.filter((r: any) => r.input_format !== "pdf").map((r: any) => r.engine))).toEqual(
+      new Set(["imagemagick"]),
+    );
+    expect(new Set(psd.filter((r: any) => r.input_format === "pdf").map((r: any) => r.engine))).toEqual(
+      new Set(["pdfium"]),
+    );
     expect(await rows("heic")).toEqual([]);
   });
 
