@@ -152,7 +152,7 @@ function coldPairRate(pairs: [string, string][], n: number): number {
 }
 
 /** Issue 32's rows: office → office and pdf → docx, the pool at concurrency 1 and 2 against the cold CLI. */
-async function benchOfficeConversions(url: string, version: string): Promise<void> {
+export async function benchOfficeConversions(url: string, version: string): Promise<void> {
   const tables: [string, [string, string][], number][] = [
     [
       "Office → office (docx→odt, doc→docx, odt→docx, rtf→txt, xlsx→csv, xls→xlsx, ods→xlsx, ppt→pptx)",
