@@ -28,6 +28,8 @@ const MIME = {
   ico: "image/vnd.microsoft.icon",
   psd: "image/vnd.adobe.photoshop",
 } as const;
+/** thumbnail outputs (CloudConvert's: png, jpg, webp), a subset of RASTER_OUTPUTS. */
+export const THUMBNAIL_OUTPUTS = ["png", "jpg", "webp"] as const;
 /** ICO holds images of at most 256 × 256 pixels: a page is fitted inside that unless width/height say otherwise. */
 const ICO_SIDE = 256;
 const side = z.coerce.number().int().min(1).max(16384).optional();
