@@ -28,29 +28,17 @@ const params = z.object({
     .enum(["slides", "notes", "handouts"])
     .optional()
     .describe("Presentations: slides (default) or notes pages; handouts are not written (warned)"),
-  optimize_print: boolParam.describe("Accepted; LibreOffice's export has no print-optimised variant (warned)"),
-  slides_per_handout_page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(9)
-    .optional()
-    .describe("Accepted; handouts are not written (warned)"),
 });
 
-/** Options accepted with a valid value but not honoured by LibreOffice's PDF export (issue 31's rule: warned). */
+/**
+ * output_type "handouts" is valid but not written by LibreOffice's PDF export: accepted and warned (issue 31's rule).
+ * optimize_print and slides_per_handout_page are not declared at all, so validation accepts and warns them like any
+ * option this handler does not honour (and the catalogue does not list them).
+ */
 function inapplicablePdf(p: z.infer<typeof params>): { key: string; why: string }[] {
-  const out: { key: string; why: string }[] = [];
-  if (p.optimize_print !== undefined)
-    out.push({ key: "optimize_print", why: "has no counterpart in LibreOffice's PDF export" });
-  if (p.output_type === "handouts")
-    out.push({ key: "output_type", why: "handouts is not written by LibreOffice's PDF export (slides were)" });
-  if (p.slides_per_handout_page !== undefined)
-    out.push({
-      key: "slides_per_handout_page",
-      why: "applies to handouts, which LibreOffice's PDF export does not write",
-    });
-  return out;
+  return p.output_type === "handouts"
+    ? [{ key: "output_type", why: "handouts is not written by LibreOffice's PDF export (slides were)" }]
+    : [];
 }
 
 /**
