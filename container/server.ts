@@ -27,6 +27,8 @@ import { inkscape } from "./engines/inkscape.ts";
 import { imagemagick } from "./engines/imagemagick.ts";
 import { libraw } from "./engines/libraw.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
+import { pandocEngine } from "./engines/pandoc.ts";
+import { poppler } from "./engines/poppler.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
@@ -46,6 +48,8 @@ const ENGINES: Record<string, NativeEngineDef> = {
   calibre,
   "inkscape-cad": inkscapeCad,
   inkscape,
+  poppler,
+  pandoc: pandocEngine,
 };
 
 const env = process.env;

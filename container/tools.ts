@@ -116,6 +116,22 @@ const SPECS: ToolSpec[] = [
     packages: ["graphicsmagick"],
   },
   {
+    // issue 32: markup ↔ documents, always --sandbox (container/engines/pandoc.ts)
+    name: "pandoc",
+    bins: ["pandoc"],
+    versionArgs: ["--version"],
+    version: /pandoc (\d+\.\d+(?:\.\d+)*)/,
+    packages: ["pandoc"],
+  },
+  {
+    // issue 32: pdftotext, pdftohtml, pdftocairo, pdfinfo (PDF → txt/html/svg/eps/ps, and office → them through PDF)
+    name: "poppler",
+    bins: ["pdftotext"],
+    versionArgs: ["-v"],
+    version: /pdftotext version (\S+)/,
+    packages: ["poppler-utils"],
+  },
+  {
     name: "libreoffice",
     bins: ["soffice"],
     versionArgs: ["--version"],

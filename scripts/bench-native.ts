@@ -100,6 +100,82 @@ function coldRate(n: number): number {
   return (n / (performance.now() - t)) * 60_000;
 }
 
+/** Office → office pairs of issue 32 (one per family and direction), and the PDFs of pdf → docx. */
+const OFFICE_PAIRS: [string, string][] = [
+  ["office/gotenberg-pages_3.docx", "odt"],
+  ["office/tika-testWORD.doc", "docx"],
+  ["office/tika-testODFwithOOo3.odt", "docx"],
+  ["office/tika-testRTF.rtf", "txt"],
+  ["office/tika-testEXCEL.xlsx", "csv"],
+  ["office/tika-testEXCEL.xls", "xlsx"],
+  ["office/tika-testFooter.ods", "xlsx"],
+  ["office/tika-testPPT.ppt", "pptx"],
+];
+const PDF_DOCX = ["pdf/gotenberg-pages_12.pdf", "pdf/pdfjs-nested_outline.pdf", "pdf/pdfjs-rotation.pdf"];
+
+/** `n` conversions of `pairs` (cycled) through the engine's LibreOffice at `concurrency`; documents per minute. */
+async function pairRate(url: string, pairs: [string, string][], n: number, concurrency: number): Promise<number> {
+  const items = pairs.map(([rel, format]) => ({
+    input: { data: new Uint8Array(readFileSync(join(CORPUS, rel))), filename: rel.split("/").pop()! },
+    format,
+  }));
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++) await invoke(url, "libreoffice", "convert", items[i % items.length]);
+    }),
+  );
+  return (n / (performance.now() - t)) * 60_000;
+}
+
+/** The same pairs run cold: one `soffice --convert-to` per file (pdf: `pdftohtml` first, as the engine does). */
+function coldPairRate(pairs: [string, string][], n: number): number {
+  const dir = mkdtempSync(join(tmpdir(), "bench-soffice-pairs-"));
+  const profile = `file://${join(dir, "profile")}`;
+  const one = ([rel, format]: [string, string]) => {
+    let input = join(CORPUS, rel);
+    if (rel.endsWith(".pdf")) {
+      spawnSync("pdftohtml", ["-q", "-s", "-noframes", "-dataurls", "-nomerge", input, join(dir, "in.html")]);
+      input = join(dir, "in.html");
+    }
+    spawnSync(
+      "soffice",
+      [`-env:UserInstallation=${profile}`, "--headless", "--convert-to", format, "--outdir", join(dir, "out"), input],
+      {
+        stdio: "ignore",
+      },
+    );
+  };
+  one(pairs[0]!); // creates the profile: not counted
+  const t = performance.now();
+  for (let i = 0; i < n; i++) one(pairs[i % pairs.length]!);
+  return (n / (performance.now() - t)) * 60_000;
+}
+
+/** Issue 32's rows: office → office and pdf → docx, the pool at concurrency 1 and 2 against the cold CLI. */
+export async function benchOfficeConversions(url: string, version: string): Promise<void> {
+  const tables: [string, [string, string][], number][] = [
+    [
+      "Office → office (docx→odt, doc→docx, odt→docx, rtf→txt, xlsx→csv, xls→xlsx, ods→xlsx, ppt→pptx)",
+      OFFICE_PAIRS,
+      24,
+    ],
+    ["PDF → docx (pdftohtml, then Writer)", PDF_DOCX.map((p) => [p, "docx"] as [string, string]), 9],
+  ];
+  for (const [title, pairs, n] of tables) {
+    await pairRate(url, pairs, pairs.length, 2); // warms the pool on these filters: not counted
+    const cold = coldPairRate(pairs, Math.min(n, 12));
+    console.log(`\n${title}: LibreOffice ${version} warm pool vs cold soffice --convert-to per file`);
+    console.log("| concurrency | documents / min | × cold CLI |\n|---|---|---|");
+    console.log(`| cold CLI, 1 | ${cold.toFixed(0)} | 1.00 |`);
+    for (const c of [1, 2]) {
+      const rate = await pairRate(url, pairs, n, c);
+      console.log(`| pool, ${c} | ${rate.toFixed(0)} | ${(rate / cold).toFixed(2)} |`);
+    }
+  }
+}
+
 /** Runs a command to its end (no shell). */
 const run = (cmd: string, args: string[]) =>
   new Promise<void>((ok) => spawn(cmd, args, { stdio: "ignore" }).on("close", () => ok()));
@@ -149,6 +225,7 @@ export async function benchNative(runs = 5): Promise<void> {
         const rate = await officeRate(url, n, c);
         console.log(`| pool, ${c} | ${rate.toFixed(0)} | ${(rate / cold).toFixed(2)} |`);
       }
+      await benchOfficeConversions(url, have.get("libreoffice")!);
     } else console.log("\nOffice → PDF: LibreOffice is not installed (npm run setup:native); skipped.");
 
     if (have.get("ghostscript")) {

@@ -1,14 +1,31 @@
 /**
- * LibreOffice: office documents → PDF (and PDF → docx/odt where the pool supports it) through the
- * warm pool (container/office/pool.ts): several soffice processes, each with its own hardened
- * profile, reused across documents. Reports the fonts the document asked for that this host does
+ * LibreOffice: office documents → PDF and → the editable formats of their kind (issue 32: doc, docx, odt,
+ * rtf, txt, html; xls, xlsx, ods, csv; ppt, pptx, odp; svg/emf/wmf per slide) through the warm pool
+ * (container/office/pool.ts): several soffice processes, each with its own hardened profile, reused
+ * across documents. Outputs LibreOffice does not write for a kind (txt/html of a presentation, eps,
+ * ps, xps) are made from its PDF by poppler or Ghostscript; PDF inputs become docx/doc/odt/rtf through
+ * pdftohtml's HTML, and emf/wmf pages through Draw's PDF import. Reports the fonts the document asked for that this host does
  * not have, with the face fontconfig substituted (issue 12: "so a user sees why a layout moved").
  */
 import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { OfficeError, OfficePool } from "../office/pool.ts";
-import type { OfficeRequest } from "../../native-protocol/office.ts";
-import { NativeError, get, localName, put, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { OfficeError, OfficePool, type OfficeFormat, type OfficeRequest as PoolRequest } from "../office/pool.ts";
+import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
+import {
+  NativeError,
+  check,
+  get,
+  localName,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
+import { fromPdf } from "./poppler.ts";
 
 let pool: OfficePool | undefined;
 
@@ -64,12 +81,21 @@ const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
     ]),
   ),
   ...Object.fromEntries(
-    ["odt", "ott", "ods", "ots", "odp", "otp", "odg"].map((e) => [e, (b: Uint8Array) => startsWith(b, ZIP)]),
+    // pages, numbers, key: Apple iWork 2013+ packages are ZIP files (issue 32)
+    ["odt", "ott", "ods", "ots", "odp", "otp", "odg", "pages", "numbers", "key"].map((e) => [
+      e,
+      (b: Uint8Array) => startsWith(b, ZIP),
+    ]),
   ),
   ...Object.fromEntries(
-    ["doc", "dot", "xls", "xlt", "ppt", "pps", "pot"].map((e) => [e, (b: Uint8Array) => startsWith(b, OLE)]),
+    // et, dps: WPS Office's spreadsheet and presentation are Excel 97 and PowerPoint 97 files
+    ["doc", "dot", "xls", "xlt", "ppt", "pps", "pot", "et", "dps"].map((e) => [
+      e,
+      (b: Uint8Array) => startsWith(b, OLE),
+    ]),
   ),
   rtf: (b) => new TextDecoder().decode(b.subarray(0, 5)) === "{\\rtf",
+  zabw: (b) => startsWith(b, [0x1f, 0x8b]),
 };
 
 /**
@@ -87,39 +113,247 @@ function sniff(filename: string, data: Uint8Array): void {
     );
 }
 
+/** Outputs made from LibreOffice's PDF of the document by poppler (pdftotext/pdftohtml/pdftocairo) or Ghostscript (xps). */
+const VIA_PDF = new Set(["eps", "ps", "xps"]);
+/** Outputs LibreOffice writes for some document kinds only; for the others (txt of a presentation) through its PDF. */
+const VIA_PDF_WHEN_NO_FILTER = new Set(["txt", "html"]);
+/** PDF input: editable text outputs, through pdftohtml's HTML loaded into Writer (measured better than writer_pdf_import, issue 32). */
+const FROM_PDF_TEXT = new Set(["docx", "doc", "odt", "rtf"]);
+/** PDF input: per-page metafiles, through Draw's PDF import. */
+const FROM_PDF_DRAW = new Set(["emf", "wmf"]);
+
+/** LibreOffice's names of TEXT_ENCODINGS: the "Text (encoded)" filter's charset and the csv filter's encoding number. */
+const LO_ENCODING: Record<TextEncoding, { text: string; csv: number }> = {
+  "utf-8": { text: "UTF8", csv: 76 },
+  "utf-16": { text: "UCS2", csv: 65535 },
+  "windows-1252": { text: "MS_1252", csv: 1 },
+  "iso-8859-1": { text: "ISO_8859_1", csv: 12 },
+  ascii: { text: "ASCII_US", csv: 11 },
+};
+
+/**
+ * The export filter's FilterOptions of a request: csv — field separator (character code), text
+ * delimiter `"`, encoding, first line 1, cell format standard, quote all text cells false, detect
+ * special numbers true, save cell contents as shown true, export formulas false, remove space
+ * false, sheet (1-based, -1 = every sheet as its own file); txt — the charset, LF line ends; html — images
+ * inside the page as data: URLs (EmbedImages), not files beside it.
+ */
+export function filterOptions(req: OfficeRequest): string | undefined {
+  const enc = LO_ENCODING[req.text?.encoding ?? "utf-8"];
+  if (req.format === "csv") {
+    const sep = (req.csv?.delimiter ?? ",").codePointAt(0)!;
+    const sheet = req.csv?.sheet === 0 ? -1 : (req.csv?.sheet ?? 1);
+    return `${sep},34,${enc.csv},1,,0,false,true,true,false,false,${sheet}`;
+  }
+  if (req.format === "txt") return `${enc.text},LF,,,`;
+  if (req.format === "html") return "EmbedImages";
+  return undefined;
+}
+
+/** CloudConvert's office → pdf options as the pool's PDF export options (issue 32). */
+function pdfExportOptions(
+  req: OfficeRequest,
+): Pick<PoolRequest, "bookmarks" | "markup" | "hiddenSlides" | "notesPages"> {
+  const p = req.pdf ?? {};
+  return {
+    ...(p.bookmarks !== undefined ? { bookmarks: p.bookmarks } : {}),
+    ...(p.markup !== undefined ? { markup: p.markup } : {}),
+    ...(p.hiddenSlides !== undefined ? { hiddenSlides: p.hiddenSlides } : {}),
+    ...(p.notesPages !== undefined ? { notesPages: p.notesPages } : {}),
+  };
+}
+
+/** Maps the pool's failures to the task error vocabulary. */
+function officeFailure(err: unknown, filename: string): unknown {
+  if (!(err instanceof OfficeError)) return err;
+  const code =
+    err.code === "CONVERT_FAILED" || err.code === "ENGINE_CRASHED" || err.code === "NO_FILTER"
+      ? "CONVERSION_FAILED"
+      : err.code;
+  return new NativeError(code, `${filename}: ${err.message}`);
+}
+
+/** Reads the per-sheet csv files the csv filter wrote for sheet -1 (`out-<sheet name>.csv`), in sheet order by name. */
+async function sheetParts(call: NativeCall): Promise<OfficePart[]> {
+  const names = (await readdir(call.work)).filter((n) => /^out-.+\.csv$/.test(n));
+  return Promise.all(names.map(async (n) => ({ label: n.slice(4, -4), data: await get(call, n) })));
+}
+
+/** The most a ZIP-based document (OOXML, ODF, iWork) may expand to, bytes: past it the input is a zip bomb to us. */
+export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The total uncompressed size a ZIP's central directory declares (Infinity for ZIP64 sizes: such a file is refused
+ * rather than inflated), or null when `data` is not a ZIP or its central directory does not parse (a truncated
+ * file: LibreOffice, which reads packages through the same directory, refuses it as damaged).
+ */
+export function zipExpandedBytes(data: Uint8Array): number | null {
+  if (!startsWith(data, ZIP)) return null;
+  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // the end-of-central-directory record: within the last 64 KiB + 22 bytes
+  let eocd = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 65_557); i--)
+    if (v.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) return null;
+  const entries = v.getUint16(eocd + 10, true);
+  let at = v.getUint32(eocd + 16, true);
+  let total = 0;
+  for (let n = 0; n < entries; n++) {
+    if (at + 46 > data.length || v.getUint32(at, true) !== 0x02014b50) return null;
+    const size = v.getUint32(at + 24, true);
+    if (size === 0xffffffff) return Infinity;
+    total += size;
+    at += 46 + v.getUint16(at + 28, true) + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
+  }
+  return total;
+}
+
 async function convert(req: OfficeRequest, call: NativeCall) {
   tool(call, "libreoffice");
-  sniff(req.input.filename, req.input.data);
+  const expanded = zipExpandedBytes(req.input.data);
+  if (expanded !== null && expanded > MAX_EXPANDED_BYTES)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${req.input.filename} would expand to ${expanded === Infinity ? "an undeclared size" : `${Math.round(expanded / 2 ** 20)} MiB`}; ` +
+        `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
+    );
   const format = req.format ?? "pdf";
-  const input = await put(call, localName("in", req.input.filename), req.input.data);
-  const output = join(call.work, `out.${format}`);
+  const isPdf = new TextDecoder().decode(req.input.data.subarray(0, 1024)).includes("%PDF-");
+  if (!isPdf) sniff(req.input.filename, req.input.data);
+  const pool = officePool(call.root);
+  const password = req.input.password;
+  const base = { password, timeoutMs: call.timeoutMs };
   try {
-    const r = await officePool(call.root).convert({
-      input,
-      output,
-      format,
-      password: req.input.password,
-      ...(format === "pdf" && req.pdf?.pages ? { pages: req.pdf.pages } : {}),
-      ...(format === "pdf" && req.pdf?.pdfa ? { pdfa: req.pdf.pdfa } : {}),
-      timeoutMs: call.timeoutMs,
-    });
-    return {
-      data: await get(call, `out.${format}`),
-      pages: r.pages,
-      fontsSubstituted: await substitutions(r.fontsRequested),
-    };
-  } catch (err) {
-    if (err instanceof OfficeError) {
-      const code =
-        err.code === "CONVERT_FAILED"
-          ? "CONVERSION_FAILED"
-          : err.code === "ENGINE_CRASHED"
-            ? "CONVERSION_FAILED"
-            : err.code;
-      throw new NativeError(code, `${req.input.filename}: ${err.message}`);
+    if (isPdf) {
+      const input = await put(call, "in.pdf", req.input.data);
+      if (FROM_PDF_TEXT.has(format)) {
+        // pdftohtml keeps every page's text in reading order and the images (as data: URLs); Writer lays it out again
+        const html = await fromPdf(call, input, "html", { filename: req.input.filename, password });
+        await put(call, "in.html", html.data);
+        const r = await pool.convert({
+          ...base,
+          password: undefined,
+          input: join(call.work, "in.html"),
+          output: join(call.work, `out.${format}`),
+          format: format as OfficeFormat,
+        });
+        return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted: [] };
+      }
+      if (FROM_PDF_DRAW.has(format)) {
+        const r = await pool.convert({
+          ...base,
+          input,
+          output: join(call.work, `out.${format}`),
+          format: format as OfficeFormat,
+          importFilter: "draw_pdf_import",
+        });
+        const parts = await Promise.all(
+          (r.files ?? []).map(async (f, i) => ({ label: String(i + 1), data: await get(call, basename(f)) })),
+        );
+        if (!parts.length)
+          throw new NativeError("CONVERSION_FAILED", `${req.input.filename}: LibreOffice Draw found no pages.`);
+        return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted: [] };
+      }
+      throw new NativeError("INVALID_CONVERSION_TYPE", `LibreOffice does not convert PDF to ${format} here.`);
     }
-    throw err;
+    const input = await put(call, localName("in", req.input.filename), req.input.data);
+    const viaPdf = async () => {
+      const pdf = join(call.work, "via.pdf");
+      const r = await pool.convert({
+        ...base,
+        input,
+        output: pdf,
+        format: "pdf",
+        ...(req.pdf?.pages ? { pages: req.pdf.pages } : {}),
+      });
+      if (format === "xps") return { ...(await toXps(call, pdf, req.input.filename)), fonts: r.fontsRequested };
+      const out = await fromPdf(call, pdf, format, {
+        filename: req.input.filename,
+        encoding: req.text?.encoding,
+        layout: req.text?.layout,
+      });
+      return { ...out, fonts: r.fontsRequested };
+    };
+    if (VIA_PDF.has(format)) {
+      const r = await viaPdf();
+      return {
+        data: r.data,
+        pages: r.pages,
+        fontsSubstituted: await substitutions(r.fonts),
+        ...(r.parts ? { parts: r.parts } : {}),
+      };
+    }
+    const output = join(call.work, `out.${format}`);
+    let r;
+    try {
+      r = await pool.convert({
+        ...base,
+        input,
+        output,
+        format: format as OfficeFormat,
+        ...(format === "pdf" && req.pdf?.pages ? { pages: req.pdf.pages } : {}),
+        ...(format === "pdf" && req.pdf?.pdfa ? { pdfa: req.pdf.pdfa } : {}),
+        ...(format === "pdf" ? pdfExportOptions(req) : {}),
+        ...(filterOptions(req) ? { filterOptions: filterOptions(req) } : {}),
+      });
+    } catch (err) {
+      if (err instanceof OfficeError && err.code === "NO_FILTER" && VIA_PDF_WHEN_NO_FILTER.has(format)) {
+        const v = await viaPdf();
+        return { data: v.data, pages: v.pages, fontsSubstituted: await substitutions(v.fonts) };
+      }
+      throw err;
+    }
+    const fontsSubstituted = await substitutions(r.fontsRequested);
+    if (format === "csv" && req.csv?.sheet === 0) {
+      const parts = await sheetParts(call);
+      if (!parts.length) throw new NativeError("CONVERSION_FAILED", `${req.input.filename}: no sheet was written.`);
+      return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted };
+    }
+    if (r.files) {
+      const parts = await Promise.all(
+        r.files.map(async (f, i) => ({ label: String(i + 1), data: await get(call, basename(f)) })),
+      );
+      return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted };
+    }
+    if (format === "csv") {
+      // with a sheet number the csv filter writes out-<sheet name>.csv, not out.csv
+      const parts = existsSync(output) ? [] : await sheetParts(call);
+      if (parts.length === 1) return { data: parts[0]!.data, pages: 1, fontsSubstituted };
+    }
+    return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted };
+  } catch (err) {
+    throw officeFailure(err, req.input.filename);
   }
+}
+
+/**
+ * XPS of a PDF by Ghostscript's xpswrite device.
+ * @throws NativeError ENGINE_UNAVAILABLE (no Ghostscript) | CONVERSION_FAILED | TIMEOUT
+ */
+async function toXps(
+  call: NativeCall,
+  pdf: string,
+  filename: string,
+): Promise<{ data: Uint8Array; pages: number | null; parts?: OfficePart[] }> {
+  const gs = tool(call, "ghostscript").path;
+  const r = await run(call, gs, [
+    "-dSAFER",
+    "-dBATCH",
+    "-dNOPAUSE",
+    "-dQUIET",
+    "-sDEVICE=xpswrite",
+    "-sOutputFile=out.xps",
+    pdf,
+  ]);
+  check(
+    r,
+    "Ghostscript (xpswrite)",
+    (t) => new NativeError("CONVERSION_FAILED", `${filename}: xpswrite failed: ${why(t)}`),
+  );
+  return { data: await get(call, "out.xps"), pages: null };
 }
 
 /** The LibreOffice engine (kind office: convert). */

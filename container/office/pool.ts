@@ -30,6 +30,8 @@ export interface OfficeResult {
    * May be empty (nothing found within the scan budget, or a document kind without a cheap scan).
    */
   fontsRequested: string[];
+  /** Per-page graphic exports (svg/emf/wmf of a drawing or presentation): the files written, in page order; else absent. */
+  files?: string[];
   /** Milliseconds from handing the request to a LibreOffice process until its answer (excludes queueing and start-up). */
   ms: number;
 }
@@ -39,6 +41,7 @@ export const OFFICE_ERROR_CODES = [
   "INVALID_PASSWORD",
   "OPEN_FAILED",
   "CONVERT_FAILED",
+  "NO_FILTER",
   "TIMEOUT",
   "ENGINE_CRASHED",
   "ENGINE_UNAVAILABLE",
@@ -53,6 +56,8 @@ export type OfficeErrorCode = (typeof OFFICE_ERROR_CODES)[number];
  * - OPEN_FAILED: LibreOffice could not load the input (missing, damaged, unknown or unsupported format);
  * - CONVERT_FAILED: loaded but cannot be written in the asked format (e.g. docx/odt from a spreadsheet,
  *   any output from PDF input), or the export itself failed;
+ * - NO_FILTER: LibreOffice has no export of that format for this kind of document (txt of a presentation):
+ *   the caller may produce it another way (through PDF);
  * - TIMEOUT: `timeoutMs` elapsed (queued or converting; a converting process is killed and restarted);
  * - ENGINE_CRASHED: the LibreOffice process or its bridge died during the request (the slot restarts);
  * - ENGINE_UNAVAILABLE: LibreOffice or Python's UNO module is missing or would not start, or the pool is closed.
@@ -89,17 +94,59 @@ export interface OfficeRequest {
   input: string;
   /** Where to write the result (overwritten; removed again if the conversion fails). */
   output: string;
-  /** pdf for any document LibreOffice opens; docx/odt only from text documents (Writer). */
-  format: "pdf" | "docx" | "odt";
+  /**
+   * Output format: pdf for any document LibreOffice opens; the editable formats of the document's kind
+   * (uno_bridge.py EXPORTS: doc, docx, odt, rtf, txt, html from text; xls, xlsx, ods, csv, html from
+   * spreadsheets; ppt, pptx, odp from presentations; odg from drawings); svg, emf, wmf one file per page of
+   * a drawing or presentation (written as `<output stem>-<n>.<ext>`, listed in the result's `files`).
+   */
+  format: OfficeFormat;
+  /** The export filter's FilterOptions (csv: delimiter, quote, encoding, sheet; txt: encoding), tokens only. */
+  filterOptions?: string;
+  /** PDF input only: the import filter (writer_pdf_import: Writer text frames; draw_pdf_import: Draw pages). */
+  importFilter?: "writer_pdf_import" | "draw_pdf_import";
   /** Password of an encrypted document. */
   password?: string;
   /** PDF output only: the pages exported, LibreOffice's PageRange ("1-2", "1,3,5-"). */
   pages?: string;
   /** PDF output only: PDF/A-1b, -2b or -3b by LibreOffice's own export (SelectPdfVersion). */
   pdfa?: 1 | 2 | 3;
+  /** PDF output only (issue 32): the outline from headings (ExportBookmarks; LibreOffice's default true). */
+  bookmarks?: boolean;
+  /** PDF output only: comments as PDF annotations (ExportNotes). */
+  markup?: boolean;
+  /** PDF output only: hidden slides exported too (ExportHiddenSlides). */
+  hiddenSlides?: boolean;
+  /** PDF output only: a presentation's notes pages instead of its slides (ExportNotesPages + ExportOnlyNotesPages). */
+  notesPages?: boolean;
   /** Deadline in milliseconds for the whole request, queueing and process start-up included. */
   timeoutMs: number;
 }
+
+/** The formats the bridge writes (uno_bridge.py FORMATS). */
+export const OFFICE_FORMATS = [
+  "pdf",
+  "docx",
+  "odt",
+  "doc",
+  "rtf",
+  "txt",
+  "html",
+  "xlsx",
+  "xls",
+  "ods",
+  "csv",
+  "pptx",
+  "ppt",
+  "odp",
+  "odg",
+  "svg",
+  "emf",
+  "wmf",
+] as const;
+
+/** One of OFFICE_FORMATS. */
+export type OfficeFormat = (typeof OFFICE_FORMATS)[number];
 
 const INSTALL_HINT =
   "install the Debian packages libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno";
@@ -295,7 +342,7 @@ export class OfficePool {
   convert(req: OfficeRequest): Promise<OfficeResult> {
     return new Promise<OfficeResult>((resolvePromise, rejectPromise) => {
       if (this.closed) return rejectPromise(new OfficeError("ENGINE_UNAVAILABLE", "the office pool is closed"));
-      if (req.format !== "pdf" && req.format !== "docx" && req.format !== "odt") {
+      if (!(OFFICE_FORMATS as readonly string[]).includes(req.format)) {
         return rejectPromise(new OfficeError("CONVERT_FAILED", `unsupported output format ${String(req.format)}`));
       }
       const job: Job = {
@@ -442,6 +489,12 @@ export class OfficePool {
       ...(job.req.password !== undefined ? { password: job.req.password } : {}),
       ...(job.req.pages !== undefined ? { pages: job.req.pages } : {}),
       ...(job.req.pdfa !== undefined ? { pdfa: job.req.pdfa } : {}),
+      ...(job.req.filterOptions !== undefined ? { filter_options: job.req.filterOptions } : {}),
+      ...(job.req.bookmarks !== undefined ? { bookmarks: job.req.bookmarks } : {}),
+      ...(job.req.markup !== undefined ? { markup: job.req.markup } : {}),
+      ...(job.req.hiddenSlides !== undefined ? { hidden_slides: job.req.hiddenSlides } : {}),
+      ...(job.req.notesPages !== undefined ? { notes_pages: job.req.notesPages } : {}),
+      ...(job.req.importFilter !== undefined ? { import_filter: job.req.importFilter } : {}),
     });
     slot.bridge!.stdin!.write(line + "\n");
   }
@@ -484,6 +537,7 @@ export class OfficePool {
       this.settle(job, {
         pages: typeof msg.pages === "number" ? msg.pages : null,
         fontsRequested: Array.isArray(msg.fonts) ? msg.fonts.filter((f: unknown) => typeof f === "string") : [],
+        ...(Array.isArray(msg.files) ? { files: msg.files.filter((f: unknown) => typeof f === "string") } : {}),
         ms: Math.round(performance.now() - job.handedAt),
       });
     } else {

@@ -7,8 +7,11 @@ Connects to a soffice started with --accept=pipe,name=<pipe-name>;urp; (retrying
 30 s by default), then speaks JSON lines:
 
   stdout, once:  {"ready": true}   or   {"ready": false, "code": "ENGINE_UNAVAILABLE", "message": "..."}
-  stdin,  each:  {"id": n, "input": "/abs/in", "output": "/abs/out", "format": "pdf"|"docx"|"odt", "password": "..."?}
-  stdout, each:  {"id": n, "ok": true, "fonts": ["Arial", ...], "pages": 3 | null}
+  stdin,  each:  {"id": n, "input": "/abs/in", "output": "/abs/out", "format": "pdf"|"docx"|... (EXPORTS), "password": "..."?,
+                  "filter_options": "..."? (the export filter's FilterOptions: csv/txt encoding, delimiter, sheet),
+                  "import_filter": "writer_pdf_import"|"draw_pdf_import"? (PDF input only)}
+  stdout, each:  {"id": n, "ok": true, "fonts": ["Arial", ...], "pages": 3 | null, "files": ["/abs/out-1.svg", ...]?}
+             (files: per-page graphic exports, svg/emf/wmf of a drawing or presentation, one per page)
              or  {"id": n, "ok": false, "code": "INVALID_PASSWORD"|"OPEN_FAILED"|"CONVERT_FAILED"|"ENGINE_CRASHED"|"NOT_STARTED", "message": "..."}
 
 ENGINE_CRASHED: the UNO connection to soffice went away while the request was being worked on.
@@ -23,8 +26,10 @@ Calls made from inside the callback are routed by the URP bridge back to that wa
 
 Documents are loaded hidden, read-only, with macros never executed, links not updated and an
 interaction handler that answers every prompt with abort/no (it only notes password prompts, which
-become INVALID_PASSWORD). PDF input is refused (CONVERT_FAILED); HTML is loaded into Writer (not
-Writer/Web, whose PDF export drops the text in 7.4); docx/odt output is written from text documents only.
+become INVALID_PASSWORD). PDF input is refused (CONVERT_FAILED) unless the request names a PDF import
+filter; HTML is loaded into Writer (not Writer/Web, whose PDF export drops the text in 7.4); each output
+format is written from the document kinds of EXPORTS only (NO_FILTER otherwise, so the caller can go
+through PDF instead).
 """
 import json
 import os
@@ -66,6 +71,26 @@ EXPORT_FILTERS = [
     ("com.sun.star.drawing.DrawingDocument", "draw_pdf_Export"),
 ]
 EDIT_FILTERS = {"docx": "MS Word 2007 XML", "odt": "writer8"}
+
+# Export filters of the editable formats, by document kind (issue 32), first matching kind wins.
+EXPORTS = [
+    ("com.sun.star.text.TextDocument", {
+        "docx": "MS Word 2007 XML", "odt": "writer8", "doc": "MS Word 97", "rtf": "Rich Text Format",
+        "txt": "Text (encoded)", "html": "HTML (StarWriter)",
+    }),
+    ("com.sun.star.sheet.SpreadsheetDocument", {
+        "xlsx": "Calc MS Excel 2007 XML", "xls": "MS Excel 97", "ods": "calc8",
+        "csv": "Text - txt - csv (StarCalc)", "html": "HTML (StarCalc)",
+    }),
+    ("com.sun.star.presentation.PresentationDocument", {
+        "pptx": "Impress MS PowerPoint 2007 XML", "ppt": "MS PowerPoint 97", "odp": "impress8",
+    }),
+    ("com.sun.star.drawing.DrawingDocument", {"odg": "draw8"}),
+]
+# Per-page graphic exports of drawings and presentations (GraphicExportFilter), by format: MediaType.
+PAGE_GRAPHICS = {"svg": "image/svg+xml", "emf": "image/x-emf", "wmf": "image/x-wmf"}
+IMPORT_FILTERS = ("writer_pdf_import", "draw_pdf_import")
+FORMATS = {"pdf"} | {f for _, table in EXPORTS for f in table} | set(PAGE_GRAPHICS)
 
 FONT_SCAN_SECONDS = 0.5  # the font scan stops (keeping what it found) after this long ...
 FONT_SCAN_ITEMS = 2000  # ... or after this many text portions / format ranges
@@ -359,11 +384,14 @@ class Bridge:
         src, dst, fmt, password = req["input"], req["output"], req["format"], req.get("password")
         if not os.path.isfile(src):
             raise Failure("OPEN_FAILED", "input is not a readable file")
-        if sniff_pdf(src):
-            raise Failure("CONVERT_FAILED", "PDF input is not converted by LibreOffice here (its PDF import "
-                          "yields positioned text boxes and takes minutes on ordinary papers)")
+        import_filter = req.get("import_filter")
+        if sniff_pdf(src) and import_filter is None:
+            raise Failure("CONVERT_FAILED", "PDF input is only converted with a PDF import filter")
         pdf = pdf_filter_data(req) if fmt == "pdf" else []
-        return self.on_main_thread(lambda: self._convert_on_main(src, dst, fmt, password, pdf))
+        options = req.get("filter_options")
+        return self.on_main_thread(
+            lambda: self._convert_on_main(src, dst, fmt, password, pdf, options, import_filter)
+        )
 
     def _load(self, src, password, filter_name=None):
         """Loads src hidden, read-only, without macros or link updates; never prompts."""
@@ -394,41 +422,48 @@ class Bridge:
             raise Failure("OPEN_FAILED", "LibreOffice could not load the document (unknown format or damaged file)")
         return doc
 
-    def _convert_on_main(self, src, dst, fmt, password, pdf):
+    def _convert_on_main(self, src, dst, fmt, password, pdf, options=None, import_filter=None):
         try:
-            return self._convert_loaded(src, dst, fmt, password, pdf)
+            return self._convert_loaded(src, dst, fmt, password, pdf, options, import_filter)
         except Failure as failure:
             if not self.alive():
                 raise BridgeGone("%s (soffice no longer answers)" % failure.message)
             raise
 
-    def _convert_loaded(self, src, dst, fmt, password, pdf):
+    def _convert_loaded(self, src, dst, fmt, password, pdf, options=None, import_filter=None):
         doc = None
         try:
-            doc = self._load(src, password)
-            if doc.supportsService("com.sun.star.text.WebDocument"):
+            doc = self._load(src, password, import_filter)
+            if import_filter is None and doc.supportsService("com.sun.star.text.WebDocument"):
                 # HTML opens in Writer/Web, whose PDF export (writer_web_pdf_Export) drops the text in
                 # LibreOffice 7.4; load it into Writer proper instead (same import, print layout).
                 close_quietly(doc)
                 doc = None
                 doc = self._load(src, password, "HTML (StarWriter)")
 
+            if fmt in PAGE_GRAPHICS:
+                if not doc.supportsService("com.sun.star.drawing.GenericDrawingDocument"):
+                    raise Failure("NO_FILTER", "%s pages are only exported from drawings and presentations" % fmt)
+                files = self._export_pages(doc, dst, PAGE_GRAPHICS[fmt])
+                return {"fonts": requested_fonts(doc), "pages": len(files), "files": files}
             if fmt == "pdf":
                 filt = next((f for svc, f in EXPORT_FILTERS if doc.supportsService(svc)), None)
                 if filt is None:
                     raise Failure("CONVERT_FAILED", "no PDF export for this kind of document")
             else:
-                if not doc.supportsService("com.sun.star.text.TextDocument") or doc.supportsService(
-                    "com.sun.star.text.WebDocument"
-                ):
-                    raise Failure("CONVERT_FAILED", "%s output is only produced from text documents" % fmt)
-                filt = EDIT_FILTERS[fmt]
+                filt = None
+                if not doc.supportsService("com.sun.star.text.WebDocument"):
+                    filt = next((t.get(fmt) for svc, t in EXPORTS if doc.supportsService(svc)), None)
+                if filt is None:
+                    raise Failure("NO_FILTER", "LibreOffice does not write %s from this kind of document" % fmt)
 
             fonts = requested_fonts(doc)
             try:
                 store = [prop("FilterName", filt), prop("Overwrite", True)]
                 if pdf:
                     store.append(prop("FilterData", uno.Any("[]com.sun.star.beans.PropertyValue", tuple(pdf))))
+                if options:
+                    store.append(prop("FilterOptions", options))
                 doc.storeToURL(uno.systemPathToFileUrl(dst), tuple(store))
             except Exception as exc:
                 if is_bridge_gone(exc):
@@ -450,15 +485,50 @@ class Bridge:
                 close_quietly(doc)
 
 
+    def _export_pages(self, doc, dst, media_type):
+        """Each page of a drawing or presentation as its own graphic file (<dst stem>-<n>.<ext>), through
+        GraphicExportFilter. Returns the paths written, in page order."""
+        stem, ext = os.path.splitext(dst)
+        exporter = self.ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.drawing.GraphicExportFilter", self.ctx
+        )
+        pages = doc.getDrawPages()
+        out = []
+        for i in range(pages.getCount()):
+            path = "%s-%d%s" % (stem, i + 1, ext)
+            try:
+                exporter.setSourceDocument(pages.getByIndex(i))
+                exporter.filter((prop("URL", uno.systemPathToFileUrl(path)), prop("MediaType", media_type)))
+            except Exception as exc:
+                if is_bridge_gone(exc):
+                    raise BridgeGone(uno_message(exc))
+                raise Failure("CONVERT_FAILED", "page %d export as %s failed: %s" % (i + 1, media_type, uno_message(exc)))
+            if not os.path.isfile(path):
+                raise Failure("CONVERT_FAILED", "page %d export as %s wrote nothing" % (i + 1, media_type))
+            out.append(path)
+        return out
+
+
 def pdf_filter_data(req):
     """The PDF export filter's options of a request (issue 31): `pages` as PageRange ("1-2", "1,3,5-"),
     `pdfa` (1, 2 or 3) as SelectPdfVersion, LibreOffice's own PDF/A-1b/2b/3b export (fonts embedded, XMP
-    pdfaid written)."""
+    pdfaid written); issue 32: `bookmarks`, `markup`, `hidden_slides`, `notes_pages` (booleans) as ExportBookmarks,
+    ExportNotes, ExportHiddenSlides, ExportNotesPages + ExportOnlyNotesPages."""
     data = []
     if req.get("pages"):
         data.append(prop("PageRange", req["pages"]))
     if req.get("pdfa"):
         data.append(prop("SelectPdfVersion", int(req["pdfa"])))
+    # issue 32: CloudConvert's bookmarks, include_markup, hidden_slides, output_type "notes"
+    if isinstance(req.get("bookmarks"), bool):
+        data.append(prop("ExportBookmarks", req["bookmarks"]))
+    if isinstance(req.get("markup"), bool):
+        data.append(prop("ExportNotes", req["markup"]))
+    if isinstance(req.get("hidden_slides"), bool):
+        data.append(prop("ExportHiddenSlides", req["hidden_slides"]))
+    if req.get("notes_pages") is True:
+        data.append(prop("ExportNotesPages", True))
+        data.append(prop("ExportOnlyNotesPages", True))
     return data
 
 
@@ -481,8 +551,14 @@ def valid_request(req):
     for key in ("input", "output"):
         if not isinstance(req.get(key), str) or not os.path.isabs(req[key]):
             return "%s must be an absolute path" % key
-    if req.get("format") not in ("pdf", "docx", "odt"):
-        return "format must be pdf, docx or odt"
+    if req.get("format") not in FORMATS:
+        return "format must be one of %s" % ", ".join(sorted(FORMATS))
+    if req.get("filter_options") is not None and (
+        not isinstance(req["filter_options"], str) or not re.match(r"^[A-Za-z0-9_,.\-]{0,200}$", req["filter_options"])
+    ):
+        return "filter_options must be LibreOffice filter tokens (letters, digits, _ , . -)"
+    if req.get("import_filter") is not None and req["import_filter"] not in IMPORT_FILTERS:
+        return "import_filter must be one of %s" % ", ".join(IMPORT_FILTERS)
     if "password" in req and req["password"] is not None and not isinstance(req["password"], str):
         return "password must be a string"
     if req.get("pages") is not None and (not isinstance(req["pages"], str) or not re.match(r"^[0-9, -]{1,1000}$", req["pages"])):
@@ -523,7 +599,7 @@ def main():
             continue
         try:
             out = bridge.convert(req)
-            emit({"id": rid, "ok": True, "fonts": out["fonts"], "pages": out["pages"]})
+            emit({"id": rid, "ok": True, "fonts": out["fonts"], "pages": out["pages"], **({"files": out["files"]} if out.get("files") else {})})
         except Failure as f:
             emit({"id": rid, "ok": False, "code": f.code, "message": f.message})
         except NotStarted as gone:

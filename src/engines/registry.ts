@@ -45,7 +45,10 @@ import {
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
   NATIVE_VERSIONS,
+  OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
+  PANDOC_CONVERSIONS,
+  POPPLER_PDF_OUTPUTS,
 } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
@@ -168,7 +171,8 @@ export const ENGINES = [
     // rasterizing: pdf → images (not pdf → pdf, which is pdf-lib's re-save)
     offers: {
       operations: ["convert", "thumbnail"],
-      formats: ["png", "jpg", "webp"].map((output) => ({ input: "pdf", output })),
+      // bmp, gif, tiff, ico, psd (issue 32): re-encoded from the page's PNG by the image engine
+      formats: ["png", "jpg", "webp", "bmp", "gif", "tiff", "ico", "psd"].map((output) => ({ input: "pdf", output })),
     },
     budget: { maxBytes: DEFAULT_RASTER_BUDGET.maxBytes, maxPagePixels: DEFAULT_RASTER_BUDGET.maxPagePixels },
     aliases: ["poppler", "mupdf", "pdftocairo"],
@@ -253,10 +257,36 @@ export const ENGINES = [
     placement: "native",
     offers: {
       operations: ["convert", "thumbnail", "watermark"],
-      formats: OFFICE_INPUTS.flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
+      formats: [
+        ...OFFICE_INPUTS.flatMap((input) => ["pdf", "png", "jpg", "webp"].map((output) => ({ input, output }))),
+        // issue 32: office ↔ office, and pdf → docx/doc/odt/rtf/emf/wmf
+        ...OFFICE_CONVERSIONS,
+      ],
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
-    aliases: ["office", "openoffice"],
+    // pdftron-pdf2word: CloudConvert's pdf → docx engine; a pin on it is served by LibreOffice (with a warning)
+    aliases: ["office", "openoffice", "pdftron-pdf2word", "pdftron"],
+  },
+  {
+    // poppler-utils (issue 32): pdf → txt (pdftotext), html (pdftohtml), svg/eps/ps (pdftocairo); a pdf2htmlex pin
+    // is served by pdftohtml, with a warning
+    name: "poppler",
+    version: NATIVE_VERSIONS.poppler,
+    kind: "office",
+    placement: "native",
+    offers: { operations: ["convert"], formats: POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })) },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
+  },
+  {
+    // Debian's pandoc (issue 32): markup ↔ documents; after libreoffice, so txt → html stays LibreOffice's
+    name: "pandoc",
+    version: NATIVE_VERSIONS.pandoc,
+    kind: "office",
+    placement: "native",
+    offers: { operations: ["convert"], formats: PANDOC_CONVERSIONS },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: [],
   },
   {
     name: "imagemagick-native",
@@ -409,3 +439,22 @@ export { FONT_INPUTS, FONT_OUTPUTS };
 export { EBOOK_INPUTS, EBOOK_OUTPUTS };
 /** CAD formats the CAD engine (row "inkscape-cad") reads and writes (native-protocol/cad.ts). */
 export { CAD_INPUTS, CAD_OUTPUTS };
+
+/**
+ * The pairs office-kind rows (libreoffice, poppler, pandoc) convert to something other than pdf and images (issue 32):
+ * what convert between documents (operations/office/convert.ts) lists; → pdf and → images have their own handlers.
+ */
+export const DOCUMENT_PAIRS: readonly FormatPair[] = (() => {
+  const seen = new Set<string>();
+  const out: FormatPair[] = [];
+  for (const row of ENGINES as readonly EngineRow[]) {
+    if (row.kind !== "office") continue;
+    for (const f of row.offers.formats ?? []) {
+      const key = `${f.input}>${f.output}`;
+      if (["pdf", "png", "jpg", "webp"].includes(f.output) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ input: f.input, output: f.output });
+    }
+  }
+  return out;
+})();

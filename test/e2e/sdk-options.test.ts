@@ -41,7 +41,7 @@ function osdRotate(pdf: string): number {
 }
 
 describe("options CloudConvert accepts", () => {
-  it("docx → pdf with the API docs' and the Job Builder's options: pages and pdf_a honoured, the rest warned", async () => {
+  it("docx → pdf with the API docs' and the Job Builder's options: pages, pdf_a, include_markup, bookmarks honoured (issue 32), the rest warned", async () => {
     const { job, files, task } = await runJob("office/gotenberg-pages_3.docx", {
       c: {
         operation: "convert",
@@ -62,7 +62,7 @@ describe("options CloudConvert accepts", () => {
     expect(pdfaid(out)).toBe("2\nB");
     expect(task("c").engine).toBe("libreoffice");
     expect(warningsOf(task("c"))).toEqual(
-      ["optimize_print", "include_markup", "bookmarks", "some_other_option"].map(
+      ["optimize_print", "some_other_option"].map(
         (k) => `${k} is not supported by convert from docx to pdf; it was ignored.`,
       ),
     );

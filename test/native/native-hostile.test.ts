@@ -479,3 +479,96 @@ describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {
     expect((await answered(await post(wireBody(1000)))).ok).toBe(true);
   });
 });
+
+// (the zip bomb of issue 32 is in office-convert.test.ts: its server takes bodies over this file's 1 MiB limit)
+describe("documents naming local files and loopback URLs, and XXE (issue 32's new inputs and outputs)", () => {
+  /** A loopback HTTP server counting the requests it gets (none may come). */
+  let hits = 0;
+  let port = 0;
+  let server: import("node:http").Server;
+  beforeAll(async () => {
+    const { createServer } = await import("node:http");
+    server = createServer((_q, s) => {
+      hits++;
+      s.end("x");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const media = (docx: Uint8Array) => {
+    const p = join(scratch, `o-${unique()}.zip`);
+    writeFileSync(p, docx);
+    return execFileSync("unzip", ["-Z1", p], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => /^(word\/media|Pictures)\//.test(l));
+  };
+
+  it.each([
+    ["md", (fifo: string, url: string) => `# T\n\n![a](file://${fifo})\n\n![b](${fifo})\n\n![c](${url})\n\nend\n`],
+    ["html", (fifo: string, url: string) => `<h1>T</h1><img src="file://${fifo}"><img src="${url}"><p>end</p>`],
+  ])("%s → docx (pandoc): no local file opened, no request, no picture in the output", async (ext, doc) => {
+    const fifo = join(scratch, `p-${unique()}`);
+    const watch = watchedFile(fifo, "SECRET-CONTENT");
+    const before = hits;
+    const r = await outcome(
+      execute(
+        "convert",
+        { output_format: "docx" },
+        [bytesInput(`h.${ext}`, utf8(doc(fifo, `http://127.0.0.1:${port}/i.png`)))],
+        nativeOnly(),
+      ),
+    );
+    expect(r.code, r.message).toBeUndefined();
+    expect(media(r.data!)).toEqual([]);
+    expect(await watch.opened()).toBe(false);
+    expect(hits - before).toBe(0);
+  });
+
+  const fodt = (body: string, doctype = "") => `<?xml version="1.0" encoding="UTF-8"?>${doctype}
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:body><office:text><text:p>own text</text:p>${body}</office:text></office:body></office:document>`;
+
+  it("an fodt linking a picture by file:// and a loopback URL → docx (LibreOffice): neither read nor fetched", async () => {
+    const fifo = join(scratch, `l-${unique()}`);
+    const watch = watchedFile(fifo, "SECRET-CONTENT");
+    const before = hits;
+    const frame = (href: string) =>
+      `<text:p><draw:frame svg:width="2cm" svg:height="2cm"><draw:image xlink:href="${href}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`;
+    const r = await outcome(
+      execute(
+        "convert",
+        { output_format: "docx" },
+        [bytesInput("l.fodt", utf8(fodt(frame(`file://${fifo}`) + frame(`http://127.0.0.1:${port}/i.png`))))],
+        nativeOnly(),
+      ),
+    );
+    expect(r.code, r.message).toBeUndefined();
+    expect(media(r.data!)).toEqual([]);
+    expect(await watch.opened()).toBe(false);
+    expect(hits - before).toBe(0);
+  });
+
+  it("an fodt with an external entity (XXE) naming a local file → txt: the file is not read into the document", async () => {
+    const fifo = join(scratch, `x-${unique()}`);
+    const watch = watchedFile(fifo, "SECRET-CONTENT");
+    const r = await outcome(
+      execute(
+        "convert",
+        { output_format: "txt" },
+        [
+          bytesInput(
+            "x.fodt",
+            utf8(fodt("<text:p>&x;</text:p>", `<!DOCTYPE office:document [<!ENTITY x SYSTEM "file://${fifo}">]>`)),
+          ),
+        ],
+        nativeOnly(),
+      ),
+    );
+    // either refused as damaged or converted without the entity's content — never with it
+    if (r.data) expect(new TextDecoder().decode(r.data)).not.toContain("SECRET-CONTENT");
+    else expect(r.code).toBe("OPEN_FAILED");
+    expect(await watch.opened()).toBe(false);
+  });
+});

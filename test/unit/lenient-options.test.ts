@@ -25,7 +25,7 @@ const errorsOf = (task: Record<string, unknown>, url: string): string[] => {
 const input = (filename: string) => ({ filename }) as InputFile;
 
 describe("unknown and inapplicable options", () => {
-  it("docx → pdf honours pages and pdf_a and ignores the other Job Builder options", () => {
+  it("docx → pdf honours pages, pdf_a, include_markup and bookmarks (issue 32), warns optimize_print, ignores the rest", () => {
     const p = paramsOf(
       {
         operation: "convert",
@@ -39,15 +39,19 @@ describe("unknown and inapplicable options", () => {
       },
       "https://example.com/report.docx",
     );
-    expect(p).toMatchObject({ output_format: "pdf", pages: "1-2", pdf_a: true });
-    expect(ignoredOf(p).map((o) => o.key)).toEqual([
-      "optimize_print",
-      "include_markup",
-      "bookmarks",
-      "some_other_option",
-    ]);
-    for (const k of ["optimize_print", "include_markup", "bookmarks", "some_other_option"])
-      expect(p).not.toHaveProperty(k);
+    expect(p).toMatchObject({
+      output_format: "pdf",
+      pages: "1-2",
+      pdf_a: true,
+      include_markup: false,
+      bookmarks: true,
+    });
+    expect(
+      ignoredOf(p)
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual(["optimize_print", "some_other_option"]);
+    for (const k of ["optimize_print", "some_other_option"]) expect(p).not.toHaveProperty(k);
   });
 
   it("a known option with an invalid value stays a 422 naming the task and the field", () => {

@@ -48,11 +48,10 @@ describe("PDF registry rows", () => {
       expect(h.credits).toBeGreaterThanOrEqual(1);
       expect(typeof shapeOf(h.params)).toBe("object");
     }
-    expect(rows("convert")[0].formats).toEqual([
-      { input: "pdf", output: "png" },
-      { input: "pdf", output: "jpg" },
-      { input: "pdf", output: "webp" },
-    ]);
+    // bmp, gif, tiff, ico, psd: issue 32 (re-encoded from PDFium's PNG by the image engine)
+    expect(rows("convert")[0].formats).toEqual(
+      ["png", "jpg", "webp", "bmp", "gif", "tiff", "ico", "psd"].map((output) => ({ input: "pdf", output })),
+    );
   });
 
   it.each([

@@ -44,12 +44,16 @@ describe("image outputs in the Worker without the native engine", () => {
     const jxl = await rows("jxl");
     expect(new Set(jxl.map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
     expect(jxl.map((r: any) => r.input_format)).toContain("png");
-    // psd from svg is resvg's first (issue 33: it draws, ImageMagick encodes)
+    // image → psd is the image engine's; svg → psd is resvg's first (issue 33: it draws, ImageMagick encodes);
+    // pdf → psd (issue 32) is PDFium's page re-encoded by the image engine
     const psd = await rows("psd");
-    expect(new Set(psd.filter((r: any) => r.input_format !== "svg").map((r: any) => r.engine))).toEqual(
-      new Set(["imagemagick"]),
-    );
+    expect(
+      new Set(psd.filter((r: any) => r.input_format !== "svg" && r.input_format !== "pdf").map((r: any) => r.engine)),
+    ).toEqual(new Set(["imagemagick"]));
     expect(psd.filter((r: any) => r.input_format === "svg").map((r: any) => r.engine)).toContain("resvg");
+    expect(new Set(psd.filter((r: any) => r.input_format === "pdf").map((r: any) => r.engine))).toEqual(
+      new Set(["pdfium"]),
+    );
     expect(await rows("heic")).toEqual([]);
   });
 

@@ -4,11 +4,11 @@
  * failures as data ({@link EngineResult}), the shapes that cross the native engine's HTTP seam
  * (native-protocol/wire.ts) unchanged.
  */
-import type { OfficeRequest } from "../../../native-protocol/office";
+import type { OfficePart, OfficeRequest } from "../../../native-protocol/office";
 import type { EngineResult } from "../errors";
 
 /** One office conversion's request, shared with the native engine (native-protocol/office.ts). */
-export type { OfficeRequest };
+export type { OfficePart, OfficeRequest };
 
 /** A font the document asked for that the engine does not have, and the face used instead (fontconfig's match). */
 export interface FontSubstitution {
@@ -19,10 +19,14 @@ export interface FontSubstitution {
 /** An office engine (LibreOffice in the native engine). */
 export interface OfficeEngine {
   /**
-   * Converts one document: office → pdf, or pdf → docx/odt. `password` opens an encrypted document
-   * (wrong or missing: INVALID_PASSWORD). Pages is the output's page count when known.
+   * Converts one document to `req.format` (which pairs: the engine's row). `password` opens an encrypted
+   * document (wrong or missing: INVALID_PASSWORD). Pages is the output's page count when known. A
+   * conversion that makes several files (a csv per sheet, an svg per page) answers them as `parts`,
+   * in order, `data` being the first.
    */
   convert(
     req: OfficeRequest,
-  ): Promise<EngineResult<{ data: Uint8Array; pages: number | null; fontsSubstituted: FontSubstitution[] }>>;
+  ): Promise<
+    EngineResult<{ data: Uint8Array; pages: number | null; fontsSubstituted: FontSubstitution[]; parts?: OfficePart[] }>
+  >;
 }

@@ -28,5 +28,7 @@ export function nativeEngines(
     calibre: nativeEngine("ebook", rpc("calibre")),
     "inkscape-cad": nativeEngine("cad", rpc("inkscape-cad")),
     inkscape: nativeEngine("vector", rpc("inkscape")),
+    poppler: nativeEngine("office", rpc("poppler")),
+    pandoc: nativeEngine("office", rpc("pandoc")),
   };
 }

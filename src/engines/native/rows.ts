@@ -6,8 +6,12 @@
  * native tools do (pdf/a, pdf/x, PDF optimize, office documents, command) route here directly.
  */
 
-/** Office formats LibreOffice reads (Writer, Calc, Impress and their templates and flat XML forms). */
-export const OFFICE_INPUTS = [
+/**
+ * Formats LibreOffice opens in Writer (issue 32: each checked on the corpus's office files — MS Works wps, WordPerfect,
+ * AbiWord and gzipped AbiWord, HWP 97 (HWP 5 it cannot read), Apple Pages; lwp by its filter, libreoffice-writer's
+ * liblwpftlo, with no corpus file).
+ */
+export const WRITER_INPUTS = [
   "doc",
   "docx",
   "docm",
@@ -19,6 +23,15 @@ export const OFFICE_INPUTS = [
   "rtf",
   "txt",
   "wpd",
+  "wps",
+  "lwp",
+  "abw",
+  "zabw",
+  "hwp",
+  "pages",
+] as const;
+/** Formats LibreOffice opens in Calc (et: WPS Office's spreadsheet, an Excel 97 file; numbers: Apple Numbers 2013+). */
+export const CALC_INPUTS = [
   "xls",
   "xlsx",
   "xlsm",
@@ -28,6 +41,11 @@ export const OFFICE_INPUTS = [
   "ots",
   "fods",
   "csv",
+  "et",
+  "numbers",
+] as const;
+/** Formats LibreOffice opens in Impress (dps: WPS Office's presentation, a PowerPoint 97 file; key: Apple Keynote 2013+). */
+export const IMPRESS_INPUTS = [
   "ppt",
   "pptx",
   "pptm",
@@ -38,8 +56,56 @@ export const OFFICE_INPUTS = [
   "odp",
   "otp",
   "fodp",
-  "odg",
+  "dps",
+  "key",
 ] as const;
+/** Formats LibreOffice opens in Draw. */
+export const DRAW_INPUTS = ["odg"] as const;
+
+/** Office formats LibreOffice reads (Writer, Calc, Impress, Draw and their templates and flat XML forms). */
+export const OFFICE_INPUTS = [...WRITER_INPUTS, ...CALC_INPUTS, ...IMPRESS_INPUTS, ...DRAW_INPUTS] as const;
+
+/**
+ * What the libreoffice row writes besides pdf and images, by the kind of document (issue 32; CloudConvert's
+ * catalogue lists): LibreOffice's own export filters (container/office/uno_bridge.py EXPORTS), and through its PDF
+ * txt/html of presentations (poppler), eps (pdftocairo, one file per page), xps (Ghostscript's xpswrite).
+ */
+export const OFFICE_OUTPUTS = {
+  writer: ["doc", "docx", "odt", "rtf", "txt", "html", "xps"],
+  calc: ["xls", "xlsx", "ods", "csv", "html", "xps"],
+  impress: ["ppt", "pptx", "odp", "html", "txt", "eps", "emf", "xps"],
+  draw: ["odg", "svg", "emf", "wmf", "eps"],
+} as const;
+
+/**
+ * PDF → editable documents by LibreOffice (issue 32): docx, doc, odt, rtf (pdftohtml's HTML laid out by Writer, chosen
+ * over writer_pdf_import by measurement) and emf/wmf one file per page (Draw's PDF import).
+ */
+export const LIBREOFFICE_PDF_OUTPUTS = ["docx", "doc", "odt", "rtf", "emf", "wmf"] as const;
+
+/**
+ * Markup ↔ documents by pandoc (container/engines/pandoc.ts, always --sandbox), the catalogue's pairs: md, rst, tex,
+ * html and txt (read as Markdown) in; docx, odt, html, md, rst, rtf, tex, txt out (not a format to itself).
+ */
+export const PANDOC_CONVERSIONS: readonly { input: string; output: string }[] = [
+  ...["docx", "html", "odt", "rst", "rtf", "tex", "txt"].map((output) => ({ input: "md", output })),
+  ...["docx", "html", "md", "odt", "rtf", "txt"].map((output) => ({ input: "rst", output })),
+  ...["md", "txt", "html"].map((output) => ({ input: "tex", output })),
+  ...["docx", "odt", "rtf", "txt", "md", "tex", "rst"].map((output) => ({ input: "html", output })),
+  ...["md", "tex", "html"].map((output) => ({ input: "txt", output })),
+];
+
+/** PDF → text and markup by poppler (container/engines/poppler.ts): pdftotext, pdftohtml, pdftocairo. */
+export const POPPLER_PDF_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
+
+/** Every (input, output) pair the libreoffice row converts besides → pdf and → images. */
+export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = [
+  ...WRITER_INPUTS.flatMap((input) => OFFICE_OUTPUTS.writer.map((output) => ({ input, output }))),
+  ...CALC_INPUTS.flatMap((input) => OFFICE_OUTPUTS.calc.map((output) => ({ input, output }))),
+  ...IMPRESS_INPUTS.flatMap((input) => OFFICE_OUTPUTS.impress.map((output) => ({ input, output }))),
+  ...DRAW_INPUTS.flatMap((input) => OFFICE_OUTPUTS.draw.map((output) => ({ input, output }))),
+  ...LIBREOFFICE_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })),
+];
 
 /**
  * Image formats the native ImageMagick (Debian 12's ImageMagick 6.9.11 with libheif 1.15.1) reads
@@ -116,6 +182,8 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   calibre: ["calibre"],
   "inkscape-cad": ["inkscape-cad"],
   inkscape: ["inkscape"],
+  poppler: ["poppler"],
+  pandoc: ["pandoc"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -130,4 +198,6 @@ export const NATIVE_VERSIONS = {
   fonttools: "4.38.0",
   calibre: "6.13.0",
   inkscape: "1.2.2",
+  poppler: "22.12.0",
+  pandoc: "2.17.1.1",
 } as const;

@@ -11,6 +11,8 @@ import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import { boolParam, checkPagesParam, pagesParam } from "../pdf/common";
 import { pdfThumbnail } from "../pdf/thumbnail";
 import { watermarkPdf } from "../pdf/watermark";
+import { convertPdfToImage } from "../pdf/rasterize";
+import { convertDocument } from "./convert";
 import { viaPdf } from "./via-pdf";
 import type { OperationHandler, OutputFile } from "../types";
 
@@ -18,7 +20,26 @@ const params = z.object({
   password: z.string().max(256).optional().describe("Opens a password-protected document"),
   pages: pagesParam,
   pdf_a: boolParam.describe("Write PDF/A-2b (LibreOffice's own PDF/A export: fonts embedded, XMP pdfaid)"),
+  // CloudConvert's documented office options (issue 32; shared/reference/cloudconvert-catalogue.md)
+  bookmarks: boolParam.describe("Write the outline from the document's headings (default true)"),
+  include_markup: boolParam.describe("Write the document's comments as PDF annotations"),
+  hidden_slides: boolParam.describe("Presentations: export hidden slides too"),
+  output_type: z
+    .enum(["slides", "notes", "handouts"])
+    .optional()
+    .describe("Presentations: slides (default) or notes pages; handouts are not written (warned)"),
 });
+
+/**
+ * output_type "handouts" is valid but not written by LibreOffice's PDF export: accepted and warned (issue 31's rule).
+ * optimize_print and slides_per_handout_page are not declared at all, so validation accepts and warns them like any
+ * option this handler does not honour (and the catalogue does not list them).
+ */
+function inapplicablePdf(p: z.infer<typeof params>): { key: string; why: string }[] {
+  return p.output_type === "handouts"
+    ? [{ key: "output_type", why: "handouts is not written by LibreOffice's PDF export (slides were)" }]
+    : [];
+}
 
 /**
  * PDF/A by LibreOffice's export rather than Ghostscript after it (issue 31): one pass, and the
@@ -36,9 +57,17 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
   requiresOutputFormat: true,
   takesInput: true,
   check: checkPagesParam,
+  inapplicable: inapplicablePdf,
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "office", "convert");
-    const pdf = { ...(p.pages ? { pages: p.pages } : {}), ...(p.pdf_a ? { pdfa: PDF_A_PART as 2 } : {}) };
+    const pdf = {
+      ...(p.pages ? { pages: p.pages } : {}),
+      ...(p.pdf_a ? { pdfa: PDF_A_PART as 2 } : {}),
+      ...(p.bookmarks !== undefined ? { bookmarks: p.bookmarks } : {}),
+      ...(p.include_markup !== undefined ? { markup: p.include_markup } : {}),
+      ...(p.hidden_slides !== undefined ? { hiddenSlides: p.hidden_slides } : {}),
+      ...(p.output_type === "notes" ? { notesPages: true } : {}),
+    };
     const files: OutputFile[] = [];
     const substituted = new Map<string, string>();
     let version = row.version;
@@ -64,6 +93,15 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
 /** thumbnail and watermark of an office document: converted to PDF, then the PDF handler (via-pdf.ts). */
 export const officeThumbnail = viaPdf(pdfThumbnail);
 export const officeWatermark = viaPdf(watermarkPdf);
+/** convert of an office document to png/jpg/webp: one image per page or slide, `pages` and `pixel_density` (issue 32). */
+export const officeToImage = viaPdf(convertPdfToImage);
 
 /** The office rows. */
-export const OFFICE_HANDLERS: OperationHandler<any>[] = [officeToPdf, officeThumbnail, officeWatermark];
+export const OFFICE_HANDLERS: OperationHandler<any>[] = [
+  officeToPdf,
+  officeThumbnail,
+  officeWatermark,
+  // issue 32: office ↔ office and pdf → editable/text formats; office → images (one per page or slide) through PDF
+  convertDocument,
+  officeToImage,
+];

@@ -16,8 +16,22 @@ import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 import { checkPagesParam, pagesParam, passwordParam, requirePdfInputs } from "./common";
 
-export const RASTER_OUTPUTS = ["png", "jpg", "webp"] as const;
-const MIME = { png: "image/png", jpg: "image/jpeg", webp: "image/webp" } as const;
+/** pdf → image outputs: png from the PDF engine, the others re-encoded from it by the image engine (issue 32: bmp, gif, tiff, ico, psd). */
+export const RASTER_OUTPUTS = ["png", "jpg", "webp", "bmp", "gif", "tiff", "ico", "psd"] as const;
+const MIME = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  bmp: "image/bmp",
+  gif: "image/gif",
+  tiff: "image/tiff",
+  ico: "image/vnd.microsoft.icon",
+  psd: "image/vnd.adobe.photoshop",
+} as const;
+/** thumbnail outputs (CloudConvert's: png, jpg, webp), a subset of RASTER_OUTPUTS. */
+export const THUMBNAIL_OUTPUTS = ["png", "jpg", "webp"] as const;
+/** ICO holds images of at most 256 × 256 pixels: a page is fitted inside that unless width/height say otherwise. */
+const ICO_SIDE = 256;
 const side = z.coerce.number().int().min(1).max(16384).optional();
 
 export const rasterParams = z.object({
@@ -40,7 +54,7 @@ type RasterParams = z.infer<typeof rasterParams>;
 async function reencode(
   ctx: OperationContext,
   page: RasterPage,
-  format: "jpg" | "webp",
+  format: Exclude<(typeof RASTER_OUTPUTS)[number], "png">,
   quality: number | undefined,
   filename: string,
 ): Promise<Uint8Array> {
@@ -60,7 +74,7 @@ async function reencode(
       input: page.png,
       inputFormat: "png",
       outputFormat: format,
-      options: { quality },
+      options: format === "jpg" || format === "webp" ? { quality } : {},
     }),
     `${filename} page ${page.page}`,
     image.row.name,
@@ -101,9 +115,9 @@ export async function rasterizeInputs(
         pages: parsed?.ranges,
         limit: job.limit,
         density: job.density ?? job.params.pixel_density,
-        width: job.params.width,
-        height: job.params.height,
-        fit: job.params.fit as RasterFit | undefined,
+        ...(job.format === "ico" && !job.params.width && !job.params.height
+          ? { width: ICO_SIDE, height: ICO_SIDE, fit: "max" as RasterFit }
+          : { width: job.params.width, height: job.params.height, fit: job.params.fit as RasterFit | undefined }),
         password: job.params.password,
       }),
       "",
@@ -150,7 +164,7 @@ export const convertPdfToImage: OperationHandler<RasterParams> = {
     if (!RASTER_OUTPUTS.includes(format))
       throw new TaskError(
         "INVALID_CONVERSION_TYPE",
-        `convert from pdf to ${format} is not supported here; use png, jpg or webp.`,
+        `convert from pdf to ${format} is not supported here; use ${RASTER_OUTPUTS.join(", ")}.`,
       );
     return rasterizeInputs(inputs, { format, params: p, alwaysNumbered: false }, ctx, "convert");
   },

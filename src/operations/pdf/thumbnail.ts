@@ -8,7 +8,7 @@ import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import type { OperationHandler } from "../types";
 import { checkPagesParam, pagesParam, passwordParam } from "./common";
-import { RASTER_OUTPUTS, rasterizeInputs, type RasterJob } from "./rasterize";
+import { THUMBNAIL_OUTPUTS, rasterizeInputs, type RasterJob } from "./rasterize";
 
 const side = z.coerce.number().int().min(1).max(16384).optional();
 
@@ -28,7 +28,7 @@ export const THUMBNAIL_DENSITY = 72;
 export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> = {
   operation: "thumbnail",
   kind: "pdf",
-  formats: RASTER_OUTPUTS.map((output) => ({ input: "pdf", output })),
+  formats: THUMBNAIL_OUTPUTS.map((output) => ({ input: "pdf", output })),
   params: pdfThumbnailParams,
   credits: 1,
   takesInput: true,
@@ -36,7 +36,7 @@ export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> 
   check: checkPagesParam,
   run(inputs, p, ctx) {
     const format = (p.output_format ?? "png") as RasterJob["format"];
-    if (!RASTER_OUTPUTS.includes(format))
+    if (!(THUMBNAIL_OUTPUTS as readonly string[]).includes(format))
       throw new TaskError(
         "INVALID_CONVERSION_TYPE",
         `thumbnail of a pdf as ${format} is not supported; use png, jpg or webp.`,

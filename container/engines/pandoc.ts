@@ -1,0 +1,81 @@
+/**
+ * Pandoc (issue 32): markup ↔ documents — md, rst, tex, html, txt read; docx, odt, html, md, rst, rtf, tex, txt
+ * written. The input is read with `--sandbox` (pandoc ≥ 2.15: no file but the input is read, nothing fetched, so an
+ * include naming /etc/… is not followed), and every image that is not a data: URL becomes its alt text before the
+ * writer runs, so nothing naming file:///etc/… or a loopback URL is fetched or embedded. Kind office (convert), as
+ * the Worker's row "pandoc" takes it.
+ */
+import type { OfficeRequest } from "../../native-protocol/office.ts";
+import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+/** Input format → pandoc reader. txt is read as Markdown (plain paragraphs stay paragraphs). */
+export const PANDOC_READERS: Record<string, string> = {
+  md: "markdown",
+  rst: "rst",
+  tex: "latex",
+  html: "html",
+  txt: "markdown",
+};
+
+/** Output format → pandoc writer (and whether it needs --standalone to be a whole document). */
+export const PANDOC_WRITERS: Record<string, { writer: string; standalone: boolean }> = {
+  docx: { writer: "docx", standalone: false },
+  odt: { writer: "odt", standalone: false },
+  html: { writer: "html5", standalone: true },
+  md: { writer: "markdown", standalone: false },
+  rst: { writer: "rst", standalone: false },
+  rtf: { writer: "rtf", standalone: true },
+  tex: { writer: "latex", standalone: true },
+  txt: { writer: "plain", standalone: false },
+};
+
+/**
+ * The AST with every image that is not a data: URL replaced by its alt text (a Span), so the writer has nothing
+ * to fetch. Pandoc nodes are `{t, c}` objects; an Image's `c` is [attr, alt inlines, [url, title]].
+ */
+export function withoutExternalImages(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutExternalImages);
+  if (!node || typeof node !== "object") return node;
+  const n = node as { t?: unknown; c?: unknown };
+  if (n.t === "Image" && Array.isArray(n.c)) {
+    const [attr, alt, target] = n.c as [unknown, unknown, unknown];
+    const url = Array.isArray(target) ? String(target[0] ?? "") : "";
+    if (!/^data:/i.test(url)) return { t: "Span", c: [attr, withoutExternalImages(alt)] };
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withoutExternalImages(v)]));
+}
+
+async function convert(req: OfficeRequest, call: NativeCall) {
+  const pandoc = tool(call, "pandoc").path;
+  const input = (/\.([A-Za-z0-9]+)$/.exec(req.input.filename)?.[1] ?? "").toLowerCase();
+  const reader = PANDOC_READERS[input === "markdown" ? "md" : input === "htm" ? "html" : input];
+  const out = PANDOC_WRITERS[req.format];
+  if (!reader || !out)
+    throw new NativeError("INVALID_CONVERSION_TYPE", `pandoc does not convert ${input} to ${req.format}.`);
+  await put(call, `in.${input}`, req.input.data);
+  const fail = (t: string) =>
+    new NativeError("CONVERSION_FAILED", `pandoc could not convert ${req.input.filename}: ${why(t)}`);
+  // 1. read, sandboxed (includes and files are not read), into pandoc's JSON AST. (Pandoc 2.17's --sandbox also
+  //    keeps the docx/odt writers from their own reference documents, so writing is a second, unsandboxed step
+  //    on an AST that names nothing to fetch.)
+  const read = await run(call, pandoc, ["--sandbox", "-f", reader, "-t", "json", "-o", "ast.json", `in.${input}`]);
+  check(read, "pandoc", fail);
+  const ast = JSON.parse(new TextDecoder().decode(await get(call, "ast.json")));
+  await put(call, "safe.json", new TextEncoder().encode(JSON.stringify(withoutExternalImages(ast))));
+  // 2. write
+  const r = await run(call, pandoc, [
+    "-f",
+    "json",
+    "-t",
+    out.writer,
+    ...(out.standalone ? ["-s"] : []),
+    "-o",
+    `out.${req.format}`,
+    "safe.json",
+  ]);
+  check(r, "pandoc", fail);
+  return { data: await get(call, `out.${req.format}`), pages: null, fontsSubstituted: [] };
+}
+
+/** The pandoc engine (kind office: convert between markup and documents). */
+export const pandocEngine: NativeEngineDef = { tool: "pandoc", methods: { convert } };

@@ -1,0 +1,139 @@
+/**
+ * Poppler (issue 32): PDF to text and markup — pdftotext (txt, `layout`, encodings through iconv),
+ * pdftohtml (one html file, images inline as data: URLs), pdftocairo (svg and eps one file per page,
+ * ps the whole document). Kind office (convert), as the Worker's row "poppler" takes it; the functions
+ * below are also the second step of LibreOffice's office → txt/html/eps/ps (libreoffice.ts: the office
+ * document is made a PDF first).
+ */
+import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
+import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+/** What poppler writes from a PDF. */
+export const POPPLER_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
+
+/** The iconv names of TEXT_ENCODINGS (glibc's iconv, libc-bin: in every Debian system). */
+const ICONV: Record<TextEncoding, string> = {
+  "utf-8": "UTF-8",
+  "utf-16": "UTF-16",
+  "windows-1252": "WINDOWS-1252//TRANSLIT",
+  "iso-8859-1": "ISO-8859-1//TRANSLIT",
+  ascii: "ASCII//TRANSLIT",
+};
+
+/** Password arguments of poppler's tools (the same password tried as owner and user password). */
+const pw = (password?: string) => (password ? ["-opw", password, "-upw", password] : []);
+
+/** Maps a poppler tool's failure to a code (exit 1: open error, 3: permissions). */
+function popplerFailure(text: string, what: string, filename: string): NativeError {
+  if (/incorrect password|password/i.test(text))
+    return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
+  if (/syntax error|couldn't open|may not be a pdf|not a pdf|couldn't read xref/i.test(text))
+    return new NativeError("OPEN_FAILED", `${what} could not read ${filename}: ${why(text)}`);
+  return new NativeError("CONVERSION_FAILED", `${what} failed on ${filename}: ${why(text)}`);
+}
+
+/** Page count of the PDF at `name` (pdfinfo). */
+async function pageCount(call: NativeCall, name: string, filename: string, password?: string): Promise<number> {
+  const r = await run(call, "pdfinfo", [...pw(password), name]);
+  check(r, "pdfinfo", (t) => popplerFailure(t, "pdfinfo", filename));
+  const n = Number(/^Pages:\s+(\d+)/m.exec(r.stdout)?.[1]);
+  if (!n) throw new NativeError("OPEN_FAILED", `${filename} has no pages pdfinfo can count.`);
+  return n;
+}
+
+/** The result of one poppler conversion: the output (the first part when there are several), its parts, the page count. */
+export interface PopplerResult {
+  data: Uint8Array;
+  parts?: OfficePart[];
+  pages: number;
+}
+
+/**
+ * Converts the PDF `name` (in the call's directory) to `format` (POPPLER_OUTPUTS).
+ * @throws NativeError INVALID_PASSWORD | OPEN_FAILED | CONVERSION_FAILED | TIMEOUT
+ */
+export async function fromPdf(
+  call: NativeCall,
+  name: string,
+  format: string,
+  opts: { filename: string; password?: string; encoding?: TextEncoding; layout?: boolean },
+): Promise<PopplerResult> {
+  tool(call, "poppler");
+  const pages = await pageCount(call, name, opts.filename, opts.password);
+  const fail = (what: string) => (t: string) => popplerFailure(t, what, opts.filename);
+  if (format === "txt") {
+    const r = await run(call, "pdftotext", [
+      ...pw(opts.password),
+      "-enc",
+      "UTF-8",
+      ...(opts.layout ? ["-layout"] : []),
+      name,
+      "out-utf8.txt",
+    ]);
+    check(r, "pdftotext", fail("pdftotext"));
+    const encoding = opts.encoding ?? "utf-8";
+    if (encoding === "utf-8") return { data: await get(call, "out-utf8.txt"), pages };
+    const c = await run(call, "iconv", ["-f", "UTF-8", "-t", ICONV[encoding], "-o", "out.txt", "out-utf8.txt"]);
+    check(c, "iconv", (t) => new NativeError("CONVERSION_FAILED", `iconv to ${encoding}: ${why(t)}`));
+    return { data: await get(call, "out.txt"), pages };
+  }
+  if (format === "html") {
+    // -s -noframes: one document of every page; -dataurls: images inside it; no JavaScript is written
+    const r = await run(call, "pdftohtml", [
+      ...pw(opts.password),
+      "-q",
+      "-s",
+      "-noframes",
+      "-dataurls",
+      "-nomerge",
+      name,
+      "out.html",
+    ]);
+    check(r, "pdftohtml", fail("pdftohtml"));
+    return { data: await get(call, "out.html"), pages };
+  }
+  if (format === "ps") {
+    const r = await run(call, "pdftocairo", [...pw(opts.password), "-ps", name, "out.ps"]);
+    check(r, "pdftocairo", fail("pdftocairo"));
+    return { data: await get(call, "out.ps"), pages };
+  }
+  if (format === "svg" || format === "eps") {
+    const parts: OfficePart[] = [];
+    for (let p = 1; p <= pages; p++) {
+      if (call.signal.aborted) throw new NativeError("CANCELLED", "The task was cancelled.");
+      const out = `page-${p}.${format}`;
+      const r = await run(call, "pdftocairo", [
+        ...pw(opts.password),
+        `-${format}`,
+        "-f",
+        String(p),
+        "-l",
+        String(p),
+        name,
+        out,
+      ]);
+      check(r, "pdftocairo", fail("pdftocairo"));
+      parts.push({ label: String(p), data: await get(call, out) });
+    }
+    return { data: parts[0]!.data, parts, pages };
+  }
+  throw new NativeError("INVALID_CONVERSION_TYPE", `poppler does not write ${format}.`);
+}
+
+async function convert(req: OfficeRequest, call: NativeCall) {
+  const format = req.format ?? "txt";
+  const head = new TextDecoder().decode(req.input.data.subarray(0, 1024));
+  if (!head.includes("%PDF-"))
+    throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a PDF (its bytes do not start like one).`);
+  const name = await put(call, "in.pdf", req.input.data);
+  const r = await fromPdf(call, name, format, {
+    filename: req.input.filename,
+    password: req.input.password,
+    encoding: req.text?.encoding,
+    layout: req.text?.layout,
+  });
+  return { data: r.data, pages: r.pages, fontsSubstituted: [], ...(r.parts ? { parts: r.parts } : {}) };
+}
+
+/** The poppler engine (kind office: convert from PDF). */
+export const poppler: NativeEngineDef = { tool: "poppler", methods: { convert } };

@@ -1,0 +1,185 @@
+/**
+ * PDF to text and editable formats (issue 32) through the operations, with the native engine as a local process:
+ * txt (pdftotext), html (pdftohtml; an `engine: pdf2htmlex` pin served with a warning), docx/doc/odt/rtf (LibreOffice
+ * from pdftohtml's HTML), svg/eps per page and ps (pdftocairo), emf/wmf per page (Draw's PDF import), and the raster
+ * outputs. Oracles: pdftotext of the source PDF (every page's words present and in order), pdfinfo, unzip of the
+ * packages, the files' own signatures, identify.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeEngines } from "../../src/runtime/node/engines";
+import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { corpusInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { unzipText } from "../support/office-oracles";
+
+let native: NativeServer;
+const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
+beforeAll(async () => {
+  native = await startNativeEngine();
+}, 90_000);
+afterAll(async () => native?.stop());
+
+const dir = mkdtempSync(join(tmpdir(), "pdf-docs-"));
+const convert = (rel: string, params: Record<string, unknown>) => execute("convert", params, [corpusInput(rel)], ctx());
+const text = (d: Uint8Array) => new TextDecoder().decode(d);
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const save = (d: Uint8Array, name: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, d);
+  return p;
+};
+
+/** Share of the source's words found in the same order in `got` (longest common subsequence over words). */
+function inOrderRecall(source: string[], got: string[]): number {
+  // LCS by dynamic programming over two rows (the corpus PDFs are a few thousand words)
+  let prev = new Uint32Array(got.length + 1);
+  for (const w of source) {
+    const row = new Uint32Array(got.length + 1);
+    for (let j = 1; j <= got.length; j++)
+      row[j] = w === got[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, row[j - 1]!);
+    prev = row;
+  }
+  return prev[got.length]! / Math.max(1, source.length);
+}
+
+const TWELVE = "pdf/gotenberg-pages_12.pdf";
+const PAPER = "pdf/pdfjs-tracemonkey.pdf";
+const sourceWords = (rel: string) => words(execFileSync("pdftotext", [corpusPath(rel), "-"], { encoding: "utf8" }));
+
+describe("pdf → txt and html (poppler)", () => {
+  it("txt: every page's words in order (pdftotext of the source), utf-8", async () => {
+    const r = await convert(TWELVE, { output_format: "txt" });
+    expect(r.engine.name).toBe("poppler");
+    expect(r.out.files[0]!.filename).toBe("gotenberg-pages_12.txt");
+    expect(inOrderRecall(sourceWords(TWELVE), words(text(dataOf(r.out.files[0]!))))).toBe(1);
+    expect(r.out.extra?.pages).toBe(12);
+  });
+
+  it("txt with layout keeps columns apart by spaces (pdftotext -layout is the oracle)", async () => {
+    const r = await convert(PAPER, { output_format: "txt", layout: true });
+    const want = execFileSync("pdftotext", ["-layout", corpusPath(PAPER), "-"], { encoding: "utf8" });
+    expect(text(dataOf(r.out.files[0]!))).toBe(want);
+  });
+
+  it("html: one file, every page's words in order, images inline; an engine pdf2htmlex pin → a warning", async () => {
+    const r = await convert(PAPER, { output_format: "html", engine: "pdf2htmlex" });
+    expect(r.engine.name).toBe("poppler");
+    expect(r.out.files).toHaveLength(1);
+    const html = text(dataOf(r.out.files[0]!));
+    expect(html).not.toMatch(/<script/i);
+    const plain = html.replace(/<[^>]+>/g, " ").replace(/&#160;|&nbsp;/g, " ");
+    // 93 % measured: pdftohtml splits some words at font changes and ligatures
+    expect(inOrderRecall(sourceWords(PAPER), words(plain))).toBeGreaterThan(0.9);
+    expect(html).toMatch(/src="data:image\//);
+    expect((r.out.extra?.warnings as string[]).join(" ")).toMatch(/pdf2htmlEX is not available.*pdftohtml/);
+  });
+
+  it("an encrypted PDF: INVALID_PASSWORD without the user password, the text qpdf decrypts with it", async () => {
+    const rel = "pdf-encrypted/qpdf-enc-R3-V2-U_view-O_master.pdf";
+    await expectTaskError(() => convert(rel, { output_format: "txt" }), "INVALID_PASSWORD");
+    const r = await convert(rel, { output_format: "txt", password: "view" });
+    const plain = save(new Uint8Array(), "plain.pdf");
+    execFileSync("qpdf", ["--password=view", "--decrypt", corpusPath(rel), plain]);
+    const want = words(execFileSync("pdftotext", [plain, "-"], { encoding: "utf8" }));
+    expect(want.length).toBeGreaterThan(3);
+    expect(words(text(dataOf(r.out.files[0]!)))).toEqual(want);
+  });
+});
+
+describe("pdf → docx, doc, odt, rtf (LibreOffice from pdftohtml's HTML)", () => {
+  it("docx of a 14-page paper: > 90 % of the source's words in order (93 % measured), its figures as pictures, not one image per page", async () => {
+    const r = await convert(PAPER, { output_format: "docx", engine: "pdftron-pdf2word" });
+    expect(r.engine.name).toBe("libreoffice");
+    const f = r.out.files[0]!;
+    expect(f.filename).toBe("pdfjs-tracemonkey.docx");
+    const body = unzipText(dataOf(f), "word/document.xml");
+    const plain = body.replace(/<w:tab\/>|<w:br\/>|<\/w:p>/g, " ").replace(/<[^>]+>/g, "");
+    expect(inOrderRecall(sourceWords(PAPER), words(plain))).toBeGreaterThan(0.9);
+    const media = execFileSync("unzip", ["-Z1", save(dataOf(f), "paper.docx")], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.startsWith("word/media/"));
+    expect(media.length).toBeGreaterThan(0);
+    // the text is text (above), so the pictures are the figures, not pages rendered as images
+    expect((r.out.extra?.warnings as string[]).join(" ")).toMatch(/PDFTron is not available/);
+  });
+
+  it.each(["odt", "doc", "rtf"])(
+    "%s of the 12-page PDF: every page's words in order (read back by the CLI)",
+    async (out) => {
+      const r = await convert(TWELVE, { output_format: out });
+      const path = save(dataOf(r.out.files[0]!), `twelve.${out}`);
+      const outDir = join(dir, `cli-${out}`);
+      spawnSync(
+        "soffice",
+        [
+          `-env:UserInstallation=file://${join(dir, "profile")}`,
+          "--headless",
+          "--convert-to",
+          "pdf",
+          "--outdir",
+          outDir,
+          path,
+        ],
+        { stdio: "ignore", timeout: 120_000 },
+      );
+      const back = execFileSync("pdftotext", [join(outDir, `twelve.pdf`), "-"], { encoding: "utf8" });
+      expect(inOrderRecall(sourceWords(TWELVE), words(back))).toBe(1);
+    },
+  );
+});
+
+describe("pdf → svg, eps, ps, emf, wmf", () => {
+  it("svg and eps: one file per page, each an SVG / EPS of that page (pdftotext of the page is in it)", async () => {
+    const svg = await convert("pdf/pdfjs-rotation.pdf", { output_format: "svg" });
+    expect(svg.out.files.map((f) => f.filename)).toEqual(["pdfjs-rotation-1.svg", "pdfjs-rotation-2.svg"]);
+    for (const f of svg.out.files) expect(text(dataOf(f))).toMatch(/<svg[\s\S]*<\/svg>\s*$/);
+    const eps = await convert("pdf/pdfjs-rotation.pdf", { output_format: "eps" });
+    expect(eps.out.files).toHaveLength(2);
+    for (const f of eps.out.files) {
+      expect(text(dataOf(f).subarray(0, 30))).toMatch(/^%!PS-Adobe-3\.0 EPSF-3\.0/);
+      // Ghostscript reads it back: the EPS is a valid PostScript program
+      const p = save(dataOf(f), "page.eps");
+      expect(spawnSync("gs", ["-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=nullpage", p]).status).toBe(0);
+    }
+  });
+
+  it("ps: the whole document, as many pages as the PDF (Ghostscript counts them)", async () => {
+    const r = await convert(TWELVE, { output_format: "ps" });
+    const p = save(dataOf(r.out.files[0]!), "all.ps");
+    const bboxes = spawnSync("gs", ["-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=bbox", p], { encoding: "utf8" });
+    expect(bboxes.stderr.match(/%%BoundingBox/g)?.length).toBe(12);
+  });
+
+  it("emf and wmf: one metafile per page (Draw's PDF import), each with its signature", async () => {
+    const emf = await convert("pdf/pdfjs-rotation.pdf", { output_format: "emf" });
+    expect(emf.engine.name).toBe("libreoffice");
+    expect(emf.out.files).toHaveLength(2);
+    for (const f of emf.out.files) expect(text(dataOf(f).subarray(40, 44))).toBe(" EMF");
+    const wmf = await convert("pdf/pdfjs-rotation.pdf", { output_format: "wmf" });
+    expect(wmf.out.files).toHaveLength(2);
+    // placeable WMF key 0x9AC6CDD7, or a plain METAHEADER (type 1 or 2, header size 9 words)
+    for (const f of wmf.out.files) {
+      const d = dataOf(f);
+      const placeable = d[0] === 0xd7 && d[1] === 0xcd && d[2] === 0xc6 && d[3] === 0x9a;
+      expect(placeable || (d[2] === 9 && d[3] === 0)).toBe(true);
+    }
+  });
+
+  it("a file that is not a PDF ends in OPEN_FAILED", async () => {
+    await expectTaskError(
+      () =>
+        execute(
+          "convert",
+          { output_format: "txt", input_format: "pdf" },
+          [corpusInput("office/tika-testRTF.rtf", "x.pdf")],
+          ctx(),
+        ),
+      "OPEN_FAILED",
+    );
+  });
+});
