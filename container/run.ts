@@ -2,9 +2,13 @@
  * Running one native tool: no shell, an argument list, the task's own working directory, a time
  * limit and an address-space limit (`prlimit --as`, util-linux), the whole process group killed on
  * timeout or cancellation (issue 12: "a hung or crashed tool ends as a task error with a code").
+ * A CPU-time limit (`prlimit --cpu`) backs the timer: a tool whose server died under it (the engine
+ * stopped mid-call) would otherwise run on as an orphan nobody kills (seen: a looping EPS in
+ * Ghostscript still burning CPU 45 minutes after its test server had gone).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 
 /** What a tool run produced. Output is capped at `maxOutput` bytes per stream (the tail is kept). */
 export interface ToolRun {
@@ -38,6 +42,14 @@ export interface ToolCall {
 
 const PRLIMIT = ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => existsSync(p));
 
+/**
+ * RLIMIT_CPU for a run of `timeoutMs`, seconds: what one process could use on every core for the whole time, plus
+ * 10 s, so it never ends a run the timer would let finish; it only stops orphans (the kernel sends SIGKILL at it).
+ */
+export function cpuSecondsFor(timeoutMs: number, cores = availableParallelism()): number {
+  return Math.ceil(timeoutMs / 1000) * Math.max(2, cores) + 10;
+}
+
 /** Appends to a capped buffer, keeping the tail. */
 function capped(max: number) {
   let chunks: Buffer[] = [];
@@ -58,10 +70,8 @@ function capped(max: number) {
  */
 export function runTool(call: ToolCall): Promise<ToolRun> {
   const started = Date.now();
-  const [cmd, args] =
-    PRLIMIT && call.memoryBytes
-      ? [PRLIMIT, [`--as=${call.memoryBytes}`, "--", call.cmd, ...call.args]]
-      : [call.cmd, call.args];
+  const limits = [`--cpu=${cpuSecondsFor(call.timeoutMs)}`, ...(call.memoryBytes ? [`--as=${call.memoryBytes}`] : [])];
+  const [cmd, args] = PRLIMIT ? [PRLIMIT, [...limits, "--", call.cmd, ...call.args]] : [call.cmd, call.args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd: call.cwd,

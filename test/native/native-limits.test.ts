@@ -213,3 +213,28 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     expect(err.message).toContain("apt-get install ghostscript");
   });
 });
+
+describe("every tool run carries a CPU-time limit (container/run.ts)", () => {
+  // an orphan — a tool whose engine process died under it — is stopped by the kernel at RLIMIT_CPU; the shell's own
+  // `ulimit -t` (seconds) and `ulimit -v` (KiB) are the oracle for what the tool inherited
+  it("the limit is what one process could use on every core for the whole timeout, and the memory limit stays", async () => {
+    const { runTool, cpuSecondsFor } = await import("../../container/run.ts");
+    const cwd = mkdtempSync(join(tmpdir(), "cpu-limit-"));
+    try {
+      const r = await runTool({
+        cmd: "/bin/sh",
+        args: ["-c", "ulimit -t; ulimit -v"],
+        cwd,
+        timeoutMs: 7_000,
+        memoryBytes: 512 * 1024 * 1024,
+      });
+      expect(r.code).toBe(0);
+      const [cpu, vmem] = r.stdout.trim().split("\n");
+      expect(Number(cpu)).toBe(cpuSecondsFor(7_000));
+      expect(Number(cpu)).toBeGreaterThanOrEqual(7 * 2);
+      expect(Number(vmem)).toBe(512 * 1024);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
