@@ -150,7 +150,18 @@ describe("convert pairs listed in the catalogue", () => {
       // issue 34: and the inputs only native rows read (ppm, tga, jp2, the camera raws)
       [...["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp"], ...NATIVE_ONLY_IMAGE_INPUTS].sort(),
     );
-    expect(CONVERT_PAIRS.filter((p) => p.input === "svg").map((p) => p.output)).toEqual(["png", "jpg"]);
+    // issue 33: svg is resvg's (it draws png, ImageMagick encodes the rest)
+    expect(CONVERT_PAIRS.filter((p) => p.input === "svg").map((p) => p.output)).toEqual([
+      "png",
+      "jpg",
+      "webp",
+      "gif",
+      "tiff",
+      "bmp",
+      "ico",
+      "avif",
+      "psd",
+    ]);
     expect(WRITABLE_FORMATS).not.toContain("svg");
     expect(WRITABLE_FORMATS).not.toContain("heic");
     // outputs only in WebAssembly: no header reader for the pre-decode budget yet (formats.ts); psd is read natively (issue 34)
@@ -172,7 +183,9 @@ describe("convert pairs listed in the catalogue", () => {
 
   it("runs the resize branch for every pair", () => {
     expect(cases.filter(([, , mode]) => mode === "half width")).toHaveLength(WASM_PAIRS.length);
-    for (const to of ["jxl", "psd"]) expect(cases.filter(([, t]) => t === to)).toHaveLength(2 * 9);
+    // nine raster inputs to each; psd also from svg (issue 34's READABLE × WRITABLE row, behind resvg)
+    expect(cases.filter(([, t]) => t === "jxl")).toHaveLength(2 * 9);
+    expect(cases.filter(([, t]) => t === "psd")).toHaveLength(2 * 10);
   });
 
   it.each(cases)(

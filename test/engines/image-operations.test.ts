@@ -19,9 +19,11 @@ describe("image operation rows", () => {
     for (const h of IMAGE_HANDLERS) {
       expect(h.kind).toBe("image");
       // WebAssembly first; the native engine's ImageMagick takes convert and thumbnail over budget (issue 12),
-      // LibRaw the camera raws (issue 34)
-      const native = ["convert", "thumbnail"].includes(h.operation) ? ["imagemagick-native", "libraw"] : [];
+      // LibRaw the camera raws (issue 34); resvg draws SVG for both (issue 33)
+      const drawsSvg = ["convert", "thumbnail"].includes(h.operation);
+      const native = drawsSvg ? ["imagemagick-native", "libraw"] : [];
       expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual([
+        ...(drawsSvg ? ["resvg"] : []),
         "imagemagick",
         ...native,
       ]);

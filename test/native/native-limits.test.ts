@@ -159,17 +159,30 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       tools: { name: string; version: string | null; packages: string[] }[];
     };
     expect(health.tools.map((t) => t.name).sort()).toEqual([
+      "calibre",
       "ffmpeg",
+      "fonttools",
       "ghostscript",
       "graphicsmagick",
+      "gxps",
       "imagemagick",
+      "inkscape",
+      "inkscape-cad",
+      "libraw",
       "libreoffice",
+      "pandoc",
+      "poppler",
       "qpdf",
       "tesseract",
     ]);
     for (const t of health.tools) {
-      expect(t.version, t.name).toBeNull();
       expect(t.packages.length, t.name).toBeGreaterThan(0);
+      // fontTools runs on Debian's interpreter by its absolute path (a python3 earlier on PATH, e.g. pyenv's, lacks the
+      // library), so PATH does not hide it: it reports the version Debian's python3 prints
+      if (t.name === "fonttools") {
+        const own = spawnSync("/usr/bin/python3", ["-c", "import fontTools; print(fontTools.version)"]);
+        expect(t.version).toBe(own.stdout.toString().trim());
+      } else expect(t.version, t.name).toBeNull();
     }
     const pkgs = Object.fromEntries(health.tools.map((t) => [t.name, t.packages]));
     // dpkg names the package that owns each executable on this (Debian) host
@@ -180,6 +193,12 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     expect(pkgs.tesseract).toContain(dpkgOwner("/usr/bin/tesseract"));
     expect(pkgs.imagemagick).toEqual(["imagemagick"]);
     expect(pkgs.libreoffice).toContain("python3-uno");
+    // issues 32–34's tools
+    expect(pkgs.calibre).toContain(dpkgOwner("/usr/bin/ebook-convert"));
+    expect(pkgs.inkscape).toContain(dpkgOwner("/usr/bin/inkscape"));
+    expect(pkgs.pandoc).toContain(dpkgOwner("/usr/bin/pandoc"));
+    expect(pkgs.poppler).toContain(dpkgOwner("/usr/bin/pdftotext"));
+    expect(pkgs.libraw).toContain(dpkgOwner("/usr/bin/dcraw_emu"));
   });
 
   it("the engine with its tools reports the versions the tools print themselves", async () => {

@@ -51,7 +51,7 @@ async function pageImages(
 ): Promise<PageImage[]> {
   const format = inputFormatOf(file, inputFormat, "convert");
   if ((format === "jpg" || format === "png") && sniffImage(bytes)) return [{ data: bytes, ppi: recordedPpi(bytes) }];
-  const image = useEngine(ctx, "image", "convert");
+  const image = useEngine(ctx, "image", "convert", { input: format, output: "png" });
   const r = await engineCall(
     image.engine.run({
       op: "convert",

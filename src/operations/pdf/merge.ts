@@ -54,7 +54,7 @@ async function imageToPng(
   if (!CONVERTIBLE.includes(fmt) || !inputFormat) throw refuse();
   let image;
   try {
-    image = useEngine(ctx, "image", "convert");
+    image = useEngine(ctx, "image", "convert", { input: inputFormat, output: "png" });
   } catch (err) {
     throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }

@@ -60,7 +60,7 @@ async function reencode(
 ): Promise<Uint8Array> {
   let image;
   try {
-    image = useEngine(ctx, "image", "convert");
+    image = useEngine(ctx, "image", "convert", { input: "png", output: format });
   } catch (err) {
     throw new TaskError(
       "ENGINE_UNAVAILABLE",
