@@ -9,7 +9,7 @@
  *   load     — M small jobs (import/raw → export/url) at concurrency C: all terminal, none lost,
  *              p50/p99 latency, jobs/s.
  *   hostile  — every file of corpus/broken through every operation /v2/operations offers for its
- *              format: no 5xx, no stuck job, every failure a task error with a specific code (an
+ *              format (--short: one output per operation and engine row; full: every output): no 5xx, no stuck job, every failure a task error with a specific code (an
  *              INTERNAL_ERROR fails the part); peak RSS of the workerd process group, peak WASM memory
  *              reported per engine against its budget (no engine log line found fails the part).
  *   races    — concurrent retries, cancel/retry/delete of one task, concurrent uploads to one
@@ -250,7 +250,11 @@ async function hostile(): Promise<void> {
       const seen = new Set<string>();
       for (const o of ops) {
         if (o.input_format !== ext || o.operation.startsWith("import/") || o.operation.startsWith("export/")) continue;
-        const k = `${o.operation}|${o.output_format}`;
+        // --short (CI): one output per operation and engine row of /v2/operations (the hostile question is whether the
+        // readers cope; with issues 32–34's outputs, every output is ~550 jobs, more than the settle bound); full: every output
+        // media files keep every output: ffmpeg's WebAssembly budget is judged only for outputs that reach its Worker
+        const perOutput = !SHORT || o.engine.startsWith("ffmpeg");
+        const k = perOutput ? `${o.operation}|${o.output_format}` : `${o.operation}|${o.engine}`;
         if (seen.has(k)) continue;
         seen.add(k);
         runs.push({ file, operation: o.operation, output: o.output_format });

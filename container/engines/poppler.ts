@@ -32,9 +32,20 @@ function popplerFailure(text: string, what: string, filename: string): NativeErr
   return new NativeError("CONVERSION_FAILED", `${what} failed on ${filename}: ${why(text)}`);
 }
 
+/**
+ * The longest one poppler run may take, ms, whatever the task's time: pdftotext spends minutes on a content-stream
+ * bomb (corpus broken/pdfjs-bomb_giant.pdf: 450 MB of junk operators, > 2 min) while ordinary documents take seconds
+ * (~100 pages/s), so a run past this ends TIMEOUT instead of holding a native slot for the task's whole timeout.
+ */
+export const POPPLER_MAX_MS = 60_000;
+
+/** `run` within {@link POPPLER_MAX_MS}. */
+const prun = (call: NativeCall, cmd: string, args: string[]) =>
+  run(call, cmd, args, { timeoutMs: Math.min(call.timeoutMs, POPPLER_MAX_MS) });
+
 /** Page count of the PDF at `name` (pdfinfo). */
 async function pageCount(call: NativeCall, name: string, filename: string, password?: string): Promise<number> {
-  const r = await run(call, "pdfinfo", [...pw(password), name]);
+  const r = await prun(call, "pdfinfo", [...pw(password), name]);
   check(r, "pdfinfo", (t) => popplerFailure(t, "pdfinfo", filename));
   const n = Number(/^Pages:\s+(\d+)/m.exec(r.stdout)?.[1]);
   if (!n) throw new NativeError("OPEN_FAILED", `${filename} has no pages pdfinfo can count.`);
@@ -62,7 +73,7 @@ export async function fromPdf(
   const pages = await pageCount(call, name, opts.filename, opts.password);
   const fail = (what: string) => (t: string) => popplerFailure(t, what, opts.filename);
   if (format === "txt") {
-    const r = await run(call, "pdftotext", [
+    const r = await prun(call, "pdftotext", [
       ...pw(opts.password),
       "-enc",
       "UTF-8",
@@ -79,7 +90,7 @@ export async function fromPdf(
   }
   if (format === "html") {
     // -s -noframes: one document of every page; -dataurls: images inside it; no JavaScript is written
-    const r = await run(call, "pdftohtml", [
+    const r = await prun(call, "pdftohtml", [
       ...pw(opts.password),
       "-q",
       "-s",
@@ -93,7 +104,7 @@ export async function fromPdf(
     return { data: await get(call, "out.html"), pages };
   }
   if (format === "ps") {
-    const r = await run(call, "pdftocairo", [...pw(opts.password), "-ps", name, "out.ps"]);
+    const r = await prun(call, "pdftocairo", [...pw(opts.password), "-ps", name, "out.ps"]);
     check(r, "pdftocairo", fail("pdftocairo"));
     return { data: await get(call, "out.ps"), pages };
   }
@@ -102,7 +113,7 @@ export async function fromPdf(
     for (let p = 1; p <= pages; p++) {
       if (call.signal.aborted) throw new NativeError("CANCELLED", "The task was cancelled.");
       const out = `page-${p}.${format}`;
-      const r = await run(call, "pdftocairo", [
+      const r = await prun(call, "pdftocairo", [
         ...pw(opts.password),
         `-${format}`,
         "-f",
