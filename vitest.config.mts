@@ -54,7 +54,7 @@ export default defineConfig({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: {
-                  API_KEYS: "test-key-a:alice,test-key-b:bob,test-key-c:carol",
+                  API_KEYS: "test-key-a:alice,test-key-b:bob,test-key-c:carol,test-key-d:dave",
                   MAX_OPEN_JOBS: "20",
                   RETENTION_SECONDS: "600",
                   URL_SIGNING_SECRET: "test-signing-secret",
