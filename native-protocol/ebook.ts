@@ -57,6 +57,22 @@ export const EBOOK_OUTPUTS = [
   "docx",
 ] as const;
 
+/**
+ * Documents calibre also reads (issue 32: its DOCX, ODT, RTF, TXT, HTML and PDF input plugins), converted to the
+ * e-book outputs CloudConvert lists for them (catalogue: docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb).
+ * Their other outputs (pdf, txt, docx…) are the office engines'. HTML takes no file outside its own folder
+ * (calibre's document root) and follows no link (--max-levels=0).
+ */
+export const EBOOK_DOCUMENT_INPUTS = ["docx", "odt", "rtf", "txt", "html", "pdf"] as const;
+/** The e-book outputs of {@link EBOOK_DOCUMENT_INPUTS}. */
+export const EBOOK_DOCUMENT_OUTPUTS = ["azw3", "epub", "lrf", "mobi", "oeb", "pdb"] as const;
+
+/** Every (input, output) pair calibre converts here: e-book × e-book, and the documents' e-book outputs. */
+export const EBOOK_PAIRS: readonly { input: string; output: string }[] = [
+  ...EBOOK_INPUTS.flatMap((input) => EBOOK_OUTPUTS.map((output) => ({ input, output }))),
+  ...EBOOK_DOCUMENT_INPUTS.flatMap((input) => EBOOK_DOCUMENT_OUTPUTS.map((output) => ({ input, output }))),
+];
+
 /** One output e-book format. */
 export type EbookFormat = (typeof EBOOK_OUTPUTS)[number];
 

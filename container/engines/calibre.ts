@@ -13,7 +13,7 @@
  */
 import { mkdir, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { EBOOK_INPUTS, EBOOK_OUTPUTS, type EbookOptions, type EbookRequest } from "../../native-protocol/ebook.ts";
+import { EBOOK_PAIRS, type EbookOptions, type EbookRequest } from "../../native-protocol/ebook.ts";
 import { UNO_PYTHON, which } from "../tools.ts";
 import {
   NativeError,
@@ -30,7 +30,7 @@ import {
 import { checkZipBudget } from "./zip-guard.ts";
 
 /** Inputs that are zips calibre unpacks whole, and the most they may unpack to (bytes, members). */
-const ZIPPED = new Set(["epub", "cbz", "cbc", "htmlz", "txtz"]);
+const ZIPPED = new Set(["epub", "cbz", "cbc", "htmlz", "txtz", "docx", "odt"]);
 const MAX_UNPACKED = 1024 * 1024 * 1024;
 const MAX_MEMBERS = 20_000;
 /** calibre's own paper sizes (--paper-size); the others of EBOOK_PAGE_FORMATS become a custom size, inches. */
@@ -140,10 +140,8 @@ async function cbrAsCbz(call: NativeCall, cbr: string, filename: string): Promis
 
 async function convert(req: EbookRequest, call: NativeCall) {
   const inFormat = req.input.format.toLowerCase();
-  if (!(EBOOK_INPUTS as readonly string[]).includes(inFormat))
-    throw new NativeError("INVALID_CONVERSION_TYPE", `calibre does not read ${inFormat} here.`);
-  if (!(EBOOK_OUTPUTS as readonly string[]).includes(req.format))
-    throw new NativeError("INVALID_CONVERSION_TYPE", `calibre does not write ${req.format} here.`);
+  if (!EBOOK_PAIRS.some((p) => p.input === inFormat && p.output === req.format))
+    throw new NativeError("INVALID_CONVERSION_TYPE", `calibre does not convert ${inFormat} to ${req.format} here.`);
   if (ZIPPED.has(inFormat)) checkZipBudget(req.input.data, req.input.filename, MAX_UNPACKED, MAX_MEMBERS);
   let input = await put(call, `in.${inFormat}`, req.input.data);
   if (inFormat === "cbr") input = await cbrAsCbz(call, input, req.input.filename);
@@ -173,6 +171,8 @@ async function convert(req: EbookRequest, call: NativeCall) {
     source = staged;
   }
   const args = [source, output, ...calibreOptions(req.options ?? {}, req.format)];
+  // HTML: the page alone, no linked file pulled in (calibre already refuses files outside the input's folder)
+  if (inFormat === "html" && source === input) args.push("--max-levels=0");
   // no generated cover page image: calibre's default cover fails on books without a title (IndexError in
   // default_cover) and adds a 40–60 KB JPEG of title and author to every EPUB
   if (req.format === "epub") args.push("--no-default-epub-cover");

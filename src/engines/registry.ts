@@ -33,7 +33,7 @@ import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
-import { EBOOK_INPUTS, EBOOK_OUTPUTS } from "../../native-protocol/ebook";
+import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
@@ -360,10 +360,8 @@ export const ENGINES = [
     version: NATIVE_VERSIONS.calibre,
     kind: "ebook",
     placement: "native",
-    offers: {
-      operations: ["convert"],
-      formats: EBOOK_INPUTS.flatMap((input) => EBOOK_OUTPUTS.map((output) => ({ input, output }))),
-    },
+    // issue 32: and docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb (EBOOK_DOCUMENT_INPUTS)
+    offers: { operations: ["convert"], formats: EBOOK_PAIRS },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["ebook-convert"],
   },
@@ -435,8 +433,8 @@ export { OFFICE_INPUTS };
 export { IMAGE_PDF_INPUTS };
 /** Font formats the font engine (row "fonttools") reads and writes (native-protocol/font.ts). */
 export { FONT_INPUTS, FONT_OUTPUTS };
-/** E-book formats the e-book engine (row "calibre") reads and writes (native-protocol/ebook.ts). */
-export { EBOOK_INPUTS, EBOOK_OUTPUTS };
+/** E-book formats the e-book engine (row "calibre") reads and writes, and the pairs it converts (native-protocol/ebook.ts). */
+export { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS };
 /** CAD formats the CAD engine (row "inkscape-cad") reads and writes (native-protocol/cad.ts). */
 export { CAD_INPUTS, CAD_OUTPUTS };
 

@@ -98,13 +98,15 @@ export const PANDOC_CONVERSIONS: readonly { input: string; output: string }[] = 
 /** PDF → text and markup by poppler (container/engines/poppler.ts): pdftotext, pdftohtml, pdftocairo. */
 export const POPPLER_PDF_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
 
-/** Every (input, output) pair the libreoffice row converts besides → pdf and → images. */
+/** Every (input, output) pair the libreoffice row converts besides → pdf and → images (html → doc included, issue 32). */
 export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = [
   ...WRITER_INPUTS.flatMap((input) => OFFICE_OUTPUTS.writer.map((output) => ({ input, output }))),
   ...CALC_INPUTS.flatMap((input) => OFFICE_OUTPUTS.calc.map((output) => ({ input, output }))),
   ...IMPRESS_INPUTS.flatMap((input) => OFFICE_OUTPUTS.impress.map((output) => ({ input, output }))),
   ...DRAW_INPUTS.flatMap((input) => OFFICE_OUTPUTS.draw.map((output) => ({ input, output }))),
   ...LIBREOFFICE_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })),
+  // HTML loaded into Writer (uno_bridge.py) and saved as Word 97; html's other documents are pandoc's
+  { input: "html", output: "doc" },
 ];
 
 /**

@@ -1,12 +1,12 @@
 /**
- * E-books (issue 33): `convert` between the formats calibre reads and writes (registry.ts EBOOK_INPUTS ×
- * EBOOK_OUTPUTS), by the engine of kind ebook (row "calibre", native). Options are CloudConvert's names
+ * E-books (issue 33): `convert` between the formats calibre reads and writes (registry.ts EBOOK_PAIRS: EBOOK_INPUTS ×
+ * EBOOK_OUTPUTS, and issue 32's docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb), by the engine of kind ebook (row "calibre", native). Options are CloudConvert's names
  * for what calibre has: page_format, page_width/page_height (cm) and margin_* (mm) for PDF output (as for
  * chrome's PDFs), base_font_size (pt), title and author metadata, and `cover`, the name of a task of the
  * job whose file (an image) becomes the book's cover. OEB output is the OEB folder as a zip.
  */
 import { z } from "zod";
-import { EBOOK_INPUTS, EBOOK_OUTPUTS } from "../../engines/registry";
+import { EBOOK_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, formatOf, outputName, readInput, readTaskFile, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
@@ -71,7 +71,7 @@ const PAGE_KEYS = [
 export const ebookConvert: OperationHandler<Params> = {
   operation: "convert",
   kind: "ebook",
-  formats: EBOOK_INPUTS.flatMap((input) => EBOOK_OUTPUTS.map((output) => ({ input, output }))),
+  formats: [...EBOOK_PAIRS],
   params,
   credits: 1,
   requiresOutputFormat: true,

@@ -1,0 +1,155 @@
+/**
+ * Documents → e-books (issue 32) through the operations and the native engine: docx, odt, rtf, txt, html and pdf of the
+ * corpus to every e-book output CloudConvert lists for them (azw3, epub, lrf, mobi, oeb, pdb) by calibre's row, and
+ * html → doc by LibreOffice's. Judged outside our code: each output's own signature, unzip (EPUB/OEB package and
+ * chapter text), the PalmDOC/KF8 text records of MOBI/AZW3 (test/support/ebook-oracles.ts), calibre's ebook-meta for
+ * the title written into PDB and LRF, and pdftotext of LibreOffice's CLI reading the doc back. The source's phrase
+ * comes from the corpus MANIFEST (or pdftotext of the source PDF).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { mobiText, plain, saved, signatureProblem, zipNames, zipText } from "../support/ebook-oracles";
+
+let native: NativeServer;
+beforeAll(async () => {
+  native = await startNativeEngine();
+}, 90_000);
+afterAll(async () => native?.stop());
+
+const ctx = () => testContext({ engines: native.engines() });
+const corpus = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));
+const norm = (s: string) => s.replace(/[\s\u00a0\ufeff\u2060\u2019'-]+/g, " ").trim();
+const TITLE = "Issue thirty-two book";
+
+/** Corpus documents and a phrase of each one's text (MANIFEST, or the file's own bytes). */
+const DOCUMENTS = [
+  { rel: "office/gotenberg-pages_3.docx", phrase: "Page 3" },
+  { rel: "office/tika-testODFwithOOo3.odt", phrase: "Another interesting project is" },
+  { rel: "office/tika-testRTF.rtf", phrase: "indexation Word" },
+  { rel: "markup/tika-udhr-known.txt", phrase: "All human beings are born free and equal" },
+  { rel: "html/gotenberg-feature-rich.html", phrase: "Emulated media type is" },
+  { rel: "pdf/cloudconvert-input.pdf", phrase: "CONPLAN 8888" },
+];
+const OUTPUTS = ["azw3", "epub", "lrf", "mobi", "oeb", "pdb"];
+
+/** The text of an e-book as a tool outside calibre reads it, or null where only signature and metadata are read. */
+function textOf(format: string, data: Uint8Array): string | null {
+  if (format === "epub" || format === "oeb") return norm(plain(zipText(saved(data, "zip"), "*html")));
+  if (format === "mobi" || format === "azw3") return norm(mobiText(data));
+  return null;
+}
+
+/** calibre's ebook-meta "Title" of a book file. */
+function metaTitle(data: Uint8Array, format: string): string {
+  const out = spawnSync("ebook-meta", [saved(data, format)], {
+    encoding: "utf8",
+    env: { ...process.env, QT_QPA_PLATFORM: "offscreen" },
+  }).stdout;
+  return /^Title\s*:\s*(.*)$/m.exec(out)?.[1]?.trim() ?? "";
+}
+
+describe("documents → every e-book output the catalogue lists (calibre)", () => {
+  it("the phrases are in the sources (read outside our code)", () => {
+    for (const d of DOCUMENTS.filter((d) => /\.(txt|html)$/.test(d.rel)))
+      expect(norm(plain(readFileSync(corpusPath(d.rel), "utf8")))).toContain(d.phrase);
+    const xml = (rel: string, member: string) => norm(plain(zipText(corpusPath(rel), member)));
+    expect(xml("office/gotenberg-pages_3.docx", "word/document.xml")).toContain("Page 3");
+    expect(xml("office/tika-testODFwithOOo3.odt", "content.xml")).toContain("Another interesting project is");
+    const pdf = spawnSync("pdftotext", [corpusPath("pdf/cloudconvert-input.pdf"), "-"], { encoding: "utf8" }).stdout;
+    expect(pdf).toContain("CONPLAN 8888");
+  });
+
+  for (const doc of DOCUMENTS) {
+    const name = doc.rel.split("/").pop()!;
+    it(`${name} → ${OUTPUTS.join(", ")}: signature, package, text or title`, async () => {
+      for (const format of OUTPUTS) {
+        const r = await execute(
+          "convert",
+          { output_format: format, title: TITLE },
+          [bytesInput(name, corpus(doc.rel))],
+          ctx(),
+        );
+        expect(r.engine.name).toBe("calibre");
+        const file = r.out.files[0]!;
+        expect(file.filename).toBe(name.replace(/\.\w+$/, `.${format === "oeb" ? "zip" : format}`));
+        const out = dataOf(file);
+        expect(signatureProblem(format, out), `${name} → ${format}`).toBeNull();
+        if (format === "epub" || format === "oeb") {
+          const names = zipNames(saved(out, "zip"));
+          expect(names.some((n) => n.endsWith(".opf"))).toBe(true);
+        }
+        const text = textOf(format, out);
+        if (text !== null) expect(text, `${name} → ${format}`).toContain(norm(doc.phrase));
+        else expect(metaTitle(out, format), `${name} → ${format}`).toBe(TITLE);
+      }
+    }, 600_000);
+  }
+
+  it("a docx that is a zip bomb is OVER_BUDGET before calibre opens it", async () => {
+    // a stored zip whose central directory declares a 2 GiB member
+    const name = new TextEncoder().encode("word/document.xml");
+    const local = new Uint8Array(30 + name.length);
+    const lv = new DataView(local.buffer);
+    lv.setUint32(0, 0x04034b50, true);
+    lv.setUint32(22, 0x7fffffff, true);
+    lv.setUint16(26, name.length, true);
+    local.set(name, 30);
+    const central = new Uint8Array(46 + name.length);
+    const cv = new DataView(central.buffer);
+    cv.setUint32(0, 0x02014b50, true);
+    cv.setUint32(24, 0x7fffffff, true);
+    cv.setUint16(28, name.length, true);
+    central.set(name, 46);
+    const end = new Uint8Array(22);
+    const ev = new DataView(end.buffer);
+    ev.setUint32(0, 0x06054b50, true);
+    ev.setUint16(8, 1, true);
+    ev.setUint16(10, 1, true);
+    ev.setUint32(12, central.length, true);
+    ev.setUint32(16, local.length, true);
+    const zip = new Uint8Array([...local, ...central, ...end]);
+    await expectTaskError(
+      () => execute("convert", { output_format: "epub" }, [bytesInput("bomb.docx", zip)], ctx()),
+      "OVER_BUDGET",
+    );
+  }, 120_000);
+});
+
+describe("html → doc (LibreOffice Writer)", () => {
+  it("gotenberg-feature-rich.html → doc: a Word 97 file whose text LibreOffice's CLI finds again (pdftotext)", async () => {
+    const r = await execute(
+      "convert",
+      { output_format: "doc" },
+      [bytesInput("gotenberg-feature-rich.html", corpus("html/gotenberg-feature-rich.html"))],
+      ctx(),
+    );
+    expect(r.engine.name).toBe("libreoffice");
+    const out = dataOf(r.out.files[0]!);
+    // an OLE2 compound file (D0 CF 11 E0)
+    expect([...out.subarray(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]);
+    const dir = mkdtempSync(join(tmpdir(), "html-doc-"));
+    writeFileSync(join(dir, "page.doc"), out);
+    spawnSync(
+      "soffice",
+      [
+        `-env:UserInstallation=file://${join(dir, "profile")}`,
+        "--headless",
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        dir,
+        join(dir, "page.doc"),
+      ],
+      { timeout: 180_000 },
+    );
+    const text = spawnSync("pdftotext", [join(dir, "page.pdf"), "-"], { encoding: "utf8" }).stdout;
+    expect(norm(text)).toContain("Emulated media type is");
+  }, 300_000);
+});
