@@ -29,6 +29,7 @@ import { libraw } from "./engines/libraw.ts";
 import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { pandocEngine } from "./engines/pandoc.ts";
 import { poppler } from "./engines/poppler.ts";
+import { djvulibre } from "./engines/djvulibre.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
@@ -50,6 +51,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   inkscape,
   poppler,
   pandoc: pandocEngine,
+  djvulibre,
 };
 
 const env = process.env;

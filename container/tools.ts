@@ -148,6 +148,14 @@ const SPECS: ToolSpec[] = [
     packages: ["python3-fonttools", "python3-brotli"],
   },
   {
+    // issue 32: DjVu → pdf and images (ddjvu), page count and sizes (djvused), bundled re-save (djvmcvt)
+    name: "djvulibre",
+    bins: ["ddjvu"],
+    versionArgs: ["--help"],
+    version: /DjVuLibre-(\d+\.\d+\.\d+)/,
+    packages: ["djvulibre-bin"],
+  },
+  {
     // e-books (issue 33): calibre's ebook-convert (container/engines/calibre.ts)
     name: "calibre",
     bins: ["ebook-convert"],

@@ -39,6 +39,9 @@ export interface OfficeRequest {
   text?: { encoding?: TextEncoding; layout?: boolean };
 }
 
+/** What the djvulibre row writes from a DjVu (issue 32; container/engines/djvulibre.ts): pdf, one image per page, a re-save. */
+export const DJVU_OUTPUTS = ["pdf", "png", "jpg", "djvu"] as const;
+
 /** One output file of a conversion that makes several (a csv per sheet, an svg per page): its label and bytes. */
 export interface OfficePart {
   /** What tells it apart: the sheet name or the 1-based page number. */

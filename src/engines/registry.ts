@@ -33,6 +33,7 @@ import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
+import { DJVU_OUTPUTS } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
@@ -289,6 +290,16 @@ export const ENGINES = [
     aliases: [],
   },
   {
+    // DjVuLibre (issue 32): djvu → pdf (ddjvu), one png/jpg per page, and a bundled re-save (container/engines/djvulibre.ts)
+    name: "djvulibre",
+    version: NATIVE_VERSIONS.djvulibre,
+    kind: "office",
+    placement: "native",
+    offers: { operations: ["convert"], formats: DJVU_OUTPUTS.map((output) => ({ input: "djvu", output })) },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["ddjvu", "djvu"],
+  },
+  {
     name: "imagemagick-native",
     version: NATIVE_VERSIONS.imagemagick,
     kind: "image",
@@ -439,8 +450,9 @@ export { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS };
 export { CAD_INPUTS, CAD_OUTPUTS };
 
 /**
- * The pairs office-kind rows (libreoffice, poppler, pandoc) convert to something other than pdf and images (issue 32):
- * what convert between documents (operations/office/convert.ts) lists; → pdf and → images have their own handlers.
+ * The pairs office-kind rows (libreoffice, poppler, pandoc, djvulibre) convert (issue 32): what convert between
+ * documents (operations/office/convert.ts) lists. → pdf and → images of the formats LibreOffice reads (and of pdf) have
+ * their own handlers (office/index.ts, via-pdf.ts, pdf/rasterize.ts); those of other inputs (djvu, rst, tex) are here.
  */
 export const DOCUMENT_PAIRS: readonly FormatPair[] = (() => {
   const seen = new Set<string>();
@@ -449,7 +461,10 @@ export const DOCUMENT_PAIRS: readonly FormatPair[] = (() => {
     if (row.kind !== "office") continue;
     for (const f of row.offers.formats ?? []) {
       const key = `${f.input}>${f.output}`;
-      if (["pdf", "png", "jpg", "webp"].includes(f.output) || seen.has(key)) continue;
+      const ownHandler =
+        ["pdf", "png", "jpg", "webp"].includes(f.output) &&
+        (f.input === "pdf" || (OFFICE_INPUTS as readonly string[]).includes(f.input));
+      if (ownHandler || seen.has(key)) continue;
       seen.add(key);
       out.push({ input: f.input, output: f.output });
     }

@@ -50,6 +50,11 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   jq: "jq",
   "fc-scan": "fontconfig",
   "ebook-convert": "calibre",
+  // issue 32: documents → e-books are read back by calibre's ebook-meta; DjVu by DjVuLibre's ddjvu/djvused/djvudump
+  "ebook-meta": "calibre",
+  ddjvu: "djvulibre-bin",
+  djvused: "djvulibre-bin",
+  djvudump: "djvulibre-bin",
   inkscape: "inkscape",
   zip: "zip",
   php: "php-cli",

@@ -186,6 +186,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   inkscape: ["inkscape"],
   poppler: ["poppler"],
   pandoc: ["pandoc"],
+  djvulibre: ["djvulibre"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -202,4 +203,5 @@ export const NATIVE_VERSIONS = {
   inkscape: "1.2.2",
   poppler: "22.12.0",
   pandoc: "2.17.1.1",
+  djvulibre: "3.5.28",
 } as const;

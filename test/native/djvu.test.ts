@@ -1,0 +1,121 @@
+/**
+ * DjVu (issue 32) through the operations and the native engine's djvulibre row: the corpus's 4-page bundled DjVu to
+ * pdf (pdfinfo: as many pages as djvused counts, each page the DjVu page's size at its resolution), to png and jpg one
+ * file per page (identify: each page's pixel size as djvused reports it), to djvu (a bundled re-save djvused reads
+ * with the same pages); hostile inputs: not a DjVu, truncated, and a page declaring 32767 × 32767 pixels (OVER_BUDGET
+ * before anything renders).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+
+let native: NativeServer;
+beforeAll(async () => {
+  native = await startNativeEngine();
+}, 90_000);
+afterAll(async () => native?.stop());
+
+const REL = "office/pywikibot-myfile.djvu";
+const dir = mkdtempSync(join(tmpdir(), "djvu-"));
+const ctx = () => testContext({ engines: native.engines() });
+const source = () => new Uint8Array(readFileSync(corpusPath(REL)));
+const convert = (data: Uint8Array, output_format: string, name = "myfile.djvu", extra = {}) =>
+  execute("convert", { output_format, ...extra }, [bytesInput(name, data)], ctx());
+const saved = (data: Uint8Array, name: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, data);
+  return p;
+};
+/** djvused's page count and per-page pixel sizes and resolutions (dump of INFO chunks). */
+function djvuPages(path: string): { w: number; h: number; dpi: number }[] {
+  const n = Number(execFileSync("djvused", ["-e", "n", path], { encoding: "utf8" }).trim());
+  return Array.from({ length: n }, (_, i) => {
+    const size = execFileSync("djvused", ["-e", `select ${i + 1}; size`, path], { encoding: "utf8" });
+    const m = /width=(\d+) height=(\d+)(?: dpi=(\d+))?/.exec(size)!;
+    const dump = execFileSync("djvudump", [path], { encoding: "utf8" });
+    const dpi = Number(m[3] ?? [...dump.matchAll(/INFO \[10\].*?, (\d+) dpi/g)][i]?.[1] ?? 300);
+    return { w: +m[1]!, h: +m[2]!, dpi };
+  });
+}
+
+describe("djvu → pdf, png, jpg, djvu (DjVuLibre)", () => {
+  it("→ pdf: pdfinfo's page count is djvused's, each page the DjVu page's size in points", async () => {
+    const pages = djvuPages(corpusPath(REL));
+    expect(pages.length).toBe(4);
+    const r = await convert(source(), "pdf");
+    expect(r.engine.name).toBe("djvulibre");
+    expect(r.out.files[0]!.filename).toBe("myfile.pdf");
+    const path = saved(dataOf(r.out.files[0]!), "out.pdf");
+    const info = execFileSync("pdfinfo", ["-l", "99", path], { encoding: "utf8" });
+    expect(Number(/^Pages:\s+(\d+)/m.exec(info)![1])).toBe(pages.length);
+    const sizes = [...info.matchAll(/Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/g)].map((m) => [+m[1]!, +m[2]!]);
+    expect(sizes.length).toBe(pages.length);
+    for (const [i, p] of pages.entries()) {
+      expect(sizes[i]![0]).toBeCloseTo((p.w / p.dpi) * 72, 0);
+      expect(sizes[i]![1]).toBeCloseTo((p.h / p.dpi) * 72, 0);
+    }
+  }, 120_000);
+
+  it("pages=2-3 → a 2-page pdf", async () => {
+    const r = await convert(source(), "pdf", "myfile.djvu", { pages: "2-3" });
+    const info = execFileSync("pdfinfo", [saved(dataOf(r.out.files[0]!), "range.pdf")], { encoding: "utf8" });
+    expect(/^Pages:\s+(\d+)/m.exec(info)![1]).toBe("2");
+  }, 120_000);
+
+  it.each(["png", "jpg"])(
+    "→ %s: one image per page, each the page's pixel size (identify)",
+    async (format) => {
+      const pages = djvuPages(corpusPath(REL));
+      const r = await convert(source(), format);
+      expect(r.out.files.map((f) => f.filename)).toEqual(pages.map((_, i) => `myfile-${i + 1}.${format}`));
+      for (const [i, f] of r.out.files.entries()) {
+        const id = execFileSync("identify", ["-format", "%m %w %h", saved(dataOf(f), `p${i}.${format}`)], {
+          encoding: "utf8",
+        });
+        expect(id).toBe(`${format === "jpg" ? "JPEG" : "PNG"} ${pages[i]!.w} ${pages[i]!.h}`);
+      }
+    },
+    120_000,
+  );
+
+  it("→ djvu: a bundled DjVu (FORM:DJVM) djvused reads with the same pages", async () => {
+    const r = await convert(source(), "djvu");
+    const path = saved(dataOf(r.out.files[0]!), "resaved.djvu");
+    expect(execFileSync("djvudump", [path], { encoding: "utf8" })).toMatch(/FORM:DJVM/);
+    expect(djvuPages(path)).toEqual(djvuPages(corpusPath(REL)));
+  }, 120_000);
+});
+
+describe("hostile DjVu", () => {
+  it("a file that is no DjVu → OPEN_FAILED", async () => {
+    await expectTaskError(() => convert(new TextEncoder().encode("%PDF-1.4 not a djvu"), "pdf"), "OPEN_FAILED");
+  }, 60_000);
+
+  it("the corpus DjVu truncated to half → a coded error (OPEN_FAILED or CONVERSION_FAILED), not a crash", async () => {
+    const half = source().subarray(0, 1500);
+    let code = "";
+    try {
+      await convert(half, "pdf");
+    } catch (e) {
+      code = (e as { code?: string }).code ?? "";
+    }
+    expect(["OPEN_FAILED", "CONVERSION_FAILED"]).toContain(code);
+  }, 60_000);
+
+  it("a page declaring 32767 × 32767 pixels (1 G pixels in 30 bytes) → OVER_BUDGET before rendering", async () => {
+    // FORM:DJVU holding only an INFO chunk: width, height (big-endian), version 24/0, 300 dpi (little-endian), gamma 22
+    const info = [0x7f, 0xff, 0x7f, 0xff, 24, 0, 0x2c, 0x01, 22, 0];
+    const body = [..."DJVU", ..."INFO"].map((c) => (typeof c === "string" ? c.charCodeAt(0) : c));
+    const chunk = [...body, 0, 0, 0, info.length, ...info];
+    const bomb = new Uint8Array([..."AT&TFORM".split("").map((c) => c.charCodeAt(0)), 0, 0, 0, chunk.length, ...chunk]);
+    const t0 = Date.now();
+    await expectTaskError(() => convert(bomb, "png", "bomb.djvu"), "OVER_BUDGET");
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
+});
