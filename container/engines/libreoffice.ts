@@ -163,8 +163,8 @@ function pdfExportOptions(
   };
 }
 
-/** Maps the pool's failures to the task error vocabulary. */
-function officeFailure(err: unknown, filename: string): unknown {
+/** Maps the pool's failures to the task error vocabulary (a NativeError naming `filename`; other errors unchanged). */
+export function officeFailure(err: unknown, filename: string): unknown {
   if (!(err instanceof OfficeError)) return err;
   const code =
     err.code === "CONVERT_FAILED" || err.code === "ENGINE_CRASHED" || err.code === "NO_FILTER"

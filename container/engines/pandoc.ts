@@ -4,9 +4,17 @@
  * include naming /etc/… is not followed), and every image that is not a data: URL becomes its alt text before the
  * writer runs, so nothing naming file:///etc/… or a loopback URL is fetched or embedded. Kind office (convert), as
  * the Worker's row "pandoc" takes it.
+ *
+ * → pdf (rst and tex, issue 32; no TeX distribution in the image): pandoc writes ODT, LibreOffice's warm pool lays it
+ * out as PDF. Measured on the corpus (docutils-demo.rst, texlive-sample2e.tex; words of pandoc's plain text found by
+ * pdftotext): ODT → LibreOffice 93.3 % / 100 %, DOCX → LibreOffice 93.0 % / 100 %, pandoc's HTML printed by Chromium
+ * 93.3 % / 100 % — equal text, so the route that stays in this engine (Chromium is the Worker's Browser Rendering
+ * binding, another engine) and keeps TeX math as formula objects was taken.
  */
 import type { OfficeRequest } from "../../native-protocol/office.ts";
+import { join } from "node:path";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { officeFailure, officePool } from "./libreoffice.ts";
 
 /** Input format → pandoc reader. txt is read as Markdown (plain paragraphs stay paragraphs). */
 export const PANDOC_READERS: Record<string, string> = {
@@ -27,6 +35,8 @@ export const PANDOC_WRITERS: Record<string, { writer: string; standalone: boolea
   rtf: { writer: "rtf", standalone: true },
   tex: { writer: "latex", standalone: true },
   txt: { writer: "plain", standalone: false },
+  // laid out by LibreOffice from pandoc's ODT
+  pdf: { writer: "odt", standalone: false },
 };
 
 /**
@@ -63,6 +73,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   const ast = JSON.parse(new TextDecoder().decode(await get(call, "ast.json")));
   await put(call, "safe.json", new TextEncoder().encode(JSON.stringify(withoutExternalImages(ast))));
   // 2. write
+  const written = req.format === "pdf" ? "odt" : req.format;
   const r = await run(call, pandoc, [
     "-f",
     "json",
@@ -70,11 +81,25 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     out.writer,
     ...(out.standalone ? ["-s"] : []),
     "-o",
-    `out.${req.format}`,
+    `out.${written}`,
     "safe.json",
   ]);
   check(r, "pandoc", fail);
-  return { data: await get(call, `out.${req.format}`), pages: null, fontsSubstituted: [] };
+  if (req.format !== "pdf") return { data: await get(call, `out.${req.format}`), pages: null, fontsSubstituted: [] };
+  // 3. pdf: the ODT laid out by LibreOffice
+  tool(call, "libreoffice");
+  try {
+    const laid = await officePool(call.root).convert({
+      input: join(call.work, "out.odt"),
+      output: join(call.work, "out.pdf"),
+      format: "pdf",
+      timeoutMs: call.timeoutMs,
+      ...(req.pdf?.pages ? { pages: req.pdf.pages } : {}),
+    });
+    return { data: await get(call, "out.pdf"), pages: laid.pages, fontsSubstituted: [] };
+  } catch (err) {
+    throw officeFailure(err, req.input.filename);
+  }
 }
 
 /** The pandoc engine (kind office: convert between markup and documents). */

@@ -55,6 +55,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   ddjvu: "djvulibre-bin",
   djvused: "djvulibre-bin",
   djvudump: "djvulibre-bin",
+  // issue 32: docutils' own renderer is the oracle of rst → pdf (test/native/markup-pdf.test.ts)
+  rst2html: "python3-docutils",
   inkscape: "inkscape",
   zip: "zip",
   php: "php-cli",

@@ -91,6 +91,9 @@ export const PANDOC_CONVERSIONS: readonly { input: string; output: string }[] = 
   ...["docx", "html", "odt", "rst", "rtf", "tex", "txt"].map((output) => ({ input: "md", output })),
   ...["docx", "html", "md", "odt", "rtf", "txt"].map((output) => ({ input: "rst", output })),
   ...["md", "txt", "html"].map((output) => ({ input: "tex", output })),
+  // issue 32: rst and tex → pdf, pandoc's ODT laid out by LibreOffice (container/engines/pandoc.ts says why)
+  { input: "rst", output: "pdf" },
+  { input: "tex", output: "pdf" },
   ...["docx", "odt", "rtf", "txt", "md", "tex", "rst"].map((output) => ({ input: "html", output })),
   ...["md", "tex", "html"].map((output) => ({ input: "txt", output })),
 ];
