@@ -30,6 +30,7 @@ import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
 import { pandocEngine } from "./engines/pandoc.ts";
 import { poppler } from "./engines/poppler.ts";
 import { djvulibre } from "./engines/djvulibre.ts";
+import { pdfDxf } from "./engines/pdf-dxf.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
@@ -52,6 +53,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   poppler,
   pandoc: pandocEngine,
   djvulibre,
+  "inkscape-pdf": pdfDxf,
 };
 
 const env = process.env;

@@ -257,6 +257,17 @@ async function convert(req: OfficeRequest, call: NativeCall) {
           throw new NativeError("CONVERSION_FAILED", `${req.input.filename}: LibreOffice Draw found no pages.`);
         return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted: [] };
       }
+      if (format === "odd") {
+        // odd: CloudConvert's name for an OpenDocument drawing (.odg) — every page a Draw page, text and shapes editable
+        const r = await pool.convert({
+          ...base,
+          input,
+          output: join(call.work, "out.odg"),
+          format: "odg",
+          importFilter: "draw_pdf_import",
+        });
+        return { data: await get(call, "out.odg"), pages: r.pages, fontsSubstituted: [] };
+      }
       throw new NativeError("INVALID_CONVERSION_TYPE", `LibreOffice does not convert PDF to ${format} here.`);
     }
     const input = await put(call, localName("in", req.input.filename), req.input.data);

@@ -300,6 +300,17 @@ export const ENGINES = [
     aliases: ["ddjvu", "djvu"],
   },
   {
+    // PDF → DXF (issue 32): Inkscape's PDF import, every object a path, the R14 exporter, one DXF per page
+    // (container/engines/pdf-dxf.ts)
+    name: "inkscape-pdf",
+    version: NATIVE_VERSIONS.inkscape,
+    kind: "office",
+    placement: "native",
+    offers: { operations: ["convert"], formats: [{ input: "pdf", output: "dxf" }] },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["inkscape"],
+  },
+  {
     name: "imagemagick-native",
     version: NATIVE_VERSIONS.imagemagick,
     kind: "image",

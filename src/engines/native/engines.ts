@@ -31,5 +31,6 @@ export function nativeEngines(
     poppler: nativeEngine("office", rpc("poppler")),
     pandoc: nativeEngine("office", rpc("pandoc")),
     djvulibre: nativeEngine("office", rpc("djvulibre")),
+    "inkscape-pdf": nativeEngine("office", rpc("inkscape-pdf")),
   };
 }

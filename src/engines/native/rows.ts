@@ -79,9 +79,10 @@ export const OFFICE_OUTPUTS = {
 
 /**
  * PDF → editable documents by LibreOffice (issue 32): docx, doc, odt, rtf (pdftohtml's HTML laid out by Writer, chosen
- * over writer_pdf_import by measurement) and emf/wmf one file per page (Draw's PDF import).
+ * over writer_pdf_import by measurement), emf/wmf one file per page and odd (CloudConvert's name for an OpenDocument
+ * drawing, written as ODG) by Draw's PDF import.
  */
-export const LIBREOFFICE_PDF_OUTPUTS = ["docx", "doc", "odt", "rtf", "emf", "wmf"] as const;
+export const LIBREOFFICE_PDF_OUTPUTS = ["docx", "doc", "odt", "rtf", "emf", "wmf", "odd"] as const;
 
 /**
  * Markup ↔ documents by pandoc (container/engines/pandoc.ts, always --sandbox), the catalogue's pairs: md, rst, tex,
@@ -190,6 +191,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   poppler: ["poppler"],
   pandoc: ["pandoc"],
   djvulibre: ["djvulibre"],
+  "inkscape-pdf": ["inkscape"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */

@@ -1,0 +1,90 @@
+/**
+ * PDF → DXF (issue 32): each page imported by Inkscape 1.2's own PDF importer (poppler underneath), every object
+ * turned into a path (text included: DXF has no fonts), written by the R14 exporter (dxf_outlines; the R12 one drops
+ * text and rectangles), one DXF per page — DXF has no pages. Kind office (convert), as the Worker's row "inkscape-pdf"
+ * takes it. At most MAX_PAGES pages; each Inkscape run has the call's time and memory limits.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { OfficePart, OfficeRequest } from "../../native-protocol/office.ts";
+import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+/** The most pages converted to DXF (one Inkscape run each). */
+export const MAX_PAGES = 50;
+
+/** Inkscape's environment: a private home in the call's folder, no display or session bus. */
+function privateEnv(call: NativeCall): Record<string, string> {
+  return {
+    HOME: call.work,
+    XDG_CONFIG_HOME: join(call.work, ".config"),
+    XDG_CACHE_HOME: join(call.work, ".cache"),
+    XDG_DATA_HOME: join(call.work, ".local"),
+    DISPLAY: "",
+    WAYLAND_DISPLAY: "",
+    DBUS_SESSION_BUS_ADDRESS: "disabled:",
+    GIO_USE_VFS: "local",
+  };
+}
+
+/** The 1-based pages of `spec` ("1-2", "1,3,5-") within 1..count, in order; all pages when spec is absent. */
+export function pageList(spec: string | undefined, count: number): number[] {
+  if (!spec) return Array.from({ length: count }, (_, i) => i + 1);
+  const out = new Set<number>();
+  for (const part of spec.split(",")) {
+    const m = /^\s*(\d*)\s*(-?)\s*(\d*)\s*$/.exec(part);
+    if (!m) continue;
+    const from = m[1] ? +m[1] : 1;
+    const to = m[2] ? (m[3] ? +m[3] : count) : from;
+    for (let p = from; p <= Math.min(to, count); p++) if (p >= 1) out.add(p);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+async function convert(req: OfficeRequest, call: NativeCall) {
+  if (req.format !== "dxf")
+    throw new NativeError("INVALID_CONVERSION_TYPE", `This engine writes dxf, not ${req.format}.`);
+  const inkscape = tool(call, "inkscape").path;
+  const input = await put(call, "in.pdf", req.input.data);
+  const info = await run(call, "pdfinfo", [input]);
+  check(
+    info,
+    "pdfinfo",
+    (t) => new NativeError("OPEN_FAILED", `${req.input.filename} is not a PDF poppler reads: ${why(t)}`),
+  );
+  const count = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? 0);
+  const pages = pageList(req.pdf?.pages, count);
+  if (!pages.length) throw new NativeError("CONVERSION_FAILED", `${req.input.filename}: no page to convert.`);
+  if (pages.length > MAX_PAGES)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${req.input.filename}: ${pages.length} pages; at most ${MAX_PAGES} are converted to DXF (choose some with pages).`,
+    );
+  const parts: OfficePart[] = [];
+  for (const page of pages) {
+    const out = `page-${page}.dxf`;
+    const r = await run(
+      call,
+      inkscape,
+      [
+        `--pdf-page=${page}`,
+        "--actions=select-all:all;object-to-path",
+        "--export-extension=org.ekips.output.dxf_outlines",
+        `--export-filename=${out}`,
+        input,
+      ],
+      { env: privateEnv(call) },
+    );
+    check(
+      r,
+      "Inkscape",
+      (t) => new NativeError("CONVERSION_FAILED", `Inkscape could not convert page ${page}: ${why(t)}`),
+    );
+    if (!existsSync(join(call.work, out)))
+      throw new NativeError("CONVERSION_FAILED", `Inkscape wrote no DXF for page ${page} of ${req.input.filename}.`);
+    parts.push({ label: String(page), data: await get(call, out) });
+  }
+  return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted: [] };
+}
+
+/** PDF → DXF by Inkscape (kind office: convert pdf → dxf, one file per page). */
+export const pdfDxf: NativeEngineDef = { tool: "inkscape", methods: { convert } };
