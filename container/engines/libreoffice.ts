@@ -26,6 +26,7 @@ import {
   type NativeEngineDef,
 } from "./common.ts";
 import { fromPdf } from "./poppler.ts";
+import { slidesToSwf } from "./slides-swf.ts";
 
 let pool: OfficePool | undefined;
 
@@ -113,8 +114,11 @@ function sniff(filename: string, data: Uint8Array): void {
     );
 }
 
-/** Outputs made from LibreOffice's PDF of the document by poppler (pdftotext/pdftohtml/pdftocairo) or Ghostscript (xps). */
-const VIA_PDF = new Set(["eps", "ps", "xps"]);
+/**
+ * Outputs made from LibreOffice's PDF of the document by poppler (pdftotext/pdftohtml/pdftocairo), Ghostscript (xps)
+ * or pdftoppm and ffmpeg (swf of presentations, slides-swf.ts).
+ */
+const VIA_PDF = new Set(["eps", "ps", "xps", "swf"]);
 /** Outputs LibreOffice writes for some document kinds only; for the others (txt of a presentation) through its PDF. */
 const VIA_PDF_WHEN_NO_FILTER = new Set(["txt", "html"]);
 /** PDF input: editable text outputs, through pdftohtml's HTML loaded into Writer (measured better than writer_pdf_import, issue 32). */
@@ -281,6 +285,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
         ...(req.pdf?.pages ? { pages: req.pdf.pages } : {}),
       });
       if (format === "xps") return { ...(await toXps(call, pdf, req.input.filename)), fonts: r.fontsRequested };
+      if (format === "swf") return { ...(await slidesToSwf(call, pdf, req.input.filename)), fonts: r.fontsRequested };
       const out = await fromPdf(call, pdf, format, {
         filename: req.input.filename,
         encoding: req.text?.encoding,

@@ -57,6 +57,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   djvudump: "djvulibre-bin",
   // issue 32: docutils' own renderer is the oracle of rst → pdf (test/native/markup-pdf.test.ts)
   rst2html: "python3-docutils",
+  // issue 32: the SWF of slides is told by its magic (test/native/slides-swf.test.ts)
+  file: "file",
   inkscape: "inkscape",
   zip: "zip",
   php: "php-cli",

@@ -68,12 +68,13 @@ export const OFFICE_INPUTS = [...WRITER_INPUTS, ...CALC_INPUTS, ...IMPRESS_INPUT
 /**
  * What the libreoffice row writes besides pdf and images, by the kind of document (issue 32; CloudConvert's
  * catalogue lists): LibreOffice's own export filters (container/office/uno_bridge.py EXPORTS), and through its PDF
- * txt/html of presentations (poppler), eps (pdftocairo, one file per page), xps (Ghostscript's xpswrite).
+ * txt/html of presentations (poppler), eps (pdftocairo, one file per page), xps (Ghostscript's xpswrite), swf of
+ * presentations (the slides as JPEG frames muxed by ffmpeg: LibreOffice 7 has no Flash export; slides-swf.ts).
  */
 export const OFFICE_OUTPUTS = {
   writer: ["doc", "docx", "odt", "rtf", "txt", "html", "xps"],
   calc: ["xls", "xlsx", "ods", "csv", "html", "xps"],
-  impress: ["ppt", "pptx", "odp", "html", "txt", "eps", "emf", "xps"],
+  impress: ["ppt", "pptx", "odp", "html", "txt", "eps", "emf", "xps", "swf"],
   draw: ["odg", "svg", "emf", "wmf", "eps"],
 } as const;
 
