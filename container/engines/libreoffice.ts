@@ -89,8 +89,9 @@ const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
     ]),
   ),
   ...Object.fromEntries(
-    // et, dps: WPS Office's spreadsheet and presentation are Excel 97 and PowerPoint 97 files
-    ["doc", "dot", "xls", "xlt", "ppt", "pps", "pot", "et", "dps"].map((e) => [
+    // et, dps: WPS Office's spreadsheet and presentation are Excel 97 and PowerPoint 97 files; sdw, sdc, sda:
+    // StarOffice 3–5 documents are OLE compound files too (issue 32)
+    ["doc", "dot", "xls", "xlt", "ppt", "pps", "pot", "et", "dps", "sdw", "sdc", "sda"].map((e) => [
       e,
       (b: Uint8Array) => startsWith(b, OLE),
     ]),

@@ -59,6 +59,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   rst2html: "python3-docutils",
   // issue 32: the SWF of slides is told by its magic (test/native/slides-swf.test.ts)
   file: "file",
+  // issue 32: libstaroffice's own readers are the StarOffice fixtures' oracles (test/native/staroffice.test.ts)
+  sdw2html: "libstaroffice-tools",
+  sd2text: "libstaroffice-tools",
   inkscape: "inkscape",
   zip: "zip",
   php: "php-cli",

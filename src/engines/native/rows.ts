@@ -29,6 +29,8 @@ export const WRITER_INPUTS = [
   "zabw",
   "hwp",
   "pages",
+  // issue 32: StarWriter 3–5, through LibreOffice's libstaroffice import (test/fixtures/staroffice)
+  "sdw",
 ] as const;
 /** Formats LibreOffice opens in Calc (et: WPS Office's spreadsheet, an Excel 97 file; numbers: Apple Numbers 2013+). */
 export const CALC_INPUTS = [
@@ -43,6 +45,8 @@ export const CALC_INPUTS = [
   "csv",
   "et",
   "numbers",
+  // issue 32: StarCalc 3–5 (libstaroffice import)
+  "sdc",
 ] as const;
 /** Formats LibreOffice opens in Impress (dps: WPS Office's presentation, a PowerPoint 97 file; key: Apple Keynote 2013+). */
 export const IMPRESS_INPUTS = [
@@ -58,6 +62,8 @@ export const IMPRESS_INPUTS = [
   "fodp",
   "dps",
   "key",
+  // issue 32: StarImpress 3–5 (libstaroffice import); a StarDraw .sda opens in Draw and has only pdf/images
+  "sda",
 ] as const;
 /** Formats LibreOffice opens in Draw. */
 export const DRAW_INPUTS = ["odg"] as const;
