@@ -71,6 +71,8 @@ export const EBOOK_DOCUMENT_OUTPUTS = ["azw3", "epub", "lrf", "mobi", "oeb", "pd
 export const EBOOK_PAIRS: readonly { input: string; output: string }[] = [
   ...EBOOK_INPUTS.flatMap((input) => EBOOK_OUTPUTS.map((output) => ({ input, output }))),
   ...EBOOK_DOCUMENT_INPUTS.flatMap((input) => EBOOK_DOCUMENT_OUTPUTS.map((output) => ({ input, output }))),
+  // Apple Pages → epub (the catalogue's one e-book output of pages): LibreOffice writes DOCX, calibre the EPUB
+  { input: "pages", output: "epub" },
 ];
 
 /** One output e-book format. */

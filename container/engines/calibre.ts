@@ -28,9 +28,10 @@ import {
   type NativeEngineDef,
 } from "./common.ts";
 import { checkZipBudget } from "./zip-guard.ts";
+import { officeFailure, officePool } from "./libreoffice.ts";
 
 /** Inputs that are zips calibre unpacks whole, and the most they may unpack to (bytes, members). */
-const ZIPPED = new Set(["epub", "cbz", "cbc", "htmlz", "txtz", "docx", "odt"]);
+const ZIPPED = new Set(["epub", "cbz", "cbc", "htmlz", "txtz", "docx", "odt", "pages"]);
 const MAX_UNPACKED = 1024 * 1024 * 1024;
 const MAX_MEMBERS = 20_000;
 /** calibre's own paper sizes (--paper-size); the others of EBOOK_PAGE_FORMATS become a custom size, inches. */
@@ -138,6 +139,21 @@ async function cbrAsCbz(call: NativeCall, cbr: string, filename: string): Promis
   return cbz;
 }
 
+/**
+ * An Apple Pages document as DOCX, written by LibreOffice's warm pool (its libetonyek import): calibre has no Pages
+ * reader. @throws NativeError ENGINE_UNAVAILABLE (no LibreOffice) | OPEN_FAILED | CONVERSION_FAILED | TIMEOUT
+ */
+async function pagesAsDocx(call: NativeCall, pages: string, filename: string): Promise<string> {
+  tool(call, "libreoffice");
+  const docx = join(call.work, "in-pages.docx");
+  try {
+    await officePool(call.root).convert({ input: pages, output: docx, format: "docx", timeoutMs: call.timeoutMs });
+  } catch (err) {
+    throw officeFailure(err, filename);
+  }
+  return docx;
+}
+
 async function convert(req: EbookRequest, call: NativeCall) {
   const inFormat = req.input.format.toLowerCase();
   if (!EBOOK_PAIRS.some((p) => p.input === inFormat && p.output === req.format))
@@ -145,6 +161,7 @@ async function convert(req: EbookRequest, call: NativeCall) {
   if (ZIPPED.has(inFormat)) checkZipBudget(req.input.data, req.input.filename, MAX_UNPACKED, MAX_MEMBERS);
   let input = await put(call, `in.${inFormat}`, req.input.data);
   if (inFormat === "cbr") input = await cbrAsCbz(call, input, req.input.filename);
+  if (inFormat === "pages") input = await pagesAsDocx(call, input, req.input.filename);
   const written = WRITTEN_AS[req.format] ?? req.format;
   const output = join(call.work, `out.${written}`);
   const config = join(call.work, "calibre-config");

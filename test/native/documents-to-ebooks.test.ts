@@ -1,13 +1,15 @@
 /**
  * Documents → e-books (issue 32) through the operations and the native engine: docx, odt, rtf, txt, html and pdf of the
  * corpus to every e-book output CloudConvert lists for them (azw3, epub, lrf, mobi, oeb, pdb) by calibre's row, and
- * html → doc by LibreOffice's. Judged outside our code: each output's own signature, unzip (EPUB/OEB package and
+ * html → doc by LibreOffice's, pages → epub (LibreOffice's DOCX, then calibre), and an HTML naming local files and a
+ * loopback URL (nothing read, nothing fetched). Judged outside our code: each output's own signature, unzip (EPUB/OEB package and
  * chapter text), the PalmDOC/KF8 text records of MOBI/AZW3 (test/support/ebook-oracles.ts), calibre's ebook-meta for
  * the title written into PDB and LRF, and pdftotext of LibreOffice's CLI reading the doc back. The source's phrase
  * comes from the corpus MANIFEST (or pdftotext of the source PDF).
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +93,55 @@ describe("documents → every e-book output the catalogue lists (calibre)", () =
       }
     }, 600_000);
   }
+
+  it("tika-testPages.pages → epub (LibreOffice's DOCX, then calibre): ≥ 90 % of the words of Apple's own QuickLook preview", async () => {
+    const rel = "office/tika-testPages.pages";
+    const preview = join(mkdtempSync(join(tmpdir(), "pages-")), "Preview.pdf");
+    writeFileSync(
+      preview,
+      execFileSync("unzip", ["-p", corpusPath(rel), "QuickLook/Preview.pdf"], { maxBuffer: 1 << 26 }),
+    );
+    const want = spawnSync("pdftotext", [preview, "-"], { encoding: "utf8" }).stdout.match(/\p{L}{4,}/gu) ?? [];
+    expect(want.length).toBeGreaterThan(20);
+    const r = await execute(
+      "convert",
+      { output_format: "epub" },
+      [bytesInput("tika-testPages.pages", corpus(rel))],
+      ctx(),
+    );
+    expect(r.engine.name).toBe("calibre");
+    const out = dataOf(r.out.files[0]!);
+    expect(signatureProblem("epub", out)).toBeNull();
+    const got = new Set(norm(plain(zipText(saved(out, "zip"), "*html"))).match(/\p{L}{4,}/gu) ?? []);
+    expect(want.filter((w) => got.has(w)).length / want.length).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+
+  it("html linking /etc/passwd (file:, absolute, relative) and a loopback URL → epub: no request, no passwd line", async () => {
+    const requests: string[] = [];
+    const web = createServer((req, res) => {
+      requests.push(req.url ?? "");
+      res.end("LOOPBACK-CONTENT");
+    });
+    await new Promise<void>((ok) => web.listen(0, "127.0.0.1", ok));
+    const port = (web.address() as { port: number }).port;
+    try {
+      const html = `<html><head><title>Evil</title><link rel="stylesheet" href="file:///etc/passwd"><link rel="stylesheet" href="http://127.0.0.1:${port}/s.css"></head><body><p>Safe paragraph</p><a href="/etc/passwd">a</a><a href="file:///etc/hostname">b</a><a href="../../../../../../../etc/group">c</a><img src="/etc/passwd"><img src="http://127.0.0.1:${port}/i.png"><iframe src="file:///etc/passwd"></iframe></body></html>`;
+      const r = await execute(
+        "convert",
+        { output_format: "epub" },
+        [bytesInput("evil.html", new TextEncoder().encode(html))],
+        ctx(),
+      );
+      const path = saved(dataOf(r.out.files[0]!), "zip");
+      const all = execFileSync("unzip", ["-p", path], { encoding: "latin1", maxBuffer: 1 << 26 });
+      expect(all).toContain("Safe paragraph");
+      expect(all).not.toMatch(/root:x?:?0:0|nologin|LOOPBACK-CONTENT/);
+      expect(zipNames(path).filter((n) => /passwd|hostname|group/.test(n))).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      web.close();
+    }
+  }, 300_000);
 
   it("a docx that is a zip bomb is OVER_BUDGET before calibre opens it", async () => {
     // a stored zip whose central directory declares a 2 GiB member
