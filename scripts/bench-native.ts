@@ -37,7 +37,7 @@ const DOCS = [
 ];
 const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-c02-22.pdf"];
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((res) => {
     const s = createServer();
     s.listen(0, "127.0.0.1", () => {
@@ -45,7 +45,7 @@ const freePort = () =>
       s.close(() => res(p));
     });
   });
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
@@ -101,7 +101,7 @@ function coldRate(n: number): number {
 }
 
 /** Office → office pairs of issue 32 (one per family and direction), and the PDFs of pdf → docx. */
-const OFFICE_PAIRS: [string, string][] = [
+export const OFFICE_PAIRS: [string, string][] = [
   ["office/gotenberg-pages_3.docx", "odt"],
   ["office/tika-testWORD.doc", "docx"],
   ["office/tika-testODFwithOOo3.odt", "docx"],
@@ -111,10 +111,15 @@ const OFFICE_PAIRS: [string, string][] = [
   ["office/tika-testFooter.ods", "xlsx"],
   ["office/tika-testPPT.ppt", "pptx"],
 ];
-const PDF_DOCX = ["pdf/gotenberg-pages_12.pdf", "pdf/pdfjs-nested_outline.pdf", "pdf/pdfjs-rotation.pdf"];
+export const PDF_DOCX = ["pdf/gotenberg-pages_12.pdf", "pdf/pdfjs-nested_outline.pdf", "pdf/pdfjs-rotation.pdf"];
 
 /** `n` conversions of `pairs` (cycled) through the engine's LibreOffice at `concurrency`; documents per minute. */
-async function pairRate(url: string, pairs: [string, string][], n: number, concurrency: number): Promise<number> {
+export async function pairRate(
+  url: string,
+  pairs: [string, string][],
+  n: number,
+  concurrency: number,
+): Promise<number> {
   const items = pairs.map(([rel, format]) => ({
     input: { data: new Uint8Array(readFileSync(join(CORPUS, rel))), filename: rel.split("/").pop()! },
     format,
@@ -130,7 +135,7 @@ async function pairRate(url: string, pairs: [string, string][], n: number, concu
 }
 
 /** The same pairs run cold: one `soffice --convert-to` per file (pdf: `pdftohtml` first, as the engine does). */
-function coldPairRate(pairs: [string, string][], n: number): number {
+export function coldPairRate(pairs: [string, string][], n: number): number {
   const dir = mkdtempSync(join(tmpdir(), "bench-soffice-pairs-"));
   const profile = `file://${join(dir, "profile")}`;
   const one = ([rel, format]: [string, string]) => {
