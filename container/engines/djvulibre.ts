@@ -4,7 +4,8 @@
  * file per page (ddjvu -format=tiff, then ImageMagick), djvu → djvu a bundled re-save (djvmcvt -b). Kind office
  * (convert), as the Worker's row "djvulibre" takes it.
  *
- * Before rendering, djvused lists every page's size: a file that is not a DjVu is OPEN_FAILED, one whose pages
+ * An indirect multi-page DjVu (pages as separate files the document names by path) is UNSUPPORTED, unopened: nothing
+ * beside the input is read. Before rendering, djvused lists every page's size: a file that is not a DjVu is OPEN_FAILED, one whose pages
  * declare more than MAX_PAGE_PIXELS (a decompression bomb: a few bytes of JB2 can declare 32767 × 32767) is
  * OVER_BUDGET, unrendered. Every run has the call's time and memory limits (run.ts).
  */
@@ -22,6 +23,16 @@ export const MAX_PAGES = 2000;
 function isDjvu(data: Uint8Array): boolean {
   const head = new TextDecoder("latin1").decode(data.subarray(0, 16));
   return head.startsWith("AT&TFORM") && /^DJV[UM]$/.test(head.slice(12, 16));
+}
+
+/**
+ * True for an indirect multi-page DjVu: FORM:DJVM whose DIRM chunk (first in the form) has the bundled bit (0x80 of its
+ * first byte) clear — its pages are separate files named in the directory, which DjVuLibre would open beside the input
+ * (any path the file names). Only bundled documents are read.
+ */
+export function isIndirectDjvu(data: Uint8Array): boolean {
+  const at = (i: number, s: string) => new TextDecoder("latin1").decode(data.subarray(i, i + s.length)) === s;
+  return at(12, "DJVM") && at(16, "DIRM") && data.length > 24 && (data[24]! & 0x80) === 0;
 }
 
 /** Page sizes djvused reports (`size` of every page), in pixels. */
@@ -55,6 +66,11 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     throw new NativeError("INVALID_CONVERSION_TYPE", `DjVuLibre does not convert djvu to ${format}.`);
   if (!isDjvu(req.input.data))
     throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a DjVu file (no AT&TFORM DJVU/DJVM header).`);
+  if (isIndirectDjvu(req.input.data))
+    throw new NativeError(
+      "UNSUPPORTED",
+      `${req.input.filename} is an indirect DjVu (its pages are separate files it names); only bundled DjVu documents are read. Bundle it with djvmcvt -b first.`,
+    );
   const input = await put(call, "in.djvu", req.input.data);
   const pages = await pageSizes(call, bin("djvused"), input, req.input.filename);
   const fail = (t: string) =>

@@ -2,7 +2,7 @@
  * DjVu (issue 32) through the operations and the native engine's djvulibre row: the corpus's 4-page bundled DjVu to
  * pdf (pdfinfo: as many pages as djvused counts, each page the DjVu page's size at its resolution), to png and jpg one
  * file per page (identify: each page's pixel size as djvused reports it), to djvu (a bundled re-save djvused reads
- * with the same pages); hostile inputs: not a DjVu, truncated, and a page declaring 32767 × 32767 pixels (OVER_BUDGET
+ * with the same pages); hostile inputs: not a DjVu, truncated, an indirect DjVu naming local files as its pages, and a page declaring 32767 × 32767 pixels (OVER_BUDGET
  * before anything renders).
  */
 import { execFileSync } from "node:child_process";
@@ -106,6 +106,27 @@ describe("hostile DjVu", () => {
       code = (e as { code?: string }).code ?? "";
     }
     expect(["OPEN_FAILED", "CONVERSION_FAILED"]).toContain(code);
+  }, 60_000);
+
+  it("an indirect DjVu whose directory names /etc/passwd and a FIFO as its pages → UNSUPPORTED, neither opened", async () => {
+    const fifo = join(dir, "page.fifo");
+    execFileSync("mkfifo", [fifo]);
+    // DIRM: flags 0x01 (indirect, version 1), 2 files, then (uncompressed here) offsets-less directory; the names
+    // follow in what would be the BZZ-compressed part — enough for the flag check, which comes first
+    const names = new TextEncoder().encode(`/etc/passwd\0${fifo}\0`);
+    const dirm = [...new TextEncoder().encode("DIRM"), 0, 0, 0, 3 + names.length, 0x01, 0, 2, ...names];
+    const form = [...new TextEncoder().encode("DJVM"), ...dirm];
+    const file = new Uint8Array([
+      ...new TextEncoder().encode("AT&TFORM"),
+      0,
+      0,
+      (form.length >> 8) & 255,
+      form.length & 255,
+      ...form,
+    ]);
+    const t0 = Date.now();
+    await expectTaskError(() => convert(file, "pdf", "indirect.djvu"), "UNSUPPORTED");
+    expect(Date.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 
   it("a page declaring 32767 × 32767 pixels (1 G pixels in 30 bytes) → OVER_BUDGET before rendering", async () => {
