@@ -158,6 +158,12 @@ async function convert(req: EbookRequest, call: NativeCall) {
   const inFormat = req.input.format.toLowerCase();
   if (!EBOOK_PAIRS.some((p) => p.input === inFormat && p.output === req.format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `calibre does not convert ${inFormat} to ${req.format} here.`);
+  // an encrypted OOXML document is an OLE container, not a zip: calibre takes no password
+  if (["docx", "pages"].includes(inFormat) && [0xd0, 0xcf, 0x11, 0xe0].every((b, i) => req.input.data[i] === b))
+    throw new NativeError(
+      "INVALID_PASSWORD",
+      `${req.input.filename} is encrypted; e-book conversion takes no password. Convert it to docx with its password first.`,
+    );
   if (ZIPPED.has(inFormat)) checkZipBudget(req.input.data, req.input.filename, MAX_UNPACKED, MAX_MEMBERS);
   let input = await put(call, `in.${inFormat}`, req.input.data);
   if (inFormat === "cbr") input = await cbrAsCbz(call, input, req.input.filename);

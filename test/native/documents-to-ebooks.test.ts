@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
+import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
@@ -203,4 +204,26 @@ describe("html → doc (LibreOffice Writer)", () => {
     const text = spawnSync("pdftotext", [join(dir, "page.pdf"), "-"], { encoding: "utf8" }).stdout;
     expect(norm(text)).toContain("Emulated media type is");
   }, 300_000);
+});
+
+describe("an encrypted docx (password tika, MANIFEST)", () => {
+  const rel = "office/tika-testWORD_protected_passtika.docx";
+  it("→ png with its password: the pages rendered (identify), the password reaching LibreOffice through the PDF step", async () => {
+    const r = await execute(
+      "convert",
+      { output_format: "png", password: "tika" },
+      [bytesInput("protected.docx", corpus(rel))],
+      testContext({ engines: { ...nodeEngines(), ...native.engines() } }),
+    );
+    expect(r.out.files.length).toBeGreaterThan(0);
+    const id = execFileSync("identify", ["-format", "%m", saved(dataOf(r.out.files[0]!), "png")], { encoding: "utf8" });
+    expect(id).toBe("PNG");
+  }, 300_000);
+  it("→ epub: INVALID_PASSWORD naming why (calibre takes no password)", async () => {
+    const err = await expectTaskError(
+      () => execute("convert", { output_format: "epub" }, [bytesInput("protected.docx", corpus(rel))], ctx()),
+      "INVALID_PASSWORD",
+    );
+    expect(err.message).toMatch(/encrypted/);
+  }, 120_000);
 });

@@ -32,10 +32,14 @@ export async function officePdf(ctx: OperationContext, file: InputFile, password
   return r.data;
 }
 
-/** `file` as a PDF input: same task and base name, `.pdf`, converted when first read. */
-export function asPdfInput(ctx: OperationContext, file: InputFile): InputFile {
+/** `file` as a PDF input: same task and base name, `.pdf`, converted (opened with `password`) when first read. */
+export function asPdfInput(ctx: OperationContext, file: InputFile, password?: string): InputFile {
   let pdf: Promise<Uint8Array> | undefined;
-  return { ...file, filename: `${baseName(file.filename)}.pdf`, bytes: () => (pdf ??= officePdf(ctx, file)) };
+  return {
+    ...file,
+    filename: `${baseName(file.filename)}.pdf`,
+    bytes: () => (pdf ??= officePdf(ctx, file, password)),
+  };
 }
 
 /**
@@ -57,9 +61,10 @@ export function viaPdf<P>(pdf: OperationHandler<P>): OperationHandler<P> {
             `${pdf.operation} of office documents: ${f.filename} is not one.`,
           );
       }
-      const { input_format: _office, ...rest } = p;
+      // the password opens the office document; the PDF made of it is not encrypted (issue 32: it was dropped here)
+      const { input_format: _office, password, ...rest } = p as P & { input_format?: string; password?: string };
       const { engine: pdfEngine, ...out } = await pdf.run(
-        inputs.map((f) => asPdfInput(ctx, f)),
+        inputs.map((f) => asPdfInput(ctx, f, password)),
         rest as typeof p,
         { ...ctx, route: undefined },
       );
