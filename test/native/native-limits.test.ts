@@ -160,6 +160,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     };
     expect(health.tools.map((t) => t.name).sort()).toEqual([
       "calibre",
+      "djvulibre",
       "ffmpeg",
       "fonttools",
       "ghostscript",
@@ -198,6 +199,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
     expect(pkgs.inkscape).toContain(dpkgOwner("/usr/bin/inkscape"));
     expect(pkgs.pandoc).toContain(dpkgOwner("/usr/bin/pandoc"));
     expect(pkgs.poppler).toContain(dpkgOwner("/usr/bin/pdftotext"));
+    expect(pkgs.djvulibre).toContain(dpkgOwner("/usr/bin/ddjvu"));
     expect(pkgs.libraw).toContain(dpkgOwner("/usr/bin/dcraw_emu"));
   });
 
