@@ -66,6 +66,14 @@ export interface Env {
   GCS_ENDPOINT?: string;
   /** Seconds a job, its tasks and files live after the job ends (default 86400, contract §7). */
   RETENTION_SECONDS?: string;
+  /** Largest file import/url and the storage imports take, in bytes (default 5 GiB = 5368709120; runner/settings.ts). */
+  MAX_IMPORT_BYTES?: string;
+  /** Storage exports larger than this go in parts of this many bytes (default 64 MiB; S3 multipart, Azure blocks, GCS resumable). */
+  STORE_PART_BYTES?: string;
+  /** Part size of R2 multipart uploads (default 16 MiB; unknown-length imports, files over R2_SINGLE_PUT_BYTES). */
+  R2_PART_BYTES?: string;
+  /** Largest file written to R2 in one put (default 5 GiB less 32 MiB); larger ones use an R2 multipart upload. */
+  R2_SINGLE_PUT_BYTES?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
   MAX_OPEN_JOBS?: string;
   /** "on": count billed platform operations (meter/meter.ts, GET /__meter); the bench's counting server only. */

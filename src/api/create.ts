@@ -16,7 +16,7 @@ import { execute, storeOutputs } from "../runner/execute";
 import { operationContext } from "../runner/context";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { refuseUrl } from "../security/ssrf";
-import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
+import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../runner/settings";
 import type { User } from "../security/keys";
 import { invalid, type FieldErrors } from "./errors";
 import { admit } from "./admission";
@@ -142,7 +142,7 @@ async function prepareTask(
   }
   if (mode === "ingress") {
     try {
-      const store = new R2FileStore(env.FILES);
+      const store = new R2FileStore(env.FILES, sizeSettings(env).r2);
       const ctx = operationContext(
         { taskName: s.name, taskId: id, jobId },
         {

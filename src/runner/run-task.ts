@@ -10,7 +10,7 @@ import type { Env, TaskMessage } from "../env";
 import { R2FileStore } from "../storage/r2-store";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { execute, storeOutputs } from "./execute";
-import { runtimeSettings } from "./settings";
+import { runtimeSettings, sizeSettings } from "./settings";
 import { inputFile, operationContext } from "./context";
 import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS, type TaskHost } from "./host";
@@ -23,7 +23,7 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string, ho
   const stub = host ?? jobStub(env, msg.jobId);
   const claim = await stub.claimTask(msg.taskId, messageId);
   if (!claim) return;
-  const files = new R2FileStore(env.FILES);
+  const files = new R2FileStore(env.FILES, sizeSettings(env).r2);
   const controller = new AbortController();
   const tried: { engine?: { name: string; version: string } } = {};
   const timer = setTimeout(

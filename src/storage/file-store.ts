@@ -9,10 +9,10 @@ export interface StoredFile {
 }
 
 export interface FileStore {
-  /** Writes an object: bytes, or a stream with its exact length. */
+  /** Writes an object: bytes, or a stream with its exact length (or of unknown length: `length` undefined). */
   put(
     key: string,
-    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length?: number },
     opts?: { contentType?: string; contentDisposition?: string },
   ): Promise<StoredFile>;
   /** Reads a whole object, or null when absent. */
@@ -31,7 +31,7 @@ export class MemoryFileStore implements FileStore {
 
   async put(
     key: string,
-    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length?: number },
     opts: { contentType?: string } = {},
   ): Promise<StoredFile> {
     const data = body instanceof Uint8Array ? body : new Uint8Array(await new Response(body.stream).arrayBuffer());
