@@ -47,7 +47,12 @@ export async function startBytesServer(): Promise<BytesServer> {
     });
     for (const b of generated(n)) {
       sent += b.byteLength;
-      if (!res.write(b)) await new Promise((r) => (res.once("drain", r), res.once("close", r)));
+      if (!res.write(b))
+        await new Promise<void>((r) => {
+          const go = () => (res.off("drain", go), res.off("close", go), r());
+          res.on("drain", go);
+          res.on("close", go);
+        });
       if (res.destroyed) return;
     }
     res.end();
