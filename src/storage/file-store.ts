@@ -17,8 +17,14 @@ export interface FileStore {
   ): Promise<StoredFile>;
   /** Reads a whole object, or null when absent. */
   get(key: string): Promise<Uint8Array | null>;
-  /** Reads an object as a stream, or null when absent. */
-  stream(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType?: string } | null>;
+  /**
+   * Reads an object as a stream, or null when absent; with `range`, only `length` bytes from `offset`
+   * (a part of a large export, issue 35), `size` staying the whole object's.
+   */
+  stream(
+    key: string,
+    range?: { offset: number; length: number },
+  ): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType?: string } | null>;
   /** Size and type, or null when absent. */
   head(key: string): Promise<StoredFile | null>;
   /** Deletes every object under a prefix; returns how many were deleted. */
@@ -41,11 +47,12 @@ export class MemoryFileStore implements FileStore {
   async get(key: string): Promise<Uint8Array | null> {
     return this.objects.get(key)?.data ?? null;
   }
-  async stream(key: string) {
+  async stream(key: string, range?: { offset: number; length: number }) {
     const o = this.objects.get(key);
     if (!o) return null;
+    const data = range ? o.data.subarray(range.offset, range.offset + range.length) : o.data;
     return {
-      body: new Response(o.data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>,
+      body: new Response(data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>,
       size: o.data.byteLength,
       contentType: o.contentType,
     };

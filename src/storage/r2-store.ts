@@ -117,8 +117,8 @@ export class R2FileStore implements FileStore {
     const o = await this.bucket.get(key);
     return o ? new Uint8Array(await o.arrayBuffer()) : null;
   }
-  async stream(key: string) {
-    const o = await this.bucket.get(key);
+  async stream(key: string, range?: { offset: number; length: number }) {
+    const o = await this.bucket.get(key, range ? { range } : undefined);
     return o
       ? { body: o.body as ReadableStream<Uint8Array>, size: o.size, contentType: o.httpMetadata?.contentType }
       : null;

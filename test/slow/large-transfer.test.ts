@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedSha256, startBytesServer, type BytesServer } from "../support/bytes-server";
-import { sampleRss, workerdPids } from "../support/proc-memory";
+import { peakBetween, sampleRss, workerdPids } from "../support/proc-memory";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
@@ -71,7 +71,7 @@ describe(`a ${SIZE / MB} MB file through the service`, () => {
     // idle size: a few samples before anything moves
     const idle = sampleRss(pids);
     await new Promise((r) => setTimeout(r, 2000));
-    const baseline = Math.max(...idle.stop());
+    const baseline = Math.max(...idle.stop().map((x) => x.rss));
 
     const sampler = sampleRss(pids);
     const cc = sdk(KEY, server.base);
@@ -103,7 +103,15 @@ describe(`a ${SIZE / MB} MB file through the service`, () => {
     const served = await hashBody(await fetch(cc.jobs.getExportUrls(job)[0].url!));
     const tDownload = Date.now() - t2;
     const samples = sampler.stop();
-    const peak = Math.max(...samples);
+    const peak = Math.max(...samples.map((x) => x.rss));
+    // per phase, from the tasks' own times (second resolution): the import into R2, the exports out of R2, the download
+    const at = (iso?: string | null) => (iso ? Date.parse(iso) : NaN);
+    const imported = job.tasks.find((t) => t.name === "in")!;
+    const phases = {
+      import: peakBetween(samples, t1, at(imported.ended_at) + 1000),
+      exports: peakBetween(samples, at(imported.ended_at), t2),
+      download: peakBetween(samples, t2, Date.now()),
+    };
 
     const t3 = Date.now();
     const stored = await hashBody(
@@ -115,7 +123,10 @@ describe(`a ${SIZE / MB} MB file through the service`, () => {
       `large-transfer: ${SIZE / MB} MB; job (import/url → R2 → export/s3 + export/url) ${(tJob / 1000).toFixed(1)} s, ` +
         `export/url download ${(tDownload / 1000).toFixed(1)} s, Swift read-back ${(tSwift / 1000).toFixed(1)} s, ` +
         `generator hash ${(tHash / 1000).toFixed(1)} s; workerd RSS (pids ${pids.join(",")}) idle ${(baseline / MB).toFixed(0)} MB, ` +
-        `peak ${(peak / MB).toFixed(0)} MB (+${((peak - baseline) / MB).toFixed(0)} MB) over ${samples.length} samples`,
+        `peak ${(peak / MB).toFixed(0)} MB (+${((peak - baseline) / MB).toFixed(0)} MB) over ${samples.length} samples; ` +
+        `growth by phase: ${Object.entries(phases)
+          .map(([k, v]) => `${k} +${((v - baseline) / MB).toFixed(0)} MB`)
+          .join(", ")}`,
     );
     expect((s3Task.result as any).files).toEqual([{ filename: "large.bin", size: SIZE, bucket, key: "large.bin" }]);
     expect(served).toEqual({ sha: want, bytes: SIZE });

@@ -47,10 +47,16 @@ export function rss(pid: number): number {
   }
 }
 
-/** Samples the summed RSS of `pids` every `everyMs` until `stop()`, which answers the samples (bytes). */
-export function sampleRss(pids: number[], everyMs = 250): { stop(): number[] } {
-  const samples: number[] = [];
-  const take = () => samples.push(pids.reduce((n, p) => n + rss(p), 0));
+/** One sample: when (ms since the epoch) and the summed RSS (bytes). */
+export interface RssSample {
+  at: number;
+  rss: number;
+}
+
+/** Samples the summed RSS of `pids` every `everyMs` until `stop()`, which answers the samples. */
+export function sampleRss(pids: number[], everyMs = 250): { stop(): RssSample[] } {
+  const samples: RssSample[] = [];
+  const take = () => samples.push({ at: Date.now(), rss: pids.reduce((n, p) => n + rss(p), 0) });
   take();
   const t = setInterval(take, everyMs);
   return {
@@ -60,4 +66,9 @@ export function sampleRss(pids: number[], everyMs = 250): { stop(): number[] } {
       return samples;
     },
   };
+}
+
+/** The largest RSS among `samples` taken from `from` to `to` (ms since the epoch), 0 when none. */
+export function peakBetween(samples: RssSample[], from: number, to: number): number {
+  return Math.max(0, ...samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.rss));
 }

@@ -74,9 +74,10 @@ export const importUrl: OperationHandler<z.infer<typeof importUrlParams>> = {
     if (!res.body) return { files: [{ filename, contentType, data: new Uint8Array() }] };
     const tooLarge = () =>
       new TaskError("FILE_TOO_LARGE", `The download passed ${max} bytes; imports are limited to ${max} bytes.`);
-    // counted while streaming too: a lying or absent Content-Length cannot pass the cap
-    const stream = capped(res.body, max, tooLarge);
-    const known = Number.isFinite(declared) && !res.headers.get("content-encoding");
-    return { files: [{ filename, contentType, data: { stream, length: known ? declared : undefined } }] };
+    // A known length (≤ max, checked above) is enforced while streaming by the R2 write's FixedLengthStream, which
+    // refuses a byte more, and the body goes to R2 natively; a body of unknown length is counted as it passes.
+    if (Number.isFinite(declared) && !res.headers.get("content-encoding"))
+      return { files: [{ filename, contentType, data: { stream: res.body, length: declared } }] };
+    return { files: [{ filename, contentType, data: { stream: capped(res.body, max, tooLarge) } }] };
   },
 };

@@ -13,10 +13,10 @@
  */
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { devOverride, encodePath, errorText, guardUrl, sizedBody, xmlBlocks, xmlValue } from "../http";
+import { devOverride, encodePath, errorText, guardUrl, partSource, sizedBody, xmlBlocks, xmlValue } from "../http";
 import { oneOf, optional, required, stringMap } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
-import { PartReader, partLengths } from "../../storage/parts";
+import { partLengths } from "../../storage/parts";
 import { sharedKeyAuthorization } from "./shared-key";
 
 /** Block size when RuntimeSettings.storePartBytes is unset (STORE_PART_BYTES's default, 64 MiB). */
@@ -210,13 +210,16 @@ export const azureBlob: StoreConnector<AzureImportParams, AzureExportParams> = {
           );
         // blocks of partBytes streamed one after another, then the list commits them in order
         const blockBytes = Math.max(partBytes, Math.ceil(body.length / MAX_BLOCKS));
-        const src = new PartReader(body.stream);
+        const src = partSource(body);
         const ids: string[] = [];
         try {
+          let offset = 0;
           for (const [i, n] of partLengths(body.length, blockBytes).entries()) {
             ids.push(blockId(i));
             const q = `?comp=block&blockid=${encodeURIComponent(ids[i])}`;
-            await send(q, {}, await sizedBody({ stream: src.part(n), length: n }), n);
+            const part = await src.next(offset, n);
+            offset += n;
+            await send(q, {}, await sizedBody({ stream: part, length: n }), n);
           }
         } catch (err) {
           await src.cancel(err); // uncommitted blocks are discarded by Azure after a week

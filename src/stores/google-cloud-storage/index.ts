@@ -14,8 +14,9 @@
  */
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { PartReader, partLengths } from "../../storage/parts";
-import { devOverride, errorText, guardUrl, sizedBody } from "../http";
+import { partLengths } from "../../storage/parts";
+import { devOverride, errorText, guardUrl, partSource, sizedBody } from "../http";
+import type { StoreUpload } from "../types";
 
 /** Chunk size when RuntimeSettings.storePartBytes is unset (STORE_PART_BYTES's default, 64 MiB). */
 const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
@@ -189,12 +190,7 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
     };
 
     /** A resumable upload of `body` in chunks of `partBytes` rounded up to 256 KiB (see the file's comment). */
-    async function resumable(
-      file: string,
-      body: { stream: ReadableStream<Uint8Array>; length: number },
-      contentType: string,
-      partBytes: number,
-    ): Promise<void> {
+    async function resumable(file: string, body: StoreUpload, contentType: string, partBytes: number): Promise<void> {
       const what = `object ${file}`;
       const q = new URLSearchParams({ uploadType: "resumable", name: file });
       const opened = await call(
@@ -218,7 +214,7 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
         });
       guardUrl(session, ctx.settings, "the resumable session URL");
       const chunk = Math.ceil(partBytes / CHUNK_UNIT) * CHUNK_UNIT;
-      const src = new PartReader(body.stream);
+      const src = partSource(body);
       let at = 0;
       try {
         for (const n of partLengths(body.length, chunk)) {
@@ -228,7 +224,7 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
             "PUT",
             session,
             { "content-range": range },
-            await sizedBody({ stream: src.part(n), length: n }),
+            await sizedBody({ stream: await src.next(at, n), length: n }),
             "upload",
             what,
             "storage.objects.create",

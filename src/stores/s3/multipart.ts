@@ -1,12 +1,14 @@
 /**
  * S3 multipart uploads (issue 35: exports larger than one part; AWS S3 API reference
  * CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload): each part is a
- * slice of the R2 object streamed with its own Content-Length, so nothing is held in memory. S3's
+ * ranged read of the R2 object streamed with its own Content-Length (http.ts partSource), so nothing
+ * is held in memory. S3's
  * limits: parts of 5 MiB to 5 GiB (the last may be smaller), at most 10,000 parts.
  */
 import { TaskError } from "../../engines/errors";
-import { PartReader, partLengths } from "../../storage/parts";
-import { sizedBody, xmlBlocks, xmlValue } from "../http";
+import { partLengths } from "../../storage/parts";
+import { partSource, sizedBody, xmlBlocks, xmlValue } from "../http";
+import type { StoreUpload } from "../types";
 
 /** S3's smallest part but the last, and most parts, of one upload. */
 const MIN_PART = 5 * 1024 * 1024;
@@ -29,7 +31,7 @@ export function s3PartSize(length: number, wanted: number): number {
 export async function multipartPut(
   send: S3Send,
   headers: Record<string, string>,
-  body: { stream: ReadableStream<Uint8Array>; length: number },
+  body: StoreUpload,
   partBytes: number,
   key: string,
 ): Promise<void> {
@@ -37,12 +39,15 @@ export async function multipartPut(
   const uploadId = xmlValue(created, "UploadId");
   if (!uploadId) throw new TaskError("UPLOAD_FAILED", `S3 answered no UploadId for ${key}.`, { retryable: true });
   const q = (extra = "") => `?${extra}uploadId=${encodeURIComponent(uploadId)}`;
-  const src = new PartReader(body.stream);
+  const src = partSource(body);
   try {
     const etags: string[] = [];
+    let offset = 0;
     for (const [i, n] of partLengths(body.length, s3PartSize(body.length, partBytes)).entries()) {
+      const part = await src.next(offset, n);
+      offset += n;
       const res = await send(
-        { method: "PUT", body: await sizedBody({ stream: src.part(n), length: n }) },
+        { method: "PUT", body: await sizedBody({ stream: part, length: n }) },
         q(`partNumber=${i + 1}&`),
       );
       await res.body?.cancel();
