@@ -26,7 +26,16 @@ export async function benchStorage(runs = 5): Promise<void> {
   try {
     const account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
     const bucket = "bench";
-    await createContainer(account, bucket);
+    // a Swift just started may answer 503 while its account and container servers come up
+    for (let i = 0; ; i++) {
+      try {
+        await createContainer(account, bucket);
+        break;
+      } catch (err) {
+        if (i >= 30) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
     await putObject(account, bucket, "src.bin", randomBytes(SIZE));
     const s3 = {
       bucket,

@@ -8,7 +8,7 @@ import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startProc, until, type Proc } from "./proc";
+import { freePort, startProc, until, type Proc } from "./proc.ts";
 
 /** The running Swift. */
 export interface SwiftServers {
