@@ -5,7 +5,7 @@
  * engine: a marker file a macro would write, a FIFO whose open the test sees (whoever reads a named file
  * must open it), pdftotext, compare -metric AE, ffprobe, and the HTTP answer itself.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, pdftotext, testContext } from "../support/pdf-helpers";
+import { watchedFile } from "../support/hostile-probes";
 
 /** The server's body limit in this file, MiB (NATIVE_MAX_BODY_MB): small, so a body over it is cheap to send. */
 const LIMIT_MB = 1;
@@ -47,29 +48,6 @@ async function outcome(
   } catch (err) {
     return { code: (err as { code?: string }).code ?? "threw", message: (err as Error).message };
   }
-}
-
-/**
- * A FIFO at `path` and a writer waiting on it (a child `sh`): opening a FIFO for reading completes only
- * when a writer is there, so the writer prints "opened" exactly when something opened the file to read
- * it — whatever renders or fails afterwards. The writer hands the reader `content`.
- */
-function watchedFile(path: string, content: string): { opened: () => Promise<boolean> } {
-  execFileSync("mkfifo", [path]);
-  let out = "";
-  const writer: ChildProcess = spawn("sh", ["-c", 'printf %s "$1" > "$0" && echo opened', path, content], {
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  writer.stdout!.on("data", (d) => (out += d));
-  const closed = new Promise((r) => writer.once("close", r));
-  return {
-    /** Ends the writer if it still waits (nothing opened the file), then says whether it was opened. */
-    async opened() {
-      if (writer.exitCode === null && writer.signalCode === null) writer.kill();
-      await closed;
-      return out.includes("opened");
-    },
-  };
 }
 
 /** Pixels that differ between two images, by ImageMagick's compare (the oracle; exit 0 same, 1 different). */
