@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { gsArgs, OPTIMIZE_COMMON, PROFILES, pdfaPlan, pdfxPlan } from "../container/engines/ghostscript.ts";
 import { dcrawArgs } from "../container/engines/libraw.ts";
 import { pack, unpack } from "../native-protocol/wire.ts";
+import { median } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
@@ -45,10 +46,6 @@ const freePort = () =>
       s.close(() => res(p));
     });
   });
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function invoke(url: string, engine: string, method: string, req: unknown): Promise<any> {
   // one retry on a connection failure, as the Worker's client does (a pooled connection closed while idle)
