@@ -227,6 +227,22 @@ describe("SFTP (OpenSSH sshd on loopback: password and key logins)", () => {
     );
   });
 
+  it("GET /v2/operations lists import/sftp and export/sftp with CloudConvert's options", async () => {
+    for (const [op, extra] of [
+      ["import/sftp", ["file", "path", "filename"]],
+      ["export/sftp", ["file", "path"]],
+    ] as const) {
+      const res = await fetch(`${server.base}/v2/operations?filter[operation]=${op}&include=options`);
+      const { data } = (await res.json()) as {
+        data: { operation: string; options: { name: string; type: string }[] }[];
+      };
+      expect(data.length, op).toBeGreaterThan(0);
+      const names = data[0].options.map((o) => o.name);
+      expect(names).toEqual(expect.arrayContaining(["host", "port", "username", "password", "private_key", ...extra]));
+      expect(data[0].options.find((o) => o.name === "port")?.type).toBe("integer");
+    }
+  });
+
   it("the production rule refuses a loopback host (IMPORT_FORBIDDEN), without contacting it", async () => {
     const guarded = sharedServer("guarded");
     const cc = sdk("key-a", guarded.base);

@@ -10,10 +10,10 @@ import { poly1305Bytes } from "../../scripts/extract-poly1305.mjs";
 import { hostProblem, hostUrl, parentDirs, scrub, sftp, sftpError, sftpImportParams } from "../../src/stores/sftp";
 
 describe("SFTP parameters", () => {
-  it("port is a number or a numeric string (Java SDK), 1–65535; default left to the connector (22)", () => {
+  it("port is a number or a numeric string (Java SDK), 1–65535; default 22", () => {
     expect(sftpImportParams.parse({ host: "h", username: "u", port: "2222" }).port).toBe(2222);
     expect(sftpImportParams.parse({ host: "h", username: "u", port: 22 }).port).toBe(22);
-    expect(sftpImportParams.parse({ host: "h", username: "u" }).port).toBeUndefined();
+    expect(sftpImportParams.parse({ host: "h", username: "u" }).port).toBe(22);
     for (const port of ["http", "", 0, 70000, 22.5, "1e3"])
       expect(sftpImportParams.safeParse({ host: "h", username: "u", port }).success, String(port)).toBe(false);
   });

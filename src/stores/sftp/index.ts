@@ -27,10 +27,10 @@ import { loadSsh2 } from "./load";
 
 /** `port`: a number or a numeric string (the Java SDK sends "22"), 1–65535, default 22. */
 const port = z
-  .union([z.number(), z.string().regex(/^\s*\d{1,5}\s*$/, "must be a port number.")])
+  .union([z.number().int("must be a whole number."), z.string().regex(/^\s*\d{1,5}\s*$/, "must be a port number.")])
   .transform(Number)
-  .pipe(z.number().int("must be a whole number.").min(1, "must be 1–65535.").max(65535, "must be 1–65535."))
-  .optional();
+  .pipe(z.number().int().min(1, "must be 1–65535.").max(65535, "must be 1–65535."))
+  .default(22);
 
 const credentials = {
   host: required(255),
