@@ -183,6 +183,8 @@ async function login(p: SftpParams, signal: AbortSignal, step: StoreStep) {
         reject(Object.assign(err as Error, { level: "client-authentication" }));
       }
     });
+    // later connection errors reach the pending SFTP calls' callbacks; an 'error' event without a listener would throw
+    client.on("error", () => {});
     const sftp = await call<Sftp>((cb) => client.sftp(cb as never));
     return { client, sftp };
   } catch (err) {
