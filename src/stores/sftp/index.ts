@@ -10,7 +10,7 @@
  * absolute, or relative to the login directory. `file` is one remote file; `path` a directory:
  * an import takes every regular file under it (subdirectories too, symbolic links never followed),
  * each with its `dir`; an export writes `path/filename` for each file, creating missing directories.
- * Bytes stream in 64 KiB SFTP reads and writes (no whole file in memory).
+ * Bytes stream in 64 KiB SFTP reads and writes, 8 in flight (at most 512 KiB of a file in memory).
  *
  * Errors: authentication refused or an unreadable key → INVALID_CREDENTIALS; SFTP "no such file"
  * → FILE_NOT_FOUND; "permission denied" → PERMISSION_DENIED; a connection that cannot be made,
@@ -57,6 +57,8 @@ const SFTP_CONNECTION_LOST = 7;
 
 /** Bytes per SFTP read or write request (OpenSSH accepts up to 256 KiB; 64 KiB keeps memory small). */
 const CHUNK = 64 * 1024;
+/** SFTP requests one transfer keeps in flight (at most WINDOW × CHUNK bytes of a file in memory). */
+const WINDOW = 8;
 /** Deepest subdirectory level a `path` import descends to. */
 const MAX_DEPTH = 16;
 /** S_IFMT and the file types of an SFTP attrs `mode` (POSIX). */
@@ -264,24 +266,42 @@ export const sftp: StoreConnector<SftpParams, z.infer<typeof sftpExportParams>> 
           throw fail(err, "download", path);
         }
         const length = attrs.size;
-        let pos = 0;
+        // up to WINDOW reads in flight, in file order (read-ahead): one round trip per WINDOW chunks, not per chunk
+        const queue: { off: number; len: number; buf: Buffer; done: Promise<number> }[] = [];
+        let next = 0;
         let closed = false;
         const closeHandle = () => {
           if (!closed) ((closed = true), sftp.close(handle, () => {}));
+        };
+        const fill = () => {
+          while (!closed && queue.length < WINDOW && next < length) {
+            const off = next;
+            const len = Math.min(CHUNK, length - off);
+            const buf = Buffer.allocUnsafe(len);
+            const done = call<number>((cb) => sftp.read(handle, buf, 0, len, off, cb));
+            done.catch(() => {}); // awaited in order by pull; a failure is reported there
+            queue.push({ off, len, buf, done });
+            next += len;
+          }
         };
         const stream = new ReadableStream<Uint8Array>(
           {
             async pull(c) {
               try {
-                const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, length - pos)));
-                const n = pos < length ? await call<number>((cb) => sftp.read(handle, buf, 0, buf.length, pos, cb)) : 0;
-                if (!n) {
+                fill();
+                const r = queue.shift();
+                const n = r ? await r.done : 0;
+                if (!r || !n) {
                   closeHandle();
-                  c.close();
+                  c.close(); // the runner holds the byte count to `length` (a file that shrank fails there)
                   return;
                 }
-                pos += n;
-                c.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, n));
+                if (n < r.len) {
+                  // a short read: drop the read-ahead and go on from the first byte not read
+                  for (const q of queue.splice(0)) await q.done.catch(() => 0);
+                  next = r.off + n;
+                }
+                c.enqueue(new Uint8Array(r.buf.buffer, r.buf.byteOffset, n));
               } catch (err) {
                 closeHandle();
                 c.error(fail(err, "download", path));
@@ -299,16 +319,25 @@ export const sftp: StoreConnector<SftpParams, z.infer<typeof sftpExportParams>> 
         try {
           handle = await call<Buffer>((cb) => sftp.open(path, "w", cb));
           const reader = body.stream.getReader();
+          // up to WINDOW writes in flight (each holds its 64 KiB until the server acknowledges it)
+          const inflight = new Set<Promise<unknown>>();
           let pos = 0;
           for (;;) {
             const { done, value } = await reader.read();
             if (done) break;
             for (let off = 0; off < value.byteLength; off += CHUNK) {
               const part = Buffer.from(value.buffer, value.byteOffset + off, Math.min(CHUNK, value.byteLength - off));
-              await call((cb) => sftp.write(handle!, part, 0, part.length, pos, cb));
+              const w = call((cb) => sftp.write(handle!, part, 0, part.length, pos, cb));
               pos += part.length;
+              inflight.add(w);
+              w.then(
+                () => inflight.delete(w),
+                () => {},
+              );
+              if (inflight.size >= WINDOW) await Promise.race(inflight);
             }
           }
+          await Promise.all(inflight);
           if (pos !== body.length)
             throw new TaskError("UPLOAD_FAILED", `${path}: ${pos} of ${body.length} bytes were read from storage.`, {
               retryable: true,
