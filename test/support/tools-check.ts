@@ -63,6 +63,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   memcached: "memcached",
   "keystone-manage": "python3-keystone",
   "keystone-wsgi-public": "python3-keystone",
+  sshd: "openssh-server",
+  sftp: "openssh-client",
+  "ssh-keygen": "openssh-client",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */
