@@ -6,6 +6,8 @@
  * native tools do (pdf/a, pdf/x, PDF optimize, office documents, command) route here directly.
  */
 
+import { READABLE_FORMATS } from "../imagemagick/formats";
+
 /**
  * Formats LibreOffice opens in Writer (issue 32: each checked on the corpus's office files — MS Works wps, WordPerfect,
  * AbiWord and gzipped AbiWord, HWP 97 (HWP 5 it cannot read), Apple Pages; lwp by its filter, libreoffice-writer's
@@ -116,16 +118,8 @@ export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = 
  * 6 has no JXL coder (`convert in.png out.jxl` silently writes a PNG), so JXL stays with the WASM engine.
  */
 export const NATIVE_IMAGE_INPUTS = [
-  "png",
-  "jpg",
-  "webp",
-  "gif",
-  "tiff",
-  "bmp",
-  "ico",
-  "avif",
-  "heic",
-  "svg",
+  // what the WebAssembly engine reads, which the native ImageMagick reads too (one list: imagemagick/formats.ts)
+  ...READABLE_FORMATS,
   // issue 34: Netpbm, Truevision Targa and JPEG 2000 (openjpeg), which ImageMagick 6 reads natively
   "ppm",
   "tga",
