@@ -24,7 +24,7 @@ import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS } from "./kinds/archive";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS } from "./kinds/archive";
 import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
@@ -379,6 +379,17 @@ export const ENGINES = [
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["inkscape", "cadconverter"],
+  },
+  {
+    // archives 7-Zip in WebAssembly does not decode (issue 34): lzip, lzop, rzip, unalz, nomarch and Debian's 7-Zip 26
+    // in the native engine (container/engines/archive.ts); also tar.lzo from disk images
+    name: "archive-native",
+    version: NATIVE_VERSIONS.sevenzip,
+    kind: "archive",
+    placement: "native",
+    offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
   },
   {
     // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw

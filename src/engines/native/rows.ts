@@ -178,6 +178,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   inkscape: ["inkscape"],
   poppler: ["poppler"],
   pandoc: ["pandoc"],
+  "archive-native": ["7z"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -194,4 +195,5 @@ export const NATIVE_VERSIONS = {
   inkscape: "1.2.2",
   poppler: "22.12.0",
   pandoc: "2.17.1.1",
+  sevenzip: "26.02",
 } as const;
