@@ -156,6 +156,17 @@ const SPECS: ToolSpec[] = [
     packages: ["calibre"],
   },
   {
+    // Apple icons (issue 34, container/engines/image-extra.ts): icns2png reads them, png2icns writes them; neither
+    // prints a version, so dpkg says which package it is
+    name: "icnsutils",
+    bins: ["icns2png"],
+    versionBin: "dpkg-query",
+    versionArgs: ["-W", "-f=${Version}", "icnsutils"],
+    version: /^(\d+\.\d+(?:\.\d+)?)/,
+    packages: ["icnsutils"],
+    extra: async () => !!which("png2icns"),
+  },
+  {
     // archives 7-Zip in WebAssembly does not decode (issue 34, container/engines/archive.ts): Debian's 7-Zip 26 reads
     // the tars inside and the disk images, and writes zip/7z/tar/tar.gz/tar.bz2
     name: "7z",

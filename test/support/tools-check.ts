@@ -38,6 +38,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   "7z": "p7zip-full",
   bsdtar: "libarchive-tools",
   lzip: "lzip",
+  icns2png: "icnsutils",
+  png2icns: "icnsutils",
   lzop: "lzop",
   rzip: "rzip",
   unalz: "unalz",

@@ -131,6 +131,9 @@ export const NATIVE_IMAGE_INPUTS = [
   "psd",
   // issue 34: XPS, first page rendered by libgxps (xpstopng)
   "xps",
+  // issue 34: Apple icons (the largest icon, icns2png) and OpenDocument Drawings (first page by LibreOffice Draw)
+  "icns",
+  "odd",
 ] as const;
 export const NATIVE_IMAGE_OUTPUTS = [
   "png",
@@ -147,6 +150,9 @@ export const NATIVE_IMAGE_OUTPUTS = [
   "eps",
   "ps",
   "pdf",
+  // issue 34: Apple icons (png2icns) and OpenDocument Drawings of the picture (container/engines/odd.ts)
+  "icns",
+  "odd",
 ] as const;
 
 /**
