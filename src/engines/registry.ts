@@ -49,6 +49,7 @@ import {
   OFFICE_INPUTS,
   PANDOC_CONVERSIONS,
   POPPLER_PDF_OUTPUTS,
+  POPPLER_PS_OUTPUTS,
 } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
@@ -274,7 +275,14 @@ export const ENGINES = [
     version: NATIVE_VERSIONS.poppler,
     kind: "office",
     placement: "native",
-    offers: { operations: ["convert"], formats: POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })) },
+    offers: {
+      operations: ["convert"],
+      formats: [
+        ...POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })),
+        // issue 34: PostScript distilled by Ghostscript first
+        ...POPPLER_PS_OUTPUTS.map((output) => ({ input: "ps", output })),
+      ],
+    },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
   },

@@ -100,6 +100,9 @@ export const PANDOC_CONVERSIONS: readonly { input: string; output: string }[] = 
 /** PDF → text and markup by poppler (container/engines/poppler.ts): pdftotext, pdftohtml, pdftocairo. */
 export const POPPLER_PDF_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
 
+/** PostScript → text and HTML by poppler after Ghostscript's pdfwrite (issue 34; the catalogue's ps → txt, html). */
+export const POPPLER_PS_OUTPUTS = ["txt", "html"] as const;
+
 /** Every (input, output) pair the libreoffice row converts besides → pdf and → images. */
 export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = [
   ...WRITER_INPUTS.flatMap((input) => OFFICE_OUTPUTS.writer.map((output) => ({ input, output }))),
