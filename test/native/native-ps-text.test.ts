@@ -1,6 +1,7 @@
 /**
  * Issue 34: PostScript → txt and html (the catalogue's ps pairs), Ghostscript's pdfwrite (-dSAFER) then poppler,
- * through the real runner and the native engine's poppler row. The PostScript is written by poppler's pdftocairo
+ * through the real runner and the native engine's poppler row; → pptx/odp/ppt by LibreOffice's row (Impress's PDF
+ * import of Ghostscript's PDF). The PostScript is written by poppler's pdftocairo
  * from the corpus's tracemonkey paper; the oracle is pdftotext of the paper itself (the words of page 1).
  * Hostile: a PostScript program that reads a local file (-dSAFER refuses it: the file's text never comes out).
  */
@@ -52,6 +53,32 @@ describe("ps → txt and html (Ghostscript, then poppler)", () => {
     const want = oracle();
     expect([...want].filter((w) => got.has(w)).length / want.size).toBeGreaterThan(0.9);
   });
+
+  it("ps (two pages) → pptx and odp: one slide per page (unzip's listing), the paper's words in the slides' text", async () => {
+    execFileSync("pdftocairo", ["-ps", "-f", "1", "-l", "2", PAPER, join(TMP, "two.ps")]);
+    const two = readFileSync(join(TMP, "two.ps"));
+    const want = oracle();
+    const pptx = await execute("convert", { output_format: "pptx" }, [bytesInput("two.ps", two)], ctx());
+    expect(pptx.engine.name).toBe("libreoffice");
+    const p = join(TMP, "two.pptx");
+    writeFileSync(p, dataOf(pptx.out.files[0]!));
+    const slides = execFileSync("unzip", ["-Z1", p])
+      .toString()
+      .split("\n")
+      .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n));
+    expect(slides).toHaveLength(2);
+    const slide1 = execFileSync("unzip", ["-p", p, "ppt/slides/slide1.xml"]).toString();
+    const got = words(slide1.replace(/<[^>]+>/g, " "));
+    expect([...want].filter((w) => got.has(w)).length / want.size).toBeGreaterThan(0.8);
+    const odp = await execute("convert", { output_format: "odp" }, [bytesInput("two.ps", two)], ctx());
+    const o = join(TMP, "two.odp");
+    writeFileSync(o, dataOf(odp.out.files[0]!));
+    expect(
+      execFileSync("unzip", ["-p", o, "content.xml"])
+        .toString()
+        .match(/<draw:page /g),
+    ).toHaveLength(2);
+  }, 240_000);
 
   it("a PostScript program printing a local file's lines: -dSAFER refuses the read, the file's text never comes out", async () => {
     const secret = join(TMP, "secret.txt");

@@ -110,6 +110,8 @@ export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = 
   ...IMPRESS_INPUTS.flatMap((input) => OFFICE_OUTPUTS.impress.map((output) => ({ input, output }))),
   ...DRAW_INPUTS.flatMap((input) => OFFICE_OUTPUTS.draw.map((output) => ({ input, output }))),
   ...LIBREOFFICE_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })),
+  // issue 34: PostScript → slides (Ghostscript's PDF through Impress's PDF import)
+  ...["odp", "ppt", "pptx"].map((output) => ({ input: "ps", output })),
 ];
 
 /**
