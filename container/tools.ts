@@ -156,6 +156,14 @@ const SPECS: ToolSpec[] = [
     packages: ["calibre"],
   },
   {
+    // XPS → SVG (issue 34, container/engines/image-extra.ts): MuPDF's mutool
+    name: "mupdf",
+    bins: ["mutool"],
+    versionArgs: ["-v"],
+    version: /mutool version (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["mupdf-tools"],
+  },
+  {
     // Apple icons (issue 34, container/engines/image-extra.ts): icns2png reads them, png2icns writes them; neither
     // prints a version, so dpkg says which package it is
     name: "icnsutils",

@@ -7,7 +7,9 @@
  * - odd in: an OpenDocument Drawing, its first page exported as PDF by LibreOffice Draw through the office
  *   pool (documents loaded hidden, macros never run, links not updated: container/office) and rendered by
  *   Ghostscript; a zip that would expand beyond the office limit is refused unopened;
- * - odd out: odd.ts's drawing of the PNG, one page the picture's size.
+ * - odd out: odd.ts's drawing of the PNG, one page the picture's size;
+ * - xps → svg: MuPDF's mutool draws the first page as SVG (text as glyph outlines), the page's size in points;
+ *   mutool reads the page's parts from the package only.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -99,4 +101,15 @@ export async function oddToPng(call: NativeCall, data: Uint8Array, dpi: number):
 /** The odd of the PNG `name` in the call's folder. */
 export async function pngToOdd(call: NativeCall, name: string, width: number, height: number, dpi: number) {
   return oddOfPng(await get(call, name), width, height, dpi);
+}
+
+/** The first page of an XPS as SVG by mutool (the image kind's `run` output for xps → svg). */
+export async function xpsToSvg(call: NativeCall, data: Uint8Array) {
+  await put(call, "in.xps", data);
+  const r = await run(call, tool(call, "mupdf").path, ["convert", "-F", "svg", "-o", "page.svg", "in.xps", "1"]);
+  check(r, "mutool", (t) => new NativeError("OPEN_FAILED", `mutool could not read this xps: ${why(t)}`));
+  const svg = await get(call, "page1.svg");
+  const head = new TextDecoder().decode(svg.subarray(0, 400));
+  const [w, h] = (/viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(head) ?? []).slice(1).map(Number);
+  return { outputs: [{ data: svg, format: "svg", width: w ?? 0, height: h ?? 0, frames: 1 }], wasmMemoryBytes: 0 };
 }

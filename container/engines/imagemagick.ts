@@ -10,7 +10,7 @@ import { readdir } from "node:fs/promises";
 import type { ConvertOptions, Fit, ImageRunRequest, ThumbnailOptions } from "../../native-protocol/image.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { POSTSCRIPT_INPUTS, POSTSCRIPT_OUTPUTS, distillArgs, postScriptOf, readPpm, renderArgs } from "./postscript.ts";
-import { icnsToPng, oddToPng, pngToIcns, pngToOdd } from "./image-extra.ts";
+import { icnsToPng, oddToPng, pngToIcns, pngToOdd, xpsToSvg } from "./image-extra.ts";
 
 /** Output formats that keep several frames (animation, multi-page). */
 const ANIMATED = new Set(["gif", "webp", "tiff"]);
@@ -72,6 +72,8 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   const im = tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
+  // issue 34: xps → svg is MuPDF's (image-extra.ts), not a raster
+  if (req.inputFormat === "xps" && req.outputFormat === "svg" && req.op === "convert") return xpsToSvg(call, req.input);
   const inCoder = CODER[req.inputFormat];
   const outCoder = CODER[req.outputFormat];
   if (!inCoder || !outCoder || req.outputFormat === "svg")

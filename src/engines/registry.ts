@@ -42,6 +42,7 @@ import { STORE_OPERATIONS } from "../stores/registry";
 import {
   RAW_INPUTS,
   NATIVE_IMAGE_INPUTS,
+  NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
   NATIVE_VERSIONS,
@@ -303,7 +304,10 @@ export const ENGINES = [
     placement: "native",
     offers: {
       operations: ["convert", "thumbnail"],
-      formats: NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+      formats: [
+        ...NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+        ...NATIVE_IMAGE_EXTRA_PAIRS,
+      ],
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],
@@ -436,7 +440,7 @@ export const IMAGE_OUTPUTS = WRITABLE_FORMATS;
 /** Raster outputs an SVG input is converted to (rows "resvg" and "imagemagick" rasterise SVG). */
 export const IMAGE_SVG_OUTPUTS: readonly ImageFormat[] = [...new Set([...RESVG_OUTPUTS, ...SVG_OUTPUTS])];
 /** Image formats the native image engine (row "imagemagick-native") reads through convert and thumbnail. */
-export { NATIVE_IMAGE_INPUTS };
+export { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_EXTRA_PAIRS };
 /** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */
 export { NATIVE_IMAGE_OUTPUTS };
 /** Vector drawings the vector engine (row "inkscape") reads, and the pairs it converts. */

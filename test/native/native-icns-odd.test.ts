@@ -1,5 +1,5 @@
 /**
- * Issue 34: Apple icons (icns) and OpenDocument Drawings (odd) through the real runner and the native
+ * Issue 34: Apple icons (icns), OpenDocument Drawings (odd) and xps → svg (MuPDF) through the real runner and the native
  * ImageMagick row (container/engines/image-extra.ts, odd.ts). Oracles: corpus/facts.json's icns2png listing
  * (the icon sizes), icns2png's own extraction of our icns, identify/compare, pdfinfo, and LibreOffice read
  * separately (`soffice --convert-to`, its own profile) — it renders our odd and writes the odd we read.
@@ -273,5 +273,20 @@ describe("odd: OpenDocument Drawings out (the picture on a page its size) and in
         ),
       "OPEN_FAILED",
     );
+  });
+});
+
+describe("xps → svg (MuPDF's mutool)", () => {
+  it("Tika's XPS slide → svg: rsvg-convert draws it as libgxps's xpstopng renders the page (720×540 at 72 ppi)", async () => {
+    const rel = "office/tika-testPPT.xps";
+    const r = await execute("convert", { output_format: "svg" }, [corpusInput(rel)], ctx());
+    expect(r.engine.name).toBe("imagemagick-native");
+    const svg = save(dataOf(r.out.files[0]!), "svg");
+    execFileSync("rsvg-convert", ["-d", "72", "-p", "72", "-b", "white", svg, "-o", `${svg}.png`]);
+    const page = join(TMP, "xps-page");
+    execFileSync("xpstopng", ["-f", "1", "-l", "1", "-r", "72", corpusPath(rel), page]);
+    execFileSync("convert", [`${page}-1.png`, "-background", "white", "-flatten", `${page}.png`]);
+    expect(identify(`${svg}.png`)).toMatchObject({ width: 720, height: 540 });
+    expect(rmse(`${svg}.png`, `${page}.png`)).toBeLessThan(0.05);
   });
 });

@@ -39,6 +39,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   bsdtar: "libarchive-tools",
   lzip: "lzip",
   icns2png: "icnsutils",
+  mutool: "mupdf-tools",
   png2icns: "icnsutils",
   lzop: "lzop",
   rzip: "rzip",

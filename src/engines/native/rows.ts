@@ -160,6 +160,9 @@ export const NATIVE_IMAGE_OUTPUTS = [
   "odd",
 ] as const;
 
+/** Pairs the native image row converts besides inputs × outputs: xps → svg by MuPDF (issue 34). */
+export const NATIVE_IMAGE_EXTRA_PAIRS: readonly { input: string; output: string }[] = [{ input: "xps", output: "svg" }];
+
 /**
  * Camera raw formats LibRaw reads (row "libraw", issue 34): demosaiced by LibRaw 0.20's dcraw_emu,
  * then written by native ImageMagick in any of {@link NATIVE_IMAGE_OUTPUTS}.
