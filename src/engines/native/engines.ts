@@ -30,5 +30,6 @@ export function nativeEngines(
     inkscape: nativeEngine("vector", rpc("inkscape")),
     poppler: nativeEngine("office", rpc("poppler")),
     pandoc: nativeEngine("office", rpc("pandoc")),
+    "archive-native": nativeEngine("archive", rpc("archive-native")),
   };
 }
