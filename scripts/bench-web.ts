@@ -187,10 +187,10 @@ async function bareChromium(): Promise<{ one: () => Promise<JobResult>; close():
 }
 
 /** The Chrome engine's phases (WEB_PROFILE=1 `web-profile {…}` lines in the server log), ms per rendering. */
-function profileOf(log: string): Record<string, number>[] {
+function profileOf(log: string, label = "web-profile"): Record<string, number>[] {
   return log
     .split("\n")
-    .filter((l) => l.includes("web-profile {"))
+    .filter((l) => l.includes(`${label} {`))
     .map((l) => {
       try {
         return JSON.parse(l.slice(l.indexOf("{"))) as Record<string, number>;
@@ -292,6 +292,13 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   const notes: string[] = [];
   const pairs: { concurrency: number; ours: Row[]; floor: Row[] }[] = [];
   let phases: Record<string, number>[] = [];
+  /** The job path's own phases at concurrency 1 (WEB_PROFILE=1): POST /v2/jobs, the runner, the browser object call. */
+  const around: Record<string, Record<string, number>[]> = {
+    "create-profile": [],
+    "task-profile convert": [],
+    "web-rpc": [],
+    "web-do": [],
+  };
   let oursC1P50 = NaN;
 
   // warm: ours beside the floor, alternating
@@ -311,7 +318,11 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
           const before = server.log().length;
           const runOurs = async () => {
             pair.ours.push(await measure(ours, "ours", concurrency, perRound[concurrency]));
-            if (concurrency === 1) phases = phases.concat(profileOf(server.log().slice(before)));
+            if (concurrency === 1) {
+              const log = server.log().slice(before);
+              phases = phases.concat(profileOf(log));
+              for (const label of Object.keys(around)) around[label] = around[label].concat(profileOf(log, label));
+            }
           };
           const runFloor = async () =>
             void pair.floor.push(await measure(bare.one, "floor", concurrency, perRound[concurrency]));
@@ -343,7 +354,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
 
   // cold: a browser launched and closed per task
   const cold: Row[] = [];
-  {
+  if (coldC1 > 0) {
     const server = await startDevServer({ API_KEYS: `${KEY}:bench`, BROWSER_REUSE: "false" });
     let browsers: number[] = [];
     try {
@@ -399,6 +410,13 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       `\nProfile at concurrency 1 (${phases.length} renderings, WEB_PROFILE=1; medians, ms): ${keys.map((k) => `${k} ${median(phases.map((p) => p[k] ?? 0)).toFixed(0)}`).join(", ")}; engine total ${engine.toFixed(0)}; job path around it (p50 job − engine) ${(oursC1P50 - engine).toFixed(0)}`,
     );
   }
+  for (const [label, rows] of Object.entries(around)) {
+    if (!rows.length) continue;
+    const keys = [...new Set(rows.flatMap((p) => Object.keys(p)))].filter((k) => k !== "job" && k !== "at");
+    console.log(
+      `${label} (${rows.length}; medians, ms): ${keys.map((k) => `${k} ${median(rows.map((p) => p[k] ?? 0)).toFixed(1)}`).join(", ")}`,
+    );
+  }
   console.log("\n| cold mode | concurrency | jobs | p50 ms | pages/s | failed |\n|---|---|---|---|---|---|");
   for (const r of cold)
     console.log(
@@ -417,4 +435,25 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   console.log(`(web section: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchWeb();
+/**
+ * Reduced sizes from the environment for a quick run on a loaded machine, e.g.
+ * `WEB_BENCH=rounds=2,c1=10,c4=16,cold=0 npm run bench -- web` (cold=0 skips the cold rows).
+ */
+export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebBenchOptions {
+  const kv = Object.fromEntries(
+    spec
+      .split(",")
+      .map((p) => p.split("="))
+      .filter(([k, v]) => k && v !== undefined && Number.isFinite(Number(v)))
+      .map(([k, v]) => [k.trim(), Number(v)]),
+  );
+  return {
+    ...(kv.rounds !== undefined ? { rounds: kv.rounds } : {}),
+    ...(kv.c1 !== undefined ? { c1Jobs: kv.c1 } : {}),
+    ...(kv.c4 !== undefined ? { c4Jobs: kv.c4 } : {}),
+    ...(kv.cold !== undefined ? { coldC1Jobs: kv.cold, coldC4Jobs: kv.cold * 2 } : {}),
+    ...(kv.warmup !== undefined ? { warmup: kv.warmup } : {}),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchWeb(webBenchOptionsFromEnv());

@@ -119,6 +119,6 @@ if (on("browser")) {
   await benchBrowser(5);
 }
 if (on("web")) {
-  const { benchWeb } = await import("./bench-web.ts");
-  await benchWeb();
+  const { benchWeb, webBenchOptionsFromEnv } = await import("./bench-web.ts");
+  await benchWeb(webBenchOptionsFromEnv());
 }
