@@ -277,6 +277,8 @@ export interface WebBenchOptions {
   coldC4Jobs?: number;
   /** Warm-up jobs before each side's rows (default 4, run 4 at a time, then 2 one by one). */
   warmup?: number;
+  /** BROWSER_REUSE of the warm server: "session" measures the engine before issue 37 (a session per task); default the browser object. */
+  reuse?: string;
 }
 
 const median = (xs: number[]) => pct(xs, 50);
@@ -303,7 +305,11 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
 
   // warm: ours beside the floor, alternating
   {
-    const server = await startDevServer({ API_KEYS: `${KEY}:bench`, WEB_PROFILE: "1" });
+    const server = await startDevServer({
+      API_KEYS: `${KEY}:bench`,
+      WEB_PROFILE: "1",
+      ...(opts.reuse ? { BROWSER_REUSE: opts.reuse } : {}),
+    });
     const bare = await bareChromium();
     let browsers: number[] = [];
     try {
@@ -387,7 +393,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     /* not installed */
   }
   console.log(
-    `\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
+    `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
   );
   console.log(
     "medians over rounds; each round runs both, alternating which goes first; (×) is the median of the rounds' ratios ours / floor",
@@ -437,7 +443,8 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
 
 /**
  * Reduced sizes from the environment for a quick run on a loaded machine, e.g.
- * `WEB_BENCH=rounds=2,c1=10,c4=16,cold=0 npm run bench -- web` (cold=0 skips the cold rows).
+ * `WEB_BENCH=rounds=2,c1=10,c4=16,cold=0 npm run bench -- web` (cold=0 skips the cold rows); WEB_BENCH_REUSE=session runs
+ * the warm rows on a session per task (the engine before issue 37) for a before/after in the same conditions.
  */
 export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebBenchOptions {
   const kv = Object.fromEntries(
@@ -453,6 +460,7 @@ export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebB
     ...(kv.c4 !== undefined ? { c4Jobs: kv.c4 } : {}),
     ...(kv.cold !== undefined ? { coldC1Jobs: kv.cold, coldC4Jobs: kv.cold * 2 } : {}),
     ...(kv.warmup !== undefined ? { warmup: kv.warmup } : {}),
+    ...(process.env.WEB_BENCH_REUSE ? { reuse: process.env.WEB_BENCH_REUSE } : {}),
   };
 }
 

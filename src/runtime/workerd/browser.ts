@@ -7,6 +7,7 @@ import type { WebEngine } from "../../engines/kinds/web";
 import type { BrowserDO } from "../../../durable-objects/browser";
 import type { Stub } from "../../env";
 import { fromWire } from "../../engines/wire";
+import { fail } from "../../engines/chrome/render";
 
 /** The object every rendering goes to: one browser session for the isolate's and the account's renderings. */
 export const BROWSER_OBJECT = "browser-0";
@@ -27,6 +28,11 @@ export function browserObjectEngine(
         return (await fromWire(await stub.render(req, task.timeoutMs ?? 120_000, id))) as Awaited<
           ReturnType<WebEngine["render"]>
         >;
+      } catch (err) {
+        // the object was reset or unreachable (a deploy, an eviction mid-call): the task is tried again like a browser failure
+        const message = err instanceof Error ? err.message : String(err);
+        if (task.signal?.aborted) return fail("CANCELLED", "The task was cancelled.");
+        return fail("CONVERSION_FAILED", `The browser object failed: ${message.slice(0, 300)}`, undefined, true);
       } finally {
         if (task.profile) console.log(`web-rpc ${JSON.stringify({ rpc: performance.now() - t0 })}`);
         task.signal?.removeEventListener("abort", onAbort);
