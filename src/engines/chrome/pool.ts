@@ -74,15 +74,16 @@ export class ChromePool {
 
   /** Renders `req`: once, and once more on a fresh browser when the browser failed under it while time is left. */
   async render(req: WebRenderRequest, task: PoolTask): Promise<WebAnswer> {
-    const deadline = Date.now() + Math.max(1000, task.timeoutMs);
+    const budget = Math.max(1000, task.timeoutMs);
+    const deadline = Date.now() + budget;
     const left = () => Math.max(1, deadline - Date.now());
     clearTimeout(this.idleTimer);
     this.active++;
     this.peak = Math.max(this.peak, this.active);
     try {
-      const first = await this.attempt(req, left, task.signal);
+      const first = await this.attempt(req, left, budget, task.signal);
       if (!first.broken || task.signal?.aborted || left() < 5000) return first.answer;
-      return (await this.attempt(req, left, task.signal)).answer;
+      return (await this.attempt(req, left, budget, task.signal)).answer;
     } finally {
       this.active--;
       this.refill();
@@ -94,6 +95,7 @@ export class ChromePool {
   private async attempt(
     req: WebRenderRequest,
     left: () => number,
+    budget: number,
     signal?: AbortSignal,
   ): Promise<{ answer: WebAnswer; broken: boolean }> {
     const phases: Record<string, number> = {};
@@ -153,7 +155,7 @@ export class ChromePool {
         return {
           answer: signal?.aborted
             ? fail("CANCELLED", "The task was cancelled.", this.version)
-            : failureOf(new Error(`timed out after ${Math.round(left())} ms`), this.version, false),
+            : failureOf(new Error(`timed out after ${budget} ms`), this.version, false),
           broken: false,
         };
       }
@@ -172,15 +174,12 @@ export class ChromePool {
   /** The shared browser: connected or launched once, shared by every rendering until it fails or the pool idles. */
   private shared(): Promise<Browser> {
     if (this.browser) return this.browser;
-    const p = this.connect().then((b) => {
+    const p = this.connect().then(async (b) => {
       this.lastSession = b.sessionId();
       b.on("disconnected", () => {
         if (this.browser === p) this.forget();
       });
-      void b.version().then(
-        (v) => (this.version = versionOf(v)),
-        () => {},
-      );
+      this.version = versionOf(await b.version().catch(() => this.version));
       return b;
     });
     this.browser = p;
@@ -276,7 +275,11 @@ export class ChromePool {
     const spares = this.spares;
     this.forget();
     this.peak = 0;
-    await Promise.all([...spares.map((s) => s.context.close().catch(() => {})), ...this.closing]);
+    // a context whose page hangs may never finish closing: the disconnect waits 5 s for them at most
+    await Promise.race([
+      Promise.all([...spares.map((s) => s.context.close().catch(() => {})), ...this.closing]),
+      new Promise((r) => setTimeout(r, 5000)),
+    ]);
     await b.then(
       (x) => x.disconnect().catch(() => {}),
       () => {},
