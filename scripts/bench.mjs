@@ -119,8 +119,8 @@ if (on("browser")) {
   await benchBrowser(5);
 }
 if (on("web")) {
-  const { benchWeb } = await import("./bench-web.ts");
-  await benchWeb();
+  const { benchWeb, webBenchOptionsFromEnv } = await import("./bench-web.ts");
+  await benchWeb(webBenchOptionsFromEnv());
 }
 if (on("storage")) {
   const { benchStorage } = await import("./bench-storage.ts");

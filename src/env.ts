@@ -5,6 +5,7 @@
 import type { AccountDO } from "../durable-objects/account";
 import type { JobDO } from "../durable-objects/job";
 import type { EventsDO } from "../durable-objects/events";
+import type { BrowserDO } from "../durable-objects/browser";
 import type { NativeContainer } from "./engines/native/container";
 import type { EngineRpc } from "./engines/remote";
 
@@ -37,7 +38,15 @@ export interface Env {
   TESSERACT?: EngineRpc;
   /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
-  /** "false": launch a browser per task and close it (the cold path; benchmarks compare); default: warm sessions reused. */
+  /**
+   * The browser Durable Object (issue 37): holds the Browser Rendering session and renders every task's page in it,
+   * many at once. Absent (or BROWSER_REUSE=false or session), each task connects its own session (engines/chrome/engine.ts).
+   */
+  BROWSERS?: DurableObjectNamespace<BrowserDO>;
+  /**
+   * "false": launch a browser per task and close it (the cold path; benchmarks compare); "session": each task connects
+   * a warm session of its own (before issue 37; benchmarks compare); default: the browser object's shared session.
+   */
   BROWSER_REUSE?: string;
   /** "1": the Chrome engine logs each rendering's phases (`web-profile {…}`, ms) for `npm run bench -- web`. */
   WEB_PROFILE?: string;
