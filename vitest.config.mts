@@ -83,6 +83,15 @@ export default defineConfig({
         sequence: { groupOrder: 1 },
         globalSetup: [TOOLS, "test/support/servers-setup.ts"],
       }),
+      // issue 35's 1 GB transfer (import/url → export/s3 and export/url, workerd's memory sampled): `npm run test:slow`,
+      // run by .ci/run through test:all, alone and last (it moves ~4 GB through loopback and disk)
+      nodeProject("slow", {
+        testTimeout: 1_200_000,
+        hookTimeout: 600_000,
+        fileParallelism: false,
+        sequence: { groupOrder: 3 },
+        globalSetup: [TOOLS],
+      }),
       // the browser build in Debian's headless Chromium (issue 19): also `npm run test:browser`
       nodeProject("browser", {
         testTimeout: 180_000,

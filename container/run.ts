@@ -33,6 +33,11 @@ export interface ToolCall {
   timeoutMs: number;
   /** RLIMIT_AS in bytes (virtual memory), enforced with prlimit when it is installed. */
   memoryBytes?: number;
+  /**
+   * RLIMIT_FSIZE in bytes: the largest file the tool may write (it gets SIGXFSZ beyond), enforced with prlimit; the
+   * archive engine's cap on what one member of a lying or bomb archive may grow to.
+   */
+  fileSizeBytes?: number;
   /** Aborts the run (the HTTP caller went away). */
   signal?: AbortSignal;
   /** Largest stdout/stderr kept, bytes (default 256 KiB). */
@@ -70,7 +75,11 @@ function capped(max: number) {
  */
 export function runTool(call: ToolCall): Promise<ToolRun> {
   const started = Date.now();
-  const limits = [`--cpu=${cpuSecondsFor(call.timeoutMs)}`, ...(call.memoryBytes ? [`--as=${call.memoryBytes}`] : [])];
+  const limits = [
+    `--cpu=${cpuSecondsFor(call.timeoutMs)}`,
+    ...(call.memoryBytes ? [`--as=${call.memoryBytes}`] : []),
+    ...(call.fileSizeBytes ? [`--fsize=${call.fileSizeBytes}`] : []),
+  ];
   const [cmd, args] = PRLIMIT ? [PRLIMIT, [...limits, "--", call.cmd, ...call.args]] : [call.cmd, call.args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
+import { archiveNative } from "./engines/archive.ts";
 import { inkscapeCad } from "./engines/cad.ts";
 import { calibre } from "./engines/calibre.ts";
 import { command } from "./engines/command.ts";
@@ -54,6 +55,7 @@ const ENGINES: Record<string, NativeEngineDef> = {
   pandoc: pandocEngine,
   djvulibre,
   "inkscape-pdf": pdfDxf,
+  "archive-native": archiveNative,
 };
 
 const env = process.env;

@@ -164,6 +164,39 @@ const SPECS: ToolSpec[] = [
     packages: ["calibre"],
   },
   {
+    // XPS → SVG (issue 34, container/engines/image-extra.ts): MuPDF's mutool
+    name: "mupdf",
+    bins: ["mutool"],
+    versionArgs: ["-v"],
+    version: /mutool version (\d+\.\d+(?:\.\d+)?)/,
+    packages: ["mupdf-tools"],
+  },
+  {
+    // Apple icons (issue 34, container/engines/image-extra.ts): icns2png reads them, png2icns writes them; neither
+    // prints a version, so dpkg says which package it is
+    name: "icnsutils",
+    bins: ["icns2png"],
+    versionBin: "dpkg-query",
+    versionArgs: ["-W", "-f=${Version}", "icnsutils"],
+    version: /^(\d+\.\d+(?:\.\d+)?)/,
+    packages: ["icnsutils"],
+    extra: async () => !!which("png2icns"),
+  },
+  {
+    // archives 7-Zip in WebAssembly does not decode (issue 34, container/engines/archive.ts): Debian's 7-Zip 26 reads
+    // the tars inside and the disk images, and writes zip/7z/tar/tar.gz/tar.bz2
+    name: "7z",
+    bins: ["7z"],
+    versionArgs: [],
+    version: /7-Zip (?:\[\d+\] )?(\d+\.\d+)/,
+    packages: ["p7zip-full"],
+  },
+  { name: "lzip", bins: ["lzip"], versionArgs: ["--version"], version: /lzip (\d+\.\d+)/, packages: ["lzip"] },
+  { name: "lzop", bins: ["lzop"], versionArgs: ["--version"], version: /lzop (\d+\.\d+)/, packages: ["lzop"] },
+  { name: "rzip", bins: ["rzip"], versionArgs: ["-V"], version: /rzip version (\d+\.\d+)/, packages: ["rzip"] },
+  { name: "unalz", bins: ["unalz"], versionArgs: [], version: /unalz v(\d+\.\d+)/, packages: ["unalz"] },
+  { name: "nomarch", bins: ["nomarch"], versionArgs: ["-v"], version: /nomarch (\d+\.\d+)/, packages: ["nomarch"] },
+  {
     // CAD drawings (issue 33): Inkscape with its DXF import extension (container/engines/cad.ts), run by Debian's python3
     name: "inkscape-cad",
     bins: ["inkscape"],

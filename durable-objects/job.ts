@@ -35,7 +35,7 @@ import { Waiters } from "./job/waiters";
 import { ExternalInputs } from "./job/external";
 import { Live } from "./job/live";
 import type { LiveEvent } from "../src/events/channels";
-import { runsInline } from "../src/operations/registry";
+import { runsInline, secretKeysOf } from "../src/operations/registry";
 import { runTask } from "../src/runner/run-task";
 import type { TaskHost } from "../src/runner/host";
 import { indexOf } from "../src/account/index-shards";
@@ -352,6 +352,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     if (!t) return null;
     if (!isTerminal(t.status)) return { refused: "Cannot retry: the task has not ended yet." };
     if (t.mode !== "queue") return { refused: `Cannot retry ${t.operation}: create a new import task instead.` };
+    if (secretKeysOf(t.operation).some((k) => JSON.parse(t.payload)[k] !== undefined))
+      return {
+        refused: `Cannot retry ${t.operation}: its credentials are not kept after a task ends; create a new ${t.operation} task with them.`,
+      };
     const latest = this.m.effective().find((r) => r.name === t.name);
     if (latest && !isTerminal(latest.status))
       return { refused: `Cannot retry: retry ${latest.id} of this task has not ended yet.` };

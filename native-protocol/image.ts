@@ -58,6 +58,8 @@ export type ImageFormat =
   | "ps"
   | "pdf"
   | "xps"
+  | "icns"
+  | "odd"
   | RawFormat;
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */

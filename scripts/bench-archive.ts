@@ -27,15 +27,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, bundleForNode } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 const TMP = join(tmpdir(), "bench-archive-");
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** The input: corpus paths, flat in the archive under their base names. */
 const FILES = [
@@ -152,26 +148,10 @@ function readDir(dir: string): Map<string, Uint8Array> {
 async function loadEngine(): Promise<
   typeof import("../src/runtime/node/sevenzip") & { SEVENZIP_ENGINE: { version: string } }
 > {
-  const { build } = await import("esbuild");
-  // in node_modules/.cache/edge-convert/, three levels below the root: src/runtime/node/sevenzip.ts resolves
-  // 7z-wasm from the package.json three levels up from its import.meta.url, which is the root here too
-  const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-archive-engine.mjs");
-  await build({
-    stdin: {
-      contents:
-        'export { nodeSevenZipEngine } from "./src/runtime/node/sevenzip";\nexport { SEVENZIP_ENGINE } from "./src/engines/sevenzip/version";',
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    outfile,
-    packages: "external",
-    logLevel: "error",
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+  return bundleForNode<typeof import("../src/runtime/node/sevenzip") & { SEVENZIP_ENGINE: { version: string } }>(
+    "bench-archive-engine",
+    'export { nodeSevenZipEngine } from "./src/runtime/node/sevenzip";\nexport { SEVENZIP_ENGINE } from "./src/engines/sevenzip/version";',
+  );
 }
 
 async function sequence<T>(n: number, fn: () => Promise<T> | T): Promise<T[]> {

@@ -17,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, bundleForNode } from "./bench-kit.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
@@ -108,31 +109,13 @@ export const IMAGE_CASES = [
   },
 ];
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 /** Bundles the TypeScript engine for Node with esbuild (wrangler's own) into node_modules/.cache. */
 async function loadEngine() {
-  const { build } = await import("esbuild");
-  const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-image-engine.mjs");
-  await build({
-    stdin: {
-      contents:
-        'export { nodeImageMagickEngine } from "./src/runtime/node/imagemagick";\nexport { discardInstance } from "./src/engines/imagemagick/magick";',
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    outfile,
-    external: ["@imagemagick/magick-wasm"],
-    logLevel: "error",
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+  return bundleForNode(
+    "bench-image-engine",
+    'export { nodeImageMagickEngine } from "./src/runtime/node/imagemagick";\nexport { discardInstance } from "./src/engines/imagemagick/magick";',
+    ["@imagemagick/magick-wasm"],
+  );
 }
 
 function timeNative(args, env) {

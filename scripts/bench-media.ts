@@ -23,15 +23,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { MediaRequest } from "../native-protocol/media/formats.ts";
 import { planRuns } from "../native-protocol/media/plan.ts";
 import { PROBE_ARGS, parseProbe, type MediaProbe } from "../native-protocol/media/probe.ts";
+import { median, bundleForNode } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 const TMP = join(tmpdir(), "bench-media-");
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 interface Case {
   name: string;
@@ -90,26 +86,10 @@ const CASES: Case[] = [
 async function loadEngine(): Promise<
   typeof import("../src/runtime/node/ffmpeg") & { FFMPEG_ENGINE: { version: string } }
 > {
-  const { build } = await import("esbuild");
-  // in node_modules/.cache/edge-convert/, three levels below the root: src/runtime/node/ffmpeg.ts finds
-  // package.json and wasm/fonts from its import.meta.url three levels up, which is the root here too
-  const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-media-engine.mjs");
-  await build({
-    stdin: {
-      contents:
-        'export { nodeFfmpegEngine } from "./src/runtime/node/ffmpeg";\nexport { FFMPEG_ENGINE } from "./src/engines/ffmpeg/version";',
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    outfile,
-    packages: "external",
-    logLevel: "error",
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+  return bundleForNode<typeof import("../src/runtime/node/ffmpeg") & { FFMPEG_ENGINE: { version: string } }>(
+    "bench-media-engine",
+    'export { nodeFfmpegEngine } from "./src/runtime/node/ffmpeg";\nexport { FFMPEG_ENGINE } from "./src/engines/ffmpeg/version";',
+  );
 }
 
 /** Native ffprobe of `path`, read as the engine reads its own. */

@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, bundleForNode } from "./bench-kit.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
@@ -37,11 +38,6 @@ export const METADATA_CASES = [
   { type: "write JPEG (XMP:Title)", file: "images/exif-orientation-Landscape_1.jpg", write: { "XMP:Title": "Bench" } },
 ];
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 async function sequence(n, fn) {
   const out = [];
   for (let i = 0; i < n; i++) out.push(await fn());
@@ -50,23 +46,9 @@ async function sequence(n, fn) {
 
 /** Bundles the TypeScript engine for Node with esbuild (wrangler's own) into node_modules/.cache. */
 async function loadEngine() {
-  const { build } = await import("esbuild");
-  const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-metadata-engine.mjs");
-  await build({
-    stdin: {
-      contents: 'export { nodeExifToolEngine } from "./src/runtime/node/exiftool";',
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    outfile,
-    external: ["@6over3/zeroperl-ts"],
-    logLevel: "error",
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+  return bundleForNode("bench-metadata-engine", 'export { nodeExifToolEngine } from "./src/runtime/node/exiftool";', [
+    "@6over3/zeroperl-ts",
+  ]);
 }
 
 /** Native exiftool on the corpus file, process wall time in ms. */

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { gsArgs, OPTIMIZE_COMMON, PROFILES, pdfaPlan, pdfxPlan } from "../container/engines/ghostscript.ts";
 import { dcrawArgs } from "../container/engines/libraw.ts";
 import { pack, unpack } from "../native-protocol/wire.ts";
+import { median } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
@@ -45,10 +46,6 @@ export const freePort = () =>
       s.close(() => res(p));
     });
   });
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function invoke(url: string, engine: string, method: string, req: unknown): Promise<any> {
   // one retry on a connection failure, as the Worker's client does (a pooled connection closed while idle)
@@ -324,6 +321,39 @@ export async function benchNative(runs = 5): Promise<void> {
       console.log("| conversion | input | engine ms | dcraw_emu + convert ms | ratio |\n|---|---|---|---|---|");
       console.log(`| raw → jpg | ${rel} | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${(ours / theirs).toFixed(2)} |`);
     } else console.log("\nLibRaw (libraw-bin) is not installed (npm run setup:native); raw → jpg skipped.");
+
+    // issue 34: extraction of two native archive formats (lz, tar.lzo) through the engine's archive-native row (HTTP,
+    // the tool, the members read back) against the same tools run directly on the same file
+    if (have.get("lzip") && have.get("lzop") && have.get("7z")) {
+      const dir = mkdtempSync(join(tmpdir(), "bench-archive-"));
+      // a mixed 4 MiB tree: the corpus's PDF and text-like repetition
+      const pdf = readFileSync(join(CORPUS, "pdf/pdfjs-tracemonkey.pdf"));
+      writeFileSync(join(dir, "paper.pdf"), pdf);
+      writeFileSync(join(dir, "notes.txt"), "issue 34 native archive bench line\n".repeat(80_000));
+      spawnSync("tar", ["-cf", "tree.tar", "paper.pdf", "notes.txt"], { cwd: dir });
+      spawnSync("sh", ["-c", "lzip -c notes.txt > notes.txt.lz && lzop -c tree.tar > tree.tar.lzo"], { cwd: dir });
+      const cases: [string, string, string][] = [
+        ["notes.txt.lz", "lz", "lzip -dc notes.txt.lz > out.txt"],
+        [
+          "tree.tar.lzo",
+          "tar.lzo",
+          "rm -rf x && mkdir x && lzop -dc tree.tar.lzo > x.tar && 7z x -ttar -ox -y x.tar >/dev/null",
+        ],
+      ];
+      console.log(
+        `\nArchive extraction through the native engine (archive-native: lzip ${have.get("lzip")}, lzop ${have.get("lzop")}, 7-Zip ${have.get("7z")}) vs the same tools run directly; medians of ${runs}`,
+      );
+      console.log("| extraction | input | engine ms | tools ms | ratio |\n|---|---|---|---|---|");
+      for (const [file, format, cmd] of cases) {
+        const data = new Uint8Array(readFileSync(join(dir, file)));
+        const req = { input: { data, filename: file }, format };
+        const ours = await time(() => invoke(url, "archive-native", "extract", req), runs);
+        const theirs = await time(() => spawnSync("sh", ["-c", cmd], { cwd: dir, stdio: "ignore" }), runs);
+        console.log(
+          `| ${format} → files | ${file} (${(data.byteLength / 1024).toFixed(0)} KiB) | ${ours.toFixed(0)} | ${theirs.toFixed(0)} | ${(ours / theirs).toFixed(2)} |`,
+        );
+      }
+    } else console.log("\nlzip, lzop or 7z is not installed (npm run setup:native); archive extraction skipped.");
   } finally {
     server.kill("SIGTERM");
   }

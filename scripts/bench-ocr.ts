@@ -25,16 +25,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, bundleForNode } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
 const TMP = join(tmpdir(), "bench-ocr-");
 const ENV1 = { ...process.env, OMP_THREAD_LIMIT: "1" };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** The images, with the resolution both sides are told. */
 const IMAGES: [rel: string, dpi: number][] = [
@@ -52,31 +48,22 @@ async function loadEngine(): Promise<
     typeof import("../test/support/context") &
     typeof import("../src/engines/pdflib/engine")
 > {
-  const { build } = await import("esbuild");
-  // in node_modules/.cache/edge-convert/, three levels below the root: src/runtime/node/tesseract.ts finds
-  // package.json from its import.meta.url three levels up, which is the root here too
-  const outfile = join(ROOT, "node_modules", ".cache", "edge-convert", "bench-ocr-engine.mjs");
-  await build({
-    stdin: {
-      contents: [
-        'export { nodeTesseractEngine } from "./src/runtime/node/tesseract";',
-        'export { nodePdfiumEngine } from "./src/runtime/node/pdfium";',
-        'export { ocrPdf, ocrDpi } from "./src/operations/pdf/ocr";',
-        'export { testContext } from "./test/support/context";',
-        'export { createPdfLibEngine } from "./src/engines/pdflib/engine";',
-      ].join("\n"),
-      resolveDir: ROOT,
-      loader: "ts",
-    },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    outfile,
-    packages: "external",
-    logLevel: "error",
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+  return bundleForNode<
+    typeof import("../src/runtime/node/tesseract") &
+      typeof import("../src/runtime/node/pdfium") &
+      typeof import("../src/operations/pdf/ocr") &
+      typeof import("../test/support/context") &
+      typeof import("../src/engines/pdflib/engine")
+  >(
+    "bench-ocr-engine",
+    [
+      'export { nodeTesseractEngine } from "./src/runtime/node/tesseract";',
+      'export { nodePdfiumEngine } from "./src/runtime/node/pdfium";',
+      'export { ocrPdf, ocrDpi } from "./src/operations/pdf/ocr";',
+      'export { testContext } from "./test/support/context";',
+      'export { createPdfLibEngine } from "./src/engines/pdflib/engine";',
+    ].join("\n"),
+  );
 }
 
 /** The first line of `cmd args`' output, or null when it is not installed. */

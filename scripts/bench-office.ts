@@ -9,7 +9,8 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { OFFICE_PAIRS, PDF_DOCX, coldPairRate, freePort, median, pairRate } from "./bench-native.ts";
+import { median } from "./bench-kit.ts";
+import { OFFICE_PAIRS, PDF_DOCX, coldPairRate, freePort, pairRate } from "./bench-native.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 

@@ -10,10 +10,11 @@
  * The TypeScript sources are bundled once with esbuild into node_modules/.cache (packages stay external).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { median, bundleForNode } from "./bench-kit.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = process.env.CORPUS ?? join(ROOT, "..", "shared", "corpus");
@@ -30,25 +31,7 @@ export { createPdfLibEngine } from "./src/engines/pdflib/engine";
 
 /** Bundles the operations (TypeScript, extensionless imports) into an importable module. */
 async function loadOperations() {
-  const { build } = await import("esbuild");
-  const outdir = join(ROOT, "node_modules", ".cache", "bench-pdf");
-  mkdirSync(outdir, { recursive: true });
-  const outfile = join(outdir, "ops.mjs");
-  await build({
-    stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "error",
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return bundleForNode("bench-pdf-ops", ENTRY);
 }
 
 async function timeOurs(fn, runs) {

@@ -187,10 +187,10 @@ async function bareChromium(): Promise<{ one: () => Promise<JobResult>; close():
 }
 
 /** The Chrome engine's phases (WEB_PROFILE=1 `web-profile {…}` lines in the server log), ms per rendering. */
-function profileOf(log: string): Record<string, number>[] {
+function profileOf(log: string, label = "web-profile"): Record<string, number>[] {
   return log
     .split("\n")
-    .filter((l) => l.includes("web-profile {"))
+    .filter((l) => l.includes(`${label} {`))
     .map((l) => {
       try {
         return JSON.parse(l.slice(l.indexOf("{"))) as Record<string, number>;
@@ -277,6 +277,8 @@ export interface WebBenchOptions {
   coldC4Jobs?: number;
   /** Warm-up jobs before each side's rows (default 4, run 4 at a time, then 2 one by one). */
   warmup?: number;
+  /** BROWSER_REUSE of the warm server: "session" measures the engine before issue 37 (a session per task); default the browser object. */
+  reuse?: string;
 }
 
 const median = (xs: number[]) => pct(xs, 50);
@@ -292,11 +294,22 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   const notes: string[] = [];
   const pairs: { concurrency: number; ours: Row[]; floor: Row[] }[] = [];
   let phases: Record<string, number>[] = [];
+  /** The job path's own phases at concurrency 1 (WEB_PROFILE=1): POST /v2/jobs, the runner, the browser object call. */
+  const around: Record<string, Record<string, number>[]> = {
+    "create-profile": [],
+    "task-profile convert": [],
+    "web-rpc": [],
+    "web-do": [],
+  };
   let oursC1P50 = NaN;
 
   // warm: ours beside the floor, alternating
   {
-    const server = await startDevServer({ API_KEYS: `${KEY}:bench`, WEB_PROFILE: "1" });
+    const server = await startDevServer({
+      API_KEYS: `${KEY}:bench`,
+      WEB_PROFILE: "1",
+      ...(opts.reuse ? { BROWSER_REUSE: opts.reuse } : {}),
+    });
     const bare = await bareChromium();
     let browsers: number[] = [];
     try {
@@ -311,7 +324,11 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
           const before = server.log().length;
           const runOurs = async () => {
             pair.ours.push(await measure(ours, "ours", concurrency, perRound[concurrency]));
-            if (concurrency === 1) phases = phases.concat(profileOf(server.log().slice(before)));
+            if (concurrency === 1) {
+              const log = server.log().slice(before);
+              phases = phases.concat(profileOf(log));
+              for (const label of Object.keys(around)) around[label] = around[label].concat(profileOf(log, label));
+            }
           };
           const runFloor = async () =>
             void pair.floor.push(await measure(bare.one, "floor", concurrency, perRound[concurrency]));
@@ -343,7 +360,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
 
   // cold: a browser launched and closed per task
   const cold: Row[] = [];
-  {
+  if (coldC1 > 0) {
     const server = await startDevServer({ API_KEYS: `${KEY}:bench`, BROWSER_REUSE: "false" });
     let browsers: number[] = [];
     try {
@@ -376,7 +393,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     /* not installed */
   }
   console.log(
-    `\nChrome engine: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
+    `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
   );
   console.log(
     "medians over rounds; each round runs both, alternating which goes first; (×) is the median of the rounds' ratios ours / floor",
@@ -399,6 +416,13 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       `\nProfile at concurrency 1 (${phases.length} renderings, WEB_PROFILE=1; medians, ms): ${keys.map((k) => `${k} ${median(phases.map((p) => p[k] ?? 0)).toFixed(0)}`).join(", ")}; engine total ${engine.toFixed(0)}; job path around it (p50 job − engine) ${(oursC1P50 - engine).toFixed(0)}`,
     );
   }
+  for (const [label, rows] of Object.entries(around)) {
+    if (!rows.length) continue;
+    const keys = [...new Set(rows.flatMap((p) => Object.keys(p)))].filter((k) => k !== "job" && k !== "at");
+    console.log(
+      `${label} (${rows.length}; medians, ms): ${keys.map((k) => `${k} ${median(rows.map((p) => p[k] ?? 0)).toFixed(1)}`).join(", ")}`,
+    );
+  }
   console.log("\n| cold mode | concurrency | jobs | p50 ms | pages/s | failed |\n|---|---|---|---|---|---|");
   for (const r of cold)
     console.log(
@@ -417,4 +441,27 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   console.log(`(web section: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchWeb();
+/**
+ * Reduced sizes from the environment for a quick run on a loaded machine, e.g.
+ * `WEB_BENCH=rounds=2,c1=10,c4=16,cold=0 npm run bench -- web` (cold=0 skips the cold rows); WEB_BENCH_REUSE=session runs
+ * the warm rows on a session per task (the engine before issue 37) for a before/after in the same conditions.
+ */
+export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebBenchOptions {
+  const kv = Object.fromEntries(
+    spec
+      .split(",")
+      .map((p) => p.split("="))
+      .filter(([k, v]) => k && v !== undefined && Number.isFinite(Number(v)))
+      .map(([k, v]) => [k.trim(), Number(v)]),
+  );
+  return {
+    ...(kv.rounds !== undefined ? { rounds: kv.rounds } : {}),
+    ...(kv.c1 !== undefined ? { c1Jobs: kv.c1 } : {}),
+    ...(kv.c4 !== undefined ? { c4Jobs: kv.c4 } : {}),
+    ...(kv.cold !== undefined ? { coldC1Jobs: kv.cold, coldC4Jobs: kv.cold * 2 } : {}),
+    ...(kv.warmup !== undefined ? { warmup: kv.warmup } : {}),
+    ...(process.env.WEB_BENCH_REUSE ? { reuse: process.env.WEB_BENCH_REUSE } : {}),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchWeb(webBenchOptionsFromEnv());

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, media, archive, ocr, browser, web (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, media, archive, ocr, browser, web, storage (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -124,6 +124,10 @@ if (on("browser")) {
   await benchBrowser(5);
 }
 if (on("web")) {
-  const { benchWeb } = await import("./bench-web.ts");
-  await benchWeb();
+  const { benchWeb, webBenchOptionsFromEnv } = await import("./bench-web.ts");
+  await benchWeb(webBenchOptionsFromEnv());
+}
+if (on("storage")) {
+  const { benchStorage } = await import("./bench-storage.ts");
+  await benchStorage(5);
 }

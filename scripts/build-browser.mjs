@@ -30,6 +30,9 @@ const common = {
   sourcemap: false,
   logLevel: "warning",
   legalComments: "linked",
+  // import/sftp's SSH client and TCP sockets exist only in the Worker (src/stores/sftp loads them with import() when a
+  // task runs); the browser never runs storage operations, so they stay unresolved imports there
+  external: ["ssh2", "cloudflare:sockets", "*/poly1305.wasm"],
 };
 await build({ ...common, entryPoints: { "edge-convert": join(ROOT, "src/browser/index.ts") }, outdir: OUT });
 // the worker with each engine's code as a chunk of its own, imported on the engine's first call (splitting)
@@ -39,7 +42,19 @@ await build({
   outdir: OUT,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
-  external: ["node:*", "module", "fs", "fs/promises", "path", "url", "crypto", "worker_threads", "os", "child_process"],
+  external: [
+    ...common.external,
+    "node:*",
+    "module",
+    "fs",
+    "fs/promises",
+    "path",
+    "url",
+    "crypto",
+    "worker_threads",
+    "os",
+    "child_process",
+  ],
 });
 
 const assets = {

@@ -108,12 +108,13 @@ function groupPeakRss(pgid: number): number {
   return total;
 }
 
-/** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/budget.ts), ExifTool's isolate share. */
+/** Published memory budgets of the engine Workers (bytes): ImageMagick's estimate bound (engines/imagemagick/budget.ts), ExifTool's and resvg's isolate share (engines/resvg/budget.ts). */
 const BUDGETS: Record<string, number> = {
   imagemagick: 120_000_000,
   exiftool: 128_000_000,
   ffmpeg: 128_000_000,
   "7z": 64_000_000,
+  resvg: 128_000_000,
 };
 
 const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;

@@ -5,6 +5,7 @@
 import type { AccountDO } from "../durable-objects/account";
 import type { JobDO } from "../durable-objects/job";
 import type { EventsDO } from "../durable-objects/events";
+import type { BrowserDO } from "../durable-objects/browser";
 import type { NativeContainer } from "./engines/native/container";
 import type { EngineRpc } from "./engines/remote";
 
@@ -37,7 +38,15 @@ export interface Env {
   TESSERACT?: EngineRpc;
   /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
-  /** "false": launch a browser per task and close it (the cold path; benchmarks compare); default: warm sessions reused. */
+  /**
+   * The browser Durable Object (issue 37): holds the Browser Rendering session and renders every task's page in it,
+   * many at once. Absent (or BROWSER_REUSE=false or session), each task connects its own session (engines/chrome/engine.ts).
+   */
+  BROWSERS?: DurableObjectNamespace<BrowserDO>;
+  /**
+   * "false": launch a browser per task and close it (the cold path; benchmarks compare); "session": each task connects
+   * a warm session of its own (before issue 37; benchmarks compare); default: the browser object's shared session.
+   */
   BROWSER_REUSE?: string;
   /** "1": the Chrome engine logs each rendering's phases (`web-profile {…}`, ms) for `npm run bench -- web`. */
   WEB_PROFILE?: string;
@@ -66,6 +75,14 @@ export interface Env {
   GCS_ENDPOINT?: string;
   /** Seconds a job, its tasks and files live after the job ends (default 86400, contract §7). */
   RETENTION_SECONDS?: string;
+  /** Largest file import/url and the storage imports take, in bytes (default 5 GiB = 5368709120; runner/settings.ts). */
+  MAX_IMPORT_BYTES?: string;
+  /** Storage exports larger than this go in parts of this many bytes (default 64 MiB; S3 multipart, Azure blocks, GCS resumable). */
+  STORE_PART_BYTES?: string;
+  /** Part size of R2 multipart uploads (default 16 MiB; unknown-length imports, files over R2_SINGLE_PUT_BYTES). */
+  R2_PART_BYTES?: string;
+  /** Largest file written to R2 in one put (default 5 GiB less 32 MiB); larger ones use an R2 multipart upload. */
+  R2_SINGLE_PUT_BYTES?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
   MAX_OPEN_JOBS?: string;
   /** "on": count billed platform operations (meter/meter.ts, GET /__meter); the bench's counting server only. */

@@ -7,6 +7,7 @@ import { jobStub } from "./env";
 export { AccountDO } from "../durable-objects/account";
 export { JobDO } from "../durable-objects/job";
 export { EventsDO } from "../durable-objects/events";
+export { BrowserDO } from "../durable-objects/browser";
 export { NativeContainer } from "./engines/native/container";
 import { app } from "./api/app";
 import type { Env, TaskMessage } from "./env";

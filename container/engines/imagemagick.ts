@@ -10,6 +10,7 @@ import { readdir } from "node:fs/promises";
 import type { ConvertOptions, Fit, ImageRunRequest, ThumbnailOptions } from "../../native-protocol/image.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { POSTSCRIPT_INPUTS, POSTSCRIPT_OUTPUTS, distillArgs, postScriptOf, readPpm, renderArgs } from "./postscript.ts";
+import { icnsToPng, oddToPng, pngToIcns, pngToOdd, xpsToSvg } from "./image-extra.ts";
 
 /** Output formats that keep several frames (animation, multi-page). */
 const ANIMATED = new Set(["gif", "webp", "tiff"]);
@@ -40,6 +41,9 @@ export const CODER: Record<string, string> = {
   ps: "png",
   xps: "png",
   pdf: "ppm",
+  // issue 34: read and written as PNG around ImageMagick (image-extra.ts: icnsutils, LibreOffice Draw, odd.ts)
+  icns: "png",
+  odd: "png",
 };
 
 /**
@@ -68,6 +72,8 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   const im = tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
+  // issue 34: xps → svg is MuPDF's (image-extra.ts), not a raster
+  if (req.inputFormat === "xps" && req.outputFormat === "svg" && req.op === "convert") return xpsToSvg(call, req.input);
   const inCoder = CODER[req.inputFormat];
   const outCoder = CODER[req.outputFormat];
   if (!inCoder || !outCoder || req.outputFormat === "svg")
@@ -102,7 +108,9 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     ]);
     check(g, "libgxps", (t) => new NativeError("OPEN_FAILED", `libgxps could not render this xps: ${why(t)}`));
     await put(call, "in.bin", await get(call, "page-1.png"));
-  } else await put(call, "in.bin", req.input);
+  } else if (req.inputFormat === "icns") await icnsToPng(call, req.input);
+  else if (req.inputFormat === "odd") await oddToPng(call, req.input, o.pixel_density ?? 96);
+  else await put(call, "in.bin", req.input);
   const viaPostScript = POSTSCRIPT_OUTPUTS.has(req.outputFormat);
   const thumb = req.op === "thumbnail";
   // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
@@ -157,8 +165,16 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   for (const n of names) {
     const id = await run(call, im.path, ["-ping", `${outCoder}:${n}`, "-format", "%w %h\\n", "info:"]);
     const [w, h] = id.stdout.trim().split("\n")[0]!.split(" ").map(Number);
+    if (req.outputFormat === "icns") {
+      const icon = await pngToIcns(call, n, w ?? 0, h ?? 0);
+      outputs.push({ data: icon.data, format: req.outputFormat, width: icon.size, height: icon.size, frames: 1 });
+      continue;
+    }
     outputs.push({
-      data: await get(call, n),
+      data:
+        req.outputFormat === "odd"
+          ? await pngToOdd(call, n, w ?? 0, h ?? 0, o.pixel_density ?? 96)
+          : await get(call, n),
       format: req.outputFormat,
       width: w ?? 0,
       height: h ?? 0,

@@ -25,7 +25,8 @@ import {
   type NativeCall,
   type NativeEngineDef,
 } from "./common.ts";
-import { fromPdf } from "./poppler.ts";
+import { fromPdf, isPostScript } from "./poppler.ts";
+import { distillArgs } from "./postscript.ts";
 import { slidesToSwf } from "./slides-swf.ts";
 
 let pool: OfficePool | undefined;
@@ -226,6 +227,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
         `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
     );
   const format = req.format ?? "pdf";
+  if (isPostScript(req.input.data)) return postScriptToSlides(req, call, format);
   const isPdf = new TextDecoder().decode(req.input.data.subarray(0, 1024)).includes("%PDF-");
   if (!isPdf) sniff(req.input.filename, req.input.data);
   const pool = officePool(call.root);
@@ -350,6 +352,37 @@ async function convert(req: OfficeRequest, call: NativeCall) {
  * XPS of a PDF by Ghostscript's xpswrite device.
  * @throws NativeError ENGINE_UNAVAILABLE (no Ghostscript) | CONVERSION_FAILED | TIMEOUT
  */
+/** Presentation formats PostScript becomes, one slide per page (issue 34: the catalogue's ps → odp, ppt, pptx). */
+export const PS_SLIDE_OUTPUTS = new Set(["odp", "ppt", "pptx"]);
+
+/**
+ * PostScript → odp/ppt/pptx: Ghostscript's pdfwrite (-dSAFER) makes a PDF, which Impress's PDF import
+ * (impress_pdf_import: one slide per page, text kept as text boxes) loads and the presentation's export writes.
+ */
+async function postScriptToSlides(req: OfficeRequest, call: NativeCall, format: string) {
+  if (!PS_SLIDE_OUTPUTS.has(format))
+    throw new NativeError("INVALID_CONVERSION_TYPE", `LibreOffice does not convert PostScript to ${format} here.`);
+  await put(call, "in.ps", req.input.data);
+  const g = await run(call, tool(call, "ghostscript").path, distillArgs("in.ps", "in.pdf"));
+  check(
+    g,
+    "Ghostscript",
+    (t) => new NativeError("OPEN_FAILED", `Ghostscript could not read ${req.input.filename}: ${why(t)}`),
+  );
+  try {
+    const r = await officePool(call.root).convert({
+      input: join(call.work, "in.pdf"),
+      output: join(call.work, `out.${format}`),
+      format: format as OfficeFormat,
+      importFilter: "impress_pdf_import",
+      timeoutMs: call.timeoutMs,
+    });
+    return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted: [] };
+  } catch (err) {
+    throw officeFailure(err, req.input.filename);
+  }
+}
+
 async function toXps(
   call: NativeCall,
   pdf: string,

@@ -1,5 +1,5 @@
 /**
- * Poppler (issue 32): PDF to text and markup — pdftotext (txt, `layout`, encodings through iconv),
+ * Poppler (issue 32): PDF (and PostScript, distilled by Ghostscript first: issue 34) to text and markup — pdftotext (txt, `layout`, encodings through iconv),
  * pdftohtml (one html file, images inline as data: URLs), pdftocairo (svg and eps one file per page,
  * ps the whole document). Kind office (convert), as the Worker's row "poppler" takes it; the functions
  * below are also the second step of LibreOffice's office → txt/html/eps/ps (libreoffice.ts: the office
@@ -7,6 +7,7 @@
  */
 import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { distillArgs } from "./postscript.ts";
 
 /** What poppler writes from a PDF. */
 export const POPPLER_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
@@ -131,12 +132,30 @@ export async function fromPdf(
   throw new NativeError("INVALID_CONVERSION_TYPE", `poppler does not write ${format}.`);
 }
 
+/**
+ * True when `data` is PostScript: "%!" text, or a DOS EPS binary (C5 D0 D3 C6) around it — issue 34's ps → txt/html,
+ * made a PDF by Ghostscript (pdfwrite, -dSAFER) first.
+ */
+export function isPostScript(data: Uint8Array): boolean {
+  return (data[0] === 0x25 && data[1] === 0x21) || (data[0] === 0xc5 && data[1] === 0xd0 && data[2] === 0xd3);
+}
+
 async function convert(req: OfficeRequest, call: NativeCall) {
   const format = req.format ?? "txt";
   const head = new TextDecoder().decode(req.input.data.subarray(0, 1024));
-  if (!head.includes("%PDF-"))
+  let name: string;
+  if (isPostScript(req.input.data)) {
+    await put(call, "in.ps", req.input.data);
+    const g = await prun(call, tool(call, "ghostscript").path, distillArgs("in.ps", "in.pdf"));
+    check(
+      g,
+      "Ghostscript",
+      (t) => new NativeError("OPEN_FAILED", `Ghostscript could not read ${req.input.filename}: ${why(t)}`),
+    );
+    name = "in.pdf";
+  } else if (!head.includes("%PDF-"))
     throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a PDF (its bytes do not start like one).`);
-  const name = await put(call, "in.pdf", req.input.data);
+  else name = await put(call, "in.pdf", req.input.data);
   const r = await fromPdf(call, name, format, {
     filename: req.input.filename,
     password: req.input.password,

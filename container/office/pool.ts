@@ -103,8 +103,11 @@ export interface OfficeRequest {
   format: OfficeFormat;
   /** The export filter's FilterOptions (csv: delimiter, quote, encoding, sheet; txt: encoding), tokens only. */
   filterOptions?: string;
-  /** PDF input only: the import filter (writer_pdf_import: Writer text frames; draw_pdf_import: Draw pages). */
-  importFilter?: "writer_pdf_import" | "draw_pdf_import";
+  /**
+   * PDF input only: the import filter (writer_pdf_import: Writer text frames; draw_pdf_import: Draw pages;
+   * impress_pdf_import: Impress slides, issue 34's ps → odp/ppt/pptx).
+   */
+  importFilter?: "writer_pdf_import" | "draw_pdf_import" | "impress_pdf_import";
   /** Password of an encrypted document. */
   password?: string;
   /** PDF output only: the pages exported, LibreOffice's PageRange ("1-2", "1,3,5-"). */

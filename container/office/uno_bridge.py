@@ -9,7 +9,7 @@ Connects to a soffice started with --accept=pipe,name=<pipe-name>;urp; (retrying
   stdout, once:  {"ready": true}   or   {"ready": false, "code": "ENGINE_UNAVAILABLE", "message": "..."}
   stdin,  each:  {"id": n, "input": "/abs/in", "output": "/abs/out", "format": "pdf"|"docx"|... (EXPORTS), "password": "..."?,
                   "filter_options": "..."? (the export filter's FilterOptions: csv/txt encoding, delimiter, sheet),
-                  "import_filter": "writer_pdf_import"|"draw_pdf_import"? (PDF input only)}
+                  "import_filter": "writer_pdf_import"|"draw_pdf_import"|"impress_pdf_import"? (PDF input only)}
   stdout, each:  {"id": n, "ok": true, "fonts": ["Arial", ...], "pages": 3 | null, "files": ["/abs/out-1.svg", ...]?}
              (files: per-page graphic exports, svg/emf/wmf of a drawing or presentation, one per page)
              or  {"id": n, "ok": false, "code": "INVALID_PASSWORD"|"OPEN_FAILED"|"CONVERT_FAILED"|"ENGINE_CRASHED"|"NOT_STARTED", "message": "..."}
@@ -89,7 +89,7 @@ EXPORTS = [
 ]
 # Per-page graphic exports of drawings and presentations (GraphicExportFilter), by format: MediaType.
 PAGE_GRAPHICS = {"svg": "image/svg+xml", "emf": "image/x-emf", "wmf": "image/x-wmf"}
-IMPORT_FILTERS = ("writer_pdf_import", "draw_pdf_import")
+IMPORT_FILTERS = ("writer_pdf_import", "draw_pdf_import", "impress_pdf_import")
 FORMATS = {"pdf"} | {f for _, table in EXPORTS for f in table} | set(PAGE_GRAPHICS)
 
 FONT_SCAN_SECONDS = 0.5  # the font scan stops (keeping what it found) after this long ...

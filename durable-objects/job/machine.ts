@@ -5,7 +5,7 @@
  */
 import { failedDependents, jobStatus, readyTasks, type NodeState } from "../../src/graph/state";
 import { isTerminal, type Status } from "../../src/model/status";
-import { taskRefsOf } from "../../src/operations/registry";
+import { taskRefsOf, withoutSecrets } from "../../src/operations/registry";
 import type { StoredOutput } from "../../src/model/types";
 import type { ClaimedTask, NewTask } from "../../src/model/rpc";
 import type { FileRow, JobRow, TaskRow } from "../../src/model/rows";
@@ -63,7 +63,10 @@ export class JobMachine {
     const t = this.task(id);
     const tr = TASK_TRANSITIONS[event];
     if (!t || !(tr.from as readonly string[]).includes(t.status) || (only && !only(t))) return false;
-    const cols: TaskColumns & { status: string } = { ...tr.set(t, e), status: tr.to };
+    const cols: TaskColumns & { status: string; params?: string } = { ...tr.set(t, e), status: tr.to };
+    // a task that ends keeps no credentials (storage imports/exports: issue 35); its payload was masked at parse
+    const scrubbed = isTerminal(tr.to as Status) ? withoutSecrets(t.operation, JSON.parse(t.params)) : null;
+    if (scrubbed) cols.params = JSON.stringify(scrubbed);
     const names = Object.keys(cols) as (keyof typeof cols)[];
     this.keep(
       () =>

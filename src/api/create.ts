@@ -16,11 +16,12 @@ import { execute, storeOutputs } from "../runner/execute";
 import { operationContext } from "../runner/context";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { refuseUrl } from "../security/ssrf";
-import { retentionSeconds, runtimeSettings, signingSecret } from "../runner/settings";
+import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../runner/settings";
 import type { User } from "../security/keys";
 import { invalid, type FieldErrors } from "./errors";
 import { admit } from "./admission";
 import { findTask, taskIdFor } from "../account/index-shards";
+import { PhaseClock } from "../runner/profile";
 
 /** Validates and creates a job from a POST /v2/jobs body. Throws ApiError 422 on any invalid part. */
 export async function createJob(
@@ -37,9 +38,12 @@ export async function createJob(
     errors.tag = ["tag must be a string of at most 255 characters."];
   const webhookUrl = checkWebhookUrl(env, body.webhook_url, errors);
   if (Object.keys(errors).length) throw invalid(errors);
+  const profile = env.WEB_PROFILE === "1" ? new PhaseClock() : null;
   await admit(env, user.name);
+  profile?.mark("admit");
   const jobId = crypto.randomUUID();
   const tasks = await Promise.all(parsed.specs.map((s) => prepareTask(env, jobId, taskIdFor(jobId), s, baseUrl)));
+  profile?.mark("ingress");
   const failed = tasks.filter((t): t is { error: string; name: string } => "error" in t);
   if (failed.length) throw invalid(Object.fromEntries(failed.map((f) => [`tasks.${f.name}`, [f.error]])));
   const job: NewJob = {
@@ -53,7 +57,10 @@ export async function createJob(
     standalone: false,
     tasks: tasks as NewTask[],
   };
-  return jobStub(env, jobId).create(job);
+  const created = await jobStub(env, jobId).create(job);
+  profile?.mark("create");
+  profile?.log("create-profile", { job: jobId, at: Date.now() });
+  return created;
 }
 
 /** Validates and creates a standalone task (POST /v2/{operation}); `input` holds task ids (contract §1.2). */
@@ -142,7 +149,7 @@ async function prepareTask(
   }
   if (mode === "ingress") {
     try {
-      const store = new R2FileStore(env.FILES);
+      const store = new R2FileStore(env.FILES, sizeSettings(env).r2);
       const ctx = operationContext(
         { taskName: s.name, taskId: id, jobId },
         {

@@ -8,7 +8,7 @@ import { jobStub } from "../env";
 import { parseMultipartRequest } from "@remix-run/multipart-parser";
 import { Hono } from "hono";
 import { contentTypeOf, safeFilename } from "../operations/io/filenames";
-import { MAX_IMPORT_BYTES, signingSecret } from "../runner/settings";
+import { MAX_UPLOAD_BYTES, signingSecret } from "../runner/settings";
 import { safeEqual, uploadSignature } from "../security/signing";
 import { uploadKey } from "../storage/keys";
 import { isUuid, type AppEnv } from "./context";
@@ -20,14 +20,14 @@ uploads.post("/v2/upload/:jobId/:taskId", async (c) => {
   const { jobId, taskId } = c.req.param();
   if (!isUuid(jobId) || !isUuid(taskId)) throw notFound();
   const declared = Number(c.req.header("content-length") ?? NaN);
-  if (declared > MAX_IMPORT_BYTES)
-    throw new ApiError(413, `The upload is larger than ${MAX_IMPORT_BYTES} bytes.`, "FILE_TOO_LARGE");
+  if (declared > MAX_UPLOAD_BYTES)
+    throw new ApiError(413, `The upload is larger than ${MAX_UPLOAD_BYTES} bytes.`, "FILE_TOO_LARGE");
   const fields = new Map<string, string>();
   let file: { name: string; type: string; bytes: Uint8Array } | null = null;
   try {
     // workerd's own formData() ignores the node SDK's unquoted `filename=input.png` (contract §1.3), so parse with a library that accepts it.
     for await (const part of parseMultipartRequest(c.req.raw, {
-      maxFileSize: MAX_IMPORT_BYTES,
+      maxFileSize: MAX_UPLOAD_BYTES,
       maxHeaderSize: 16 * 1024,
     })) {
       if (part.isFile && part.name === "file")
@@ -39,7 +39,7 @@ uploads.post("/v2/upload/:jobId/:taskId", async (c) => {
     throw new ApiError(
       tooBig ? 413 : 400,
       tooBig
-        ? `The upload is larger than ${MAX_IMPORT_BYTES} bytes.`
+        ? `The upload is larger than ${MAX_UPLOAD_BYTES} bytes.`
         : `The upload is not valid multipart/form-data: ${(err as Error).message}`,
       tooBig ? "FILE_TOO_LARGE" : "INVALID_DATA",
     );

@@ -24,7 +24,7 @@ import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS } from "./kinds/archive";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS } from "./kinds/archive";
 import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
@@ -43,6 +43,7 @@ import { STORE_OPERATIONS } from "../stores/registry";
 import {
   RAW_INPUTS,
   NATIVE_IMAGE_INPUTS,
+  NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
   NATIVE_VERSIONS,
@@ -50,6 +51,7 @@ import {
   OFFICE_INPUTS,
   PANDOC_CONVERSIONS,
   POPPLER_PDF_OUTPUTS,
+  POPPLER_PS_OUTPUTS,
 } from "./native/rows";
 
 /** A (input_format → output_format) pair; `*` means any. */
@@ -275,7 +277,14 @@ export const ENGINES = [
     version: NATIVE_VERSIONS.poppler,
     kind: "office",
     placement: "native",
-    offers: { operations: ["convert"], formats: POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })) },
+    offers: {
+      operations: ["convert"],
+      formats: [
+        ...POPPLER_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })),
+        // issue 34: PostScript distilled by Ghostscript first
+        ...POPPLER_PS_OUTPUTS.map((output) => ({ input: "ps", output })),
+      ],
+    },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
   },
@@ -317,7 +326,10 @@ export const ENGINES = [
     placement: "native",
     offers: {
       operations: ["convert", "thumbnail"],
-      formats: NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+      formats: [
+        ...NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+        ...NATIVE_IMAGE_EXTRA_PAIRS,
+      ],
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],
@@ -401,6 +413,17 @@ export const ENGINES = [
     aliases: ["inkscape", "cadconverter"],
   },
   {
+    // archives 7-Zip in WebAssembly does not decode (issue 34): lzip, lzop, rzip, unalz, nomarch and Debian's 7-Zip 26
+    // in the native engine (container/engines/archive.ts); also tar.lzo from disk images
+    name: "archive-native",
+    version: NATIVE_VERSIONS.sevenzip,
+    kind: "archive",
+    placement: "native",
+    offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
+  },
+  {
     // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw
     // (container/engines/inkscape.ts). svg → raster is resvg's first (its row above), this one takes pins and the rest
     name: "inkscape",
@@ -437,7 +460,7 @@ export const IMAGE_OUTPUTS = WRITABLE_FORMATS;
 /** Raster outputs an SVG input is converted to (rows "resvg" and "imagemagick" rasterise SVG). */
 export const IMAGE_SVG_OUTPUTS: readonly ImageFormat[] = [...new Set([...RESVG_OUTPUTS, ...SVG_OUTPUTS])];
 /** Image formats the native image engine (row "imagemagick-native") reads through convert and thumbnail. */
-export { NATIVE_IMAGE_INPUTS };
+export { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_EXTRA_PAIRS };
 /** Image formats the native image engine (row "imagemagick-native") writes through convert and thumbnail. */
 export { NATIVE_IMAGE_OUTPUTS };
 /** Vector drawings the vector engine (row "inkscape") reads, and the pairs it converts. */

@@ -95,6 +95,23 @@ export function taskRefsOf(operation: string, params: Record<string, unknown>): 
     .filter((v): v is string => typeof v === "string" && TASK_NAME.test(v));
 }
 
+/** Parameter names of `operation` that hold credentials (union of its handlers' `secretParams`): masked in payloads, dropped when the task ends. */
+export function secretKeysOf(operation: string): string[] {
+  return [...new Set((handlersOf(operation) ?? []).flatMap((h) => h.secretParams ?? []))];
+}
+
+/**
+ * `params` without the credentials of `operation` (issue 35: secrets "are not kept after the task ends"), or null when
+ * it holds none. The task's stored row keeps the rest, so its payload and result still read as before.
+ */
+export function withoutSecrets(operation: string, params: Record<string, unknown>): Record<string, unknown> | null {
+  const keys = secretKeysOf(operation).filter((k) => params[k] !== undefined && params[k] !== null);
+  if (!keys.length) return null;
+  const out = { ...params };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
 /** One way to run a task: a handler and an engine of its kind. */
 export interface Candidate {
   handler: OperationHandler<any>;

@@ -29,8 +29,11 @@ export interface InputFile {
 /** One file an operation produced; the runner writes it to the FileStore. */
 export interface OutputFile {
   filename: string;
-  /** The bytes, or a stream of known length (import/url streams into R2 without buffering). */
-  data: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number };
+  /**
+   * The bytes, or a stream (import/url and the storage imports stream into R2 without buffering) of
+   * known `length`, or of unknown length (`length` undefined: a chunked or compressed download).
+   */
+  data: Uint8Array | { stream: ReadableStream<Uint8Array>; length?: number };
   /** MIME type; derived from the extension when absent. */
   contentType?: string;
 }
@@ -74,8 +77,13 @@ export interface OperationContext extends EngineAccess {
 export interface RuntimeSettings {
   /** ALLOW_PRIVATE_IMPORTS=true: import/url may reach loopback (development only). */
   allowPrivateImports: boolean;
-  /** Maximum bytes of one imported file. */
+  /** Maximum bytes of one file import/url or a storage import streams into R2 (MAX_IMPORT_BYTES, default 5 GiB). */
   maxImportBytes: number;
+  /**
+   * Storage exports of files larger than this many bytes go in parts of this size (S3 multipart,
+   * Azure block lists, GCS resumable uploads; STORE_PART_BYTES, default 64 MiB). Absent: 64 MiB.
+   */
+  storePartBytes?: number;
   /** Public origin of the API, e.g. "http://localhost:8787" (export URLs, upload forms). */
   publicBaseUrl: string;
   /** HMAC secret signing export URLs and upload forms. */

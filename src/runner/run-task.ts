@@ -10,10 +10,11 @@ import type { Env, TaskMessage } from "../env";
 import { R2FileStore } from "../storage/r2-store";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { execute, storeOutputs } from "./execute";
-import { runtimeSettings } from "./settings";
+import { runtimeSettings, sizeSettings } from "./settings";
 import { inputFile, operationContext } from "./context";
 import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS, type TaskHost } from "./host";
+import { PhaseClock } from "./profile";
 
 /**
  * Runs one queued task to its report. `messageId` (the queue message's id) lets a redelivery of the
@@ -21,9 +22,11 @@ import { HEARTBEAT_MS, type TaskHost } from "./host";
  */
 export async function runTask(env: Env, msg: TaskMessage, messageId?: string, host?: TaskHost): Promise<void> {
   const stub = host ?? jobStub(env, msg.jobId);
+  const profile = env.WEB_PROFILE === "1" ? new PhaseClock() : null;
   const claim = await stub.claimTask(msg.taskId, messageId);
+  profile?.mark("claim");
   if (!claim) return;
-  const files = new R2FileStore(env.FILES);
+  const files = new R2FileStore(env.FILES, sizeSettings(env).r2);
   const controller = new AbortController();
   const tried: { engine?: { name: string; version: string } } = {};
   const timer = setTimeout(
@@ -57,7 +60,9 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string, ho
     });
     const inputs = claim.inputs.map((f) => inputFile(files, f, f.fromTask));
     const { out, engine, credits } = await execute(claim.operation, claim.params, inputs, ctx, tried);
+    profile?.mark("execute");
     const stored = await storeOutputs(files, claim.jobId, claim.taskId, out.files);
+    profile?.mark("store");
     await stub.completeTask(claim.taskId, claim.attempt, {
       files: stored,
       extra: out.extra,
@@ -65,6 +70,8 @@ export async function runTask(env: Env, msg: TaskMessage, messageId?: string, ho
       engineVersion: engine.version,
       credits,
     });
+    profile?.mark("complete");
+    profile?.log(`task-profile ${claim.operation}`, { job: claim.jobId, at: Date.now() });
   } catch (err) {
     const failure = controller.signal.aborted ? toFailure(controller.signal.reason) : toFailure(err);
     if (failure.code === "INTERNAL_ERROR") console.error(`task ${claim.taskId} (${claim.operation}) failed:`, err);

@@ -6,8 +6,48 @@ import type { RuntimeSettings } from "../operations/types";
 
 /** Default retention after a job ends, in seconds (contract §7: 24 h). */
 export const DEFAULT_RETENTION_S = 24 * 3600;
-/** Largest imported file, in bytes (the zone's default request body limit, platform §1). */
-export const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
+/**
+ * Largest file import/upload takes, in bytes: the request body limit of the Free and Pro plans (platform
+ * §1; 200 MB on Business, 500 MB on Enterprise). The upload endpoint reads the multipart body, so
+ * larger files come through import/url, the storage imports or a signed store URL (README).
+ */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+/**
+ * Default of MAX_IMPORT_BYTES, the largest file import/url and the storage imports stream into R2:
+ * 5 GiB (issue 35). They are checked from Content-Length and counted while streaming.
+ */
+export const DEFAULT_MAX_IMPORT_BYTES = 5 * 1024 ** 3;
+/**
+ * Default of STORE_PART_BYTES: storage exports of files larger than this are sent in parts of this
+ * size (S3 multipart upload, Azure Put Block + Put Block List, GCS resumable upload), 64 MiB.
+ */
+export const DEFAULT_STORE_PART_BYTES = 64 * 1024 * 1024;
+/**
+ * Default of R2_PART_BYTES: the part size of R2 multipart uploads (files of unknown length, and
+ * files larger than R2_SINGLE_PUT_BYTES), 16 MiB. A part of unknown-length data is held in memory
+ * while it is sent, so this bounds the Worker's memory per transfer.
+ */
+export const DEFAULT_R2_PART_BYTES = 16 * 1024 * 1024;
+/** Default of R2_SINGLE_PUT_BYTES: the largest file R2 takes in one put (R2 limits: 5 GiB less a margin). */
+export const DEFAULT_R2_SINGLE_PUT_BYTES = 5 * 1024 ** 3 - 32 * 1024 * 1024;
+
+/** A positive whole number of bytes from a wrangler var, or `fallback` when unset or not one. */
+function bytesVar(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isSafeInteger(n) && n > 0 ? n : fallback;
+}
+
+/** The size limits of one deployment (wrangler vars MAX_IMPORT_BYTES, STORE_PART_BYTES, R2_PART_BYTES, R2_SINGLE_PUT_BYTES). */
+export function sizeSettings(env: Env) {
+  return {
+    maxImportBytes: bytesVar(env.MAX_IMPORT_BYTES, DEFAULT_MAX_IMPORT_BYTES),
+    storePartBytes: bytesVar(env.STORE_PART_BYTES, DEFAULT_STORE_PART_BYTES),
+    r2: {
+      partBytes: bytesVar(env.R2_PART_BYTES, DEFAULT_R2_PART_BYTES),
+      singlePutBytes: bytesVar(env.R2_SINGLE_PUT_BYTES, DEFAULT_R2_SINGLE_PUT_BYTES),
+    },
+  };
+}
 
 export function retentionSeconds(env: Env): number {
   const n = Number(env.RETENTION_SECONDS);
@@ -24,7 +64,8 @@ export function signingSecret(env: Env): string {
 export function runtimeSettings(env: Env, baseUrl: string, retentionS: number): RuntimeSettings {
   return {
     allowPrivateImports: env.ALLOW_PRIVATE_IMPORTS === "true",
-    maxImportBytes: MAX_IMPORT_BYTES,
+    maxImportBytes: sizeSettings(env).maxImportBytes,
+    storePartBytes: sizeSettings(env).storePartBytes,
     publicBaseUrl: baseUrl,
     urlSigningSecret: signingSecret(env),
     fileUrlTtlSeconds: retentionS,

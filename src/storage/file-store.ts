@@ -9,16 +9,22 @@ export interface StoredFile {
 }
 
 export interface FileStore {
-  /** Writes an object: bytes, or a stream with its exact length. */
+  /** Writes an object: bytes, or a stream with its exact length (or of unknown length: `length` undefined). */
   put(
     key: string,
-    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length?: number },
     opts?: { contentType?: string; contentDisposition?: string },
   ): Promise<StoredFile>;
   /** Reads a whole object, or null when absent. */
   get(key: string): Promise<Uint8Array | null>;
-  /** Reads an object as a stream, or null when absent. */
-  stream(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType?: string } | null>;
+  /**
+   * Reads an object as a stream, or null when absent; with `range`, only `length` bytes from `offset`
+   * (a part of a large export, issue 35), `size` staying the whole object's.
+   */
+  stream(
+    key: string,
+    range?: { offset: number; length: number },
+  ): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType?: string } | null>;
   /** Size and type, or null when absent. */
   head(key: string): Promise<StoredFile | null>;
   /** Deletes every object under a prefix; returns how many were deleted. */
@@ -31,7 +37,7 @@ export class MemoryFileStore implements FileStore {
 
   async put(
     key: string,
-    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number },
+    body: Uint8Array | { stream: ReadableStream<Uint8Array>; length?: number },
     opts: { contentType?: string } = {},
   ): Promise<StoredFile> {
     const data = body instanceof Uint8Array ? body : new Uint8Array(await new Response(body.stream).arrayBuffer());
@@ -41,11 +47,12 @@ export class MemoryFileStore implements FileStore {
   async get(key: string): Promise<Uint8Array | null> {
     return this.objects.get(key)?.data ?? null;
   }
-  async stream(key: string) {
+  async stream(key: string, range?: { offset: number; length: number }) {
     const o = this.objects.get(key);
     if (!o) return null;
+    const data = range ? o.data.subarray(range.offset, range.offset + range.length) : o.data;
     return {
-      body: new Response(o.data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>,
+      body: new Response(data as Uint8Array<ArrayBuffer>).body as ReadableStream<Uint8Array>,
       size: o.data.byteLength,
       contentType: o.contentType,
     };

@@ -6,6 +6,8 @@
 import { TaskError } from "../engines/errors";
 import { refuseUrl } from "../security/ssrf";
 import type { RuntimeSettings } from "../operations/types";
+import { PartReader } from "../storage/parts";
+import type { StoreUpload } from "./types";
 
 /**
  * Throws IMPORT_FORBIDDEN when `url` may not be reached (import/url's guard: loopback only with
@@ -38,6 +40,25 @@ export async function sizedBody(body: { stream: ReadableStream<Uint8Array>; leng
     return fixed.readable as BodyInit;
   }
   return await new Response(body.stream).arrayBuffer();
+}
+
+/**
+ * The parts of an upload, in order: each `next(offset, n)` answers the next `n` bytes as a stream.
+ * With `body.range` (an R2 file) every part is a ranged read, which moves from R2 to the store
+ * without passing through JavaScript, and `body.stream` is cancelled; otherwise the parts are cut
+ * from `body.stream` (storage/parts.ts). `cancel` stops reading after a failure.
+ */
+export function partSource(body: StoreUpload): {
+  next(offset: number, n: number): Promise<ReadableStream<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+} {
+  if (body.range) {
+    const range = body.range;
+    void body.stream.cancel().catch(() => {});
+    return { next: (offset, n) => range(offset, n), cancel: async () => {} };
+  }
+  const src = new PartReader(body.stream);
+  return { next: async (_offset, n) => src.part(n), cancel: (reason) => src.cancel(reason) };
 }
 
 /** The store's base URL override from the environment, honoured only where private imports are allowed (tests). */

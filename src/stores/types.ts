@@ -24,6 +24,18 @@ export interface StoreDownload {
   contentType?: string;
 }
 
+/**
+ * What an export writes: the file as one stream of `length` bytes, and `range` opening any slice of
+ * it as its own stream (a ranged R2 read), which uploads in parts use instead of `stream` (issue 35:
+ * each part goes from R2 to the store natively, never through JavaScript; cancel `stream` then).
+ */
+export interface StoreUpload {
+  stream: ReadableStream<Uint8Array>;
+  length: number;
+  /** `n` bytes from `offset` as a stream. @throws TaskError FILE_NOT_FOUND when the file is gone */
+  range?(offset: number, n: number): Promise<ReadableStream<Uint8Array>>;
+}
+
 /** An authenticated connection to one store for one task (a signer, a bearer token, an SSH session). */
 export interface StoreSession {
   /**
@@ -39,7 +51,7 @@ export interface StoreSession {
    * connector derived from the task (content type first).
    * @throws TaskError INVALID_CREDENTIALS, PERMISSION_DENIED, FILE_NOT_FOUND (no such bucket), UPLOAD_FAILED
    */
-  put(path: string, body: { stream: ReadableStream<Uint8Array>; length: number }, contentType: string): Promise<void>;
+  put(path: string, body: StoreUpload, contentType: string): Promise<void>;
   /** Releases the connection (SFTP); absent where there is nothing to release. */
   close?(): Promise<void>;
 }

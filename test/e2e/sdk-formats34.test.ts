@@ -2,17 +2,18 @@
  * Issue 34 end to end through the official SDK under `npm start` (wrangler dev, the 7-Zip and ffmpeg
  * engine Workers, the native engine as a local process): corpus files written by others, one per new
  * family — a camera raw demosaiced by LibRaw, a Debian package and an RPM unpacked by 7-Zip, an EPS
- * rendered by Ghostscript, and video/audio to the new wmv/wma outputs. Oracles: identify and LibRaw's
- * own dcraw_emu output, bsdtar, facts.json, ffprobe.
+ * rendered by Ghostscript, video/audio to the new wmv/wma outputs, an Apple icon to png and odd, an ISO to
+ * tar.lzo and an ALZip archive (patool's test file) unpacked natively. Oracles: identify and LibRaw's
+ * own dcraw_emu output, bsdtar, 7z, lzop, unalz, LibRaw, LibreOffice with pdfinfo, facts.json, ffprobe.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nativeExtract } from "../support/archive-oracle";
 import { corpusPath, fact } from "../support/corpus";
-import { runCorpusJob } from "../support/jobs";
+import { runCorpusJob, runFileJob } from "../support/jobs";
 import { sharedServer, type SharedServer } from "../support/servers";
 
 let server: SharedServer;
@@ -111,5 +112,60 @@ describe("issue 34 through the SDK", () => {
     const wma = ffprobe(files.wma![0]!.path);
     expect(wma.streams.map((s) => s.codec_name)).toEqual(["wmav2"]);
     expect(Math.abs(Number(wma.format.duration) - d)).toBeLessThan(0.2);
+  });
+  it("an Apple icon (Tika's ICNS, one 512×512 ic09) → png and odd: the icon, and a drawing LibreOffice reads at its size", async () => {
+    const rel = "images/tika-testICNS_basic.icns";
+    const { job, files, task } = await runCorpusJob(server.base, rel, {
+      png: { operation: "convert", input: "in", output_format: "png" },
+      odd: { operation: "convert", input: "in", output_format: "odd" },
+    });
+    expect(job.status, states(job)).toBe("finished");
+    expect(task("png")).toMatchObject({ engine: "imagemagick-native" });
+    expect(String(fact(rel).icns2png_elements)).toContain("512x512");
+    expect(identify(files.png![0]!.path)).toMatchObject({ width: 512, height: 512 });
+    const odd = join(TMP, "icon.odd");
+    copyFileSync(files.odd![0]!.path, odd);
+    execFileSync(
+      "soffice",
+      [`-env:UserInstallation=file://${join(TMP, "lo")}`, "--headless", "--convert-to", "pdf", "--outdir", TMP, odd],
+      {
+        stdio: "ignore",
+        timeout: 180_000,
+      },
+    );
+    // 512 px at 96 px/in = 384 pt (LibreOffice rounds the page to its 1/100 mm: 384.009)
+    const size = /Page size:\s+([\d.]+) x ([\d.]+)/.exec(
+      execFileSync("pdfinfo", [join(TMP, "icon.pdf")], { encoding: "utf8" }),
+    )!;
+    expect(Math.abs(Number(size[1]) - 384)).toBeLessThan(0.5);
+    expect(Math.abs(Number(size[2]) - 384)).toBeLessThan(0.5);
+  });
+
+  it("an ISO → tar.lzo (the catalogue's disk-image pair): lzop's tar holds what 7z extracts from the ISO", async () => {
+    const rel = "archives/libarchive-test_read_format_iso_joliet_rockridge.iso";
+    const { job, files, task } = await runCorpusJob(server.base, rel, {
+      t: { operation: "convert", input: "in", output_format: "tar.lzo" },
+    });
+    expect(job.status, states(job)).toBe("finished");
+    expect(task("t")).toMatchObject({ engine: "archive-native" });
+    const tar = join(TMP, "iso.tar");
+    writeFileSync(tar, execFileSync("lzop", ["-dc", files.t![0]!.path]));
+    const ours = nativeExtract(tar, "bsdtar");
+    const theirs = nativeExtract(corpusPath(rel), "7z");
+    expect([...ours.keys()].sort()).toEqual([...theirs.keys()].sort());
+    for (const [k, v] of theirs) expect(ours.get(k)!.equals(v), k).toBe(true);
+  });
+
+  it("an ALZip archive (patool's t.alz) → files: the member unalz extracts, path kept", async () => {
+    const alz = join(import.meta.dirname, "../fixtures/archives/patool-t.alz");
+    const { job, files, task } = await runFileJob(server.base, alz, {
+      x: { operation: "convert", input: "in", output_format: "files" },
+    });
+    expect(job.status, states(job)).toBe("finished");
+    expect(task("x")).toMatchObject({ engine: "archive-native" });
+    const dir = mkdtempSync(join(TMP, "unalz-"));
+    execFileSync("unalz", ["-d", dir, alz]);
+    expect(files.x!.map((f) => f.filename)).toEqual(["t.txt"]);
+    expect(readFileSync(files.x![0]!.path).equals(readFileSync(join(dir, "t", "t.txt")))).toBe(true);
   });
 });

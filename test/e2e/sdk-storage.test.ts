@@ -24,6 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify } from "../support/image-helpers";
+import { expectedSha256, startBytesServer } from "../support/bytes-server";
 import { sdk } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
@@ -44,6 +45,7 @@ import {
 const PNG = new Uint8Array(readFileSync(corpusPath("images/cloudconvert-input.png")));
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 const KEY = "key-s";
+const MiB = 1024 * 1024;
 let server: DevServer;
 let swift: SwiftServers;
 let account: SwiftAccount;
@@ -67,6 +69,10 @@ beforeAll(async () => {
         NATIVE: "off",
         AZURE_BLOB_ENDPOINT: `http://127.0.0.1:${azurePort}/{account}`,
         GCS_ENDPOINT: gcs.base,
+        // large files (issue 35) at test scale: stores get parts of 5 MiB, R2 multipart parts of 5 MiB, a 20 MiB cap
+        STORE_PART_BYTES: String(5 * MiB),
+        R2_PART_BYTES: String(5 * MiB),
+        MAX_IMPORT_BYTES: String(20 * MiB),
       },
       300_000,
     ).then((d) => (server = d)),
@@ -538,5 +544,95 @@ describe("Google Cloud Storage (a loopback double verifying the RS256 assertion;
     const shown = await cc.tasks.get(task("forged").id, { include: ["payload"] });
     expect((shown.payload as any).private_key).toBe("********");
     expect(JSON.stringify(shown)).not.toContain("PRIVATE KEY");
+  });
+});
+
+describe("Large files (issue 35) at test scale: 5 MiB parts, a 20 MiB import cap", () => {
+  const SIZE = 12 * MiB + 4321; // three parts of 5 MiB: the last one short and not a multiple of 256 KiB
+  let files: Awaited<ReturnType<typeof startBytesServer>>;
+  beforeAll(async () => void (files = await startBytesServer()));
+  afterAll(() => files?.stop());
+
+  it("import/url (sized and chunked) → export/s3 (multipart), export/azure/blob (block list), export/google-cloud-storage (resumable), export/url: same SHA-256 everywhere", async () => {
+    const want = expectedSha256(SIZE);
+    const bucket = bucketName();
+    await createContainer(account, bucket);
+    const c = new BlobServiceClient(
+      azurite.accountUrl,
+      new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY),
+    ).getContainerClient(`c-${randomBytes(5).toString("hex")}`);
+    await c.create();
+    const gBucket = `g-${randomBytes(5).toString("hex")}`;
+    gcs.buckets.set(gBucket, new Map());
+    const s3 = {
+      region: "us-east-1",
+      endpoint: swift.s3,
+      access_key_id: swift.accessKeyId,
+      secret_access_key: swift.secretAccessKey,
+      bucket,
+    };
+    const { job, task, cc } = await runJob({
+      sized: { operation: "import/url", url: `${files.base}/sized/${SIZE}/big.bin` },
+      chunked: { operation: "import/url", url: `${files.base}/chunked/${SIZE}/big-chunked.bin` },
+      s3: { operation: "export/s3", input: "sized", ...s3, key: "big/big.bin", metadata: { origin: "large" } },
+      azure: {
+        operation: "export/azure/blob",
+        input: "sized",
+        storage_account: AZURITE_ACCOUNT,
+        storage_access_key: AZURITE_KEY,
+        container: c.containerName,
+        blob: "big/big.bin",
+        metadata: { origin: "large" },
+      },
+      gcs: {
+        operation: "export/google-cloud-storage",
+        input: "sized",
+        project_id: "e2e-project",
+        client_email: gcs.clientEmail,
+        private_key: gcs.privateKey,
+        bucket: gBucket,
+        file: "big/big.bin",
+      },
+      url: { operation: "export/url", input: ["sized", "chunked"] },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(task("chunked").result.files[0].size).toBe(SIZE);
+    // S3: Swift's s3api stores a multipart upload as a static large object (its own object API says so)
+    const stored = await getObject(account, bucket, "big/big.bin");
+    expect(stored!.headers.get("x-static-large-object")).toBe("True");
+    expect(stored!.headers.get("x-object-meta-origin")).toBe("large");
+    expect(sha256(stored!.bytes)).toBe(want);
+    // Azure: three committed blocks, read with Microsoft's SDK
+    const blob = c.getBlockBlobClient("big/big.bin");
+    const blocks = await blob.getBlockList("committed");
+    expect(blocks.committedBlocks?.map((b) => b.size)).toEqual([5 * MiB, 5 * MiB, SIZE - 10 * MiB]);
+    expect(sha256(new Uint8Array(await blob.downloadToBuffer()))).toBe(want);
+    const props = await blob.getProperties();
+    expect(props.contentType).toBe("application/octet-stream");
+    expect(props.metadata).toEqual({ origin: "large" });
+    // GCS: a resumable session of three chunks (the double checked every Content-Range)
+    expect(gcs.resumable.filter((r) => r.name === "big/big.bin")).toEqual([{ name: "big/big.bin", chunks: 3 }]);
+    expect(sha256(gcs.buckets.get(gBucket)!.get("big/big.bin")!.bytes)).toBe(want);
+    // export/url serves both R2 objects (the chunked one went into R2 as a multipart upload) unchanged
+    for (const u of cc.jobs.getExportUrls(job)) {
+      const served = new Uint8Array(await (await fetch(u.url!)).arrayBuffer());
+      expect(sha256(served), u.filename).toBe(want);
+    }
+  });
+
+  it("the import cap: a declared length over it, and a chunked body passing it, are FILE_TOO_LARGE", async () => {
+    const over = 21 * MiB;
+    const { task } = await runJob({
+      sized: { operation: "import/url", url: `${files.base}/sized/${over}/a.bin` },
+      chunked: { operation: "import/url", url: `${files.base}/chunked/${over}/b.bin` },
+    });
+    expect([task("sized").code, task("sized").message]).toEqual([
+      "FILE_TOO_LARGE",
+      `The file is ${over} bytes; imports are limited to ${20 * MiB} bytes.`,
+    ]);
+    expect([task("chunked").code, task("chunked").message]).toEqual([
+      "FILE_TOO_LARGE",
+      `The download passed ${20 * MiB} bytes; imports are limited to ${20 * MiB} bytes.`,
+    ]);
   });
 });

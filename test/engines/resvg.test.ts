@@ -137,6 +137,17 @@ describe("outputs, sizes and options", () => {
     ).toMatch(/^300/);
   });
 
+  it("reports its real linear memory: at least the RGBA pixmap of the picture it drew", async () => {
+    const w = 2000,
+      h = 1500;
+    const r = await run(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="#123456"/></svg>`,
+    );
+    if (!r.ok) throw new Error(r.error.code);
+    expect(r.wasmMemoryBytes).toBeGreaterThanOrEqual(w * h * 4);
+    expect((await engine.info()).wasmMemoryBytes).toBe(r.wasmMemoryBytes);
+  });
+
   it("reads gzipped SVG (svgz bytes)", async () => {
     const o = await out(gzipSync(ISSUE));
     const m = matches(rgb(o.data), rgb(inkscapePng(ISSUE)));

@@ -6,9 +6,7 @@
  * (every request it sees), a FIFO whose opening the test sees (whoever reads a named file must open it),
  * pdftotext and unzip of the outputs, the wall clock, and the task's error code.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateRawSync, crc32 } from "node:zlib";
@@ -17,28 +15,24 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { startCountingServer, watchedFile, type CountingServer } from "../support/hostile-probes";
 import { mobiText, pdfText, plain, saved, storedRar, zipText } from "../support/ebook-oracles";
 
 let native: NativeServer;
 let scratch: string;
-let server: Server;
+let server: CountingServer;
 let port = 0;
 /** Paths the loopback server was asked for. */
-const hits: string[] = [];
+let hits: string[] = [];
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "native-hostile-books-"));
   native = await startNativeEngine();
-  server = createServer((req, res) => {
-    hits.push(req.url ?? "");
-    res.writeHead(200, { "content-type": "text/plain" });
-    res.end("LOOPBACK-CONTENT");
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  port = (server.address() as { port: number }).port;
+  server = await startCountingServer();
+  ({ port, hits } = server);
 }, 90_000);
 afterAll(async () => {
   await native?.stop();
-  await new Promise((ok) => server?.close(ok));
+  await server?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -109,27 +103,6 @@ function epub(xhtml: string, extraItems = ""): Uint8Array {
     ["OEBPS/content.opf", utf8(opf), true],
     ["OEBPS/c.xhtml", utf8(xhtml), true],
   ]);
-}
-
-/**
- * A FIFO at `path` with a writer waiting on it: opening a FIFO to read completes only when a writer is
- * there, so the writer prints "opened" exactly when something opened the file.
- */
-function watchedFile(path: string, content: string): { opened: () => Promise<boolean> } {
-  execFileSync("mkfifo", [path]);
-  let out = "";
-  const writer: ChildProcess = spawn("sh", ["-c", 'printf %s "$1" > "$0" && echo opened', path, content], {
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  writer.stdout!.on("data", (d) => (out += d));
-  const closed = new Promise((r) => writer.once("close", r));
-  return {
-    async opened() {
-      if (writer.exitCode === null && writer.signalCode === null) writer.kill();
-      await closed;
-      return out.includes("opened");
-    },
-  };
 }
 
 const PASSWD_LINE = /root:x?:0:0:/;

@@ -159,6 +159,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       tools: { name: string; version: string | null; packages: string[] }[];
     };
     expect(health.tools.map((t) => t.name).sort()).toEqual([
+      "7z",
       "calibre",
       "djvulibre",
       "ffmpeg",
@@ -166,15 +167,22 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "ghostscript",
       "graphicsmagick",
       "gxps",
+      "icnsutils",
       "imagemagick",
       "inkscape",
       "inkscape-cad",
       "libraw",
       "libreoffice",
+      "lzip",
+      "lzop",
+      "mupdf",
+      "nomarch",
       "pandoc",
       "poppler",
       "qpdf",
+      "rzip",
       "tesseract",
+      "unalz",
     ]);
     for (const t of health.tools) {
       expect(t.packages.length, t.name).toBeGreaterThan(0);

@@ -37,6 +37,15 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   zipinfo: "unzip",
   "7z": "p7zip-full",
   bsdtar: "libarchive-tools",
+  lzip: "lzip",
+  icns2png: "icnsutils",
+  mutool: "mupdf-tools",
+  png2icns: "icnsutils",
+  lzop: "lzop",
+  rzip: "rzip",
+  unalz: "unalz",
+  nomarch: "nomarch",
+  arc: "arc",
   xz: "xz-utils",
   bzip2: "bzip2",
   dcraw_emu: "libraw-bin",
@@ -75,6 +84,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   memcached: "memcached",
   "keystone-manage": "python3-keystone",
   "keystone-wsgi-public": "python3-keystone",
+  sshd: "openssh-server",
+  sftp: "openssh-client",
+  "ssh-keygen": "openssh-client",
 };
 
 /** The Debian packages whose command is not on PATH, each once, in table order. */

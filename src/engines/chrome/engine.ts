@@ -12,12 +12,11 @@
  * is IMPORT_FORBIDDEN. The task's remaining time bounds loading, waiting and printing: a page that
  * never finishes is TIMEOUT, and the page is closed and the browser released on every path.
  */
-import puppeteer, { TimeoutError, type Browser, type BrowserWorker, type PDFOptions } from "@cloudflare/puppeteer";
-import { PDFDocument } from "@cantoo/pdf-lib";
-import type { TaskErrorCode } from "../errors";
-import { DOCUMENT_ORIGIN, guardPage, type LocalFiles } from "./guard";
+import puppeteer, { type Browser, type BrowserWorker } from "@cloudflare/puppeteer";
+import { installGuard, type GuardState } from "./guard";
 import type { WebEngine, WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
+import { BROWSER_FAILURE, fail, failureOf, renderOn, versionOf, type WebAnswer } from "./render";
 
 /** How long a released browser stays warm for the next task, ms (Browser Rendering: 10 s – 10 min). */
 const KEEP_ALIVE_MS = 60_000;
@@ -30,25 +29,6 @@ export interface ChromeTask {
   /** WEB_PROFILE=1: log one `web-profile {…}` line per rendering with each phase's milliseconds (npm run bench -- web reads it). */
   profile?: boolean;
 }
-
-const fail = (
-  code: TaskErrorCode,
-  message: string,
-  engineVersion: string = CHROME_ENGINE.version,
-  retryable = false,
-) => ({ ok: false as const, error: { code, message, retryable }, engineVersion });
-
-/** The origin of a URL ("" when it does not parse; the guard refuses it anyway). */
-const originOf = (url: string) => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
-};
-
-/** "HeadlessChrome/156.0.7489.0" → "156.0.7489.0". */
-const versionOf = (v: string) => /([\d.]+)\s*$/.exec(v)?.[1] ?? v;
 
 /**
  * Sessions this isolate holds now: sessions() may list one as free in the moment between another
@@ -118,41 +98,11 @@ async function release(browser: Browser, close: boolean): Promise<void> {
   if (!close && done && id) idle.push(id);
 }
 
-/** Failures of the browser itself, not of the page: the task is tried once more on a fresh browser. */
-const BROWSER_FAILURE =
-  /Target closed|Session closed|Protocol error|Connection closed|Execution context was destroyed|detached Frame|frame was detached/i;
-
-/** Chrome's PDF options from CloudConvert's (cm, mm, booleans). */
-function pdfOptions(req: WebRenderRequest, timeout: number): PDFOptions {
-  const o = req.options;
-  const mm = (v: number | undefined, fallback: number) => `${v ?? fallback}mm`;
-  const hf = o.display_header_footer === true;
-  return {
-    ...(o.page_width || o.page_height
-      ? { width: `${o.page_width ?? 21}cm`, height: `${o.page_height ?? 29.7}cm` }
-      : { format: (o.page_format ?? "a4") as PDFOptions["format"] }),
-    landscape: o.page_orientation === "landscape",
-    margin: {
-      top: mm(o.margin_top, hf ? 20 : 10),
-      bottom: mm(o.margin_bottom, hf ? 20 : 10),
-      left: mm(o.margin_left, 10),
-      right: mm(o.margin_right, 10),
-    },
-    printBackground: o.print_background ?? true,
-    displayHeaderFooter: hf,
-    ...(hf
-      ? { headerTemplate: req.headerTemplate ?? "<span></span>", footerTemplate: req.footerTemplate ?? "<span></span>" }
-      : {}),
-    scale: o.zoom ?? 1,
-    timeout,
-  };
-}
-
 /** The Chrome engine over a Browser Rendering binding, for one task. */
 export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}): WebEngine {
   const deadline = Date.now() + Math.max(1000, task.timeoutMs ?? 120_000);
   const left = () => Math.max(1, deadline - Date.now());
-  type Answer = Awaited<ReturnType<WebEngine["render"]>>;
+  type Answer = WebAnswer;
 
   /** One rendering on one browser; `broken` says the browser failed (not the page). */
   async function attempt(req: WebRenderRequest, fresh: boolean): Promise<{ answer: Answer; broken: boolean }> {
@@ -192,78 +142,25 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       const onAbort = () => void page.close().catch(() => {});
       task.signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        // HTML is served from the document origin (guard.ts), under its own file name
-        const local: LocalFiles = new Map();
-        const docPath = "html" in req.source ? `/${encodeURIComponent(req.source.name ?? "index.html")}` : "";
-        if ("html" in req.source)
-          local.set(docPath, { body: req.source.html, contentType: "text/html; charset=utf-8" });
-        const extra =
-          "url" in req.source && req.options.headers && Object.keys(req.options.headers).length
-            ? { origin: originOf(req.source.url), values: req.options.headers }
-            : undefined;
-        const log = await guardPage(page, req.allowLoopback, local, extra);
-        mark("guard");
-        const o = req.options;
-        await page.setViewport({
-          width: o.screen_width ?? 1280,
-          height: o.screen_height ?? 800,
-          deviceScaleFactor: req.output === "pdf" ? 1 : (o.zoom ?? 1),
-        });
-        if (o.css_media_type) await page.emulateMediaType(o.css_media_type);
-        mark("viewport");
-        const waitUntil = o.wait_until ?? "load";
+        const state: GuardState = { allowLoopback: req.allowLoopback, local: new Map(), log: { refused: [] } };
         try {
-          await page.goto("url" in req.source ? req.source.url : `${DOCUMENT_ORIGIN}${docPath}`, {
-            waitUntil,
-            timeout: left(),
-          });
+          await installGuard(page, state);
         } catch (err) {
-          if (log.main) return fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion);
-          throw err;
+          broken = !task.signal?.aborted && BROWSER_FAILURE.test(err instanceof Error ? err.message : String(err));
+          return failureOf(err, engineVersion, !!task.signal?.aborted);
         }
-        mark("goto");
-        if (log.main) return fail("IMPORT_FORBIDDEN", log.main, engineVersion);
-        if (o.wait_for_element) await page.waitForSelector(o.wait_for_element, { timeout: left() });
-        if (o.wait_time) await new Promise((r) => setTimeout(r, Math.min(o.wait_time!, left())));
-        let data: Uint8Array;
-        let pages: number | null = null;
-        if (req.output === "pdf") {
-          data = await page.pdf(pdfOptions(req, left()));
-          mark("print");
-          pages = await PDFDocument.load(data, { updateMetadata: false })
-            .then((d) => d.getPageCount())
-            .catch(() => null);
-          mark("count");
-        } else {
-          const type = req.output === "jpg" ? "jpeg" : req.output;
-          data = await page.screenshot({
-            type,
-            fullPage: o.full_page ?? true,
-            ...(type !== "png" && o.quality ? { quality: o.quality } : {}),
-            captureBeyondViewport: true,
-          });
-        }
-        return { ok: true as const, engineVersion, data: new Uint8Array(data), pages, refused: log.refused };
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        if (task.signal?.aborted) return fail("CANCELLED", "The task was cancelled.", engineVersion);
-        if (/timeout|timed out/i.test(message) || err instanceof TimeoutError) {
-          return fail(
-            "TIMEOUT",
-            `The page did not finish within the task's time (${message.slice(0, 200)}).`,
-            engineVersion,
-          );
-        }
-        if (BROWSER_FAILURE.test(message)) {
-          broken = true;
-          return fail(
-            "CONVERSION_FAILED",
-            `The browser failed while rendering: ${message.slice(0, 300)}`,
-            engineVersion,
-            true,
-          );
-        }
-        return fail("CONVERSION_FAILED", `The page could not be rendered: ${message.slice(0, 300)}`, engineVersion);
+        mark("guard");
+        const out = await renderOn(req, {
+          page,
+          state,
+          engineVersion,
+          left,
+          atDocumentOrigin: false,
+          mark,
+          cancelled: () => !!task.signal?.aborted,
+        });
+        broken = out.broken;
+        return out.answer;
       } finally {
         task.signal?.removeEventListener("abort", onAbort);
         // closing the context closes its page too (one round trip less than page.close() first)

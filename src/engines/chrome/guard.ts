@@ -36,17 +36,23 @@ export const DOCUMENT_ORIGIN = "https://document.invalid";
 export type LocalFiles = Map<string, { body: string | Uint8Array; contentType: string }>;
 
 /**
- * Installs the guard on `page`; `local` answers requests to DOCUMENT_ORIGIN; `headers` (the task's
- * `headers`) go with requests to `headersOrigin` only — the captured site, not third parties its
- * page loads from. Returns the log it fills.
+ * What the guard of one page answers with: whether loopback is allowed, the files served at DOCUMENT_ORIGIN, the
+ * task's `headers` (sent to `headers.origin` only) and the log it fills. Read at every request, so a page guarded
+ * before its task is known (a warm page of the browser pool, pool.ts) is given its task's state before it loads it.
  */
-export async function guardPage(
-  page: Page,
-  allowLoopback: boolean,
-  local: LocalFiles = new Map(),
-  headers?: { origin: string; values: Record<string, string> },
-): Promise<GuardLog> {
-  const log: GuardLog = { refused: [] };
+export interface GuardState {
+  allowLoopback: boolean;
+  local: LocalFiles;
+  headers?: { origin: string; values: Record<string, string> };
+  log: GuardLog;
+}
+
+/**
+ * Installs the guard on `page` with `state` (read at every request). Every request is intercepted from here on: none
+ * reaches the network unless refuseUrl lets it; WebSocket, WebRTC and workers are removed from this document and
+ * every later one in every frame.
+ */
+export async function installGuard(page: Page, state: GuardState): Promise<void> {
   await page.setBypassServiceWorker(true);
   // on every document the page loads, and on the one it has now (setContent writes into it)
   await page.evaluateOnNewDocument(disableUninterceptable);
@@ -57,19 +63,35 @@ export async function guardPage(
     const url = r.url();
     if (/^(data|blob):/i.test(url) || url === "about:blank") return void r.continue();
     if (url.startsWith(`${DOCUMENT_ORIGIN}/`)) {
-      const file = local.get(new URL(url).pathname);
+      const file = state.local.get(new URL(url).pathname);
       return void (file
         ? r.respond({ status: 200, contentType: file.contentType, body: file.body as string })
         : r.respond({ status: 404, contentType: "text/plain", body: "not found" }));
     }
-    const why = refuseUrl(url, allowLoopback);
+    const why = refuseUrl(url, state.allowLoopback);
     if (!why) {
-      const own = headers && new URL(url).origin === headers.origin;
-      return void r.continue(own ? { headers: { ...r.headers(), ...headers.values } } : undefined);
+      const own = state.headers && new URL(url).origin === state.headers.origin;
+      return void r.continue(own ? { headers: { ...r.headers(), ...state.headers!.values } } : undefined);
     }
-    log.refused.push(`${url.slice(0, 200)}: ${why}`);
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) log.main ??= why.replace(/^url /, "the page URL ");
+    state.log.refused.push(`${url.slice(0, 200)}: ${why}`);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame())
+      state.log.main ??= why.replace(/^url /, "the page URL ");
     void r.abort("blockedbyclient");
   });
-  return log;
+}
+
+/**
+ * Installs the guard on `page`; `local` answers requests to DOCUMENT_ORIGIN; `headers` (the task's
+ * `headers`) go with requests to `headersOrigin` only — the captured site, not third parties its
+ * page loads from. Returns the log it fills.
+ */
+export async function guardPage(
+  page: Page,
+  allowLoopback: boolean,
+  local: LocalFiles = new Map(),
+  headers?: { origin: string; values: Record<string, string> },
+): Promise<GuardLog> {
+  const state: GuardState = { allowLoopback, local, headers, log: { refused: [] } };
+  await installGuard(page, state);
+  return state.log;
 }

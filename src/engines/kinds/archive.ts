@@ -7,6 +7,13 @@
  * the kind's vocabulary (requests are typed by them); the row claims them in registry.ts.
  */
 import type { EngineResult } from "../errors";
+import {
+  NATIVE_ARCHIVE_INPUTS,
+  NATIVE_ARCHIVE_OUTPUTS,
+  TAR_LZO_INPUTS,
+  type NativeArchiveInput,
+  type NativeArchiveOutput,
+} from "../../../native-protocol/archive";
 
 /** Formats an archive engine writes (`archive` output_format, and the target of a repack). tgz/tbz2 are tar.gz/tar.bz2 by another name. */
 export const ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2"] as const;
@@ -54,8 +61,11 @@ export const ARCHIVE_INPUTS = [
   "lzma",
   "z",
 ] as const;
-export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number];
-export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number];
+/** An archive format written: 7-Zip's in WebAssembly, or tar.lzo (the native archive engine, native-protocol/archive.ts). */
+export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number] | NativeArchiveOutput;
+/** An archive format read: 7-Zip's in WebAssembly, or one the native archive engine reads (lz, lzo, rz, tar.lzo, alz, arc…). */
+export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number] | NativeArchiveInput;
+export { NATIVE_ARCHIVE_INPUTS, NATIVE_ARCHIVE_OUTPUTS, TAR_LZO_INPUTS };
 
 /** One file put into an archive: its member name (a plain name, or a relative path with "/") and bytes. */
 export interface ArchiveMemberIn {
@@ -134,3 +144,12 @@ export interface ArchiveBudget {
   /** Largest decoder dictionary/window a member may need (LZMA, LZMA2, PPMd, RAR), bytes. */
   maxDictionaryBytes: number;
 }
+
+/**
+ * The (input, output) pairs the native archive engine converts (issue 34): each format of NATIVE_ARCHIVE_INPUTS
+ * to "files" and to 7-Zip's archive outputs, and the disk images (TAR_LZO_INPUTS) to tar.lzo.
+ */
+export const NATIVE_ARCHIVE_CONVERSIONS: readonly { input: string; output: string }[] = [
+  ...NATIVE_ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, "files"].map((output) => ({ input, output }))),
+  ...TAR_LZO_INPUTS.map((input) => ({ input, output: "tar.lzo" })),
+];

@@ -46,6 +46,8 @@ export const IMAGE_FORMATS: readonly ImageFormat[] = [
   "ps",
   "pdf",
   "xps",
+  "icns",
+  "odd",
   ...RAW_FORMATS,
 ];
 
@@ -97,6 +99,8 @@ export const MIME: Record<ImageFormat, string> = {
   ps: "application/postscript",
   pdf: "application/pdf",
   xps: "application/vnd.ms-xpsdocument",
+  icns: "image/icns",
+  odd: "application/vnd.oasis.opendocument.graphics",
   ...(Object.fromEntries(RAW_FORMATS.map((f) => [f, "image/x-raw"])) as Record<RawFormat, string>),
 };
 

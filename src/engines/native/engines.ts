@@ -32,5 +32,6 @@ export function nativeEngines(
     pandoc: nativeEngine("office", rpc("pandoc")),
     djvulibre: nativeEngine("office", rpc("djvulibre")),
     "inkscape-pdf": nativeEngine("office", rpc("inkscape-pdf")),
+    "archive-native": nativeEngine("archive", rpc("archive-native")),
   };
 }

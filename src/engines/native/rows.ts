@@ -6,6 +6,8 @@
  * native tools do (pdf/a, pdf/x, PDF optimize, office documents, command) route here directly.
  */
 
+import { READABLE_FORMATS } from "../imagemagick/formats";
+
 /**
  * Formats LibreOffice opens in Writer (issue 32: each checked on the corpus's office files — MS Works wps, WordPerfect,
  * AbiWord and gzipped AbiWord, HWP 97 (HWP 5 it cannot read), Apple Pages; lwp by its filter, libreoffice-writer's
@@ -109,6 +111,9 @@ export const PANDOC_CONVERSIONS: readonly { input: string; output: string }[] = 
 /** PDF → text and markup by poppler (container/engines/poppler.ts): pdftotext, pdftohtml, pdftocairo. */
 export const POPPLER_PDF_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
 
+/** PostScript → text and HTML by poppler after Ghostscript's pdfwrite (issue 34; the catalogue's ps → txt, html). */
+export const POPPLER_PS_OUTPUTS = ["txt", "html"] as const;
+
 /** Every (input, output) pair the libreoffice row converts besides → pdf and → images (html → doc included, issue 32). */
 export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = [
   ...WRITER_INPUTS.flatMap((input) => OFFICE_OUTPUTS.writer.map((output) => ({ input, output }))),
@@ -118,6 +123,8 @@ export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = 
   ...LIBREOFFICE_PDF_OUTPUTS.map((output) => ({ input: "pdf", output })),
   // HTML loaded into Writer (uno_bridge.py) and saved as Word 97; html's other documents are pandoc's
   { input: "html", output: "doc" },
+  // issue 34: PostScript → slides (Ghostscript's PDF through Impress's PDF import)
+  ...["odp", "ppt", "pptx"].map((output) => ({ input: "ps", output })),
 ];
 
 /**
@@ -129,16 +136,8 @@ export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = 
  * 6 has no JXL coder (`convert in.png out.jxl` silently writes a PNG), so JXL stays with the WASM engine.
  */
 export const NATIVE_IMAGE_INPUTS = [
-  "png",
-  "jpg",
-  "webp",
-  "gif",
-  "tiff",
-  "bmp",
-  "ico",
-  "avif",
-  "heic",
-  "svg",
+  // what the WebAssembly engine reads, which the native ImageMagick reads too (one list: imagemagick/formats.ts)
+  ...READABLE_FORMATS,
   // issue 34: Netpbm, Truevision Targa and JPEG 2000 (openjpeg), which ImageMagick 6 reads natively
   "ppm",
   "tga",
@@ -150,6 +149,9 @@ export const NATIVE_IMAGE_INPUTS = [
   "psd",
   // issue 34: XPS, first page rendered by libgxps (xpstopng)
   "xps",
+  // issue 34: Apple icons (the largest icon, icns2png) and OpenDocument Drawings (first page by LibreOffice Draw)
+  "icns",
+  "odd",
 ] as const;
 export const NATIVE_IMAGE_OUTPUTS = [
   "png",
@@ -166,7 +168,13 @@ export const NATIVE_IMAGE_OUTPUTS = [
   "eps",
   "ps",
   "pdf",
+  // issue 34: Apple icons (png2icns) and OpenDocument Drawings of the picture (container/engines/odd.ts)
+  "icns",
+  "odd",
 ] as const;
+
+/** Pairs the native image row converts besides inputs × outputs: xps → svg by MuPDF (issue 34). */
+export const NATIVE_IMAGE_EXTRA_PAIRS: readonly { input: string; output: string }[] = [{ input: "xps", output: "svg" }];
 
 /**
  * Camera raw formats LibRaw reads (row "libraw", issue 34): demosaiced by LibRaw 0.20's dcraw_emu,
@@ -199,6 +207,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
   pandoc: ["pandoc"],
   djvulibre: ["djvulibre"],
   "inkscape-pdf": ["inkscape"],
+  "archive-native": ["7z"],
 };
 
 /** Versions reported until the engine answers with its own (Debian 12's packages). */
@@ -216,4 +225,5 @@ export const NATIVE_VERSIONS = {
   poppler: "22.12.0",
   pandoc: "2.17.1.1",
   djvulibre: "3.5.28",
+  sevenzip: "26.02",
 } as const;

@@ -39,10 +39,13 @@ type ResvgModule = typeof import("@resvg/resvg-wasm");
 
 // resvg-wasm keeps its instance in module state and initialises once per module load
 let ready: Promise<ResvgModule> | undefined;
+/** The instance's linear memory, caught at instantiation (the glue does not export it); for wasmMemoryBytes. */
+let memory: WebAssembly.Memory | undefined;
 function resvgModule(loader: ResvgLoader): Promise<ResvgModule> {
   ready ??= (async () => {
     const mod = await import("@resvg/resvg-wasm");
-    await mod.initWasm(await loader.loadWasm());
+    const wasm = await loader.loadWasm();
+    await withInstanceSpy(() => mod.initWasm(wasm));
     return mod;
   })().catch((err) => {
     ready = undefined;
@@ -50,6 +53,31 @@ function resvgModule(loader: ResvgLoader): Promise<ResvgModule> {
   });
   return ready;
 }
+
+/**
+ * Runs `init` with WebAssembly.instantiate watched, keeping the memory of the instance that exports
+ * resvg's own functions (`resvg_render`), so `wasmMemoryBytes` reports the real linear memory as the
+ * other WASM engines do (reliability budgets read it). wasm-bindgen's glue keeps its instance private.
+ */
+async function withInstanceSpy(init: () => Promise<void>): Promise<void> {
+  const original = WebAssembly.instantiate;
+  const spy = async (...args: Parameters<typeof original>) => {
+    const r = await (original as (...a: unknown[]) => Promise<unknown>)(...args);
+    const inst = r instanceof WebAssembly.Instance ? r : (r as { instance?: WebAssembly.Instance }).instance;
+    const exp = inst?.exports as Record<string, unknown> | undefined;
+    if (exp && "resvg_render" in exp && exp.memory instanceof WebAssembly.Memory) memory = exp.memory;
+    return r;
+  };
+  try {
+    (WebAssembly as { instantiate: unknown }).instantiate = spy;
+    await init();
+  } finally {
+    (WebAssembly as { instantiate: unknown }).instantiate = original;
+  }
+}
+
+/** Bytes of resvg's linear memory now (it never shrinks, so this is the peak so far); 0 before the first load. */
+const wasmMemoryBytes = () => memory?.buffer.byteLength ?? 0;
 
 /** gzip magic (svgz): inflated with the platform's DecompressionStream, at most `max` bytes. */
 async function maybeGunzip(b: Uint8Array, max: number): Promise<Uint8Array> {
@@ -191,7 +219,7 @@ export function createResvgEngine(loader: ResvgLoader): ImageEngine {
   return {
     async info() {
       await resvgModule(loader);
-      return { engineVersion: version, wasmMemoryBytes: 0 };
+      return { engineVersion: version, wasmMemoryBytes: wasmMemoryBytes() };
     },
     async run(req): Promise<ImageRunResult> {
       const started = performance.now();
@@ -201,7 +229,7 @@ export function createResvgEngine(loader: ResvgLoader): ImageEngine {
           ok: true,
           outputs: [out],
           engineVersion: version,
-          wasmMemoryBytes: 0,
+          wasmMemoryBytes: wasmMemoryBytes(),
           ms: performance.now() - started,
         };
       } catch (err) {

@@ -65,6 +65,9 @@ function writePlan(format: ArchiveOutput): { type: "zip" | "7z" | "tar"; outer?:
     case "tar.bz2":
     case "tbz2":
       return { type: "tar", outer: "bzip2", ext: "tar.bz2" };
+    case "tar.lzo":
+      // lzop is not in 7-Zip: the native archive engine writes it (its row claims the pairs)
+      throw new Refusal("UNSUPPORTED", "7-Zip does not write tar.lzo; the native archive engine does.");
   }
 }
 

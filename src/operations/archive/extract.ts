@@ -7,7 +7,13 @@
  * (`members`) and the entries not taken out (`skipped`: links, devices). Nested archives are not
  * opened: they come out as files a later convert can open.
  */
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, type ArchiveInput, type ArchiveOutput } from "../../engines/kinds/archive";
+import {
+  ARCHIVE_INPUTS,
+  ARCHIVE_OUTPUTS,
+  NATIVE_ARCHIVE_CONVERSIONS,
+  type ArchiveInput,
+  type ArchiveOutput,
+} from "../../engines/kinds/archive";
 import { useEngine } from "../../engines/use";
 import { uniqueNames } from "../io/zip";
 import { engineCall, formatOf, outputName, readInput, throwIfAborted } from "../kit";
@@ -21,7 +27,11 @@ export const MEMBERS_FORMAT = "files";
 export const archiveExtract: OperationHandler<ArchiveParams> = {
   operation: "convert",
   kind: "archive",
-  formats: ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, MEMBERS_FORMAT].map((output) => ({ input, output }))),
+  formats: [
+    ...ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, MEMBERS_FORMAT].map((output) => ({ input, output }))),
+    // issue 34: lz, lzo, rz, tar.lzo, alz, arc (native tools), and disk images → tar.lzo
+    ...NATIVE_ARCHIVE_CONVERSIONS,
+  ],
   params: archiveParams,
   credits: 1,
   takesInput: true,

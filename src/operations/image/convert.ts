@@ -13,6 +13,7 @@ import {
   IMAGE_OUTPUTS,
   IMAGE_SVG_OUTPUTS,
   NATIVE_IMAGE_INPUTS,
+  NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_ONLY_IMAGE_INPUTS,
   IMAGE_PDF_INPUTS,
@@ -39,6 +40,8 @@ export const CONVERT_PAIRS: FormatPair[] = [
   ),
   // issue 34: inputs only native engines read, to every native output
   ...NATIVE_ONLY_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+  // issue 34: xps → svg (MuPDF)
+  ...NATIVE_IMAGE_EXTRA_PAIRS,
 ];
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {

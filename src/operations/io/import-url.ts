@@ -1,11 +1,15 @@
 /**
  * import/url: fetches a file over http(s) and streams it into the FileStore (issue 2, contract §6).
- * Redirects are followed by hand (at most 5) so that every hop passes the SSRF guard.
+ * Redirects are followed by hand (at most 5) so that every hop passes the SSRF guard. Any size up to
+ * RuntimeSettings.maxImportBytes (MAX_IMPORT_BYTES, default 5 GiB; issue 35) streams into R2: the cap is
+ * checked from Content-Length and counted while streaming; a body of unknown length (chunked, or
+ * decoded from a Content-Encoding) goes into R2 as a multipart upload (storage/r2-store.ts).
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { refuseUrl } from "../../security/ssrf";
 import type { OperationHandler } from "../types";
+import { capped } from "../../storage/parts";
 import { filenameFromDisposition, filenameFromUrl, safeFilename } from "./filenames";
 
 export const importUrlParams = z.object({
@@ -67,30 +71,13 @@ export const importUrl: OperationHandler<z.infer<typeof importUrlParams>> = {
       throw new TaskError("FILE_TOO_LARGE", `The file is ${declared} bytes; imports are limited to ${max} bytes.`);
     }
     const contentType = res.headers.get("content-type") ?? undefined;
-    if (Number.isFinite(declared) && res.body && !res.headers.get("content-encoding")) {
+    if (!res.body) return { files: [{ filename, contentType, data: new Uint8Array() }] };
+    const tooLarge = () =>
+      new TaskError("FILE_TOO_LARGE", `The download passed ${max} bytes; imports are limited to ${max} bytes.`);
+    // A known length (≤ max, checked above) is enforced while streaming by the R2 write's FixedLengthStream, which
+    // refuses a byte more, and the body goes to R2 natively; a body of unknown length is counted as it passes.
+    if (Number.isFinite(declared) && !res.headers.get("content-encoding"))
       return { files: [{ filename, contentType, data: { stream: res.body, length: declared } }] };
-    }
-    return { files: [{ filename, contentType, data: await readCapped(res, max) }] };
+    return { files: [{ filename, contentType, data: { stream: capped(res.body, max, tooLarge) } }] };
   },
 };
-
-/** Reads a body of unknown length, refusing it once it passes `max` bytes. */
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let n = 0;
-  const reader = res.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.byteLength;
-    if (n > max) {
-      await reader.cancel();
-      throw new TaskError("FILE_TOO_LARGE", `The download passed ${max} bytes; imports are limited to ${max} bytes.`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const c of chunks) (out.set(c, o), (o += c.byteLength));
-  return out;
-}

@@ -152,9 +152,14 @@ function exportHandler(s: StoreConnector): OperationHandler<Record<string, unkno
         for (const [i, f] of inputs.entries()) {
           const src = await ctx.files.stream(f.key);
           if (!src) throw new TaskError("FILE_NOT_FOUND", `${f.filename} of task ${f.fromTask} is gone.`);
+          const range = async (offset: number, length: number) => {
+            const part = await ctx.files.stream(f.key, { offset, length });
+            if (!part) throw new TaskError("FILE_NOT_FOUND", `${f.filename} of task ${f.fromTask} is gone.`);
+            return part.body;
+          };
           await session.put(
             paths[i],
-            { stream: src.body, length: src.size },
+            { stream: src.body, length: src.size, range },
             src.contentType ?? contentTypeOf(f.filename),
           );
           ctx.progress?.(Math.round(((i + 1) * 100) / inputs.length));

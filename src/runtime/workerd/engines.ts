@@ -6,6 +6,7 @@
  * to another engine or ends the task with ENGINE_UNAVAILABLE.
  */
 import { createChromeEngine } from "../../engines/chrome/engine";
+import { browserObjectEngine } from "./browser";
 import type { PdfEngine } from "../../engines/kinds/pdf";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import { serviceFontSource } from "../../engines/text/service";
@@ -46,6 +47,7 @@ export function workerdEngines(
     | "SEVENZIP"
     | "TESSERACT"
     | "BROWSER"
+    | "BROWSERS"
     | "BROWSER_REUSE"
     | "WEB_PROFILE"
   > &
@@ -63,14 +65,17 @@ export function workerdEngines(
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
     ...(env.TESSERACT ? { tesseract: remoteEngine("ocr", env.TESSERACT) } : {}),
-    ...(env.BROWSER
-      ? {
-          chrome: createChromeEngine(env.BROWSER, {
-            ...task,
-            reuse: env.BROWSER_REUSE !== "false",
-            profile: env.WEB_PROFILE === "1",
-          }),
-        }
-      : {}),
+    // the browser object's shared session (issue 37); without it (or BROWSER_REUSE=false|session) a session per task
+    ...(env.BROWSER && env.BROWSERS && env.BROWSER_REUSE !== "false" && env.BROWSER_REUSE !== "session"
+      ? { chrome: browserObjectEngine(env.BROWSERS, { ...task, profile: env.WEB_PROFILE === "1" }) }
+      : env.BROWSER
+        ? {
+            chrome: createChromeEngine(env.BROWSER, {
+              ...task,
+              reuse: env.BROWSER_REUSE !== "false",
+              profile: env.WEB_PROFILE === "1",
+            }),
+          }
+        : {}),
   };
 }

@@ -6,15 +6,28 @@
  *
  * Host: `https://{storage_account}.blob.core.windows.net` (CloudConvert has no endpoint parameter);
  * AZURE_BLOB_ENDPOINT (e.g. azurite's `http://127.0.0.1:10000/{account}`) replaces it only where
- * private imports are allowed (development, tests). Size: one Put Blob takes up to 5000 MiB
- * (x-ms-version 2019-12-12 and later), far above the import cap, so no block list is needed.
+ * private imports are allowed (development, tests). Size: a file up to RuntimeSettings.storePartBytes
+ * (STORE_PART_BYTES, default 64 MiB) is one Put Blob; a larger one goes as blocks of that size (Put
+ * Block, each streamed out of R2) committed by one Put Block List with the content type and metadata
+ * (Azure: blocks up to 4000 MiB, at most 50,000 of them).
  */
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { devOverride, encodePath, errorText, guardUrl, sizedBody, xmlBlocks, xmlValue } from "../http";
+import { devOverride, encodePath, errorText, guardUrl, partSource, sizedBody, xmlBlocks, xmlValue } from "../http";
 import { oneOf, optional, required, stringMap } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
+import { partLengths } from "../../storage/parts";
 import { sharedKeyAuthorization } from "./shared-key";
+
+/** Block size when RuntimeSettings.storePartBytes is unset (STORE_PART_BYTES's default, 64 MiB). */
+const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
+/** Azure's most blocks in one blob. */
+const MAX_BLOCKS = 50_000;
+
+/** The id of block `i` (0-based): base64 of a fixed-length string, as Azure requires ids of one length per blob. */
+export function blockId(i: number): string {
+  return btoa(`block-${String(i).padStart(6, "0")}`);
+}
 
 /** The REST API version sent (x-ms-version). */
 export const AZURE_API_VERSION = "2021-12-02";
@@ -170,20 +183,56 @@ export const azureBlob: StoreConnector<AzureImportParams, AzureExportParams> = {
         return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
       },
       async put(blob, body, contentType) {
-        const headers: Record<string, string> = { "x-ms-blob-type": "BlockBlob", "content-type": contentType };
+        const url = `${containerUrl}/${encodePath(blob)}`;
+        const metadata: Record<string, string> = {};
         for (const [k, v] of Object.entries((p as AzureExportParams).metadata ?? {}))
-          headers[`x-ms-meta-${k.toLowerCase()}`] = v;
-        const res = await call(
-          "PUT",
-          `${containerUrl}/${encodePath(blob)}`,
-          headers,
-          await sizedBody(body),
-          "upload",
-          `blob ${blob}`,
-          "write (w) or create (c)",
-          body.length,
+          metadata[`x-ms-meta-${k.toLowerCase()}`] = v;
+        const send = async (query: string, headers: Record<string, string>, b: BodyInit, length: number) => {
+          const res = await call(
+            "PUT",
+            url + query,
+            headers,
+            b,
+            "upload",
+            `blob ${blob}`,
+            "write (w) or create (c)",
+            length,
+          );
+          await res.body?.cancel();
+        };
+        const partBytes = ctx.settings.storePartBytes ?? DEFAULT_PART_BYTES;
+        if (body.length <= partBytes)
+          return send(
+            "",
+            { "x-ms-blob-type": "BlockBlob", "content-type": contentType, ...metadata },
+            await sizedBody(body),
+            body.length,
+          );
+        // blocks of partBytes streamed one after another, then the list commits them in order
+        const blockBytes = Math.max(partBytes, Math.ceil(body.length / MAX_BLOCKS));
+        const src = partSource(body);
+        const ids: string[] = [];
+        try {
+          let offset = 0;
+          for (const [i, n] of partLengths(body.length, blockBytes).entries()) {
+            ids.push(blockId(i));
+            const q = `?comp=block&blockid=${encodeURIComponent(ids[i])}`;
+            const part = await src.next(offset, n);
+            offset += n;
+            await send(q, {}, await sizedBody({ stream: part, length: n }), n);
+          }
+        } catch (err) {
+          await src.cancel(err); // uncommitted blocks are discarded by Azure after a week
+          throw err;
+        }
+        const xml = `<?xml version="1.0" encoding="utf-8"?><BlockList>${ids.map((id) => `<Latest>${id}</Latest>`).join("")}</BlockList>`;
+        const list = new TextEncoder().encode(xml);
+        await send(
+          "?comp=blocklist",
+          { "x-ms-blob-content-type": contentType, "content-type": "application/xml", ...metadata },
+          list,
+          list.byteLength,
         );
-        await res.body?.cancel();
       },
     };
   },

@@ -6,11 +6,22 @@
  * Hosts: oauth2.googleapis.com and storage.googleapis.com (CloudConvert has no endpoint parameter);
  * GCS_ENDPOINT replaces both with one base URL (`{base}/token`, `{base}/storage/v1/…`,
  * `{base}/upload/storage/v1/…`) only where private imports are allowed — the tests' loopback double.
- * Uploads are single-request media uploads of the R2 object's known length.
+ * Uploads: a file up to RuntimeSettings.storePartBytes (STORE_PART_BYTES, default 64 MiB) is one media
+ * upload of its known length; a larger one is a resumable upload (a session opened with the object's
+ * name, type and length, then chunks of that size rounded up to 256 KiB, each streamed out of R2 with
+ * its Content-Range; Google answers 308 until the last one). The session URL Google answers passes
+ * the SSRF guard; the session is cancelled (DELETE) when a chunk fails.
  */
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { devOverride, errorText, guardUrl, sizedBody } from "../http";
+import { partLengths } from "../../storage/parts";
+import { devOverride, errorText, guardUrl, partSource, sizedBody } from "../http";
+import type { StoreUpload } from "../types";
+
+/** Chunk size when RuntimeSettings.storePartBytes is unset (STORE_PART_BYTES's default, 64 MiB). */
+const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
+/** Google's chunk granularity: every chunk but the last is a multiple of 256 KiB. */
+const CHUNK_UNIT = 256 * 1024;
 import { oneOf, optional, required } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
 import { GCS_SCOPES, signAssertion } from "./jwt";
@@ -101,6 +112,7 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
       step: StoreStep,
       what: string,
       permission: string,
+      accept: readonly number[] = [],
     ) => {
       let r: Response;
       try {
@@ -109,11 +121,12 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
           headers: { authorization: `Bearer ${token}`, ...headers },
           body,
           signal: ctx.signal,
+          redirect: "manual", // a resumable chunk's 308 is "send the next one", not a redirect
         });
       } catch (err) {
         throw unreachable("Google Cloud Storage", step, new URL(url).host, err);
       }
-      if (r.ok) return r;
+      if (r.ok || accept.includes(r.status)) return r;
       throw storeError("Google Cloud Storage", step, r.status, jsonDetail(await errorText(r)).message, {
         what,
         permission,
@@ -159,6 +172,9 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
         return { stream: r.body, length, contentType: r.headers.get("content-type") ?? undefined };
       },
       async put(file, body, contentType) {
+        const what = `object ${file}`;
+        const partBytes = ctx.settings.storePartBytes ?? DEFAULT_PART_BYTES;
+        if (body.length > partBytes) return resumable(file, body, contentType, partBytes);
         const q = new URLSearchParams({ uploadType: "media", name: file });
         const r = await call(
           "POST",
@@ -166,11 +182,68 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
           { "content-type": contentType },
           await sizedBody(body),
           "upload",
-          `object ${file}`,
+          what,
           "storage.objects.create",
         );
         await r.body?.cancel();
       },
     };
+
+    /** A resumable upload of `body` in chunks of `partBytes` rounded up to 256 KiB (see the file's comment). */
+    async function resumable(file: string, body: StoreUpload, contentType: string, partBytes: number): Promise<void> {
+      const what = `object ${file}`;
+      const q = new URLSearchParams({ uploadType: "resumable", name: file });
+      const opened = await call(
+        "POST",
+        `${hosts.storage}/upload${bucketPath}?${q}`,
+        {
+          "content-type": "application/json; charset=UTF-8",
+          "x-upload-content-type": contentType,
+          "x-upload-content-length": String(body.length),
+        },
+        JSON.stringify({ name: file, contentType }),
+        "upload",
+        what,
+        "storage.objects.create",
+      );
+      await opened.body?.cancel();
+      const session = opened.headers.get("location");
+      if (!session)
+        throw storeError("Google Cloud Storage", "upload", opened.status, "no resumable session URL was answered", {
+          what,
+        });
+      guardUrl(session, ctx.settings, "the resumable session URL");
+      const chunk = Math.ceil(partBytes / CHUNK_UNIT) * CHUNK_UNIT;
+      const src = partSource(body);
+      let at = 0;
+      try {
+        for (const n of partLengths(body.length, chunk)) {
+          const range = `bytes ${at}-${at + n - 1}/${body.length}`;
+          const last = at + n === body.length;
+          const r = await call(
+            "PUT",
+            session,
+            { "content-range": range },
+            await sizedBody({ stream: await src.next(at, n), length: n }),
+            "upload",
+            what,
+            "storage.objects.create",
+            last ? [] : [308],
+          );
+          await r.body?.cancel();
+          if (!last && r.status !== 308)
+            throw storeError("Google Cloud Storage", "upload", r.status, `the upload ended early, at ${range}`, {
+              what,
+            });
+          at += n;
+        }
+      } catch (err) {
+        await src.cancel(err);
+        await fetch(session, { method: "DELETE", headers: { authorization: `Bearer ${token}` } })
+          .then((r) => r.body?.cancel())
+          .catch(() => {});
+        throw err;
+      }
+    }
   },
 };

@@ -6,8 +6,9 @@
  * scoped to `tenant_name` when given (an unofficial SDK's field; CloudConvert documents none), else
  * unscoped, which Keystone answers with the user's default project. The object-store URL comes from
  * the token's catalog (the `public` endpoint of `region`) — data the caller controls, so it passes
- * the same SSRF guard as auth_url. Size: one PUT takes up to 5 GiB (Swift's default), far above the
- * import cap, so no segments (SLO/DLO) are needed.
+ * the same SSRF guard as auth_url. Size: one PUT takes up to 5 GiB (Swift's default max_file_size),
+ * the default import cap; an export of a larger file (a higher MAX_IMPORT_BYTES, or a conversion that
+ * grew) is refused before any byte is sent with FILE_TOO_LARGE: segments (SLO/DLO) are not written.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
@@ -15,6 +16,9 @@ import { storeError, unreachable, type StoreStep } from "../errors";
 import { encodePath, errorText, guardUrl, sizedBody, urlProblem } from "../http";
 import { oneOf, optional, required } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
+
+/** Largest object one Swift PUT takes (Swift's default max_file_size, 5 GiB + 2 bytes; documented cap). */
+export const SWIFT_MAX_OBJECT_BYTES = 5 * 1024 ** 3 + 2;
 
 const credentials = {
   auth_url: required(2048),
@@ -161,6 +165,11 @@ export const openstack: StoreConnector<OpenstackParams, OpenstackParams> = {
         return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
       },
       async put(file, body, contentType) {
+        if (body.length > SWIFT_MAX_OBJECT_BYTES)
+          throw new TaskError(
+            "FILE_TOO_LARGE",
+            `${file} is ${body.length} bytes; export/openstack writes objects up to ${SWIFT_MAX_OBJECT_BYTES} bytes (one Swift PUT; segmented objects are not written).`,
+          );
         const res = await call(
           "PUT",
           `${containerUrl}/${encodePath(file)}`,

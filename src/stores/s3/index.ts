@@ -7,15 +7,21 @@
  * and aws4fetch's own retries are off (`retries: 0`): a streamed body cannot be sent twice, so 5xx
  * and 429 become retryable task errors and the runner retries with back-off.
  *
- * Size: one PUT takes up to 5 GiB on AWS; imports are capped far below that (RuntimeSettings
- * maxImportBytes), so no file this service stores needs a multipart upload.
+ * Size: a file up to RuntimeSettings.storePartBytes (STORE_PART_BYTES, default 64 MiB) is one PUT;
+ * a larger one is a multipart upload (CreateMultipartUpload, UploadPart of that size streamed out of
+ * R2, CompleteMultipartUpload; AbortMultipartUpload when anything fails), within S3's limits of
+ * 5 MiB to 5 GiB a part and 10,000 parts (multipart.ts).
  */
 import { AwsClient } from "aws4fetch";
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
 import { encodePath, errorText, guardUrl, sizedBody, urlProblem, xmlBlocks, xmlValue } from "../http";
+import { multipartPut } from "./multipart";
 import { oneOf, optional, required, stringMap, tagMap } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
+
+/** Part size when RuntimeSettings.storePartBytes is unset (64 MiB, STORE_PART_BYTES's default). */
+const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
 
 const credentials = {
   bucket: required(255),
@@ -169,13 +175,12 @@ export const s3: StoreConnector<S3ImportParams, S3ExportParams> = {
       async put(key, body, contentType) {
         const ep = p as S3ExportParams;
         const permission = ep.acl && ep.acl !== "private" ? "s3:PutObject and s3:PutObjectAcl" : "s3:PutObject";
-        const res = await call(
-          `${bucketUrl}/${encodePath(key)}`,
-          { method: "PUT", headers: s3PutHeaders(ep, contentType), body: await sizedBody(body) },
-          "upload",
-          `object ${key}`,
-          permission,
-        );
+        const url = `${bucketUrl}/${encodePath(key)}`;
+        const headers = s3PutHeaders(ep, contentType);
+        const send = (init: RequestInit, query = "") => call(url + query, init, "upload", `object ${key}`, permission);
+        if (body.length > (ctx.settings.storePartBytes ?? DEFAULT_PART_BYTES))
+          return multipartPut(send, headers, body, ctx.settings.storePartBytes ?? DEFAULT_PART_BYTES, key);
+        const res = await send({ method: "PUT", headers, body: await sizedBody(body) });
         await res.body?.cancel();
       },
     };

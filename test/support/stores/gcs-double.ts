@@ -6,7 +6,12 @@
  * - POST /token verifies the RS256 JWT assertion against the test's public key and checks iss,
  *   aud (its own /token URL), exp, iat, scope and grant_type; a bad signature is 400 invalid_grant;
  * - the JSON API routes (media upload, alt=media download, list with prefix and paging) require the
- *   bearer token it issued; a read-only token cannot upload (403); an unknown bucket is 404.
+ *   bearer token it issued; a read-only token cannot upload (403); an unknown bucket is 404;
+ * - resumable uploads as Google documents them: POST uploadType=resumable opens a session (Location
+ *   header) for X-Upload-Content-Length bytes; each PUT to it carries `Content-Range: bytes a-b/total`
+ *   starting where the last ended, every chunk but the last a multiple of 256 KiB (else 400); 308
+ *   with `Range` until the last byte, then 200; DELETE cancels (499). `resumable` records each
+ *   finished session's chunk count, for tests that the upload went in chunks.
  * Objects live in `buckets` (bucket → name → {bytes, contentType}), which the tests read directly.
  */
 import { createVerify, generateKeyPairSync, randomBytes } from "node:crypto";
@@ -19,6 +24,8 @@ export interface GcsDouble {
   /** The service account's private key, PKCS#8 PEM (as in a JSON key file). */
   privateKey: string;
   buckets: Map<string, Map<string, { bytes: Uint8Array; contentType: string }>>;
+  /** Finished resumable uploads: object name and how many chunks it came in. */
+  resumable: { name: string; chunks: number }[];
   /** Assertions refused, with the reason (the tests check a forged key was refused for its signature). */
   refused: string[];
   stop(): Promise<void>;
@@ -33,6 +40,11 @@ export async function startGcsDouble(): Promise<GcsDouble> {
   const tokens = new Map<string, { scope: string; exp: number }>();
   const buckets: GcsDouble["buckets"] = new Map();
   const refused: string[] = [];
+  const resumable: GcsDouble["resumable"] = [];
+  const sessions = new Map<
+    string,
+    { bucket: string; name: string; contentType: string; total: number; parts: Buffer[]; at: number }
+  >();
   let base = "";
   const json = (res: import("node:http").ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -73,6 +85,38 @@ export async function startGcsDouble(): Promise<GcsDouble> {
     if (!m) return fail(res, 404, "Not Found");
     const bucket = buckets.get(decodeURIComponent(m[2]));
     if (!bucket) return fail(res, 404, "The specified bucket does not exist.");
+    const uploadId = url.searchParams.get("upload_id");
+    if (m[1] && uploadId) {
+      const u = sessions.get(uploadId);
+      if (!u) return fail(res, 404, "No such upload session");
+      if (req.method === "DELETE") return (sessions.delete(uploadId), res.writeHead(499).end());
+      if (req.method !== "PUT") return fail(res, 400, "unsupported request");
+      const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(req.headers["content-range"] ?? "");
+      if (!range) return fail(res, 400, "Content-Range missing or malformed");
+      const [a, b, total] = range.slice(1).map(Number);
+      if (total !== u.total || a !== u.at || b - a + 1 !== body.byteLength)
+        return fail(res, 400, `Content-Range ${range[0]} does not follow byte ${u.at} of ${u.total}`);
+      if (b + 1 < total && body.byteLength % (256 * 1024)) return fail(res, 400, "chunk not a multiple of 256 KiB");
+      u.parts.push(body);
+      u.at = b + 1;
+      if (u.at < u.total) return res.writeHead(308, { range: `bytes=0-${u.at - 1}` }).end();
+      sessions.delete(uploadId);
+      buckets.get(u.bucket)!.set(u.name, { bytes: new Uint8Array(Buffer.concat(u.parts)), contentType: u.contentType });
+      resumable.push({ name: u.name, chunks: u.parts.length });
+      return json(res, 200, { name: u.name, size: String(u.total) });
+    }
+    if (m[1] && req.method === "POST" && url.searchParams.get("uploadType") === "resumable") {
+      if (grant.scope !== WRITE) return fail(res, 403, "Insufficient Permission: storage.objects.create");
+      const meta = JSON.parse(body.toString() || "{}");
+      const name = url.searchParams.get("name") ?? meta.name;
+      const total = Number(req.headers["x-upload-content-length"]);
+      if (!name || !Number.isSafeInteger(total)) return fail(res, 400, "name and X-Upload-Content-Length required");
+      const id = randomBytes(8).toString("hex");
+      const contentType = String(req.headers["x-upload-content-type"] ?? meta.contentType ?? "");
+      sessions.set(id, { bucket: decodeURIComponent(m[2]), name, contentType, total, parts: [], at: 0 });
+      const location = `${base}/upload/storage/v1/b/${m[2]}/o?uploadType=resumable&upload_id=${id}`;
+      return res.writeHead(200, { location }).end();
+    }
     if (m[1] && req.method === "POST" && url.searchParams.get("uploadType") === "media") {
       if (grant.scope !== WRITE) return fail(res, 403, "Insufficient Permission: storage.objects.create");
       const name = url.searchParams.get("name")!;
@@ -107,6 +151,7 @@ export async function startGcsDouble(): Promise<GcsDouble> {
     privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     buckets,
     refused,
+    resumable,
     stop: () =>
       new Promise<void>((r) => {
         server.close(() => r());

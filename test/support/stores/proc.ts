@@ -3,7 +3,7 @@
  * process group, its output kept for the failure message, stopped by its PID (never by name).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { freePort } from "../server";
+import { freePort } from "../server.ts";
 
 export { freePort };
 

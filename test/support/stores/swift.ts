@@ -8,7 +8,7 @@ import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startProc, until, type Proc } from "./proc";
+import { freePort, startProc, until, type Proc } from "./proc.ts";
 
 /** The running Swift. */
 export interface SwiftServers {
@@ -68,8 +68,8 @@ export async function startProxy(conf: string, port: number, procs: Proc[]): Pro
   return proxy;
 }
 
-/** Starts memcached, the three storage servers and the s3api proxy. */
-export async function startSwift(): Promise<SwiftServers & { procs: Proc[]; root: string }> {
+/** Starts memcached, the three storage servers and the s3api proxy; `secret` is tempauth's key of test:tester. */
+export async function startSwift(secret = "testing"): Promise<SwiftServers & { procs: Proc[]; root: string }> {
   const root = mkdtempSync(join(tmpdir(), "edge-convert-swift-"));
   const etc = join(root, "etc");
   const srv = join(root, "srv");
@@ -139,7 +139,7 @@ export async function startSwift(): Promise<SwiftServers & { procs: Proc[]; root
           "catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server",
       },
       "app:proxy-server": { use: "egg:swift#proxy", account_autocreate: "true" },
-      "filter:tempauth": { use: "egg:swift#tempauth", user_test_tester: "testing .admin" },
+      "filter:tempauth": { use: "egg:swift#tempauth", user_test_tester: `${secret} .admin` },
       "filter:s3api": { use: "egg:swift#s3api", location: "us-east-1" },
       ...commonFilters(memcached),
     });
@@ -147,7 +147,7 @@ export async function startSwift(): Promise<SwiftServers & { procs: Proc[]; root
     return {
       s3: `http://127.0.0.1:${port}`,
       accessKeyId: "test:tester",
-      secretAccessKey: "testing",
+      secretAccessKey: secret,
       etc,
       memcached,
       procs,

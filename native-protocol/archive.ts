@@ -1,0 +1,42 @@
+/**
+ * The archive formats the native engine reads and writes (issue 34), for those 7-Zip in WebAssembly does
+ * not decode, as the Worker's archive kind (src/engines/kinds/archive.ts) sends them and the native
+ * engine's archive row (container/engines/archive.ts) runs them. Imports nothing.
+ *
+ * - single-file compressors, which answer their one member: lz (lzip), lzo (lzop), rz (rzip);
+ * - tars under lzop or lzip: tar.lzo, tzo, tar.lz (the compressor, then the tar read by Debian's 7-Zip; a
+ *   name ending .tar.lz is taken as tar.lz, src/operations/io/filenames.ts);
+ * - old archivers: alz (ALZip, unalz), arc (SEA ARC, nomarch).
+ *
+ * ACE is not here: Debian's only reader, unace 1.2, reads ACE 1.x archives alone, and the one real ACE
+ * file at hand (patool's test data, written by WinACE 2) lists as empty in it. RAR output stays refused:
+ * no freely licensed RAR encoder exists.
+ */
+export const NATIVE_ARCHIVE_INPUTS = ["lz", "lzo", "rz", "tar.lzo", "tzo", "tar.lz", "alz", "arc"] as const;
+export type NativeArchiveInput = (typeof NATIVE_ARCHIVE_INPUTS)[number];
+
+/**
+ * Disk images CloudConvert repacks as tar.lzo (its catalogue's only tar.lzo outputs): read by Debian's
+ * 7-Zip, the tar compressed by lzop.
+ */
+export const TAR_LZO_INPUTS = ["dmg", "img", "iso"] as const;
+
+/** Archive formats the native engine writes: 7-Zip's (zip, 7z, tar, tar.gz, tar.bz2) and tar.lzo (lzop). */
+export const NATIVE_ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar.bz2", "tbz2", "tar.lzo"] as const;
+export type NativeArchiveOutput = (typeof NATIVE_ARCHIVE_OUTPUTS)[number];
+
+/**
+ * The native engine's limits on one archive call. The members travel back to the api Worker in its
+ * memory (128 MB isolate), so the unpacked total is the WebAssembly engine's (64 MiB), the archive
+ * itself may be as large as any native input (64 MiB); 10,000 entries; above 16 MiB unpacked, a ratio
+ * over 200:1 is a decompression bomb; decoder dictionaries up to 64 MiB (Debian's 7-Zip runs outside
+ * the isolate).
+ */
+export const NATIVE_ARCHIVE_BUDGET = {
+  maxBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+  maxEntries: 10_000,
+  maxRatio: 200,
+  ratioFloorBytes: 16 * 1024 * 1024,
+  maxDictionaryBytes: 64 * 1024 * 1024,
+} as const;

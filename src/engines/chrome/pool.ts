@@ -1,0 +1,288 @@
+/**
+ * The browser pool of the Chrome engine (issue 37): one Browser Rendering session held by the browser Durable Object
+ * (durable-objects/browser.ts, Cloudflare's documented pattern for a long-lived connection to a browser) and shared by
+ * every rendering in flight, each on a page of its own, side by side in the one browser — where the per-task engine
+ * (engine.ts) connects a session per task, so concurrent tasks each held a browser.
+ *
+ * Isolation: every rendering gets a page in a browser context of its own that no other rendering ever used, and the
+ * context is closed afterwards, so nothing a page stores (cookies, localStorage, IndexedDB, cache, history, bfcache)
+ * reaches another task. What is done ahead of a task is only what does not depend on it: the pool keeps warm
+ * contexts ("spares", as many as renderings were recently in flight, at most MAX_SPARES), each with its page, the SSRF
+ * guard installed (request interception, WebSocket/WebRTC/workers removed: guard.ts) and a blank document loaded
+ * from DOCUMENT_ORIGIN; a task then fills the guard's state and writes its HTML into the page (render.ts), with no
+ * navigation. Spares are made after a rendering ends, not while it runs, so they do not take CPU from it.
+ *
+ * The session: launched with keep_alive, or reconnected (the last one this object held, then any that sessions()
+ * lists as free); a browser that disconnects or fails under a page is dropped (closed) with its spares, and the task
+ * tried once more on a fresh launch while time is left. After IDLE_MS without renderings the pool closes its spares
+ * and disconnects: the session stays warm for keep_alive and is reconnected by the next rendering.
+ */
+import puppeteer, { type Browser, type BrowserContext, type BrowserWorker, type Page } from "@cloudflare/puppeteer";
+import { DOCUMENT_ORIGIN, installGuard, type GuardState } from "./guard";
+import type { WebRenderRequest } from "../kinds/web";
+import { CHROME_ENGINE } from "./version";
+import { BROWSER_FAILURE, DEFAULT_VIEWPORT, fail, failureOf, renderOn, versionOf, type WebAnswer } from "./render";
+
+/** How long a released session stays warm in Browser Rendering, ms (10 s – 10 min). */
+const KEEP_ALIVE_MS = 60_000;
+/** The pool lets its spares and its connection go after this long without a rendering, ms. */
+export const IDLE_MS = 30_000;
+/** At most this many warm contexts are kept ready. */
+export const MAX_SPARES = 4;
+/** The blank document a spare page stands at (served by its guard). */
+const BLANK_PATH = "/";
+
+/** A context with its guarded page, at DOCUMENT_ORIGIN. */
+interface Slot {
+  context: BrowserContext;
+  page: Page;
+  state: GuardState;
+}
+
+/** A blank guard state (a spare's, until its task fills it). */
+const blankState = (): GuardState => ({
+  allowLoopback: false,
+  local: new Map([[BLANK_PATH, { body: "<!doctype html><title></title>", contentType: "text/html; charset=utf-8" }]]),
+  log: { refused: [] },
+});
+
+/** A rendering's bounds: ms left, and whether the task was cancelled. */
+export interface PoolTask {
+  timeoutMs: number;
+  /** Aborted when the task is cancelled (its page is closed). */
+  signal?: AbortSignal;
+}
+
+export class ChromePool {
+  private browser: Promise<Browser> | null = null;
+  private version: string = CHROME_ENGINE.version;
+  private lastSession = "";
+  private spares: Slot[] = [];
+  /** Spares being made, oldest first: a rendering with no spare ready takes the next one of these rather than making its own. */
+  private warming: Promise<Slot | null>[] = [];
+  private active = 0;
+  /** The most renderings in flight since the pool was last idle: how many spares to keep. */
+  private peak = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Contexts being closed (awaited before a disconnect). */
+  private closing = new Set<Promise<unknown>>();
+
+  constructor(
+    private binding: BrowserWorker,
+    private profile = false,
+  ) {}
+
+  /** Renders `req`: once, and once more on a fresh browser when the browser failed under it while time is left. */
+  async render(req: WebRenderRequest, task: PoolTask): Promise<WebAnswer> {
+    const budget = Math.max(1000, task.timeoutMs);
+    const deadline = Date.now() + budget;
+    const left = () => Math.max(1, deadline - Date.now());
+    clearTimeout(this.idleTimer);
+    this.active++;
+    this.peak = Math.max(this.peak, this.active);
+    try {
+      const first = await this.attempt(req, left, budget, task.signal);
+      if (!first.broken || task.signal?.aborted || left() < 5000) return first.answer;
+      return (await this.attempt(req, left, budget, task.signal)).answer;
+    } finally {
+      this.active--;
+      this.refill();
+      if (this.active === 0) this.idleTimer = setTimeout(() => void this.idle(), IDLE_MS);
+    }
+  }
+
+  /** One rendering on a slot of the shared browser; `broken` says the browser failed (not the page). */
+  private async attempt(
+    req: WebRenderRequest,
+    left: () => number,
+    budget: number,
+    signal?: AbortSignal,
+  ): Promise<{ answer: WebAnswer; broken: boolean }> {
+    const phases: Record<string, number> = {};
+    let tMark = performance.now();
+    const mark = (name: string) => {
+      const now = performance.now();
+      phases[name] = (phases[name] ?? 0) + (now - tMark);
+      tMark = now;
+    };
+    let slot: Slot;
+    let warm = false;
+    try {
+      // a spare ready, else the one being made (rather than a second page made beside it), else a new one
+      const spare = this.spares.pop() ?? (await this.warming.shift());
+      warm = !!spare;
+      slot = spare ?? (await this.newSlot());
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.drop();
+      return {
+        answer: fail(
+          "ENGINE_UNAVAILABLE",
+          `No browser page could be had from Browser Rendering (${message.slice(0, 200)}). Locally: apt-get install chromium, then npm run setup:browser.`,
+          this.version,
+        ),
+        // a browser that failed under a new page is worth one fresh launch; a launch that failed is not
+        broken: BROWSER_FAILURE.test(message),
+      };
+    }
+    mark(warm ? "page" : "page (new)");
+    const closeSlot = () => {
+      const p = slot.context.close().catch(() => slot.page.close().catch(() => {}));
+      this.closing.add(p);
+      void p.finally(() => this.closing.delete(p));
+      return p;
+    };
+    // a hung page (a script that never yields, a load that never ends) ends at the task's time; a cancelled task's page is closed
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(1, left() + 250));
+      signal?.addEventListener("abort", () => resolve(), { once: true });
+    });
+    try {
+      const out = await Promise.race([
+        renderOn(req, {
+          page: slot.page,
+          state: slot.state,
+          engineVersion: this.version,
+          left,
+          atDocumentOrigin: true,
+          mark,
+          cancelled: () => !!signal?.aborted,
+        }),
+        stop.then(() => null),
+      ]);
+      if (out === null || signal?.aborted) {
+        return {
+          answer: signal?.aborted
+            ? fail("CANCELLED", "The task was cancelled.", this.version)
+            : failureOf(new Error(`timed out after ${budget} ms`), this.version, false),
+          broken: false,
+        };
+      }
+      if (out.broken) this.drop();
+      return out;
+    } finally {
+      clearTimeout(timer);
+      mark("render");
+      // not awaited: the context's teardown is Chromium's work, off this task's path
+      void closeSlot();
+      mark("close");
+      if (this.profile) console.log(`web-profile ${JSON.stringify(phases)}`);
+    }
+  }
+
+  /** The shared browser: connected or launched once, shared by every rendering until it fails or the pool idles. */
+  private shared(): Promise<Browser> {
+    if (this.browser) return this.browser;
+    const p = this.connect().then(async (b) => {
+      this.lastSession = b.sessionId();
+      b.on("disconnected", () => {
+        if (this.browser === p) this.forget();
+      });
+      this.version = versionOf(await b.version().catch(() => this.version));
+      return b;
+    });
+    this.browser = p;
+    p.catch(() => {
+      if (this.browser === p) this.forget();
+    });
+    return p;
+  }
+
+  /** Reconnects to this object's last session, else to one sessions() lists as free, else launches one. */
+  private async connect(): Promise<Browser> {
+    const ids = this.lastSession ? [this.lastSession] : [];
+    try {
+      for (const s of await puppeteer.sessions(this.binding)) if (!s.connectionId) ids.push(s.sessionId);
+    } catch {
+      // sessions() unavailable: launch
+    }
+    for (const id of new Set(ids)) {
+      try {
+        return await puppeteer.connect(this.binding, id);
+      } catch {
+        // closed (keep_alive ran out), closing or taken by another client
+      }
+    }
+    return puppeteer.launch(this.binding, { keep_alive: KEEP_ALIVE_MS });
+  }
+
+  /** A new context with its guarded page at DOCUMENT_ORIGIN's blank document. */
+  private async newSlot(): Promise<Slot> {
+    const browser = await this.shared();
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      const state = blankState();
+      await page.setViewport(DEFAULT_VIEWPORT);
+      await installGuard(page, state);
+      await page.goto(`${DOCUMENT_ORIGIN}${BLANK_PATH}`, { waitUntil: "load", timeout: 30_000 });
+      return { context, page, state };
+    } catch (err) {
+      await context.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Makes spares (ready or being made) up to the recent peak of renderings in flight. */
+  private refill(): void {
+    while (this.browser && this.spares.length + this.warming.length < Math.min(MAX_SPARES, this.peak)) {
+      const browser = this.browser;
+      const made: Promise<Slot | null> = this.newSlot().then(
+        (s) => {
+          // the browser was dropped meanwhile: the slot is of a dead browser
+          if (this.browser !== browser) {
+            void s.context.close().catch(() => {});
+            return null;
+          }
+          const i = this.warming.indexOf(made);
+          if (i < 0) return s; // taken while warming: its taker has it
+          this.warming.splice(i, 1);
+          this.spares.push(s);
+          return null;
+        },
+        () => {
+          const i = this.warming.indexOf(made);
+          if (i >= 0) this.warming.splice(i, 1);
+          return null;
+        },
+      );
+      this.warming.push(made);
+    }
+  }
+
+  /** Forgets the browser and its spares (it disconnected or failed). */
+  private forget(): void {
+    this.browser = null;
+    this.spares = [];
+    this.warming = [];
+  }
+
+  /** Drops a browser that failed: closed (not given back), its spares with it. */
+  private drop(): void {
+    const b = this.browser;
+    this.forget();
+    void b?.then(
+      (x) => x.close().catch(() => {}),
+      () => {},
+    );
+  }
+
+  /** No rendering for IDLE_MS: closes the spares and disconnects (the session stays warm for keep_alive). */
+  private async idle(): Promise<void> {
+    if (this.active > 0 || !this.browser) return;
+    const b = this.browser;
+    const spares = this.spares;
+    this.forget();
+    this.peak = 0;
+    // a context whose page hangs may never finish closing: the disconnect waits 5 s for them at most
+    await Promise.race([
+      Promise.all([...spares.map((s) => s.context.close().catch(() => {})), ...this.closing]),
+      new Promise((r) => setTimeout(r, 5000)),
+    ]);
+    await b.then(
+      (x) => x.disconnect().catch(() => {}),
+      () => {},
+    );
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Issue 37: the browser object (durable-objects/browser.ts) renders every task's page in one shared browser, several
+ * at once, each on a warm page of a context no other task used. What that must not change, end to end under
+ * `npm start`: renderings in flight together see nothing of each other (each of four concurrent conversions of
+ * Gotenberg's localStorage counter page shows 1, and a cookie one page sets is absent from the others), an HTML
+ * input whose script never yields ends in TIMEOUT at the task's timeout rather than holding the browser, and the
+ * next rendering still works. Oracles: pdftotext, pdfinfo.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { corpusPath } from "../support/corpus";
+import { pdfinfo, run, tempFile } from "../support/native";
+import { sdk } from "../support/sdk";
+import { sharedServer } from "../support/servers";
+
+const guarded = sharedServer("guarded");
+
+/** Converts `html` (named `name`) to PDF with an export; answers the pdf task and the PDF's path when it finished. */
+async function toPdf(html: string | Buffer, name: string, convert: Record<string, unknown> = {}) {
+  const cc = sdk("key-a", guarded.base);
+  const job = await cc.jobs.wait(
+    (
+      await cc.jobs.create({
+        tasks: {
+          doc: { operation: "import/base64", file: Buffer.from(html).toString("base64"), filename: name },
+          pdf: { operation: "convert", input: "doc", output_format: "pdf", ...convert },
+          out: { operation: "export/url", input: "pdf" },
+        },
+      })
+    ).id,
+  );
+  const task = job.tasks.find((t) => t.name === "pdf")!;
+  const url = job.tasks.find((t) => t.name === "out")?.result?.files?.[0]?.url;
+  const path = url ? tempFile("out.pdf", new Uint8Array(await (await fetch(url)).arrayBuffer())) : null;
+  return { task, path };
+}
+
+const text = (path: string | null) => (path ? run("pdftotext", [path, "-"]).out : "");
+
+describe("the shared browser: renderings side by side", () => {
+  it("four concurrent conversions each see a fresh origin: localStorage counter 1, no cookie of another task", async () => {
+    const counter = readFileSync(corpusPath("html/gotenberg-local-storage.html"));
+    // each page reads the cookies it finds, then sets its own
+    const cookie = (n: number) =>
+      `<!doctype html><p id="p">none</p><script>document.getElementById("p").textContent = "SEEN[" + (document.cookie || "none") + "]"; document.cookie = "task${n}=secret${n}; max-age=3600";</script>`;
+    const results = await Promise.all([
+      ...[0, 1, 2, 3].map(() => toPdf(counter, "gotenberg-local-storage.html")),
+      ...[0, 1, 2, 3].map((n) => toPdf(cookie(n), `cookie-${n}.html`)),
+    ]);
+    for (const r of results.slice(0, 4)) {
+      expect(r.task.status, JSON.stringify(r.task)).toBe("finished");
+      expect(text(r.path)).toContain("localStorageCount=1");
+    }
+    for (const r of results.slice(4)) {
+      expect(r.task.status, JSON.stringify(r.task)).toBe("finished");
+      expect(text(r.path)).toContain("SEEN[none]");
+    }
+    // and after them, on pages warmed meanwhile: still nothing of theirs
+    const after = await toPdf(cookie(9), "cookie-9.html");
+    expect(text(after.path)).toContain("SEEN[none]");
+  });
+
+  it("an HTML input whose script never yields ends in TIMEOUT, and the next conversion still works", async () => {
+    const hung = await toPdf("<!doctype html><p>spin</p><script>for (;;) {}</script>", "spin.html", { timeout: 8 });
+    expect(hung.task).toMatchObject({ status: "error", code: "TIMEOUT" });
+    const next = await toPdf("<!doctype html><h1>NEXT PAGE</h1>", "next.html");
+    expect(next.task.status, JSON.stringify(next.task)).toBe("finished");
+    expect(pdfinfo(next.path!).Pages).toBe("1");
+    expect(text(next.path)).toContain("NEXT PAGE");
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Resident memory of a process tree, read from Linux's /proc (issue 35: the Worker's memory stays
+ * flat while a 1 GB file streams through). `workerdRss(root)` sums VmRSS of every `workerd` process
+ * descending from `root` (wrangler dev's runtime: the api Worker, its Durable Objects and the engine
+ * Workers share it); `sampleRss` samples it on an interval until stopped.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Every process as pid → {ppid, comm}. */
+function processes(): Map<number, { ppid: number; comm: string }> {
+  const out = new Map<number, { ppid: number; comm: string }>();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+      out.set(Number(d), { ppid, comm });
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return out;
+}
+
+/** Pids of the `workerd` processes under `root`. */
+export function workerdPids(root: number): number[] {
+  const all = processes();
+  const under = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+      if (p === root) return true;
+      p = all.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  return [...all].filter(([pid, p]) => p.comm === "workerd" && under(pid)).map(([pid]) => pid);
+}
+
+/** VmRSS in bytes of `pid`, 0 when it is gone. */
+export function rss(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** One sample: when (ms since the epoch) and the summed RSS (bytes). */
+export interface RssSample {
+  at: number;
+  rss: number;
+}
+
+/** Samples the summed RSS of `pids` every `everyMs` until `stop()`, which answers the samples. */
+export function sampleRss(pids: number[], everyMs = 250): { stop(): RssSample[] } {
+  const samples: RssSample[] = [];
+  const take = () => samples.push({ at: Date.now(), rss: pids.reduce((n, p) => n + rss(p), 0) });
+  take();
+  const t = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(t);
+      take();
+      return samples;
+    },
+  };
+}
+
+/** The largest RSS among `samples` taken from `from` to `to` (ms since the epoch), 0 when none. */
+export function peakBetween(samples: RssSample[], from: number, to: number): number {
+  return Math.max(0, ...samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.rss));
+}
