@@ -32,9 +32,9 @@ import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
-import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
+import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/font";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS } from "../../native-protocol/ebook";
-import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
+import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS } from "../../native-protocol/cad";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
@@ -342,14 +342,14 @@ export const ENGINES = [
     aliases: ["ffmpeg"],
   },
   {
-    // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts)
+    // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts); svg → fonts by FontForge
     name: "fonttools",
     version: NATIVE_VERSIONS.fonttools,
     kind: "font",
     placement: "native",
     offers: {
       operations: ["convert"],
-      formats: FONT_INPUTS.flatMap((input) => FONT_OUTPUTS.map((output) => ({ input, output }))),
+      formats: FONT_PAIRS,
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["fontforge"],
@@ -368,14 +368,14 @@ export const ENGINES = [
     aliases: ["ebook-convert"],
   },
   {
-    // CAD drawings (issue 33): DXF through Inkscape's DXF import and exports in the native engine (container/engines/cad.ts)
+    // CAD drawings (issue 33): DXF (and DWG through LibreDWG's DXF) through Inkscape's DXF import and exports in the native engine (container/engines/cad.ts)
     name: "inkscape-cad",
     version: NATIVE_VERSIONS.inkscape,
     kind: "cad",
     placement: "native",
     offers: {
       operations: ["convert"],
-      formats: CAD_INPUTS.flatMap((input) => CAD_OUTPUTS.map((output) => ({ input, output }))),
+      formats: CAD_PAIRS,
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["inkscape", "cadconverter"],
@@ -434,11 +434,11 @@ export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
 export { IMAGE_PDF_INPUTS };
 /** Font formats the font engine (row "fonttools") reads and writes (native-protocol/font.ts). */
-export { FONT_INPUTS, FONT_OUTPUTS };
+export { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS };
 /** E-book formats the e-book engine (row "calibre") reads and writes (native-protocol/ebook.ts). */
 export { EBOOK_INPUTS, EBOOK_OUTPUTS };
-/** CAD formats the CAD engine (row "inkscape-cad") reads and writes (native-protocol/cad.ts). */
-export { CAD_INPUTS, CAD_OUTPUTS };
+/** CAD formats the CAD engine (row "inkscape-cad") reads and writes, and its pairs (native-protocol/cad.ts). */
+export { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS };
 
 /**
  * The pairs office-kind rows (libreoffice, poppler, pandoc) convert to something other than pdf and images (issue 32):
