@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, media, archive, ocr, browser, web (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, families, media, archive, ocr, browser, web (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -101,6 +101,10 @@ if (on("metadata")) {
 if (on("native")) {
   const { benchNative } = await import("./bench-native.ts");
   await benchNative(5);
+}
+if (on("families")) {
+  const { benchFamilies } = await import("./bench-families.ts");
+  await benchFamilies(5);
 }
 if (on("media")) {
   const { benchMedia } = await import("./bench-media.ts");

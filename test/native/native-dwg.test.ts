@@ -101,7 +101,9 @@ describe("every corpus DWG to every CAD output (facts.json, strings, pdftotext, 
           const dxf = new TextDecoder("latin1").decode(out).replace(/\r/g, "");
           expect(dxf).toMatch(new RegExp(`\\$ACADVER\\n\\s*1\\n${fact(rel).dwg_version_string}\\n`));
           expect(dxf).toMatch(/\n\s*0\nSECTION\n\s*2\nENTITIES\n/);
-          for (const s of sentences(rel)) expect(dxf).toContain(s);
+          // MTEXT splits long text into 250-character group 3 chunks before its group 1 tail: joined here
+          const joined = dxf.replace(/\n\s*[13]\n/g, "");
+          for (const s of sentences(rel)) expect(joined).toContain(s);
         } else if (format === "dwg") {
           expect(Buffer.from(out).equals(Buffer.from(corpus(rel)))).toBe(true);
         } else {
