@@ -25,7 +25,7 @@ import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
 import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS } from "./kinds/archive";
-import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
+import { VECTOR_INPUTS, VECTOR_ODD_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
@@ -92,11 +92,15 @@ export interface EngineRow {
 
 /**
  * The vector pairs (issue 33): every drawing Inkscape reads → every vector and raster output it writes
- * (a format to itself, svg → svg or emf → emf, is a re-save, as CloudConvert lists "+ same").
+ * (a format to itself, svg → svg or emf → emf, is a re-save, as CloudConvert lists "+ same"), and svg, svgz,
+ * emf → odd (an OpenDocument Drawing of the drawing as SVG, PNG fallback).
  */
-const VECTOR_PAIRS: readonly FormatPair[] = VECTOR_INPUTS.flatMap((input) =>
-  [...VECTOR_OUTPUTS, ...VECTOR_RASTER_OUTPUTS].map((output) => ({ input, output })),
-);
+const VECTOR_PAIRS: readonly FormatPair[] = [
+  ...VECTOR_INPUTS.flatMap((input) =>
+    [...VECTOR_OUTPUTS, ...VECTOR_RASTER_OUTPUTS].map((output) => ({ input, output })),
+  ),
+  ...VECTOR_ODD_INPUTS.map((input) => ({ input, output: "odd" })),
+];
 
 /** The table, in default routing priority. */
 export const ENGINES = [
