@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ToolStatus } from "../native-protocol/wire.ts";
 
 /** A tool found on this host: its executable and version. */
@@ -156,6 +157,14 @@ const SPECS: ToolSpec[] = [
     packages: ["djvulibre-bin"],
   },
   {
+    // svg → fonts (issue 33): Debian's python3 with FontForge's module, running container/engines/fonts/svg_font.py
+    name: "fontforge",
+    bins: ["/usr/bin/python3"],
+    versionArgs: ["-c", "import fontforge; print('fontforge', fontforge.version())"],
+    version: /fontforge (\d+)/,
+    packages: ["python3-fontforge"],
+  },
+  {
     // e-books (issue 33): calibre's ebook-convert (container/engines/calibre.ts)
     name: "calibre",
     bins: ["ebook-convert"],
@@ -204,6 +213,15 @@ const SPECS: ToolSpec[] = [
     version: /Inkscape (\d+\.\d+(?:\.\d+)?)/,
     packages: ["inkscape"],
     extra: async () => existsSync("/usr/share/inkscape/extensions/dxf_input.py"),
+  },
+  {
+    // DWG drawings (issue 33): LibreDWG in WebAssembly (npm @mlightcad/libredwg-web, not a Debian package), run by
+    // this server's own Node as container/engines/cad/dwg_to_dxf.ts, which prints the package's version
+    name: "libredwg",
+    bins: [process.execPath],
+    versionArgs: [fileURLToPath(new URL("./engines/cad/dwg_to_dxf.ts", import.meta.url)), "--version"],
+    version: /libredwg-web (\S+)/,
+    packages: ["@mlightcad/libredwg-web (npm, in package.json)"],
   },
 ];
 

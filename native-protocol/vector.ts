@@ -13,8 +13,14 @@ export const VECTOR_OUTPUTS = ["svg", "pdf", "eps", "ps", "emf", "wmf", "dxf"] a
 /** Raster outputs: png drawn by Inkscape, the others converted from it by the native ImageMagick. */
 export const VECTOR_RASTER_OUTPUTS = ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "psd"] as const;
 
+/**
+ * Drawings also written as `odd` (an OpenDocument Drawing holding the drawing as SVG with a PNG fallback,
+ * container/engines/vector-odd.ts): the vector inputs CloudConvert lists odd for.
+ */
+export const VECTOR_ODD_INPUTS = ["svg", "svgz", "emf"] as const;
+
 export type VectorInput = (typeof VECTOR_INPUTS)[number];
-export type VectorOutput = (typeof VECTOR_OUTPUTS)[number] | (typeof VECTOR_RASTER_OUTPUTS)[number];
+export type VectorOutput = (typeof VECTOR_OUTPUTS)[number] | (typeof VECTOR_RASTER_OUTPUTS)[number] | "odd";
 
 /** CloudConvert's options of a vector convert (contract §6). */
 export interface VectorOptions {

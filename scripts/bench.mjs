@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, media, archive, ocr, browser, web, storage (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, families, media, archive, ocr, browser, web, storage (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -106,6 +106,10 @@ if (on("office")) {
   // issue 32: office → office and pdf → docx, the warm pool at concurrency 1 and 2 vs the cold CLI, medians of 3 rounds
   const { benchOffice } = await import("./bench-office.ts");
   await benchOffice(3);
+}
+if (on("families")) {
+  const { benchFamilies } = await import("./bench-families.ts");
+  await benchFamilies(5);
 }
 if (on("media")) {
   const { benchMedia } = await import("./bench-media.ts");

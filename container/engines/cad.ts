@@ -5,15 +5,25 @@
  * the other raster formats. Measured on the corpus against LibreOffice Draw's DXF import, which drew
  * the LibreCAD Tux at its true size (a dot on an A4 page) and is the office engine's pool; Inkscape
  * took 0.3 s (import) + ~1 s (export) a drawing, layers and text kept (pdftotext finds the R12
- * drawing's labels). DWG: no reader in Debian 12 (no LibreDWG), so it is not offered.
+ * drawing's labels). DWG (R13 to 2018): Debian 12 has no DWG reader, so LibreDWG 0.13 compiled to
+ * WebAssembly (npm @mlightcad/libredwg-web, GPL-3.0, run as its own Node process: cad/dwg_to_dxf.ts) writes
+ * the drawing as DXF first, which then takes the DXF path; dwg → dxf is that DXF, dwg → dwg the drawing as
+ * it came once LibreDWG has read it (the build writes no DWG, so dxf → dwg is not offered).
  */
 import { existsSync } from "node:fs";
-import { CAD_OUTPUTS, CAD_RASTER_OUTPUTS, type CadRequest } from "../../native-protocol/cad.ts";
-import { UNO_PYTHON } from "../tools.ts";
+import { fileURLToPath } from "node:url";
+import { CAD_OUTPUTS, CAD_RASTER_OUTPUTS, DWG_EXTRA_OUTPUTS, type CadRequest } from "../../native-protocol/cad.ts";
+import { UNO_PYTHON, which } from "../tools.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 
 /** Inkscape's DXF import extension (Debian's inkscape package). */
 export const DXF_INPUT = "/usr/share/inkscape/extensions/dxf_input.py";
+/** The DWG → DXF program (LibreDWG in WebAssembly), run by the server's own Node. */
+export const DWG_TO_DXF = fileURLToPath(new URL("./cad/dwg_to_dxf.ts", import.meta.url));
+/** Codes dwg_to_dxf.ts prints as "CODE: message" on stderr. */
+const DWG_CODES = new Set(["OPEN_FAILED", "UNSUPPORTED"]);
+/** Node's own JavaScript heap for dwg_to_dxf.ts, MB (the drawing lives in the WebAssembly memory). */
+const DWG_JS_HEAP_MB = 256;
 /** Default raster resolution, dpi, when neither width/height nor pixel_density is given. */
 const DEFAULT_DPI = 150;
 /** The largest raster written: pixels per side and in all. */
@@ -64,13 +74,53 @@ export function sniffDxf(data: Uint8Array, filename: string): void {
     throw new NativeError("OPEN_FAILED", `${filename} is not a DXF drawing (no SECTION at its start).`);
 }
 
+/** Whether `data` starts with a DWG version string ("AC1018", "AC2.10", "MC0.0"…), as AutoCAD writes it. */
+export function isDwg(data: Uint8Array): boolean {
+  const head = new TextDecoder("latin1").decode(data.subarray(0, 6));
+  return /^AC[0-9.]{4}$/.test(head) || head.startsWith("MC0.0");
+}
+
+/**
+ * Writes the DWG `data` as in.dxf through LibreDWG (cad/dwg_to_dxf.ts) under the call's time limit and a
+ * data-segment limit of the call's memory (RLIMIT_DATA, as for calibre: an address-space limit would stop
+ * V8 reserving the WebAssembly memory at all).
+ * @throws NativeError OPEN_FAILED (damaged DWG), UNSUPPORTED (a version LibreDWG does not read), TIMEOUT
+ */
+async function dwgToDxf(call: NativeCall, data: Uint8Array, filename: string): Promise<void> {
+  const node = tool(call, "libredwg").path;
+  await put(call, "in.dwg", data);
+  // Liftoff only: TurboFan's tier-up of the 9.5 MB module took a minute and over 2 GB on a loaded host
+  // (measured: "Fatal process out of memory: Zone" under RLIMIT_DATA 2 GiB); Liftoff alone converts a corpus
+  // drawing in 0.6 s and 150 MB
+  const args = [`--max-old-space-size=${DWG_JS_HEAP_MB}`, "--liftoff-only", DWG_TO_DXF, "in.dwg", "in.dxf"];
+  const prlimit = which("prlimit");
+  const r = prlimit
+    ? await run(call, prlimit, [`--data=${call.memoryBytes}`, "--", node, ...args], { memoryBytes: 0 })
+    : await run(call, node, args);
+  check(r, "LibreDWG", (text) => {
+    const m = /^([A-Z_]+): (.*)$/m.exec(text);
+    if (m && DWG_CODES.has(m[1]!)) return new NativeError(m[1]!, `${filename}: ${m[2]}`);
+    return new NativeError("OPEN_FAILED", `LibreDWG could not read ${filename}: ${why(text)}`);
+  });
+  if (!existsSync(`${call.work}/in.dxf`))
+    throw new NativeError("OPEN_FAILED", `LibreDWG wrote no DXF for ${filename}.`);
+}
+
 async function convert(req: CadRequest, call: NativeCall) {
   const format = req.format;
-  if (!(CAD_OUTPUTS as readonly string[]).includes(format))
-    throw new NativeError("INVALID_CONVERSION_TYPE", `DXF drawings are not converted to ${format}.`);
+  const dwg = isDwg(req.input.data);
+  const offered = [...CAD_OUTPUTS, ...(dwg ? DWG_EXTRA_OUTPUTS : [])] as readonly string[];
+  if (!offered.includes(format))
+    throw new NativeError("INVALID_CONVERSION_TYPE", `${dwg ? "DWG" : "DXF"} drawings are not converted to ${format}.`);
+  if (dwg) {
+    await dwgToDxf(call, req.input.data, req.input.filename);
+    if (format === "dxf") return { data: await get(call, "in.dxf") };
+    if (format === "dwg") return { data: req.input.data };
+  } else {
+    sniffDxf(req.input.data, req.input.filename);
+    await put(call, "in.dxf", req.input.data);
+  }
   const inkscape = tool(call, "inkscape-cad").path;
-  sniffDxf(req.input.data, req.input.filename);
-  await put(call, "in.dxf", req.input.data);
   const imported = await run(call, UNO_PYTHON, [DXF_INPUT, "--scalemethod=auto", "--output=drawing.svg", "in.dxf"], {
     env: { PYTHONPATH: "/usr/share/inkscape/extensions" },
   });

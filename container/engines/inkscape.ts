@@ -21,6 +21,7 @@ import type { VectorRequest } from "../../native-protocol/vector.ts";
 import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "../../native-protocol/vector.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { safeSvg, svgSize } from "./svg-safe.ts";
+import { oddOfDrawing } from "./vector-odd.ts";
 
 /** Largest SVG after inflating an svgz, bytes. */
 const MAX_SVG_BYTES = 64 * 1024 * 1024;
@@ -161,11 +162,31 @@ function inkscapeFailure(text: string, filename: string): NativeError {
   );
 }
 
+/** The drawing as an odd: Inkscape's plain SVG and 96 dpi PNG of it, packed by vector-odd.ts. @throws NativeError */
+async function odd(req: VectorRequest, call: NativeCall, inkscape: string, src: string): Promise<{ data: Uint8Array }> {
+  for (const [type, extra] of [
+    ["svg", ["--export-plain-svg"]],
+    ["png", ["--export-dpi=96"]],
+  ] as const) {
+    const r = await run(call, inkscape, [`--export-type=${type}`, `--export-filename=odd.${type}`, ...extra, src], {
+      env: privateEnv(call),
+    });
+    check(r, "Inkscape", (t) => inkscapeFailure(t, req.input.filename));
+    if (!existsSync(join(call.work, `odd.${type}`)))
+      throw inkscapeFailure(`${r.stderr}\n${r.stdout}`, req.input.filename);
+  }
+  const png = await get(call, "odd.png");
+  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const cm = (px: number) => Math.max(0.01, (px / 96) * 2.54);
+  return { data: oddOfDrawing(await get(call, "odd.svg"), png, cm(v.getUint32(16)), cm(v.getUint32(20))) };
+}
+
 /** vector convert: request → {data}. @throws NativeError */
 async function convert(req: VectorRequest, call: NativeCall): Promise<{ data: Uint8Array }> {
   if (!(VECTOR_INPUTS as readonly string[]).includes(req.inputFormat))
     throw new NativeError("UNSUPPORTED", `Inkscape does not read ${req.inputFormat} here.`);
   const out = req.outputFormat;
+  if (out === "odd") return odd(req, call, tool(call, "inkscape").path, await inkscapeInput(call, req));
   const raster = RASTER.has(out);
   if (!raster && !(VECTOR_OUTPUTS as readonly string[]).includes(out))
     throw new NativeError("UNSUPPORTED", `Inkscape does not write ${out} here.`);

@@ -25,17 +25,17 @@ import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
 import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS } from "./kinds/archive";
-import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
+import { VECTOR_INPUTS, VECTOR_ODD_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
 import { DEFAULT_TESSERACT_BUDGET } from "./tesseract/types";
 import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
-import { FONT_INPUTS, FONT_OUTPUTS } from "../../native-protocol/font";
+import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/font";
 import { DJVU_OUTPUTS } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
-import { CAD_INPUTS, CAD_OUTPUTS } from "../../native-protocol/cad";
+import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS } from "../../native-protocol/cad";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
@@ -95,11 +95,15 @@ export interface EngineRow {
 
 /**
  * The vector pairs (issue 33): every drawing Inkscape reads → every vector and raster output it writes
- * (a format to itself, svg → svg or emf → emf, is a re-save, as CloudConvert lists "+ same").
+ * (a format to itself, svg → svg or emf → emf, is a re-save, as CloudConvert lists "+ same"), and svg, svgz,
+ * emf → odd (an OpenDocument Drawing of the drawing as SVG, PNG fallback).
  */
-const VECTOR_PAIRS: readonly FormatPair[] = VECTOR_INPUTS.flatMap((input) =>
-  [...VECTOR_OUTPUTS, ...VECTOR_RASTER_OUTPUTS].map((output) => ({ input, output })),
-);
+const VECTOR_PAIRS: readonly FormatPair[] = [
+  ...VECTOR_INPUTS.flatMap((input) =>
+    [...VECTOR_OUTPUTS, ...VECTOR_RASTER_OUTPUTS].map((output) => ({ input, output })),
+  ),
+  ...VECTOR_ODD_INPUTS.map((input) => ({ input, output: "odd" })),
+];
 
 /** The table, in default routing priority. */
 export const ENGINES = [
@@ -376,14 +380,14 @@ export const ENGINES = [
     aliases: ["ffmpeg"],
   },
   {
-    // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts)
+    // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts); svg → fonts by FontForge
     name: "fonttools",
     version: NATIVE_VERSIONS.fonttools,
     kind: "font",
     placement: "native",
     offers: {
       operations: ["convert"],
-      formats: FONT_INPUTS.flatMap((input) => FONT_OUTPUTS.map((output) => ({ input, output }))),
+      formats: FONT_PAIRS,
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["fontforge"],
@@ -400,14 +404,14 @@ export const ENGINES = [
     aliases: ["ebook-convert"],
   },
   {
-    // CAD drawings (issue 33): DXF through Inkscape's DXF import and exports in the native engine (container/engines/cad.ts)
+    // CAD drawings (issue 33): DXF (and DWG through LibreDWG's DXF) through Inkscape's DXF import and exports in the native engine (container/engines/cad.ts)
     name: "inkscape-cad",
     version: NATIVE_VERSIONS.inkscape,
     kind: "cad",
     placement: "native",
     offers: {
       operations: ["convert"],
-      formats: CAD_INPUTS.flatMap((input) => CAD_OUTPUTS.map((output) => ({ input, output }))),
+      formats: CAD_PAIRS,
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["inkscape", "cadconverter"],
@@ -477,11 +481,11 @@ export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
 export { IMAGE_PDF_INPUTS };
 /** Font formats the font engine (row "fonttools") reads and writes (native-protocol/font.ts). */
-export { FONT_INPUTS, FONT_OUTPUTS };
+export { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS };
 /** E-book formats the e-book engine (row "calibre") reads and writes, and the pairs it converts (native-protocol/ebook.ts). */
 export { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS };
-/** CAD formats the CAD engine (row "inkscape-cad") reads and writes (native-protocol/cad.ts). */
-export { CAD_INPUTS, CAD_OUTPUTS };
+/** CAD formats the CAD engine (row "inkscape-cad") reads and writes, and its pairs (native-protocol/cad.ts). */
+export { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS };
 
 /**
  * The pairs office-kind rows (libreoffice, poppler, pandoc, djvulibre) convert (issue 32): what convert between

@@ -91,6 +91,31 @@ describe("fonts, e-books and CAD drawings through the SDK", () => {
     expect(mean).toBeLessThan(0.995);
   });
 
+  it("dwg (AutoCAD 2010) → pdf (the title sentence its bytes hold, by strings -el) and → dxf of its version", async () => {
+    const { job, files, task } = await runCorpusJob(server.base, "cad/tika-testDWG2010.dwg", {
+      pdf: { operation: "convert", input: "in", output_format: "pdf" },
+      dxf: { operation: "convert", input: "in", output_format: "dxf" },
+    });
+    expect(job.status).toBe("finished");
+    expect(task("pdf").engine).toBe("inkscape-cad");
+    const sentence = /The quick brown fox jumps over the lazy dog/.exec(
+      run("strings", ["-el", "-n", "8", corpusPath("cad/tika-testDWG2010.dwg")]).out,
+    )?.[0];
+    expect(sentence).toBeDefined();
+    expect(run("pdftotext", [files.pdf[0]!.path, "-"]).out).toContain(sentence);
+    expect(readFileSync(files.dxf[0]!.path, "latin1")).toMatch(/\$ACADVER\r?\n\s*1\r?\nAC1024/);
+  }, 300_000);
+
+  it("svg (a drawing) → ttf: an icon font whose one glyph is U+E000 (fc-scan)", async () => {
+    const { job, files } = await runCorpusJob(server.base, "vector/inkscape-gradient.svg", {
+      font: { operation: "convert", input: "in", output_format: "ttf" },
+    });
+    expect(job.status).toBe("finished");
+    expect(run("fc-scan", ["--format", "%{family}|%{charset}", files.font[0]!.path]).out).toMatch(
+      /^inkscape-gradient\|.*\be000\b/,
+    );
+  }, 300_000);
+
   it("the catalogue names fonttools, calibre and inkscape-cad for their pairs", async () => {
     const engines = async (i: string, o: string) =>
       (
@@ -104,6 +129,7 @@ describe("fonts, e-books and CAD drawings through the SDK", () => {
     expect(await engines("epub", "mobi")).toEqual(["calibre"]);
     expect(await engines("cbr", "pdf")).toEqual(["calibre"]);
     expect(await engines("dxf", "pdf")).toEqual(["inkscape-cad"]);
-    expect(await engines("dwg", "pdf")).toEqual([]);
+    expect(await engines("dwg", "pdf")).toEqual(["inkscape-cad"]);
+    expect(await engines("svg", "woff2")).toEqual(["fonttools"]);
   });
 });

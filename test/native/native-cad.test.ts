@@ -4,8 +4,8 @@
  * TEXT entities) to every output offered (pdf, svg, eps, emf, wmf, png, jpg, tiff, gif, bmp). Judged
  * outside our code: pdfinfo/pdftotext (the drawing's TEXT strings, read from the DXF's group codes here),
  * identify (format, size, not blank, Tux's red), rsvg-convert rendering the SVG, Ghostscript rendering the
- * EPS, and the EMF/WMF headers of their specifications. DWG is not offered (no reader in Debian 12):
- * INVALID_CONVERSION_TYPE. Broken and empty drawings end in coded errors.
+ * EPS, and the EMF/WMF headers of their specifications (DWG: native-dwg.test.ts). Broken and empty drawings
+ * end in coded errors.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -166,13 +166,6 @@ describe("raster options", () => {
 });
 
 describe("what is not converted ends in a coded error", () => {
-  it("DWG is not offered: INVALID_CONVERSION_TYPE (Debian 12 has no DWG reader)", async () => {
-    await expectTaskError(
-      () => convert("plan.dwg", corpus("cad/tika-testDWG2004.dwg"), "pdf"),
-      "INVALID_CONVERSION_TYPE",
-    );
-  });
-
   it("a file that is no DXF → OPEN_FAILED", async () => {
     const e = await expectTaskError(
       () => convert("x.dxf", new TextEncoder().encode("hello, not a drawing\n"), "pdf"),

@@ -554,3 +554,69 @@ describe("documents naming local files and loopback URLs, and XXE (issue 32's ne
     expect(await watch.opened()).toBe(false);
   });
 });
+
+describe("SVG → font (issue 33: FontForge reads SVG fonts and drawings) and DWG drawings (LibreDWG)", () => {
+  const font = (body: string, doctype = "") =>
+    `<?xml version="1.0"?>${doctype}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><rect x="10" y="10" width="80" height="80"/>${body}</svg>`;
+  const laughs =
+    '<!DOCTYPE svg [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;"><!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;"><!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;"><!ENTITY i "&h;&h;&h;&h;&h;&h;&h;&h;&h;&h;">]>';
+  const CASES: [string, (secret: string) => string][] = [
+    [
+      "XXE: an external entity in a glyph name",
+      (s) => font(`<text>&x;</text>`, `<!DOCTYPE svg [<!ENTITY x SYSTEM "file://${s}">]>`),
+    ],
+    ["<image xlink:href> with file:", (s) => font(`<image width="50" height="50" xlink:href="file://${s}"/>`)],
+    ["<use xlink:href> into another file", (s) => font(`<use xlink:href="file://${s}#g"/>`)],
+    [
+      "an SVG font whose glyph is an external entity",
+      (s) =>
+        `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file://${s}">]><svg xmlns="http://www.w3.org/2000/svg"><defs><font horiz-adv-x="500"><font-face font-family="X" units-per-em="1000"/><glyph unicode="a" d="&x;"/></font></defs></svg>`,
+    ],
+  ];
+
+  it.each(CASES)("%s: the named file is never opened; a coded error or a font without it", async (_name, hostile) => {
+    const secret = join(scratch, `secret-${unique()}.svg`);
+    const watch = watchedFile(
+      secret,
+      `<svg xmlns="http://www.w3.org/2000/svg"><g id="g"><path d="M0 0L9 9"/></g></svg>`,
+    );
+    const r = await outcome(
+      execute("convert", { output_format: "ttf" }, [bytesInput("hostile.svg", utf8(hostile(secret)))], nativeOnly()),
+    );
+    expect(await watch.opened(), `FontForge opened ${secret}`).toBe(false);
+    if (r.data) expect(Buffer.from(r.data).includes(secret)).toBe(false);
+    else {
+      expect(r.code).toMatch(/^[A-Z_]+$/);
+      expect(r.code).not.toBe("INTERNAL_ERROR");
+    }
+  });
+
+  it("billion laughs in an SVG → OPEN_FAILED before FontForge reads it, within 20 s", async () => {
+    const t = Date.now();
+    const r = await outcome(
+      execute(
+        "convert",
+        { output_format: "woff2" },
+        [bytesInput("lol.svg", utf8(font("<text>&i;</text>", laughs)))],
+        nativeOnly(),
+      ),
+    );
+    expect(r.code).toBe("OPEN_FAILED");
+    expect(Date.now() - t).toBeLessThan(20_000);
+  });
+
+  it("a garbled DWG (an AC1024 header over the rest of a PDF) and an empty one → OPEN_FAILED, within 30 s each", async () => {
+    const pdf = readFileSync(corpusPath("pdf/cloudconvert-input.pdf"));
+    const garbled = new Uint8Array(pdf.length);
+    garbled.set(pdf);
+    garbled.set(utf8("AC1024"));
+    for (const data of [garbled, utf8("AC1018")]) {
+      const t = Date.now();
+      const r = await outcome(
+        execute("convert", { output_format: "pdf" }, [bytesInput("bad.dwg", data)], nativeOnly()),
+      );
+      expect(r.code).toBe("OPEN_FAILED");
+      expect(Date.now() - t).toBeLessThan(30_000);
+    }
+  }, 90_000);
+});

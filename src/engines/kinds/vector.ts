@@ -8,7 +8,12 @@ import type { VectorRequest } from "../../../native-protocol/vector";
 import type { EngineResult } from "../errors";
 
 export type { VectorRequest };
-export { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "../../../native-protocol/vector";
+export {
+  VECTOR_INPUTS,
+  VECTOR_ODD_INPUTS,
+  VECTOR_OUTPUTS,
+  VECTOR_RASTER_OUTPUTS,
+} from "../../../native-protocol/vector";
 
 /** A vector engine. */
 export interface VectorEngine {

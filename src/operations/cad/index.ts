@@ -1,11 +1,11 @@
 /**
- * CAD drawings (issue 33): `convert` from DXF to PDF, SVG, EPS, EMF, WMF and raster images (registry.ts
- * CAD_INPUTS × CAD_OUTPUTS), by the engine of kind cad (row "inkscape-cad", native). The drawing is cropped
+ * CAD drawings (issue 33): `convert` from DXF and DWG to PDF, SVG, EPS, EMF, WMF and raster images, and DWG
+ * to DXF and DWG (registry.ts CAD_PAIRS), by the engine of kind cad (row "inkscape-cad", native). The drawing is cropped
  * to what it draws; raster outputs take CloudConvert's image options width/height (px) and
  * pixel_density (dpi, default 150), which other outputs ignore (reported in result.warnings).
  */
 import { z } from "zod";
-import { CAD_INPUTS, CAD_OUTPUTS } from "../../engines/registry";
+import { CAD_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
@@ -24,12 +24,14 @@ const CONTENT_TYPE: Partial<Record<CadFormat, string>> = {
   emf: "image/emf",
   wmf: "image/wmf",
   eps: "application/postscript",
+  dxf: "image/vnd.dxf",
+  dwg: "image/vnd.dwg",
 };
 
 export const cadConvert: OperationHandler<Params> = {
   operation: "convert",
   kind: "cad",
-  formats: CAD_INPUTS.flatMap((input) => CAD_OUTPUTS.map((output) => ({ input, output }))),
+  formats: [...CAD_PAIRS],
   params,
   credits: 1,
   requiresOutputFormat: true,

@@ -1,11 +1,11 @@
 /**
  * Fonts (issue 33): `convert` between TrueType, OpenType, WOFF, WOFF2 and EOT, and to SVG fonts, by
  * the engine of kind font (row "fonttools", native). The formats are the row's (registry.ts
- * FONT_INPUTS × FONT_OUTPUTS); CloudConvert documents no font options, so the handler takes none
+ * FONT_PAIRS: FONT_INPUTS × FONT_OUTPUTS, and SVG → ttf/otf/woff/woff2/eot as a font or an icon font); CloudConvert documents no font options, so the handler takes none
  * (others are accepted and reported in result.warnings by validation).
  */
 import { z } from "zod";
-import { FONT_INPUTS, FONT_OUTPUTS } from "../../engines/registry";
+import { FONT_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
@@ -24,7 +24,7 @@ const CONTENT_TYPE: Record<FontFormat, string> = {
 export const fontConvert: OperationHandler<Record<string, never>> = {
   operation: "convert",
   kind: "font",
-  formats: FONT_INPUTS.flatMap((input) => FONT_OUTPUTS.map((output) => ({ input, output }))),
+  formats: [...FONT_PAIRS],
   params: z.object({}),
   credits: 1,
   requiresOutputFormat: true,

@@ -32,6 +32,7 @@ const MIME: Record<string, string> = {
   emf: "image/emf",
   wmf: "image/wmf",
   dxf: "image/vnd.dxf",
+  odd: "application/vnd.oasis.opendocument.graphics",
   png: "image/png",
   jpg: "image/jpeg",
   webp: "image/webp",
