@@ -10,30 +10,17 @@
  * - dwg → pdf: the same row vs container/engines/cad/dwg_to_dxf.ts (LibreDWG) then the two dxf commands.
  * Run: `npm run bench -- families` (or `node scripts/bench-families.ts`).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DXF_INPUT, DWG_TO_DXF } from "../container/engines/cad.ts";
 import { pack, unpack } from "../native-protocol/wire.ts";
+import { median, startNativeServer } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
-
-const freePort = () =>
-  new Promise<number>((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => res(p));
-    });
-  });
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function invoke(url: string, engine: string, method: string, req: unknown): Promise<void> {
   const r = await fetch(`${url}/invoke/${engine}/${method}`, { method: "POST", body: pack(req) });
@@ -127,21 +114,9 @@ const CASES: Case[] = [
 
 /** Runs every case `runs` times each way (after one unmeasured warm-up each) and prints a table. */
 export async function benchFamilies(runs = 5): Promise<void> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const server = await startNativeServer(60000);
+  const { url } = server;
   try {
-    for (let i = 0; i < 600; i++) {
-      try {
-        if ((await fetch(`${url}/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
     console.log(
       `\nFormat families (issue 33): native engine (POST /invoke) vs the same tool run directly on the same file; medians of ${runs}, seconds`,
     );
@@ -165,7 +140,7 @@ export async function benchFamilies(runs = 5): Promise<void> {
       console.log(`| ${c.name} | ${filename} | ${e.toFixed(2)} | ${d.toFixed(2)} | ${(e / d).toFixed(2)} |`);
     }
   } finally {
-    server.kill();
+    server.stop();
   }
 }
 

@@ -2,6 +2,8 @@
  * What every bench section shares (`npm run bench`, scripts/bench.mjs): the median of timings and the
  * esbuild bundle that lets a section import TypeScript engines and operations in Node. Not a test.
  */
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -37,4 +39,51 @@ export async function bundleForNode<T>(name: string, contents: string, external?
     logLevel: "error",
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`) as Promise<T>;
+}
+
+/** A free TCP port on 127.0.0.1 (bound, read and released). */
+export function freePort(): Promise<number> {
+  return new Promise<number>((res) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+/** The native engine (container/server.ts) running for a bench section. */
+export interface BenchNativeServer {
+  /** Its base URL, http://127.0.0.1:<port>. */
+  url: string;
+  /** Its tools and their versions, from GET /health. */
+  tools: { name: string; version: string | null }[];
+  /** Stops it (SIGTERM). */
+  stop(): void;
+}
+
+/**
+ * Starts the native engine as the container runs it (Node on container/server.ts, a free loopback port) and waits
+ * up to `waitMs` for GET /health to answer.
+ * @throws Error when /health does not answer in time (the server is stopped first).
+ */
+export async function startNativeServer(waitMs = 60_000): Promise<BenchNativeServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const stop = () => void server.kill("SIGTERM");
+  for (const until = Date.now() + waitMs; Date.now() < until;) {
+    try {
+      const r = await fetch(`${url}/health`);
+      if (r.ok) return { url, tools: ((await r.json()) as BenchNativeServer).tools, stop };
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error(`the native engine did not answer /health within ${waitMs} ms`);
 }

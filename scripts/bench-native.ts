@@ -12,14 +12,15 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gsArgs, OPTIMIZE_COMMON, PROFILES, pdfaPlan, pdfxPlan } from "../container/engines/ghostscript.ts";
 import { dcrawArgs } from "../container/engines/libraw.ts";
 import { pack, unpack } from "../native-protocol/wire.ts";
-import { median } from "./bench-kit.ts";
+import { median, startNativeServer } from "./bench-kit.ts";
+/** Re-exported for the sections that import it from here. */
+export { freePort } from "./bench-kit.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = process.env.CORPUS_DIR ?? join(ROOT, "..", "shared", "corpus");
@@ -37,15 +38,6 @@ const DOCS = [
   "office/python-pptx-cht-charts.pptx",
 ];
 const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-c02-22.pdf"];
-
-export const freePort = () =>
-  new Promise<number>((res) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => res(p));
-    });
-  });
 
 async function invoke(url: string, engine: string, method: string, req: unknown): Promise<any> {
   // one retry on a connection failure, as the Worker's client does (a pooled connection closed while idle)
@@ -195,24 +187,10 @@ async function time(fn: () => Promise<unknown> | unknown, runs: number): Promise
 }
 
 export async function benchNative(runs = 5): Promise<void> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const server = await startNativeServer(30000);
+  const { url } = server;
   try {
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${url}/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const health = (await (await fetch(`${url}/health`)).json()) as {
-      tools: { name: string; version: string | null }[];
-    };
+    const health = server;
     const have = new Map(health.tools.map((t) => [t.name, t.version]));
     if (have.get("libreoffice")) {
       const n = 40;
@@ -355,7 +333,7 @@ export async function benchNative(runs = 5): Promise<void> {
       }
     } else console.log("\nlzip, lzop or 7z is not installed (npm run setup:native); archive extraction skipped.");
   } finally {
-    server.kill("SIGTERM");
+    server.stop();
   }
 }
 

@@ -6,33 +6,14 @@
  * the same corpus files. Documents per minute, medians of `rounds` rounds, and the ratio to the cold CLI.
  * Not a test: it prints figures and never fails on them. Run: `npm run bench -- office` or `node scripts/bench-office.ts`.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { median } from "./bench-kit.ts";
-import { OFFICE_PAIRS, PDF_DOCX, coldPairRate, freePort, pairRate } from "./bench-native.ts";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { median, startNativeServer } from "./bench-kit.ts";
+import { OFFICE_PAIRS, PDF_DOCX, coldPairRate, pairRate } from "./bench-native.ts";
 
 export async function benchOffice(rounds = 3): Promise<void> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(ROOT, "container", "server.ts")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const server = await startNativeServer(30000);
+  const { url } = server;
   try {
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${url}/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const health = (await (await fetch(`${url}/health`)).json()) as {
-      tools: { name: string; version: string | null }[];
-    };
+    const health = server;
     const version = health.tools.find((t) => t.name === "libreoffice")?.version;
     if (!version) {
       console.log("\nOffice conversions: LibreOffice is not installed (npm run setup:native); skipped.");
@@ -66,7 +47,7 @@ export async function benchOffice(rounds = 3): Promise<void> {
         );
     }
   } finally {
-    server.kill("SIGTERM");
+    server.stop();
   }
 }
 
