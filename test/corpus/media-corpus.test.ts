@@ -34,6 +34,7 @@ import {
   tempDir,
   videoStream,
   type NativeProbe,
+  videoFrames,
 } from "../support/media-helpers";
 
 const tmp = tempDir();
@@ -111,27 +112,6 @@ async function convertOk(
       `${input.filename} → ${outputFormat} ${JSON.stringify(options)}: ${r.error.code} ${r.error.message}`,
     );
   return probeOutput(r.data, outputFormat);
-}
-
-/** Native ffprobe's count of decodable video frames. */
-function videoFrames(path: string): number {
-  const out = execFileSync(
-    "ffprobe",
-    [
-      "-v",
-      "error",
-      "-count_frames",
-      "-select_streams",
-      "v:0",
-      "-show_entries",
-      "stream=nb_read_frames",
-      "-of",
-      "csv=p=0",
-      path,
-    ],
-    { encoding: "utf8" },
-  );
-  return Number(out.trim());
 }
 
 const even = (n: number) => n - (n % 2);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { videoFrames } from "../support/media-helpers";
 
 let native: NativeServer;
 beforeAll(async () => {
@@ -190,24 +191,9 @@ describe("sda (StarImpress) → every output the catalogue lists", () => {
   }, 300_000);
   it("LWE-Dublin.sda → swf: one frame per slide (ffprobe; slides counted by pdfinfo of LibreOffice's CLI PDF)", async () => {
     const { path } = await convert("LWE-Dublin.sda", "swf");
-    const probe = execFileSync(
-      "ffprobe",
-      [
-        "-v",
-        "error",
-        "-count_frames",
-        "-select_streams",
-        "v:0",
-        "-show_entries",
-        "stream=nb_read_frames",
-        "-of",
-        "csv=p=0",
-        path,
-      ],
-      { encoding: "utf8" },
-    );
+    const frames = videoFrames(path);
     const slides = execFileSync("pdfinfo", [cli(fixture("LWE-Dublin.sda"), "pdf")], { encoding: "utf8" });
-    expect(Number(probe.trim())).toBe(Number(/^Pages:\s+(\d+)/m.exec(slides)![1]));
+    expect(frames).toBe(Number(/^Pages:\s+(\d+)/m.exec(slides)![1]));
   }, 300_000);
 });
 

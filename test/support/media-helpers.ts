@@ -91,6 +91,27 @@ export function ffprobe(path: string): NativeProbe {
   return JSON.parse(ffprobeJsonText(path));
 }
 
+/** Native ffprobe's count of decodable video frames of the first video stream (-count_frames). */
+export function videoFrames(path: string): number {
+  const out = execFileSync(
+    "ffprobe",
+    [
+      "-v",
+      "error",
+      "-count_frames",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=nb_read_frames",
+      "-of",
+      "csv=p=0",
+      path,
+    ],
+    { encoding: "utf8" },
+  );
+  return Number(out.trim());
+}
+
 /** The container duration native ffprobe reports, seconds (NaN when it has none). */
 export function durationOf(p: NativeProbe): number {
   return Number(p.format.duration ?? NaN);
