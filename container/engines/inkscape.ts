@@ -28,8 +28,8 @@ const MAX_SVG_BYTES = 64 * 1024 * 1024;
 /** Largest raster output drawn, width × height in pixels. */
 const MAX_PIXELS = 100_000_000;
 
-/** The environment of Inkscape and soffice: a private home in the call's folder, no display. */
-function privateEnv(call: NativeCall): Record<string, string> {
+/** The environment of Inkscape and soffice: a private home in the call's folder, no display, no session bus (also pdf-dxf.ts). */
+export function privateEnv(call: NativeCall): Record<string, string> {
   return {
     HOME: call.work,
     XDG_CONFIG_HOME: join(call.work, ".config"),

@@ -8,23 +8,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { OfficePart, OfficeRequest } from "../../native-protocol/office.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { privateEnv } from "./inkscape.ts";
 
 /** The most pages converted to DXF (one Inkscape run each). */
 export const MAX_PAGES = 50;
-
-/** Inkscape's environment: a private home in the call's folder, no display or session bus. */
-function privateEnv(call: NativeCall): Record<string, string> {
-  return {
-    HOME: call.work,
-    XDG_CONFIG_HOME: join(call.work, ".config"),
-    XDG_CACHE_HOME: join(call.work, ".cache"),
-    XDG_DATA_HOME: join(call.work, ".local"),
-    DISPLAY: "",
-    WAYLAND_DISPLAY: "",
-    DBUS_SESSION_BUS_ADDRESS: "disabled:",
-    GIO_USE_VFS: "local",
-  };
-}
 
 /** The 1-based pages of `spec` ("1-2", "1,3,5-") within 1..count, in order; all pages when spec is absent. */
 export function pageList(spec: string | undefined, count: number): number[] {

@@ -8,6 +8,7 @@
  * end in coded errors.
  */
 import { spawnSync } from "node:child_process";
+import { epsToPng, identifyFile } from "../support/cad-oracles";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
@@ -42,13 +43,7 @@ function dxfValues(rel: string, type: string, code: string): string[] {
 }
 
 /** identify: format, size, mean and the red and green channel means of an image file. */
-function identify(path: string) {
-  const r = spawnSync("identify", ["-format", "%m %w %h %[fx:mean] %[fx:mean.r] %[fx:mean.g]\n", path], {
-    encoding: "utf8",
-  });
-  const [format, w, h, mean, red, green] = r.stdout.split("\n")[0]!.split(" ");
-  return { format, width: Number(w), height: Number(h), mean: Number(mean), red: Number(red), green: Number(green) };
-}
+const identify = identifyFile;
 
 const DRAWINGS = ["cad/librecad-tux.dxf", "cad/tika-testDXF_ascii.dxf"];
 /** Words of the R12 schematic's TEXT entities (longer than 3 characters, letters), read from the DXF. */
@@ -98,20 +93,7 @@ describe("every corpus DXF to every CAD output (pdfinfo/pdftotext, identify, rsv
           expect(identify(png).mean).toBeLessThan(0.995);
         } else if (format === "eps") {
           expect(new TextDecoder().decode(out.subarray(0, 40))).toMatch(/^%!PS-Adobe-3\.0 EPSF-3\.0/);
-          const png = `${path}.png`;
-          const gs = spawnSync("gs", [
-            "-q",
-            "-dSAFER",
-            "-dBATCH",
-            "-dNOPAUSE",
-            "-dEPSCrop",
-            "-sDEVICE=png16m",
-            "-r72",
-            `-sOutputFile=${png}`,
-            path,
-          ]);
-          expect(gs.status, gs.stderr?.toString()).toBe(0);
-          expect(identify(png).mean).toBeLessThan(0.995);
+          expect(identify(epsToPng(path)).mean).toBeLessThan(0.995);
         } else if (format === "emf") {
           const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
           expect(v.getUint32(0, true)).toBe(1); // EMR_HEADER

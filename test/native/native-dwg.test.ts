@@ -8,6 +8,7 @@
  * unsupported DWGs end in coded errors quickly; dxf → dwg is not offered (the build writes no DWG).
  */
 import { spawnSync } from "node:child_process";
+import { epsToPng, identifyFile } from "../support/cad-oracles";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
@@ -39,11 +40,7 @@ function sentences(rel: string): string[] {
 }
 
 /** identify: format, width and mean of an image file. */
-function identify(path: string) {
-  const r = spawnSync("identify", ["-format", "%m %w %[fx:mean]\n", path], { encoding: "utf8" });
-  const [format, w, mean] = r.stdout.split("\n")[0]!.split(" ");
-  return { format, width: Number(w), mean: Number(mean) };
-}
+const identify = identifyFile;
 
 const DRAWINGS = ["cad/tika-testDWG2004.dwg", "cad/tika-testDWG2010.dwg"];
 
@@ -77,20 +74,7 @@ describe("every corpus DWG to every CAD output (facts.json, strings, pdftotext, 
           expect(identify(png).mean).toBeLessThan(0.995);
         } else if (format === "eps") {
           expect(new TextDecoder().decode(out.subarray(0, 40))).toMatch(/^%!PS-Adobe-3\.0 EPSF-3\.0/);
-          const png = `${path}.png`;
-          const gs = spawnSync("gs", [
-            "-q",
-            "-dSAFER",
-            "-dBATCH",
-            "-dNOPAUSE",
-            "-dEPSCrop",
-            "-sDEVICE=png16m",
-            "-r72",
-            `-sOutputFile=${png}`,
-            path,
-          ]);
-          expect(gs.status, gs.stderr?.toString()).toBe(0);
-          expect(identify(png).mean).toBeLessThan(0.995);
+          expect(identify(epsToPng(path)).mean).toBeLessThan(0.995);
         } else if (format === "emf") {
           expect(new TextDecoder().decode(out.subarray(40, 44))).toBe(" EMF");
         } else if (format === "wmf") {
