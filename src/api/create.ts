@@ -21,7 +21,7 @@ import type { User } from "../security/keys";
 import { invalid, type FieldErrors } from "./errors";
 import { admit } from "./admission";
 import { findTask, taskIdFor } from "../account/index-shards";
-import { PhaseClock } from "../runner/profile";
+import { PhaseClock } from "../engines/profile";
 
 /** Validates and creates a job from a POST /v2/jobs body. Throws ApiError 422 on any invalid part. */
 export async function createJob(

@@ -14,7 +14,7 @@ import { runtimeSettings, sizeSettings } from "./settings";
 import { inputFile, operationContext } from "./context";
 import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS, type TaskHost } from "./host";
-import { PhaseClock } from "./profile";
+import { PhaseClock } from "../engines/profile";
 
 /**
  * Runs one queued task to its report. `messageId` (the queue message's id) lets a redelivery of the

@@ -16,6 +16,7 @@ import puppeteer, { type Browser, type BrowserWorker } from "@cloudflare/puppete
 import { installGuard, type GuardState } from "./guard";
 import type { WebEngine, WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
+import { PhaseClock } from "../profile";
 import { BROWSER_FAILURE, fail, failureOf, renderOn, versionOf, type WebAnswer } from "./render";
 
 /** How long a released browser stays warm for the next task, ms (Browser Rendering: 10 s – 10 min). */
@@ -107,13 +108,8 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
   /** One rendering on one browser; `broken` says the browser failed (not the page). */
   async function attempt(req: WebRenderRequest, fresh: boolean): Promise<{ answer: Answer; broken: boolean }> {
     let broken = false;
-    const phases: Record<string, number> = {};
-    let tMark = performance.now();
-    const mark = (name: string) => {
-      const now = performance.now();
-      phases[name] = (phases[name] ?? 0) + (now - tMark);
-      tMark = now;
-    };
+    const clock = new PhaseClock();
+    const mark = (name: string) => clock.mark(name);
     const answer = await (async (): Promise<Answer> => {
       let browser: Browser;
       try {
@@ -172,7 +168,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
         mark("release");
       }
     })();
-    if (task.profile) console.log(`web-profile ${JSON.stringify(phases)}`);
+    if (task.profile) clock.log("web-profile");
     return { answer, broken };
   }
 

@@ -21,6 +21,7 @@ import puppeteer, { type Browser, type BrowserContext, type BrowserWorker, type 
 import { DOCUMENT_ORIGIN, installGuard, type GuardState } from "./guard";
 import type { WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
+import { PhaseClock } from "../profile";
 import { BROWSER_FAILURE, DEFAULT_VIEWPORT, fail, failureOf, renderOn, versionOf, type WebAnswer } from "./render";
 
 /** How long a released session stays warm in Browser Rendering, ms (10 s – 10 min). */
@@ -98,13 +99,8 @@ export class ChromePool {
     budget: number,
     signal?: AbortSignal,
   ): Promise<{ answer: WebAnswer; broken: boolean }> {
-    const phases: Record<string, number> = {};
-    let tMark = performance.now();
-    const mark = (name: string) => {
-      const now = performance.now();
-      phases[name] = (phases[name] ?? 0) + (now - tMark);
-      tMark = now;
-    };
+    const clock = new PhaseClock();
+    const mark = (name: string) => clock.mark(name);
     let slot: Slot;
     let warm = false;
     try {
@@ -167,7 +163,7 @@ export class ChromePool {
       // not awaited: the context's teardown is Chromium's work, off this task's path
       void closeSlot();
       mark("close");
-      if (this.profile) console.log(`web-profile ${JSON.stringify(phases)}`);
+      if (this.profile) clock.log("web-profile");
     }
   }
 

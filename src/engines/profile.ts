@@ -1,6 +1,7 @@
 /**
- * Phase timings of one piece of work (WEB_PROFILE=1, issue 37): `mark(name)` adds the ms since the last mark to
- * `name`; `log(label)` prints `label {"phase": ms, …}` for `npm run bench -- web` to read from the server's log.
+ * Phase timings of one piece of work (WEB_PROFILE=1, issue 37: job creation, the runner, the chrome engine):
+ * `mark(name)` adds the ms since the last mark to `name`; `log(label)` prints `label {"phase": ms, …}` for
+ * `npm run bench -- web` to read from the server's log.
  */
 export class PhaseClock {
   private last = performance.now();
