@@ -32,7 +32,11 @@ beforeAll(async () => {
     target: "es2022",
     write: false,
     alias: { vitest: here("./harness/vitest-shim.ts") },
+    // as scripts/build-browser.mjs: the storage stores (ssh2 for SFTP) never run in the browser
     external: [
+      "ssh2",
+      "cloudflare:sockets",
+      "*/poly1305.wasm",
       "node:*",
       "module",
       "fs",

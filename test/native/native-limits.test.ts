@@ -163,6 +163,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "calibre",
       "djvulibre",
       "ffmpeg",
+      "fontforge",
       "fonttools",
       "ghostscript",
       "graphicsmagick",
@@ -172,6 +173,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "inkscape",
       "inkscape-cad",
       "libraw",
+      "libredwg",
       "libreoffice",
       "lzip",
       "lzop",
@@ -191,6 +193,16 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       if (t.name === "fonttools") {
         const own = spawnSync("/usr/bin/python3", ["-c", "import fontTools; print(fontTools.version)"]);
         expect(t.version).toBe(own.stdout.toString().trim());
+      } else if (t.name === "fontforge") {
+        // FontForge's Python module, on the same interpreter by the same absolute path
+        const own = spawnSync("/usr/bin/python3", ["-c", "import fontforge; print(fontforge.version())"]);
+        expect(t.version).toBe(/\d+/.exec(own.stdout.toString())![0]);
+      } else if (t.name === "libredwg") {
+        // the npm package run by the server's own Node (not on PATH either): its version is the installed package's
+        const own = JSON.parse(
+          readFileSync(new URL("../../node_modules/@mlightcad/libredwg-web/package.json", import.meta.url), "utf8"),
+        );
+        expect(t.version).toBe(own.version);
       } else expect(t.version, t.name).toBeNull();
     }
     const pkgs = Object.fromEntries(health.tools.map((t) => [t.name, t.packages]));
