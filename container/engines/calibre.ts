@@ -13,6 +13,7 @@
  */
 import { mkdir, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { POPPLER_MAX_MS } from "./poppler.ts";
 import { EBOOK_PAIRS, type EbookOptions, type EbookRequest } from "../../native-protocol/ebook.ts";
 import { UNO_PYTHON, which } from "../tools.ts";
 import {
@@ -181,10 +182,17 @@ async function convert(req: EbookRequest, call: NativeCall) {
   };
   const ebookConvert = tool(call, "calibre").path;
   const prlimit = which("prlimit");
+  // a PDF input is parsed by calibre's pdftohtml, which spends minutes on a content-stream bomb: capped as poppler's
+  // own runs are (POPPLER_MAX_MS), so it ends TIMEOUT instead of holding a native slot for the task's whole timeout
+  const timeoutMs = inFormat === "pdf" ? Math.min(call.timeoutMs, POPPLER_MAX_MS) : call.timeoutMs;
   const calibreRun = (args: string[]) =>
     prlimit
-      ? run(call, prlimit, [`--data=${call.memoryBytes}`, "--", ebookConvert, ...args], { memoryBytes: 0, env })
-      : run(call, ebookConvert, args, { env });
+      ? run(call, prlimit, [`--data=${call.memoryBytes}`, "--", ebookConvert, ...args], {
+          memoryBytes: 0,
+          env,
+          timeoutMs,
+        })
+      : run(call, ebookConvert, args, { env, timeoutMs });
   let source = input;
   if (req.format === "pdf") {
     // PDF: the book becomes an EPUB first, whose HTML loses its scripts on the way to the renderer

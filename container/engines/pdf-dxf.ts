@@ -13,6 +13,13 @@ import { privateEnv } from "./inkscape.ts";
 /** The most pages converted to DXF (one Inkscape run each). */
 export const MAX_PAGES = 50;
 
+/**
+ * The whole call's time limit, ms: as poppler's (POPPLER_MAX_MS), a PDF whose content streams take minutes to
+ * parse (the corpus's content-stream bomb) ends TIMEOUT instead of holding a native slot for the task's timeout,
+ * which stalled every queued task behind it in the hostile sweep.
+ */
+export const PDF_DXF_MAX_MS = 60_000;
+
 /** The 1-based pages of `spec` ("1-2", "1,3,5-") within 1..count, in order; all pages when spec is absent. */
 export function pageList(spec: string | undefined, count: number): number[] {
   if (!spec) return Array.from({ length: count }, (_, i) => i + 1);
@@ -32,7 +39,9 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     throw new NativeError("INVALID_CONVERSION_TYPE", `This engine writes dxf, not ${req.format}.`);
   const inkscape = tool(call, "inkscape").path;
   const input = await put(call, "in.pdf", req.input.data);
-  const info = await run(call, "pdfinfo", [input]);
+  const until = Date.now() + Math.min(call.timeoutMs, PDF_DXF_MAX_MS);
+  const left = () => Math.max(1, until - Date.now());
+  const info = await run(call, "pdfinfo", [input], { timeoutMs: left() });
   check(
     info,
     "pdfinfo",
@@ -59,7 +68,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
         `--export-filename=${out}`,
         input,
       ],
-      { env: privateEnv(call) },
+      { env: privateEnv(call), timeoutMs: left() },
     );
     check(
       r,
