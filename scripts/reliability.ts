@@ -288,7 +288,9 @@ async function hostile(): Promise<void> {
     };
     await Promise.all(Array.from({ length: 4 }, worker));
     const jobIds = runs.flatMap((r) => (r.jobId ? [r.jobId] : []));
-    const states = await settle(server.base, jobIds, Date.now() + 180_000, 60_000);
+    // quiet window: longer than the longest run a native tool is allowed on one file (60 s: poppler, calibre's and
+    // Inkscape's PDF input), since a queue batch holding such a run ends only when it does — that is slow, not stuck
+    const states = await settle(server.base, jobIds, Date.now() + 180_000, 90_000);
     clearInterval(sampler);
     peak = Math.max(peak, groupPeakRss(server.pid));
     const stuck = jobIds.filter((id) => !terminal(states.get(id)?.status)).length;
