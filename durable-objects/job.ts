@@ -37,6 +37,7 @@ import { Live } from "./job/live";
 import type { LiveEvent } from "../src/events/channels";
 import { runsInline, secretKeysOf } from "../src/operations/registry";
 import { runTask } from "../src/runner/run-task";
+import { runsBesideJob } from "../src/runner/beside";
 import type { TaskHost } from "../src/runner/host";
 import { indexOf } from "../src/account/index-shards";
 
@@ -491,13 +492,24 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
       const t = this.m.task(id);
       return !!t && runsInline(t.operation, JSON.parse(t.params));
     });
-    const queued = inline.length ? dispatch.filter((id) => !inline.includes(id)) : dispatch;
+    const beside = dispatch.filter((id) => {
+      const t = this.m.task(id);
+      return (
+        !!t && !inline.includes(id) && runsBesideJob(this.env, t.operation, JSON.parse(t.params), this.m.inputsOf(t))
+      );
+    });
+    const queued =
+      inline.length || beside.length ? dispatch.filter((id) => !inline.includes(id) && !beside.includes(id)) : dispatch;
     await this.timers.arm(now);
     if (!(await this.dispatch.send(queued, now))) await this.timers.arm(now);
-    if (inline.length) {
-      const jobId = this.m.job()!.id;
+    const jobId = this.m.job()!.id;
+    // not awaited (runner/beside.ts): the call that dispatched them answers now; the lease covers them
+    for (const taskId of beside)
+      void runTask(this.env, { jobId, taskId }, INLINE_TOKEN, this.asHost).catch((err: unknown) =>
+        console.error(`task ${taskId} run beside its job failed to report:`, err),
+      );
+    if (inline.length)
       await Promise.all(inline.map((taskId) => runTask(this.env, { jobId, taskId }, INLINE_TOKEN, this.asHost)));
-    }
     await this.tell(now);
   }
 

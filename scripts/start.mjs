@@ -80,6 +80,7 @@ const vars = {
   ...(env.MAX_OPEN_JOBS ? { MAX_OPEN_JOBS: env.MAX_OPEN_JOBS } : {}),
   ...(env.METER ? { METER: env.METER } : {}),
   ...(env.BROWSER_REUSE ? { BROWSER_REUSE: env.BROWSER_REUSE } : {}),
+  ...(env.BROWSER_BESIDE ? { BROWSER_BESIDE: env.BROWSER_BESIDE } : {}),
   ...(env.WEB_PROFILE ? { WEB_PROFILE: env.WEB_PROFILE } : {}),
   ...(env.AZURE_BLOB_ENDPOINT ? { AZURE_BLOB_ENDPOINT: env.AZURE_BLOB_ENDPOINT } : {}),
   ...(env.GCS_ENDPOINT ? { GCS_ENDPOINT: env.GCS_ENDPOINT } : {}),

@@ -48,6 +48,11 @@ export interface Env {
    * a warm session of its own (before issue 37; benchmarks compare); default: the browser object's shared session.
    */
   BROWSER_REUSE?: string;
+  /**
+   * "false": browser-bound tasks go through the queue like every other (before issue 37's direct run; benchmarks
+   * compare); default: the JobDO runs them itself (runner/beside.ts).
+   */
+  BROWSER_BESIDE?: string;
   /** "1": the Chrome engine logs each rendering's phases (`web-profile {…}`, ms) for `npm run bench -- web`. */
   WEB_PROFILE?: string;
   /** "container": reach the native engine through NATIVE_CONTAINER (wrangler.toml); "off": no native engine. */

@@ -361,9 +361,7 @@ export class JobMachine {
     const params = JSON.parse(t.params) as Record<string, unknown>;
     const refs: Record<string, StoredOutput[]> = {};
     for (const name of taskRefsOf(t.operation, params)) refs[name] = this.outputsOf(name);
-    const inputs = (JSON.parse(t.inputs) as string[]).flatMap((ref) =>
-      this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })),
-    );
+    const inputs = this.inputsOf(t);
     return {
       jobId: job.id,
       taskId: t.id,
@@ -377,6 +375,13 @@ export class JobMachine {
       baseUrl: job.base_url,
       retentionS: job.retention_s,
     };
+  }
+
+  /** The input files of task row `t` (its `input` references' outputs), each with the task it comes from. */
+  inputsOf(t: TaskRow): (StoredOutput & { fromTask: string })[] {
+    return (JSON.parse(t.inputs) as string[]).flatMap((ref) =>
+      this.outputsOf(ref).map((f) => ({ ...f, fromTask: ref })),
+    );
   }
 
   /** Heartbeat: renews the claim of attempt `attempt`. False when that attempt no longer holds the task (ended, superseded). */

@@ -1,8 +1,10 @@
 /**
  * Issue 37: the browser object (durable-objects/browser.ts) renders every task's page in one shared browser, several
- * at once, each on a warm page of a context no other task used. What that must not change, end to end under
- * `npm start`: renderings in flight together see nothing of each other (each of four concurrent conversions of
- * Gotenberg's localStorage counter page shows 1, and a cookie one page sets is absent from the others), an HTML
+ * at once, each on a warm page that no rendering in flight shares, reused by later HTML renderings after a reset
+ * (engines/chrome/pool.ts). What that must not change, end to end under `npm start`: renderings in flight together
+ * see nothing of each other (each of four concurrent conversions of Gotenberg's localStorage counter page shows 1,
+ * and a cookie one page sets is absent from the others), a later rendering on a reused page sees no storage,
+ * window.name, cookie or history entry an earlier one left, an HTML
  * input whose script never yields ends in TIMEOUT at the task's timeout rather than holding the browser, and the
  * next rendering still works. Oracles: pdftotext, pdfinfo.
  */
@@ -58,6 +60,33 @@ describe("the shared browser: renderings side by side", () => {
     // and after them, on pages warmed meanwhile: still nothing of theirs
     const after = await toPdf(cookie(9), "cookie-9.html");
     expect(text(after.path)).toContain("SEEN[none]");
+  });
+
+  it("a page reused by later conversions keeps nothing of an earlier one: storage, window.name, cookies, history", async () => {
+    // the planting task leaves what a page can: origin storage, the tab's name, a cookie, history entries
+    const plant = `<!doctype html><p>PLANTED</p><script>
+      localStorage.setItem("secret", "A-LOCAL"); sessionStorage.setItem("secret", "A-SESSION"); window.name = "A-NAME";
+      document.cookie = "secret=A-COOKIE; max-age=3600"; history.pushState({}, "", "/a-2"); history.pushState({}, "", "/a-3");
+    </script>`;
+    const probe = `<!doctype html><p id="p">none</p><script>
+      document.getElementById("p").textContent = "PROBE local=" + (localStorage.getItem("secret") || "none") +
+        " session=" + (sessionStorage.getItem("secret") || "none") + " name=" + (window.name || "none") +
+        " cookie=" + (document.cookie || "none") + " history=" + history.length;
+    </script>`;
+    for (let round = 0; round < 2; round++) {
+      const planted = await toPdf(plant, "plant.html");
+      expect(planted.task.status, JSON.stringify(planted.task)).toBe("finished");
+      expect(text(planted.path)).toContain("PLANTED");
+      // one at a time: the pool hands the last page it reset to the next rendering
+      for (let i = 0; i < 3; i++) {
+        const seen = await toPdf(probe, "probe.html");
+        expect(seen.task.status, JSON.stringify(seen.task)).toBe("finished");
+        const t = text(seen.path).replace(/\s+/g, " ");
+        expect(t).toContain("PROBE local=none session=none name=none cookie=none history=");
+        // about:blank and the document: the planting task's entries are gone
+        expect(Number(/history=(\d+)/.exec(t)?.[1])).toBeLessThanOrEqual(2);
+      }
+    }
   });
 
   it("an HTML input whose script never yields ends in TIMEOUT, and the next conversion still works", async () => {

@@ -13,7 +13,7 @@
  * never finishes is TIMEOUT, and the page is closed and the browser released on every path.
  */
 import puppeteer, { type Browser, type BrowserWorker } from "@cloudflare/puppeteer";
-import { installGuard, type GuardState } from "./guard";
+import { documentOrigin, installGuard, type GuardState } from "./guard";
 import type { WebEngine, WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 import { PhaseClock } from "../profile";
@@ -138,7 +138,12 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
       const onAbort = () => void page.close().catch(() => {});
       task.signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        const state: GuardState = { allowLoopback: req.allowLoopback, local: new Map(), log: { refused: [] } };
+        const state: GuardState = {
+          origin: documentOrigin(),
+          allowLoopback: req.allowLoopback,
+          local: new Map(),
+          log: { refused: [] },
+        };
         try {
           await installGuard(page, state);
         } catch (err) {
@@ -151,7 +156,6 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
           state,
           engineVersion,
           left,
-          atDocumentOrigin: false,
           mark,
           cancelled: () => !!task.signal?.aborted,
         });

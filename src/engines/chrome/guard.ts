@@ -23,24 +23,37 @@ function disableUninterceptable(): void {
 export interface GuardLog {
   refused: string[];
   main?: string;
+  /**
+   * A frame navigated to a document other than the task's own (a URL, a redirect, an iframe on the web): the page
+   * holds state of a site the next task could reach again, so the pool does not reuse it (pool.ts).
+   */
+  left?: boolean;
 }
 
 /**
- * The origin HTML inputs are served from: they get a real (secure) origin, so localStorage and
- * relative links behave as on a web server, yet nothing on it reaches the network — `.invalid`
- * never resolves (RFC 2606) and every request to it is answered by the guard.
+ * A fresh origin to serve one task's HTML from: `https://d<32 hex>.invalid`. The document gets a real (secure) origin,
+ * so localStorage and relative links behave as on a web server, yet nothing on it reaches the network — `.invalid`
+ * never resolves (RFC 2606) and every request to it is answered by the guard. One per task, and a site of its own
+ * (no registrable domain is shared), so a page reused by a later task (pool.ts) cannot reach anything an earlier task
+ * stored under its origin — localStorage, sessionStorage, IndexedDB, cookies of its own — and `window.name` is
+ * cleared by the cross-site navigation between them.
  */
-export const DOCUMENT_ORIGIN = "https://document.invalid";
+export function documentOrigin(): string {
+  const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `https://d${hex}.invalid`;
+}
 
-/** Files served at DOCUMENT_ORIGIN by path ("/index.html" → its bytes and type). */
+/** Files served at the task's document origin by path ("/index.html" → its bytes and type). */
 export type LocalFiles = Map<string, { body: string | Uint8Array; contentType: string }>;
 
 /**
- * What the guard of one page answers with: whether loopback is allowed, the files served at DOCUMENT_ORIGIN, the
+ * What the guard of one page answers with: the document origin and the files served there, whether loopback is allowed, the
  * task's `headers` (sent to `headers.origin` only) and the log it fills. Read at every request, so a page guarded
  * before its task is known (a warm page of the browser pool, pool.ts) is given its task's state before it loads it.
  */
 export interface GuardState {
+  /** The origin `local` is served at (documentOrigin()): requests to it never leave the guard. */
+  origin: string;
   allowLoopback: boolean;
   local: LocalFiles;
   headers?: { origin: string; values: Record<string, string> };
@@ -62,7 +75,8 @@ export async function installGuard(page: Page, state: GuardState): Promise<void>
     if (r.isInterceptResolutionHandled()) return;
     const url = r.url();
     if (/^(data|blob):/i.test(url) || url === "about:blank") return void r.continue();
-    if (url.startsWith(`${DOCUMENT_ORIGIN}/`)) {
+    if (r.isNavigationRequest() && !url.startsWith(`${state.origin}/`)) state.log.left = true;
+    if (url.startsWith(`${state.origin}/`)) {
       const file = state.local.get(new URL(url).pathname);
       return void (file
         ? r.respond({ status: 200, contentType: file.contentType, body: file.body as string })
@@ -78,20 +92,4 @@ export async function installGuard(page: Page, state: GuardState): Promise<void>
       state.log.main ??= why.replace(/^url /, "the page URL ");
     void r.abort("blockedbyclient");
   });
-}
-
-/**
- * Installs the guard on `page`; `local` answers requests to DOCUMENT_ORIGIN; `headers` (the task's
- * `headers`) go with requests to `headersOrigin` only — the captured site, not third parties its
- * page loads from. Returns the log it fills.
- */
-export async function guardPage(
-  page: Page,
-  allowLoopback: boolean,
-  local: LocalFiles = new Map(),
-  headers?: { origin: string; values: Record<string, string> },
-): Promise<GuardLog> {
-  const state: GuardState = { allowLoopback, local, headers, log: { refused: [] } };
-  await installGuard(page, state);
-  return state.log;
 }

@@ -4,21 +4,36 @@
  * every rendering in flight, each on a page of its own, side by side in the one browser — where the per-task engine
  * (engine.ts) connects a session per task, so concurrent tasks each held a browser.
  *
- * Isolation: every rendering gets a page in a browser context of its own that no other rendering ever used, and the
- * context is closed afterwards, so nothing a page stores (cookies, localStorage, IndexedDB, cache, history, bfcache)
- * reaches another task. What is done ahead of a task is only what does not depend on it: the pool keeps warm
- * contexts ("spares", as many as renderings were recently in flight, at most MAX_SPARES), each with its page, the SSRF
- * guard installed (request interception, WebSocket/WebRTC/workers removed: guard.ts) and a blank document loaded
- * from DOCUMENT_ORIGIN; a task then fills the guard's state and writes its HTML into the page (render.ts), with no
- * navigation. Spares are made after a rendering ends, not while it runs, so they do not take CPU from it.
+ * Isolation: a page is never shared by two renderings at once, and nothing a task leaves in a page reaches a later
+ * one. The pool keeps warm slots ("spares", as many as renderings were recently in flight, at most MAX_SPARES): a
+ * browser context of its own with one page, the SSRF guard installed (request interception, WebSocket/WebRTC/workers
+ * removed: guard.ts). A task fills the guard's state and loads its document (render.ts): HTML is served by the guard
+ * at an origin made for that task alone (guard.ts documentOrigin, a site of its own). Afterwards the slot is reused
+ * (up to MAX_USES renderings) only when the task was HTML that stayed on its own origin — no frame navigated to a URL
+ * of the web (GuardLog.left), no other page was opened, it ended without failure, timeout or cancellation. The reset:
+ * the page goes to about:blank (the document and its scripts end), its `window.name` is emptied, its navigation
+ * history erased (history.back() cannot bring an earlier document out of the back-forward cache), the context's
+ * cookies cleared (third-party ones included) and its media emulation undone. What the task stored under its origin
+ * (localStorage, sessionStorage, IndexedDB) stays in the context, unreachable: no later task is served from that
+ * origin, and the storage of third parties a document embeds is partitioned by top-level site.
+ * test/e2e/web-pool.test.ts plants each of these and probes for it from later renderings. Any other slot is closed
+ * with its context. Why (issue 37): with Debian's Chromium driven directly, a fresh context, guard and page cost the
+ * browser process ~150 ms of CPU per one-page document, a reused slot ~58 ms (the bare floor of `npm run bench --
+ * web`, a new page per document, ~70 ms). New slots are made after a rendering ends, not while it runs.
  *
  * The session: launched with keep_alive, or reconnected (the last one this object held, then any that sessions()
  * lists as free); a browser that disconnects or fails under a page is dropped (closed) with its spares, and the task
  * tried once more on a fresh launch while time is left. After IDLE_MS without renderings the pool closes its spares
  * and disconnects: the session stays warm for keep_alive and is reconnected by the next rendering.
  */
-import puppeteer, { type Browser, type BrowserContext, type BrowserWorker, type Page } from "@cloudflare/puppeteer";
-import { DOCUMENT_ORIGIN, installGuard, type GuardState } from "./guard";
+import puppeteer, {
+  type Browser,
+  type BrowserContext,
+  type BrowserWorker,
+  type CDPSession,
+  type Page,
+} from "@cloudflare/puppeteer";
+import { installGuard, type GuardState } from "./guard";
 import type { WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 import { PhaseClock } from "../profile";
@@ -30,22 +45,21 @@ const KEEP_ALIVE_MS = 60_000;
 export const IDLE_MS = 30_000;
 /** At most this many warm contexts are kept ready. */
 export const MAX_SPARES = 4;
-/** The blank document a spare page stands at (served by its guard). */
-const BLANK_PATH = "/";
 
-/** A context with its guarded page, at DOCUMENT_ORIGIN. */
+/** Renderings one slot may serve before its context is closed and replaced. */
+export const MAX_USES = 50;
+
+/** A context with its guarded page, standing at about:blank; `cdp`: the page's session for the reset; `uses`: renderings it served. */
 interface Slot {
   context: BrowserContext;
   page: Page;
+  cdp: CDPSession;
   state: GuardState;
+  uses: number;
 }
 
-/** A blank guard state (a spare's, until its task fills it). */
-const blankState = (): GuardState => ({
-  allowLoopback: false,
-  local: new Map([[BLANK_PATH, { body: "<!doctype html><title></title>", contentType: "text/html; charset=utf-8" }]]),
-  log: { refused: [] },
-});
+/** A blank guard state (a spare's, until its task fills it): nothing is served. */
+const blankState = (): GuardState => ({ origin: "", allowLoopback: false, local: new Map(), log: { refused: [] } });
 
 /** A rendering's bounds: ms left, and whether the task was cancelled. */
 export interface PoolTask {
@@ -67,6 +81,8 @@ export class ChromePool {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Contexts being closed (awaited before a disconnect). */
   private closing = new Set<Promise<unknown>>();
+  /** Slots being reset for reuse (counted as spares to come by refill). */
+  private resetting = 0;
 
   constructor(
     private binding: BrowserWorker,
@@ -128,6 +144,7 @@ export class ChromePool {
       void p.finally(() => this.closing.delete(p));
       return p;
     };
+    let reusable = false;
     // a hung page (a script that never yields, a load that never ends) ends at the task's time; a cancelled task's page is closed
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = new Promise<void>((resolve) => {
@@ -141,7 +158,6 @@ export class ChromePool {
           state: slot.state,
           engineVersion: this.version,
           left,
-          atDocumentOrigin: true,
           mark,
           cancelled: () => !!signal?.aborted,
         }),
@@ -156,12 +172,16 @@ export class ChromePool {
         };
       }
       if (out.broken) this.drop();
+      reusable =
+        out.answer.ok && "html" in req.source && !slot.state.log.left && slot.uses + 1 < MAX_USES && !out.broken;
       return out;
     } finally {
       clearTimeout(timer);
       mark("render");
-      // not awaited: the context's teardown is Chromium's work, off this task's path
-      void closeSlot();
+      slot.uses++;
+      // not awaited: the reset or the context's teardown is Chromium's work, off this task's path
+      if (reusable && this.browser) void this.reset(slot, !!req.options.css_media_type, closeSlot);
+      else void closeSlot();
       mark("close");
       if (this.profile) clock.log("web-profile");
     }
@@ -203,7 +223,7 @@ export class ChromePool {
     return puppeteer.launch(this.binding, { keep_alive: KEEP_ALIVE_MS });
   }
 
-  /** A new context with its guarded page at DOCUMENT_ORIGIN's blank document. */
+  /** A new context with its guarded page at about:blank. */
   private async newSlot(): Promise<Slot> {
     const browser = await this.shared();
     const context = await browser.createBrowserContext();
@@ -212,17 +232,48 @@ export class ChromePool {
       const state = blankState();
       await page.setViewport(DEFAULT_VIEWPORT);
       await installGuard(page, state);
-      await page.goto(`${DOCUMENT_ORIGIN}${BLANK_PATH}`, { waitUntil: "load", timeout: 30_000 });
-      return { context, page, state };
+      return { context, page, cdp: await page.createCDPSession(), state, uses: 0 };
     } catch (err) {
       await context.close().catch(() => {});
       throw err;
     }
   }
 
+  /**
+   * Makes a used slot a spare again (the reset of the header comment), or closes it with `close` when anything of the
+   * reset fails, another page was opened in its context, or the pool has spares enough.
+   */
+  private async reset(slot: Slot, mediaEmulated: boolean, close: () => Promise<unknown>): Promise<void> {
+    const browser = this.browser;
+    this.resetting++;
+    try {
+      await slot.page.goto("about:blank", { waitUntil: "load", timeout: 5000 });
+      // the tab's name outlives navigations (the about:blank one included): emptied where no task's script runs
+      await slot.cdp.send("Runtime.evaluate", { expression: 'window.name = ""' });
+      await slot.cdp.send("Page.resetNavigationHistory");
+      await slot.cdp.send("Network.clearBrowserCookies");
+      if (mediaEmulated) await slot.page.emulateMediaType();
+      const pages = await slot.context.pages();
+      slot.state.origin = "";
+      slot.state.local = new Map();
+      slot.state.headers = undefined;
+      slot.state.log = { refused: [] };
+      if (pages.length !== 1 || this.browser !== browser || !browser || this.spares.length >= MAX_SPARES)
+        throw new Error();
+      this.spares.push(slot);
+    } catch {
+      void close();
+    } finally {
+      this.resetting--;
+    }
+  }
+
   /** Makes spares (ready or being made) up to the recent peak of renderings in flight. */
   private refill(): void {
-    while (this.browser && this.spares.length + this.warming.length < Math.min(MAX_SPARES, this.peak)) {
+    while (
+      this.browser &&
+      this.spares.length + this.warming.length + this.resetting < Math.min(MAX_SPARES, this.peak)
+    ) {
       const browser = this.browser;
       const made: Promise<Slot | null> = this.newSlot().then(
         (s) => {

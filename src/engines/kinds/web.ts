@@ -48,7 +48,7 @@ export interface WebOptions {
 export interface WebRenderRequest {
   /**
    * The page: an http(s) URL, or HTML text served as `name` from a local origin of its own
-   * (chrome/guard.ts DOCUMENT_ORIGIN: localStorage works, relative links resolve there and find nothing).
+   * (chrome/guard.ts documentOrigin, one per task: localStorage works, relative links resolve there and find nothing).
    */
   source: { url: string } | { html: string; name?: string };
   output: "pdf" | "png" | "jpg" | "webp";
