@@ -156,6 +156,7 @@ export function createChromeEngine(binding: BrowserWorker, task: ChromeTask = {}
           state,
           engineVersion,
           left,
+          atDocumentOrigin: false,
           mark,
           cancelled: () => !!task.signal?.aborted,
         });

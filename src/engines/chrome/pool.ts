@@ -7,19 +7,19 @@
  * Isolation: a page is never shared by two renderings at once, and nothing a task leaves in a page reaches a later
  * one. The pool keeps warm slots ("spares", as many as renderings were recently in flight, at most MAX_SPARES): a
  * browser context of its own with one page, the SSRF guard installed (request interception, WebSocket/WebRTC/workers
- * removed: guard.ts). A task fills the guard's state and loads its document (render.ts): HTML is served by the guard
- * at an origin made for that task alone (guard.ts documentOrigin, a site of its own). Afterwards the slot is reused
- * (up to MAX_USES renderings) only when the task was HTML that stayed on its own origin — no frame navigated to a URL
- * of the web (GuardLog.left), no other page was opened, it ended without failure, timeout or cancellation. The reset:
- * the page goes to about:blank (the document and its scripts end), its `window.name` is emptied, its navigation
- * history erased (history.back() cannot bring an earlier document out of the back-forward cache), the context's
- * cookies cleared (third-party ones included) and its media emulation undone. What the task stored under its origin
- * (localStorage, sessionStorage, IndexedDB) stays in the context, unreachable: no later task is served from that
- * origin, and the storage of third parties a document embeds is partitioned by top-level site.
- * test/e2e/web-pool.test.ts plants each of these and probes for it from later renderings. Any other slot is closed
- * with its context. Why (issue 37): with Debian's Chromium driven directly, a fresh context, guard and page cost the
- * browser process ~150 ms of CPU per one-page document, a reused slot ~58 ms (the bare floor of `npm run bench --
- * web`, a new page per document, ~70 ms). New slots are made after a rendering ends, not while it runs.
+ * removed: guard.ts), standing at a blank document of an origin no task has had yet (guard.ts documentOrigin). A task
+ * fills the guard's state and writes its HTML into that document (render.ts), with no navigation. Afterwards the
+ * slot is reused (up to MAX_USES renderings) only when the task was HTML that stayed on its origin — no frame
+ * navigated to a URL of the web (GuardLog.left), no other page was opened, it ended without failure, timeout or
+ * cancellation. The reset: the page navigates to the blank document of a new origin (the task's document and its
+ * scripts end), its `window.name` is emptied, its navigation history erased (history.back() cannot bring an earlier
+ * document out of the back-forward cache), the context's cookies cleared (third-party ones included) and its media
+ * emulation undone. What the task stored under its origin (localStorage, sessionStorage, IndexedDB) stays in the
+ * context, unreachable: no later task is served from that origin. test/e2e/web-pool.test.ts plants each of these
+ * and probes for it from later renderings. Any other slot is closed with its context. Why (issue 37), measured with
+ * Debian's Chromium driven directly at concurrency 4: a fresh context, guard and page per document reached ~0.6× the
+ * bare floor of `npm run bench -- web` (a new page per document, setContent), a reused slot ~1×. New slots are made
+ * after a rendering ends, not while it runs.
  *
  * The session: launched with keep_alive, or reconnected (the last one this object held, then any that sessions()
  * lists as free); a browser that disconnects or fails under a page is dropped (closed) with its spares, and the task
@@ -33,7 +33,7 @@ import puppeteer, {
   type CDPSession,
   type Page,
 } from "@cloudflare/puppeteer";
-import { installGuard, type GuardState } from "./guard";
+import { documentOrigin, installGuard, type GuardState } from "./guard";
 import type { WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 import { PhaseClock } from "../profile";
@@ -49,7 +49,10 @@ export const MAX_SPARES = 4;
 /** Renderings one slot may serve before its context is closed and replaced. */
 export const MAX_USES = 50;
 
-/** A context with its guarded page, standing at about:blank; `cdp`: the page's session for the reset; `uses`: renderings it served. */
+/**
+ * A context with its guarded page, standing at the blank document of `state.origin`; `cdp`: the page's session for
+ * the reset; `uses`: renderings it served.
+ */
 interface Slot {
   context: BrowserContext;
   page: Page;
@@ -58,8 +61,13 @@ interface Slot {
   uses: number;
 }
 
-/** A blank guard state (a spare's, until its task fills it): nothing is served. */
-const blankState = (): GuardState => ({ origin: "", allowLoopback: false, local: new Map(), log: { refused: [] } });
+/** A spare's guard state until its task fills it: a new origin serving a blank document at "/". */
+const blankState = (): GuardState => ({
+  origin: documentOrigin(),
+  allowLoopback: false,
+  local: new Map([["/", { body: "<!doctype html><title></title>", contentType: "text/html; charset=utf-8" }]]),
+  log: { refused: [] },
+});
 
 /** A rendering's bounds: ms left, and whether the task was cancelled. */
 export interface PoolTask {
@@ -158,6 +166,7 @@ export class ChromePool {
           state: slot.state,
           engineVersion: this.version,
           left,
+          atDocumentOrigin: true,
           mark,
           cancelled: () => !!signal?.aborted,
         }),
@@ -223,15 +232,17 @@ export class ChromePool {
     return puppeteer.launch(this.binding, { keep_alive: KEEP_ALIVE_MS });
   }
 
-  /** A new context with its guarded page at about:blank. */
+  /** A new context with its guarded page at the blank document of a new origin. */
   private async newSlot(): Promise<Slot> {
     const browser = await this.shared();
     const context = await browser.createBrowserContext();
+    if (this.profile) console.log("web-pool new slot");
     try {
       const page = await context.newPage();
       const state = blankState();
       await page.setViewport(DEFAULT_VIEWPORT);
       await installGuard(page, state);
+      await page.goto(`${state.origin}/`, { waitUntil: "load", timeout: 30_000 });
       return { context, page, cdp: await page.createCDPSession(), state, uses: 0 };
     } catch (err) {
       await context.close().catch(() => {});
@@ -247,32 +258,34 @@ export class ChromePool {
     const browser = this.browser;
     this.resetting++;
     try {
-      await slot.page.goto("about:blank", { waitUntil: "load", timeout: 5000 });
-      // the tab's name outlives navigations (the about:blank one included): emptied where no task's script runs
+      Object.assign(slot.state, blankState());
+      await slot.page.goto(`${slot.state.origin}/`, { waitUntil: "load", timeout: 5000 });
+      // the tab's name outlives navigations within a site: emptied in the blank document, where no task's script runs
       await slot.cdp.send("Runtime.evaluate", { expression: 'window.name = ""' });
       await slot.cdp.send("Page.resetNavigationHistory");
       await slot.cdp.send("Network.clearBrowserCookies");
       if (mediaEmulated) await slot.page.emulateMediaType();
       const pages = await slot.context.pages();
-      slot.state.origin = "";
-      slot.state.local = new Map();
-      slot.state.headers = undefined;
-      slot.state.log = { refused: [] };
-      if (pages.length !== 1 || this.browser !== browser || !browser || this.spares.length >= MAX_SPARES)
-        throw new Error();
+      if (pages.length !== 1) throw new Error(`${pages.length} pages in the context`);
+      if (!browser || this.browser !== browser) throw new Error("the browser was dropped");
+      if (this.spares.length >= MAX_SPARES) throw new Error("spares enough");
       this.spares.push(slot);
-    } catch {
+    } catch (err) {
+      if (this.profile) console.log(`web-pool slot closed: ${err instanceof Error ? err.message : String(err)}`);
       void close();
     } finally {
       this.resetting--;
     }
   }
 
-  /** Makes spares (ready or being made) up to the recent peak of renderings in flight. */
+  /**
+   * Makes spares so that the slots there are — in use, being reset, spare or being made — reach the recent peak of
+   * renderings in flight (at most MAX_SPARES): a slot in use comes back as a spare after its reset.
+   */
   private refill(): void {
     while (
       this.browser &&
-      this.spares.length + this.warming.length + this.resetting < Math.min(MAX_SPARES, this.peak)
+      this.active + this.resetting + this.spares.length + this.warming.length < Math.min(MAX_SPARES, this.peak)
     ) {
       const browser = this.browser;
       const made: Promise<Slot | null> = this.newSlot().then(

@@ -1,14 +1,14 @@
 /**
  * One rendering on a guarded page (issue 14; shared by the per-task engine, engine.ts, and the browser pool,
- * pool.ts, issue 37): the task's viewport and media type, the page loaded — a URL, or HTML served by the guard at an
- * origin of its own (guard.ts documentOrigin) —, the
- * waits, then `page.pdf` or a screenshot. Failures are data (TIMEOUT, IMPORT_FORBIDDEN, CONVERSION_FAILED; a failure
+ * pool.ts, issue 37): the task's viewport and media type, the page loaded — a URL by navigation; HTML served by the
+ * guard at the page's document origin (guard.ts documentOrigin, one per task), written into the page (`setContent`)
+ * when the page already stands there, else by navigation to it —, the waits, then `page.pdf` or a screenshot. Failures are data (TIMEOUT, IMPORT_FORBIDDEN, CONVERSION_FAILED; a failure
  * of the browser itself is `broken`).
  */
 import { TimeoutError, type Page, type PDFOptions } from "@cloudflare/puppeteer";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import type { TaskErrorCode } from "../errors";
-import { documentOrigin, type GuardState, type LocalFiles } from "./guard";
+import type { GuardState, LocalFiles } from "./guard";
 import type { WebEngine, WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 
@@ -74,7 +74,6 @@ export function stateFor(req: WebRenderRequest, state: GuardState): string {
   const docPath = "html" in req.source ? `/${encodeURIComponent(req.source.name ?? "index.html")}` : "";
   if ("html" in req.source) local.set(docPath, { body: req.source.html, contentType: "text/html; charset=utf-8" });
   state.local = local;
-  state.origin = documentOrigin();
   state.allowLoopback = req.allowLoopback;
   state.headers =
     "url" in req.source && req.options.headers && Object.keys(req.options.headers).length
@@ -92,6 +91,11 @@ export interface RenderOn {
   engineVersion: string;
   /** ms left of the task. */
   left: () => number;
+  /**
+   * The page stands at a blank document of `state.origin` already (a warm page of the pool): HTML is written into it
+   * (document.open keeps the origin), no navigation.
+   */
+  atDocumentOrigin: boolean;
   /** Profile marks (WEB_PROFILE=1). */
   mark: (phase: string) => void;
   /** The task was cancelled (its answer is CANCELLED). */
@@ -126,11 +130,22 @@ export async function renderOn(req: WebRenderRequest, on: RenderOn): Promise<{ a
     mark("viewport");
     const waitUntil = o.wait_until ?? "load";
     try {
-      // HTML is served by the guard at the task's own origin (guard.ts documentOrigin), a URL fetched through it
-      await page.goto("url" in req.source ? req.source.url : `${state.origin}${docPath}`, {
-        waitUntil,
-        timeout: left(),
-      });
+      if ("html" in req.source && on.atDocumentOrigin) {
+        // the document's own path, then its HTML written into the page (every request it makes still passes the guard)
+        await page.evaluate(
+          (p: string) =>
+            (
+              globalThis as unknown as { history: { replaceState(s: null, t: string, u: string): void } }
+            ).history.replaceState(null, "", p),
+          docPath,
+        );
+        await page.setContent(req.source.html, { waitUntil, timeout: left() });
+      } else {
+        await page.goto("url" in req.source ? req.source.url : `${state.origin}${docPath}`, {
+          waitUntil,
+          timeout: left(),
+        });
+      }
     } catch (err) {
       if (log.main) return { answer: fail("IMPORT_FORBIDDEN", `${log.main}`, engineVersion), broken: false };
       throw err;
