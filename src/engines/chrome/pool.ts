@@ -37,6 +37,7 @@ import { documentOrigin, installGuard, type GuardState } from "./guard";
 import type { WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 import { PhaseClock } from "../profile";
+import { Turns } from "./turns";
 import { BROWSER_FAILURE, DEFAULT_VIEWPORT, fail, failureOf, renderOn, versionOf, type WebAnswer } from "./render";
 
 /** How long a released session stays warm in Browser Rendering, ms (10 s – 10 min). */
@@ -45,6 +46,13 @@ const KEEP_ALIVE_MS = 60_000;
 export const IDLE_MS = 30_000;
 /** At most this many warm contexts are kept ready. */
 export const MAX_SPARES = 4;
+
+/**
+ * At most this many renderings run in the browser at once; later ones wait their turn in the object. The browser
+ * object is where tasks meet (they run beside their jobs, runner/beside.ts, not through the queue's batches), so it
+ * is where the load on the one browser is bounded: a burst of jobs queues here rather than opening a context each.
+ */
+export const MAX_RENDERINGS = 8;
 
 /** Renderings one slot may serve before its context is closed and replaced. */
 export const MAX_USES = 50;
@@ -89,6 +97,8 @@ export class ChromePool {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Contexts being closed (awaited before a disconnect). */
   private closing = new Set<Promise<unknown>>();
+  /** Renderings in the browser at once (MAX_RENDERINGS). */
+  private turns = new Turns(MAX_RENDERINGS);
   /** Slots being reset for reuse (counted as spares to come by refill). */
   private resetting = 0;
 
@@ -103,6 +113,15 @@ export class ChromePool {
     const deadline = Date.now() + budget;
     const left = () => Math.max(1, deadline - Date.now());
     clearTimeout(this.idleTimer);
+    const turn = await this.turns.take(deadline, task.signal);
+    if (turn !== "go")
+      return turn === "cancelled"
+        ? fail("CANCELLED", "The task was cancelled.", this.version)
+        : fail(
+            "TIMEOUT",
+            `The browser was rendering ${MAX_RENDERINGS} pages for other tasks until this task's time ran out.`,
+            this.version,
+          );
     this.active++;
     this.peak = Math.max(this.peak, this.active);
     try {
@@ -111,6 +130,7 @@ export class ChromePool {
       return (await this.attempt(req, left, budget, task.signal)).answer;
     } finally {
       this.active--;
+      this.turns.release();
       this.refill();
       if (this.active === 0) this.idleTimer = setTimeout(() => void this.idle(), IDLE_MS);
     }
