@@ -9,6 +9,9 @@
  * of the rounds' ratios ours / floor. A job (or floor document) counts as failed unless its PDF has 1 page.
  * The warm server runs with WEB_PROFILE=1, so the Chrome engine logs each rendering's phases; the bench
  * prints their medians at concurrency 1, and the job path around the engine (p50 job − p50 engine).
+ * A third side, in the same rounds: the engine alone (bench-web-direct.ts: the service's browser pool driven from Node
+ * against a Chromium of its own), which separates the engine's page work from what the local Browser Rendering
+ * binding's relay and the job path add (issue 37: "measure those separately").
  * Last, one cold row pair on a server with BROWSER_REUSE=false (a browser launched and closed per task).
  * Run: `npm run bench -- web` (or `node scripts/bench-web.ts`).
  */
@@ -17,6 +20,7 @@ import { availableParallelism } from "node:os";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { startDevServer } from "../test/support/server.ts";
+import { directEngine } from "./bench-web-direct.ts";
 
 const KEY = "bench-key";
 
@@ -292,7 +296,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   const cores = availableParallelism();
   const started = performance.now();
   const notes: string[] = [];
-  const pairs: { concurrency: number; ours: Row[]; floor: Row[] }[] = [];
+  const pairs: { concurrency: number; ours: Row[]; floor: Row[]; engine: Row[] }[] = [];
   let phases: Record<string, number>[] = [];
   /** The job path's own phases at concurrency 1 (WEB_PROFILE=1): POST /v2/jobs, the runner, the browser object call. */
   const around: Record<string, Record<string, number>[]> = {
@@ -311,6 +315,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       ...(opts.reuse ? { BROWSER_REUSE: opts.reuse } : {}),
     });
     const bare = await bareChromium();
+    const alone = await directEngine(INVOICE_HTML);
     let browsers: number[] = [];
     try {
       const ours = () => oneJob(server.base);
@@ -318,8 +323,10 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       if (wf) notes.push(`Warm-up, ours: ${wf} of ${warm + 2} jobs failed`);
       const ff = (await warmUp(bare.one, warm, 4)) + (await warmUp(bare.one, 2, 1));
       if (ff) notes.push(`Warm-up, floor: ${ff} of ${warm + 2} documents failed`);
+      const ef = (await warmUp(alone.one, warm, 4)) + (await warmUp(alone.one, 2, 1));
+      if (ef) notes.push(`Warm-up, engine alone: ${ef} of ${warm + 2} documents failed`);
       for (const concurrency of [1, 4]) {
-        const pair = { concurrency, ours: [] as Row[], floor: [] as Row[] };
+        const pair = { concurrency, ours: [] as Row[], floor: [] as Row[], engine: [] as Row[] };
         for (let r = 0; r < rounds; r++) {
           const before = server.log().length;
           const runOurs = async () => {
@@ -332,19 +339,18 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
           };
           const runFloor = async () =>
             void pair.floor.push(await measure(bare.one, "floor", concurrency, perRound[concurrency]));
-          if (r % 2 === 0) {
-            await runOurs();
-            await runFloor();
-          } else {
-            await runFloor();
-            await runOurs();
-          }
+          const runEngine = async () =>
+            void pair.engine.push(await measure(alone.one, "engine alone", concurrency, perRound[concurrency]));
+          // each round runs the three in a rotated order
+          const order = [runOurs, runFloor, runEngine];
+          for (let k = 0; k < 3; k++) await order[(r + k) % 3]!();
         }
         pairs.push(pair);
         if (concurrency === 1) oursC1P50 = median(pair.ours.map((x) => x.p50));
       }
     } finally {
       await bare.close().catch(() => {});
+      await alone.close().catch(() => {});
       try {
         browsers = browsersOf(server.pid);
       } catch {
@@ -409,6 +415,16 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       `| ${concurrency} | ${rounds} × ${perRound[concurrency]} | ${m(ours, "p50").toFixed(0)} / ${m(floor, "p50").toFixed(0)} | ${m(ours, "rate").toFixed(2)} / ${m(floor, "rate").toFixed(2)} (${median(ratios).toFixed(2)}) | ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} | ${sum(ours)} / ${sum(floor)} |`,
     );
   }
+  console.log(
+    "\nThe engine alone (the service's browser pool, src/engines/chrome/pool.ts, driven from Node against a Chromium of its own: no workerd, no local Browser Rendering relay, no job path):\n| concurrency | p50 ms engine alone / floor | pages/s engine alone / floor (×) | failed |\n|---|---|---|---|",
+  );
+  for (const { concurrency, floor, engine } of pairs) {
+    const ratios = engine.map((o, i) => o.rate / floor[i].rate);
+    const m = (rs: Row[], k: "p50" | "rate") => median(rs.map((x) => x[k]));
+    console.log(
+      `| ${concurrency} | ${m(engine, "p50").toFixed(0)} / ${m(floor, "p50").toFixed(0)} | ${m(engine, "rate").toFixed(2)} / ${m(floor, "rate").toFixed(2)} (${median(ratios).toFixed(2)}) | ${engine.reduce((a, x) => a + x.failed, 0)} |`,
+    );
+  }
   if (phases.length) {
     const keys = [...new Set(phases.flatMap((p) => Object.keys(p)))];
     const engine = median(phases.map((p) => Object.values(p).reduce((a, b) => a + b, 0)));
@@ -432,7 +448,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
   console.log("Reference: Gotenberg's own load tests: ~2.6 HTML→PDF per second on one vCPU");
   for (const n of notes) console.log(n);
   for (const p of pairs)
-    for (const r of [...p.ours, ...p.floor])
+    for (const r of [...p.ours, ...p.floor, ...p.engine])
       if (r.why) {
         console.log(`First failure (${r.mode}, c=${r.concurrency}): ${r.why}`);
         break;

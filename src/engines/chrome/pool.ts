@@ -102,10 +102,21 @@ export class ChromePool {
   /** Slots being reset for reuse (counted as spares to come by refill). */
   private resetting = 0;
 
-  constructor(
-    private binding: BrowserWorker,
-    private profile = false,
-  ) {}
+  /**
+   * @param binding Browser Rendering (`BROWSER`)
+   * @param profile log each rendering's phases (WEB_PROFILE=1)
+   * @param open how the shared browser is had instead of the binding's sessions (`npm run bench -- web` drives the
+   *   pool against a Chromium of its own, to measure the engine without the local binding's relay)
+   */
+  private binding: BrowserWorker;
+  private profile: boolean;
+  private open?: () => Promise<Browser>;
+
+  constructor(binding: BrowserWorker, profile = false, open?: () => Promise<Browser>) {
+    this.binding = binding;
+    this.profile = profile;
+    this.open = open;
+  }
 
   /** Renders `req`: once, and once more on a fresh browser when the browser failed under it while time is left. */
   async render(req: WebRenderRequest, task: PoolTask): Promise<WebAnswer> {
@@ -219,7 +230,7 @@ export class ChromePool {
   /** The shared browser: connected or launched once, shared by every rendering until it fails or the pool idles. */
   private shared(): Promise<Browser> {
     if (this.browser) return this.browser;
-    const p = this.connect().then(async (b) => {
+    const p = (this.open ? this.open() : this.connect()).then(async (b) => {
       this.lastSession = b.sessionId();
       b.on("disconnected", () => {
         if (this.browser === p) this.forget();

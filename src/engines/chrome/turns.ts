@@ -7,8 +7,12 @@ export class Turns {
   private held = 0;
   private waiting: (() => void)[] = [];
 
+  private readonly max: number;
+
   /** @param max holders at once (≥ 1) */
-  constructor(private readonly max: number) {}
+  constructor(max: number) {
+    this.max = max;
+  }
 
   /** Holders now. */
   get inFlight(): number {
