@@ -283,6 +283,8 @@ export interface WebBenchOptions {
   warmup?: number;
   /** BROWSER_REUSE of the warm server: "session" measures the engine before issue 37 (a session per task); default the browser object. */
   reuse?: string;
+  /** BROWSER_BESIDE of the warm server: "false" sends html → pdf tasks through the queue (before issue 37's direct run). */
+  beside?: string;
 }
 
 const median = (xs: number[]) => pct(xs, 50);
@@ -313,6 +315,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       API_KEYS: `${KEY}:bench`,
       WEB_PROFILE: "1",
       ...(opts.reuse ? { BROWSER_REUSE: opts.reuse } : {}),
+      ...(opts.beside ? { BROWSER_BESIDE: opts.beside } : {}),
     });
     const bare = await bareChromium();
     const alone = await directEngine(INVOICE_HTML);
@@ -399,7 +402,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     /* not installed */
   }
   console.log(
-    `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
+    `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}${opts.beside ? ` (BROWSER_BESIDE=${opts.beside})` : ""}: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
   );
   console.log(
     "medians over rounds; each round runs both, alternating which goes first; (×) is the median of the rounds' ratios ours / floor",
@@ -460,7 +463,8 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
 /**
  * Reduced sizes from the environment for a quick run on a loaded machine, e.g.
  * `WEB_BENCH=rounds=2,c1=10,c4=16,cold=0 npm run bench -- web` (cold=0 skips the cold rows); WEB_BENCH_REUSE=session runs
- * the warm rows on a session per task (the engine before issue 37) for a before/after in the same conditions.
+ * the warm rows on a session per task (the engine before issue 37) for a before/after in the same conditions, and
+ * WEB_BENCH_BESIDE=false sends the tasks through the queue instead of running them beside their jobs.
  */
 export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebBenchOptions {
   const kv = Object.fromEntries(
@@ -477,6 +481,7 @@ export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebB
     ...(kv.cold !== undefined ? { coldC1Jobs: kv.cold, coldC4Jobs: kv.cold * 2 } : {}),
     ...(kv.warmup !== undefined ? { warmup: kv.warmup } : {}),
     ...(process.env.WEB_BENCH_REUSE ? { reuse: process.env.WEB_BENCH_REUSE } : {}),
+    ...(process.env.WEB_BENCH_BESIDE ? { beside: process.env.WEB_BENCH_BESIDE } : {}),
   };
 }
 
