@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, w
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { NODE_BUILTINS, WORKER_ONLY } from "./browser-externals.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "dist", "browser");
@@ -30,9 +31,8 @@ const common = {
   sourcemap: false,
   logLevel: "warning",
   legalComments: "linked",
-  // import/sftp's SSH client and TCP sockets exist only in the Worker (src/stores/sftp loads them with import() when a
-  // task runs); the browser never runs storage operations, so they stay unresolved imports there
-  external: ["ssh2", "cloudflare:sockets", "*/poly1305.wasm"],
+  // the browser never runs storage operations: their Worker-only imports stay unresolved there
+  external: WORKER_ONLY,
 };
 await build({ ...common, entryPoints: { "edge-convert": join(ROOT, "src/browser/index.ts") }, outdir: OUT });
 // the worker with each engine's code as a chunk of its own, imported on the engine's first call (splitting)
@@ -42,19 +42,7 @@ await build({
   outdir: OUT,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
-  external: [
-    ...common.external,
-    "node:*",
-    "module",
-    "fs",
-    "fs/promises",
-    "path",
-    "url",
-    "crypto",
-    "worker_threads",
-    "os",
-    "child_process",
-  ],
+  external: [...WORKER_ONLY, ...NODE_BUILTINS],
 });
 
 const assets = {

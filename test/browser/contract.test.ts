@@ -5,6 +5,7 @@
  * chai) and run in a Web Worker of a page of the dev server, whose /browser/ folder serves the
  * engines' assets.
  */
+import { NODE_BUILTINS, WORKER_ONLY } from "../../scripts/browser-externals.mjs";
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import puppeteer, { type Browser } from "puppeteer-core";
@@ -32,22 +33,8 @@ beforeAll(async () => {
     target: "es2022",
     write: false,
     alias: { vitest: here("./harness/vitest-shim.ts") },
-    // as scripts/build-browser.mjs: the storage stores (ssh2 for SFTP) never run in the browser
-    external: [
-      "ssh2",
-      "cloudflare:sockets",
-      "*/poly1305.wasm",
-      "node:*",
-      "module",
-      "fs",
-      "fs/promises",
-      "path",
-      "url",
-      "crypto",
-      "worker_threads",
-      "os",
-      "child_process",
-    ],
+    // the same as scripts/build-browser.mjs leaves out
+    external: [...WORKER_ONLY, ...NODE_BUILTINS],
   });
   const page = await browser.newPage();
   await page.goto(`${server.base}/browser/`, { waitUntil: "load" });
