@@ -1,13 +1,15 @@
 /**
  * Poppler (issue 32): PDF (and PostScript, distilled by Ghostscript first: issue 34) to text and markup — pdftotext (txt, `layout`, encodings through iconv),
  * pdftohtml (one html file, images inline as data: URLs), pdftocairo (svg and eps one file per page,
- * ps the whole document). Kind office (convert), as the Worker's row "poppler" takes it; the functions
+ * ps the whole document); `pages` selects what is converted (svg/eps: those pages' files; txt/html/ps: a PDF of those
+ * pages made by qpdf first). Kind office (convert), as the Worker's row "poppler" takes it; the functions
  * below are also the second step of LibreOffice's office → txt/html/eps/ps (libreoffice.ts: the office
  * document is made a PDF first).
  */
 import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { distillArgs } from "./postscript.ts";
+import { qpdfRange } from "./qpdf.ts";
 
 /** What poppler writes from a PDF. */
 export const POPPLER_OUTPUTS = ["txt", "html", "svg", "eps", "ps"] as const;
@@ -53,6 +55,21 @@ async function pageCount(call: NativeCall, name: string, filename: string, passw
   return n;
 }
 
+/**
+ * The 1-based pages `spec` names ("1,3,5-7", "5-": to the last), in order, from a document of `count` pages.
+ * @throws NativeError INVALID_PAGES for a page past the end or a malformed item (qpdf.ts qpdfRange)
+ */
+export function selectedPages(spec: string, count: number): number[] {
+  return qpdfRange(spec, count)
+    .split(",")
+    .flatMap((item) => {
+      const [from, to] = item.split("-").map(Number) as [number, number?];
+      const last = to ?? from;
+      const step = last >= from ? 1 : -1;
+      return Array.from({ length: Math.abs(last - from) + 1 }, (_, i) => from + i * step);
+    });
+}
+
 /** The result of one poppler conversion: the output (the first part when there are several), its parts, the page count. */
 export interface PopplerResult {
   data: Uint8Array;
@@ -68,11 +85,31 @@ export async function fromPdf(
   call: NativeCall,
   name: string,
   format: string,
-  opts: { filename: string; password?: string; encoding?: TextEncoding; layout?: boolean },
+  opts: { filename: string; password?: string; encoding?: TextEncoding; layout?: boolean; pages?: string },
 ): Promise<PopplerResult> {
   tool(call, "poppler");
-  const pages = await pageCount(call, name, opts.filename, opts.password);
   const fail = (what: string) => (t: string) => popplerFailure(t, what, opts.filename);
+  const count = await pageCount(call, name, opts.filename, opts.password);
+  const chosen = opts.pages ? selectedPages(opts.pages, count) : null;
+  const pages = chosen ? chosen.length : count;
+  if (chosen && format !== "svg" && format !== "eps") {
+    // a PDF of the chosen pages, decrypted, which the tools below read instead
+    const r = await prun(call, tool(call, "qpdf").path, [
+      "--no-warn",
+      ...(opts.password ? [`--password=${opts.password}`] : []),
+      "--decrypt",
+      name,
+      "--pages",
+      ".",
+      qpdfRange(opts.pages!, count),
+      "--",
+      "pages.pdf",
+    ]);
+    // exit 3: written with warnings
+    check({ ...r, code: r.code === 3 ? 0 : r.code }, "qpdf", fail("qpdf"));
+    name = "pages.pdf";
+    opts = { ...opts, password: undefined };
+  }
   if (format === "txt") {
     const r = await prun(call, "pdftotext", [
       ...pw(opts.password),
@@ -111,7 +148,7 @@ export async function fromPdf(
   }
   if (format === "svg" || format === "eps") {
     const parts: OfficePart[] = [];
-    for (let p = 1; p <= pages; p++) {
+    for (const p of chosen ?? Array.from({ length: count }, (_, i) => i + 1)) {
       if (call.signal.aborted) throw new NativeError("CANCELLED", "The task was cancelled.");
       const out = `page-${p}.${format}`;
       const r = await prun(call, "pdftocairo", [
@@ -161,6 +198,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     password: req.input.password,
     encoding: req.text?.encoding,
     layout: req.text?.layout,
+    pages: req.pdf?.pages,
   });
   return { data: r.data, pages: r.pages, fontsSubstituted: [], ...(r.parts ? { parts: r.parts } : {}) };
 }

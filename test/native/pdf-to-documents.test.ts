@@ -6,7 +6,7 @@
  * packages, the files' own signatures, identify.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,6 +146,36 @@ describe("pdf → svg, eps, ps, emf, wmf", () => {
       const p = save(dataOf(f), "page.eps");
       expect(spawnSync("gs", ["-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=nullpage", p]).status).toBe(0);
     }
+  });
+
+  it("`pages` chooses what is converted: svg/eps those pages' files, txt those pages' text (pdftotext -f/-l is the oracle)", async () => {
+    const svg = await convert(TWELVE, { output_format: "svg", pages: "2,5-6" });
+    expect(svg.out.files.map((f) => f.filename)).toEqual([
+      "gotenberg-pages_12-2.svg",
+      "gotenberg-pages_12-5.svg",
+      "gotenberg-pages_12-6.svg",
+    ]);
+    expect(svg.out.extra?.pages).toBe(3);
+    // each file is the page it is named after: pdftocairo run on that page alone by hand writes the same SVG
+    const pageWords = (n: number) =>
+      words(
+        execFileSync("pdftotext", ["-f", String(n), "-l", String(n), corpusPath(TWELVE), "-"], { encoding: "utf8" }),
+      );
+    for (const [i, n] of [2, 5, 6].entries()) {
+      const want = join(dir, `by-hand-${n}.svg`);
+      execFileSync("pdftocairo", ["-svg", "-f", String(n), "-l", String(n), corpusPath(TWELVE), want]);
+      expect(text(dataOf(svg.out.files[i]!))).toBe(readFileSync(want, "utf8"));
+    }
+    expect(text(dataOf(svg.out.files[0]!))).not.toBe(text(dataOf(svg.out.files[1]!)));
+    const txt = await convert(TWELVE, { output_format: "txt", pages: "3-4,12" });
+    const want = ["3", "4", "12"].flatMap((n) => pageWords(Number(n)));
+    expect(words(text(dataOf(txt.out.files[0]!)))).toEqual(want);
+    expect(txt.out.extra?.pages).toBe(3);
+    const ps = await convert(TWELVE, { output_format: "ps", pages: "7-" });
+    const p = save(dataOf(ps.out.files[0]!), "tail.ps");
+    const bboxes = spawnSync("gs", ["-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=bbox", p], { encoding: "utf8" });
+    expect(bboxes.stderr.match(/%%BoundingBox/g)?.length).toBe(6);
+    await expectTaskError(() => convert(TWELVE, { output_format: "svg", pages: "13" }), "INVALID_PAGES");
   });
 
   it("ps: the whole document, as many pages as the PDF (Ghostscript counts them)", async () => {
