@@ -405,7 +405,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}${opts.beside ? ` (BROWSER_BESIDE=${opts.beside})` : ""}: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
   );
   console.log(
-    "medians over rounds; each round runs both, alternating which goes first; (×) is the median of the rounds' ratios ours / floor",
+    "medians over rounds; each round runs ours, the floor and the engine alone in a rotated order; (×) is the median of the rounds' ratios to the floor",
   );
   console.log(
     "| concurrency | rounds × docs | p50 ms ours / floor | pages/s ours / floor (×) | ratio range | failed ours / floor |\n|---|---|---|---|---|---|",
