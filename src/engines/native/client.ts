@@ -6,9 +6,19 @@
  * nothing knows which: each native row of the engine table becomes an EngineRpc (remote.ts) whose
  * calls are POST /invoke/<engine>/<method> in the wire of native-protocol/wire.ts.
  */
+import {
+  FRAMED_TYPE,
+  FrameReader,
+  frame,
+  hasStreams,
+  resolveParts,
+  type Framed,
+  type StreamedBytes,
+} from "../../../native-protocol/frame";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../../../native-protocol/wire";
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "../kinds";
 import type { EngineRpc } from "../remote";
+import { NATIVE_MAX_BYTES } from "./rows";
 
 /** The port: one HTTP exchange with the native engine (path starts with "/"). */
 export type NativeFetch = (path: string, init?: RequestInit) => Promise<Response>;
@@ -36,34 +46,94 @@ const unreachable = (message: string) => ({
   error: { code: "ENGINE_UNAVAILABLE", message: `The native engine is not reachable: ${message}`, retryable: true },
 });
 
+/** The answer to a body over the server's limit (413): the file is too large for the native engine, not its absence. */
+const tooLarge = (message: string) => ({
+  ok: false,
+  engineVersion: "unavailable",
+  error: { code: "OVER_BUDGET", message: `The native engine refused the file: ${message}`, retryable: false },
+});
+
+/**
+ * The request part of a framed call: the body with its exact length. workerd sends a FixedLengthStream's length as
+ * Content-Length; Node's fetch takes the header itself on a half-duplex stream.
+ */
+function framedInit(f: Framed): RequestInit {
+  const Fixed = (globalThis as { FixedLengthStream?: new (n: number) => TransformStream<Uint8Array, Uint8Array> })
+    .FixedLengthStream;
+  if (Fixed) {
+    const fixed = new Fixed(f.length);
+    // a failing part errors the writable side, which errors the request body: fetch rejects with it
+    void f.body.pipeTo(fixed.writable).catch(() => {});
+    return { body: fixed.readable, headers: { "content-type": FRAMED_TYPE } };
+  }
+  return {
+    body: f.body,
+    headers: { "content-type": FRAMED_TYPE, "content-length": String(f.length) },
+    duplex: "half",
+  } as RequestInit;
+}
+
+/**
+ * Reads a framed answer: parts up to `streamOver` bytes as bytes, until the first larger one; that part and every
+ * later one as a StreamedBytes, to be read in order (each waits for the one before it).
+ */
+async function readFramedAnswer(body: ReadableStream<Uint8Array>, streamOver: number): Promise<unknown> {
+  const r = new FrameReader(body);
+  const { value, sizes } = await r.header();
+  const parts: (Uint8Array | StreamedBytes)[] = [];
+  for (const size of sizes) {
+    if (parts.some((p) => !(p instanceof Uint8Array)) || size > streamOver)
+      parts.push({ stream: r.stream(size), length: size });
+    else parts.push(await r.read(size));
+  }
+  if (parts.every((p) => p instanceof Uint8Array)) await r.end();
+  return resolveParts(value, parts);
+}
+
 /**
  * The EngineRpc of native engine `engine` (a row name of the engine table). `signal` (the task's)
  * aborts the HTTP exchange, which makes the server kill the tool; `timeoutMs` caps each tool run.
+ * A request holding a StreamedBytes (an input too large to hold, issue 35) goes framed (native-protocol/frame.ts):
+ * its streams are piped into the request body, never buffered, and the answer's files over `streamOver` bytes
+ * (default NATIVE_MAX_BYTES, 64 MiB) come back as StreamedBytes read from the response as the caller reads them.
+ * Any other request goes on the buffered wire (wire.ts). A 413 from the server is OVER_BUDGET; no answer, or any
+ * other status, is ENGINE_UNAVAILABLE (retryable).
  */
 export function nativeRpc(
   native: NativeFetch,
   engine: string,
-  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  opts: { signal?: AbortSignal; timeoutMs?: number; streamOver?: number } = {},
 ): EngineRpc {
   return {
     async invoke(method, request) {
+      const streamed = hasStreams(request);
       let res: Response | undefined;
       // One retry on a connection failure: a call is a pure function of its request, and a pooled
-      // connection the server has just closed fails before anything ran.
+      // connection the server has just closed fails before anything ran. A framed call is sent again only when none
+      // of its streams was opened (a stream cannot be read twice; the task's own retry covers the rest).
       for (let attempt = 1; !res; attempt++) {
+        const framed = streamed ? frame(request) : undefined;
+        const init: RequestInit = framed ? framedInit(framed) : { body: pack(request) };
         try {
           res = await native(`/invoke/${engine}/${method}`, {
+            ...init,
             method: "POST",
-            body: pack(request),
             signal: opts.signal,
-            headers: opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {},
+            headers: {
+              ...(init.headers as Record<string, string> | undefined),
+              ...(opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {}),
+            },
           });
         } catch (err) {
           if (opts.signal?.aborted) throw err;
-          if (attempt >= 2) return unreachable(err instanceof Error ? err.message : String(err));
+          if (attempt >= 2 || framed?.partsOpened())
+            return unreachable(err instanceof Error ? err.message : String(err));
         }
       }
+      if (res.status === 413) return tooLarge((await res.text()).slice(0, 200));
       if (res.status !== 200) return unreachable(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+      if (res.headers.get("content-type") === FRAMED_TYPE && res.body)
+        return readFramedAnswer(res.body, opts.streamOver ?? NATIVE_MAX_BYTES);
       return unpack(await res.formData());
     },
   };
