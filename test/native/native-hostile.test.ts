@@ -1,9 +1,10 @@
 /**
  * Hostile inputs through the native engine (issue 30 part 0): documents whose macros would run on open,
  * SVGs that name local files (XXE, file: and text: hrefs, url()), playlists that name local files, and
- * request bodies over the server's limit, framed bodies (issue 35) that lie about their parts, are cut off or stall. Each case asserts a real outcome against an oracle outside the
- * engine: a marker file a macro would write, a FIFO whose open the test sees (whoever reads a named file
- * must open it), pdftotext, compare -metric AE, ffprobe, and the HTTP answer itself.
+ * request bodies over the server's limit, and framed bodies (issue 35) that lie about their parts, are
+ * cut off or stall. Each case asserts a real outcome against an oracle outside the engine: a marker file
+ * a macro would write, a FIFO whose open the test sees (whoever reads a named file must open it),
+ * pdftotext, compare -metric AE, ffprobe, and the HTTP answer itself.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
