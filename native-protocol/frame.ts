@@ -75,6 +75,11 @@ export interface Framed {
   body: ReadableStream<Uint8Array>;
   /** Its exact length in bytes (the Content-Length). */
   length: number;
+  /**
+   * The same body as pieces in order (the header first): for a host that joins streams without passing their chunks
+   * through JavaScript (workerd: each part's `pipeTo` a FixedLengthStream), which `body` cannot avoid.
+   */
+  pieces: readonly PartSource[];
   /** Whether any part's stream has been opened: until then, `frame` of the same value makes the same body again. */
   partsOpened(): boolean;
 }
@@ -104,9 +109,12 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
   const head = new Uint8Array(4 + json.byteLength);
   new DataView(head.buffer).setUint32(0, json.byteLength);
   head.set(json, 4);
-  const items: PartSource[] = [head, ...parts];
-  let i = 0;
   let opened = false;
+  const items: PartSource[] = [
+    head,
+    ...parts.map((p) => (p instanceof Uint8Array ? p : { length: p.length, open: () => ((opened = true), p.open()) })),
+  ];
+  let i = 0;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let sent = 0;
   const body = new ReadableStream<Uint8Array>(
@@ -121,7 +129,6 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
             continue;
           }
           if (!reader) {
-            opened = true;
             reader = s.open().getReader();
             sent = 0;
           }
@@ -147,7 +154,7 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
     { highWaterMark: 0 },
   );
   const length = items.reduce((n, p) => n + (p instanceof Uint8Array ? p.byteLength : p.length), 0);
-  return { body, length, partsOpened: () => opened };
+  return { body, length, pieces: items, partsOpened: () => opened };
 }
 
 /** Replaces every {"$bytes": i} in a decoded header value by `parts[i]`. @throws FrameError when i names no part */
@@ -166,27 +173,52 @@ export function resolveParts(value: unknown, parts: readonly unknown[]): unknown
   return walk(value);
 }
 
+/** Most bytes one read of a byte stream asks for. */
+const READ_BYTES = 256 * 1024;
+
 /**
  * Reads a framed body in order: {@link header} first, then each part whole ({@link read}), as a stream
  * ({@link stream}), or into a sink ({@link pipeTo}); {@link end} checks nothing follows the last part.
- * Every read that finds the body ended early throws a FrameError.
+ * Every read that finds the body ended early throws a FrameError. A byte stream (an HTTP body in workerd and
+ * Node) is read with a BYOB reader, which takes no byte past what was asked: after the header, the rest of the
+ * body is untouched and can be handed on whole ({@link detach}).
  */
 export class FrameReader {
-  private reader: ReadableStreamDefaultReader<Uint8Array>;
+  private body: ReadableStream<Uint8Array>;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
+  private byob: boolean;
   private buf: Uint8Array = new Uint8Array(0);
   /** Settles when the last stream handed out has been read to its end (streams are read in turn). */
   private turn: Promise<void> = Promise.resolve();
+  /** How many streams were handed out. */
+  private streams = 0;
 
   constructor(body: ReadableStream<Uint8Array>) {
-    this.reader = body.getReader();
+    this.body = body;
+    let byob: ReadableStreamBYOBReader | undefined;
+    try {
+      byob = body.getReader({ mode: "byob" });
+    } catch {
+      // not a byte stream: chunks as they come
+    }
+    this.byob = !!byob;
+    this.reader = byob ?? body.getReader();
+  }
+
+  /** The next chunk of the body, at most `max` bytes when read BYOB; undefined at its end. */
+  private async chunk(max: number): Promise<Uint8Array | undefined> {
+    const r = this.byob
+      ? await (this.reader as ReadableStreamBYOBReader).read(new Uint8Array(Math.min(max, READ_BYTES)))
+      : await (this.reader as ReadableStreamDefaultReader<Uint8Array>).read();
+    return r.done ? undefined : (r.value as Uint8Array);
   }
 
   /** At most `max` (> 0) next bytes. @throws FrameError when the body has ended */
   private async next(max: number): Promise<Uint8Array> {
     while (!this.buf.byteLength) {
-      const r = await this.reader.read();
-      if (r.done) throw new FrameError("the body ended before its parts did (cut off, or a size that lies)");
-      this.buf = r.value;
+      const c = await this.chunk(max);
+      if (!c) throw new FrameError("the body ended before its parts did (cut off, or a size that lies)");
+      this.buf = c;
     }
     const chunk = this.buf.subarray(0, max);
     this.buf = this.buf.subarray(chunk.byteLength);
@@ -227,6 +259,7 @@ export class FrameReader {
    * has been read waits for it; cancelling one skips its remaining bytes.
    */
   stream(n: number): ReadableStream<Uint8Array> {
+    this.streams++;
     let left = n;
     const turn = this.turn;
     let release!: () => void;
@@ -239,7 +272,7 @@ export class FrameReader {
             if (left > 0) {
               const chunk = await this.next(left);
               left -= chunk.byteLength;
-              c.enqueue(chunk.slice());
+              c.enqueue(chunk);
             }
           } catch (err) {
             release();
@@ -273,13 +306,24 @@ export class FrameReader {
     await this.turn;
     if (this.buf.byteLength) throw new FrameError("the body is longer than its parts");
     for (;;) {
-      const r = await this.reader.read();
-      if (r.done) return;
-      if (r.value.byteLength) {
+      const c = await this.chunk(1);
+      if (!c) return;
+      if (c.byteLength) {
         await this.reader.cancel();
         throw new FrameError("the body is longer than its parts");
       }
     }
+  }
+
+  /**
+   * The rest of the body, unlocked, when no byte of it has been read yet (a byte stream read BYOB, and no stream
+   * handed out): for a host that pipes the last part on without passing its chunks through JavaScript. The reader
+   * is done after it. Undefined (and the reader still usable) otherwise.
+   */
+  detach(): ReadableStream<Uint8Array> | undefined {
+    if (!this.byob || this.buf.byteLength || this.streams) return undefined;
+    this.reader.releaseLock();
+    return this.body;
   }
 
   /** Stops reading (the rest of the body is dropped). */

@@ -13,6 +13,7 @@ import {
   hasStreams,
   resolveParts,
   type Framed,
+  type PartSource,
   type StreamedBytes,
 } from "../../../native-protocol/frame";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../../../native-protocol/wire";
@@ -53,19 +54,39 @@ const tooLarge = (message: string) => ({
   error: { code: "OVER_BUDGET", message: `The native engine refused the file: ${message}`, retryable: false },
 });
 
+/** workerd's FixedLengthStream (absent in Node): a stream of exactly n bytes whose length fetch and R2 send ahead. */
+type FixedLength = new (n: number) => TransformStream<Uint8Array, Uint8Array>;
+const fixedLengthStream = () => (globalThis as { FixedLengthStream?: FixedLength }).FixedLengthStream;
+
 /**
- * The request part of a framed call: the body with its exact length. workerd sends a FixedLengthStream's length as
- * Content-Length; Node's fetch takes the header itself on a half-duplex stream.
+ * `pieces` joined into one stream of `length` bytes, each part's stream piped in with `pipeTo`: between workerd's own
+ * streams (an R2 body into a FixedLengthStream) that runs without passing the chunks through JavaScript, whose
+ * garbage would otherwise grow with the file (issue 35's slow test). A piece shorter or longer than it says errors
+ * the stream. (workerd cannot pipe one TransformStream's readable into another's writable: pieces are never those.)
+ */
+function joined(Fixed: FixedLength, pieces: readonly PartSource[], length: number): ReadableStream<Uint8Array> {
+  const fixed = new Fixed(length);
+  void (async () => {
+    for (const p of pieces) {
+      if (p instanceof Uint8Array) {
+        if (!p.byteLength) continue; // workerd's identity streams never settle a write of nothing
+        const w = fixed.writable.getWriter();
+        await w.write(p);
+        w.releaseLock();
+      } else await p.open().pipeTo(fixed.writable, { preventClose: true });
+    }
+    await fixed.writable.close();
+  })().catch((err) => fixed.writable.abort(err).catch(() => {}));
+  return fixed.readable;
+}
+
+/**
+ * The request part of a framed call: the body with its exact length. In workerd a FixedLengthStream's length is
+ * the Content-Length; Node's fetch takes the header itself on a half-duplex stream.
  */
 function framedInit(f: Framed): RequestInit {
-  const Fixed = (globalThis as { FixedLengthStream?: new (n: number) => TransformStream<Uint8Array, Uint8Array> })
-    .FixedLengthStream;
-  if (Fixed) {
-    const fixed = new Fixed(f.length);
-    // a failing part errors the writable side, which errors the request body: fetch rejects with it
-    void f.body.pipeTo(fixed.writable).catch(() => {});
-    return { body: fixed.readable, headers: { "content-type": FRAMED_TYPE } };
-  }
+  const Fixed = fixedLengthStream();
+  if (Fixed) return { body: joined(Fixed, f.pieces, f.length), headers: { "content-type": FRAMED_TYPE } };
   return {
     body: f.body,
     headers: { "content-type": FRAMED_TYPE, "content-length": String(f.length) },
@@ -75,16 +96,23 @@ function framedInit(f: Framed): RequestInit {
 
 /**
  * Reads a framed answer: parts up to `streamOver` bytes as bytes, until the first larger one; that part and every
- * later one as a StreamedBytes, to be read in order (each waits for the one before it).
+ * later one as a StreamedBytes, to be read in order (each waits for the one before it). When the first streamed
+ * part is the last (one output file: the usual answer) and nothing past the header has been read (a byte stream,
+ * read BYOB) in workerd, it is the rest of the response body itself: piped on by its reader (R2) without its chunks
+ * passing through JavaScript, whose garbage would otherwise grow with the file (issue 35's slow test).
  */
 async function readFramedAnswer(body: ReadableStream<Uint8Array>, streamOver: number): Promise<unknown> {
   const r = new FrameReader(body);
   const { value, sizes } = await r.header();
   const parts: (Uint8Array | StreamedBytes)[] = [];
-  for (const size of sizes) {
-    if (parts.some((p) => !(p instanceof Uint8Array)) || size > streamOver)
-      parts.push({ stream: r.stream(size), length: size });
-    else parts.push(await r.read(size));
+  for (const [i, size] of sizes.entries()) {
+    const streaming = parts.some((p) => !(p instanceof Uint8Array));
+    // workerd only (FixedLengthStream: its R2 puts pipe a body natively); Node reads the part as a stream of its own
+    const rest =
+      !streaming && size > streamOver && i === sizes.length - 1 && fixedLengthStream() ? r.detach() : undefined;
+    if (rest) parts.push({ stream: rest, length: size });
+    else if (!streaming && size <= streamOver) parts.push(await r.read(size));
+    else parts.push({ stream: r.stream(size), length: size });
   }
   if (parts.every((p) => p instanceof Uint8Array)) await r.end();
   return resolveParts(value, parts);
