@@ -7,8 +7,9 @@
  * Run: node container/server.ts   (Node ≥ 23.6, type stripping)
  * Environment: PORT (8080), HOST (127.0.0.1; 0.0.0.0 in the container), NATIVE_WORK_DIR (a fresh
  * temp folder), NATIVE_MAX_SECONDS (cap of one call, 600), NATIVE_MEMORY_MB (RLIMIT_AS of each tool
- * run, 2048), NATIVE_MAX_BODY_MB (largest request, {@link DEFAULT_MAX_BODY_MB}), NATIVE_OFFICE_POOL (soffice
- * processes, 2).
+ * run, 2048), NATIVE_MAX_BODY_MB (largest request held in memory, {@link DEFAULT_MAX_BODY_MB}), NATIVE_MAX_STREAM_MB
+ * (largest framed request, written to disk, {@link DEFAULT_MAX_STREAM_MB}), NATIVE_BODY_IDLE_SECONDS (longest pause
+ * inside a framed request's body, 60), NATIVE_OFFICE_POOL (soffice processes, 2).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -35,6 +36,8 @@ import { pdfDxf } from "./engines/pdf-dxf.ts";
 import { qpdfEngine } from "./engines/qpdf.ts";
 import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
+import { FrameError } from "../native-protocol/frame.ts";
+import { BodyIdle, BodyTooLarge, isFramed, readFramed, sendFramed, withBytes } from "./framed.ts";
 import { installHint, probeTools } from "./tools.ts";
 
 /** The engines served, by the name the Worker's engine table uses for their rows. */
@@ -69,14 +72,19 @@ const memoryBytes = Number(env.NATIVE_MEMORY_MB ?? 2048) * 1024 * 1024;
 /**
  * The largest request body by default, MiB (NATIVE_MAX_BODY_MB overrides). A body over it is answered 413 with the
  * wire's error body {message}: at once when its Content-Length says so, and when a body without one (chunked) grows
- * past it while it is read — the body is read into memory whole, so no body may grow without end.
+ * past it while it is read — a multipart body is read into memory whole, so no body may grow without end.
  */
 const DEFAULT_MAX_BODY_MB = 512;
 const maxBody = Number(env.NATIVE_MAX_BODY_MB ?? DEFAULT_MAX_BODY_MB) * 1024 * 1024;
+/**
+ * The largest framed request by default, MiB (NATIVE_MAX_STREAM_MB overrides; issue 35): its file parts go to disk
+ * as they arrive, so this bounds the call's disk, not its memory — a 5 GiB file (the Worker's MAX_IMPORT_BYTES
+ * default, the native media row's budget) plus the in-memory limit's worth of other parts. Over it: the same 413.
+ */
+const DEFAULT_MAX_STREAM_MB = 5 * 1024 + DEFAULT_MAX_BODY_MB;
+const maxStream = Number(env.NATIVE_MAX_STREAM_MB ?? DEFAULT_MAX_STREAM_MB) * 1024 * 1024;
+const bodyIdleMs = Number(env.NATIVE_BODY_IDLE_SECONDS ?? 60) * 1000;
 const { found: tools, status } = await probeTools();
-
-/** A request body over maxBody (answered 413). */
-class BodyTooLarge extends Error {}
 
 /**
  * Reads the request's body whole.
@@ -100,49 +108,72 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
   });
 }
 
-/** Answers one /invoke call: an EngineResult as data, whatever the tool did. */
-async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const abort = new AbortController();
-  res.on("close", () => !res.writableFinished && abort.abort());
-  const asked = Number(req.headers[DEADLINE_HEADER]);
+/** Reads a buffered (multipart) request: the wire of native-protocol/wire.ts. */
+async function readMultipart(req: IncomingMessage): Promise<unknown> {
   const bytes = await readBody(req, maxBody);
   const request = new Request(`http://native${req.url}`, {
     method: "POST",
     headers: { "content-type": req.headers["content-type"] ?? "" },
     body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
   });
-  const body = (await unpack(await request.formData())) as Record<string, unknown>;
+  return unpack(await request.formData());
+}
+
+/**
+ * Answers one /invoke call: an EngineResult as data, whatever the tool did. A framed request (native-protocol/frame.ts)
+ * is read part by part into the call's folder and answered framed, its LocalFile answers streamed from disk; the
+ * folder is removed once the answer is sent (or the call failed).
+ */
+async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  res.on("close", () => !res.writableFinished && abort.abort());
+  const asked = Number(req.headers[DEADLINE_HEADER]);
+  const framed = isFramed(req);
   const work = await mkdtemp(join(root, "call-"));
-  const call: NativeCall = {
-    work,
-    root,
-    timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs),
-    memoryBytes,
-    signal: abort.signal,
-    tools,
-  };
-  const toolName = def.tool || String(body.engine ?? "");
-  const version = tools.get(toolName)?.version ?? "unavailable";
-  let answer: unknown;
+  let sending = false;
   try {
-    if (toolName && !tools.has(toolName))
-      throw new NativeError(
-        "ENGINE_UNAVAILABLE",
-        `${toolName} is not installed in the native engine (${installHint(toolName)}).`,
-      );
-    answer = { ok: true, engineVersion: version, ...(await def.methods[method]!(body, call)) };
-  } catch (err) {
-    const e =
-      err instanceof NativeError
-        ? err
-        : new NativeError("INTERNAL_ERROR", `native engine: ${err instanceof Error ? err.message : String(err)}`);
-    answer = { ok: false, engineVersion: version, error: { code: e.code, message: e.message, retryable: false } };
+    const body = (
+      framed
+        ? await readFramed(req, work, !!def.files, { maxBytes: maxStream, maxMemoryBytes: maxBody, idleMs: bodyIdleMs })
+        : await readMultipart(req)
+    ) as Record<string, unknown>;
+    const call: NativeCall = {
+      work,
+      root,
+      timeoutMs: Math.min(maxMs, asked > 0 ? asked : maxMs),
+      memoryBytes,
+      signal: abort.signal,
+      tools,
+    };
+    const toolName = def.tool || String(body.engine ?? "");
+    const version = tools.get(toolName)?.version ?? "unavailable";
+    let answer: unknown;
+    try {
+      if (toolName && !tools.has(toolName))
+        throw new NativeError(
+          "ENGINE_UNAVAILABLE",
+          `${toolName} is not installed in the native engine (${installHint(toolName)}).`,
+        );
+      answer = { ok: true, engineVersion: version, ...(await def.methods[method]!(body, call)) };
+    } catch (err) {
+      const e =
+        err instanceof NativeError
+          ? err
+          : new NativeError("INTERNAL_ERROR", `native engine: ${err instanceof Error ? err.message : String(err)}`);
+      answer = { ok: false, engineVersion: version, error: { code: e.code, message: e.message, retryable: false } };
+    }
+    if (framed) {
+      sending = true;
+      res.on("close", () => void rm(work, { recursive: true, force: true }));
+      sendFramed(res, answer);
+      return;
+    }
+    const out = new Response(pack(await withBytes(answer)));
+    res.writeHead(200, { "content-type": out.headers.get("content-type")! });
+    Readable.fromWeb(out.body! as never).pipe(res);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    if (!sending) await rm(work, { recursive: true, force: true });
   }
-  const out = new Response(pack(answer));
-  res.writeHead(200, { "content-type": out.headers.get("content-type")! });
-  Readable.fromWeb(out.body! as never).pipe(res);
 }
 
 const server = createServer((req, res) => {
@@ -160,11 +191,22 @@ const server = createServer((req, res) => {
   const def = m ? ENGINES[m[1]!] : undefined;
   if (req.method !== "POST" || !m || !def?.methods[m[2]!])
     return fail(404, `No such engine method: ${req.method} ${url.pathname}`);
-  if (Number(req.headers["content-length"] ?? 0) > maxBody) return fail(413, `Request body over ${maxBody} bytes.`);
+  const limit = isFramed(req) ? maxStream : maxBody;
+  if (Number(req.headers["content-length"] ?? 0) > limit) return fail(413, `Request body over ${limit} bytes.`);
   invoke(def, m[2]!, req, res).catch((err) => {
-    if (res.headersSent) res.destroy();
-    else if (err instanceof BodyTooLarge) fail(413, err.message);
-    else fail(400, `Malformed request: ${err instanceof Error ? err.message : String(err)}`);
+    if (res.headersSent) return res.destroy();
+    // a framed body left unread is not drained (it may be gigabytes): the answer closes the connection
+    if (isFramed(req) && !req.readableEnded) {
+      res.setHeader("connection", "close");
+      res.on("finish", () => req.socket.destroy());
+    }
+    if (err instanceof BodyTooLarge) fail(413, err.message);
+    else if (err instanceof BodyIdle) fail(408, err.message);
+    else
+      fail(
+        400,
+        `Malformed request: ${err instanceof FrameError ? "framed body: " : ""}${err instanceof Error ? err.message : String(err)}`,
+      );
   });
 });
 

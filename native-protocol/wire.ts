@@ -11,6 +11,7 @@
  * Only parameters and file bytes cross (DESIGN.md principle 11, issue 12); errors are data, never
  * HTTP statuses, except 400 for a malformed body, 404 for an unknown engine or method and 413 for a body over the
  * server's limit (NATIVE_MAX_BODY_MB, container/server.ts); those three answer JSON {message}.
+ * A call carrying a file as a stream (issue 35) uses the framed variant instead: frame.ts.
  */
 
 /** Request header: milliseconds the caller will wait; the server caps every tool run by it. */

@@ -88,6 +88,11 @@ export interface Env {
   R2_PART_BYTES?: string;
   /** Largest file written to R2 in one put (default 5 GiB less 32 MiB); larger ones use an R2 multipart upload. */
   R2_SINGLE_PUT_BYTES?: string;
+  /**
+   * Native media inputs and answers over this many bytes travel as streams on the native engine's framed wire
+   * (default and most 64 MiB, NATIVE_MAX_BYTES; issue 35). Lowered by tests to stream small files.
+   */
+  NATIVE_STREAM_BYTES?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
   MAX_OPEN_JOBS?: string;
   /** "on": count billed platform operations (meter/meter.ts, GET /__meter); the bench's counting server only. */

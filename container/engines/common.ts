@@ -2,9 +2,10 @@
  * What every native engine shares: the failure class, the per-call context, and the mapping of a
  * tool's exit into a failure with a code (DESIGN.md principle 3: normalise at the adapter).
  */
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathSegment } from "../../native-protocol/command-args.ts";
+import { LocalFile } from "../../native-protocol/frame.ts";
 import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
 import type { Tool } from "../tools.ts";
 
@@ -39,6 +40,12 @@ export type NativeMethod = (request: any, call: NativeCall) => Promise<Record<st
 export interface NativeEngineDef {
   tool: string;
   methods: Record<string, NativeMethod>;
+  /**
+   * Whether its methods take LocalFile parts (issue 35): the parts of a framed request (native-protocol/frame.ts)
+   * are then written to the call's folder as they arrive and reach the method as LocalFiles where the buffered
+   * wire gives bytes. Without it a framed request's parts are bytes, bounded by the in-memory body limit.
+   */
+  files?: boolean;
 }
 
 /** The tool `name`, or ENGINE_UNAVAILABLE. */
@@ -85,6 +92,23 @@ export async function put(call: NativeCall, name: string, data: Uint8Array): Pro
   return p;
 }
 
+/**
+ * Puts a request's file at `name` in the call's directory: bytes are written, a LocalFile (already in the folder,
+ * a framed request's part) is moved there. Returns the path.
+ */
+export async function place(call: NativeCall, name: string, data: Uint8Array | LocalFile): Promise<string> {
+  if (!(data instanceof LocalFile)) return put(call, name, data);
+  const p = join(call.work, name);
+  await rename(data.path, p);
+  return p;
+}
+
+/** A file of the call's directory as a LocalFile answer (streamed from disk on a framed call). */
+export async function localFile(call: NativeCall, name: string): Promise<LocalFile> {
+  const p = join(call.work, name);
+  return new LocalFile(p, (await stat(p)).size);
+}
+
 /** Reads a file of the call's directory. */
 export async function get(call: NativeCall, name: string): Promise<Uint8Array> {
   return new Uint8Array(await readFile(join(call.work, name)));
@@ -99,12 +123,11 @@ export const why = (text: string, re?: RegExp) => pickLine(text, re).slice(0, 30
  */
 export async function layOutCommand(
   call: NativeCall,
-  inputs: { task: string; filename: string; data: Uint8Array }[],
+  inputs: { task: string; filename: string; data: Uint8Array | LocalFile }[],
 ): Promise<string> {
   for (const f of inputs) {
-    const dir = join(call.work, "input", pathSegment(f.task));
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, pathSegment(f.filename)), f.data);
+    await mkdir(join(call.work, "input", pathSegment(f.task)), { recursive: true });
+    await place(call, join("input", pathSegment(f.task), pathSegment(f.filename)), f.data);
   }
   const outDir = join(call.work, "output");
   await mkdir(outDir, { recursive: true });

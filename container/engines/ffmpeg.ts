@@ -16,15 +16,16 @@ import { checkFfmpegWords, shellQuote, splitArguments } from "../../native-proto
 import { FONT_FILES, type MediaRequest } from "../../native-protocol/media/formats.ts";
 import { MediaPlanError, NOTHING_ENCODED, planRuns, type PlanPaths } from "../../native-protocol/media/plan.ts";
 import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../native-protocol/media/probe.ts";
+import type { LocalFile } from "../../native-protocol/frame.ts";
 import { which } from "../tools.ts";
 import {
   NativeError,
   check,
   commandOutputs,
-  get,
   layOutCommand,
+  localFile,
   localName,
-  put,
+  place,
   run,
   tool,
   type NativeCall,
@@ -79,7 +80,7 @@ async function probeFile(call: NativeCall, path: string): Promise<{ probe: Media
 
 async function runMedia(req: MediaRequest, call: NativeCall) {
   const ffmpeg = tool(call, "ffmpeg");
-  const input = await put(call, localName("input", req.input.filename), req.input.data);
+  const input = await place(call, localName("input", req.input.filename), req.input.data as Uint8Array | LocalFile);
   const { probe, why } = await probeFile(call, input);
   if (!probe)
     throw new NativeError(
@@ -94,7 +95,8 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
   await mkdir(join(call.work, "out"));
   const paths: PlanPaths = { input, output: join(call.work, "out", `output.${req.outputFormat}`) };
   if (req.op === "watermark") {
-    if (req.image) paths.image = await put(call, localName("mark", req.image.filename), req.image.data);
+    if (req.image)
+      paths.image = await place(call, localName("mark", req.image.filename), req.image.data as Uint8Array | LocalFile);
     else {
       paths.textFile = join(call.work, "text.txt");
       await writeFile(paths.textFile, req.options.text ?? "");
@@ -128,8 +130,9 @@ async function runMedia(req: MediaRequest, call: NativeCall) {
       "CONVERSION_FAILED",
       `${req.input.filename} holds nothing ffmpeg could decode to ${req.outputFormat} (it may be cut short or damaged).`,
     );
-  const data = await get(call, join("out", `output.${req.outputFormat}`)).catch(() => new Uint8Array());
-  if (!data.byteLength)
+  // answered from disk: streamed on a framed call, read into the answer on a buffered one (server.ts)
+  const data = await localFile(call, join("out", `output.${req.outputFormat}`)).catch(() => null);
+  if (!data?.size)
     throw new NativeError(
       "CONVERSION_FAILED",
       `ffmpeg wrote no output for ${req.input.filename}: ${tail(r.stderr, call.work)}`,
@@ -178,5 +181,13 @@ async function runCommand(req: MediaCommandRequest, call: NativeCall) {
   };
 }
 
-/** The native media engine (kind media: run, command). */
-export const ffmpegNative: NativeEngineDef = { tool: "ffmpeg", methods: { run: runMedia, command: runCommand } };
+/**
+ * The native media engine (kind media: run, command). It takes files (issue 35): a framed call's input reaches
+ * `run` (and `command`) as a LocalFile in the call's folder, and `run` answers its output as one, so a multi-GB video
+ * is never held in memory. The Worker streams only `run`'s inputs; `command`'s stay within its in-memory budget.
+ */
+export const ffmpegNative: NativeEngineDef = {
+  tool: "ffmpeg",
+  methods: { run: runMedia, command: runCommand },
+  files: true,
+};

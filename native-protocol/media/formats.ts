@@ -3,12 +3,15 @@
  * watermark read and write, the codec and preset names of CloudConvert's options and the ffmpeg
  * encoders behind them, which codecs each container takes, the options of each operation and the
  * {@link MediaRequest} both ffmpegs take — ffmpeg 5.1.4 in WebAssembly (src/engines/ffmpeg) and
- * Debian's native ffmpeg 5.1 in the native engine (container/engines/ffmpeg.ts). Pure; imports nothing.
+ * Debian's native ffmpeg 5.1 in the native engine (container/engines/ffmpeg.ts). Pure; imports only the file types of
+ * ../frame.ts.
  *
  * Defaults follow what CloudConvert users expect of a conversion (contract §6 "video (ffmpeg)"):
  * H.264 + AAC in mp4/m4v/mov/mkv, VP9 + Opus in webm, MPEG-4 Part 2 + MP3 in avi, a palette GIF,
  * and per audio format its usual codec ({@link defaultVideoCodec}, {@link defaultAudioCodec}).
  */
+
+import type { LocalFile, StreamedBytes } from "../frame.ts";
 
 /** Video containers convert writes. */
 export const VIDEO_OUTPUTS = ["mp4", "webm", "mkv", "mov", "avi", "m4v", "gif", "flv", "wmv"] as const;
@@ -225,9 +228,13 @@ export const FONT_FILES: Record<string, string> = {
   "DejaVu Sans Mono": "DejaVuSansMono.ttf",
 };
 
-/** One file of a request. */
+/**
+ * One file of a request: its bytes; or, for the native engine only (issue 35), a stream of known length that the
+ * Worker sends on the streamed wire (StreamedBytes), which reaches the native ffmpeg as a file in its folder
+ * (LocalFile). The WebAssembly engine answers UNSUPPORTED to anything but bytes.
+ */
 export interface MediaFile {
-  data: Uint8Array;
+  data: Uint8Array | StreamedBytes | LocalFile;
   filename: string;
 }
 

@@ -46,6 +46,7 @@ import {
   NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
+  NATIVE_STREAM_MAX_BYTES,
   NATIVE_VERSIONS,
   OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
@@ -87,8 +88,11 @@ export interface EngineRow {
   /**
    * Largest single input in bytes; routing skips the engine for larger declared inputs. A rasterizer
    * also says how many pixels it renders a page to (`maxPagePixels`), which pdf/ocr sizes its pages by.
+   * An engine that takes streamed inputs (the native media row, issue 35) says from which size on
+   * (`streamOver`): larger inputs reach it as streams where the operation reads them with
+   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes.
    */
-  budget: { maxBytes: number; maxPagePixels?: number };
+  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
   aliases: readonly string[];
 }
@@ -376,7 +380,8 @@ export const ENGINES = [
     kind: "media",
     placement: "native",
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); command takes bytes
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
   },
   {

@@ -4,6 +4,7 @@
  * budget, cancellation, and turning an engine's answer (data, engines/errors.ts EngineResult) back
  * into a TaskError.
  */
+import type { StreamedBytes } from "../../native-protocol/frame";
 import { TaskError, type TaskFailure } from "../engines/errors";
 import type { EngineRow } from "../engines/registry";
 import { extensionOf } from "./io/filenames";
@@ -57,7 +58,8 @@ export function throwIfAborted(signal: AbortSignal): void {
 
 /**
  * Reads an input's bytes, refusing it on its stored size first against the budget of the engine
- * that will process it (registry.ts row `budget.maxBytes`).
+ * that will process it (registry.ts row `budget.maxBytes`; for a row that streams larger inputs, its
+ * `streamOver`: bytes are held in the Worker's memory).
  * @throws TaskError OVER_BUDGET | FILE_NOT_FOUND | CANCELLED
  */
 export async function readInput(
@@ -66,15 +68,47 @@ export async function readInput(
   row: EngineRow,
   label = "input",
 ): Promise<Uint8Array> {
-  if (file.size > row.budget.maxBytes) {
+  const { maxBytes, streamOver } = row.budget;
+  if (file.size > (streamOver ?? maxBytes)) {
     throw new TaskError(
       "OVER_BUDGET",
-      `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(row.budget.maxBytes)} MiB.`,
+      `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(streamOver ?? maxBytes)} MiB` +
+        (streamOver !== undefined ? ` here (up to ${mib(maxBytes)} MiB where an operation streams them).` : "."),
     );
   }
   const bytes = await file.bytes();
   throwIfAborted(ctx.signal);
   return bytes;
+}
+
+/**
+ * An input for an engine that takes streamed inputs (registry.ts row `budget.streamOver`: the native
+ * media row, issue 35): its bytes up to the stream threshold — the row's `streamOver`, or the
+ * deployment's `nativeStreamBytes` (NATIVE_STREAM_BYTES) when lower — and above it a stream of exactly
+ * its size read from the store, so no whole file passes through the Worker's memory. Any other row:
+ * {@link readInput}.
+ * @throws TaskError OVER_BUDGET (over the row's `maxBytes`) | FILE_NOT_FOUND | CANCELLED
+ */
+export async function readInputOrStream(
+  file: InputFile,
+  ctx: { signal: AbortSignal; settings: { nativeStreamBytes?: number } },
+  row: EngineRow,
+  label = "input",
+): Promise<Uint8Array | StreamedBytes> {
+  const { maxBytes, streamOver } = row.budget;
+  if (streamOver === undefined || file.size <= Math.min(streamOver, ctx.settings.nativeStreamBytes ?? streamOver))
+    return readInput(file, ctx, row, label);
+  if (file.size > maxBytes)
+    throw new TaskError(
+      "OVER_BUDGET",
+      `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(maxBytes)} MiB.`,
+    );
+  const stream = file.stream
+    ? await file.stream()
+    : new Blob([(await file.bytes()) as Uint8Array<ArrayBuffer>]).stream();
+  if (ctx.signal.aborted) await stream.cancel().catch(() => {});
+  throwIfAborted(ctx.signal);
+  return { stream, length: file.size };
 }
 
 /**

@@ -24,6 +24,12 @@ export interface InputFile {
   key: string;
   /** Reads the whole file. Throws TaskError FILE_NOT_FOUND when the object is gone. */
   bytes(): Promise<Uint8Array>;
+  /**
+   * Reads the file as a stream of its `size` bytes, for an engine that takes streamed inputs (issue 35; kit.ts
+   * `readInputOrStream`). Throws TaskError FILE_NOT_FOUND when the object is gone. Absent where files are held in
+   * memory anyway (tests, the browser): the kit then streams the bytes.
+   */
+  stream?(): Promise<ReadableStream<Uint8Array>>;
 }
 
 /** One file an operation produced; the runner writes it to the FileStore. */
@@ -79,6 +85,12 @@ export interface RuntimeSettings {
   allowPrivateImports: boolean;
   /** Maximum bytes of one file import/url or a storage import streams into R2 (MAX_IMPORT_BYTES, default 5 GiB). */
   maxImportBytes: number;
+  /**
+   * Inputs over this many bytes reach an engine that takes streams (a row with `budget.streamOver`: the native
+   * media row) as streams, when that is lower than the row's own `streamOver` (NATIVE_STREAM_BYTES, issue 35; tests
+   * lower it to send small files on the streamed wire). Absent: the row's.
+   */
+  nativeStreamBytes?: number;
   /**
    * Storage exports of files larger than this many bytes go in parts of this size (S3 multipart,
    * Azure block lists, GCS resumable uploads; STORE_PART_BYTES, default 64 MiB). Absent: 64 MiB.

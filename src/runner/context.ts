@@ -78,5 +78,10 @@ export function inputFile(files: FileStore, f: StoredOutput, fromTask: string): 
         throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
       return data;
     },
+    async stream() {
+      const o = await files.stream(f.key);
+      if (!o) throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
+      return o.body;
+    },
   };
 }

@@ -37,9 +37,22 @@ function bytesVar(value: string | undefined, fallback: number): number {
   return value && Number.isSafeInteger(n) && n > 0 ? n : fallback;
 }
 
-/** The size limits of one deployment (wrangler vars MAX_IMPORT_BYTES, STORE_PART_BYTES, R2_PART_BYTES, R2_SINGLE_PUT_BYTES). */
+/**
+ * NATIVE_STREAM_BYTES (issue 35): native media files over this many bytes travel as streams; undefined when unset
+ * or not a positive whole number (the native rows' own threshold, 64 MiB, then applies).
+ */
+export function nativeStreamBytes(env: Pick<Env, "NATIVE_STREAM_BYTES">): number | undefined {
+  const n = bytesVar(env.NATIVE_STREAM_BYTES, 0);
+  return n || undefined;
+}
+
+/**
+ * The size limits of one deployment (wrangler vars MAX_IMPORT_BYTES, STORE_PART_BYTES, R2_PART_BYTES,
+ * R2_SINGLE_PUT_BYTES, NATIVE_STREAM_BYTES).
+ */
 export function sizeSettings(env: Env) {
   return {
+    nativeStreamBytes: nativeStreamBytes(env),
     maxImportBytes: bytesVar(env.MAX_IMPORT_BYTES, DEFAULT_MAX_IMPORT_BYTES),
     storePartBytes: bytesVar(env.STORE_PART_BYTES, DEFAULT_STORE_PART_BYTES),
     r2: {
@@ -66,6 +79,7 @@ export function runtimeSettings(env: Env, baseUrl: string, retentionS: number): 
     allowPrivateImports: env.ALLOW_PRIVATE_IMPORTS === "true",
     maxImportBytes: sizeSettings(env).maxImportBytes,
     storePartBytes: sizeSettings(env).storePartBytes,
+    nativeStreamBytes: sizeSettings(env).nativeStreamBytes,
     publicBaseUrl: baseUrl,
     urlSigningSecret: signingSecret(env),
     fileUrlTtlSeconds: retentionS,

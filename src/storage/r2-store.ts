@@ -45,8 +45,9 @@ export class R2FileStore implements FileStore {
     }
     if (body.length !== undefined && body.length <= this.limits.singlePutBytes) {
       const fixed = new FixedLengthStream(body.length);
-      // A failing source errors the readable side, so bucket.put() below rejects with the cause.
-      body.stream.pipeTo(fixed.writable).catch(() => {});
+      // A failing source errors the readable side, so bucket.put() below rejects with the cause; a pipe workerd
+      // refuses at once (one TransformStream's readable into another's writable) aborts it, instead of a put that waits.
+      body.stream.pipeTo(fixed.writable).catch((err) => fixed.writable.abort(err).catch(() => {}));
       const obj = await this.bucket.put(key, fixed.readable as ReadableStream<Uint8Array>, { httpMetadata });
       return { key, size: obj.size, contentType: opts.contentType };
     }

@@ -1,9 +1,10 @@
 /**
  * Hostile inputs through the native engine (issue 30 part 0): documents whose macros would run on open,
  * SVGs that name local files (XXE, file: and text: hrefs, url()), playlists that name local files, and
- * request bodies over the server's limit. Each case asserts a real outcome against an oracle outside the
- * engine: a marker file a macro would write, a FIFO whose open the test sees (whoever reads a named file
- * must open it), pdftotext, compare -metric AE, ffprobe, and the HTTP answer itself.
+ * request bodies over the server's limit, and framed bodies (issue 35) that lie about their parts, are
+ * cut off or stall. Each case asserts a real outcome against an oracle outside the engine: a marker file
+ * a macro would write, a FIFO whose open the test sees (whoever reads a named file must open it),
+ * pdftotext, compare -metric AE, ffprobe, and the HTTP answer itself.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,16 +18,25 @@ import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, pdftotext, testContext } from "../support/pdf-helpers";
 import { watchedFile } from "../support/hostile-probes";
+import { request } from "node:http";
+import { FRAMED_TYPE, FrameReader, frame } from "../../native-protocol/frame";
 
 /** The server's body limit in this file, MiB (NATIVE_MAX_BODY_MB): small, so a body over it is cheap to send. */
 const LIMIT_MB = 1;
 const LIMIT = LIMIT_MB * 1024 * 1024;
+/** Its framed-body limit (NATIVE_MAX_STREAM_MB), and the longest pause inside a framed body (NATIVE_BODY_IDLE_SECONDS). */
+const STREAM_LIMIT = 2 * 1024 * 1024;
+const IDLE_S = 2;
 
 let native: NativeServer;
 let scratch: string;
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "native-hostile-"));
-  native = await startNativeEngine({ NATIVE_MAX_BODY_MB: String(LIMIT_MB) });
+  native = await startNativeEngine({
+    NATIVE_MAX_BODY_MB: String(LIMIT_MB),
+    NATIVE_MAX_STREAM_MB: String(STREAM_LIMIT / 1024 / 1024),
+    NATIVE_BODY_IDLE_SECONDS: String(IDLE_S),
+  });
 }, 120_000);
 afterAll(async () => {
   await native?.stop();
@@ -459,6 +469,148 @@ describe("the native server's request-body limit (NATIVE_MAX_BODY_MB)", () => {
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: `Request body over ${LIMIT} bytes.` });
     expect((await answered(await post(wireBody(1000)))).ok).toBe(true);
+  });
+});
+
+describe("framed bodies that lie (issue 35: native-protocol/frame.ts): a coded answer, never a hang or a 500", () => {
+  /** The 4-byte length and the header JSON of a framed body; `claim` overrides the length the prefix declares. */
+  function head(header: unknown, claim?: number): Uint8Array {
+    const json = utf8(typeof header === "string" ? header : JSON.stringify(header));
+    const out = new Uint8Array(4 + json.byteLength);
+    new DataView(out.buffer).setUint32(0, claim ?? json.byteLength);
+    out.set(json, 4);
+    return out;
+  }
+  const cat = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+    let at = 0;
+    for (const p of parts) out.set(p, (at += p.byteLength) - p.byteLength);
+    return out;
+  };
+  /** An ffmpeg-native/run request whose input is part 0 of `size` bytes. */
+  const media = (sizes: number[]) => ({
+    value: { op: "convert", input: { data: { $bytes: 0 }, filename: "a.mp4" }, outputFormat: "mkv", options: {} },
+    sizes,
+  });
+  /** `bytes` sent chunked (no Content-Length); `hold` keeps the body open after them (a stalled client). */
+  const chunked = (bytes: Uint8Array, hold = false) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bytes);
+        if (!hold) c.close();
+      },
+    });
+  const post = (path: string, body: Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+    fetch(`${native.url}/invoke/${path}`, {
+      method: "POST",
+      headers: { "content-type": FRAMED_TYPE, ...headers },
+      body,
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit);
+  const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as { message: string } });
+
+  it("a body cut off before its declared parts end (chunked) → 400 naming it", async () => {
+    const res = await post("ffmpeg-native/run", chunked(cat(head(media([1000])), new Uint8Array(10))));
+    expect(await answer(res)).toEqual({
+      status: 400,
+      body: {
+        message: "Malformed request: framed body: the body ended before its parts did (cut off, or a size that lies)",
+      },
+    });
+  });
+
+  it("parts that do not make the Content-Length → 400 at once, before any part is read", async () => {
+    const res = await post("ffmpeg-native/run", cat(head(media([10])), new Uint8Array(500)));
+    const a = await answer(res);
+    expect(a.status).toBe(400);
+    expect(a.body.message).toMatch(/its parts make \d+ bytes, its Content-Length says \d+/);
+  });
+
+  it("bytes after the last part (chunked) → 400", async () => {
+    const res = await post("ffmpeg-native/run", chunked(cat(head(media([10])), new Uint8Array(11))));
+    expect(await answer(res)).toEqual({
+      status: 400,
+      body: { message: "Malformed request: framed body: the body is longer than its parts" },
+    });
+  });
+
+  it("a header that is not one: 4 GiB long, not JSON, sizes that are not byte counts, a part it does not hold → 400 each", async () => {
+    const bad = [
+      [head(media([0]), 0xffffffff), /header of 4294967295 bytes, over/],
+      [head("{not json"), /the header is not JSON/],
+      [head({ value: {}, sizes: [-1] }), /"sizes" is not a list of byte counts/],
+      [head({ value: { input: { data: { $bytes: 7 } } }, sizes: [] }), /part 7 is not in the body/],
+    ] as const;
+    for (const [body, message] of bad) {
+      const a = await answer(await post("ffmpeg-native/run", body));
+      expect(a.status, String(message)).toBe(400);
+      expect(a.body.message).toMatch(message);
+    }
+  });
+
+  it("declared parts over NATIVE_MAX_STREAM_MB → 413 before they are read, by Content-Length or by the header", async () => {
+    // a Content-Length over the limit, with only the header sent (node:http: fetch checks a body against its length)
+    const over = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const req = request(
+        `${native.url}/invoke/ffmpeg-native/run`,
+        { method: "POST", headers: { "content-type": FRAMED_TYPE, "content-length": String(STREAM_LIMIT + 1) } },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => (resolve({ status: res.statusCode!, body: JSON.parse(text) }), req.destroy()));
+        },
+      );
+      req.on("error", reject);
+      req.write(head(media([STREAM_LIMIT])));
+    });
+    expect(over).toEqual({ status: 413, body: { message: `Request body over ${STREAM_LIMIT} bytes.` } });
+    const t0 = Date.now();
+    const res = await post("ffmpeg-native/run", chunked(head(media([STREAM_LIMIT])), true));
+    expect(await answer(res)).toEqual({ status: 413, body: { message: `Request body over ${STREAM_LIMIT} bytes.` } });
+    expect(Date.now() - t0, "answered from the header, not after the idle limit").toBeLessThan(IDLE_S * 1000);
+  });
+
+  it("an engine that takes no files keeps framed parts in memory: over NATIVE_MAX_BODY_MB → 413", async () => {
+    const res = await post(
+      "imagemagick-native/info",
+      chunked(head({ value: { data: { $bytes: 0 } }, sizes: [LIMIT + 1] }), true),
+    );
+    expect(await answer(res)).toEqual({ status: 413, body: { message: `Request body over ${LIMIT} bytes.` } });
+  });
+
+  it("a client that stalls mid-body → 408 after the idle limit (NATIVE_BODY_IDLE_SECONDS), not a hang", async () => {
+    const t0 = Date.now();
+    const res = await post("ffmpeg-native/run", chunked(cat(head(media([1000])), new Uint8Array(10)), true));
+    expect(await answer(res)).toEqual({
+      status: 408,
+      body: { message: `No byte of the request body arrived for ${IDLE_S} s.` },
+    });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(IDLE_S * 1000 - 50);
+  });
+
+  it("a file path in the JSON is not a file: {path, size} as the input is a coded failure as data, never converted", async () => {
+    const secret = join(scratch, "secret.mp4");
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=5", "-t", "1", secret]);
+    const value = {
+      op: "convert",
+      input: { data: { path: secret, size: 10 }, filename: "a.mp4" },
+      outputFormat: "mkv",
+      options: {},
+    };
+    const res = await post("ffmpeg-native/run", cat(head({ value, sizes: [] })));
+    expect(res.status).toBe(200);
+    const reader = new FrameReader(res.body!);
+    const { value: got } = await reader.header();
+    expect(got).toMatchObject({ ok: false, error: { code: "INTERNAL_ERROR" } });
+  });
+
+  it("the server keeps serving: a well-formed framed call is answered framed", async () => {
+    const f = frame({ data: new Uint8Array(1000) });
+    const res = await post("imagemagick-native/info", new Uint8Array(await new Response(f.body).arrayBuffer()));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(FRAMED_TYPE);
+    const { value } = await new FrameReader(res.body!).header();
+    expect(value).toMatchObject({ ok: true });
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * An OperationContext for running handlers in Node tests. By default it holds the engines every
  * host has (the platform and pdf-lib, pure JavaScript); `engines`, `taskFiles` and the rest can be
- * overridden.
+ * overridden (`settings` field by field).
  */
 import { createPdfLibEngine } from "../../src/engines/pdflib/engine";
 import type { OperationContext } from "../../src/operations/types";
@@ -24,6 +24,7 @@ export function testContext(over: Partial<OperationContext> = {}): OperationCont
       publicBaseUrl: "http://localhost",
       urlSigningSecret: "test",
       fileUrlTtlSeconds: 3600,
+      ...over.settings,
     },
     taskFiles: over.taskFiles ?? (async () => []),
   };

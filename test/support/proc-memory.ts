@@ -1,8 +1,9 @@
 /**
  * Resident memory of a process tree, read from Linux's /proc (issue 35: the Worker's memory stays
- * flat while a 1 GB file streams through). `workerdRss(root)` sums VmRSS of every `workerd` process
+ * flat while a 1 GB file streams through). `workerdPids(root)` finds every `workerd` process
  * descending from `root` (wrangler dev's runtime: the api Worker, its Durable Objects and the engine
- * Workers share it); `sampleRss` samples it on an interval until stopped.
+ * Workers share it), `nativeServerPids(root)` the native engine's server; `sampleRss` samples their
+ * summed VmRSS on an interval until stopped.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -24,8 +25,8 @@ function processes(): Map<number, { ppid: number; comm: string }> {
   return out;
 }
 
-/** Pids of the `workerd` processes under `root`. */
-export function workerdPids(root: number): number[] {
+/** Pids of the processes under `root` (itself included) for which `pick(pid, comm)` holds. */
+function pidsUnder(root: number, pick: (pid: number, comm: string) => boolean): number[] {
   const all = processes();
   const under = (pid: number): boolean => {
     for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
@@ -34,7 +35,25 @@ export function workerdPids(root: number): number[] {
     }
     return false;
   };
-  return [...all].filter(([pid, p]) => p.comm === "workerd" && under(pid)).map(([pid]) => pid);
+  return [...all].filter(([pid, p]) => pick(pid, p.comm) && under(pid)).map(([pid]) => pid);
+}
+
+/** Pids of the `workerd` processes under `root`. */
+export function workerdPids(root: number): number[] {
+  return pidsUnder(root, (_, comm) => comm === "workerd");
+}
+
+/** Pids of the native engine's server (`node …/container/server.ts`) under `root` (`npm start` starts it). */
+export function nativeServerPids(root: number): number[] {
+  return pidsUnder(root, (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8")
+        .split("\0")
+        .some((a) => a.endsWith("container/server.ts"));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** VmRSS in bytes of `pid`, 0 when it is gone. */

@@ -79,6 +79,14 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
   return {
     async run(req: MediaRequest) {
       const t0 = Date.now();
+      const input = req.input.data;
+      const image = req.op === "watermark" ? req.image?.data : undefined;
+      // a stream or a file is the native engine's (issue 35: larger than this engine's budget); routing never sends one here
+      if (!(input instanceof Uint8Array) || (image && !(image instanceof Uint8Array)))
+        return fail(
+          "UNSUPPORTED",
+          "The WebAssembly ffmpeg takes files as bytes; a streamed file is for native ffmpeg.",
+        );
       try {
         const c = await core();
         for (const dir of ["/in", "/out", "/fonts"]) c.FS.mkdir(dir);
@@ -86,14 +94,14 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
           input: `/in/input${suffix(req.input.filename)}`,
           output: `/out/output.${req.outputFormat}`,
         };
-        c.FS.writeFile(paths.input, req.input.data);
+        c.FS.writeFile(paths.input, input);
         const { probe: p, why } = probeIn(c, paths.input, req.input.filename);
         if (!p)
           return fail(
             "OPEN_FAILED",
             `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why}` : ""}.`,
           );
-        const over = overBudget(req, p, req.input.data.byteLength, budget);
+        const over = overBudget(req, p, input.byteLength, budget);
         if (over) return fail("OVER_BUDGET", `${req.input.filename}: ${over}.`);
         if (req.op === "convert" && X265.test(req.options.video_codec ?? ""))
           return fail(
@@ -102,9 +110,9 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
           );
         const runFrom = c.lines.length;
         if (req.op === "watermark") {
-          if (req.image) {
+          if (req.image && image) {
             paths.image = `/in/mark${suffix(req.image.filename)}`;
-            c.FS.writeFile(paths.image, req.image.data);
+            c.FS.writeFile(paths.image, image);
           } else {
             paths.textFile = "/in/text.txt";
             c.FS.writeFile(paths.textFile, req.options.text ?? "");

@@ -5,6 +5,7 @@
  * both hosts read the same request and build the same ffmpeg command (plan.ts).
  */
 import type { MediaCommandRequest } from "../../../native-protocol/command";
+import type { StreamedBytes } from "../../../native-protocol/frame";
 import type { MediaBudget } from "../../../native-protocol/media/budget";
 import type { MediaRequest } from "../../../native-protocol/media/formats";
 import type { MediaProbe } from "../../../native-protocol/media/probe";
@@ -22,8 +23,12 @@ interface Measured {
 
 /** The media engine. Failures are data (EngineResult): OPEN_FAILED, CONVERSION_FAILED, OVER_BUDGET, TIMEOUT, UNSUPPORTED. */
 export interface MediaEngine {
-  /** One input → one output file (convert, thumbnail, watermark); `probe` is what the input was found to be. */
-  run(req: MediaRequest): Promise<EngineResult<{ data: Uint8Array; probe: MediaProbe } & Measured>>;
+  /**
+   * One input → one output file (convert, thumbnail, watermark); `probe` is what the input was found to be. The
+   * native engine takes a StreamedBytes input and may answer `data` as one (issue 35: larger than the Worker
+   * holds; read it once, in order); the WebAssembly engine takes and answers bytes.
+   */
+  run(req: MediaRequest): Promise<EngineResult<{ data: Uint8Array | StreamedBytes; probe: MediaProbe } & Measured>>;
   /** A command line without a shell: files written under /output/ in name order; `command` the line as run. */
   command(
     req: MediaCommandRequest,

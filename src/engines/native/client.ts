@@ -6,9 +6,20 @@
  * nothing knows which: each native row of the engine table becomes an EngineRpc (remote.ts) whose
  * calls are POST /invoke/<engine>/<method> in the wire of native-protocol/wire.ts.
  */
+import {
+  FRAMED_TYPE,
+  FrameReader,
+  frame,
+  hasStreams,
+  resolveParts,
+  type Framed,
+  type PartSource,
+  type StreamedBytes,
+} from "../../../native-protocol/frame";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../../../native-protocol/wire";
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "../kinds";
 import type { EngineRpc } from "../remote";
+import { NATIVE_MAX_BYTES } from "./rows";
 
 /** The port: one HTTP exchange with the native engine (path starts with "/"). */
 export type NativeFetch = (path: string, init?: RequestInit) => Promise<Response>;
@@ -36,34 +47,121 @@ const unreachable = (message: string) => ({
   error: { code: "ENGINE_UNAVAILABLE", message: `The native engine is not reachable: ${message}`, retryable: true },
 });
 
+/** The answer to a body over the server's limit (413): the file is too large for the native engine, not its absence. */
+const tooLarge = (message: string) => ({
+  ok: false,
+  engineVersion: "unavailable",
+  error: { code: "OVER_BUDGET", message: `The native engine refused the file: ${message}`, retryable: false },
+});
+
+/** workerd's FixedLengthStream (absent in Node): a stream of exactly n bytes whose length fetch and R2 send ahead. */
+type FixedLength = new (n: number) => TransformStream<Uint8Array, Uint8Array>;
+const fixedLengthStream = () => (globalThis as { FixedLengthStream?: FixedLength }).FixedLengthStream;
+
+/**
+ * `pieces` joined into one stream of `length` bytes, each part's stream piped in with `pipeTo`: between workerd's own
+ * streams (an R2 body into a FixedLengthStream) that runs without passing the chunks through JavaScript, whose
+ * garbage would otherwise grow with the file (issue 35's slow test). A piece shorter or longer than it says errors
+ * the stream. (workerd cannot pipe one TransformStream's readable into another's writable: pieces are never those.)
+ */
+function joined(Fixed: FixedLength, pieces: readonly PartSource[], length: number): ReadableStream<Uint8Array> {
+  const fixed = new Fixed(length);
+  void (async () => {
+    for (const p of pieces) {
+      if (p instanceof Uint8Array) {
+        if (!p.byteLength) continue; // workerd's identity streams never settle a write of nothing
+        const w = fixed.writable.getWriter();
+        await w.write(p);
+        w.releaseLock();
+      } else await p.open().pipeTo(fixed.writable, { preventClose: true });
+    }
+    await fixed.writable.close();
+  })().catch((err) => fixed.writable.abort(err).catch(() => {}));
+  return fixed.readable;
+}
+
+/**
+ * The request part of a framed call: the body with its exact length. In workerd a FixedLengthStream's length is
+ * the Content-Length; Node's fetch takes the header itself on a half-duplex stream.
+ */
+function framedInit(f: Framed): RequestInit {
+  const Fixed = fixedLengthStream();
+  if (Fixed) return { body: joined(Fixed, f.pieces, f.length), headers: { "content-type": FRAMED_TYPE } };
+  return {
+    body: f.body,
+    headers: { "content-type": FRAMED_TYPE, "content-length": String(f.length) },
+    duplex: "half",
+  } as RequestInit;
+}
+
+/**
+ * Reads a framed answer: parts up to `streamOver` bytes as bytes, until the first larger one; that part and every
+ * later one as a StreamedBytes, to be read in order (each waits for the one before it). When the first streamed
+ * part is the last (one output file: the usual answer) and nothing past the header has been read (a byte stream,
+ * read BYOB) in workerd, it is the rest of the response body itself: piped on by its reader (R2) without its chunks
+ * passing through JavaScript, whose garbage would otherwise grow with the file (issue 35's slow test).
+ */
+async function readFramedAnswer(body: ReadableStream<Uint8Array>, streamOver: number): Promise<unknown> {
+  const r = new FrameReader(body);
+  const { value, sizes } = await r.header();
+  const parts: (Uint8Array | StreamedBytes)[] = [];
+  for (const [i, size] of sizes.entries()) {
+    const streaming = parts.some((p) => !(p instanceof Uint8Array));
+    // workerd only (FixedLengthStream: its R2 puts pipe a body natively); Node reads the part as a stream of its own
+    const rest =
+      !streaming && size > streamOver && i === sizes.length - 1 && fixedLengthStream() ? r.detach() : undefined;
+    if (rest) parts.push({ stream: rest, length: size });
+    else if (!streaming && size <= streamOver) parts.push(await r.read(size));
+    else parts.push({ stream: r.stream(size), length: size });
+  }
+  if (parts.every((p) => p instanceof Uint8Array)) await r.end();
+  return resolveParts(value, parts);
+}
+
 /**
  * The EngineRpc of native engine `engine` (a row name of the engine table). `signal` (the task's)
  * aborts the HTTP exchange, which makes the server kill the tool; `timeoutMs` caps each tool run.
+ * A request holding a StreamedBytes (an input too large to hold, issue 35) goes framed (native-protocol/frame.ts):
+ * its streams are piped into the request body, never buffered, and the answer's files over `streamOver` bytes
+ * (default NATIVE_MAX_BYTES, 64 MiB) come back as StreamedBytes read from the response as the caller reads them.
+ * Any other request goes on the buffered wire (wire.ts). A 413 from the server is OVER_BUDGET; no answer, or any
+ * other status, is ENGINE_UNAVAILABLE (retryable).
  */
 export function nativeRpc(
   native: NativeFetch,
   engine: string,
-  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  opts: { signal?: AbortSignal; timeoutMs?: number; streamOver?: number } = {},
 ): EngineRpc {
   return {
     async invoke(method, request) {
+      const streamed = hasStreams(request);
       let res: Response | undefined;
       // One retry on a connection failure: a call is a pure function of its request, and a pooled
-      // connection the server has just closed fails before anything ran.
+      // connection the server has just closed fails before anything ran. A framed call is sent again only when none
+      // of its streams was opened (a stream cannot be read twice; the task's own retry covers the rest).
       for (let attempt = 1; !res; attempt++) {
+        const framed = streamed ? frame(request) : undefined;
+        const init: RequestInit = framed ? framedInit(framed) : { body: pack(request) };
         try {
           res = await native(`/invoke/${engine}/${method}`, {
+            ...init,
             method: "POST",
-            body: pack(request),
             signal: opts.signal,
-            headers: opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {},
+            headers: {
+              ...(init.headers as Record<string, string> | undefined),
+              ...(opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {}),
+            },
           });
         } catch (err) {
           if (opts.signal?.aborted) throw err;
-          if (attempt >= 2) return unreachable(err instanceof Error ? err.message : String(err));
+          if (attempt >= 2 || framed?.partsOpened())
+            return unreachable(err instanceof Error ? err.message : String(err));
         }
       }
+      if (res.status === 413) return tooLarge((await res.text()).slice(0, 200));
       if (res.status !== 200) return unreachable(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+      if (res.headers.get("content-type") === FRAMED_TYPE && res.body)
+        return readFramedAnswer(res.body, opts.streamOver ?? NATIVE_MAX_BYTES);
       return unpack(await res.formData());
     },
   };

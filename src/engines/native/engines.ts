@@ -7,11 +7,12 @@ import { nativeEngine, nativeRpc, type NativeTarget } from "./client";
 
 /**
  * The native rows of the engine table as engine objects. `signal` (the task's) cancels a running
- * tool; `timeoutMs` (what is left of the task's timeout) caps it.
+ * tool; `timeoutMs` (what is left of the task's timeout) caps it; answer files over `streamOver` bytes of a
+ * streamed call come back as streams (client.ts nativeRpc; default NATIVE_MAX_BYTES).
  */
 export function nativeEngines(
   target: NativeTarget | undefined,
-  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  opts: { signal?: AbortSignal; timeoutMs?: number; streamOver?: number } = {},
 ): EngineInstances {
   if (!target) return {};
   const rpc = (name: string) => nativeRpc(target.fetch, name, opts);

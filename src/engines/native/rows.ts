@@ -183,11 +183,20 @@ export const NATIVE_IMAGE_EXTRA_PAIRS: readonly { input: string; output: string 
 export { RAW_FORMATS as RAW_INPUTS } from "../../../native-protocol/image";
 
 /**
- * The largest input the api Worker hands the native engine, bytes. The bytes pass through the
+ * The largest input the api Worker hands the native engine as bytes. The bytes pass through the
  * Worker's memory on their way (128 MB isolate in production), so this is the Worker's limit, not
- * the container's.
+ * the container's. Rows that stream (NATIVE_STREAM_MAX_BYTES) send larger inputs as streams instead.
  */
 export const NATIVE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The largest input of a native row that streams (issue 35: the media row, `budget.streamOver`): its inputs over
+ * NATIVE_MAX_BYTES travel R2 → native engine → R2 on the framed wire (native-protocol/frame.ts) without passing
+ * whole through the Worker's memory, so the bound is the largest file an import stores by default
+ * (runner/settings.ts DEFAULT_MAX_IMPORT_BYTES, 5 GiB; test/unit/large-media-routing.test.ts holds them equal),
+ * which the native server's disk-bounded limit (NATIVE_MAX_STREAM_MB) takes.
+ */
+export const NATIVE_STREAM_MAX_BYTES = 5 * 1024 ** 3;
 
 /** Engine-table row name → the native tools that serve it, any one suffices (container/tools.ts names). */
 export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {

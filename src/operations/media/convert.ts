@@ -12,7 +12,7 @@ import {
   type MediaOutput,
 } from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput } from "../kit";
+import { engineCall, outputName, readInputOrStream } from "../kit";
 import type { FormatPair, OperationHandler, OutputFile } from "../types";
 import { MEDIA_MIME } from "./common";
 import { checkConvert, convertParamsFor, inapplicableConvert } from "./schemas";
@@ -68,7 +68,7 @@ function mediaConvert(out: MediaOutput): OperationHandler<Record<string, unknown
         const r = await engineCall(
           engine.run({
             op: "convert",
-            input: { data: await readInput(input, ctx, row), filename: input.filename },
+            input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
             outputFormat: out,
             options,
           }),

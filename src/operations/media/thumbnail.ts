@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput } from "../kit";
+import { engineCall, outputName, readInputOrStream } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { MEDIA_MIME } from "./common";
 import { thumbnailParams } from "./schemas";
@@ -30,7 +30,7 @@ export const mediaThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> =
       const r = await engineCall(
         engine.run({
           op: "thumbnail",
-          input: { data: await readInput(input, ctx, row), filename: input.filename },
+          input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
           outputFormat,
           options: { timestamp: p.timestamp, width: p.width, height: p.height, fit: p.fit },
         }),

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../native-protocol/media/formats";
 import { fontNameFor, resolveFont } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
-import { engineCall, formatOf, outputName, readInput, readTaskFile } from "../kit";
+import { engineCall, formatOf, outputName, readInputOrStream, readTaskFile } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { checkWatermarkSource as checkWatermark } from "../watermark-params";
 import { MEDIA_MIME } from "./common";
@@ -47,7 +47,7 @@ export const mediaWatermark: OperationHandler<Params> = {
       const r = await engineCall(
         engine.run({
           op: "watermark",
-          input: { data: await readInput(input, ctx, row), filename: input.filename },
+          input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
           outputFormat: out,
           options,
           image,

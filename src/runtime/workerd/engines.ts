@@ -14,6 +14,7 @@ import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
 import type { Env } from "../../env";
 import { nativeEngines } from "../../engines/native/engines";
+import { nativeStreamBytes } from "../../runner/settings";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
@@ -50,12 +51,13 @@ export function workerdEngines(
     | "BROWSERS"
     | "BROWSER_REUSE"
     | "WEB_PROFILE"
+    | "NATIVE_STREAM_BYTES"
   > &
     NativeEnv,
   task: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): EngineInstances {
   return {
-    ...nativeEngines(nativeTarget(env), task),
+    ...nativeEngines(nativeTarget(env), { ...task, streamOver: nativeStreamBytes(env) }),
     cloudflare: {},
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),

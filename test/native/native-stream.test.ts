@@ -1,0 +1,278 @@
+/**
+ * The native engine's streamed wire (issue 35, native-protocol/frame.ts): a call whose file is larger than the
+ * Worker holds travels framed — the request's file streamed into the native server, written to the call's folder
+ * as it arrives, the answer's file streamed back from disk. Here with thresholds lowered (NATIVE_STREAM_BYTES's
+ * setting, nativeRpc's `streamOver`) so small corpus files take the streamed path.
+ *
+ * Oracles: the bytes themselves (the framing round trip), Debian's ffprobe on both outputs (the streamed and the
+ * buffered convert of the same file), the HTTP answer (413), /proc (no ffmpeg left after an abort).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  FRAMED_TYPE,
+  FrameError,
+  FrameReader,
+  frame,
+  isStreamed,
+  resolveParts,
+  type StreamedBytes,
+} from "../../native-protocol/frame";
+import { nativeRpc } from "../../src/engines/native/client";
+import type { OperationContext, OutputFile } from "../../src/operations/types";
+import { execute } from "../../src/runner/execute";
+import { corpusPath } from "../support/corpus";
+import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { alive, toolsGone, toolsUnder, until } from "../support/native-oracles";
+import { bytesInput, corpusInput, expectTaskError, testContext } from "../support/pdf-helpers";
+
+/** The lowered threshold: inputs and answers over 64 KiB go framed. */
+const OVER = 64 * 1024;
+
+let native: NativeServer;
+/** A native engine whose framed bodies may be at most 1 MiB (NATIVE_MAX_STREAM_MB=1). */
+let small: NativeServer;
+let root: string;
+let scratch: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "native-stream-root-"));
+  scratch = mkdtempSync(join(tmpdir(), "native-stream-"));
+  [native, small] = await Promise.all([
+    startNativeEngine({ NATIVE_WORK_DIR: root }),
+    startNativeEngine({ NATIVE_MAX_STREAM_MB: "1" }),
+  ]);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([native?.stop(), small?.stop()]);
+  for (const d of [root, scratch]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+/** A context with only the native rows, streaming inputs and answers over `OVER` bytes. */
+const streaming = (server = native, signal?: AbortSignal): OperationContext =>
+  testContext({
+    engines: server.engines({ streamOver: OVER, signal }),
+    settings: { nativeStreamBytes: OVER } as never,
+    ...(signal ? { signal } : {}),
+  });
+/** The same engines on today's buffered wire. */
+const buffered = (): OperationContext => testContext({ engines: native.engines() });
+
+/** Bytes n, n+1, … (mod 251) of length `len`. */
+const run = (len: number, from = 0) => Uint8Array.from({ length: len }, (_, i) => (from + i) % 251);
+/** `bytes` as a StreamedBytes, in chunks of `chunk`. */
+function streamOf(bytes: Uint8Array, chunk = 10_000, length = bytes.byteLength): StreamedBytes {
+  let at = 0;
+  return {
+    length,
+    stream: new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (at >= bytes.byteLength) return c.close();
+        c.enqueue(bytes.slice(at, (at += chunk)));
+      },
+    }),
+  };
+}
+const readAll = async (s: StreamedBytes) => new Uint8Array(await new Response(s.stream).arrayBuffer());
+
+/** An output written to a file of this test (read whole: these outputs are small). */
+async function saved(f: OutputFile, ext: string): Promise<string> {
+  const bytes = f.data instanceof Uint8Array ? f.data : new Uint8Array(await new Response(f.data.stream).arrayBuffer());
+  const path = join(scratch, `${Math.random().toString(36).slice(2)}.${ext}`);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** ffprobe's duration, stream codecs and frame counts (counted by decoding). */
+function probe(path: string): { duration: number; codecs: string[]; frames: number[] } {
+  const j = JSON.parse(
+    execFileSync("ffprobe", [
+      "-v",
+      "error",
+      "-count_frames",
+      "-print_format",
+      "json",
+      "-show_format",
+      "-show_streams",
+      path,
+    ]).toString(),
+  );
+  return {
+    duration: Number(j.format.duration),
+    codecs: j.streams.map((s: { codec_name: string }) => s.codec_name),
+    frames: j.streams.map((s: { nb_read_frames?: string }) => Number(s.nb_read_frames)),
+  };
+}
+
+describe("the framing round-trips (frame → FrameReader, and nativeRpc both ways)", () => {
+  it("parts of 0 bytes, several parts, a part exactly at the threshold and one byte over", async () => {
+    const value = {
+      empty: new Uint8Array(0),
+      list: [run(3), streamOf(run(OVER, 1)), streamOf(run(OVER + 1, 2))],
+      text: "kept as JSON",
+      at: run(OVER, 3),
+      emptyStream: streamOf(new Uint8Array(0)),
+    };
+    let sentLength = "";
+    let bodyBytes = 0;
+    // a server of the framed wire that reads every part whole and answers the same value framed
+    const echo = nativeRpc(
+      async (_path, init) => {
+        sentLength = new Headers(init!.headers).get("content-length") ?? "";
+        expect(new Headers(init!.headers).get("content-type")).toBe(FRAMED_TYPE);
+        const r = new FrameReader(
+          (init!.body as ReadableStream<Uint8Array>).pipeThrough(
+            new TransformStream({ transform: (c, t) => ((bodyBytes += c.byteLength), t.enqueue(c)) }),
+          ),
+        );
+        const { value: v, sizes } = await r.header();
+        expect(sizes).toEqual([0, 3, OVER, OVER + 1, OVER, 0]);
+        const parts = [];
+        for (const n of sizes) parts.push(await r.read(n));
+        await r.end();
+        const f = frame(resolveParts(v, parts));
+        return new Response(f.body, { headers: { "content-type": FRAMED_TYPE, "content-length": String(f.length) } });
+      },
+      "echo",
+      { streamOver: OVER },
+    );
+    const back = (await echo.invoke("run", value)) as Record<string, any>;
+    expect(Number(sentLength)).toBe(bodyBytes);
+    expect(back.text).toBe("kept as JSON");
+    // up to the first part over the threshold: bytes; from it on: streams, read in order
+    expect(back.empty).toEqual(new Uint8Array(0));
+    expect(back.list[0]).toEqual(run(3));
+    expect(back.list[1]).toEqual(run(OVER, 1));
+    expect(isStreamed(back.list[2])).toBe(true);
+    expect(isStreamed(back.at)).toBe(true);
+    expect(isStreamed(back.emptyStream)).toBe(true);
+    expect(back.list[2].length).toBe(OVER + 1);
+    expect(await readAll(back.list[2])).toEqual(run(OVER + 1, 2));
+    expect(await readAll(back.at)).toEqual(run(OVER, 3));
+    expect(await readAll(back.emptyStream)).toEqual(new Uint8Array(0));
+  });
+
+  it("a stream shorter or longer than its declared length errors the body (FrameError), and a cut body fails the reader", async () => {
+    const short = frame({ f: streamOf(run(100), 10, 101) });
+    await expect(new Response(short.body).arrayBuffer()).rejects.toBeInstanceOf(FrameError);
+    const long = frame({ f: streamOf(run(102), 10, 101) });
+    await expect(new Response(long.body).arrayBuffer()).rejects.toBeInstanceOf(FrameError);
+    const whole = new Uint8Array(await new Response(frame({ f: run(1000) }).body).arrayBuffer());
+    const cut = new FrameReader(new Response(whole.subarray(0, whole.byteLength - 1)).body!);
+    const { sizes } = await cut.header();
+    await expect(cut.read(sizes[0]!)).rejects.toThrow(/ended before its parts/);
+    const extra = new Uint8Array(whole.byteLength + 1);
+    extra.set(whole);
+    const more = new FrameReader(new Response(extra).body!);
+    await more.read((await more.header()).sizes[0]!);
+    await expect(more.end()).rejects.toThrow(/longer than its parts/);
+  });
+});
+
+describe("a streamed ffmpeg convert", () => {
+  const rel = "video/ffmpegwasm-Big_Buck_Bunny_180_10s.webm";
+
+  it("gives what the buffered path gives (ffprobe: duration, codecs, frames); input and answer went framed", async () => {
+    const input = corpusInput(rel);
+    expect(input.size).toBeGreaterThan(OVER);
+    const [s, b] = await Promise.all([
+      execute("convert", { output_format: "mkv" }, [input], streaming()),
+      execute("convert", { output_format: "mkv" }, [corpusInput(rel)], buffered()),
+    ]);
+    expect(s.engine.name).toBe("ffmpeg-native");
+    // a StreamedBytes answer comes only from a framed call (a buffered answer is bytes)
+    expect(isStreamed(s.out.files[0]!.data)).toBe(true);
+    expect(b.out.files[0]!.data).toBeInstanceOf(Uint8Array);
+    const [ps, pb] = [probe(await saved(s.out.files[0]!, "mkv")), probe(await saved(b.out.files[0]!, "mkv"))];
+    expect(ps.codecs).toEqual(["h264"]); // the clip has no audio (ffprobe of the corpus file: vp9 alone)
+    expect(ps).toEqual(pb);
+    // and the source's own duration (ffprobe of the corpus file)
+    expect(Math.abs(ps.duration - probe(corpusPath(rel)).duration)).toBeLessThan(0.1);
+  });
+
+  it("an input exactly at the threshold goes buffered (bytes back), one byte over goes framed", async () => {
+    const bytes = new Uint8Array(readFileSync(corpusPath(rel)));
+    const at = testContext({
+      engines: native.engines({ streamOver: bytes.byteLength }),
+      settings: { nativeStreamBytes: bytes.byteLength } as never,
+    });
+    const r = await execute(
+      "convert",
+      { output_format: "webm", video_codec: "copy" },
+      [bytesInput("a.webm", bytes)],
+      at,
+    );
+    expect(r.out.files[0]!.data).toBeInstanceOf(Uint8Array);
+    const over = testContext({
+      engines: native.engines({ streamOver: OVER }),
+      settings: { nativeStreamBytes: bytes.byteLength - 1 } as never,
+    });
+    const o = await execute(
+      "convert",
+      { output_format: "webm", video_codec: "copy" },
+      [bytesInput("a.webm", bytes)],
+      over,
+    );
+    expect(isStreamed(o.out.files[0]!.data)).toBe(true);
+    expect(probe(await saved(o.out.files[0]!, "webm"))).toEqual(probe(await saved(r.out.files[0]!, "webm")));
+  });
+
+  it("over the server's framed-body limit (NATIVE_MAX_STREAM_MB=1) → OVER_BUDGET from its 413, naming the limit", async () => {
+    const big = corpusInput("video/tika-testVideoMp4.mp4"); // 1.05 MB > 1 MiB
+    expect(big.size).toBeGreaterThan(1024 * 1024);
+    const err = await expectTaskError(
+      () => execute("convert", { output_format: "mkv" }, [big], streaming(small)),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toContain(`Request body over ${1024 * 1024} bytes.`);
+    // the same server takes a streamed file under its limit
+    const ok = await execute(
+      "convert",
+      { output_format: "mkv", video_codec: "copy" },
+      [corpusInput(rel)],
+      streaming(small),
+    );
+    expect(probe(await saved(ok.out.files[0]!, "mkv")).codecs).toEqual(probe(corpusPath(rel)).codecs);
+  });
+
+  it("aborting the task mid-run kills ffmpeg: no ffmpeg left under the server's work root, and the next call works", async () => {
+    // a 40 s 640×360 clip to HEVC: minutes of x265 here, far past the wait below; only the abort can end it sooner
+    const src = join(scratch, "long.mkv");
+    execFileSync("ffmpeg", [
+      "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-t", "40",
+      "-c:v", "mpeg4", "-q:v", "2", src,
+    ]); // prettier-ignore
+    const ac = new AbortController();
+    const pending = execute(
+      "convert",
+      { output_format: "mp4", video_codec: "x265" },
+      [bytesInput("long.mkv", new Uint8Array(readFileSync(src)))],
+      streaming(native, ac.signal),
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const ffmpegs = () => toolsUnder(root).filter((p) => /ffmpeg/.test(p.cmd) && / -i /.test(p.cmd));
+    expect(await until(() => ffmpegs().length > 0, 60_000), "ffmpeg started on the streamed input").toBe(true);
+    const seen = ffmpegs();
+    const pids = seen.map((p) => p.pid);
+    expect(ffmpegs()[0]!.cmd).toContain(root);
+    ac.abort(new Error("The test cancelled the task."));
+    const err = await pending;
+    expect(err).toBeInstanceOf(Error);
+    expect(await toolsGone(root, 30_000), "tools still running after the abort").toEqual([]);
+    // an exiting process has no command line left before it is reaped: wait for the pids themselves
+    await until(() => pids.filter(alive).length === 0, 30_000);
+    expect(pids.filter(alive), JSON.stringify(seen)).toEqual([]);
+    const next = await execute(
+      "convert",
+      { output_format: "mkv", video_codec: "copy" },
+      [corpusInput(rel)],
+      streaming(),
+    );
+    expect(probe(await saved(next.out.files[0]!, "mkv")).codecs).toEqual(probe(corpusPath(rel)).codecs);
+  });
+});
