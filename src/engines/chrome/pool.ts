@@ -102,16 +102,16 @@ export class ChromePool {
   /** Slots being reset for reuse (counted as spares to come by refill). */
   private resetting = 0;
 
+  private binding: BrowserWorker;
+  private profile: boolean;
+  private open?: () => Promise<Browser>;
+
   /**
    * @param binding Browser Rendering (`BROWSER`)
    * @param profile log each rendering's phases (WEB_PROFILE=1)
    * @param open how the shared browser is had instead of the binding's sessions (`npm run bench -- web` drives the
    *   pool against a Chromium of its own, to measure the engine without the local binding's relay)
    */
-  private binding: BrowserWorker;
-  private profile: boolean;
-  private open?: () => Promise<Browser>;
-
   constructor(binding: BrowserWorker, profile = false, open?: () => Promise<Browser>) {
     this.binding = binding;
     this.profile = profile;
