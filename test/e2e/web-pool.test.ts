@@ -14,6 +14,7 @@ import { corpusPath } from "../support/corpus";
 import { pdfinfo, run, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
 import { sharedServer } from "../support/servers";
+import { startCountingServer } from "../support/hostile-probes";
 
 const guarded = sharedServer("guarded");
 
@@ -86,6 +87,38 @@ describe("the shared browser: renderings side by side", () => {
         // about:blank and the document: the planting task's entries are gone
         expect(Number(/history=(\d+)/.exec(t)?.[1])).toBeLessThanOrEqual(2);
       }
+    }
+  });
+
+  it("a page cannot open another window, whose requests the guard would not see: no loopback request is made", async () => {
+    const probe = await startCountingServer();
+    try {
+      const u = `http://127.0.0.1:${probe.port}`;
+      // every way a document opens a window without a user: window.open, document.open's 3-argument form, a link, a
+      // form and a submit button aimed at _blank (clicked, submitted, dispatched), an iframe's window.open
+      const html = `<!doctype html><h1>POPUPS TRIED</h1>
+        <form id="f" action="${u}/form" target="_blank"></form>
+        <form id="g" action="${u}/form-button"><button id="b" formtarget="_blank">go</button></form>
+        <iframe srcdoc="<script>open('${u}/iframe-open')</script>"></iframe>
+        <script>
+          open("${u}/window-open");
+          document.open("${u}/document-open", "w", "");
+          const a = document.createElement("a"); a.href = "${u}/link"; a.target = "_blank"; document.body.append(a);
+          a.click(); a.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+          document.getElementById("f").submit(); document.getElementById("f").requestSubmit();
+          document.getElementById("b").click();
+        </script>`;
+      const r = await toPdf(html, "popups.html");
+      expect(r.task.status, JSON.stringify(r.task)).toBe("finished");
+      expect(text(r.path)).toContain("POPUPS TRIED");
+      // a popup's page would have loaded by now
+      await new Promise((done) => setTimeout(done, 1500));
+      expect(probe.hits).toEqual([]);
+      // and the page it ran on is not handed to the next task (it was closed or reset): the next rendering works
+      const next = await toPdf("<!doctype html><h1>AFTER POPUPS</h1>", "after.html");
+      expect(text(next.path)).toContain("AFTER POPUPS");
+    } finally {
+      await probe.close();
     }
   });
 

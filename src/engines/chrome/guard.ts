@@ -8,14 +8,83 @@
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { refuseUrl } from "../../security/ssrf";
 
-/** Removes the APIs whose connections request interception does not see (runs in the page). */
+/**
+ * Removes what request interception does not see (runs in every document of the page, before its scripts): the APIs
+ * whose connections bypass it — WebSocket, WebRTC, (shared) workers — and every way a document opens another window,
+ * whose page would have no guard: window.open and document.open's three-argument form return null, and links, areas
+ * and forms aimed at another window (a `target` other than _self/_parent/_top, or `<base target>`) neither navigate nor
+ * submit. The overrides cannot be redefined by the page's own scripts.
+ */
 function disableUninterceptable(): void {
-  for (const name of ["WebSocket", "RTCPeerConnection", "webkitRTCPeerConnection", "Worker", "SharedWorker"]) {
+  const lock = (o: object, name: string, value: unknown) => {
     try {
-      Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false });
+      Object.defineProperty(o, name, { value, configurable: false, writable: false });
     } catch {
       // already locked
     }
+  };
+  for (const name of ["WebSocket", "RTCPeerConnection", "webkitRTCPeerConnection", "Worker", "SharedWorker"])
+    lock(globalThis, name, undefined);
+  lock(globalThis, "open", () => null);
+  const doc = (globalThis as unknown as { Document?: { prototype: { open: (...a: unknown[]) => unknown } } }).Document;
+  if (doc) {
+    const open = doc.prototype.open;
+    lock(doc.prototype, "open", function (this: unknown, ...args: unknown[]) {
+      return args.length > 2 ? null : open.apply(this, args);
+    });
+  }
+  // prototypes, not listeners: document.open (the pool writes each task's HTML with it) erases a window's listeners
+  type El = {
+    target?: string;
+    formTarget?: string;
+    tagName?: string;
+    type?: string;
+    form?: El | null;
+    ownerDocument?: { querySelector(s: string): El | null };
+  };
+  const aimed = (target: string | undefined, el: El) => {
+    const t = (target || el.ownerDocument?.querySelector("base[target]")?.target || "").toLowerCase();
+    return t !== "" && t !== "_self" && t !== "_parent" && t !== "_top";
+  };
+  /** Whether activating `el` would open another window: a link or area, a submit button or its form, aimed elsewhere. */
+  const opens = (el: El | null | undefined) => {
+    if (!el) return false;
+    const tag = (el.tagName || "").toUpperCase();
+    if (tag === "A" || tag === "AREA") return aimed(el.target, el);
+    if (tag === "FORM") return aimed(el.target, el);
+    if ((tag === "BUTTON" || tag === "INPUT") && (el.type === "submit" || el.type === "image") && el.form)
+      return aimed(el.formTarget || el.form.target, el);
+    return false;
+  };
+  const g = globalThis as unknown as {
+    HTMLElement?: { prototype: { click(): void } };
+    HTMLFormElement?: { prototype: { submit(): void; requestSubmit(s?: El): void } };
+    EventTarget?: { prototype: { dispatchEvent(e: { type: string }): boolean } };
+  };
+  const element = g.HTMLElement?.prototype;
+  if (element) {
+    const click = element.click;
+    lock(element, "click", function (this: El) {
+      if (!opens(this)) click.call(this);
+    });
+  }
+  const form = g.HTMLFormElement?.prototype;
+  if (form) {
+    const submit = form.submit;
+    const requestSubmit = form.requestSubmit;
+    lock(form, "submit", function (this: El) {
+      if (!opens(this)) submit.call(this);
+    });
+    lock(form, "requestSubmit", function (this: El, submitter?: El) {
+      if (!opens(submitter ?? this) && !opens(this)) requestSubmit.call(this, submitter);
+    });
+  }
+  const target = g.EventTarget?.prototype;
+  if (target) {
+    const dispatch = target.dispatchEvent;
+    lock(target, "dispatchEvent", function (this: El, e: { type: string }) {
+      return e.type === "click" && opens(this) ? false : dispatch.call(this, e);
+    });
   }
 }
 
@@ -70,6 +139,14 @@ export async function installGuard(page: Page, state: GuardState): Promise<void>
   // on every document the page loads, and on the one it has now (setContent writes into it)
   await page.evaluateOnNewDocument(disableUninterceptable);
   await page.evaluate(disableUninterceptable);
+  // a window opened anyway (a way the page script above does not know) is closed as soon as it appears
+  page.browserContext().on("targetcreated", (t) => {
+    if (t.type() === "page" && t !== page.target())
+      void t.page().then(
+        (p) => p?.close().catch(() => {}),
+        () => {},
+      );
+  });
   await page.setRequestInterception(true);
   page.on("request", (r: HTTPRequest) => {
     if (r.isInterceptResolutionHandled()) return;
