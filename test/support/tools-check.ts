@@ -74,6 +74,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   sdw2html: "libstaroffice-tools",
   sd2text: "libstaroffice-tools",
   inkscape: "inkscape",
+  // issue 33: Survex writes the Skencil fixture again from its survey (test/native/native-sketch.test.ts)
+  cavern: "survex",
+  survexport: "survex-aven",
   zip: "zip",
   php: "php-cli",
   phpunit: "phpunit",
