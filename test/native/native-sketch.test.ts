@@ -157,6 +157,57 @@ describe("Skencil and sK1 fixtures to svg, pdf, png, eps, ps, emf, wmf, dxf (Pyt
   }, 60_000);
 });
 
+describe("the reader's parts on small documents written here (features the fixtures lack)", () => {
+  it("an embedded PNG bitmap (bm + base64 + '-', then im) is drawn where im() puts it", async () => {
+    const red = spawnSync("convert", ["-size", "8x4", "xc:#ff0000", "png:-"]).stdout as Buffer;
+    const b64 = red
+      .toString("base64")
+      .match(/.{1,60}/g)!
+      .join("\n");
+    const doc = `##Sketch 1 2\ndocument()\nlayout((100,50),0)\nlayer('L',1,1,0,0,(0,0,0))\nbm(7)\n${b64}\n-\nim((12.5,0,0,12.5,0,0),7)\n`;
+    const r = await convert("bitmap.sk", utf8(doc), "png", { width: 200 });
+    const png = saved(dataOf(r.out.files[0]!), "png");
+    const px = (x: number, y: number) =>
+      spawnSync("convert", [png, "-background", "white", "-flatten", "-format", `%[pixel:p{${x},${y}}]`, "info:"], {
+        encoding: "utf8",
+      }).stdout;
+    // 8 × 4 px at 12.5 pt a px = 100 × 50 pt: the whole page, red (ImageMagick names the colour)
+    expect(px(100, 50)).toMatch(/red|rgba?\(255,0,0/);
+    expect(r.out.extra?.warnings).toBeUndefined();
+  }, 60_000);
+
+  it("strings with escapes, keyword arguments, ellipses, rounded rectangles, dashes, groups, an unknown call", async () => {
+    const doc = [
+      "##Sketch 1 2",
+      "document()",
+      "layout('A5',1)",
+      "layer('Ebene \\xe9',1,1,0,0,(0,0,0))",
+      "G()",
+      "fp((0,0,1))",
+      "lw(2)",
+      "ld((1,2))",
+      "e(50,0,0,30,100,100)",
+      "r(80,0,0,40,200,100,0.2,0.2)",
+      "e(40,0,0,40,300,200,0,1.5,arc_type=2)",
+      "G_()",
+      "Fn('Helvetica-Bold')",
+      "Fs(18)",
+      "txt('caf\\xe9 \\'quoted\\' \\u263a <&>',(50,300),2)",
+      "gizmo(1,[2,3],k='v')",
+    ].join("\n");
+    const r = await convert("feat.sk", utf8(doc), "svg");
+    const path = saved(dataOf(r.out.files[0]!), "svg");
+    const got = svgCounts(path);
+    expect(got.paths).toBe(3);
+    expect(got.texts).toEqual(["café 'quoted' \u263a <&>"]);
+    expect(readFileSync(path, "utf8")).toMatch(/stroke-dasharray/);
+    expect(r.out.extra?.warnings).toEqual(["feat.sk: line 16: gizmo() is not a call this reader knows; skipped"]);
+    // A5 landscape: 595.276 × 419.528 pt
+    const pdf = saved(dataOf((await convert("feat.sk", utf8(doc), "pdf")).out.files[0]!), "pdf");
+    expect(pdfInfo(pdf)["Page size"]).toMatch(/^595\.\d+ x 419\.\d+ pts/);
+  }, 60_000);
+});
+
 describe("hostile Skencil/sK1 input: coded errors or warnings, quickly, nothing outside read", () => {
   const head = "##Sketch 1 2\ndocument()\nlayout('A4',0)\nlayer('L',1,1,0,0,(0,0,0))\n";
   const fast = async (name: string, text: string | Uint8Array, code: string, match: RegExp) => {

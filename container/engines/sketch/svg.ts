@@ -327,7 +327,7 @@ class Reader {
     // a bitmap's pixel (0, 0) is its top left; Skencil's image space has y upwards over its height
     this.emit(
       `<image transform="matrix(${m.map(fmt).join(" ")}) matrix(1 0 0 -1 0 ${h})" width="${w}" height="${h}" ` +
-        `preserveAspectRatio="none" href="${mime}"/>`,
+        `preserveAspectRatio="none" xlink:href="${mime}"/>`,
     );
   }
 
@@ -566,7 +566,8 @@ class Reader {
     const body = this.out.join("\n");
     return (
       `<?xml version="1.0" encoding="UTF-8"?>\n` +
-      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" ` +
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ` +
+      `xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" ` +
       // the size in px (96 per inch) for the page's points: Inkscape 1.2's DXF export crashes on "pt" units
       `width="${fmt((this.width * 4) / 3)}" height="${fmt((this.height * 4) / 3)}" ` +
       `viewBox="0 0 ${fmt(this.width)} ${fmt(this.height)}">\n` +
