@@ -231,6 +231,10 @@ describe("hostile Skencil/sK1 input: coded errors or warnings, quickly, nothing 
     await fast("bomb.sk", bomb, "OVER_BUDGET", /path nodes/);
   }, 60_000);
 
+  it("2,000,001 style calls (no node among them) → OVER_BUDGET", async () => {
+    await fast("calls.sk", `${head}${"le()\n".repeat(2_000_001)}`, "OVER_BUDGET", /calls/);
+  }, 60_000);
+
   it("groups nested 500 deep → OVER_BUDGET", async () => {
     await fast("deep.sk", `${head}${"G()\n".repeat(500)}${"G_()\n".repeat(500)}`, "OVER_BUDGET", /nested/);
   }, 60_000);

@@ -212,11 +212,12 @@ export function parseCall(text: string, line: number): SketchCall {
 }
 
 /**
- * The calls of a whole document after its header line, blank lines and "#" comments left out.
+ * Reads a whole document, handing each call after the header line to `onCall` as it is parsed (so no list of
+ * millions of calls is held), blank lines and "#" comments left out. Returns the dialect.
  * @throws SketchError OPEN_FAILED (no header, a NUL byte, a malformed line, a bitmap without its end
  * line), OVER_BUDGET (more than `maxCalls` calls, a line over 1 MiB)
  */
-export function parseDocument(text: string, maxCalls: number): { dialect: SketchDialect; calls: SketchCall[] } {
+export function parseDocument(text: string, maxCalls: number, onCall: (call: SketchCall) => void): SketchDialect {
   if (text.includes("\0")) throw new SketchError("OPEN_FAILED", "the file holds NUL bytes: it is not a text drawing");
   const lines = text.split(/\r\n|\r|\n/);
   const dialect = sketchDialect(lines[0] ?? "");
@@ -225,14 +226,14 @@ export function parseDocument(text: string, maxCalls: number): { dialect: Sketch
       "OPEN_FAILED",
       'not a Skencil or sK1 drawing: the first line is not "##Sketch 1 N" or "##sK1 1 N"',
     );
-  const calls: SketchCall[] = [];
+  let calls = 0;
   for (let n = 1; n < lines.length; n++) {
     const raw = lines[n]!;
     if (raw.length > MAX_LINE)
       throw new SketchError("OVER_BUDGET", `line ${n + 1} is over ${MAX_LINE} characters long`);
     const t = raw.trim();
     if (t === "" || t.startsWith("#")) continue;
-    if (calls.length >= maxCalls)
+    if (++calls > maxCalls)
       throw new SketchError("OVER_BUDGET", `the drawing has over ${maxCalls} calls; at most ${maxCalls} are read`);
     const call = parseCall(t, n + 1);
     if (call.name === "bm" && call.args.length < 2 && call.kwargs.filename === undefined) {
@@ -255,7 +256,7 @@ export function parseDocument(text: string, maxCalls: number): { dialect: Sketch
       call.data = parts.join("");
       n = end;
     }
-    calls.push(call);
+    onCall(call);
   }
-  return { dialect, calls };
+  return dialect;
 }

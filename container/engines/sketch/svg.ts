@@ -610,9 +610,8 @@ export function sketchToSvg(data: Uint8Array): SketchSvg {
   } catch {
     text = new TextDecoder("latin1").decode(data);
   }
-  const { calls } = parseDocument(text, SKETCH_LIMITS.maxCalls);
   const reader = new Reader();
-  for (const call of calls) reader.call(call);
+  parseDocument(text, SKETCH_LIMITS.maxCalls, (call) => reader.call(call));
   const svg = reader.finish();
   return { svg, width: reader.width, height: reader.height, warnings: reader.warnings };
 }
