@@ -223,6 +223,14 @@ const SPECS: ToolSpec[] = [
     version: /libredwg-web (\S+)/,
     packages: ["@mlightcad/libredwg-web (npm, in package.json)"],
   },
+  {
+    // dxf → dxf (issue 33): Debian's python3 with ezdxf, running container/engines/cad/dxf_resave.py
+    name: "ezdxf",
+    bins: [UNO_PYTHON],
+    versionArgs: [fileURLToPath(new URL("./engines/cad/dxf_resave.py", import.meta.url)), "--version"],
+    version: /ezdxf (\S+)/,
+    packages: ["python3-ezdxf"],
+  },
 ];
 
 /** The first executable named `bin` on PATH (or `bin` itself when it is an absolute path), or undefined. */

@@ -19,11 +19,17 @@ export const CAD_RASTER_OUTPUTS = ["png", "jpg", "tiff", "gif", "bmp"] as const;
  * came, once LibreDWG has read it). DXF → DWG is not offered: the LibreDWG build has no DWG writer.
  */
 export const DWG_EXTRA_OUTPUTS = ["dxf", "dwg"] as const;
+/** Outputs of a DXF drawing besides {@link CAD_OUTPUTS}: dxf, the drawing read and written again by ezdxf. */
+export const DXF_EXTRA_OUTPUTS = ["dxf"] as const;
 
-/** The pairs the CAD engine converts: every input to {@link CAD_OUTPUTS}, DWG also to {@link DWG_EXTRA_OUTPUTS}. */
+/**
+ * The pairs the CAD engine converts: every input to {@link CAD_OUTPUTS}, DWG also to {@link DWG_EXTRA_OUTPUTS},
+ * DXF also to {@link DXF_EXTRA_OUTPUTS}.
+ */
 export const CAD_PAIRS: readonly { input: string; output: string }[] = [
   ...CAD_INPUTS.flatMap((input) => CAD_OUTPUTS.map((output) => ({ input, output }))),
   ...DWG_EXTRA_OUTPUTS.map((output) => ({ input: "dwg", output })),
+  ...DXF_EXTRA_OUTPUTS.map((output) => ({ input: "dxf", output })),
 ];
 
 /** One output format of a drawing. */

@@ -4,8 +4,25 @@
  * converts it. Formats are lower-case extensions; sizes in pixels. Imports nothing.
  */
 
-/** Drawings read: Inkscape's own importers (svg, svgz, ai, emf, wmf, cdr, vsd, vsdx), eps/ps through Ghostscript, cgm through LibreOffice Draw. */
-export const VECTOR_INPUTS = ["svg", "svgz", "ai", "eps", "ps", "emf", "wmf", "cdr", "vsd", "vsdx", "cgm"] as const;
+/**
+ * Drawings read: Inkscape's own importers (svg, svgz, ai, emf, wmf, cdr, vsd, vsdx), eps/ps through Ghostscript,
+ * cgm through LibreOffice Draw, sk/sk1 (Skencil, sK1) through the engine's own reader (container/engines/sketch/).
+ */
+export const VECTOR_INPUTS = [
+  "svg",
+  "svgz",
+  "ai",
+  "eps",
+  "ps",
+  "emf",
+  "wmf",
+  "cdr",
+  "vsd",
+  "vsdx",
+  "cgm",
+  "sk",
+  "sk1",
+] as const;
 
 /** Vector outputs Inkscape writes. */
 export const VECTOR_OUTPUTS = ["svg", "pdf", "eps", "ps", "emf", "wmf", "dxf"] as const;

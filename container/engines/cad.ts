@@ -8,11 +8,19 @@
  * drawing's labels). DWG (R13 to 2018): Debian 12 has no DWG reader, so LibreDWG 0.13 compiled to
  * WebAssembly (npm @mlightcad/libredwg-web, GPL-3.0, run as its own Node process: cad/dwg_to_dxf.ts) writes
  * the drawing as DXF first, which then takes the DXF path; dwg → dxf is that DXF, dwg → dwg the drawing as
- * it came once LibreDWG has read it (the build writes no DWG, so dxf → dwg is not offered).
+ * it came once LibreDWG has read it (the build writes no DWG, so dxf → dwg is not offered). dxf → dxf: the
+ * drawing read and written again by ezdxf (Debian's python3-ezdxf, cad/dxf_resave.py; LibreDWG's WebAssembly
+ * build has no DXF reader), in the DXF version it came in.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CAD_OUTPUTS, CAD_RASTER_OUTPUTS, DWG_EXTRA_OUTPUTS, type CadRequest } from "../../native-protocol/cad.ts";
+import {
+  CAD_OUTPUTS,
+  CAD_RASTER_OUTPUTS,
+  DWG_EXTRA_OUTPUTS,
+  DXF_EXTRA_OUTPUTS,
+  type CadRequest,
+} from "../../native-protocol/cad.ts";
 import { UNO_PYTHON, which } from "../tools.ts";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 
@@ -20,6 +28,8 @@ import { NativeError, check, get, put, run, tool, why, type NativeCall, type Nat
 export const DXF_INPUT = "/usr/share/inkscape/extensions/dxf_input.py";
 /** The DWG → DXF program (LibreDWG in WebAssembly), run by the server's own Node. */
 export const DWG_TO_DXF = fileURLToPath(new URL("./cad/dwg_to_dxf.ts", import.meta.url));
+/** The DXF → DXF program (ezdxf), run by Debian's python3. */
+export const DXF_RESAVE = fileURLToPath(new URL("./cad/dxf_resave.py", import.meta.url));
 /** Codes dwg_to_dxf.ts prints as "CODE: message" on stderr. */
 const DWG_CODES = new Set(["OPEN_FAILED", "UNSUPPORTED"]);
 /** Node's own JavaScript heap for dwg_to_dxf.ts, MB (the drawing lives in the WebAssembly memory). */
@@ -106,10 +116,25 @@ async function dwgToDxf(call: NativeCall, data: Uint8Array, filename: string): P
     throw new NativeError("OPEN_FAILED", `LibreDWG wrote no DXF for ${filename}.`);
 }
 
+/**
+ * DXF → DXF: in.dxf read and written again as out.dxf by ezdxf (cad/dxf_resave.py) under the call's limits.
+ * @throws NativeError OPEN_FAILED (a DXF ezdxf cannot read or repair), TIMEOUT, ENGINE_UNAVAILABLE (no ezdxf)
+ */
+async function resaveDxf(call: NativeCall, filename: string): Promise<Uint8Array> {
+  const python = tool(call, "ezdxf").path;
+  const r = await run(call, python, [DXF_RESAVE, "in.dxf", "out.dxf"]);
+  check(r, "ezdxf", (text) => {
+    const m = /^OPEN_FAILED: (.*)$/m.exec(text);
+    return new NativeError("OPEN_FAILED", `ezdxf could not read ${filename}: ${m ? m[1] : why(text)}`);
+  });
+  if (!existsSync(`${call.work}/out.dxf`)) throw new NativeError("OPEN_FAILED", `ezdxf wrote no DXF for ${filename}.`);
+  return get(call, "out.dxf");
+}
+
 async function convert(req: CadRequest, call: NativeCall) {
   const format = req.format;
   const dwg = isDwg(req.input.data);
-  const offered = [...CAD_OUTPUTS, ...(dwg ? DWG_EXTRA_OUTPUTS : [])] as readonly string[];
+  const offered = [...CAD_OUTPUTS, ...(dwg ? DWG_EXTRA_OUTPUTS : DXF_EXTRA_OUTPUTS)] as readonly string[];
   if (!offered.includes(format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `${dwg ? "DWG" : "DXF"} drawings are not converted to ${format}.`);
   if (dwg) {
@@ -119,6 +144,7 @@ async function convert(req: CadRequest, call: NativeCall) {
   } else {
     sniffDxf(req.input.data, req.input.filename);
     await put(call, "in.dxf", req.input.data);
+    if (format === "dxf") return { data: await resaveDxf(call, req.input.filename) };
   }
   const inkscape = tool(call, "inkscape-cad").path;
   const imported = await run(call, UNO_PYTHON, [DXF_INPUT, "--scalemethod=auto", "--output=drawing.svg", "in.dxf"], {

@@ -9,6 +9,8 @@
  * - eps, ps: Ghostscript (`-dSAFER`, pdfwrite; eps cropped to its bounding box) → PDF → Inkscape; Inkscape's
  *   own PostScript import needs a display (it aborts headless: "Can't create a GtkStyleContext").
  * - cgm: LibreOffice Draw's CGM import → PDF (a soffice of its own, profile in the call's folder) → Inkscape.
+ * - sk, sk1 (Skencil, sK1): no tool in Debian or npm reads them; sketch/svg.ts reads the document into SVG,
+ *   which Inkscape exports (what it leaves out or approximates comes back as the task's warnings).
  * Outputs: Inkscape's exporters for the vector formats (svg as plain SVG); png by Inkscape at
  * `pixel_density` (default 96) or width/height; jpg, webp, gif, tiff, bmp, ico, psd from that png by the
  * native ImageMagick (flattened on white where the format has no alpha). `text_to_path` turns text into
@@ -22,6 +24,8 @@ import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "../../nati
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { safeSvg, svgSize } from "./svg-safe.ts";
 import { oddOfDrawing } from "./vector-odd.ts";
+import { SketchError } from "./sketch/parse.ts";
+import { sketchToSvg } from "./sketch/svg.ts";
 
 /** Largest SVG after inflating an svgz, bytes. */
 const MAX_SVG_BYTES = 64 * 1024 * 1024;
@@ -111,9 +115,24 @@ async function cgmToPdf(call: NativeCall, req: VectorRequest): Promise<string> {
   return out;
 }
 
-/** The file Inkscape opens for the request. */
-async function inkscapeInput(call: NativeCall, req: VectorRequest): Promise<string> {
+/** A Skencil/sK1 document → in.svg (sketch/svg.ts); its warnings pushed to `warnings`. @throws NativeError */
+async function sketchInput(call: NativeCall, req: VectorRequest, warnings: string[]): Promise<string> {
+  try {
+    const r = sketchToSvg(req.input.data);
+    warnings.push(...r.warnings.map((w) => `${req.input.filename}: ${w}`));
+    return await put(call, "in.svg", new TextEncoder().encode(r.svg));
+  } catch (err) {
+    if (err instanceof SketchError) throw new NativeError(err.code, `${req.input.filename}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The file Inkscape opens for the request; what an input reader left out is pushed to `warnings`. */
+async function inkscapeInput(call: NativeCall, req: VectorRequest, warnings: string[] = []): Promise<string> {
   switch (req.inputFormat) {
+    case "sk":
+    case "sk1":
+      return sketchInput(call, req, warnings);
     case "svg":
     case "svgz":
       return put(
@@ -181,17 +200,23 @@ async function odd(req: VectorRequest, call: NativeCall, inkscape: string, src: 
   return { data: oddOfDrawing(await get(call, "odd.svg"), png, cm(v.getUint32(16)), cm(v.getUint32(20))) };
 }
 
-/** vector convert: request → {data}. @throws NativeError */
-async function convert(req: VectorRequest, call: NativeCall): Promise<{ data: Uint8Array }> {
+/** vector convert: request → {data, warnings}. @throws NativeError */
+async function convert(req: VectorRequest, call: NativeCall): Promise<{ data: Uint8Array; warnings?: string[] }> {
+  const warnings: string[] = [];
+  const r = await convertDrawing(req, call, warnings);
+  return warnings.length ? { ...r, warnings } : r;
+}
+
+async function convertDrawing(req: VectorRequest, call: NativeCall, warnings: string[]): Promise<{ data: Uint8Array }> {
   if (!(VECTOR_INPUTS as readonly string[]).includes(req.inputFormat))
     throw new NativeError("UNSUPPORTED", `Inkscape does not read ${req.inputFormat} here.`);
   const out = req.outputFormat;
-  if (out === "odd") return odd(req, call, tool(call, "inkscape").path, await inkscapeInput(call, req));
+  if (out === "odd") return odd(req, call, tool(call, "inkscape").path, await inkscapeInput(call, req, warnings));
   const raster = RASTER.has(out);
   if (!raster && !(VECTOR_OUTPUTS as readonly string[]).includes(out))
     throw new NativeError("UNSUPPORTED", `Inkscape does not write ${out} here.`);
   const inkscape = tool(call, "inkscape");
-  const src = await inkscapeInput(call, req);
+  const src = await inkscapeInput(call, req, warnings);
   if (raster && src.endsWith("in.svg")) checkRaster(req, new TextDecoder().decode(await get(call, "in.svg")));
   const o = req.options;
   const type = raster ? "png" : out;

@@ -433,8 +433,8 @@ export const ENGINES = [
     aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
   },
   {
-    // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw
-    // (container/engines/inkscape.ts). svg → raster is resvg's first (its row above), this one takes pins and the rest
+    // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw, sk/sk1 through
+    // the engine's own Skencil/sK1 reader (container/engines/inkscape.ts, sketch/). svg → raster is resvg's first (its row above), this one takes pins and the rest
     name: "inkscape",
     version: NATIVE_VERSIONS.inkscape,
     kind: "vector",

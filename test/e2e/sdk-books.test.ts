@@ -1,7 +1,7 @@
 /**
  * Issue 33, end to end through the official SDK under `npm start` (the native engine as a local process):
  * a font, an e-book and a CAD drawing of the corpus uploaded, converted and exported — ttf → woff2
- * (fontTools), epub → mobi and fb2 → pdf (calibre), dxf → pdf and png (Inkscape) — and the catalogue
+ * (fontTools), epub → mobi and fb2 → pdf (calibre), dxf → pdf, png and dxf (Inkscape, ezdxf) — and the catalogue
  * naming those engines. Oracles: fc-scan and Debian's fontTools, the MOBI's PalmDOC text, pdfinfo and
  * pdftotext, identify.
  */
@@ -76,10 +76,11 @@ describe("fonts, e-books and CAD drawings through the SDK", () => {
     expect(run("pdftotext", [files.book[0]!.path, "-"]).out).toContain("Представляется логичным");
   }, 300_000); // calibre renders PDF in two runs (EPUB first); 20 s idle, minutes on a loaded 2-core machine
 
-  it("dxf → pdf (the drawing's text) and → png (not blank)", async () => {
+  it("dxf → pdf (the drawing's text), → png (not blank) and → dxf (its 376 TEXT entities again)", async () => {
     const { job, files, task } = await runCorpusJob(server.base, "cad/tika-testDXF_ascii.dxf", {
       pdf: { operation: "convert", input: "in", output_format: "pdf" },
       png: { operation: "convert", input: "in", output_format: "png", width: 1200 },
+      dxf: { operation: "convert", input: "in", output_format: "dxf" },
     });
     expect(job.status).toBe("finished");
     expect(task("pdf").engine).toBe("inkscape-cad");
@@ -89,6 +90,11 @@ describe("fonts, e-books and CAD drawings through the SDK", () => {
     expect(png).toMatchObject({ format: "PNG", width: 1200 });
     const mean = Number(run("identify", ["-format", "%[fx:mean]", files.png[0]!.path]).out);
     expect(mean).toBeLessThan(0.995);
+    expect(task("dxf").engine).toBe("inkscape-cad");
+    // group code 0 then TEXT, as many as the corpus file holds (native-cad.test.ts counts them by type)
+    const texts = (path: string) => readFileSync(path, "latin1").match(/^\s*0\r?\nTEXT\r?$/gm)?.length;
+    expect(texts(files.dxf[0]!.path)).toBe(376);
+    expect(texts(corpusPath("cad/tika-testDXF_ascii.dxf"))).toBe(376);
   });
 
   it("dwg (AutoCAD 2010) → pdf (the title sentence its bytes hold, by strings -el) and → dxf of its version", async () => {

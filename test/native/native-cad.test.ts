@@ -4,8 +4,10 @@
  * TEXT entities) to every output offered (pdf, svg, eps, emf, wmf, png, jpg, tiff, gif, bmp). Judged
  * outside our code: pdfinfo/pdftotext (the drawing's TEXT strings, read from the DXF's group codes here),
  * identify (format, size, not blank, Tux's red), rsvg-convert rendering the SVG, Ghostscript rendering the
- * EPS, and the EMF/WMF headers of their specifications (DWG: native-dwg.test.ts). Broken and empty drawings
- * end in coded errors.
+ * EPS, and the EMF/WMF headers of their specifications (DWG: native-dwg.test.ts). dxf → dxf (ezdxf) is held
+ * to the input's entities counted by type and its TEXT strings (a small parse here), its DXF version, and
+ * Inkscape's own DXF import (dxf_input.py, run directly) drawing as many paths and texts from it as from the
+ * input. Broken and empty drawings end in coded errors.
  */
 import { spawnSync } from "node:child_process";
 import { epsToPng, identifyFile } from "../support/cad-oracles";
@@ -28,11 +30,13 @@ const corpus = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));
 const convert = (name: string, data: Uint8Array, format: string, extra: Record<string, unknown> = {}) =>
   execute("convert", { output_format: format, ...extra }, [bytesInput(name, data)], ctx());
 
-/** The values of group code `code` in entities of type `type` (DXF: code/value line pairs). */
-function dxfValues(rel: string, type: string, code: string): string[] {
-  const lines = readFileSync(corpusPath(rel), "latin1")
-    .split(/\r?\n/)
-    .map((l) => l.trim());
+/** The values of group code `code` in entities of type `type` of the corpus DXF `rel`. */
+const dxfValues = (rel: string, type: string, code: string) =>
+  dxfTextValues(readFileSync(corpusPath(rel), "latin1"), type, code);
+
+/** The values of group code `code` in entities of type `type` of a DXF's text (DXF: code/value line pairs). */
+function dxfTextValues(text: string, type: string, code: string): string[] {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
   const out: string[] = [];
   let inType = false;
   for (let i = 0; i + 1 < lines.length; i += 2) {
@@ -40,6 +44,41 @@ function dxfValues(rel: string, type: string, code: string): string[] {
     else if (inType && lines[i] === code) out.push(lines[i + 1]!);
   }
   return out;
+}
+
+/** The entity types of a DXF's ENTITIES section with their counts, "TYPE×n" sorted (DXF: code/value line pairs). */
+function entityCounts(text: string): string[] {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const counts = new Map<string, number>();
+  let section = "";
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const [code, value] = [lines[i], lines[i + 1]!];
+    if (code === "0" && value === "SECTION") section = "?";
+    else if (code === "2" && section === "?") section = value;
+    else if (code === "0" && value === "ENDSEC") section = "";
+    else if (code === "0" && section === "ENTITIES") counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts].map(([t, n]) => `${t}×${n}`).sort();
+}
+
+/** The value of header variable `name` ($ACADVER…) of a DXF: the pair after "9 / name". */
+function headerValue(text: string, name: string): string | undefined {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const at = lines.findIndex((l, i) => l === name && lines[i - 1] === "9");
+  return at < 0 ? undefined : lines[at + 2];
+}
+
+/** Paths and texts Inkscape's DXF import (dxf_input.py, run here directly) draws from the DXF file `path`. */
+function inkscapeDraws(path: string): { paths: number; texts: number } {
+  const svg = `${path}.svg`;
+  const r = spawnSync(
+    "/usr/bin/python3",
+    ["/usr/share/inkscape/extensions/dxf_input.py", "--scalemethod=auto", `--output=${svg}`, path],
+    { env: { ...process.env, PYTHONPATH: "/usr/share/inkscape/extensions" } },
+  );
+  expect(r.status).toBe(0);
+  const text = readFileSync(svg, "utf8");
+  return { paths: text.split("<path").length - 1, texts: text.split("<text").length - 1 };
 }
 
 /** identify: format, size, mean and the red and green channel means of an image file. */
@@ -117,6 +156,37 @@ describe("every corpus DXF to every CAD output (pdfinfo/pdftotext, identify, rsv
       }, 120_000);
     }
   }
+});
+
+describe("dxf → dxf: the drawing read and written again by ezdxf (own parse, Inkscape's DXF import)", () => {
+  for (const rel of DRAWINGS) {
+    const name = rel.split("/").pop()!;
+    it(`${name} → dxf keeps its version, every entity by type, its TEXT strings and what Inkscape draws`, async () => {
+      const input = corpus(rel);
+      const r = await convert(name, input, "dxf");
+      expect(r.engine.name).toBe("inkscape-cad");
+      const file = r.out.files[0]!;
+      expect(file.filename).toBe(name);
+      const out = dataOf(file);
+      const [before, after] = [new TextDecoder("latin1").decode(input), new TextDecoder("latin1").decode(out)];
+      expect(after).not.toBe(before); // written again, not the bytes as they came
+      expect(headerValue(after, "$ACADVER")).toBe(headerValue(before, "$ACADVER"));
+      const counts = entityCounts(after);
+      expect(counts.length).toBeGreaterThan(0);
+      expect(counts).toEqual(entityCounts(before));
+      const texts = (t: string) => dxfTextValues(t, "TEXT", "1").sort();
+      expect(texts(after)).toEqual(texts(before));
+      const drawn = inkscapeDraws(saved(out, "dxf"));
+      expect(drawn.paths).toBeGreaterThan(0);
+      expect(drawn).toEqual(inkscapeDraws(corpusPath(rel)));
+    }, 120_000);
+  }
+
+  it("a DXF cut short → OPEN_FAILED naming the file", async () => {
+    const cut = corpus("cad/librecad-tux.dxf").subarray(0, 5000);
+    const e = await expectTaskError(() => convert("cut.dxf", cut, "dxf"), "OPEN_FAILED");
+    expect(e.message).toContain("cut.dxf");
+  }, 60_000);
 });
 
 describe("raster options", () => {

@@ -162,6 +162,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "7z",
       "calibre",
       "djvulibre",
+      "ezdxf",
       "ffmpeg",
       "fontforge",
       "fonttools",
@@ -197,6 +198,10 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
         // FontForge's Python module, on the same interpreter by the same absolute path
         const own = spawnSync("/usr/bin/python3", ["-c", "import fontforge; print(fontforge.version())"]);
         expect(t.version).toBe(/\d+/.exec(own.stdout.toString())![0]);
+      } else if (t.name === "ezdxf") {
+        // ezdxf (dxf → dxf), on the same interpreter by the same absolute path
+        const own = spawnSync("/usr/bin/python3", ["-c", "import ezdxf; print(ezdxf.__version__)"]);
+        expect(t.version).toBe(own.stdout.toString().trim());
       } else if (t.name === "libredwg") {
         // the npm package run by the server's own Node (not on PATH either): its version is the installed package's
         const own = JSON.parse(

@@ -55,6 +55,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   chromium: "chromium",
   "rsvg-convert": "librsvg2-bin",
   inkscape: "inkscape",
+  // issue 33: dxf → dxf is written by ezdxf (container/engines/cad/dxf_resave.py, Debian python3-ezdxf)
+  ezdxf: "python3-ezdxf",
   curl: "curl",
   jq: "jq",
   "fc-scan": "fontconfig",
@@ -72,6 +74,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   sdw2html: "libstaroffice-tools",
   sd2text: "libstaroffice-tools",
   inkscape: "inkscape",
+  // issue 33: Survex writes the Skencil fixture again from its survey (test/native/native-sketch.test.ts)
+  cavern: "survex",
+  survexport: "survex-aven",
   zip: "zip",
   php: "php-cli",
   phpunit: "phpunit",

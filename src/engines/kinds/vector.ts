@@ -17,6 +17,9 @@ export {
 
 /** A vector engine. */
 export interface VectorEngine {
-  /** Converts one drawing; `data` is the output file's bytes. */
-  convert(req: VectorRequest): Promise<EngineResult<{ data: Uint8Array }>>;
+  /**
+   * Converts one drawing; `data` is the output file's bytes, `warnings` what the input's reader left out or
+   * approximated (sk/sk1: unknown calls, gradients, external bitmaps), for the task's result.warnings.
+   */
+  convert(req: VectorRequest): Promise<EngineResult<{ data: Uint8Array; warnings?: string[] }>>;
 }

@@ -1,6 +1,6 @@
 /**
  * Vector drawings (issue 33): `convert` from the formats the vector engine reads (svg, svgz, ai, eps,
- * ps, emf, wmf, cdr, vsd, vsdx, cgm) to svg, pdf, eps, ps, emf, wmf, dxf and raster images, with
+ * ps, emf, wmf, cdr, vsd, vsdx, cgm, sk, sk1) to svg, pdf, eps, ps, emf, wmf, dxf and raster images, with
  * CloudConvert's vector options: `pixel_density` and `width`/`height` for raster outputs,
  * `text_to_path` for vector outputs (contract §6; catalogue "Vector"). Which pairs exist is the
  * engine table's (registry.ts VECTOR_PAIRS).
@@ -57,6 +57,7 @@ export const vectorConvert: OperationHandler<z.infer<typeof params>> = {
     const { engine, row } = useEngine(ctx, "vector", "convert");
     const outputFormat = (ALIASES[p.output_format!] ?? p.output_format!) as VectorRequest["outputFormat"];
     const files: OutputFile[] = [];
+    const warnings: string[] = [];
     let version = row.version;
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
@@ -74,6 +75,7 @@ export const vectorConvert: OperationHandler<z.infer<typeof params>> = {
         row.name,
       );
       version = r.engineVersion;
+      warnings.push(...(r.warnings ?? []));
       files.push({
         filename: outputName({
           filename: p.filename,
@@ -86,7 +88,7 @@ export const vectorConvert: OperationHandler<z.infer<typeof params>> = {
         contentType: MIME[outputFormat] ?? "application/octet-stream",
       });
     }
-    return { files, engine: { name: row.name, version } };
+    return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
   },
 };
 
