@@ -3,7 +3,7 @@
  * and every subresource — passes the same check as import/url (security/ssrf.ts refuseUrl) through
  * request interception; data: and blob: subresources are local to the page. What interception
  * cannot see is switched off before any script runs: WebSocket, WebRTC and (shared) workers, whose
- * connections bypass it, and service workers.
+ * connections bypass it, service workers, and other windows (whose pages would have no guard).
  */
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { refuseUrl } from "../../security/ssrf";
