@@ -482,7 +482,8 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
 
   /**
    * The asynchronous half: re-arm the alarm, send ready tasks to the queue (or run them here when
-   * they are pure platform work, OperationHandler.inline: no queue hop, issue 20), deliver notices.
+   * they are pure platform work, OperationHandler.inline: no queue hop, issue 20; or here and unawaited
+   * when only the Chrome engine can run them, runner/beside.ts, issue 37), deliver notices.
    * An inline task is claimed like a queued one after the alarm covers its lease, so if this object
    * dies mid-run the alarm sends it to the queue (at-least-once, as for every task).
    */
