@@ -12,21 +12,17 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { claimedBy, claims } from "../support/claims";
 import { CORPUS } from "../support/corpus";
 import { signatureProblem } from "../support/ebook-oracles";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
 
-let native: NativeServer;
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
+const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
 
 /** The catalogue beside the corpus (shared/reference), read as the coverage tool reads it. */

@@ -7,20 +7,16 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { corpusInput, dataOf, testContext } from "../support/pdf-helpers";
 import { normalize, unzipText } from "../support/office-oracles";
 
-let native: NativeServer;
+const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
 
 const dir = mkdtempSync(join(tmpdir(), "pandoc-"));
 const text = (d: Uint8Array) => new TextDecoder().decode(d);

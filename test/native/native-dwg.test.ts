@@ -10,18 +10,14 @@
 import { spawnSync } from "node:child_process";
 import { epsToPng, identifyFile } from "../support/cad-oracles";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
 import { corpusPath, fact } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { pdfInfo, pdfText, saved } from "../support/ebook-oracles";
 
-let native: NativeServer;
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
+const native = nativeEngineForFile();
 
 const ctx = () => testContext({ engines: native.engines() });
 const corpus = (rel: string) => new Uint8Array(readFileSync(corpusPath(rel)));

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import {
   bytesInput,
   corpusInput,
@@ -25,13 +25,7 @@ import {
 } from "../support/pdf-helpers";
 import { inkDiff, rgb } from "../support/raster-oracle";
 
-let native: NativeServer;
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 120_000);
-afterAll(async () => {
-  await native?.stop();
-});
+const native = nativeEngineForFile();
 
 const ctx = () => testContext({ engines: native.engines() });
 const utf8 = (s: string) => new TextEncoder().encode(s);

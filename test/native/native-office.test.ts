@@ -11,12 +11,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { byClaim, claimedBy } from "../support/claims";
 import { corpusPath, CORPUS } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import {
   bytesInput,
   corpusInput,
@@ -29,12 +29,8 @@ import {
   tmpFile,
 } from "../support/pdf-helpers";
 
-let native: NativeServer;
+const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
 
 /** The LibreOffice CLI's own PDF of a corpus file (the oracle), or null when it makes none. */
 const cliDir = mkdtempSync(join(tmpdir(), "soffice-cli-"));

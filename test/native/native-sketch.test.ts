@@ -13,18 +13,14 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
 import { epsToPng, identifyFile } from "../support/cad-oracles";
 import { pdfInfo, pdfText, saved } from "../support/ebook-oracles";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 
-let native: NativeServer;
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 120_000);
-afterAll(async () => native?.stop());
+const native = nativeEngineForFile();
 
 const ctx = () => testContext({ engines: native.engines() });
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/vector/${name}`, import.meta.url)));

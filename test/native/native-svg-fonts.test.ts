@@ -9,18 +9,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { saved } from "../support/ebook-oracles";
 
-let native: NativeServer;
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
+const native = nativeEngineForFile();
 
 const ctx = () => testContext({ engines: native.engines() });
 const convert = (name: string, data: Uint8Array, format: string) =>

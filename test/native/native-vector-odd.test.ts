@@ -9,19 +9,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
 import { pdfInfo } from "../support/ebook-oracles";
 
-let native: NativeServer;
+const native = nativeEngineForFile();
 const dir = mkdtempSync(join(tmpdir(), "vector-odd-"));
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
 
 const ctx = () => testContext({ engines: native.engines() });
 

@@ -10,20 +10,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, corpusInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { unzipText, xlsxCells, normalize } from "../support/office-oracles";
 
-let native: NativeServer;
+const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
 
 const convert = (rel: string, params: Record<string, unknown>, name?: string) =>
   execute("convert", params, [corpusInput(rel, name)], ctx());

@@ -4,20 +4,16 @@
  * identify (image sizes).
  */
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { handlersOf } from "../../src/operations/registry";
 import { validateTaskParams } from "../../src/operations/validate";
 import { execute } from "../../src/runner/execute";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { corpusInput, dataOf, pdfinfo, pdftotext, testContext, tmpFile } from "../support/pdf-helpers";
 
-let native: NativeServer;
+const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
 
 const convert = (rel: string, params: Record<string, unknown>) => execute("convert", params, [corpusInput(rel)], ctx());
 /** Outline items of a PDF as qpdf --json lists them. */

@@ -8,17 +8,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
-import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { nativeEngineForFile } from "../support/native-engine";
 import { corpusInput, dataOf, testContext } from "../support/pdf-helpers";
 
-let native: NativeServer;
-beforeAll(async () => {
-  native = await startNativeEngine();
-}, 90_000);
-afterAll(async () => native?.stop());
+const native = nativeEngineForFile();
 
 const dir = mkdtempSync(join(tmpdir(), "slides-swf-"));
 const ctx = () => testContext({ engines: native.engines() });

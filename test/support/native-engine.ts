@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { httpNative, type NativeTarget } from "../../src/engines/native/client";
 import { nativeEngines } from "../../src/engines/native/engines";
 import type { EngineInstances } from "../../src/engines/registry";
+import { afterAll, beforeAll } from "vitest";
 import { freePort } from "./server";
 
 const SERVER = fileURLToPath(new URL("../../container/server.ts", import.meta.url));
@@ -54,5 +55,32 @@ export async function startNativeEngine(env: Record<string, string> = {}): Promi
       child.kill("SIGTERM");
       await exited;
     },
+  };
+}
+
+/**
+ * The native engine of one test file: started before its tests (up to 120 s) and stopped after them, through vitest's
+ * beforeAll/afterAll. The answer stands for the server once it is up (its members read before then throw).
+ */
+export function nativeEngineForFile(env: Record<string, string> = {}): NativeServer {
+  let server: NativeServer | undefined;
+  beforeAll(async () => {
+    server = await startNativeEngine(env);
+  }, 120_000);
+  afterAll(async () => server?.stop());
+  const up = () => {
+    if (!server) throw new Error("the native engine is not started yet (use it inside a test or a hook)");
+    return server;
+  };
+  return {
+    get url() {
+      return up().url;
+    },
+    get target() {
+      return up().target;
+    },
+    engines: (opts) => up().engines(opts),
+    log: () => up().log(),
+    stop: () => up().stop(),
   };
 }
