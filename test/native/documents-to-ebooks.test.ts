@@ -19,6 +19,7 @@ import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { mobiText, plain, saved, signatureProblem, zipNames, zipText } from "../support/ebook-oracles";
+import { sofficeText } from "../support/office-oracles";
 
 const native = nativeEngineForFile();
 
@@ -184,20 +185,7 @@ describe("html → doc (LibreOffice Writer)", () => {
     expect([...out.subarray(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]);
     const dir = mkdtempSync(join(tmpdir(), "html-doc-"));
     writeFileSync(join(dir, "page.doc"), out);
-    spawnSync(
-      "soffice",
-      [
-        `-env:UserInstallation=file://${join(dir, "profile")}`,
-        "--headless",
-        "--convert-to",
-        "pdf",
-        "--outdir",
-        dir,
-        join(dir, "page.doc"),
-      ],
-      { timeout: 180_000 },
-    );
-    const text = spawnSync("pdftotext", [join(dir, "page.pdf"), "-"], { encoding: "utf8" }).stdout;
+    const text = sofficeText(join(dir, "page.doc"), dir);
     expect(norm(text)).toContain("Emulated media type is");
   }, 300_000);
 });

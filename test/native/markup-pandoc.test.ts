@@ -3,7 +3,6 @@
  * tex → txt, html → md/docx. Oracles: the corpus's own text (headings and words the MANIFEST names), unzip of the
  * packages, the LibreOffice CLI reading the rtf back (pdftotext), and docutils' rst2html where installed.
  */
-import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { corpusInput, dataOf, testContext } from "../support/pdf-helpers";
-import { normalize, unzipText } from "../support/office-oracles";
+import { normalize, sofficeText, unzipText } from "../support/office-oracles";
 
 const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
@@ -49,20 +48,7 @@ describe("md → documents (pandoc)", () => {
     const r = await convert(MD, { output_format: "rtf" });
     const path = join(dir, "md.rtf");
     writeFileSync(path, dataOf(r.out.files[0]!));
-    spawnSync(
-      "soffice",
-      [
-        `-env:UserInstallation=file://${join(dir, "profile")}`,
-        "--headless",
-        "--convert-to",
-        "pdf",
-        "--outdir",
-        dir,
-        path,
-      ],
-      { stdio: "ignore", timeout: 120_000 },
-    );
-    const back = execFileSync("pdftotext", [join(dir, "md.pdf"), "-"], { encoding: "utf8" });
+    const back = sofficeText(path, dir, 120_000);
     for (const w of mdWords()) expect(back).toContain(w);
   });
 });

@@ -15,7 +15,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { corpusInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
-import { unzipText } from "../support/office-oracles";
+import { sofficeText, unzipText } from "../support/office-oracles";
 
 const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
@@ -110,20 +110,7 @@ describe("pdf → docx, doc, odt, rtf (LibreOffice from pdftohtml's HTML)", () =
       const r = await convert(TWELVE, { output_format: out });
       const path = save(dataOf(r.out.files[0]!), `twelve.${out}`);
       const outDir = join(dir, `cli-${out}`);
-      spawnSync(
-        "soffice",
-        [
-          `-env:UserInstallation=file://${join(dir, "profile")}`,
-          "--headless",
-          "--convert-to",
-          "pdf",
-          "--outdir",
-          outDir,
-          path,
-        ],
-        { stdio: "ignore", timeout: 120_000 },
-      );
-      const back = execFileSync("pdftotext", [join(outDir, `twelve.pdf`), "-"], { encoding: "utf8" });
+      const back = sofficeText(path, outDir, 120_000, dir);
       expect(inOrderRecall(sourceWords(TWELVE), words(back))).toBe(1);
     },
   );

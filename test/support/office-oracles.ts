@@ -1,11 +1,12 @@
 /**
  * Oracles for office outputs that do not come from our code (issue 32): Info-ZIP's unzip for the parts of
- * OOXML/ODF packages, and Python's standard zipfile + ElementTree for the cells of an xlsx sheet.
+ * OOXML/ODF packages, Python's standard zipfile + ElementTree for the cells of an xlsx sheet, and LibreOffice's own
+ * command line with pdftotext for the text a written document reads back with.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, extname, join } from "node:path";
 
 const dir = mkdtempSync(join(tmpdir(), "office-oracle-"));
 let n = 0;
@@ -59,4 +60,27 @@ print(json.dumps(out))
  */
 export function xlsxCells(path: string, index: number): { row: number; col: number; value: string }[] {
   return JSON.parse(execFileSync("python3", ["-c", CELLS_PY, path, String(index)], { encoding: "utf8" }));
+}
+
+/**
+ * The text LibreOffice's own CLI reads back from the document at `path`: `soffice --headless --convert-to pdf` (up to
+ * `timeoutMs`, with a throw-away profile in `profileDir`/profile) writes `<name>.pdf` in `outDir`, and pdftotext reads
+ * it. "" when nothing was written.
+ */
+export function sofficeText(path: string, outDir: string, timeoutMs = 180_000, profileDir = outDir): string {
+  spawnSync(
+    "soffice",
+    [
+      `-env:UserInstallation=file://${join(profileDir, "profile")}`,
+      "--headless",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      outDir,
+      path,
+    ],
+    { stdio: "ignore", timeout: timeoutMs },
+  );
+  const pdf = join(outDir, `${basename(path, extname(path))}.pdf`);
+  return spawnSync("pdftotext", [pdf, "-"], { encoding: "utf8" }).stdout ?? "";
 }
