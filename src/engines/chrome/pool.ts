@@ -54,6 +54,12 @@ export const MAX_SPARES = 4;
  */
 export const MAX_RENDERINGS = 8;
 
+/**
+ * A rendering with no spare ready waits this long at most for a slot coming back from its reset (or being made) before
+ * making a new one, ms. A reset is a navigation to a blank document and four CDP calls (~20–100 ms here).
+ */
+export const SLOT_WAIT_MS = 1500;
+
 /** Renderings one slot may serve before its context is closed and replaced. */
 export const MAX_USES = 50;
 
@@ -89,8 +95,16 @@ export class ChromePool {
   private version: string = CHROME_ENGINE.version;
   private lastSession = "";
   private spares: Slot[] = [];
-  /** Spares being made, oldest first: a rendering with no spare ready takes the next one of these rather than making its own. */
-  private warming: Promise<Slot | null>[] = [];
+  /** Slots on their way to be spares: being made (refill) or being reset after a rendering. */
+  private coming = 0;
+  /**
+   * Renderings with no spare ready, waiting for the next slot that comes (first come, first served), each called once:
+   * with the slot, or with null (the slot it waited for failed, the browser was dropped, or SLOT_WAIT_MS passed), and
+   * then it makes a slot of its own. Why (issue 37): at concurrency 4 a rendering often arrived while the slot of the
+   * one before was still being reset; making a new slot then cost a context and a renderer process (~0.4 s of CPU), and
+   * the slot in excess was closed afterwards — 8 renderer processes started per 40 documents, ~90 ms of CPU each.
+   */
+  private waiters: ((slot: Slot | null) => void)[] = [];
   private active = 0;
   /** The most renderings in flight since the pool was last idle: how many spares to keep. */
   private peak = 0;
@@ -99,8 +113,6 @@ export class ChromePool {
   private closing = new Set<Promise<unknown>>();
   /** Renderings in the browser at once (MAX_RENDERINGS). */
   private turns = new Turns(MAX_RENDERINGS);
-  /** Slots being reset for reuse (counted as spares to come by refill). */
-  private resetting = 0;
 
   private binding: BrowserWorker;
   private profile: boolean;
@@ -157,11 +169,14 @@ export class ChromePool {
     const clock = new PhaseClock();
     const mark = (name: string) => clock.mark(name);
     let slot: Slot;
-    let warm = false;
+    let how = "page";
     try {
-      // a spare ready, else the one being made (rather than a second page made beside it), else a new one
-      const spare = this.spares.pop() ?? (await this.warming.shift());
-      warm = !!spare;
+      // a spare ready, else the next slot to come back from its reset or to be made (rather than a new one beside it)
+      let spare = this.spares.pop() ?? null;
+      if (!spare && this.coming > this.waiters.length) {
+        spare = await this.next();
+        how = spare ? "page (waited)" : "page (new)";
+      } else if (!spare) how = "page (new)";
       slot = spare ?? (await this.newSlot());
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -176,13 +191,7 @@ export class ChromePool {
         broken: BROWSER_FAILURE.test(message),
       };
     }
-    mark(warm ? "page" : "page (new)");
-    const closeSlot = () => {
-      const p = slot.context.close().catch(() => slot.page.close().catch(() => {}));
-      this.closing.add(p);
-      void p.finally(() => this.closing.delete(p));
-      return p;
-    };
+    mark(how);
     let reusable = false;
     // a hung page (a script that never yields, a load that never ends) ends at the task's time; a cancelled task's page is closed
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -220,8 +229,8 @@ export class ChromePool {
       mark("render");
       slot.uses++;
       // not awaited: the reset or the context's teardown is Chromium's work, off this task's path
-      if (reusable && this.browser) void this.reset(slot, !!req.options.css_media_type, closeSlot);
-      else void closeSlot();
+      if (reusable && this.browser) void this.reset(slot, !!req.options.css_media_type);
+      else void this.close(slot);
       mark("close");
       if (this.profile) clock.log("web-profile");
     }
@@ -285,9 +294,10 @@ export class ChromePool {
    * Makes a used slot a spare again (the reset of the header comment), or closes it with `close` when anything of the
    * reset fails, another page was opened in its context, or the pool has spares enough.
    */
-  private async reset(slot: Slot, mediaEmulated: boolean, close: () => Promise<unknown>): Promise<void> {
+  private async reset(slot: Slot, mediaEmulated: boolean): Promise<void> {
     const browser = this.browser;
-    this.resetting++;
+    this.coming++;
+    let ok = false;
     try {
       Object.assign(slot.state, blankState());
       await slot.page.goto(`${slot.state.origin}/`, { waitUntil: "load", timeout: 5000 });
@@ -299,14 +309,53 @@ export class ChromePool {
       const pages = await slot.context.pages();
       if (pages.length !== 1) throw new Error(`${pages.length} pages in the context`);
       if (!browser || this.browser !== browser) throw new Error("the browser was dropped");
-      if (this.spares.length >= MAX_SPARES) throw new Error("spares enough");
-      this.spares.push(slot);
+      ok = true;
     } catch (err) {
       if (this.profile) console.log(`web-pool slot closed: ${err instanceof Error ? err.message : String(err)}`);
-      void close();
+      void this.close(slot);
     } finally {
-      this.resetting--;
+      this.coming--;
+      if (ok) this.offer(slot);
+      else this.noShow();
     }
+  }
+
+  /** Closes a slot's context (its page with it), off the caller's path; a disconnect awaits it. */
+  private close(slot: Slot): Promise<unknown> {
+    const p = slot.context.close().catch(() => slot.page.close().catch(() => {}));
+    this.closing.add(p);
+    void p.finally(() => this.closing.delete(p));
+    return p;
+  }
+
+  /** A slot ready for a rendering: to the first waiter, else kept as a spare (closed when the pool has MAX_SPARES). */
+  private offer(slot: Slot): void {
+    const waiter = this.waiters.shift();
+    if (waiter) return waiter(slot);
+    if (this.spares.length < MAX_SPARES) return void this.spares.push(slot);
+    if (this.profile) console.log("web-pool slot closed: spares enough");
+    void this.close(slot);
+  }
+
+  /** A slot on its way failed: a waiter that no slot still coming can serve is told to make its own. */
+  private noShow(): void {
+    if (this.waiters.length > this.coming) this.waiters.shift()!(null);
+  }
+
+  /** The next slot to come (see `waiters`), or null after SLOT_WAIT_MS or when none comes. */
+  private next(): Promise<Slot | null> {
+    return new Promise((resolve) => {
+      const take = (slot: Slot | null) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      const timer = setTimeout(() => {
+        const i = this.waiters.indexOf(take);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve(null);
+      }, SLOT_WAIT_MS);
+      this.waiters.push(take);
+    });
   }
 
   /**
@@ -314,31 +363,23 @@ export class ChromePool {
    * renderings in flight (at most MAX_SPARES): a slot in use comes back as a spare after its reset.
    */
   private refill(): void {
-    while (
-      this.browser &&
-      this.active + this.resetting + this.spares.length + this.warming.length < Math.min(MAX_SPARES, this.peak)
-    ) {
+    while (this.browser && this.active + this.coming + this.spares.length < Math.min(MAX_SPARES, this.peak)) {
       const browser = this.browser;
-      const made: Promise<Slot | null> = this.newSlot().then(
-        (s) => {
+      this.coming++;
+      void this.newSlot().then(
+        (slot) => {
+          this.coming--;
           // the browser was dropped meanwhile: the slot is of a dead browser
           if (this.browser !== browser) {
-            void s.context.close().catch(() => {});
-            return null;
-          }
-          const i = this.warming.indexOf(made);
-          if (i < 0) return s; // taken while warming: its taker has it
-          this.warming.splice(i, 1);
-          this.spares.push(s);
-          return null;
+            void this.close(slot);
+            this.noShow();
+          } else this.offer(slot);
         },
         () => {
-          const i = this.warming.indexOf(made);
-          if (i >= 0) this.warming.splice(i, 1);
-          return null;
+          this.coming--;
+          this.noShow();
         },
       );
-      this.warming.push(made);
     }
   }
 
@@ -346,7 +387,8 @@ export class ChromePool {
   private forget(): void {
     this.browser = null;
     this.spares = [];
-    this.warming = [];
+    // waiters make slots of their own on the next browser; the slots still coming are closed when they come
+    for (const waiter of this.waiters.splice(0)) waiter(null);
   }
 
   /** Drops a browser that failed: closed (not given back), its spares with it. */
