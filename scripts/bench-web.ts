@@ -164,7 +164,7 @@ const FLOOR_PDF = {
  * The floor (issue 37): Debian's Chromium driven directly by puppeteer-core, warm, one new page per document
  * (`setContent` with the invoice, `page.pdf`, page closed). A document fails unless its PDF has 1 page.
  */
-async function bareChromium(): Promise<{ one: () => Promise<JobResult>; close(): Promise<void> }> {
+export async function bareChromium(): Promise<{ one: () => Promise<JobResult>; close(): Promise<void> }> {
   const browser: Browser = await puppeteer.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
