@@ -9,6 +9,10 @@
 // (no Docker engine needed; shared/reference/cloudflare-platform.md §6).
 // The BROWSER binding (Browser Rendering) drives Debian's Chromium offline: scripts/setup-browser.mjs seeds its wrapper under
 // the project's XDG cache folder (.cache/xdg), which wrangler dev gets as XDG_CACHE_HOME, so nothing is downloaded (§5).
+// Wrangler's local observability (X_LOCAL_OBSERVABILITY, on by default in wrangler dev) is off unless set: it streams a
+// trace of every invocation of every Worker and Durable Object to a collector Worker that writes them to SQLite for the
+// local explorer — measured (issue 37, a CPU profile of workerd's isolates at HTML → PDF concurrency 4) as ~1/5 of
+// workerd's CPU per job, work that has no counterpart in the deployed service. X_LOCAL_OBSERVABILITY=true turns it on.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync } from "node:fs";
@@ -110,6 +114,8 @@ const child = spawn(process.execPath, [wrangler, ...args], {
   env: {
     ...env,
     WRANGLER_SEND_METRICS: "false",
+    // off unless asked for: see the header comment
+    X_LOCAL_OBSERVABILITY: env.X_LOCAL_OBSERVABILITY ?? "false",
     XDG_CONFIG_HOME: join(root, ".cache", "config"),
     XDG_CACHE_HOME: DEFAULT_XDG_CACHE_HOME,
   },
