@@ -3,7 +3,8 @@
  * (src/engines/chrome/pool.ts — its guard, slots, reset and turns, through @cloudflare/puppeteer as in the Worker)
  * driven from Node against a Chromium of its own, launched like the bare floor's, with no workerd, no local Browser
  * Rendering relay and no job path around it. Beside ours (the whole service) and the floor, it shows what the engine's
- * own page work costs and, by difference, what the local binding's emulation and the job path add.
+ * own page work costs and, by difference, what the local binding's emulation and the job path add. DIRECT_PROFILE=1 logs
+ * the pool's phases per rendering (as WEB_PROFILE=1 does in the Worker).
  */
 import WebSocket from "ws";
 import puppeteer from "puppeteer-core";
@@ -47,7 +48,7 @@ export async function directEngine(
     "bench-web-pool",
     'export { ChromePool } from "./src/engines/chrome/pool.ts";',
   );
-  const pool = new ChromePool({} as BrowserWorker, false, open);
+  const pool = new ChromePool({} as BrowserWorker, !!process.env.DIRECT_PROFILE, open);
   const req: WebRenderRequest = {
     source: { html, name: "page.html" },
     output: "pdf",

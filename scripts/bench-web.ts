@@ -74,12 +74,20 @@ ${ITEMS.map(([d, q, p], i) => `    <tr><td>${i + 1}</td><td>${d}</td><td class="
 Thank you for your business.</footer>
 </body></html>`;
 
-const JOB = JSON.stringify({
-  tasks: {
-    in: { operation: "import/raw", file: INVOICE_HTML, filename: "page.html" },
-    pdf: { operation: "convert", input: "in", output_format: "pdf" },
-  },
-});
+/**
+ * The invoice with one inline script (WEB_BENCH_SCRIPT=1): a document that may run a script, so the pool resets its
+ * page between documents (a navigation to a fresh origin) where the static invoice is written over the last one
+ * (engines/chrome/pool.ts). The script changes nothing on the page.
+ */
+export const SCRIPTED_INVOICE_HTML = INVOICE_HTML.replace("</body>", '<script>document.title += "";</script></body>');
+
+const jobOf = (html: string) =>
+  JSON.stringify({
+    tasks: {
+      in: { operation: "import/raw", file: html, filename: "page.html" },
+      pdf: { operation: "convert", input: "in", output_format: "pdf" },
+    },
+  });
 
 interface JobResult {
   ms: number;
@@ -87,11 +95,11 @@ interface JobResult {
   why?: string;
 }
 
-async function oneJob(base: string): Promise<JobResult> {
+async function oneJob(base: string, job: string): Promise<JobResult> {
   const t0 = performance.now();
   const h = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
   try {
-    const created = await fetch(`${base}/v2/jobs`, { method: "POST", headers: h, body: JOB });
+    const created = await fetch(`${base}/v2/jobs`, { method: "POST", headers: h, body: job });
     if (created.status !== 201)
       return {
         ms: performance.now() - t0,
@@ -164,7 +172,9 @@ const FLOOR_PDF = {
  * The floor (issue 37): Debian's Chromium driven directly by puppeteer-core, warm, one new page per document
  * (`setContent` with the invoice, `page.pdf`, page closed). A document fails unless its PDF has 1 page.
  */
-export async function bareChromium(): Promise<{ one: () => Promise<JobResult>; close(): Promise<void> }> {
+export async function bareChromium(
+  html = INVOICE_HTML,
+): Promise<{ one: () => Promise<JobResult>; close(): Promise<void> }> {
   const browser: Browser = await puppeteer.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
@@ -175,7 +185,7 @@ export async function bareChromium(): Promise<{ one: () => Promise<JobResult>; c
       const t0 = performance.now();
       const page = await browser.newPage();
       try {
-        await page.setContent(INVOICE_HTML, { waitUntil: "load" });
+        await page.setContent(html, { waitUntil: "load" });
         const pdf = await page.pdf(FLOOR_PDF);
         const ms = performance.now() - t0;
         const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
@@ -285,11 +295,15 @@ export interface WebBenchOptions {
   reuse?: string;
   /** BROWSER_BESIDE of the warm server: "false" sends html → pdf tasks through the queue (before issue 37's direct run). */
   beside?: string;
+  /** The invoice with an inline script (SCRIPTED_INVOICE_HTML) on every side: the pool's path for documents that may run scripts. */
+  script?: boolean;
 }
 
 const median = (xs: number[]) => pct(xs, 50);
 
 export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
+  const html = opts.script ? SCRIPTED_INVOICE_HTML : INVOICE_HTML;
+  const job = jobOf(html);
   const rounds = opts.rounds ?? 3;
   const perRound: Record<number, number> = { 1: opts.c1Jobs ?? 15, 4: opts.c4Jobs ?? 30 };
   const coldC1 = opts.coldC1Jobs ?? 10;
@@ -317,11 +331,11 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
       ...(opts.reuse ? { BROWSER_REUSE: opts.reuse } : {}),
       ...(opts.beside ? { BROWSER_BESIDE: opts.beside } : {}),
     });
-    const bare = await bareChromium();
-    const alone = await directEngine(INVOICE_HTML);
+    const bare = await bareChromium(html);
+    const alone = await directEngine(html);
     let browsers: number[] = [];
     try {
-      const ours = () => oneJob(server.base);
+      const ours = () => oneJob(server.base, job);
       const wf = (await warmUp(ours, warm, 4)) + (await warmUp(ours, 2, 1));
       if (wf) notes.push(`Warm-up, ours: ${wf} of ${warm + 2} jobs failed`);
       const ff = (await warmUp(bare.one, warm, 4)) + (await warmUp(bare.one, 2, 1));
@@ -373,7 +387,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     const server = await startDevServer({ API_KEYS: `${KEY}:bench`, BROWSER_REUSE: "false" });
     let browsers: number[] = [];
     try {
-      const ours = () => oneJob(server.base);
+      const ours = () => oneJob(server.base, job);
       const wf = await warmUp(ours, 2, 1);
       if (wf) notes.push(`Warm-up, cold: ${wf} of 2 jobs failed`);
       cold.push(await measure(ours, "cold (BROWSER_REUSE=false)", 1, coldC1));
@@ -402,7 +416,7 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
     /* not installed */
   }
   console.log(
-    `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}${opts.beside ? ` (BROWSER_BESIDE=${opts.beside})` : ""}: HTML → PDF (one-page invoice, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
+    `\nChrome engine${opts.reuse ? ` (BROWSER_REUSE=${opts.reuse})` : ""}${opts.beside ? ` (BROWSER_BESIDE=${opts.beside})` : ""}: HTML → PDF (one-page invoice${opts.script ? " with an inline script" : ""}, import/raw → convert), create + sync wait, npm start (wrangler dev, Browser Rendering local binding), beside the bare-Chromium floor (puppeteer-core, warm browser, new page, setContent, page.pdf); ${cores} cores`,
   );
   console.log(
     "medians over rounds; each round runs ours, the floor and the engine alone in a rotated order; (×) is the median of the rounds' ratios to the floor",
@@ -464,7 +478,9 @@ export async function benchWeb(opts: WebBenchOptions = {}): Promise<void> {
  * Reduced sizes from the environment for a quick run on a loaded machine, e.g.
  * `WEB_BENCH=rounds=2,c1=10,c4=16,cold=0 npm run bench -- web` (cold=0 skips the cold rows); WEB_BENCH_REUSE=session runs
  * the warm rows on a session per task (the engine before issue 37) for a before/after in the same conditions, and
- * WEB_BENCH_BESIDE=false sends the tasks through the queue instead of running them beside their jobs.
+ * WEB_BENCH_BESIDE=false sends the tasks through the queue instead of running them beside their jobs, and
+ * WEB_BENCH_SCRIPT=1 renders the invoice with an inline script on every side (the pool resets its page between such
+ * documents; the static invoice is written over the last one).
  */
 export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebBenchOptions {
   const kv = Object.fromEntries(
@@ -482,6 +498,7 @@ export function webBenchOptionsFromEnv(spec = process.env.WEB_BENCH ?? ""): WebB
     ...(kv.warmup !== undefined ? { warmup: kv.warmup } : {}),
     ...(process.env.WEB_BENCH_REUSE ? { reuse: process.env.WEB_BENCH_REUSE } : {}),
     ...(process.env.WEB_BENCH_BESIDE ? { beside: process.env.WEB_BENCH_BESIDE } : {}),
+    ...(process.env.WEB_BENCH_SCRIPT === "1" ? { script: true } : {}),
   };
 }
 

@@ -122,6 +122,50 @@ describe("the shared browser: renderings side by side", () => {
     }
   });
 
+  it("self-contained pages are written over without a navigation; a page that may run a script never lands on one", async () => {
+    // Chromium prints the document's URL in the header (<span class="url">): its origin names the document a task
+    // was written into (pool.ts: a self-contained task keeps the page's document; any other task gets a fresh origin)
+    const withUrl = {
+      display_header_footer: true,
+      header_template: '<div style="font-size:7px">URL[<span class="url"></span>]</div>',
+    };
+    const originIn = (t: string) =>
+      /URL\[(https:\/\/d[0-9a-f]{32}\.document\.invalid)\//.exec(t.replace(/\s+/g, ""))?.[1];
+    const kept: string[] = [];
+    const probed: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      // two self-contained documents, then one that may run a script (it prints its own origin)
+      for (let i = 0; i < 2; i++) {
+        const a = await toPdf(`<!doctype html><p>STATIC-${round}-${i}</p>`, "static.html", withUrl);
+        expect(a.task.status, JSON.stringify(a.task)).toBe("finished");
+        const t = text(a.path);
+        // the document's own text, and nothing of the one written before it
+        expect(t).toContain(`STATIC-${round}-${i}`);
+        expect(t).not.toContain(i ? `STATIC-${round}-0` : "PROBE[");
+        kept.push(originIn(t)!);
+      }
+      const p = await toPdf(
+        '<!doctype html><p id="p">none</p><script>document.getElementById("p").textContent = "PROBE[" + location.origin + "]";</script>',
+        "probe.html",
+      );
+      expect(p.task.status, JSON.stringify(p.task)).toBe("finished");
+      probed.push(/PROBE\[(\S+?)\]/.exec(text(p.path).replace(/\s+/g, ""))?.[1] ?? "none");
+    }
+    expect(
+      kept.every((o) => /^https:\/\/d[0-9a-f]{32}\.document\.invalid$/.test(o)),
+      kept.join(" "),
+    ).toBe(true);
+    // the second self-contained document of a round was written into the first one's page at least once (no navigation)
+    expect(new Set(kept).size, kept.join(" ")).toBeLessThan(kept.length);
+    // a page that may run a script never met a self-contained one's document, nor another probe's
+    for (const o of probed) expect(o).toMatch(/^https:\/\/d[0-9a-f]{32}\.document\.invalid$/);
+    expect(
+      probed.filter((o) => kept.includes(o)),
+      `${probed.join(" ")} / ${kept.join(" ")}`,
+    ).toEqual([]);
+    expect(new Set(probed).size).toBe(probed.length);
+  });
+
   it("an HTML input whose script never yields ends in TIMEOUT, and the next conversion still works", async () => {
     const hung = await toPdf("<!doctype html><p>spin</p><script>for (;;) {}</script>", "spin.html", { timeout: 8 });
     expect(hung.task).toMatchObject({ status: "error", code: "TIMEOUT" });

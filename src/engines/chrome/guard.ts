@@ -97,7 +97,35 @@ export interface GuardLog {
    * holds state of a site the next task could reach again, so the pool does not reuse it (pool.ts).
    */
   left?: boolean;
+  /**
+   * Requests the page made that the guard saw (every URL but data:, blob: and about:blank), its own origin's included,
+   * but for Chromium's own /favicon.ico at the document origin.
+   */
+  requests?: number;
 }
+
+/**
+ * Whether HTML written into a page could run a script of its own, judged from its text — conservatively: a yes for
+ * anything that might, a no only when none of these appears (ASCII case ignored, as the HTML tokenizer does):
+ * - a `<script` tag (HTML or SVG);
+ * - an event handler attribute (`on` + letters + `=`, anywhere in the text; attribute names are never
+ *   character-referenced, so `onerror=` can only be written as such);
+ * - an element that holds a document of its own, whose scripts could reach this one: `<iframe` (srcdoc too), `<frame`,
+ *   `<frameset`, `<object`, `<embed`, `<applet`, `<portal`, `<fencedframe`;
+ * - a `javascript:` URL written out, and `http-equiv` (a meta refresh navigates with no script).
+ * What is left cannot run a script in Chromium without a user's click (a link to a character-referenced
+ * `javascript:` URL), and nobody clicks in a rendering. The browser pool (pool.ts) lets the next such document
+ * be written into the page of the last one, without a navigation, only when both are self-contained in this sense.
+ * Text that merely mentions these ("onion=…", a `<script` inside a comment) is a yes: a needless navigation, never a
+ * missed script. Source: HTML Living Standard §13.2.5 (tokenization: tag and attribute names), §8.1.8 (event handler
+ * content attributes).
+ */
+export function mayRunScript(html: string): boolean {
+  return SCRIPT_VECTORS.test(html);
+}
+
+const SCRIPT_VECTORS =
+  /<\s*\/?\s*(?:script|iframe|frame|object|embed|applet|portal|fencedframe)|on[a-z]+\s*=|javascript\s*:|http-equiv/i;
 
 /**
  * A fresh origin to serve one task's HTML from: `https://d<32 hex>.document.invalid`. The document gets a real (secure)
@@ -152,6 +180,8 @@ export async function installGuard(page: Page, state: GuardState): Promise<void>
     if (r.isInterceptResolutionHandled()) return;
     const url = r.url();
     if (/^(data|blob):/i.test(url) || url === "about:blank") return void r.continue();
+    // Chromium's own request for the icon of a document written into the page (answered 404 below) is not the task's
+    if (url !== `${state.origin}/favicon.ico`) state.log.requests = (state.log.requests ?? 0) + 1;
     if (r.isNavigationRequest() && !url.startsWith(`${state.origin}/`)) state.log.left = true;
     if (url.startsWith(`${state.origin}/`)) {
       const file = state.local.get(new URL(url).pathname);

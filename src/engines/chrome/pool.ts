@@ -21,6 +21,14 @@
  * bare floor of `npm run bench -- web` (a new page per document, setContent), a reused slot ~1×. New slots are made
  * after a rendering ends, not while it runs.
  *
+ * Self-contained documents skip the reset: HTML that can run no script of its own (guard.ts mayRunScript) and made
+ * no request leaves nothing in the page but its DOM, so its slot comes back as it is ("written", not blank) and the
+ * next self-contained task is written over that document, at the same origin, with no navigation (`selfContained`).
+ * A task that may run a script never gets a written page: it takes a blank spare, or a written one is reset for it
+ * first. test/e2e/web-pool.test.ts reads the document's origin from each PDF (Chromium's header URL) to check both.
+ * The navigation of the reset was ~2/3 of Chromium's CPU per one-page document; without it the engine alone renders
+ * the bench's invoice at ~2× the bare floor.
+ *
  * The session: launched with keep_alive, or reconnected (the last one this object held, then any that sessions()
  * lists as free); a browser that disconnects or fails under a page is dropped (closed) with its spares, and the task
  * tried once more on a fresh launch while time is left. After IDLE_MS without renderings the pool closes its spares
@@ -33,7 +41,7 @@ import puppeteer, {
   type CDPSession,
   type Page,
 } from "@cloudflare/puppeteer";
-import { documentOrigin, installGuard, type GuardState } from "./guard";
+import { documentOrigin, installGuard, mayRunScript, type GuardState } from "./guard";
 import type { WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 import { PhaseClock } from "../profile";
@@ -73,7 +81,24 @@ interface Slot {
   cdp: CDPSession;
   state: GuardState;
   uses: number;
+  /**
+   * The page stands at a blank document no task has written into (made, or reset). False: it holds the document of
+   * the last task, a self-contained one (`selfContained`), which only another such task may be written over.
+   */
+  blank: boolean;
 }
+
+/**
+ * Whether a rendering of `req` left nothing in its page that a later task could meet, or that could act after it —
+ * so the next self-contained task may be written into the same document, with no navigation (issue 37): HTML that
+ * could run no script of its own (guard.ts mayRunScript) and made no request (no response set a cookie or filled a
+ * cache under the document's origin, nothing is still loading). What a task without scripts leaves is its DOM, which
+ * the next task's `document.open` replaces; a task without scripts cannot read anything the page holds. Measured with
+ * Debian's Chromium driven directly at concurrency 4 (the engine alone of `npm run bench -- web`): the navigation of
+ * the reset was ~2/3 of Chromium's CPU per one-page document (browser process 60 → 19 ms, renderer 55 → 19, GPU 15 →
+ * 5 without it).
+ */
+const selfContained = (req: WebRenderRequest): boolean => "html" in req.source && !mayRunScript(req.source.html);
 
 /**
  * The blank document a spare stands at. It empties the tab's `window.name` while it is parsed (the name outlives
@@ -81,7 +106,8 @@ interface Slot {
  * ask for /favicon.ico after the load: that request, intercepted and answered 404, was 9 of a rendering's 66 CDP
  * messages, each relayed through the browser object.
  */
-export const BLANK_DOCUMENT = '<!doctype html><link rel="icon" href="data:,"><title></title><script>window.name = ""</script>';
+export const BLANK_DOCUMENT =
+  '<!doctype html><link rel="icon" href="data:,"><title></title><script>window.name = ""</script>';
 
 /** A spare's guard state until its task fills it: a new origin serving BLANK_DOCUMENT at "/". */
 const blankState = (): GuardState => ({
@@ -178,13 +204,19 @@ export class ChromePool {
     const mark = (name: string) => clock.mark(name);
     let slot: Slot;
     let how = "page";
+    const alone = selfContained(req);
     try {
       // a spare ready, else the next slot to come back from its reset or to be made (rather than a new one beside it)
-      let spare = this.spares.pop() ?? null;
+      let spare = this.take(alone);
       if (!spare && this.coming > this.waiters.length) {
         spare = await this.next();
         how = spare ? "page (waited)" : "page (new)";
       } else if (!spare) how = "page (new)";
+      // a task that may run scripts never meets another task's document: a written page is reset for it first
+      if (spare && !spare.blank && !alone) {
+        how = "page (reset first)";
+        spare = (await this.reset(spare, false, false)) ? spare : null;
+      }
       slot = spare ?? (await this.newSlot());
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -237,7 +269,9 @@ export class ChromePool {
       mark("render");
       slot.uses++;
       // not awaited: the reset or the context's teardown is Chromium's work, off this task's path
-      if (reusable && this.browser) void this.reset(slot, !!req.options.css_media_type);
+      const media = !!req.options.css_media_type;
+      if (reusable && this.browser && alone && !slot.state.log.requests) void this.keep(slot, media);
+      else if (reusable && this.browser) void this.reset(slot, media, true);
       else void this.close(slot);
       mark("close");
       if (this.profile) clock.log("web-profile");
@@ -291,7 +325,7 @@ export class ChromePool {
       await page.setViewport(DEFAULT_VIEWPORT);
       await installGuard(page, state);
       await page.goto(`${state.origin}/`, { waitUntil: "load", timeout: 30_000 });
-      return { context, page, cdp: await page.createCDPSession(), state, uses: 0 };
+      return { context, page, cdp: await page.createCDPSession(), state, uses: 0, blank: true };
     } catch (err) {
       await context.close().catch(() => {});
       throw err;
@@ -299,12 +333,13 @@ export class ChromePool {
   }
 
   /**
-   * Makes a used slot a spare again (the reset of the header comment), or closes it with `close` when anything of the
-   * reset fails, another page was opened in its context, or the pool has spares enough.
+   * Resets a used slot (the reset of the header comment): with `offer`, it comes back as a spare; without, the caller
+   * (a task that takes it now) has it. A slot whose reset fails — or that has another page in its context, or whose
+   * browser was dropped — is closed. Returns whether the slot is usable.
    */
-  private async reset(slot: Slot, mediaEmulated: boolean): Promise<void> {
+  private async reset(slot: Slot, mediaEmulated: boolean, offer: boolean): Promise<boolean> {
     const browser = this.browser;
-    this.coming++;
+    if (offer) this.coming++;
     let ok = false;
     try {
       Object.assign(slot.state, blankState());
@@ -313,9 +348,35 @@ export class ChromePool {
       await slot.cdp.send("Page.resetNavigationHistory");
       await slot.cdp.send("Network.clearBrowserCookies");
       if (mediaEmulated) await slot.page.emulateMediaType();
-      const pages = await slot.context.pages();
-      if (pages.length !== 1) throw new Error(`${pages.length} pages in the context`);
-      if (!browser || this.browser !== browser) throw new Error("the browser was dropped");
+      await this.checkAlone(slot, browser);
+      slot.blank = true;
+      ok = true;
+    } catch (err) {
+      if (this.profile) console.log(`web-pool slot closed: ${err instanceof Error ? err.message : String(err)}`);
+      void this.close(slot);
+    } finally {
+      if (offer) {
+        this.coming--;
+        if (ok) this.offer(slot);
+        else this.noShow();
+      }
+    }
+    return ok;
+  }
+
+  /**
+   * Gives back a slot whose task was self-contained (`selfContained`) without navigating it: it keeps that task's
+   * document, to be written over by the next self-contained task. Its media emulation is undone; it is closed when
+   * another page appeared in its context or its browser was dropped.
+   */
+  private async keep(slot: Slot, mediaEmulated: boolean): Promise<void> {
+    const browser = this.browser;
+    this.coming++;
+    let ok = false;
+    try {
+      if (mediaEmulated) await slot.page.emulateMediaType();
+      await this.checkAlone(slot, browser);
+      slot.blank = false;
       ok = true;
     } catch (err) {
       if (this.profile) console.log(`web-pool slot closed: ${err instanceof Error ? err.message : String(err)}`);
@@ -325,6 +386,23 @@ export class ChromePool {
       if (ok) this.offer(slot);
       else this.noShow();
     }
+  }
+
+  /** @throws when another page is open in the slot's context, or `browser` is no longer the pool's */
+  private async checkAlone(slot: Slot, browser: Promise<Browser> | null): Promise<void> {
+    const pages = await slot.context.pages();
+    if (pages.length !== 1) throw new Error(`${pages.length} pages in the context`);
+    if (!browser || this.browser !== browser) throw new Error("the browser was dropped");
+  }
+
+  /**
+   * A spare for a task: a self-contained one (`alone`) takes a written page first (leaving blank ones to tasks that
+   * need them), any other task a blank page first. Null when there is no spare.
+   */
+  private take(alone: boolean): Slot | null {
+    for (let i = this.spares.length - 1; i >= 0; i--)
+      if (this.spares[i]!.blank !== alone) return this.spares.splice(i, 1)[0]!;
+    return this.spares.pop() ?? null;
   }
 
   /** Closes a slot's context (its page with it), off the caller's path; a disconnect awaits it. */

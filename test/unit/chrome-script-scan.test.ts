@@ -1,0 +1,47 @@
+/**
+ * guard.ts mayRunScript (issue 37): the browser pool writes a self-contained task's HTML into the page of the last one,
+ * with no navigation, only when neither could run a script. Its answer must be yes for every way HTML runs a script
+ * without a click — each vector here is checked to run in Chromium by test/e2e/script-vectors.test.ts — and no for
+ * static documents (the bench's invoice, corpus HTML without scripts). The table follows the HTML Living Standard's
+ * script-running constructs and the usual filter-evasion spellings (case, `/` separators, tabs and newlines before
+ * `=`, SVG's namespace).
+ */
+import { describe, expect, it } from "vitest";
+import { mayRunScript } from "../../src/engines/chrome/guard";
+import { SCRIPT_VECTORS_RUN } from "../support/script-vectors";
+
+describe("mayRunScript", () => {
+  it.each(SCRIPT_VECTORS_RUN.map((v) => [v.name, v.html]))("says yes: %s", (_name, html) => {
+    expect(mayRunScript(html)).toBe(true);
+  });
+
+  it.each([
+    ["a meta refresh (navigates without a script)", '<meta http-equiv="refresh" content="0; url=/next">'],
+    ["a javascript: link (runs on a click)", '<a href="javascript:alert(1)">x</a>'],
+    ["an end tag spelled with spaces", "< /script>"],
+    ["a frameset", "<frameset><frame src=/x></frameset>"],
+    ["a portal", "<portal src=/x></portal>"],
+    ["text that mentions an attribute", "<p>the onion=layers rule</p>"],
+  ])("says yes (conservatively): %s", (_name, html) => {
+    expect(mayRunScript(html)).toBe(true);
+  });
+
+  it.each([
+    [
+      "an invoice with inline CSS and a table",
+      "<!doctype html><style>td{padding:4px}</style><table><tr><td>1</td></tr></table>",
+    ],
+    ["inline SVG without handlers", '<svg width="10" height="10"><rect width="10" height="10" fill="red"/></svg>'],
+    [
+      "a data: image and a stylesheet link",
+      '<link rel="stylesheet" href="s.css"><img src="data:image/png;base64,AAAA">',
+    ],
+    [
+      "links and forms (nothing runs without a click)",
+      '<a href="/x">x</a><form action="/y"><button>go</button></form>',
+    ],
+    ["character references", "<p>&#8364; 12.00 &amp; &lt;script&gt; as text</p>"],
+  ])("says no: %s", (_name, html) => {
+    expect(mayRunScript(html)).toBe(false);
+  });
+});
