@@ -215,7 +215,8 @@ export class ChromePool {
       // a task that may run scripts never meets another task's document: a written page is reset for it first
       if (spare && !spare.blank && !alone) {
         how = "page (reset first)";
-        spare = (await this.reset(spare, false, false)) ? spare : null;
+        const written = spare;
+        spare = (await this.ready(written, () => this.wipe(written, false))) ? written : null;
       }
       slot = spare ?? (await this.newSlot());
     } catch (err) {
@@ -270,8 +271,13 @@ export class ChromePool {
       slot.uses++;
       // not awaited: the reset or the context's teardown is Chromium's work, off this task's path
       const media = !!req.options.css_media_type;
-      if (reusable && this.browser && alone && !slot.state.log.requests) void this.keep(slot, media);
-      else if (reusable && this.browser) void this.reset(slot, media, true);
+      // a self-contained task's page keeps its document (the next such task is written over it); any other is reset
+      if (reusable && this.browser && alone && !slot.state.log.requests)
+        void this.giveBack(slot, async () => {
+          if (media) await slot.page.emulateMediaType();
+          slot.blank = false;
+        });
+      else if (reusable && this.browser) void this.giveBack(slot, () => this.wipe(slot, media));
       else void this.close(slot);
       mark("close");
       if (this.profile) clock.log("web-profile");
@@ -333,59 +339,44 @@ export class ChromePool {
   }
 
   /**
-   * Resets a used slot (the reset of the header comment): with `offer`, it comes back as a spare; without, the caller
-   * (a task that takes it now) has it. A slot whose reset fails — or that has another page in its context, or whose
-   * browser was dropped — is closed. Returns whether the slot is usable.
+   * The reset of the header comment: the page navigates to the blank document of a new origin, its history is erased,
+   * the context's cookies cleared and media emulation undone. @throws what a step throws
    */
-  private async reset(slot: Slot, mediaEmulated: boolean, offer: boolean): Promise<boolean> {
-    const browser = this.browser;
-    if (offer) this.coming++;
-    let ok = false;
-    try {
-      Object.assign(slot.state, blankState());
-      // the blank document empties window.name (BLANK_DOCUMENT)
-      await slot.page.goto(`${slot.state.origin}/`, { waitUntil: "load", timeout: 5000 });
-      await slot.cdp.send("Page.resetNavigationHistory");
-      await slot.cdp.send("Network.clearBrowserCookies");
-      if (mediaEmulated) await slot.page.emulateMediaType();
-      await this.checkAlone(slot, browser);
-      slot.blank = true;
-      ok = true;
-    } catch (err) {
-      if (this.profile) console.log(`web-pool slot closed: ${err instanceof Error ? err.message : String(err)}`);
-      void this.close(slot);
-    } finally {
-      if (offer) {
-        this.coming--;
-        if (ok) this.offer(slot);
-        else this.noShow();
-      }
-    }
-    return ok;
+  private async wipe(slot: Slot, mediaEmulated: boolean): Promise<void> {
+    Object.assign(slot.state, blankState());
+    // the blank document empties window.name (BLANK_DOCUMENT)
+    await slot.page.goto(`${slot.state.origin}/`, { waitUntil: "load", timeout: 5000 });
+    await slot.cdp.send("Page.resetNavigationHistory");
+    await slot.cdp.send("Network.clearBrowserCookies");
+    if (mediaEmulated) await slot.page.emulateMediaType();
+    slot.blank = true;
   }
 
   /**
-   * Gives back a slot whose task was self-contained (`selfContained`) without navigating it: it keeps that task's
-   * document, to be written over by the next self-contained task. Its media emulation is undone; it is closed when
-   * another page appeared in its context or its browser was dropped.
+   * Readies a used slot with `prepare` (the reset, `wipe`, or for a self-contained task's page only its media emulation
+   * undone) and checks it: whether it is usable. A slot whose preparation fails, that has another page in its
+   * context, or whose browser was dropped meanwhile is closed.
    */
-  private async keep(slot: Slot, mediaEmulated: boolean): Promise<void> {
+  private async ready(slot: Slot, prepare: () => Promise<void>): Promise<boolean> {
     const browser = this.browser;
-    this.coming++;
-    let ok = false;
     try {
-      if (mediaEmulated) await slot.page.emulateMediaType();
+      await prepare();
       await this.checkAlone(slot, browser);
-      slot.blank = false;
-      ok = true;
+      return true;
     } catch (err) {
       if (this.profile) console.log(`web-pool slot closed: ${err instanceof Error ? err.message : String(err)}`);
       void this.close(slot);
-    } finally {
-      this.coming--;
-      if (ok) this.offer(slot);
-      else this.noShow();
+      return false;
     }
+  }
+
+  /** Gives a used slot back as a spare once `ready` (it counts as coming meanwhile; waiters get it first). */
+  private async giveBack(slot: Slot, prepare: () => Promise<void>): Promise<void> {
+    this.coming++;
+    const ok = await this.ready(slot, prepare);
+    this.coming--;
+    if (ok) this.offer(slot);
+    else this.noShow();
   }
 
   /** @throws when another page is open in the slot's context, or `browser` is no longer the pool's */
