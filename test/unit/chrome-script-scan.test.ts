@@ -7,8 +7,8 @@
  * `=`, SVG's namespace).
  */
 import { describe, expect, it } from "vitest";
-import { mayRunScript } from "../../src/engines/chrome/guard";
-import { SCRIPT_VECTORS_RUN } from "../support/script-vectors";
+import { mayFetch, mayRunScript } from "../../src/engines/chrome/guard";
+import { SCRIPT_VECTORS_RUN, fetchVectors } from "../support/script-vectors";
 
 describe("mayRunScript", () => {
   it.each(SCRIPT_VECTORS_RUN.map((v) => [v.name, v.html]))("says yes: %s", (_name, html) => {
@@ -43,5 +43,31 @@ describe("mayRunScript", () => {
     ["character references", "<p>&#8364; 12.00 &amp; &lt;script&gt; as text</p>"],
   ])("says no: %s", (_name, html) => {
     expect(mayRunScript(html)).toBe(false);
+  });
+});
+
+describe("mayFetch", () => {
+  it.each(fetchVectors("https://example.com").map((v) => [v.name, v.html]))("says yes: %s", (_name, html) => {
+    expect(mayFetch(html)).toBe(true);
+  });
+
+  it.each([
+    ["a root-relative image", '<img src="/logo.png">'],
+    ["an SVG sprite reference", '<svg><use href="#icon"/></svg>'],
+    ["data-src (conservatively)", '<img data-src="/x.png">'],
+  ])("says yes: %s", (_name, html) => {
+    expect(mayFetch(html)).toBe(true);
+  });
+
+  it.each([
+    ["a data: image", '<img src="data:image/png;base64,iVBORw0KGgo=">'],
+    [
+      "CSS with a data: URL and a fragment reference",
+      "<p style=\"background:url('data:image/png;base64,AA');filter:url(#f)\">x</p>",
+    ],
+    ["links to the web (nothing is fetched without a click)", '<a href="https://example.com/terms">terms</a>'],
+    ["an invoice table with inline CSS", "<style>td{border:1px solid #ccc}</style><table><tr><td>1</td></tr></table>"],
+  ])("says no: %s", (_name, html) => {
+    expect(mayFetch(html)).toBe(false);
   });
 });

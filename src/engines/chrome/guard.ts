@@ -124,6 +124,29 @@ export function mayRunScript(html: string): boolean {
   return SCRIPT_VECTORS.test(html);
 }
 
+/**
+ * Whether HTML could make the page fetch anything — at load, or later (a lazy image, a background only print media
+ * shows, requested while page.pdf runs) — judged from its text, conservatively: a yes for `url(`, `image-set(` and
+ * `@import` in CSS unless the URL is `data:` or a `#fragment`; `src`, `poster`, `background` attributes (any name
+ * ending so, `data-src` included) unless their value is a `data:` URL; every `srcset`; and the elements that fetch by
+ * `href`: `<link`, SVG's `<image`, `<use`, `<feImage`. A link (`<a href>`) fetches nothing without a click. The browser
+ * pool (pool.ts) writes a task over the last one's document only when that one could not fetch: a request it made
+ * late would otherwise reach the guard while the next task's state is in force. Source: HTML Living Standard (the
+ * attributes that fetch: img, source, video, audio, track, input type=image, body/table background), CSS Values 4
+ * (url(), image-set()), CSS Cascade (@import), SVG 2 (image, use, feImage href).
+ */
+export function mayFetch(html: string): boolean {
+  return FETCH_VECTORS.some((v) => v.test(html));
+}
+
+const FETCH_VECTORS = [
+  /(?:url|image-set)\s*\(\s*(?!["']?\s*(?:data:|#))/i,
+  /@import/i,
+  /(?:src|poster|background)\s*=\s*(?!["']?\s*data:)/i,
+  /srcset/i,
+  /<\s*(?:link|image|use|feimage)\b/i,
+];
+
 const SCRIPT_VECTORS =
   /<\s*\/?\s*(?:script|iframe|frame|object|embed|applet|portal|fencedframe)|on[a-z]+\s*=|javascript\s*:|http-equiv/i;
 

@@ -41,7 +41,7 @@ import puppeteer, {
   type CDPSession,
   type Page,
 } from "@cloudflare/puppeteer";
-import { documentOrigin, installGuard, mayRunScript, type GuardState } from "./guard";
+import { documentOrigin, installGuard, mayFetch, mayRunScript, type GuardState } from "./guard";
 import type { WebRenderRequest } from "../kinds/web";
 import { CHROME_ENGINE } from "./version";
 import { PhaseClock } from "../profile";
@@ -89,16 +89,21 @@ interface Slot {
 }
 
 /**
- * Whether a rendering of `req` left nothing in its page that a later task could meet, or that could act after it —
- * so the next self-contained task may be written into the same document, with no navigation (issue 37): HTML that
- * could run no script of its own (guard.ts mayRunScript) and made no request (no response set a cookie or filled a
- * cache under the document's origin, nothing is still loading). What a task without scripts leaves is its DOM, which
- * the next task's `document.open` replaces; a task without scripts cannot read anything the page holds. Measured with
- * Debian's Chromium driven directly at concurrency 4 (the engine alone of `npm run bench -- web`): the navigation of
- * the reset was ~2/3 of Chromium's CPU per one-page document (browser process 60 → 19 ms, renderer 55 → 19, GPU 15 →
- * 5 without it).
+ * Whether a rendering of `req` leaves nothing in its page that a later task could meet, or that could act after it —
+ * so the next self-contained task may be written into the same document, with no navigation (issue 37): HTML (and
+ * header/footer templates) that could run no script of its own (guard.ts mayRunScript) and fetch nothing, now or
+ * later (guard.ts mayFetch) — no response sets a cookie or fills a cache under the document's origin, no request of
+ * it reaches the guard once the next task's state is in force. What such a task leaves is its DOM, which the next
+ * task's `document.open` replaces, and it cannot read anything the page holds. The pool also checks, after the
+ * rendering, that the guard saw no request (GuardLog.requests). Measured with Debian's Chromium driven directly at
+ * concurrency 4 (the engine alone of `npm run bench -- web`): the navigation of the reset was ~2/3 of Chromium's CPU
+ * per one-page document (browser process 60 → 19 ms, renderer 55 → 19, GPU 15 → 5 without it).
  */
-const selfContained = (req: WebRenderRequest): boolean => "html" in req.source && !mayRunScript(req.source.html);
+const selfContained = (req: WebRenderRequest): boolean => {
+  if (!("html" in req.source)) return false;
+  const text = req.source.html + (req.headerTemplate ?? "") + (req.footerTemplate ?? "");
+  return !mayRunScript(text) && !mayFetch(text);
+};
 
 /**
  * The blank document a spare stands at. It empties the tab's `window.name` while it is parsed (the name outlives
