@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedSha256, startBytesServer, type BytesServer } from "../support/bytes-server";
 import { peakBetween, sampleRss, workerdPids } from "../support/proc-memory";
-import { sdk } from "../support/sdk";
+import { sdk, pollJob } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
 import { createContainer, tempauth, type SwiftAccount } from "../support/stores/swift-client";
@@ -106,11 +106,7 @@ describe(`a ${SIZE / MB} MB file through the service`, () => {
         url: { operation: "export/url", input: "in" },
       },
     });
-    let job = await cc.jobs.get(created.id);
-    while (job.status !== "finished" && job.status !== "error") {
-      await new Promise((r) => setTimeout(r, 2000));
-      job = await cc.jobs.get(created.id);
-    }
+    const job = await pollJob(cc, created.id);
     const tJob = Date.now() - t1;
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
     const t2 = Date.now();

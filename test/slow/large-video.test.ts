@@ -20,7 +20,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeServerPids, peakBetween, sampleRss, workerdPids } from "../support/proc-memory";
-import { sdk } from "../support/sdk";
+import { sdk, pollJob } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 
 const TARGET = Number(process.env.LARGE_VIDEO_BYTES ?? 1e9);
@@ -113,11 +113,7 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB video through the native ffmpeg`, () 
         out: { operation: "export/url", input: "convert" },
       },
     });
-    let job = await cc.jobs.get(created.id);
-    while (job.status !== "finished" && job.status !== "error") {
-      await new Promise((r) => setTimeout(r, 2000));
-      job = await cc.jobs.get(created.id);
-    }
+    const job = await pollJob(cc, created.id);
     const tJob = Date.now() - t1;
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
     const convert = job.tasks.find((t) => t.name === "convert")!;

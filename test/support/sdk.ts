@@ -28,3 +28,16 @@ export function sdk(apiKey: string, base: string): CloudConvert {
   (cc as unknown as { subscribedChannels: Map<string, boolean> }).subscribedChannels = new Map();
   return cc;
 }
+
+/**
+ * Polls job `id` with GET /v2/jobs/{id} every `everyMs` until it is finished or error, and answers it: for jobs that
+ * outlast the sync wait (the slow tests' 1 GB transfers). Never times out by itself (the test's timeout bounds it).
+ */
+export async function pollJob(cc: CloudConvert, id: string, everyMs = 2000) {
+  let job = await cc.jobs.get(id);
+  while (job.status !== "finished" && job.status !== "error") {
+    await new Promise((r) => setTimeout(r, everyMs));
+    job = await cc.jobs.get(id);
+  }
+  return job;
+}
