@@ -64,7 +64,7 @@ export const MAX_RENDERINGS = 8;
 
 /**
  * A rendering with no spare ready waits this long at most for a slot coming back from its reset (or being made) before
- * making a new one, ms. A reset is a navigation to a blank document and four CDP calls (~20–100 ms here).
+ * making a new one, ms. A reset is a navigation to a blank document and two CDP calls (~20–100 ms here).
  */
 export const SLOT_WAIT_MS = 1500;
 
@@ -141,7 +141,7 @@ export class ChromePool {
    * with the slot, or with null (the slot it waited for failed, the browser was dropped, or SLOT_WAIT_MS passed), and
    * then it makes a slot of its own. Why (issue 37): at concurrency 4 a rendering often arrived while the slot of the
    * one before was still being reset; making a new slot then cost a context and a renderer process (~0.4 s of CPU), and
-   * the slot in excess was closed afterwards — 8 renderer processes started per 40 documents, ~90 ms of CPU each.
+   * the slot in excess was closed afterwards: 8–11 renderer processes started per 40 documents, ~90 ms of CPU per document.
    */
   private waiters: ((slot: Slot | null) => void)[] = [];
   private active = 0;
