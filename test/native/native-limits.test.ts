@@ -24,12 +24,12 @@ import { fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { fullContext, repeatedPdf } from "../support/native-fixtures";
 import {
-  alive,
   dpkgOwner,
   expectPdfA,
   gmVersion,
   gsVersion,
   imVersion,
+  pidsGone,
   qpdfVersion,
   toolsGone,
   toolsUnder,
@@ -110,7 +110,7 @@ describe("a hung or cancelled tool", () => {
     expect(await toolsGone(root, 30_000), "tool processes left running under the native engine's work root").toEqual(
       [],
     );
-    expect([...seen].filter(alive), "the Ghostscript processes seen running are gone").toEqual([]);
+    expect(await pidsGone([...seen], 30_000), "the Ghostscript processes seen running are gone").toEqual([]);
     const r = await execute("pdf/a", { conformance_level: "2b" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], full());
     expectPdfA(tmpFile(r.out.files[0]!), 2, PAGES12);
   });
@@ -143,7 +143,7 @@ describe("a hung or cancelled tool", () => {
     expect(err).toMatchObject({ code: "INTERNAL_ERROR", retryable: true });
     expect(toFailure(ac.signal.reason).code).toBe("CANCELLED");
     expect(await toolsGone(root, 30_000), "Ghostscript still running after the abort").toEqual([]);
-    expect(pids.filter(alive), "the Ghostscript processes seen running are gone").toEqual([]);
+    expect(await pidsGone(pids, 30_000), "the Ghostscript processes seen running are gone").toEqual([]);
     const r = await execute("pdf/a", { conformance_level: "1b" }, [corpusInput("pdf/gotenberg-pages_12.pdf")], full());
     expectPdfA(tmpFile(r.out.files[0]!), 1, PAGES12);
   });

@@ -26,7 +26,7 @@ import type { OperationContext, OutputFile } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
-import { alive, toolsGone, toolsUnder, until } from "../support/native-oracles";
+import { pidsGone, toolsGone, toolsUnder, until } from "../support/native-oracles";
 import { bytesInput, corpusInput, expectTaskError, testContext } from "../support/pdf-helpers";
 
 /** The lowered threshold: inputs and answers over 64 KiB go framed. */
@@ -265,8 +265,7 @@ describe("a streamed ffmpeg convert", () => {
     expect(err).toBeInstanceOf(Error);
     expect(await toolsGone(root, 30_000), "tools still running after the abort").toEqual([]);
     // an exiting process has no command line left before it is reaped: wait for the pids themselves
-    await until(() => pids.filter(alive).length === 0, 30_000);
-    expect(pids.filter(alive), JSON.stringify(seen)).toEqual([]);
+    expect(await pidsGone(pids, 30_000), JSON.stringify(seen)).toEqual([]);
     const next = await execute(
       "convert",
       { output_format: "mkv", video_codec: "copy" },

@@ -194,6 +194,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Waits up to `ms` for none of `pids` to be alive; returns those still alive (empty = all gone). A killed process
+ * leaves /proc in steps: its command line empties (so toolsUnder no longer names it) before it is a zombie, so a
+ * check of `alive` right after toolsGone can still see it exiting (a CI failure of native-limits.test.ts).
+ */
+export async function pidsGone(pids: number[], ms: number): Promise<number[]> {
+  await until(() => !pids.some(alive), ms);
+  return pids.filter(alive);
+}
+
 /** Waits up to `ms` for no tool process under `dir`; returns what is left (empty = all gone). */
 export async function toolsGone(dir: string, ms: number): Promise<{ pid: number; cmd: string }[]> {
   await until(() => toolsUnder(dir).length === 0, ms);
