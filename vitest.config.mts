@@ -7,9 +7,10 @@
 //   e2e      `npm start` (wrangler dev + the native engine) driven by the official SDK; servers shared per configuration
 //   browser  the browser build in Debian's headless Chromium
 // `npm test` runs the fast set a developer runs before every commit; `npm run test:all` (what .ci/run runs) runs every
-// project. Nothing heavy happens when this file loads: the engine Worker bundles are made when the worker project
-// starts, the browser build in the global setup of the projects that serve it, each only when its sources changed
-// (scripts/engine-workers.mjs).
+// project. Nothing heavy happens when this file loads: the engine Worker bundles and the browser build are made in the
+// global setup of the projects that need them (test/support/worker-build-setup.ts, servers-setup.ts), before any pool
+// starts, each only when its sources changed (scripts/engine-workers.mjs).
+import { availableParallelism, loadavg } from "node:os";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { DEFAULT_XDG_CACHE_HOME, setupBrowser } from "./scripts/setup-browser.mjs";
@@ -18,6 +19,18 @@ import { ENGINE_WORKERS, buildBrowserIfChanged, bundledEngineWorker } from "./sc
 // The BROWSER binding (Browser Rendering) drives Debian's Chromium offline: miniflare finds the wrapper seeded under the
 // project's XDG cache folder (scripts/setup-browser.mjs) and downloads nothing; $HOME stays untouched.
 process.env.XDG_CACHE_HOME = DEFAULT_XDG_CACHE_HOME;
+
+/**
+ * The factor on every timeout below: × 4/cores (at least 1: twice the room on this 2-core machine, where a heavy case
+ * took 72 s against a 60 s limit in CI), and × (1 + the load per core when the run starts, at most 3×) — `stress-ng
+ * -c 2` already running beside a run on 2 cores doubles it again. TEST_TIME_SCALE overrides it; the test processes read it there (test/support/time-scale.ts). Timeouts
+ * catch hangs; they must not fail a suite that is only slower (issue 46 item 6).
+ */
+const cores = availableParallelism();
+const TIME_SCALE =
+  Number(process.env.TEST_TIME_SCALE) || Math.max(1, 4 / cores) * (1 + Math.min(2, loadavg()[0]! / cores));
+process.env.TEST_TIME_SCALE = TIME_SCALE.toFixed(2);
+const scaled = (ms: number) => Math.round(ms * TIME_SCALE);
 
 /** Fails a run at once, naming the Debian packages to install, when a tool the tests or the native engine run is absent. */
 const TOOLS = "test/support/tools-check.ts";
@@ -28,7 +41,7 @@ const nodeProject = (name: string, over: Record<string, unknown> = {}) => ({
     name,
     include: [`test/${name}/**/*.test.ts`],
     environment: "node",
-    testTimeout: 60_000,
+    testTimeout: scaled(60_000),
     isolate: false,
     ...over,
   },
@@ -41,8 +54,8 @@ export default defineConfig({
     projects: [
       nodeProject("unit"),
       nodeProject("engines", { globalSetup: [TOOLS] }),
-      nodeProject("native", { hookTimeout: 120_000, globalSetup: [TOOLS] }),
-      nodeProject("corpus", { testTimeout: 600_000, globalSetup: [TOOLS] }),
+      nodeProject("native", { hookTimeout: scaled(120_000), globalSetup: [TOOLS] }),
+      nodeProject("corpus", { testTimeout: scaled(600_000), globalSetup: [TOOLS] }),
       {
         plugins: [
           // evaluated when the worker project starts (not for a run of other projects): the browser build the api
@@ -69,16 +82,18 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          testTimeout: 60_000,
-          globalSetup: [TOOLS],
+          testTimeout: scaled(60_000),
+          // the bundles and the browser build made before the pool starts (its start has a fixed 90 s limit)
+          globalSetup: [TOOLS, "test/support/worker-build-setup.ts"],
           isolate: false,
+          maxWorkers: 1,
         },
       },
       // one server per configuration for the whole run (test/support/servers.ts); files one after another on them
       // (one file at a time: a group of its own, after the others — vitest runs projects of one maxWorkers together)
       nodeProject("e2e", {
-        testTimeout: 180_000,
-        hookTimeout: 180_000,
+        testTimeout: scaled(180_000),
+        hookTimeout: scaled(180_000),
         fileParallelism: false,
         sequence: { groupOrder: 1 },
         globalSetup: [TOOLS, "test/support/servers-setup.ts"],
@@ -86,16 +101,16 @@ export default defineConfig({
       // issue 35's 1 GB transfer (import/url → export/s3 and export/url, workerd's memory sampled): `npm run test:slow`,
       // run by .ci/run through test:all, alone and last (it moves ~4 GB through loopback and disk)
       nodeProject("slow", {
-        testTimeout: 1_200_000,
-        hookTimeout: 600_000,
+        testTimeout: scaled(1_200_000),
+        hookTimeout: scaled(600_000),
         fileParallelism: false,
         sequence: { groupOrder: 3 },
         globalSetup: [TOOLS],
       }),
       // the browser build in Debian's headless Chromium (issue 19): also `npm run test:browser`
       nodeProject("browser", {
-        testTimeout: 180_000,
-        hookTimeout: 180_000,
+        testTimeout: scaled(180_000),
+        hookTimeout: scaled(180_000),
         fileParallelism: false,
         sequence: { groupOrder: 2 },
         globalSetup: [TOOLS, "test/support/servers-setup.ts"],

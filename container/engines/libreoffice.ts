@@ -11,6 +11,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { delimitedImport } from "../office/delimited.ts";
 import { OfficeError, OfficePool, type OfficeFormat, type OfficeRequest as PoolRequest } from "../office/pool.ts";
 import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
 import {
@@ -232,7 +233,8 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   if (!isPdf) sniff(req.input.filename, req.input.data);
   const pool = officePool(call.root);
   const password = req.input.password;
-  const base = { password, timeoutMs: call.timeoutMs };
+  // delimited text (csv, tsv) needs Calc's CSV import with options, or it never loads (issue 44)
+  const base = { password, timeoutMs: call.timeoutMs, ...delimitedImport(req.input.filename, req.input.data) };
   try {
     if (isPdf) {
       const input = await put(call, "in.pdf", req.input.data);

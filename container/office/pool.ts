@@ -17,6 +17,7 @@ import { accessSync, constants, mkdirSync, readFileSync, readdirSync, rmSync } f
 import { delimiter, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { CSV_IMPORT_FILTER } from "./delimited.ts";
 import { writeProfile } from "./profile.ts";
 
 /** What a successful conversion reports. */
@@ -104,10 +105,13 @@ export interface OfficeRequest {
   /** The export filter's FilterOptions (csv: delimiter, quote, encoding, sheet; txt: encoding), tokens only. */
   filterOptions?: string;
   /**
-   * PDF input only: the import filter (writer_pdf_import: Writer text frames; draw_pdf_import: Draw pages;
-   * impress_pdf_import: Impress slides, issue 34's ps → odp/ppt/pptx).
+   * The import filter: for PDF input (writer_pdf_import: Writer text frames; draw_pdf_import: Draw pages;
+   * impress_pdf_import: Impress slides, issue 34's ps → odp/ppt/pptx), or Calc's CSV import for delimited text
+   * (issue 44; its options from delimited.ts).
    */
-  importFilter?: "writer_pdf_import" | "draw_pdf_import" | "impress_pdf_import";
+  importFilter?: "writer_pdf_import" | "draw_pdf_import" | "impress_pdf_import" | typeof CSV_IMPORT_FILTER;
+  /** The import filter's FilterOptions (the CSV import's separator, text delimiter, character set…). */
+  importOptions?: string;
   /** Password of an encrypted document. */
   password?: string;
   /** PDF output only: the pages exported, LibreOffice's PageRange ("1-2", "1,3,5-"). */
@@ -498,6 +502,7 @@ export class OfficePool {
       ...(job.req.hiddenSlides !== undefined ? { hidden_slides: job.req.hiddenSlides } : {}),
       ...(job.req.notesPages !== undefined ? { notes_pages: job.req.notesPages } : {}),
       ...(job.req.importFilter !== undefined ? { import_filter: job.req.importFilter } : {}),
+      ...(job.req.importOptions !== undefined ? { import_options: job.req.importOptions } : {}),
     });
     slot.bridge!.stdin!.write(line + "\n");
   }

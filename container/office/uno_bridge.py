@@ -9,7 +9,9 @@ Connects to a soffice started with --accept=pipe,name=<pipe-name>;urp; (retrying
   stdout, once:  {"ready": true}   or   {"ready": false, "code": "ENGINE_UNAVAILABLE", "message": "..."}
   stdin,  each:  {"id": n, "input": "/abs/in", "output": "/abs/out", "format": "pdf"|"docx"|... (EXPORTS), "password": "..."?,
                   "filter_options": "..."? (the export filter's FilterOptions: csv/txt encoding, delimiter, sheet),
-                  "import_filter": "writer_pdf_import"|"draw_pdf_import"|"impress_pdf_import"? (PDF input only)}
+                  "import_filter": "writer_pdf_import"|"draw_pdf_import"|"impress_pdf_import"? (PDF input)
+                                   | "Text - txt - csv (StarCalc)"? (delimited text),
+                  "import_options": "..."? (the import filter's FilterOptions: the CSV import's separator, charset…)}
   stdout, each:  {"id": n, "ok": true, "fonts": ["Arial", ...], "pages": 3 | null, "files": ["/abs/out-1.svg", ...]?}
              (files: per-page graphic exports, svg/emf/wmf of a drawing or presentation, one per page)
              or  {"id": n, "ok": false, "code": "INVALID_PASSWORD"|"OPEN_FAILED"|"CONVERT_FAILED"|"ENGINE_CRASHED"|"NOT_STARTED", "message": "..."}
@@ -89,7 +91,7 @@ EXPORTS = [
 ]
 # Per-page graphic exports of drawings and presentations (GraphicExportFilter), by format: MediaType.
 PAGE_GRAPHICS = {"svg": "image/svg+xml", "emf": "image/x-emf", "wmf": "image/x-wmf"}
-IMPORT_FILTERS = ("writer_pdf_import", "draw_pdf_import", "impress_pdf_import")
+IMPORT_FILTERS = ("writer_pdf_import", "draw_pdf_import", "impress_pdf_import", "Text - txt - csv (StarCalc)")
 FORMATS = {"pdf"} | {f for _, table in EXPORTS for f in table} | set(PAGE_GRAPHICS)
 
 FONT_SCAN_SECONDS = 0.5  # the font scan stops (keeping what it found) after this long ...
@@ -389,11 +391,12 @@ class Bridge:
             raise Failure("CONVERT_FAILED", "PDF input is only converted with a PDF import filter")
         pdf = pdf_filter_data(req) if fmt == "pdf" else []
         options = req.get("filter_options")
+        import_options = req.get("import_options")
         return self.on_main_thread(
-            lambda: self._convert_on_main(src, dst, fmt, password, pdf, options, import_filter)
+            lambda: self._convert_on_main(src, dst, fmt, password, pdf, options, import_filter, import_options)
         )
 
-    def _load(self, src, password, filter_name=None):
+    def _load(self, src, password, filter_name=None, filter_options=None):
         """Loads src hidden, read-only, without macros or link updates; never prompts."""
         handler = InteractionHandler()
         props = [
@@ -407,6 +410,9 @@ class Bridge:
             props.append(prop("Password", password))
         if filter_name is not None:
             props.append(prop("FilterName", filter_name))
+        if filter_options is not None:
+            # the CSV import asks for its options in a dialog (which the handler aborts) unless they are given
+            props.append(prop("FilterOptions", filter_options))
         doc = None
         try:
             doc = self.desktop.loadComponentFromURL(uno.systemPathToFileUrl(src), "_blank", 0, tuple(props))
@@ -422,18 +428,18 @@ class Bridge:
             raise Failure("OPEN_FAILED", "LibreOffice could not load the document (unknown format or damaged file)")
         return doc
 
-    def _convert_on_main(self, src, dst, fmt, password, pdf, options=None, import_filter=None):
+    def _convert_on_main(self, src, dst, fmt, password, pdf, options=None, import_filter=None, import_options=None):
         try:
-            return self._convert_loaded(src, dst, fmt, password, pdf, options, import_filter)
+            return self._convert_loaded(src, dst, fmt, password, pdf, options, import_filter, import_options)
         except Failure as failure:
             if not self.alive():
                 raise BridgeGone("%s (soffice no longer answers)" % failure.message)
             raise
 
-    def _convert_loaded(self, src, dst, fmt, password, pdf, options=None, import_filter=None):
+    def _convert_loaded(self, src, dst, fmt, password, pdf, options=None, import_filter=None, import_options=None):
         doc = None
         try:
-            doc = self._load(src, password, import_filter)
+            doc = self._load(src, password, import_filter, import_options)
             if import_filter is None and doc.supportsService("com.sun.star.text.WebDocument"):
                 # HTML opens in Writer/Web, whose PDF export (writer_web_pdf_Export) drops the text in
                 # LibreOffice 7.4; load it into Writer proper instead (same import, print layout).
@@ -559,6 +565,10 @@ def valid_request(req):
         return "filter_options must be LibreOffice filter tokens (letters, digits, _ , . -)"
     if req.get("import_filter") is not None and req["import_filter"] not in IMPORT_FILTERS:
         return "import_filter must be one of %s" % ", ".join(IMPORT_FILTERS)
+    if req.get("import_options") is not None and (
+        not isinstance(req["import_options"], str) or not re.match(r"^[0-9,/a-z\-]{0,200}$", req["import_options"])
+    ):
+        return "import_options must be LibreOffice filter tokens (digits, letters, , / -)"
     if "password" in req and req["password"] is not None and not isinstance(req["password"], str):
         return "password must be a string"
     if req.get("pages") is not None and (not isinstance(req["pages"], str) or not re.match(r"^[0-9, -]{1,1000}$", req["pages"])):

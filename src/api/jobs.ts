@@ -10,6 +10,7 @@ import { requireUser } from "./auth";
 import { baseUrlOf, includes, isUuid, maxWaitMs, q, type AppEnv } from "./context";
 import { createJob } from "./create";
 import { ApiError, notFound } from "./errors";
+import { assertJsonDepth } from "./json-depth";
 import { listBody, pageOf } from "./pagination";
 
 export const jobs = new Hono<AppEnv>();
@@ -18,7 +19,7 @@ jobs.use("*", requireUser);
 /** Largest JSON body of a job (bytes); import/base64 files bigger than this belong in import/upload. */
 const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
-/** The JSON object body. @throws ApiError 413 over MAX_JSON_BYTES (by Content-Length before reading, else after) | 422 not an object; SyntaxError → 400 */
+/** The JSON object body. @throws ApiError 413 over MAX_JSON_BYTES (by Content-Length before reading, else after) | 422 not an object or nested deeper than MAX_JSON_DEPTH; SyntaxError → 400 */
 async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const tooLarge = () =>
     new ApiError(
@@ -34,6 +35,7 @@ async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
     throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
       tasks: ["The body must be a JSON object."],
     });
+  assertJsonDepth(body);
   return body;
 }
 

@@ -11,6 +11,7 @@ import { requireUser } from "./auth";
 import { baseUrlOf, includes, isUuid, maxWaitMs, q, type AppEnv } from "./context";
 import { createStandaloneTask } from "./create";
 import { ApiError, notFound } from "./errors";
+import { assertJsonDepth } from "./json-depth";
 import { listBody, pageOf } from "./pagination";
 
 import { allIndexes, findTask, indexOf, mergedPage, taskIdFor } from "../account/index-shards";
@@ -136,6 +137,7 @@ tasks.post("/v2/:operation{.+}", async (c) => {
     throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
       body: ["The body must be a JSON object."],
     });
+  assertJsonDepth(body);
   const task = await createStandaloneTask(c.env, c.get("user"), baseUrlOf(c.req.url), operation, body);
   return c.json({ data: task }, 201);
 });

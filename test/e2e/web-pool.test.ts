@@ -122,6 +122,39 @@ describe("the shared browser: renderings side by side", () => {
     }
   });
 
+  it("speculation rules and prerender/prefetch links reach no loopback address (issue 45)", async () => {
+    const probe = await startCountingServer();
+    try {
+      const u = `http://127.0.0.1:${probe.port}`;
+      const rules = (path: string) =>
+        JSON.stringify({
+          prefetch: [{ source: "list", urls: [`${u}/${path}-prefetch`], eagerness: "immediate" }],
+          prerender: [{ source: "list", urls: [`${u}/${path}-prerender`], eagerness: "immediate" }],
+        });
+      // the issue's rules in the head, the same inserted by a script, and the link forms of prefetch and prerender
+      const html = `<!doctype html><html><head>
+        <script type="speculationrules">${rules("inline")}</script>
+        <script type="SpeculationRules ">${rules("inline-case")}</script>
+        <link rel="prefetch" href="${u}/link-prefetch"><link rel="prerender" href="${u}/link-prerender">
+        </head><body><h1>SPECULATION TRIED</h1><p id="s">none</p>
+        <script>
+          const s = document.createElement("script"); s.type = "speculationrules"; s.textContent = ${JSON.stringify(rules("dynamic"))};
+          document.head.append(s);
+          document.getElementById("s").textContent = "SUPPORTS[" + HTMLScriptElement.supports("speculationrules") + "]";
+        </script></body></html>`;
+      const r = await toPdf(html, "speculation.html");
+      expect(r.task.status, JSON.stringify(r.task)).toBe("finished");
+      const t = text(r.path);
+      expect(t).toContain("SPECULATION TRIED");
+      expect(t).toContain("SUPPORTS[false]");
+      // a prefetch or prerender would have reached the server by now (measured before the fix: within 300 ms)
+      await new Promise((done) => setTimeout(done, 2000));
+      expect(probe.hits).toEqual([]);
+    } finally {
+      await probe.close();
+    }
+  });
+
   it("self-contained pages are written over without a navigation; a page that may run a script never lands on one", async () => {
     // Chromium prints the document's URL in the header (<span class="url">): its origin names the document a task
     // was written into (pool.ts: a self-contained task keeps the page's document; any other task gets a fresh origin)

@@ -457,3 +457,38 @@ describe("answers", () => {
     expect(x.ok && x.members[0]!.data).toBeInstanceOf(Uint8Array);
   });
 });
+
+describe("a single compressed stream's member is named as its own tool names it (issue 44: was `archive~`)", () => {
+  const FIXTURES = join(import.meta.dirname, "..", "fixtures", "archives");
+  // patool's real test files; each tool's -dc gives the bytes, and its own rule the name: the input's without its suffix
+  const CASES: [string, string, string[]][] = [
+    ["patool-t.txt.bz2", "bz2", ["bzip2", "-dc"]],
+    ["patool-t.txt.xz", "xz", ["xz", "-dc"]],
+    ["patool-t.txt.lzma", "lzma", ["xz", "--format=lzma", "-dc"]],
+    ["patool-t.txt.Z", "z", ["gzip", "-dc"]],
+  ];
+  for (const [name, format, tool] of CASES)
+    it(`${name} → one member patool-t.txt, the bytes ${tool[0]} gives`, async () => {
+      const path = join(FIXTURES, name);
+      const r = await engine.extract({ input: { data: readFileSync(path), filename: name }, format: format as never });
+      expect(r.ok, JSON.stringify(r.ok ? "" : r.error)).toBe(true);
+      if (!r.ok) return;
+      const want = execFileSync(tool[0]!, [...tool.slice(1), path]);
+      expect(r.members.map((m) => m.path)).toEqual(["patool-t.txt"]);
+      expect(Buffer.from(r.members[0]!.data).equals(want)).toBe(true);
+    });
+
+  it("a gzip stream's member takes the name in its header (FNAME), as gunzip -N and 7-Zip do", async () => {
+    const rel = "archives/libarchive-test_read_format_raw.data.gz";
+    const listed = execFileSync("gzip", ["-lN", corpusPath(rel)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop()!;
+    const fname = listed.trim().split(/\s+/).pop()!.split("/").pop()!;
+    const r = await engine.extract({
+      input: { data: readFileSync(corpusPath(rel)), filename: "renamed.gz" },
+      format: "gz" as never,
+    });
+    expect(r.ok && r.members.map((m) => m.path)).toEqual([fname]);
+  });
+});

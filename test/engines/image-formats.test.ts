@@ -14,6 +14,7 @@ import { LOSSY_OUTPUTS, WRITABLE_FORMATS } from "../../src/engines/imagemagick/f
 import { MIME, type ImageFormat } from "../../src/engines/kinds/image";
 import { engineRow, NATIVE_ONLY_IMAGE_INPUTS } from "../../src/engines/registry";
 import { enginesFor } from "../../src/engines/routing";
+import { scaled } from "../support/time-scale";
 import { imageConvert } from "../../src/operations/image/convert";
 import {
   CORPUS,
@@ -246,7 +247,7 @@ describe("the outputs added in issue 16 (JXL, PSD) through the convert operation
         back.dispose();
       }
     },
-    60_000,
+    scaled(60_000),
   );
 
   it.each(["images/pillow-chi.gif", "images/pngsuite-basi3p08.png"])(
@@ -259,45 +260,57 @@ describe("the outputs added in issue 16 (JXL, PSD) through the convert operation
         JSON.parse(execFileSync("exiftool", ["-j", "-ColorMode", "-"], { input: f.data }).toString())[0].ColorMode,
       ).toBe("RGB");
     },
-    60_000,
+    scaled(60_000),
   );
 
-  it("psd keeps alpha: a layer plus the merged image (exiftool LayerCount 1, identify 2 images with alpha)", async () => {
-    const f = await run("images/cloudconvert-input.png", "psd");
-    const id = identify(f.data);
-    expect(id).toMatchObject({ format: "PSD", width: 1015, height: 668, frames: 2, alpha: true });
-    expect(exiftool(f.data).LayerCount).toBe(1);
-  }, 60_000);
+  it(
+    "psd keeps alpha: a layer plus the merged image (exiftool LayerCount 1, identify 2 images with alpha)",
+    async () => {
+      const f = await run("images/cloudconvert-input.png", "psd");
+      const id = identify(f.data);
+      expect(id).toMatchObject({ format: "PSD", width: 1015, height: 668, frames: 2, alpha: true });
+      expect(exiftool(f.data).LayerCount).toBe(1);
+    },
+    scaled(60_000),
+  );
 
-  it("jxl honours quality (lossy, LOSSY_OUTPUTS): quality 30 is smaller and further from the source than 95", async () => {
-    expect(LOSSY_OUTPUTS).toContain("jxl");
-    const PNG = "images/cloudconvert-input.png";
-    const lo = await run(PNG, "jxl", { quality: 30, strip: true });
-    const hi = await run(PNG, "jxl", { quality: 95, strip: true });
-    expect(lo.data.byteLength).toBeLessThan(hi.data.byteLength * 0.6);
-    const src = outsideDecode(corpus(PNG), "png");
-    expect(psnr(src, outsideDecode(hi.data, "jxl"))).toBeGreaterThan(psnr(src, outsideDecode(lo.data, "jxl")));
-  }, 60_000);
+  it(
+    "jxl honours quality (lossy, LOSSY_OUTPUTS): quality 30 is smaller and further from the source than 95",
+    async () => {
+      expect(LOSSY_OUTPUTS).toContain("jxl");
+      const PNG = "images/cloudconvert-input.png";
+      const lo = await run(PNG, "jxl", { quality: 30, strip: true });
+      const hi = await run(PNG, "jxl", { quality: 95, strip: true });
+      expect(lo.data.byteLength).toBeLessThan(hi.data.byteLength * 0.6);
+      const src = outsideDecode(corpus(PNG), "png");
+      expect(psnr(src, outsideDecode(hi.data, "jxl"))).toBeGreaterThan(psnr(src, outsideDecode(lo.data, "jxl")));
+    },
+    scaled(60_000),
+  );
 
-  it("jxl above the engine's memory budget (~1.3 MP, libjxl needs ~70 B/px) is OVER_BUDGET, smaller widths work", async () => {
-    const big = debianConvert([`${CORPUS}/images/tika-IMG_1034.heic`, "-resize", "1600x", "jpg:-"]); // 1600×1200
-    const r = await imageMagick().run({
-      op: "convert",
-      input: big,
-      inputFormat: "jpg",
-      outputFormat: "jxl",
-      options: {},
-    });
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toMatchObject({ code: "OVER_BUDGET", message: expect.stringContaining("JXL") });
-    const ok = await imageMagick().run({
-      op: "convert",
-      input: big,
-      inputFormat: "jpg",
-      outputFormat: "jxl",
-      options: { width: 1000 },
-    });
-    if (!ok.ok) throw new Error(`${ok.error.code}: ${ok.error.message}`);
-    expect(oracle(ok.outputs[0].data, "jxl")).toEqual({ format: "JXL", width: 1000, height: 750 });
-  }, 60_000);
+  it(
+    "jxl above the engine's memory budget (~1.3 MP, libjxl needs ~70 B/px) is OVER_BUDGET, smaller widths work",
+    async () => {
+      const big = debianConvert([`${CORPUS}/images/tika-IMG_1034.heic`, "-resize", "1600x", "jpg:-"]); // 1600×1200
+      const r = await imageMagick().run({
+        op: "convert",
+        input: big,
+        inputFormat: "jpg",
+        outputFormat: "jxl",
+        options: {},
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toMatchObject({ code: "OVER_BUDGET", message: expect.stringContaining("JXL") });
+      const ok = await imageMagick().run({
+        op: "convert",
+        input: big,
+        inputFormat: "jpg",
+        outputFormat: "jxl",
+        options: { width: 1000 },
+      });
+      if (!ok.ok) throw new Error(`${ok.error.code}: ${ok.error.message}`);
+      expect(oracle(ok.outputs[0].data, "jxl")).toEqual({ format: "JXL", width: 1000, height: 750 });
+    },
+    scaled(60_000),
+  );
 });

@@ -59,7 +59,9 @@ print(json.dumps(out))
  * (shared strings resolved; whole numbers without ".0"). Rows and columns 0-based.
  */
 export function xlsxCells(path: string, index: number): { row: number; col: number; value: string }[] {
-  return JSON.parse(execFileSync("python3", ["-c", CELLS_PY, path, String(index)], { encoding: "utf8" }));
+  return JSON.parse(
+    execFileSync("python3", ["-c", CELLS_PY, path, String(index)], { encoding: "utf8", maxBuffer: 256 << 20 }),
+  );
 }
 
 /**

@@ -177,3 +177,17 @@ describe("payload", () => {
     expect(spec?.payload).toEqual({ operation: "import/url", url: "https://example.com/a.pdf", filename: "a.pdf" });
   });
 });
+
+describe("JSON depth bound (issue 45)", async () => {
+  const { tooDeep, MAX_JSON_DEPTH } = await import("../../src/api/json-depth");
+  it("finds the first field nested past the bound, iteratively, and passes shallower bodies", () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 100_000; i++) v = [v];
+    expect(tooDeep({ tasks: { t: { x: v } } })).toMatch(/^tasks\.t\.x(\.0)+$/);
+    let ok: unknown = "leaf";
+    for (let i = 0; i < MAX_JSON_DEPTH - 1; i++) ok = { k: ok };
+    // ok nests MAX_JSON_DEPTH - 1 objects; one more level is the bound, two are past it
+    expect(tooDeep({ k: ok })).toBeNull();
+    expect(tooDeep({ k: { k: ok } })).toBe("k" + ".k".repeat(MAX_JSON_DEPTH - 1));
+  });
+});

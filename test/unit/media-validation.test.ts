@@ -68,9 +68,14 @@ describe("convert options", () => {
       video_codec: "copy",
       $ignored: [{ key: "width", why: expect.stringMatching(/video_codec copy/) }],
     });
-    expect(errorsOf({ operation: "convert", output_format: "mp4", fit: "crop", width: 320 })).toEqual([
-      "Task t: fit: crop needs both width and height.",
-    ]);
+    // issue 44: fit with one side keeps the aspect ratio, as CloudConvert does; crop (no box to fill) is warned
+    expect(errorsOf({ operation: "convert", output_format: "mp4", fit: "scale", width: 320 })).toEqual([]);
+    expect(paramsOf({ operation: "convert", output_format: "mp4", fit: "scale", width: 320 })).not.toHaveProperty(
+      "$ignored",
+    );
+    expect(paramsOf({ operation: "convert", output_format: "mp4", fit: "crop", width: 320 })).toMatchObject({
+      $ignored: [{ key: "fit", why: expect.stringMatching(/needs both width and height.*aspect ratio/) }],
+    });
     expect(errorsOf({ operation: "convert", output_format: "mp3", audio_channels: 6 })[0]).toMatch(
       /^Task t: audio_channels: /,
     );

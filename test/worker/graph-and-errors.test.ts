@@ -87,6 +87,46 @@ describe("job validation (422 before anything runs)", () => {
   });
 });
 
+describe("bodies nested without bound (issue 45: a parameter 50,000 deep answered 500)", () => {
+  const post = async (path: string, body: string) => {
+    const { exports } = await import("cloudflare:workers");
+    const res = await (exports as any).default.fetch(`http://example.com${path}`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
+      body,
+    });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  const deep = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+
+  it("a task parameter, a job's tag and a standalone task's body nested 50,000 deep are 422 naming the field", async () => {
+    const job = await post(
+      "/v2/jobs",
+      `{"tasks":{"t":{"operation":"import/url","url":"https://example.com/a.png","some_option":${deep(50_000)}}}}`,
+    );
+    expect(job.status).toBe(422);
+    expect(job.json.code).toBe("INVALID_DATA");
+    expect(Object.keys(job.json.errors)[0]).toMatch(/^tasks\.t\.some_option/);
+    const tag = await post(
+      "/v2/jobs",
+      `{"tasks":{"t":{"operation":"import/url","url":"https://example.com/a"}},"tag":${deep(50_000)}}`,
+    );
+    expect(tag.status).toBe(422);
+    expect(Object.keys(tag.json.errors)[0]).toMatch(/^tag/);
+    const task = await post("/v2/import/url", `{"url":"https://example.com/a.png","headers":${deep(50_000)}}`);
+    expect(task.status).toBe(422);
+    expect(task.json.code).toBe("INVALID_DATA");
+  });
+
+  it("an honest payload 20 levels deep is still accepted", async () => {
+    const r = await post(
+      "/v2/jobs",
+      `{"tasks":{"t":{"operation":"import/url","url":"https://example.com/a.png","some_option":${deep(20)}}}}`,
+    );
+    expect(r.status).toBe(201);
+  });
+});
+
 describe("failure propagation", () => {
   it("fails dependents with INPUT_TASK_FAILED and the job with error", async () => {
     const job = await createJob({

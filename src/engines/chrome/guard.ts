@@ -25,6 +25,38 @@ function disableUninterceptable(): void {
   };
   for (const name of ["WebSocket", "RTCPeerConnection", "webkitRTCPeerConnection", "Worker", "SharedWorker"])
     lock(globalThis, name, undefined);
+  // issue 45: speculation rules make Chromium prefetch and prerender from its browser process, where request
+  // interception never sees the requests (measured: loopback reached from inline and script-inserted rules). A rule set
+  // is acted upon in a task after its <script type=speculationrules> is inserted; this observer removes every such
+  // element first (a removed script's rules are dropped), parsed or inserted by a script, in every frame.
+  type Node0 = { nodeName?: string; getAttribute?(n: string): string | null; remove?(): void };
+  type Parent = Node0 & { querySelectorAll?(s: string): ArrayLike<Node0> };
+  const isRules = (n: Node0) =>
+    n.nodeName === "SCRIPT" && /^\s*speculationrules\s*$/i.test(n.getAttribute?.("type") ?? "");
+  const strip = (n: Parent) => {
+    if (isRules(n)) return void n.remove?.();
+    const inner = n.querySelectorAll?.("script[type]") ?? [];
+    for (let i = 0; i < inner.length; i++) if (isRules(inner[i]!)) inner[i]!.remove?.();
+  };
+  const w = globalThis as unknown as {
+    MutationObserver?: new (cb: (rs: { addedNodes: ArrayLike<Parent> }[]) => void) => {
+      observe(t: unknown, o: object): void;
+    };
+    document?: Parent;
+    HTMLScriptElement?: { supports?(t: string): boolean };
+  };
+  if (w.MutationObserver && w.document) {
+    new w.MutationObserver((records) => {
+      for (const r of records) for (let i = 0; i < r.addedNodes.length; i++) strip(r.addedNodes[i]!);
+    }).observe(w.document, { childList: true, subtree: true });
+    strip(w.document);
+  }
+  // feature detection answers no, so a page that asks never writes rules
+  const scriptClass = w.HTMLScriptElement;
+  if (scriptClass?.supports) {
+    const supports = scriptClass.supports.bind(scriptClass);
+    lock(scriptClass, "supports", (t: string) => !/^\s*speculationrules\s*$/i.test(String(t)) && supports(t));
+  }
   lock(globalThis, "open", () => null);
   const doc = (globalThis as unknown as { Document?: { prototype: { open: (...a: unknown[]) => unknown } } }).Document;
   if (doc) {
@@ -187,6 +219,10 @@ export interface GuardState {
  */
 export async function installGuard(page: Page, state: GuardState): Promise<void> {
   await page.setBypassServiceWorker(true);
+  // issue 45: no prerender (a prerendered page loads and runs outside this page's interception); CDP, so it holds on
+  // Browser Rendering, where no Chromium flag can be set. Prefetch has no such switch: the page script below removes
+  // the speculation rules that would ask for one.
+  await disallowPrerendering(page);
   // on every document the page loads, and on the one it has now (setContent writes into it)
   await page.evaluateOnNewDocument(disableUninterceptable);
   await page.evaluate(disableUninterceptable);
@@ -222,4 +258,17 @@ export async function installGuard(page: Page, state: GuardState): Promise<void>
       state.log.main ??= why.replace(/^url /, "the page URL ");
     void r.abort("blockedbyclient");
   });
+}
+
+/**
+ * Turns prerendering off for `page` (CDP Page.setPrerenderingAllowed, Chromium 115+); a browser without the command
+ * leaves it as it is (the speculation rules that would ask for a prerender are removed by the page script anyway).
+ */
+async function disallowPrerendering(page: Page): Promise<void> {
+  const cdp = await page.createCDPSession();
+  try {
+    await cdp.send("Page.setPrerenderingAllowed" as never, { isAllowed: false } as never);
+  } catch {
+    // an older browser: the rules are still removed before they act
+  }
 }

@@ -45,6 +45,8 @@ export const CALC_INPUTS = [
   "ots",
   "fods",
   "csv",
+  // issue 44: tab-separated text, through the same CSV import (container/office/delimited.ts)
+  "tsv",
   "et",
   "numbers",
   // issue 32: StarCalc 3–5 (libstaroffice import)

@@ -305,7 +305,10 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
             `${name} is ${mib(req.input.data.byteLength)}; archives up to ${mib(budget.maxBytes)} are read here.`,
           );
         mkdirs(z, "/in");
-        let path = "/in/archive";
+        // under its own name: 7-Zip names a gzip/bzip2/xz/lzma/compress stream's single member after the archive's
+        // name without its suffix, as gunzip does (issue 44: "archive~" from a fixed name), unless its header names it
+        mkdirs(z, "/in/src");
+        let path = `/in/src/${fsSafeName(name)}`;
         z.FS.writeFile(path, req.input.data, { canOwn: true });
         const plan = readPlan(req.format);
         let listing = list(z, path, password, name, req.input.data, plan.type);
@@ -437,4 +440,14 @@ function collect(
   for (const [p, d] of data)
     if (!seen.has(p)) members.push({ path: unnamed && data.size === 1 ? memberName(filename) : p, data: d });
   return { members, skipped };
+}
+
+/**
+ * `filename` as one safe MEMFS path segment: its last segment, without control characters, at most 200 UTF-16 units
+ * (the suffix kept), never empty, "." or ".." ("archive" then).
+ */
+export function fsSafeName(filename: string): string {
+  const base = (filename.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "_");
+  const cut = base.length > 200 ? base.slice(base.length - 200) : base;
+  return cut === "" || cut === "." || cut === ".." ? "archive" : cut;
 }

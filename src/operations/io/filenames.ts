@@ -78,6 +78,7 @@ const TYPES: Record<string, string> = {
   json: "application/json",
   xml: "application/xml",
   csv: "text/csv",
+  tsv: "text/tab-separated-values",
   zip: "application/zip",
   gz: "application/gzip",
   "tar.gz": "application/gzip",

@@ -141,8 +141,6 @@ export function checkConvert(p: AnyConvert, out: MediaOutput): string[] {
     !(p.profile === "main" && ["x265", "h265"].includes(vc))
   )
     errors.push(`profile: ${p.profile} is an H.264 profile; ${vc} does not take it.`);
-  if (encodes && p.fit && p.fit !== "max" && !(p.width && p.height))
-    errors.push(`fit: ${p.fit} needs both width and height.`);
   const ac = (p.audio_codec as string | undefined) ?? defaultAudioCodec(out);
   if (
     ac === "opus" &&
@@ -165,6 +163,13 @@ const AUDIO_ENCODER_KEYS = ["audio_bitrate", "audio_qscale", "audio_frequency", 
  */
 export function inapplicableConvert(p: AnyConvert & { preset?: unknown }): { key: string; why: string }[] {
   const moot: { key: string; why: string }[] = [];
+  // issue 44: CloudConvert takes fit with one side and keeps the aspect ratio (scaleFilter does the same); a crop or a
+  // pad has no box to fill without the other side, so it is warned
+  if (p.video_codec !== "copy" && (p.fit === "crop" || p.fit === "pad") && !p.width !== !p.height)
+    moot.push({
+      key: "fit",
+      why: `${p.fit} needs both width and height; the video fits the ${p.width ? "width" : "height"} given as with fit max, keeping its aspect ratio`,
+    });
   if (p.video_codec === "copy")
     for (const key of ENCODER_KEYS)
       if (p[key] !== undefined)
