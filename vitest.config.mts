@@ -86,7 +86,6 @@ export default defineConfig({
           // the bundles and the browser build made before the pool starts (its start has a fixed 90 s limit)
           globalSetup: [TOOLS, "test/support/worker-build-setup.ts"],
           isolate: false,
-          maxWorkers: 1,
         },
       },
       // one server per configuration for the whole run (test/support/servers.ts); files one after another on them

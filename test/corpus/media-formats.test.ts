@@ -5,12 +5,21 @@
  * format's own muxer (3gpp, dv, dvr-ms, m2ts/mts, mod/vob, mxf, rm/rmvb, swf, wtv, ogg video;
  * ac3, aifc, caf, m4b, oga, voc, weba); cavs and amr are read (the WebAssembly build lists their
  * demuxers and decoders) but Debian's ffmpeg has no encoder to write a file of them here.
+ * Issue 44 item 2 (last describe): the real audio and video files of test/fixtures converted through routing (the
+ * WebAssembly and native rows) to every output the catalogue lists for their format.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { VIDEO_INPUTS, AUDIO_INPUTS } from "../../native-protocol/media/formats";
+import { TaskError } from "../../src/engines/errors";
+import { nodeEngines } from "../../src/runtime/node/engines";
+import { execute } from "../../src/runner/execute";
+import { catalogueOutputs, fixtureInputs, type FixtureInput } from "../support/catalogue-fixtures";
+import { claims } from "../support/claims";
 import { corpusPath } from "../support/corpus";
+import { nativeEngineForFile } from "../support/native-engine";
+import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
 import {
   audioStream,
   corpusInput,
@@ -230,4 +239,136 @@ describe("WMA takes at most two channels", () => {
       }
     },
   );
+});
+
+/**
+ * Issue 44 item 2: every real file of test/fixtures/audio and test/fixtures/video (MANIFEST.md; a file standing for
+ * several formats once per format, under a name ending in it) converted through routing — the WebAssembly ffmpeg and
+ * the native engine's ffmpeg row, as `execute` picks them — to every output the catalogue lists for its format. An
+ * output must hold a stream of its kind per native ffprobe (audio for an audio output, a video stream for a video
+ * one), and, where facts.json measured the input's duration and the file is whole, a duration within 0.1 s plus the
+ * output's codec framing and one frame interval. An input with no stream of the output's kind (facts.json `streams`)
+ * must end in CONVERSION_FAILED naming that; the files EXPECTED names end as it says.
+ */
+describe("test/fixtures audio and video files → every output the catalogue lists (native ffprobe as oracle)", () => {
+  const native = nativeEngineForFile();
+  const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
+  const OUTPUTS = catalogueOutputs();
+  const AUDIO_OUT = new Set(["aac", "aiff", "flac", "m4a", "mp3", "wav", "wma"]);
+
+  /**
+   * Fixtures cut short or holding metadata only (their MANIFEST notes), and what each must end in:
+   * - "error": nothing decodable — every claimed output ends in OPEN_FAILED or CONVERSION_FAILED;
+   * - "either": a few frames are decodable — an output holds a stream of its kind, or a coded error ends it
+   *   (OPEN_FAILED, CONVERSION_FAILED); the duration is not compared (the container's is missing or wrong).
+   */
+  const EXPECTED: Record<string, { ends: "error" | "either"; why: string }> = {
+    "audio/filetype-fixture.voc": {
+      ends: "error",
+      why: "26 bytes: a VOC header and no sound block (facts: ffmpeg 'Output file #0 does not contain any stream')",
+    },
+    "video/exiftool-WTV.wtv": {
+      ends: "error",
+      why: "metadata only: ffprobe 5.1 refuses it ('timeline data missing', facts ffprobe_rc 1)",
+    },
+    "video/exiftool-DV.dv": {
+      ends: "either",
+      why: "TRUNCATED: 4400 bytes, no whole DV frame (facts: 1 video frame read, no duration)",
+    },
+    "video/hachoir-Panasonic_AG_HMC_151.MTS": {
+      ends: "either",
+      why: "TRUNCATED: 8064 bytes of H.264 1080p + AC-3 with decoding errors; the AC-3 stream has no sample rate",
+    },
+    "video/hachoir-sample.ts": {
+      ends: "either",
+      why: "TRUNCATED: 2 damaged MPEG-2 frames; the MP3 stream's parameters are unknown (sample rate 0)",
+    },
+    "video/hachoir-matrix_ping_pong.wmv": {
+      ends: "either",
+      why: "TRUNCATED at 100 KiB: no duration in facts; what frames it holds are converted",
+    },
+    "video/exiftool-Flash.flv": {
+      ends: "either",
+      why: "stripped of media data: its metadata says 3.089 s but 1 video frame is decodable",
+    },
+  };
+  /** Claimed pairs of one fixture that end in a coded error, measured, and why (`file>format>output` → code). */
+  const KNOWN: Record<string, string> = {};
+
+  /** The kinds of stream facts.json lists for a fixture (ffprobe of the original). */
+  const kinds = (f: FixtureInput) =>
+    new Set(((f.facts.facts?.streams ?? []) as { codec_type: string; codec?: string | null }[]).map((s) => s.codec_type));
+  /** Duration slack of an output: 0.1 s, its audio codec's framing, one video frame interval. */
+  function tolerance(p: NativeProbe): number {
+    const a = audioStream(p);
+    const rate = Number(a?.sample_rate ?? 0);
+    const v = videoStream(p);
+    const [n, d] = (v?.avg_frame_rate ?? v?.r_frame_rate ?? "0/1").split("/").map(Number);
+    const frame = n && d ? d / n : 0;
+    return 0.1 + (rate ? (3072 + (a?.codec_name === "mp3" ? 2257 : 0)) / rate : 0) + Math.min(frame, 0.5);
+  }
+
+  const FILES = [...fixtureInputs("audio"), ...fixtureInputs("video")];
+  it("every audio and video fixture stands for a catalogue format", () => {
+    for (const f of FILES) expect(OUTPUTS.get(f.format)?.size, `${f.rel} as ${f.format}`).toBeGreaterThan(5);
+  });
+
+  for (const file of FILES) {
+    const outputs = [...(OUTPUTS.get(file.format) ?? [])].sort();
+    const expected = EXPECTED[file.rel];
+    it(`${file.rel} as ${file.name} → ${outputs.join(" ")}${expected ? ` (${expected.ends})` : ""}`, async () => {
+      const problems: string[] = [];
+      const data = new Uint8Array(readFileSync(file.path));
+      const has = kinds(file);
+      const whole = !expected && typeof file.facts.facts?.duration_s === "number";
+      const duration = file.facts.facts?.duration_s as number;
+      for (const output of outputs) {
+        const kind = AUDIO_OUT.has(output) ? "audio" : "video";
+        const claimed = claims("convert", file.name, output);
+        const known = KNOWN[`${file.rel}>${file.format}>${output}`];
+        try {
+          const r = await execute("convert", { output_format: output }, [bytesInput(file.name, data)], ctx());
+          if (!claimed) problems.push(`${output}: converted although no engine claims it`);
+          if (expected?.ends === "error") problems.push(`${output}: converted although ${expected.why}`);
+          if (!has.has(kind) && !expected) problems.push(`${output}: converted although the input has no ${kind}`);
+          if (r.out.files.length !== 1) problems.push(`${output}: ${r.out.files.length} files`);
+          for (const f of r.out.files) {
+            const bytes = dataOf(f);
+            if (!bytes.byteLength) {
+              problems.push(`${output}: empty`);
+              continue;
+            }
+            let p: NativeProbe;
+            try {
+              p = ffprobe(tmp.file(bytes, output));
+            } catch (e) {
+              problems.push(`${output}: ffprobe refuses it: ${(e as Error).message.split("\n").slice(-2).join(" ")}`);
+              continue;
+            }
+            const stream = kind === "audio" ? audioStream(p) : videoStream(p);
+            if (!stream) problems.push(`${output}: no ${kind} stream (${codecs(p).join(" ")})`);
+            const got = durationOf(p);
+            if (whole && stream && !(Math.abs(got - duration) <= tolerance(p)))
+              problems.push(`${output}: duration ${got} s vs the input's ${duration} s (± ${tolerance(p).toFixed(3)})`);
+          }
+        } catch (e) {
+          const code = e instanceof TaskError ? e.code : "";
+          const message = (e as Error).message;
+          if (!code) problems.push(`${output}: threw without a code: ${message}`);
+          else if (!claimed) {
+            if (!(code === "INVALID_CONVERSION_TYPE" && message.includes(`${file.format} to ${output}`)))
+              problems.push(`${output}: unclaimed, ended ${code} (${message})`);
+          } else if (known) {
+            if (code !== known) problems.push(`${output}: ${code} (KNOWN says ${known}): ${message}`);
+          } else if (expected) {
+            if (!["OPEN_FAILED", "CONVERSION_FAILED"].includes(code)) problems.push(`${output}: ${code}: ${message}`);
+          } else if (!has.has(kind)) {
+            if (code !== "CONVERSION_FAILED" || !message.includes(`no ${kind} stream`))
+              problems.push(`${output}: the input has no ${kind}; ended ${code}: ${message}`);
+          } else problems.push(`${output}: ${code}: ${message}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    }, 1_800_000);
+  }
 });

@@ -9,13 +9,14 @@
  * The content of each output is held by the format's own tests (test/native/*, test/e2e/sdk-office-outputs.test.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
+import { catalogueOutputs, fixtureInputs } from "../support/catalogue-fixtures";
 import { claimedBy, claims } from "../support/claims";
 import { CORPUS } from "../support/corpus";
 import { signatureProblem } from "../support/ebook-oracles";
@@ -25,21 +26,6 @@ import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
 const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
 
-/** The catalogue beside the corpus (shared/reference), read as the coverage tool reads it. */
-const CATALOGUE = join(CORPUS, "..", "reference", "cloudconvert-catalogue.md");
-function catalogueOutputs(): Map<string, Set<string>> {
-  if (!existsSync(CATALOGUE))
-    throw new Error(`CloudConvert's catalogue not found at ${CATALOGUE} (beside the corpus).`);
-  const out = new Map<string, Set<string>>();
-  for (const m of readFileSync(CATALOGUE, "utf8").matchAll(/^- inputs \[([^\]]+)\] -> ([^\n(]+)/gm))
-    for (const input of m[1]!.split(",").map((s) => s.trim()))
-      for (const output of m[2]!
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean))
-        (out.get(input) ?? out.set(input, new Set()).get(input)!).add(output);
-  return out;
-}
 const OUTPUTS = catalogueOutputs();
 
 /** Files the MANIFEST says a reader refuses, with the code expected of every claimed output. */
@@ -64,17 +50,33 @@ const PARAMS: Record<string, Record<string, unknown>> = {
   "office/tika-testWORD_protected_passtika.docx": { password: "tika" },
 };
 
-const FILES = ["office", "html", "markup"].flatMap((d) =>
+const ext = (rel: string) => /\.(\w+)$/.exec(rel)![1]!.toLowerCase();
+
+/** One file of the sweep: where its bytes are, the name it is uploaded under and the catalogue format it stands for. */
+interface SweepFile {
+  /** The key of KNOWN, UNREADABLE and PARAMS: "<folder>/<file>" of the corpus or of test/fixtures. */
+  rel: string;
+  path: string;
+  name: string;
+  format: string;
+}
+const FILES: SweepFile[] = ["office", "html", "markup"].flatMap((d) =>
   readdirSync(join(CORPUS, d))
     .filter((f) => statSync(join(CORPUS, d, f)).isFile() && /\.\w+$/.test(f))
-    .map((f) => `${d}/${f}`),
+    .map((f) => ({ rel: `${d}/${f}`, path: join(CORPUS, d, f), name: f, format: ext(f) })),
+);
+/**
+ * Issue 44 item 2: the real files others wrote for the catalogue's office, e-book and vector inputs the corpus lacks
+ * (test/fixtures/<folder>/MANIFEST.md), each uploaded under a name ending in the format it stands for.
+ */
+const FIXTURE_FILES: SweepFile[] = ["document", "presentation", "spreadsheet", "ebook", "vector"].flatMap((d) =>
+  fixtureInputs(d).map(({ rel, path, name, format }) => ({ rel, path, name, format })),
 );
 /** True when only the chrome row (Browser Rendering, the api Worker's binding) claims the pair. */
 const onlyChrome = (input: string, output: string) => {
   const engines = claimedBy("convert", input, output);
   return engines.length > 0 && engines.every((e) => e === "chrome");
 };
-const ext = (rel: string) => /\.(\w+)$/.exec(rel)![1]!.toLowerCase();
 
 const dir = mkdtempSync(join(tmpdir(), "office-sweep-"));
 const ZIP = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b;
@@ -162,49 +164,75 @@ function formatProblem(format: string, b: Uint8Array): string | null {
   }
 }
 
+/**
+ * Converts `file` to each of `outputs` and answers what is wrong: an output not of its format, a claimed pair ending
+ * in a code KNOWN/UNREADABLE do not name, an unclaimed pair not ending in INVALID_CONVERSION_TYPE.
+ */
+async function sweep(file: SweepFile, outputs: readonly string[]): Promise<string[]> {
+  const { rel, name, format: input } = file;
+  const problems: string[] = [];
+  const data = new Uint8Array(readFileSync(file.path));
+  for (const output of outputs) {
+    const claimed = claims("convert", name, output);
+    try {
+      const r = await execute(
+        "convert",
+        { output_format: output, ...(PARAMS[rel] ?? {}) },
+        [bytesInput(name, data)],
+        ctx(),
+      );
+      if (!claimed) problems.push(`${output}: converted although no engine claims it`);
+      if (UNREADABLE[rel]) problems.push(`${output}: converted although ${UNREADABLE[rel]} was expected`);
+      if (!r.out.files.length) problems.push(`${output}: no file`);
+      for (const f of r.out.files) {
+        const why = formatProblem(output, dataOf(f));
+        if (why) problems.push(`${output} (${f.filename}): ${why}`);
+      }
+    } catch (e) {
+      const code = e instanceof TaskError ? e.code : "";
+      const message = (e as Error).message;
+      if (!code) problems.push(`${output}: threw without a code: ${message}`);
+      else if (!claimed && !(code === "INVALID_CONVERSION_TYPE" && message.includes(`${input} to ${output}`)))
+        problems.push(`${output}: unclaimed, ended ${code} (${message})`);
+      else if (claimed && onlyChrome(input, output)) {
+        // Browser Rendering is the api Worker's binding: absent here, held by the worker and browser projects
+        if (code !== "ENGINE_UNAVAILABLE" || !/chrome/.test(message))
+          problems.push(`${output}: chrome's pair ended ${code} (${message})`);
+      } else if (claimed && (UNREADABLE[rel] ?? KNOWN[`${rel}>${output}`]) !== code)
+        problems.push(`${output}: ${code}: ${message}`);
+    }
+  }
+  return problems;
+}
+
+/** One test per file: every output the catalogue lists for its format (none: no test). */
+function sweepEach(files: readonly SweepFile[]): void {
+  for (const file of files) {
+    const outputs = [...(OUTPUTS.get(file.format) ?? [])].sort();
+    if (!outputs.length) continue;
+    const as = file.name === file.rel.split("/").pop() ? "" : ` (as ${file.name})`;
+    it(`${file.rel}${as} → ${outputs.join(" ")}`, async () => {
+      expect(await sweep(file, outputs)).toEqual([]);
+    }, 1_200_000);
+  }
+}
+
 describe("office, html and markup corpus files → every output the catalogue lists", () => {
   it("the catalogue is read and names outputs for the corpus's formats", () => {
     for (const e of ["docx", "pdf", "html", "md", "xlsx", "pptx"]) expect(OUTPUTS.get(e)?.size, e).toBeGreaterThan(3);
   });
 
-  for (const rel of FILES) {
-    const input = ext(rel);
-    const outputs = [...(OUTPUTS.get(input) ?? [])].sort();
-    if (!outputs.length) continue;
-    it(`${rel} → ${outputs.join(" ")}`, async () => {
-      const problems: string[] = [];
-      for (const output of outputs) {
-        const claimed = claims("convert", rel, output);
-        const data = new Uint8Array(readFileSync(join(CORPUS, rel)));
-        try {
-          const r = await execute(
-            "convert",
-            { output_format: output, ...(PARAMS[rel] ?? {}) },
-            [bytesInput(rel.split("/").pop()!, data)],
-            ctx(),
-          );
-          if (!claimed) problems.push(`${output}: converted although no engine claims it`);
-          if (UNREADABLE[rel]) problems.push(`${output}: converted although ${UNREADABLE[rel]} was expected`);
-          if (!r.out.files.length) problems.push(`${output}: no file`);
-          for (const f of r.out.files) {
-            const why = formatProblem(output, dataOf(f));
-            if (why) problems.push(`${output} (${f.filename}): ${why}`);
-          }
-        } catch (e) {
-          const code = e instanceof TaskError ? e.code : "";
-          const message = (e as Error).message;
-          if (!code) problems.push(`${output}: threw without a code: ${message}`);
-          else if (!claimed && !(code === "INVALID_CONVERSION_TYPE" && message.includes(`${input} to ${output}`)))
-            problems.push(`${output}: unclaimed, ended ${code} (${message})`);
-          else if (claimed && onlyChrome(input, output)) {
-            // Browser Rendering is the api Worker's binding: absent here, held by the worker and browser projects
-            if (code !== "ENGINE_UNAVAILABLE" || !/chrome/.test(message))
-              problems.push(`${output}: chrome's pair ended ${code} (${message})`);
-          } else if (claimed && (UNREADABLE[rel] ?? KNOWN[`${rel}>${output}`]) !== code)
-            problems.push(`${output}: ${code}: ${message}`);
-        }
-      }
-      expect(problems).toEqual([]);
-    }, 1_200_000);
-  }
+  sweepEach(FILES);
+});
+
+describe("test/fixtures document, presentation, spreadsheet, ebook and vector files → every output the catalogue lists", () => {
+  it("every fixture folder has files of catalogue formats", () => {
+    for (const d of ["document", "presentation", "spreadsheet", "ebook", "vector"])
+      expect(
+        FIXTURE_FILES.filter((f) => f.rel.startsWith(`${d}/`) && OUTPUTS.has(f.format)).length,
+        d,
+      ).toBeGreaterThan(0);
+  });
+
+  sweepEach(FIXTURE_FILES);
 });

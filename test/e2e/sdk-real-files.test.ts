@@ -1,0 +1,107 @@
+/**
+ * Issue 44's cases end to end through the official node SDK under `npm start`, each on real files written by others
+ * (test/fixtures, ../shared/corpus): a semicolon-separated Latin-1 CSV → xlsx and → pdf (every CSV input ended
+ * OPEN_FAILED), a bzip2 and a gzip stream → zip keeping their member's name (was `archive~`), a video converted with
+ * `fit: "scale"` and only `width` (was refused). Oracles: Python's csv module, zipfile + ElementTree (xlsx cells),
+ * pdftotext, bsdtar's listing, bzip2 -dc, gzip -lN, ffprobe.
+ */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { corpusPath } from "../support/corpus";
+import { runCorpusJob, runFileJob } from "../support/jobs";
+import { xlsxCells } from "../support/office-oracles";
+import { sharedServer, type SharedServer } from "../support/servers";
+
+let server: SharedServer;
+beforeAll(() => {
+  server = sharedServer("guarded");
+});
+
+const fixture = (rel: string) => join(import.meta.dirname, "..", "fixtures", rel);
+const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20 });
+
+describe("real files through the SDK (issue 44)", () => {
+  it("a European CSV (semicolons, windows-1252, decimal commas) → xlsx and → pdf", async () => {
+    const path = fixture("spreadsheet/frictionless-table-with-accents.csv");
+    const records: string[][] = JSON.parse(
+      sh("python3", [
+        "-c",
+        "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='cp1252'), delimiter=';'))))",
+        path,
+      ]),
+    );
+    const { job, files } = await runFileJob(server.base, path, {
+      xlsx: { operation: "convert", input: "in", output_format: "xlsx" },
+      pdf: { operation: "convert", input: "in", output_format: "pdf" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+    const cells = xlsxCells(files.xlsx[0]!.path, 1);
+    const at = (r: number, c: number) => cells.find((x) => x.row === r && x.col === c)?.value;
+    expect(records[0]!.map((_, c) => at(0, c))).toEqual(records[0]); // the header, "Année" included
+    expect(at(records.length - 1, 1)).toBe(records[records.length - 1]![1]);
+    expect(cells.reduce((n, c) => Math.max(n, c.row), 0) + 1).toBe(records.length);
+    const text = sh("pdftotext", [files.pdf[0]!.path, "-"]);
+    for (const word of ["Classement", "Quartier", "Année"]) expect(text).toContain(word);
+  });
+
+  it("a bzip2 stream → zip holds patool-t.txt with bzip2's bytes; a gzip stream's member takes its header's name", async () => {
+    const bz = fixture("archives/patool-t.txt.bz2");
+    const a = await runFileJob(server.base, bz, { zip: { operation: "convert", input: "in", output_format: "zip" } });
+    expect(a.job.status, JSON.stringify(a.job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+    expect(sh("bsdtar", ["-tf", a.files.zip[0]!.path]).trim().split("\n")).toEqual(["patool-t.txt"]);
+    expect(sh("bsdtar", ["-xOf", a.files.zip[0]!.path, "patool-t.txt"])).toBe(sh("bzip2", ["-dc", bz]));
+    const rel = "archives/libarchive-test_read_format_raw.data.gz";
+    const fname = sh("gzip", ["-lN", corpusPath(rel)])
+      .trim()
+      .split("\n")
+      .pop()!
+      .trim()
+      .split(/\s+/)
+      .pop()!;
+    const g = await runCorpusJob(server.base, rel, {
+      zip: { operation: "convert", input: "in", output_format: "zip" },
+    });
+    expect(g.job.status).toBe("finished");
+    expect(sh("bsdtar", ["-tf", g.files.zip[0]!.path]).trim().split("\n")).toEqual([fname.split("/").pop()]);
+  });
+
+  it('a video with fit "scale" and only width keeps its aspect ratio, as CloudConvert does', async () => {
+    const rel = "video/tika-testVideoMp4.mp4";
+    const [w, h] = sh("ffprobe", [
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=width,height",
+      "-of",
+      "csv=p=0",
+      corpusPath(rel),
+    ])
+      .trim()
+      .split(",")
+      .map(Number);
+    const { job, files, task } = await runCorpusJob(server.base, rel, {
+      mp4: { operation: "convert", input: "in", output_format: "mp4", fit: "scale", width: 160, video_codec: "x264" },
+    });
+    expect(job.status, JSON.stringify(task("mp4"))).toBe("finished");
+    const out = sh("ffprobe", [
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=width,height",
+      "-of",
+      "csv=p=0",
+      files.mp4[0]!.path,
+    ])
+      .trim()
+      .split(",")
+      .map(Number);
+    // the height follows the width (even, as 4:2:0 needs)
+    expect(out[0]).toBe(160);
+    expect(Math.abs(out[1]! - (160 * h!) / w!)).toBeLessThanOrEqual(2);
+  });
+});
