@@ -84,6 +84,12 @@ export interface ConvertOptions {
    * holds one image (png, jpg, …): image → PDF takes a multi-page TIFF this way. Default: first frame.
    */
   all_frames?: boolean;
+  /**
+   * Only this frame (0-based TIFF page, GIF frame) is decoded and converted, under the per-frame budget (issue 44:
+   * image → PDF streams a multi-page scan one page at a time instead of holding every page). Past the last frame:
+   * OPEN_FAILED. Wins over `all_frames`.
+   */
+  frame?: number;
 }
 
 /** Options of `thumbnail` (contract §6). */

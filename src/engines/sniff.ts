@@ -4,6 +4,15 @@
  * operations (routing, page sizes), so it belongs to no single engine; the browser build keeps
  * pdf-lib out of its core by importing only this.
  */
+import { sniffTiff } from "./imagemagick/sniff-more";
+
+/**
+ * The pages of a TIFF (the IFDs of its chain, at most `cap`), or 1 when the bytes are not a TIFF (TIFF 6.0 §2: the
+ * header, then each IFD's offset to the next). Image → PDF converts a scan one page at a time by it.
+ */
+export function tiffPages(bytes: Uint8Array, cap = 10_000): number {
+  return Math.max(1, sniffTiff(bytes, cap)?.frames ?? 1);
+}
 
 /** True when the bytes start (within the first KiB, as readers tolerate) with a `%PDF-` header (ISO 32000-2 §7.5.2). */
 export function looksLikePdf(bytes: Uint8Array): boolean {

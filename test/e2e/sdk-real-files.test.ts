@@ -2,7 +2,8 @@
  * Issue 44's cases end to end through the official node SDK under `npm start`, each on real files written by others
  * (test/fixtures, ../shared/corpus): a semicolon-separated Latin-1 CSV → xlsx and → pdf (every CSV input ended
  * OPEN_FAILED), a bzip2 and a gzip stream → zip keeping their member's name (was `archive~`), a video converted with
- * `fit: "scale"` and only `width` (was refused). Oracles: Python's csv module, zipfile + ElementTree (xlsx cells),
+ * `fit: "scale"` and only `width` (was refused), a 5-page fax-like scan over the image engine's all-pages budget → pdf
+ * (was OVER_BUDGET). Oracles: Python's csv module, zipfile + ElementTree (xlsx cells),
  * pdftotext, bsdtar's listing, bzip2 -dc, gzip -lN, ffprobe.
  */
 import { execFileSync } from "node:child_process";
@@ -64,6 +65,27 @@ describe("real files through the SDK (issue 44)", () => {
     });
     expect(g.job.status).toBe("finished");
     expect(sh("bsdtar", ["-tf", g.files.zip[0]!.path]).trim().split("\n")).toEqual([fname.split("/").pop()]);
+  });
+
+  it("a 5-page A4 G4 scan at 300 ppi (43.6 MP in all) → pdf: five pages, converted one page at a time", async () => {
+    const path = fixture("image/twelvemonkeys-fivepages-scan-causingerrors.tif");
+    const { job, files, task } = await runFileJob(server.base, path, {
+      pdf: { operation: "convert", input: "in", output_format: "pdf" },
+    });
+    expect(job.status, JSON.stringify(task("pdf"))).toBe("finished");
+    const frames = sh("identify", ["-format", "%w %h %x\n", path]).trim().split("\n");
+    expect(frames).toHaveLength(5);
+    const info = sh("pdfinfo", ["-f", "1", "-l", "99", files.pdf[0]!.path]);
+    expect(info).toMatch(/Pages:\s+5\n/);
+    const sizes = [...info.matchAll(/Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    for (const [i, f] of frames.entries()) {
+      const [w, h, ppi] = f.split(" ").map(Number);
+      expect(sizes[i]![0]).toBeCloseTo((w! * 72) / ppi!, 0);
+      expect(sizes[i]![1]).toBeCloseTo((h! * 72) / ppi!, 0);
+    }
   });
 
   it('a video with fit "scale" and only width keeps its aspect ratio, as CloudConvert does', async () => {

@@ -6,6 +6,7 @@
  * pdftoppm + compare (the text layer changes no pixel).
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { imagePdf, imagePdfOcr } from "../../src/operations/pdf/from-images";
 import { nodeImageMagickEngine } from "../../src/runtime/node/imagemagick";
@@ -20,6 +21,7 @@ import { recall } from "../support/ocr-recall";
  */
 const TIFF_MISREAD = { 2: ["Page 2"] };
 import {
+  bytesInput,
   corpusInput,
   dataOf,
   expectLinesOnTheirPages,
@@ -181,5 +183,44 @@ describe("convert image → pdf with ocr", () => {
     // a wrong scale (72 ppi instead of 200) would put the word 2.8 times as far from the corner
     expect(Math.abs(Number(m[1]) - Number(row[6]) * s)).toBeLessThan(4);
     expect(Math.abs(Number(m[2]) - Number(row[7]) * s)).toBeLessThan(4);
+  });
+});
+
+describe("a scan larger than the engine's all-pages budget (issue 44)", () => {
+  // TwelveMonkeys' 5-page CCITT G4 scan: A4 at 300 ppi, 43.6 MP in all (test/fixtures/image/facts.json), where the
+  // image engine may hold 24 MP of frames at once; one page at a time it fits
+  const path = `${import.meta.dirname}/../fixtures/image/twelvemonkeys-fivepages-scan-causingerrors.tif`;
+  const input = () => {
+    const data = new Uint8Array(readFileSync(path));
+    return bytesInput("fivepages.tif", data);
+  };
+  const identified = () =>
+    execFileSync("identify", ["-format", "%w %h %x\n", path], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" ").map(Number) as [number, number, number]);
+
+  it("→ pdf: five pages, each the size identify gives its frame at its resolution, each page's image embedded", async () => {
+    const out = await imagePdf.run([input()], { output_format: "pdf" }, ctx);
+    const data = dataOf(out.files[0]!);
+    expectQpdfCheck(out.files[0]!);
+    const want = identified();
+    expect(want).toHaveLength(5);
+    expect(want.reduce((n, [w, h]) => n + w * h, 0)).toBeGreaterThan(24_000_000);
+    const sizes = pageSizes(data);
+    expect(sizes).toHaveLength(5);
+    for (const [i, [w, h, ppi]] of want.entries()) {
+      expect(sizes[i]![0]).toBeCloseTo((w * 72) / ppi, 0);
+      expect(sizes[i]![1]).toBeCloseTo((h * 72) / ppi, 0);
+    }
+    // pdfimages: one image per page, of the frame's pixel size
+    const images = execFileSync("pdfimages", ["-list", tmpFile(data)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .slice(2)
+      .map((l) => l.trim().split(/\s+/));
+    expect(images.map((c) => [Number(c[0]), Number(c[3]), Number(c[4])])).toEqual(
+      want.map(([w, h], i) => [i + 1, w, h]),
+    );
   });
 });

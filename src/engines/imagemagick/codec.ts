@@ -47,6 +47,8 @@ export interface DecodeOptions {
   density?: number;
   /** Subject for messages, e.g. "input JPG". */
   what: string;
+  /** With `frames: 1`, the frame decoded (0-based; default the first, or an ICO's largest entry). */
+  frameIndex?: number;
 }
 
 function readSettings(header: ImageHeader, o: Omit<DecodeOptions, "frames">): MagickReadSettings {
@@ -97,7 +99,8 @@ export function decodeFrame(bytes: Uint8Array, header: ImageHeader, o: Omit<Deco
   const warnings: string[] = [];
   image.onWarning = (e: WarningEvent) => void warnings.push(e.error.message);
   try {
-    if (header.format === "ico") settings.frameIndex = largestEntry(bytes, settings);
+    if (o.frameIndex !== undefined) settings.frameIndex = o.frameIndex;
+    else if (header.format === "ico") settings.frameIndex = largestEntry(bytes, settings);
     image.read(bytes, settings);
     const truncated = warnings.find((w) => TRUNCATION_WARNING.test(w));
     if (truncated)

@@ -19,7 +19,7 @@ import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import type { PdfInput, TextLayerWord } from "../../engines/kinds/pdf";
 import { IMAGE_PDF_INPUTS } from "../../engines/registry";
-import { recordedPpi, sniffImage } from "../../engines/sniff";
+import { recordedPpi, sniffImage, tiffPages } from "../../engines/sniff";
 import { useEngine, type UsedEngine } from "../../engines/use";
 import { inputFormatOf } from "../image/common";
 import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
@@ -37,7 +37,7 @@ const params = z.object({
 type Params = z.infer<typeof params>;
 
 /** One page to be: the image bytes the PDF engine embeds (JPEG or PNG) and their resolution. */
-interface PageImage {
+export interface PageImage {
   data: Uint8Array;
   ppi?: number;
 }
@@ -52,18 +52,40 @@ async function pageImages(
   const format = inputFormatOf(file, inputFormat, "convert");
   if ((format === "jpg" || format === "png") && sniffImage(bytes)) return [{ data: bytes, ppi: recordedPpi(bytes) }];
   const image = useEngine(ctx, "image", "convert", { input: format, output: "png" });
-  const r = await engineCall(
-    image.engine.run({
-      op: "convert",
-      input: bytes,
-      inputFormat: format,
-      outputFormat: "png",
-      options: { all_frames: format === "tiff" },
-    }),
-    file.filename,
-    image.row.name,
-  );
-  return r.outputs.map((o) => ({ data: o.data, ppi: o.ppi }));
+  return pngPages(ctx, image, bytes, format, file.filename);
+}
+
+/**
+ * The pages of an image as PNG by the image engine: every page of a TIFF, one page per call (issue 44: the engine
+ * holds one page at a time, so a scan is bounded by its largest page, not by the sum of its pages — a 3-page A4 fax
+ * at 400 dpi is 46 MP in all, 15.5 MP a page), the first frame of anything else. Shared by convert → pdf and merge.
+ * @throws TaskError from the engine (OPEN_FAILED, OVER_BUDGET, …) naming the file and page
+ */
+export async function pngPages(
+  ctx: OperationContext,
+  image: UsedEngine<"image">,
+  bytes: Uint8Array,
+  format: string,
+  filename: string,
+): Promise<PageImage[]> {
+  const pages = format === "tiff" ? tiffPages(bytes) : 1;
+  const out: PageImage[] = [];
+  for (let frame = 0; frame < pages; frame++) {
+    throwIfAborted(ctx.signal);
+    const r = await engineCall(
+      image.engine.run({
+        op: "convert",
+        input: bytes,
+        inputFormat: format as never,
+        outputFormat: "png",
+        options: format === "tiff" ? { frame } : {},
+      }),
+      pages > 1 ? `${filename} (page ${frame + 1})` : filename,
+      image.row.name,
+    );
+    out.push(...r.outputs.map((o) => ({ data: o.data, ...(o.ppi ? { ppi: o.ppi } : {}) })));
+  }
+  return out;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/registry";
 import { isOfficeFile, officePdf } from "../office/via-pdf";
+import { pngPages } from "./from-images";
 
 /** `password`: one for every encrypted input, or one per input in `input` order. */
 const params = z.object({
@@ -58,18 +59,7 @@ async function imageToPng(
   } catch (err) {
     throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }
-  const res = await engineCall(
-    image.engine.run({
-      op: "convert",
-      input: bytes,
-      inputFormat,
-      outputFormat: "png",
-      options: { all_frames: inputFormat === "tiff" },
-    }),
-    filename,
-    image.row.name,
-  );
-  return res.outputs.map((o) => ({ data: o.data, ...(o.ppi ? { ppi: o.ppi } : {}) }));
+  return pngPages(ctx, image, bytes, inputFormat, filename);
 }
 
 export const mergePdf: OperationHandler<z.infer<typeof params>> = {

@@ -33,9 +33,15 @@ export function runConvert(
   if (!WRITABLE_FORMATS.includes(outputFormat)) {
     throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
   }
-  const multi = MULTI_FRAME_OUTPUTS.includes(outputFormat);
-  const keepFrames = multi || o.all_frames === true;
+  const one = o.frame !== undefined; // a single frame asked for: the per-frame budget holds, whatever the file's total
+  const multi = !one && MULTI_FRAME_OUTPUTS.includes(outputFormat);
+  const keepFrames = !one && (multi || o.all_frames === true);
   const header = checkImageBudget(input, inputFormat, budget, keepFrames);
+  if (one && (!Number.isInteger(o.frame) || o.frame! < 0 || o.frame! >= header.frames))
+    throw new TaskError(
+      "OPEN_FAILED",
+      `The input ${header.format.toUpperCase()} has ${header.frames} frame(s); frame ${o.frame! + 1} does not exist.`,
+    );
   const what = `input ${header.format.toUpperCase()}`;
   const side = 2 * Math.max(o.width ?? 0, o.height ?? 0); // square: orientation may swap the axes
   const planned = planResize(header.width, header.height, o); // for the estimate; redone after orienting
@@ -43,6 +49,7 @@ export function runConvert(
   checkMemory(memoryPlan(input, header, keepFrames ? header.frames : 1, outputFormat, planned, side), budget, what);
   const frames = decode(input, header, {
     frames: keepFrames ? Infinity : 1,
+    ...(one ? { frameIndex: o.frame } : {}),
     what,
     density: header.format === "svg" ? o.pixel_density : undefined,
     sizeHint: side ? { w: side, h: side } : undefined,
