@@ -492,3 +492,24 @@ describe("a single compressed stream's member is named as its own tool names it 
     expect(r.ok && r.members.map((m) => m.path)).toEqual([fname]);
   });
 });
+
+describe("repacking names every member it cannot keep (issue 44: dropped without a word)", () => {
+  it("cpython's testtar.tar → zip: each symbolic link GNU tar lists is named in result.warnings", async () => {
+    const rel = "archives/cpython-testtar.tar";
+    // GNU tar, as for the sweep above: bsdtar stops at the non-UTF-8 name
+    const links = execFileSync("tar", ["-tvf", corpusPath(rel)], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.startsWith("l"))
+      .map((l) => /\s(\S+) -> /.exec(l)?.[1]?.replace(/^\.\//, ""))
+      .filter((p): p is string => !!p && !notUtf8(p));
+    expect(links.length).toBeGreaterThan(0);
+    const r = await execute(
+      "convert",
+      { output_format: "zip" },
+      [corpusInput(rel)],
+      testContext({ engines: { "7z": engine } }),
+    );
+    const warnings = ((r.out.extra as { warnings?: string[] } | undefined)?.warnings ?? []).join("\n");
+    for (const link of links) expect(warnings).toContain(`${link} is not in the zip archive`);
+  });
+});

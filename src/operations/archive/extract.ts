@@ -91,6 +91,12 @@ export const archiveExtract: OperationHandler<ArchiveParams> = {
       });
       return { files, extra: { members, skipped }, engine: { name: row.name, version } };
     }
-    return { files, extra: skipped.length ? { skipped } : undefined, engine: { name: row.name, version } };
+    // issue 44: a member the new archive does not hold is named where every client looks, not only in result.skipped
+    const warnings = skipped.map((s) => `${s.from}: ${s.path} is not in the ${out} archive: ${s.reason}.`);
+    return {
+      files,
+      extra: skipped.length ? { skipped, warnings } : undefined,
+      engine: { name: row.name, version },
+    };
   },
 };
