@@ -29,6 +29,7 @@ import type {
   SkippedEntry,
 } from "../kinds/archive";
 import { SEVENZIP_ENGINE } from "./version";
+import { arMembers } from "./ar";
 
 /** Where the engine's module comes from on this platform (runtime/ seam). */
 export interface SevenZipLoader {
@@ -307,6 +308,9 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
         mkdirs(z, "/in");
         // under its own name: 7-Zip names a gzip/bzip2/xz/lzma/compress stream's single member after the archive's
         // name without its suffix, as gunzip does (issue 44: "archive~" from a fixed name), unless its header names it
+        // 7-Zip's ar handler hides a .deb's debian-binary: the ar members are read from their headers too, first
+        // (the input's bytes go to the file system below), and any 7-Zip did not give is added (issue 44)
+        const arOwn = arMembers(req.input.data); // views into the input, which MEMFS keeps unchanged
         mkdirs(z, "/in/src");
         let path = `/in/src/${fsSafeName(name)}`;
         z.FS.writeFile(path, req.input.data, { canOwn: true });
@@ -368,6 +372,8 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
         }
         z.FS.unlink(path);
         const { members, skipped } = collect(z, listing.entries, name);
+        const have = new Set(members.map((m) => m.path));
+        members.unshift(...arOwn.filter((m) => !have.has(m.name)).map((m) => ({ path: m.name, data: m.data.slice() })));
         if (!req.repack) return { members, skipped };
         // a new archive of the same members, paths kept; what was skipped stays out
         mkdirs(z, "/re");
