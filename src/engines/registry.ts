@@ -84,6 +84,12 @@ export interface EngineRow {
     operations: readonly string[];
     formats?: readonly FormatPair[];
     formatsOf?: Readonly<Record<string, readonly FormatPair[]>>;
+    /**
+     * Pairs the engine runs only for a task that pins it (its name or an alias), never by default: another row is
+     * the default for them, yet CloudConvert's engine of the same name runs them too (issue 44: html → docx with
+     * `engine: "office"` is LibreOffice Writer's, while pandoc stays the default). Not listed by GET /v2/operations.
+     */
+    pinnedFormats?: readonly FormatPair[];
   };
   /**
    * Largest single input in bytes; routing skips the engine for larger declared inputs. A rasterizer
@@ -273,6 +279,8 @@ export const ENGINES = [
         // issue 32: office ↔ office, and pdf → docx/doc/odt/rtf/emf/wmf
         ...OFFICE_CONVERSIONS,
       ],
+      // HTML loaded into Writer (as html → doc): pandoc's by default, Writer's when the task pins office/libreoffice
+      pinnedFormats: ["docx", "odt", "rtf", "txt"].map((output) => ({ input: "html", output })),
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     // pdftron-pdf2word: CloudConvert's pdf → docx engine; a pin on it is served by LibreOffice (with a warning)

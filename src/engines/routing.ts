@@ -46,12 +46,15 @@ export function answersTo(row: EngineRow, pin: string): boolean {
  */
 export function enginesFor(q: EngineQuery): EngineRow[] {
   const table: readonly EngineRow[] = ENGINES;
+  // a row's pinnedFormats count only for a task pinning that row (registry.ts)
+  const pinnedHere = (e: EngineRow) =>
+    !!q.pin && !!e.offers.pinnedFormats && answersTo(e, q.pin) && fits(e.offers.pinnedFormats, q.input, q.output);
   let rows = table.filter(
     (e) =>
       e.kind === q.kind &&
       e.offers.operations.includes(q.operation) &&
-      fits(e.offers.formats, q.input, q.output) &&
-      fits(e.offers.formatsOf?.[q.operation], q.input, q.output),
+      ((fits(e.offers.formats, q.input, q.output) && fits(e.offers.formatsOf?.[q.operation], q.input, q.output)) ||
+        pinnedHere(e)),
   );
   if (q.pin) {
     // The engine of that name first, then the engines standing in for it (pin "qpdf": native qpdf, else pdf-lib).

@@ -3,7 +3,7 @@
  * (test/fixtures, ../shared/corpus): a semicolon-separated Latin-1 CSV → xlsx and → pdf (every CSV input ended
  * OPEN_FAILED), a bzip2 and a gzip stream → zip keeping their member's name (was `archive~`), a video converted with
  * `fit: "scale"` and only `width` (was refused), a 5-page fax-like scan over the image engine's all-pages budget → pdf
- * (was OVER_BUDGET). Oracles: Python's csv module, zipfile + ElementTree (xlsx cells),
+ * (was OVER_BUDGET), html → docx with `engine: "office"` (was refused). Oracles: Python's csv module, zipfile + ElementTree (xlsx cells),
  * pdftotext, bsdtar's listing, bzip2 -dc, gzip -lN, ffprobe.
  */
 import { execFileSync } from "node:child_process";
@@ -86,6 +86,19 @@ describe("real files through the SDK (issue 44)", () => {
       expect(sizes[i]![0]).toBeCloseTo((w! * 72) / ppi!, 0);
       expect(sizes[i]![1]).toBeCloseTo((h! * 72) / ppi!, 0);
     }
+  });
+
+  it('html → docx with engine "office": LibreOffice Writer runs it (pandoc stays the default)', async () => {
+    const rel = "html/gotenberg-pages-3.html";
+    const { job, files, task } = await runCorpusJob(server.base, rel, {
+      office: { operation: "convert", input: "in", output_format: "docx", engine: "office" },
+      plain: { operation: "convert", input: "in", output_format: "docx" },
+    });
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+    expect(task("office").engine).toBe("libreoffice");
+    expect(task("plain").engine).toBe("pandoc");
+    const xml = sh("unzip", ["-p", files.office[0]!.path, "word/document.xml"]);
+    expect(xml).toMatch(/<w:document/);
   });
 
   it('a video with fit "scale" and only width keeps its aspect ratio, as CloudConvert does', async () => {

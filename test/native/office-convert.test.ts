@@ -327,3 +327,44 @@ function writeTmp(data: Uint8Array, name: string): string {
   writeFileSync(p, data);
   return p;
 }
+
+describe("html → Writer documents when the task pins office (issue 44: was refused, pandoc being the default)", () => {
+  it("gotenberg-pages-3.html → docx with engine office: LibreOffice Writer's docx, the page's headings in order", async () => {
+    const rel = "html/gotenberg-pages-3.html";
+    // the headings as Python's html.parser reads them from the page itself
+    const headings: string[] = JSON.parse(
+      execFileSync(
+        "python3",
+        [
+          "-c",
+          `import html.parser, json, sys
+class P(html.parser.HTMLParser):
+    def __init__(s): super().__init__(); s.h = None; s.out = []
+    def handle_starttag(s, t, a):
+        if t in ("h1", "h2", "h3"): s.h = ""
+    def handle_endtag(s, t):
+        if t in ("h1", "h2", "h3") and s.h is not None: s.out.append(" ".join(s.h.split())); s.h = None
+    def handle_data(s, d):
+        if s.h is not None: s.h += d
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print(json.dumps([h for h in p.out if h]))`,
+          corpusPath(rel),
+        ],
+        { encoding: "utf8" },
+      ),
+    );
+    expect(headings.length).toBeGreaterThanOrEqual(3);
+    const r = await convert(rel, { output_format: "docx", engine: "office" });
+    expect(r.engine.name).toBe("libreoffice");
+    const xml = unzipText(dataOf(r.out.files[0]!), "word/document.xml");
+    const body = normalize(xml.replace(/<[^>]+>/g, " "));
+    let at = 0;
+    for (const h of headings) {
+      const i = body.indexOf(h, at);
+      expect(i, h).toBeGreaterThanOrEqual(at);
+      at = i + h.length;
+    }
+    // without a pin the default stays pandoc's
+    const byDefault = await convert(rel, { output_format: "docx" });
+    expect(byDefault.engine.name).toBe("pandoc");
+  });
+});
