@@ -55,8 +55,17 @@ describe("mayFetch", () => {
     ["a root-relative image", '<img src="/logo.png">'],
     ["an SVG sprite reference", '<svg><use href="#icon"/></svg>'],
     ["data-src (conservatively)", '<img data-src="/x.png">'],
+    // issue 45: hints that make Chromium fetch or connect outside the page's interception
+    ["a prefetch link", '<link rel="prefetch" href="https://example.com/a">'],
+    ["a prerender link", '<link rel="prerender" href="https://example.com/b">'],
+    ["a preconnect link", '<link rel="preconnect" href="https://example.com">'],
   ])("says yes: %s", (_name, html) => {
     expect(mayFetch(html)).toBe(true);
+  });
+
+  it("speculation rules are a script: never self-contained (issue 45)", () => {
+    const rules = '<script type="speculationrules">{"prefetch":[{"source":"list","urls":["/a"]}]}</script>';
+    expect(mayRunScript(rules)).toBe(true);
   });
 
   it.each([
