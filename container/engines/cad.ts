@@ -30,6 +30,8 @@ export const DXF_INPUT = "/usr/share/inkscape/extensions/dxf_input.py";
 export const DWG_TO_DXF = fileURLToPath(new URL("./cad/dwg_to_dxf.ts", import.meta.url));
 /** The DXF → DXF program (ezdxf), run by Debian's python3. */
 export const DXF_RESAVE = fileURLToPath(new URL("./cad/dxf_resave.py", import.meta.url));
+/** The drawing's scale from its entities' extents (ezdxf), for Inkscape's DXF import. */
+export const DXF_EXTENTS = fileURLToPath(new URL("./cad/dxf_extents.py", import.meta.url));
 /** Codes dwg_to_dxf.ts prints as "CODE: message" on stderr. */
 const DWG_CODES = new Set(["OPEN_FAILED", "UNSUPPORTED"]);
 /** Node's own JavaScript heap for dwg_to_dxf.ts, MB (the drawing lives in the WebAssembly memory). */
@@ -131,6 +133,29 @@ async function resaveDxf(call: NativeCall, filename: string): Promise<Uint8Array
   return get(call, "out.dxf");
 }
 
+/**
+ * The scale arguments of Inkscape's DXF import for in.dxf (issue 44: an AutoCAD 2000 DWG → png came out a blank 2 × 2
+ * image). `--scalemethod=auto` fits the header's $EXTMIN/$EXTMAX width to 210 mm, and AC1015 headers are often stale
+ * (far wider than what is drawn: the drawing shrinks to a pixel) or ±1e20 (every coordinate lost); the import's own
+ * ellipse code also misplaces axes when it shifts by a non-zero xmin at a scale ≠ 1. So the same rule is applied to
+ * what the entities cover, measured by ezdxf (cad/dxf_extents.py), with no shift (`--export-area-drawing` crops to the
+ * drawing anyway). Where ezdxf is missing or cannot measure the drawing, auto as before.
+ */
+async function importScale(call: NativeCall): Promise<string[]> {
+  const auto = ["--scalemethod=auto"];
+  let python: string;
+  try {
+    python = tool(call, "ezdxf").path;
+  } catch {
+    return auto;
+  }
+  const r = await run(call, python, [DXF_EXTENTS, "in.dxf"]);
+  const scale = Number(r.stdout.trim());
+  return r.code === 0 && Number.isFinite(scale) && scale > 0
+    ? ["--scalemethod=manual", `--scale=${scale}`, "--xmin=0", "--ymin=0"]
+    : auto;
+}
+
 async function convert(req: CadRequest, call: NativeCall) {
   const format = req.format;
   const dwg = isDwg(req.input.data);
@@ -147,9 +172,14 @@ async function convert(req: CadRequest, call: NativeCall) {
     if (format === "dxf") return { data: await resaveDxf(call, req.input.filename) };
   }
   const inkscape = tool(call, "inkscape-cad").path;
-  const imported = await run(call, UNO_PYTHON, [DXF_INPUT, "--scalemethod=auto", "--output=drawing.svg", "in.dxf"], {
-    env: { PYTHONPATH: "/usr/share/inkscape/extensions" },
-  });
+  const imported = await run(
+    call,
+    UNO_PYTHON,
+    [DXF_INPUT, ...(await importScale(call)), "--output=drawing.svg", "in.dxf"],
+    {
+      env: { PYTHONPATH: "/usr/share/inkscape/extensions" },
+    },
+  );
   check(
     imported,
     "Inkscape's DXF import",

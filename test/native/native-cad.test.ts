@@ -235,3 +235,35 @@ describe("what is not converted ends in a coded error", () => {
     );
   }, 60_000);
 });
+
+describe("drawings whose header extents lie (issue 44: an AutoCAD 2000 DWG → png was a blank 2 × 2 image)", () => {
+  const fixture = (name: string) => new Uint8Array(readFileSync(`${import.meta.dirname}/../fixtures/cad/${name}`));
+
+  it("LibreDWG's example_2000.dwg (AC1015, stale $EXTMIN/$EXTMAX) → png: a page-sized drawing with ink", async () => {
+    const r = await convert("example_2000.dwg", fixture("libredwg-example_2000.dwg"), "png");
+    const img = identify(saved(dataOf(r.out.files[0]!), "png"));
+    expect(img.format).toBe("PNG");
+    expect(img.width).toBeGreaterThan(600);
+    expect(img.height).toBeGreaterThan(200);
+    expect(img.mean).toBeLessThan(0.999); // not blank
+  }, 120_000);
+
+  it("Tux given header extents a million units wide → png: the same drawing as with its true header, not a 2 × 2 pixel", async () => {
+    const dxf = readFileSync(corpusPath("cad/librecad-tux.dxf"), "latin1");
+    // header extents (group 9 variables, points in groups 10/20) claiming a drawing a million units wide, as stale
+    // AC1015 headers do; Tux has none, and is about a hundred units across
+    const stale = dxf.replace(
+      /(\r?\n\s*2\r?\nHEADER\r?\n)/,
+      "$1  9\n$EXTMIN\n 10\n0.0\n 20\n0.0\n  9\n$EXTMAX\n 10\n1000000.0\n 20\n1000000.0\n",
+    );
+    expect(stale).not.toBe(dxf);
+    const good = identify(
+      saved(dataOf((await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png")).out.files[0]!), "png"),
+    );
+    const r = await convert("tux-stale.dxf", new Uint8Array(Buffer.from(stale, "latin1")), "png");
+    const img = identify(saved(dataOf(r.out.files[0]!), "png"));
+    expect(img.width).toBeGreaterThan(good.width / 2);
+    expect(Math.abs(img.width / img.height - good.width / good.height)).toBeLessThan(0.05);
+    expect(img.mean).toBeLessThan(0.999);
+  }, 120_000);
+});
