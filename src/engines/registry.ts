@@ -234,6 +234,11 @@ export const ENGINES = [
         ...ARCHIVE_OUTPUTS.map((output) => ({ input: "*", output })),
         ...ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, "files"].map((output) => ({ input, output }))),
       ],
+      // `archive` takes files of any format; convert only the archives 7-Zip in WebAssembly reads (issue 44: the "*"
+      // pairs made it claim lz, lzo, rz, alz, arc and tar.lzo → zip too, ahead of archive-native, and end OPEN_FAILED)
+      formatsOf: {
+        convert: ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, "files"].map((output) => ({ input, output }))),
+      },
     },
     budget: { maxBytes: DEFAULT_ARCHIVE_BUDGET.maxBytes },
     aliases: ["archivetool", "7zip", "7-zip", "p7zip"],

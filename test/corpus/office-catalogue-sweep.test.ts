@@ -44,6 +44,27 @@ const KNOWN: Record<string, string> = {
     ]),
   ),
   "office/tika-testPPT.xps>ico": "OVER_BUDGET",
+  // test/fixtures (issue 44 item 2), measured here:
+  // - the 1.1 MB ISTAT CSV (7905 rows) → jpg/png: every page of LibreOffice's PDF rendered at once is over the
+  //   rasterizer's budget: "the selected pages add up to more than 150 megapixels. Select fewer pages or lower
+  //   pixel_density." (the limit named; its pdf/html/ods/xls/xlsx outputs convert);
+  ...Object.fromEntries(["jpg", "png"].map((o) => [`spreadsheet/frictionless-issue-811.csv>${o}`, "OVER_BUDGET"])),
+  // - the CHM: calibre 6.13 (Debian 12) cannot read it — every output ends "AttributeError: 'HTMLInput' object has no
+  //   attribute 'root_dir_of_input'" (its MANIFEST: "ebook-convert txt FAILS"), a calibre bug, not this file's.
+  ...Object.fromEntries(
+    ["azw3", "epub", "lrf", "mobi", "oeb", "pdb", "pdf", "rtf", "txt"].map((o) => [
+      `ebook/tika-testChm.chm>${o}`,
+      "CONVERSION_FAILED",
+    ]),
+  ),
+};
+/**
+ * Pairs whose output is rightly empty, and why: the two comics (RAR 4 and RAR 5 .cbr) hold two 2×2-pixel images and
+ * no text, so calibre's plain text of them is 0 bytes; every other output of them is checked as usual.
+ */
+const EMPTY: Record<string, string> = {
+  "ebook/rar-test-files-testfile.rar3.cbr>txt": "a comic of two images holds no text",
+  "ebook/rar-test-files-testfile.rar5.cbr>txt": "a comic of two images holds no text",
 };
 /** Task parameters a file needs (its password, from its MANIFEST entry). */
 const PARAMS: Record<string, Record<string, unknown>> = {
@@ -185,6 +206,7 @@ async function sweep(file: SweepFile, outputs: readonly string[]): Promise<strin
       if (UNREADABLE[rel]) problems.push(`${output}: converted although ${UNREADABLE[rel]} was expected`);
       if (!r.out.files.length) problems.push(`${output}: no file`);
       for (const f of r.out.files) {
+        if (EMPTY[`${rel}>${output}`] && dataOf(f).byteLength === 0) continue;
         const why = formatProblem(output, dataOf(f));
         if (why) problems.push(`${output} (${f.filename}): ${why}`);
       }
@@ -228,10 +250,9 @@ describe("office, html and markup corpus files → every output the catalogue li
 describe("test/fixtures document, presentation, spreadsheet, ebook and vector files → every output the catalogue lists", () => {
   it("every fixture folder has files of catalogue formats", () => {
     for (const d of ["document", "presentation", "spreadsheet", "ebook", "vector"])
-      expect(
-        FIXTURE_FILES.filter((f) => f.rel.startsWith(`${d}/`) && OUTPUTS.has(f.format)).length,
-        d,
-      ).toBeGreaterThan(0);
+      expect(FIXTURE_FILES.filter((f) => f.rel.startsWith(`${d}/`) && OUTPUTS.has(f.format)).length, d).toBeGreaterThan(
+        0,
+      );
   });
 
   sweepEach(FIXTURE_FILES);

@@ -86,9 +86,7 @@ export function fixtureInputs(category: string): FixtureInput[] {
 export function uploadName(file: string, formats: readonly string[], format: string): string {
   const lower = file.toLowerCase();
   if (extensionOf(file) === format.toLowerCase()) return file;
-  const own = [...formats]
-    .sort((a, b) => b.length - a.length)
-    .find((f) => lower.endsWith(`.${f.toLowerCase()}`));
+  const own = [...formats].sort((a, b) => b.length - a.length).find((f) => lower.endsWith(`.${f.toLowerCase()}`));
   const cut = own ? own.length + 1 : file.length - file.lastIndexOf(".");
   const stem = file.slice(0, file.length - cut);
   return extensionOf(stem) === format.toLowerCase() ? stem : `${stem}.${format}`;
