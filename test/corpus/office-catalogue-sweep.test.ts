@@ -247,13 +247,19 @@ describe("office, html and markup corpus files → every output the catalogue li
   sweepEach(FILES);
 });
 
-describe("test/fixtures document, presentation, spreadsheet, ebook and vector files → every output the catalogue lists", () => {
-  it("every fixture folder has files of catalogue formats", () => {
-    for (const d of ["document", "presentation", "spreadsheet", "ebook", "vector"])
-      expect(FIXTURE_FILES.filter((f) => f.rel.startsWith(`${d}/`) && OUTPUTS.has(f.format)).length, d).toBeGreaterThan(
-        0,
-      );
-  });
+// issue 44's fixture sweep: ~12 min on 2 cores, more than .ci/run can hold beside the rest (its first CI run went past
+// 60 min); `npm run test:sweep` runs it (FIXTURE_SWEEP=1)
+describe.skipIf(process.env.FIXTURE_SWEEP !== "1")(
+  "test/fixtures document, presentation, spreadsheet, ebook and vector files → every output the catalogue lists",
+  () => {
+    it("every fixture folder has files of catalogue formats", () => {
+      for (const d of ["document", "presentation", "spreadsheet", "ebook", "vector"])
+        expect(
+          FIXTURE_FILES.filter((f) => f.rel.startsWith(`${d}/`) && OUTPUTS.has(f.format)).length,
+          d,
+        ).toBeGreaterThan(0);
+    });
 
-  sweepEach(FIXTURE_FILES);
-});
+    sweepEach(FIXTURE_FILES);
+  },
+);
