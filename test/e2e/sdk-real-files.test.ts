@@ -21,6 +21,22 @@ beforeAll(() => {
 
 const fixture = (rel: string) => join(import.meta.dirname, "..", "fixtures", rel);
 const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20 });
+/** Width and height of the first video stream, as ffprobe reads them. */
+const videoSize = (path: string) =>
+  sh("ffprobe", [
+    "-v",
+    "error",
+    "-select_streams",
+    "v:0",
+    "-show_entries",
+    "stream=width,height",
+    "-of",
+    "csv=p=0",
+    path,
+  ])
+    .trim()
+    .split(",")
+    .map(Number);
 
 describe("real files through the SDK (issue 44)", () => {
   it("a European CSV (semicolons, windows-1252, decimal commas) → xlsx and → pdf", async () => {
@@ -103,38 +119,12 @@ describe("real files through the SDK (issue 44)", () => {
 
   it('a video with fit "scale" and only width keeps its aspect ratio, as CloudConvert does', async () => {
     const rel = "video/tika-testVideoMp4.mp4";
-    const [w, h] = sh("ffprobe", [
-      "-v",
-      "error",
-      "-select_streams",
-      "v:0",
-      "-show_entries",
-      "stream=width,height",
-      "-of",
-      "csv=p=0",
-      corpusPath(rel),
-    ])
-      .trim()
-      .split(",")
-      .map(Number);
+    const [w, h] = videoSize(corpusPath(rel));
     const { job, files, task } = await runCorpusJob(server.base, rel, {
       mp4: { operation: "convert", input: "in", output_format: "mp4", fit: "scale", width: 160, video_codec: "x264" },
     });
     expect(job.status, JSON.stringify(task("mp4"))).toBe("finished");
-    const out = sh("ffprobe", [
-      "-v",
-      "error",
-      "-select_streams",
-      "v:0",
-      "-show_entries",
-      "stream=width,height",
-      "-of",
-      "csv=p=0",
-      files.mp4[0]!.path,
-    ])
-      .trim()
-      .split(",")
-      .map(Number);
+    const out = videoSize(files.mp4[0]!.path);
     // the height follows the width (even, as 4:2:0 needs)
     expect(out[0]).toBe(160);
     expect(Math.abs(out[1]! - (160 * h!) / w!)).toBeLessThanOrEqual(2);
