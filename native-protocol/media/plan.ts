@@ -271,7 +271,10 @@ export function planRuns(req: MediaRequest, probe: MediaProbe, paths: PlanPaths)
   if (out === "gif") {
     const fps = o.fps ?? Math.min(v.fps, 15);
     const scale = scaleFilter(o.width, o.height, o.fit ?? "max", false);
-    const chain = [`fps=${round(fps)}`, ...(scale ? [scale + ":flags=lanczos"] : [])].join(",");
+    // start_time=0: the fps filter's frames counted from 0, so a one-frame video (a WMV whose only frame is at 0.046 s)
+    // still gives one; without it the filter emits nothing, no palette is written and the second run fails (ffmpeg 5.1,
+    // native and WebAssembly); a video starting at 0 keeps the same frames (measured on the corpus' webm, mpg and m2ts)
+    const chain = [`fps=${round(fps)}:start_time=0`, ...(scale ? [scale + ":flags=lanczos"] : [])].join(",");
     const palette = paths.output.replace(/[^/]+$/, "palette.png");
     return [
       // -t before -i: palettegen waits for the end of its input, so the input itself must end at trim_end
