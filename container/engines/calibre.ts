@@ -12,7 +12,9 @@
  * took 29 s on the development machine.
  */
 import { mkdir, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { POPPLER_MAX_MS } from "./poppler.ts";
 import { EBOOK_PAIRS, type EbookOptions, type EbookRequest } from "../../native-protocol/ebook.ts";
 import { UNO_PYTHON, which } from "../tools.ts";
@@ -41,6 +43,8 @@ const CUSTOM_PAPER: Record<string, string> = { tabloid: "11x17", ledger: "17x11"
 /** Output formats written under another name: AZW and PRC are MOBI files. */
 const WRITTEN_AS: Record<string, string> = { azw: "mobi", prc: "mobi" };
 const PT_PER_MM = 72 / 25.4;
+/** ebook-convert with calibre 6.13's CHM input fixed (calibre/chm_convert.py), run by calibre-debug. */
+const CHM_CONVERT = fileURLToPath(new URL("./calibre/chm_convert.py", import.meta.url));
 
 /** ebook-convert's options for `o` (output `format`); PDF page options only for PDF output. */
 export function calibreOptions(o: EbookOptions, format: string): string[] {
@@ -185,14 +189,18 @@ async function convert(req: EbookRequest, call: NativeCall) {
   // a PDF input is parsed by calibre's pdftohtml, which spends minutes on a content-stream bomb: capped as poppler's
   // own runs are (POPPLER_MAX_MS), so it ends TIMEOUT instead of holding a native slot for the task's whole timeout
   const timeoutMs = inFormat === "pdf" ? Math.min(call.timeoutMs, POPPLER_MAX_MS) : call.timeoutMs;
-  const calibreRun = (args: string[]) =>
-    prlimit
-      ? run(call, prlimit, [`--data=${call.memoryBytes}`, "--", ebookConvert, ...args], {
-          memoryBytes: 0,
-          env,
-          timeoutMs,
-        })
-      : run(call, ebookConvert, args, { env, timeoutMs });
+  // a CHM is read through calibre-debug and chm_convert.py: calibre 6.13's own CHM input fails on every file
+  const calibreDebug = join(dirname(ebookConvert), "calibre-debug");
+  const program = (args: string[]): [string, string[]] =>
+    inFormat === "chm" && args[0] === input && existsSync(calibreDebug)
+      ? [calibreDebug, ["-e", CHM_CONVERT, "--", ...args]]
+      : [ebookConvert, args];
+  const calibreRun = (args: string[]) => {
+    const [bin, argv] = program(args);
+    return prlimit
+      ? run(call, prlimit, [`--data=${call.memoryBytes}`, "--", bin, ...argv], { memoryBytes: 0, env, timeoutMs })
+      : run(call, bin, argv, { env, timeoutMs });
+  };
   let source = input;
   if (req.format === "pdf") {
     // PDF: the book becomes an EPUB first, whose HTML loses its scripts on the way to the renderer

@@ -49,14 +49,6 @@ const KNOWN: Record<string, string> = {
   //   rasterizer's budget: "the selected pages add up to more than 150 megapixels. Select fewer pages or lower
   //   pixel_density." (the limit named; its pdf/html/ods/xls/xlsx outputs convert);
   ...Object.fromEntries(["jpg", "png"].map((o) => [`spreadsheet/frictionless-issue-811.csv>${o}`, "OVER_BUDGET"])),
-  // - the CHM: calibre 6.13 (Debian 12) cannot read it — every output ends "AttributeError: 'HTMLInput' object has no
-  //   attribute 'root_dir_of_input'" (its MANIFEST: "ebook-convert txt FAILS"), a calibre bug, not this file's.
-  ...Object.fromEntries(
-    ["azw3", "epub", "lrf", "mobi", "oeb", "pdb", "pdf", "rtf", "txt"].map((o) => [
-      `ebook/tika-testChm.chm>${o}`,
-      "CONVERSION_FAILED",
-    ]),
-  ),
 };
 /**
  * Pairs whose output is rightly empty, and why: the two comics (RAR 4 and RAR 5 .cbr) hold two 2×2-pixel images and
