@@ -7,7 +7,8 @@ import { jobStub } from "../env";
 import type { NewJob, NewTask } from "../model/rpc";
 import { toFailure } from "../engines/errors";
 import type { Env } from "../env";
-import { parseJobTasks, parseTask, type TaskSpec } from "../graph/parse";
+import { parseTask, type TaskSpec } from "../graph/parse";
+import { validateJobBody } from "./job-body";
 import { uploadForm } from "../operations/io/upload-export";
 import { handlersOf } from "../operations/registry";
 import type { JobJson } from "../model/types";
@@ -15,10 +16,9 @@ import { R2FileStore } from "../storage/r2-store";
 import { execute, storeOutputs } from "../runner/execute";
 import { operationContext } from "../runner/context";
 import { workerdEngines } from "../runtime/workerd/engines";
-import { refuseUrl } from "../security/ssrf";
 import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../runner/settings";
 import type { User } from "../security/keys";
-import { invalid, type FieldErrors } from "./errors";
+import { invalid } from "./errors";
 import { admit } from "./admission";
 import { findTask, taskIdFor } from "../account/index-shards";
 import { PhaseClock } from "../engines/profile";
@@ -30,14 +30,7 @@ export async function createJob(
   baseUrl: string,
   body: Record<string, unknown>,
 ): Promise<JobJson> {
-  const parsed = parseJobTasks(body.tasks, handlersOf);
-  if ("errors" in parsed) throw invalid(parsed.errors);
-  const errors: FieldErrors = {};
-  const tag = body.tag ?? null;
-  if (tag !== null && (typeof tag !== "string" || tag.length > 255))
-    errors.tag = ["tag must be a string of at most 255 characters."];
-  const webhookUrl = checkWebhookUrl(env, body.webhook_url, errors);
-  if (Object.keys(errors).length) throw invalid(errors);
+  const { parsed, tag, webhookUrl } = validateJobBody(body, env.ALLOW_PRIVATE_IMPORTS === "true");
   const profile = env.WEB_PROFILE === "1" ? new PhaseClock() : null;
   await admit(env, user.name);
   profile?.mark("admit");
@@ -50,7 +43,7 @@ export async function createJob(
     jobId,
     userName: user.name,
     userNum: user.num,
-    tag: tag as string | null,
+    tag,
     webhookUrl,
     baseUrl,
     retentionS: retentionSeconds(env),
@@ -109,14 +102,6 @@ export async function createStandaloneTask(
 function fieldOf(message: string | undefined): string {
   const m = /^(\w+)[: ]/.exec(message ?? "");
   return m ? m[1] : "task";
-}
-
-function checkWebhookUrl(env: Env, raw: unknown, errors: FieldErrors): string | null {
-  if (raw === undefined || raw === null || raw === "") return null;
-  const why =
-    typeof raw === "string" ? refuseUrl(raw, env.ALLOW_PRIVATE_IMPORTS === "true") : "webhook_url must be a URL.";
-  if (why) errors.webhook_url = [why];
-  return raw as string;
 }
 
 /**

@@ -9,35 +9,19 @@ import type { JobJson } from "../model/types";
 import { requireUser } from "./auth";
 import { baseUrlOf, includes, isUuid, maxWaitMs, q, type AppEnv } from "./context";
 import { createJob } from "./create";
-import { ApiError, notFound } from "./errors";
-import { assertJsonDepth } from "./json-depth";
+import { notFound } from "./errors";
+import { readJsonObject } from "./json-depth";
 import { listBody, pageOf } from "./pagination";
 
 export const jobs = new Hono<AppEnv>();
 jobs.use("*", requireUser);
 
-/** Largest JSON body of a job (bytes); import/base64 files bigger than this belong in import/upload. */
-const MAX_JSON_BYTES = 16 * 1024 * 1024;
-
-/** The JSON object body. @throws ApiError 413 over MAX_JSON_BYTES (by Content-Length before reading, else after) | 422 not an object or nested deeper than MAX_JSON_DEPTH; SyntaxError → 400 */
-async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const tooLarge = () =>
-    new ApiError(
-      413,
-      "The request body is too large (16 MB at most; use import/upload for big files).",
-      "FILE_TOO_LARGE",
-    );
-  if (Number(c.req.header("content-length") ?? 0) > MAX_JSON_BYTES) throw tooLarge();
-  const text = await c.req.text();
-  if (text.length > MAX_JSON_BYTES) throw tooLarge();
-  const body = text ? JSON.parse(text) : {};
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
-      tasks: ["The body must be a JSON object."],
-    });
-  assertJsonDepth(body);
-  return body;
-}
+/**
+ * The JSON object body, at most 16 MB and within the bounds of api/json-depth.ts.
+ * @throws ApiError 413 FILE_TOO_LARGE | 422 not an object, or a value past a bound (naming the task and field);
+ *   SyntaxError → 400
+ */
+const readJson = (c: Context<AppEnv>): Promise<Record<string, unknown>> => readJsonObject(c, "tasks");
 
 /** The caller's job, or 404 when unknown or another user's. */
 async function ownJob(c: Context<AppEnv>, id: string, includeTasks: boolean) {

@@ -11,7 +11,7 @@ import { requireUser } from "./auth";
 import { baseUrlOf, includes, isUuid, maxWaitMs, q, type AppEnv } from "./context";
 import { createStandaloneTask } from "./create";
 import { ApiError, notFound } from "./errors";
-import { assertJsonDepth } from "./json-depth";
+import { readJsonObject, standaloneFileString } from "./json-depth";
 import { listBody, pageOf } from "./pagination";
 
 import { allIndexes, findTask, indexOf, mergedPage, taskIdFor } from "../account/index-shards";
@@ -131,13 +131,7 @@ tasks.delete("/v2/tasks/:id", async (c) => {
 tasks.post("/v2/:operation{.+}", async (c) => {
   const operation = c.req.param("operation");
   if (!handlersOf(operation)) throw notFound(`Unknown operation ${operation}.`);
-  const text = await c.req.text();
-  const body = text.trim() ? JSON.parse(text) : {};
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new ApiError(422, "The given data was invalid.", "INVALID_DATA", {
-      body: ["The body must be a JSON object."],
-    });
-  assertJsonDepth(body);
+  const body = await readJsonObject(c, "body", standaloneFileString(operation));
   const task = await createStandaloneTask(c.env, c.get("user"), baseUrlOf(c.req.url), operation, body);
   return c.json({ data: task }, 201);
 });

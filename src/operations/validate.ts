@@ -81,7 +81,11 @@ type Judged = { params: Record<string, unknown>; ignored: IgnoredOption[] } | { 
 /** How many of the submitted keys `h` declares (common keys aside). */
 function knownCount(h: OperationHandler, cleaned: Record<string, unknown>): number {
   const known = shapeOf(h.params);
-  return Object.keys(cleaned).filter((k) => !COMMON_KEYS.has(k) && (k in known || OPTION_ALIASES[k] in known)).length;
+  return Object.keys(cleaned).filter(
+    (k) =>
+      !COMMON_KEYS.has(k) &&
+      (Object.hasOwn(known, k) || (Object.hasOwn(OPTION_ALIASES, k) && OPTION_ALIASES[k]! in known)),
+  ).length;
 }
 
 /**
@@ -108,7 +112,10 @@ function withAliases(raw: Record<string, unknown>, known: Set<string>): Record<s
 function judge(h: OperationHandler, submitted: Record<string, unknown>): Judged {
   const known = new Set(Object.keys(shapeOf(h.params)));
   const cleaned = withAliases(submitted, known);
-  const refused = Object.keys(cleaned).filter((k) => !known.has(k) && h.refusedParams?.[k]);
+  // own keys only: a key named like an Object.prototype member (constructor) is no refused parameter (issue 45)
+  const refused = Object.keys(cleaned).filter(
+    (k) => !known.has(k) && h.refusedParams && Object.hasOwn(h.refusedParams, k) && h.refusedParams[k],
+  );
   if (refused.length) return { errors: refused.map((k) => `${k}: ${h.refusedParams![k]}`) };
   const own = pick(cleaned, (k) => known.has(k));
   const ignored: IgnoredOption[] = Object.keys(cleaned)
@@ -150,7 +157,15 @@ export function validateTaskParams(
     .join(" ");
   const byFormat = handlers.filter((h) => fitsFormats(h.formats, q.input, q.output));
   if (byFormat.length === 0) {
-    const reason = output_format ? handlers.map((h) => h.refusedOutputs?.[output_format]).find(Boolean) : undefined;
+    const reason = output_format
+      ? handlers
+          .map((h) =>
+            h.refusedOutputs && Object.hasOwn(h.refusedOutputs, output_format)
+              ? h.refusedOutputs[output_format]
+              : undefined,
+          )
+          .find(Boolean)
+      : undefined;
     if (reason) return { errors: [`output_format: ${reason}`] };
     return {
       errors: [

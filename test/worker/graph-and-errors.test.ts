@@ -125,6 +125,29 @@ describe("bodies nested without bound (issue 45: a parameter 50,000 deep answere
     );
     expect(r.status).toBe(201);
   });
+
+  it("wide, long, huge and prototype-keyed values are 422 naming the task and field (api/json-depth.ts bounds)", async () => {
+    const url = `"operation":"import/url","url":"https://example.com/a.png"`;
+    const cases: [string, string, string][] = [
+      ["1,001 keys", `{${Array.from({ length: 1001 }, (_, i) => `"k${i}":1`).join(",")}}`, "tasks.t.opt"],
+      ["a 10,001-element list", `[${"0,".repeat(10_000)}0]`, "tasks.t.opt"],
+      ["a 257-character key", `{"${"k".repeat(257)}":1}`, "tasks.t.opt"],
+      ["1e400", "1e400", "tasks.t.opt"],
+      ["__proto__", `{"__proto__":{"polluted":true}}`, "tasks.t.opt.__proto__"],
+      ["constructor", `{"constructor":{"prototype":{"polluted":true}}}`, "tasks.t.opt.constructor"],
+    ];
+    for (const [name, value, field] of cases) {
+      const r = await post("/v2/jobs", `{"tasks":{"t":{${url},"opt":${value}}}}`);
+      expect(r.status, name).toBe(422);
+      expect(r.json.code, name).toBe("INVALID_DATA");
+      expect(Object.keys(r.json.errors), name).toEqual([field]);
+      expect(r.json.errors[field][0], name).toMatch(/^Task t: /);
+    }
+    const task = await post("/v2/import/url", `{"url":"https://example.com/a.png","timeout":1e400}`);
+    expect(task.status).toBe(422);
+    expect(task.json.errors).toHaveProperty("timeout");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe("failure propagation", () => {
