@@ -4,9 +4,13 @@
  * OPEN_FAILED), a bzip2 and a gzip stream → zip keeping their member's name (was `archive~`), a video converted with
  * `fit: "scale"` and only `width` (was refused), a 5-page fax-like scan over the image engine's all-pages budget → pdf
  * (was OVER_BUDGET), html → docx with `engine: "office"` (was refused). Oracles: Python's csv module, zipfile + ElementTree (xlsx cells),
- * pdftotext, bsdtar's listing, bzip2 -dc, gzip -lN, ffprobe.
+ * pdftotext, bsdtar's listing, bzip2 -dc, gzip -lN, ffprobe. Also: a cpio with a hard link and a .deb repacked with every
+ * member (bsdtar extracts both sides), an AutoCAD 2000 DWG → png with ink (ImageMagick), x264 baseline (ffprobe).
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
@@ -37,6 +41,22 @@ const videoSize = (path: string) =>
     .trim()
     .split(",")
     .map(Number);
+
+/** Every regular file bsdtar extracts from `archive`: relative path → sha256. */
+function extracted(archive: string): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "sdk-real-files-"));
+  try {
+    sh("bsdtar", ["-xf", archive, "-C", dir]);
+    const out: Record<string, string> = {};
+    for (const f of readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+      const p = join(dir, f);
+      if (statSync(p).isFile()) out[f] = createHash("sha256").update(readFileSync(p)).digest("hex");
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe("real files through the SDK (issue 44)", () => {
   it("a European CSV (semicolons, windows-1252, decimal commas) → xlsx and → pdf", async () => {
@@ -128,5 +148,72 @@ describe("real files through the SDK (issue 44)", () => {
     // the height follows the width (even, as 4:2:0 needs)
     expect(out[0]).toBe(160);
     expect(Math.abs(out[1]! - (160 * h!) / w!)).toBeLessThanOrEqual(2);
+  });
+  it("a cpio with a hard link and a .deb → zip and tar.gz keep every member: names and bytes as bsdtar extracts them", async () => {
+    for (const rel of [
+      "archives/libarchive-test_compat_cpio_1.cpio",
+      "archives/debian-fonts-inconsolata_001.010-6_all.deb",
+    ]) {
+      const src = corpusPath(rel);
+      const members = sh("bsdtar", ["-tf", src]).trim().split("\n").sort();
+      const want = extracted(src);
+      const { job, files } = await runCorpusJob(server.base, rel, {
+        zip: { operation: "convert", input: "in", output_format: "zip" },
+        tgz: { operation: "convert", input: "in", output_format: "tar.gz" },
+      });
+      expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+      for (const out of [files.zip[0]!.path, files.tgz[0]!.path]) {
+        expect(sh("bsdtar", ["-tf", out]).trim().split("\n").sort(), `${rel} → ${out}`).toEqual(members);
+        // extracted by bsdtar, a hard link (bar2 → bar1 in the cpio) is a file with its target's bytes either way
+        expect(extracted(out), `${rel} → ${out}`).toEqual(want);
+      }
+    }
+  });
+
+  it("an AutoCAD 2000 (AC1015) DWG written by others → png: the drawing's size, with ink (it was a blank 2 × 2 image)", async () => {
+    const path = fixture("cad/libredwg-example_2000.dwg");
+    const { job, files, task } = await runFileJob(server.base, path, {
+      png: { operation: "convert", input: "in", output_format: "png" },
+    });
+    expect(job.status, JSON.stringify(task("png"))).toBe("finished");
+    const [w, h, mean] = sh("convert", [
+      files.png[0]!.path,
+      "-background",
+      "white",
+      "-flatten",
+      "-colorspace",
+      "gray",
+      "-format",
+      "%w %h %[fx:mean]",
+      "info:",
+    ])
+      .trim()
+      .split(" ")
+      .map(Number);
+    expect(Math.min(w!, h!)).toBeGreaterThan(100);
+    expect(mean).toBeLessThan(0.995); // not all white: lines were drawn
+  });
+
+  it('video_codec "x264" with profile "baseline" on a 4:2:0 full-range MJPEG → an H.264 Constrained Baseline mp4', async () => {
+    const rel = "video/filetype-fixture-mjpeg.mov";
+    const { job, files, task } = await runCorpusJob(server.base, rel, {
+      mp4: { operation: "convert", input: "in", output_format: "mp4", video_codec: "x264", profile: "baseline" },
+    });
+    expect(job.status, JSON.stringify(task("mp4"))).toBe("finished");
+    const [codec, profile, pix] = sh("ffprobe", [
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=codec_name,profile,pix_fmt",
+      "-of",
+      "csv=p=0",
+      files.mp4[0]!.path,
+    ])
+      .trim()
+      .split(",");
+    expect([codec, pix]).toEqual(["h264", "yuv420p"]);
+    expect(profile).toMatch(/Baseline/);
   });
 });
