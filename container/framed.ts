@@ -61,13 +61,20 @@ export interface FramedLimits {
   maxMemoryBytes: number;
   /** Longest pause between two chunks of the body, ms. */
   idleMs: number;
+  /**
+   * Called with the body's declared size (bytes) once its header is read, before any part is: the server's disk
+   * budget admits the call here when the request had no Content-Length (container/disk-budget.ts). Throws to refuse.
+   */
+  admit?: (declared: number) => void;
 }
 
 /**
  * Reads a framed request. With `files` (the engine takes LocalFile parts) each part is written to `work/part-<i>`
  * as it arrives and becomes a LocalFile; otherwise parts are kept as bytes, at most `maxMemoryBytes` in all.
- * The declared sizes are checked before any part is read: against the limits, and against Content-Length.
- * @throws BodyTooLarge | BodyIdle | FrameError (malformed: cut off, longer than declared, a bad header)
+ * The declared sizes are checked before any part is read: against the limits, and against Content-Length; then
+ * `limits.admit` is called with them.
+ * @throws BodyTooLarge | BodyIdle | FrameError (malformed: cut off, longer than declared, a bad header) | what
+ *   `limits.admit` throws
  */
 export async function readFramed(
   req: IncomingMessage,
@@ -85,6 +92,7 @@ export async function readFramed(
     const declared = req.headers["content-length"];
     if (declared !== undefined && Number(declared) !== total)
       throw new FrameError(`its parts make ${total} bytes, its Content-Length says ${declared}`);
+    limits.admit?.(total);
     const parts: unknown[] = [];
     for (const [i, size] of sizes.entries()) {
       if (!files) {

@@ -9,7 +9,8 @@
  * temp folder), NATIVE_MAX_SECONDS (cap of one call, 600), NATIVE_MEMORY_MB (RLIMIT_AS of each tool
  * run, 2048), NATIVE_MAX_BODY_MB (largest request held in memory, {@link DEFAULT_MAX_BODY_MB}), NATIVE_MAX_STREAM_MB
  * (largest framed request, written to disk, {@link DEFAULT_MAX_STREAM_MB}), NATIVE_BODY_IDLE_SECONDS (longest pause
- * inside a framed request's body, 60), NATIVE_OFFICE_POOL (soffice processes, 2).
+ * inside a framed request's body, 60), NATIVE_OFFICE_POOL (soffice processes, 2), NATIVE_DISK_BUDGET_BYTES (disk the
+ * calls in flight may hold between them, container/disk-budget.ts; default 90% of the work folder's free space).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -38,6 +39,7 @@ import { tesseractNative } from "./engines/tesseract.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
 import { FrameError } from "../native-protocol/frame.ts";
 import { BodyIdle, BodyTooLarge, isFramed, readFramed, sendFramed, withBytes } from "./framed.ts";
+import { DiskBudgetBusy, DiskBudgetTooSmall, diskBudgetOf, type Release } from "./disk-budget.ts";
 import { installHint, probeTools } from "./tools.ts";
 
 /** The engines served, by the name the Worker's engine table uses for their rows. */
@@ -84,6 +86,8 @@ const maxBody = Number(env.NATIVE_MAX_BODY_MB ?? DEFAULT_MAX_BODY_MB) * 1024 * 1
 const DEFAULT_MAX_STREAM_MB = 5 * 1024 + DEFAULT_MAX_BODY_MB;
 const maxStream = Number(env.NATIVE_MAX_STREAM_MB ?? DEFAULT_MAX_STREAM_MB) * 1024 * 1024;
 const bodyIdleMs = Number(env.NATIVE_BODY_IDLE_SECONDS ?? 60) * 1000;
+/** The disk the calls in flight may hold between them (NATIVE_DISK_BUDGET_BYTES, else 90% of the root's free space). */
+const disk = diskBudgetOf(env.NATIVE_DISK_BUDGET_BYTES, root);
 const { found: tools, status } = await probeTools();
 
 /**
@@ -108,9 +112,13 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
   });
 }
 
-/** Reads a buffered (multipart) request: the wire of native-protocol/wire.ts. */
-async function readMultipart(req: IncomingMessage): Promise<unknown> {
+/**
+ * Reads a buffered (multipart) request: the wire of native-protocol/wire.ts. `admit` is called with its size once
+ * it is read (the disk budget of a request that declared no Content-Length).
+ */
+async function readMultipart(req: IncomingMessage, admit: (declared: number) => void): Promise<unknown> {
   const bytes = await readBody(req, maxBody);
+  admit(bytes.byteLength);
   const request = new Request(`http://native${req.url}`, {
     method: "POST",
     headers: { "content-type": req.headers["content-type"] ?? "" },
@@ -122,20 +130,33 @@ async function readMultipart(req: IncomingMessage): Promise<unknown> {
 /**
  * Answers one /invoke call: an EngineResult as data, whatever the tool did. A framed request (native-protocol/frame.ts)
  * is read part by part into the call's folder and answered framed, its LocalFile answers streamed from disk; the
- * folder is removed once the answer is sent (or the call failed).
+ * folder is removed once the answer is sent (or the call failed). The call's disk is reserved from its declared size
+ * before its folder is made (by Content-Length; without one, from its framed header or its multipart body as read),
+ * and released once the folder is removed.
+ * @throws DiskBudgetTooSmall | DiskBudgetBusy (refused by the disk budget) | BodyTooLarge | BodyIdle | FrameError |
+ *   what reading a multipart body throws
  */
 async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   res.on("close", () => !res.writableFinished && abort.abort());
   const asked = Number(req.headers[DEADLINE_HEADER]);
   const framed = isFramed(req);
-  const work = await mkdtemp(join(root, "call-"));
+  const length = req.headers["content-length"];
+  let release: Release | undefined = length !== undefined ? disk.reserve(Number(length)) : undefined;
+  const admit = (declared: number) => void (release ??= disk.reserve(declared));
+  let work: string | undefined;
   let sending = false;
   try {
+    work = await mkdtemp(join(root, "call-"));
     const body = (
       framed
-        ? await readFramed(req, work, !!def.files, { maxBytes: maxStream, maxMemoryBytes: maxBody, idleMs: bodyIdleMs })
-        : await readMultipart(req)
+        ? await readFramed(req, work, !!def.files, {
+            maxBytes: maxStream,
+            maxMemoryBytes: maxBody,
+            idleMs: bodyIdleMs,
+            admit,
+          })
+        : await readMultipart(req, admit)
     ) as Record<string, unknown>;
     const call: NativeCall = {
       work,
@@ -164,7 +185,11 @@ async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage
     }
     if (framed) {
       sending = true;
-      res.on("close", () => void rm(work, { recursive: true, force: true }));
+      const folder = work;
+      const done = () => void rm(folder, { recursive: true, force: true }).finally(() => release?.());
+      // a client gone while the tool ran: nothing to send, and no "close" to wait for
+      if (res.destroyed) return done();
+      res.on("close", done);
       sendFramed(res, answer);
       return;
     }
@@ -172,9 +197,15 @@ async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage
     res.writeHead(200, { "content-type": out.headers.get("content-type")! });
     Readable.fromWeb(out.body! as never).pipe(res);
   } finally {
-    if (!sending) await rm(work, { recursive: true, force: true });
+    if (!sending) {
+      if (work) await rm(work, { recursive: true, force: true });
+      release?.();
+    }
   }
 }
+
+/** How long a client refused by the disk budget may go on sending its body before its connection is cut, ms. */
+const DRAIN_MS = 5_000;
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://native");
@@ -195,12 +226,27 @@ const server = createServer((req, res) => {
   if (Number(req.headers["content-length"] ?? 0) > limit) return fail(413, `Request body over ${limit} bytes.`);
   invoke(def, m[2]!, req, res).catch((err) => {
     if (res.headersSent) return res.destroy();
-    // a framed body left unread is not drained (it may be gigabytes): the answer closes the connection
-    if (isFramed(req) && !req.readableEnded) {
+    const refused = err instanceof DiskBudgetBusy || err instanceof DiskBudgetTooSmall;
+    if (refused && !req.readableEnded) {
+      // refused by the disk budget before a byte was read, the client is still sending: the connection stays open and
+      // Node reads and drops the body (memory and disk untouched), so the client reads the answer before anything
+      // resets; the Worker's client then stops sending (nativeRpc aborts its request), and a client that goes on
+      // sending for DRAIN_MS more loses the connection
+      res.on("finish", () => {
+        const cut = setTimeout(() => req.socket.destroy(), DRAIN_MS).unref();
+        req.once("end", () => clearTimeout(cut));
+        req.once("close", () => clearTimeout(cut));
+      });
+    } else if (isFramed(req) && !req.readableEnded) {
+      // a framed body left unread is not drained (it may be gigabytes): the answer closes the connection
       res.setHeader("connection", "close");
       res.on("finish", () => req.socket.destroy());
     }
-    if (err instanceof BodyTooLarge) fail(413, err.message);
+    if (err instanceof DiskBudgetBusy) {
+      res.setHeader("retry-after", String(err.retryAfterS));
+      fail(503, err.message);
+    } else if (err instanceof DiskBudgetTooSmall) fail(413, err.message);
+    else if (err instanceof BodyTooLarge) fail(413, err.message);
     else if (err instanceof BodyIdle) fail(408, err.message);
     else
       fail(
@@ -218,7 +264,7 @@ server.requestTimeout = 0; // a request may upload for as long as it takes; tool
 
 server.listen(port, host, () => {
   const have = status.map((t) => `${t.name} ${t.version ?? "missing"}`).join(", ");
-  console.log(`native engine listening on http://${host}:${port} (${have})`);
+  console.log(`native engine listening on http://${host}:${port} (${have}); disk budget ${disk.total} bytes`);
 });
 
 for (const sig of ["SIGINT", "SIGTERM"] as const) {

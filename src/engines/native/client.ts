@@ -54,6 +54,20 @@ const tooLarge = (message: string) => ({
   error: { code: "OVER_BUDGET", message: `The native engine refused the file: ${message}`, retryable: false },
 });
 
+/**
+ * The answer to a call the native engine's disk budget cannot take now (503 with Retry-After; container/disk-budget.ts):
+ * ENGINE_UNAVAILABLE, retryable, so the JobDO runs the task again after its back-off (durable-objects/job.ts).
+ */
+const diskBusy = (message: string, retryAfter: string | null) => ({
+  ok: false,
+  engineVersion: "unavailable",
+  error: {
+    code: "ENGINE_UNAVAILABLE",
+    message: `The native engine is busy: ${message || "its disk budget is in use by other calls"}${retryAfter && !message ? ` (retry after ${retryAfter} s)` : ""}`,
+    retryable: true,
+  },
+});
+
 /** workerd's FixedLengthStream (absent in Node): a stream of exactly n bytes whose length fetch and R2 send ahead. */
 type FixedLength = new (n: number) => TransformStream<Uint8Array, Uint8Array>;
 const fixedLengthStream = () => (globalThis as { FixedLengthStream?: FixedLength }).FixedLengthStream;
@@ -124,8 +138,9 @@ async function readFramedAnswer(body: ReadableStream<Uint8Array>, streamOver: nu
  * A request holding a StreamedBytes (an input too large to hold, issue 35) goes framed (native-protocol/frame.ts):
  * its streams are piped into the request body, never buffered, and the answer's files over `streamOver` bytes
  * (default NATIVE_MAX_BYTES, 64 MiB) come back as StreamedBytes read from the response as the caller reads them.
- * Any other request goes on the buffered wire (wire.ts). A 413 from the server is OVER_BUDGET; no answer, or any
- * other status, is ENGINE_UNAVAILABLE (retryable).
+ * Any other request goes on the buffered wire (wire.ts). A 413 from the server (a body over its limit, or a call
+ * needing more disk than its whole disk budget) is OVER_BUDGET; a 503 (its disk budget busy) is ENGINE_UNAVAILABLE,
+ * retryable, with the server's message; no answer, or any other status, is ENGINE_UNAVAILABLE (retryable).
  */
 export function nativeRpc(
   native: NativeFetch,
@@ -139,6 +154,9 @@ export function nativeRpc(
       // One retry on a connection failure: a call is a pure function of its request, and a pooled
       // connection the server has just closed fails before anything ran. A framed call is sent again only when none
       // of its streams was opened (a stream cannot be read twice; the task's own retry covers the rest).
+      // this call's own abort: stops sending a body the server has refused (413, 503) without reading it
+      const own = new AbortController();
+      const signal = opts.signal ? AbortSignal.any([opts.signal, own.signal]) : own.signal;
       for (let attempt = 1; !res; attempt++) {
         const framed = streamed ? frame(request) : undefined;
         const init: RequestInit = framed ? framedInit(framed) : { body: pack(request) };
@@ -146,7 +164,7 @@ export function nativeRpc(
           res = await native(`/invoke/${engine}/${method}`, {
             ...init,
             method: "POST",
-            signal: opts.signal,
+            signal,
             headers: {
               ...(init.headers as Record<string, string> | undefined),
               ...(opts.timeoutMs ? { [DEADLINE_HEADER]: String(Math.max(1, Math.floor(opts.timeoutMs))) } : {}),
@@ -158,7 +176,20 @@ export function nativeRpc(
             return unreachable(err instanceof Error ? err.message : String(err));
         }
       }
-      if (res.status === 413) return tooLarge((await res.text()).slice(0, 200));
+      // a refusal's body is JSON {message}; the server may close the connection right after it, so reading it may fail
+      const message = async () => {
+        const text = await res.text().catch(() => "");
+        try {
+          return String((JSON.parse(text) as { message?: unknown }).message ?? text).slice(0, 300);
+        } catch {
+          return text.slice(0, 300);
+        }
+      };
+      if (res.status === 413 || res.status === 503) {
+        const why = await message();
+        own.abort(new Error(`The native engine refused the call (HTTP ${res.status}).`));
+        return res.status === 413 ? tooLarge(why) : diskBusy(why, res.headers.get("retry-after"));
+      }
       if (res.status !== 200) return unreachable(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
       if (res.headers.get("content-type") === FRAMED_TYPE && res.body)
         return readFramedAnswer(res.body, opts.streamOver ?? NATIVE_MAX_BYTES);
