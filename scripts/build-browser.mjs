@@ -75,13 +75,10 @@ for (const lang of ["eng", "fra", "osd"])
     ),
     join(OUT, "tessdata", `${lang}.traineddata.gz`),
   );
-// the watermark fonts (engines/text/faces.ts FONT_LOCATIONS): DejaVu from wasm/fonts, Noto from their packages
+// the watermark fonts (engines/text/faces.ts FONT_LOCATIONS, paths from the root): DejaVu from wasm/fonts, Noto from their packages
 const faces = readFileSync(join(ROOT, "src/engines/text/faces.ts"), "utf8");
-for (const [, file, loc] of faces.matchAll(/"([\w-]+\.(?:ttf|otf))": "([^"]+)"/g)) {
-  const from =
-    loc === "wasm/fonts" ? join(ROOT, "wasm/fonts", file) : join(dirname(require.resolve(loc)), "..", "fonts", file);
-  copyFileSync(from, join(OUT, "fonts", file));
-}
+for (const [, file, loc] of faces.matchAll(/"([\w-]+\.(?:ttf|otf))": "([^"]+\.(?:ttf|otf))"/g))
+  copyFileSync(join(ROOT, loc), join(OUT, "fonts", file));
 // the ffmpeg text watermark's DejaVu faces (native-protocol/media/formats.ts FONT_FILES) are among them (wasm/fonts)
 for (const f of readFileSync(join(ROOT, "native-protocol/media/formats.ts"), "utf8").matchAll(/"(DejaVu[\w-]+\.ttf)"/g))
   copyFileSync(join(ROOT, "wasm/fonts", f[1]), join(OUT, "fonts", f[1]));

@@ -7,9 +7,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FONT_LOCATIONS, type FontFile } from "../../src/engines/text/faces";
 
@@ -20,14 +19,8 @@ const dir = mkdtempSync(join(tmpdir(), "svg-oracle-"));
 function fontconfigFile(): string {
   const faces = join(dir, "faces");
   mkdirSync(faces);
-  const require = createRequire(join(ROOT, "package.json"));
-  for (const [file, loc] of Object.entries(FONT_LOCATIONS) as [FontFile, string][]) {
-    const path =
-      loc === "wasm/fonts"
-        ? join(ROOT, "wasm", "fonts", file)
-        : join(dirname(require.resolve(loc)), "..", "fonts", file);
-    symlinkSync(path, join(faces, file));
-  }
+  for (const [file, loc] of Object.entries(FONT_LOCATIONS) as [FontFile, string][])
+    symlinkSync(join(ROOT, loc), join(faces, file));
   const conf = join(dir, "fonts.conf");
   writeFileSync(
     conf,

@@ -5,13 +5,18 @@
  * - Faces: the shipped DejaVu faces (sans, sans bold, serif, mono) for every SVG with text, and the
  *   Noto faces of engines/text/faces.ts for the scripts its letters need (Noto Sans for Latin,
  *   Greek, Cyrillic and Devanagari beyond DejaVu; Arabic, Hebrew, Japanese, simplified Chinese,
- *   Korean), bold ones only when the SVG asks for bold. resvg's font database falls back letter by
+ *   Korean; issue 44: Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam,
+ *   Sinhala, Thai, Lao, Khmer, Myanmar, Georgian, Armenian, Ethiopic, where DejaVu lacks the
+ *   letter), bold ones only when the SVG asks for bold. resvg's font database falls back letter by
  *   letter to any loaded face that has the letter.
  * - Families: resvg matches a family by name only (no fontconfig aliases), so a family list with
  *   no generic and no shipped family (`'Bitstream Vera Serif'`, `Times New Roman`, `Arial`) gets
  *   the generic family fontconfig would substitute appended (serif, monospace or sans-serif).
- * - Letters no loaded face has are left out rather than drawn as the missing-glyph box, as Inkscape
- *   does (librsvg draws a box with the code point; resvg a .notdef box).
+ * - Letters no shipped face has stay in the text, and resvg draws them as the .notdef box of the
+ *   face it shapes them in (issue 44: a missing letter must be visible, as the native renderers'
+ *   boxes are: librsvg draws a box with the code point, Chromium and LibreOffice their .notdef).
+ *   Inkscape draws nothing for them; the raster comparisons with it use SVGs whose letters are all
+ *   covered. `SvgText.missing` names them.
  */
 import { SCRIPT_CHAIN, type FontFile, type FontSource } from "../text/faces";
 import { loadFace, type LoadedFace } from "../text/fonts";
@@ -35,6 +40,13 @@ const NOTO_FAMILIES: Readonly<Record<string, string>> = {
   "noto sans japanese": "NotoSansJP",
   "noto sans s chinese": "NotoSansSC",
   "noto sans korean": "NotoSansKR",
+  // issue 44: the @expo-google-fonts faces, "Noto Sans <Script>" (their SCRIPT_CHAIN name is NotoSans<Script>)
+  ...Object.fromEntries(
+    SCRIPT_CHAIN.filter((f) => f.regular.endsWith("_400Regular.ttf")).map((f) => [
+      `noto sans ${f.name.slice("NotoSans".length).toLowerCase()}`,
+      f.name,
+    ]),
+  ),
 };
 const SHIPPED = new Set(["dejavu sans", "dejavu serif", "dejavu sans mono", ...Object.keys(NOTO_FAMILIES)]);
 
@@ -126,13 +138,13 @@ const inRanges = (cp: number, ranges: readonly (readonly [number, number])[]) =>
 export interface SvgText {
   svg: string;
   faces: Uint8Array[];
-  /** Letters no face has (left out), as code points. */
+  /** Characters above ASCII (of the text or the markup) no face has, as code points: resvg draws its .notdef box for a letter among them. */
   missing: number[];
 }
 
 /**
- * Picks and loads the faces `svg` needs from `source` and rewrites the SVG (families, uncovered
- * letters). An SVG without text gets no faces and is returned unchanged.
+ * Picks and loads the faces `svg` needs from `source` and rewrites the SVG's font families (uncovered
+ * letters are kept: resvg draws them as boxes). An SVG without text gets no faces and is returned unchanged.
  * @throws TaskError INTERNAL_ERROR (retryable) when a face cannot be loaded (engines/text/fonts.ts)
  */
 export async function prepareSvgText(svg: string, source: FontSource): Promise<SvgText> {
@@ -151,7 +163,7 @@ export async function prepareSvgText(svg: string, source: FontSource): Promise<S
       continue;
     }
     if (open.length === 0) continue;
-    // Noto Sans also serves the letters no range names (Devanagari, symbols) before they are given up
+    // Noto Sans also serves the letters no range names (symbols, phonetic extensions) before they are given up
     if (!open.some((cp) => inRanges(cp, face.ranges)) && face.name !== "NotoSans") continue;
     const files = bold ? [face.regular, face.bold] : [face.regular];
     const loaded = await Promise.all(files.map((f) => loadFace(source, f)));
@@ -159,10 +171,5 @@ export async function prepareSvgText(svg: string, source: FontSource): Promise<S
     faces.push(...loaded);
     open = open.filter((cp) => !loaded[0].font.hasGlyphForCodePoint(cp));
   }
-  let out = addGenericFamilies(svg);
-  if (open.length > 0) {
-    const drop = new Set(open);
-    out = Array.from(out, (ch) => (drop.has(ch.codePointAt(0)!) ? "" : ch)).join("");
-  }
-  return { svg: out, faces: faces.map((f) => f.bytes), missing: open };
+  return { svg: addGenericFamilies(svg), faces: faces.map((f) => f.bytes), missing: open };
 }

@@ -177,7 +177,7 @@ export async function shapeText(text: string, source: FontSource, opts: ShapeOpt
   if (missing.size) {
     throw new TaskError(
       "UNSUPPORTED",
-      `text: no shipped font has ${describe([...missing])}; the watermark fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Japanese, Chinese (simplified) and Korean.`,
+      `text: no shipped font has ${describe([...missing])}; the watermark fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Japanese, Chinese (simplified), Korean, Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala, Thai, Lao, Khmer, Myanmar, Georgian, Armenian and Ethiopic.`,
     );
   }
   const faces = [...used.values()];

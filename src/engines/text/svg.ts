@@ -26,7 +26,11 @@ export interface SvgText {
 
 const num = (n: number) => (Math.round(n * 100) / 100).toString();
 
-/** The glyphs of `t` as one filled path (nonzero rule, as TrueType and CFF outlines expect). */
+/**
+ * The glyphs of `t` as filled paths, one per line (nonzero rule, as TrueType and CFF outlines
+ * expect): MSVG refuses one path of a long multi-line text ("NonconformingDrawingPrimitiveDefinition
+ * `path'", issue 44's 25-script watermark), not the same outlines split by line.
+ */
 export function shapedToSvg(t: ShapedText, o: SvgTextOptions): SvgText {
   const { size } = o;
   const pad = Math.ceil(o.pad ?? size / 4);
@@ -34,8 +38,10 @@ export function shapedToSvg(t: ShapedText, o: SvgTextOptions): SvgText {
   const h = t.lineHeight * size * t.lines.length;
   const width = Math.max(1, Math.ceil(w) + 2 * pad);
   const height = Math.max(1, Math.ceil(h) + 2 * pad);
-  const parts: string[] = [];
+  const lines: string[][] = [];
   t.lines.forEach((line, i) => {
+    const parts: string[] = [];
+    lines.push(parts);
     let x = pad + alignOffset(t.width, line.advance, o.align) * size;
     const baseline = pad + (t.ascent + i * t.lineHeight) * size;
     for (const run of line.runs) {
@@ -54,9 +60,11 @@ export function shapedToSvg(t: ShapedText, o: SvgTextOptions): SvgText {
   const hex = (o.color ?? "#000000").replace(/^#/, "");
   const fill = `#${hex.slice(0, 6)}`;
   const alpha = hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1;
-  const d = parts.join(" ").replace(/-?\d+\.\d{3,}/g, (m) => num(Number(m)));
+  const paths = lines
+    .filter((parts) => parts.length > 0)
+    .map((parts) => `<path d="${parts.join(" ").replace(/-?\d+\.\d{3,}/g, (m) => num(Number(m)))}"/>`);
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<path fill="${fill}" fill-opacity="${num(alpha)}" fill-rule="nonzero" d="${d}"/></svg>`;
+    `<g fill="${fill}" fill-opacity="${num(alpha)}" fill-rule="nonzero">${paths.join("")}</g></svg>`;
   return { svg, width, height };
 }

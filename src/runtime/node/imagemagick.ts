@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createImageMagickEngine, type ImageMagickLoader } from "../../engines/imagemagick/engine";
 import type { ImageEngine } from "../../engines/kinds/image";
@@ -29,22 +29,15 @@ export async function loadImageMagickWasm(opts: NodeWasmOptions = {}): Promise<W
 const fontSources = new Map<string, FontSource>();
 
 /**
- * The watermark fonts (engines/text/faces.ts) read from disk on demand: DejaVu from wasm/fonts/,
- * the Noto faces from their npm packages' fonts/ folders (node_modules). One source per root, so
- * the parsed-face cache (engines/text/fonts.ts) is shared by every engine of the process.
+ * The watermark fonts (engines/text/faces.ts) read from disk on demand at their FONT_LOCATIONS
+ * (DejaVu in wasm/fonts/, the Noto faces in their npm packages under node_modules/). One source per
+ * root, so the parsed-face cache (engines/text/fonts.ts) is shared by every engine of the process.
  */
 export function nodeFontSource(opts: NodeWasmOptions = {}): FontSource {
   const root = opts.root ?? defaultRoot();
   let source = fontSources.get(root);
   if (!source) {
-    const require = createRequire(join(root, "package.json"));
-    const pathOf = (file: FontFile) => {
-      const loc = FONT_LOCATIONS[file];
-      // the packages export no fonts/ subpath: their folder is found from the package's main file (dist/)
-      return loc === "wasm/fonts"
-        ? join(root, "wasm", "fonts", file)
-        : join(dirname(require.resolve(loc)), "..", "fonts", file);
-    };
+    const pathOf = (file: FontFile) => join(root, FONT_LOCATIONS[file]);
     source = async (file) => new Uint8Array(await readFile(pathOf(file)));
     fontSources.set(root, source);
   }
