@@ -9,7 +9,7 @@
  * Every input is opened with `-protocol_whitelist file` (so a playlist inside an input cannot
  * reach the network) and the command words pass checkFfmpegWords first.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, open, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { MediaCommandRequest } from "../../native-protocol/command.ts";
 import { checkFfmpegWords, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
@@ -64,6 +64,37 @@ function tail(text: string, work: string): string {
     .slice(0, 400);
 }
 
+/**
+ * The playlist demuxer a file's first bytes select (HLS, ffconcat, DASH, IMF), or null. Read before ffprobe runs: its
+ * detection opens the files a playlist names (issue 45's egress sweep: an HLS playlist naming a local .ts had that file
+ * opened while it was probed, before the probe's answer refused the playlist).
+ */
+export async function playlistOf(path: string): Promise<string | null> {
+  const file = await open(path, "r");
+  try {
+    const head = new Uint8Array(4096);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const text = new TextDecoder("latin1")
+      .decode(head.subarray(0, bytesRead))
+      .replace(/^\xEF\xBB\xBF/, "")
+      .trimStart();
+    if (text.startsWith("#EXTM3U")) return "hls";
+    if (/^ffconcat\s+version/.test(text)) return "concat";
+    if (/<MPD[\s>]/.test(text)) return "dash";
+    if (/<CompositionPlaylist[\s>]/.test(text)) return "imf";
+    return null;
+  } finally {
+    await file.close();
+  }
+}
+
+/** The refusal of a playlist input (of demuxer `kind`). */
+const playlistRefused = (filename: string, kind: string) =>
+  new NativeError(
+    "OPEN_FAILED",
+    `${filename} is a playlist (${kind}), not an audio or video file: playlists are refused, they name other files.`,
+  );
+
 /** ffprobe of one file of the call. */
 async function probeFile(call: NativeCall, path: string): Promise<{ probe: MediaProbe | null; why: string }> {
   const ffprobe = which("ffprobe");
@@ -81,17 +112,15 @@ async function probeFile(call: NativeCall, path: string): Promise<{ probe: Media
 async function runMedia(req: MediaRequest, call: NativeCall) {
   const ffmpeg = tool(call, "ffmpeg");
   const input = await place(call, localName("input", req.input.filename), req.input.data as Uint8Array | LocalFile);
+  const listed = await playlistOf(input);
+  if (listed) throw playlistRefused(req.input.filename, listed);
   const { probe, why } = await probeFile(call, input);
   if (!probe)
     throw new NativeError(
       "OPEN_FAILED",
       `${req.input.filename} is not an audio or video file ffmpeg can read${why ? `: ${why.replaceAll(basename(input), req.input.filename)}` : ""}.`,
     );
-  if (PLAYLIST_DEMUXERS.has(probe.container))
-    throw new NativeError(
-      "OPEN_FAILED",
-      `${req.input.filename} is a playlist (${probe.container}), not an audio or video file: playlists are refused, they name other files.`,
-    );
+  if (PLAYLIST_DEMUXERS.has(probe.container)) throw playlistRefused(req.input.filename, probe.container);
   await mkdir(join(call.work, "out"));
   const paths: PlanPaths = { input, output: join(call.work, "out", `output.${req.outputFormat}`) };
   if (req.op === "watermark") {
