@@ -36,6 +36,11 @@ export interface CountingServer {
   port: number;
   /** Request paths seen so far, in order (grows while the server runs). */
   hits: string[];
+  /**
+   * TCP connections accepted so far (grows while the server runs): a connection without a request (a browser's
+   * preconnect, a client that gives up before sending) is egress too.
+   */
+  connections(): number;
   /** Stops listening. */
   close(): Promise<void>;
 }
@@ -51,7 +56,18 @@ export async function startCountingServer(body = "LOOPBACK-CONTENT"): Promise<Co
     res.writeHead(200, { "content-type": "text/plain" });
     res.end(body);
   });
+  let connections = 0;
+  server.on("connection", () => void connections++);
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const port = (server.address() as { port: number }).port;
-  return { port, hits, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+  return {
+    port,
+    hits,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
 }
