@@ -772,7 +772,7 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("${r.url("sw.j
   ...svgCases("resvg", ["png", "webp"]),
   // ImageMagick's policy refuses an <image> naming a URL (ExplicitCoderNotAllowed): OPEN_FAILED, nothing fetched
   ...svgCases("imagemagick", ["png", "jpg"], { expect: "any" }),
-  ...svgCases("imagemagick-native", ["png", "pdf"], { expect: "any" }),
+  ...svgCases("imagemagick-native", ["png", "webp"], { expect: "any" }),
   ...svgCases("inkscape", ["pdf", "png", "emf"]),
   ...svgCases("fonttools", ["ttf", "woff2"], { expect: "any" }),
   {
