@@ -133,6 +133,9 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     // a TGA's origin (BottomLeft) is applied by IM 6's reader already and kept as its orientation: -auto-orient would flip it twice
     ...(o.auto_orient === false || req.inputFormat === "tga" ? [] : ["-auto-orient"]),
     ...resize(o, thumb),
+    // an ICO entry is at most 256 × 256 (ICONDIR stores each side in one byte): fitted inside it, aspect kept, as the
+    // WebAssembly row does (transform.ts prepareForFormat); IM 6 refuses a larger one ("width or height exceeds limit")
+    ...(req.outputFormat === "ico" ? ["-resize", "256x256>"] : []),
     ...(OPAQUE.has(req.outputFormat) ? ["-background", "white", "-alpha", "remove", "-alpha", "off"] : []),
     ...(o.strip || thumb ? ["-strip"] : []),
     ...(o.quality ? ["-quality", String(o.quality)] : []),
