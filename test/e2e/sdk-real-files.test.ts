@@ -216,4 +216,39 @@ describe("real files through the SDK (issue 44)", () => {
     expect([codec, pix]).toEqual(["h264", "yuv420p"]);
     expect(profile).toMatch(/Baseline/);
   });
+  it("Inkscape's i18n sample → png (resvg and the fonts Worker): each of its nine script lines has ink, Bengali, Gujarati, Kannada and Thai included", async () => {
+    const rel = "vector/inkscape-i18n.svg";
+    const svg = readFileSync(corpusPath(rel), "utf8");
+    const labels = [
+      ...svg.matchAll(/y="([\d.]+)"[^>]*>(Arabic|Bengali|Gujarati|Hebrew|Hindi|Japanese|Kannada|Russian|Thai)</g),
+    ];
+    expect(labels).toHaveLength(9);
+    const { job, files, task } = await runCorpusJob(server.base, rel, {
+      png: { operation: "convert", input: "in", output_format: "png" },
+    });
+    expect(job.status, JSON.stringify(task("png"))).toBe("finished");
+    expect(task("png").engine).toBe("resvg");
+    for (const [, y, script] of labels) {
+      // the line's band, 44 px to 14 px above its red label; ink = the red channel's darkness (the labels are red)
+      const crop = `1000x30+0+${Math.round(Number(y) - 44)}`;
+      const mean = Number(
+        sh("convert", [
+          files.png[0]!.path,
+          "-background",
+          "white",
+          "-flatten",
+          "-crop",
+          crop,
+          "+repage",
+          "-channel",
+          "R",
+          "-separate",
+          "-format",
+          "%[fx:mean]",
+          "info:",
+        ]),
+      );
+      expect(1 - mean, `${script}: ink in its band`).toBeGreaterThan(0.01);
+    }
+  });
 });
