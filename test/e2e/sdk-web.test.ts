@@ -7,8 +7,10 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { refuseUrl } from "../../src/security/ssrf";
 import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
@@ -19,6 +21,8 @@ let guarded: SharedServer; // the production rule: loopback refused
 let origin: Server;
 let originBase: string;
 const seen: string[] = [];
+/** The page /speculative.html serves (set by the test that captures it). */
+let speculativePage = "";
 
 const PAGE = `<!doctype html><html><head><title>Capture me</title><style>body{margin:0}#left{position:absolute;left:0;top:0;width:50%;height:100%;background:#ff0000}</style></head><body><div id="left"></div><h1 style="margin-left:60%">Hello</h1></body></html>`;
 
@@ -29,6 +33,8 @@ beforeAll(async () => {
     if (url === "/page.html") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
     if (url === "/to-private") return void res.writeHead(302, { location: "http://10.0.0.1/" }).end();
     if (url === "/hang") return; // never answers
+    if (url === "/speculative.html")
+      return void res.writeHead(200, { "content-type": "text/html" }).end(speculativePage);
     if (url === "/needs-token") {
       if (req.headers["x-token"] !== "s3cret")
         return void res.writeHead(403, { "content-type": "text/html" }).end("<p>FORBIDDEN</p>");
@@ -257,6 +263,65 @@ describe("SSRF: what a page may not reach (ALLOW_PRIVATE_IMPORTS off)", () => {
     const sentinel = `/sentinel-${Date.now()}`;
     expect(await (await fetch(`${p}${sentinel}`)).text()).toBe("probe");
     expect(seen.slice(before)).toEqual([sentinel]);
+  });
+});
+
+describe("issue 45: a captured page's speculation rules and resource hints", () => {
+  /**
+   * This machine's first address outside loopback (IPv4, else IPv6): the guard refuses it even with
+   * ALLOW_PRIVATE_IMPORTS (a private, reserved or unique-local range), yet a server on all interfaces hears it, so a
+   * request the guard let through would be counted.
+   */
+  function refusedLocalAddress(): string {
+    const all = Object.values(networkInterfaces())
+      .flatMap((l) => l ?? [])
+      .filter((a) => !a.internal);
+    const a =
+      all.find((x) => x.family === "IPv4") ?? all.find((x) => x.family === "IPv6" && !x.address.startsWith("fe80"));
+    if (!a) throw new Error("this test needs a network interface besides loopback (ip -4 addr)");
+    return a.family === "IPv6" ? `[${a.address}]` : a.address;
+  }
+
+  it("capture-website of a page (its loopback origin allowed) whose rules and hints name a refused address: the probe sees no request", async () => {
+    const hits: string[] = [];
+    const probe = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "text/html" }).end("<p>PROBE</p>");
+    });
+    await new Promise<void>((r) => probe.listen(0, "::", () => r()));
+    try {
+      const host = refusedLocalAddress();
+      const u = `http://${host}:${(probe.address() as AddressInfo).port}`;
+      // the guard's own rule refuses the address (open: loopback allowed, the rest of the private ranges not)
+      expect(refuseUrl(`${u}/x`, true), u).not.toBeNull();
+      const rules = JSON.stringify({
+        prefetch: [{ source: "list", urls: [`${u}/rule-prefetch`], eagerness: "immediate" }],
+        prerender: [{ source: "list", urls: [`${u}/rule-prerender`], eagerness: "immediate" }],
+      });
+      speculativePage = `<!doctype html><html><head>
+        <script type="speculationrules">${rules}</script>
+        <link rel="prefetch" href="${u}/link-prefetch"><link rel="prerender" href="${u}/link-prerender">
+        <link rel="preconnect" href="${u}"><link rel="dns-prefetch" href="${u}">
+        <link rel="preload" as="image" href="${u}/link-preload"><link rel="modulepreload" href="${u}/link-modulepreload.js">
+        </head><body><h1>CAPTURED</h1><a id="a" href="#x" ping="${u}/ping">ping</a><img src="${u}/img">
+        <script>
+          const s = document.createElement("script"); s.type = "speculationrules"; s.textContent = ${JSON.stringify(rules.replaceAll("rule-", "dynamic-"))};
+          document.head.append(s);
+          document.getElementById("a").click();
+          navigator.sendBeacon("${u}/beacon", "x");
+        </script></body></html>`;
+      const { task } = await runJob(
+        open,
+        { shot: { operation: "capture-website", url: `${originBase}/speculative.html`, output_format: "png" } },
+        [],
+      );
+      expect(task("shot").status, JSON.stringify(task("shot"))).toBe("finished");
+      // a prefetch or prerender would have reached the probe by now (measured on the HTML input: within 300 ms)
+      await new Promise((done) => setTimeout(done, 2000));
+      expect(hits).toEqual([]);
+    } finally {
+      probe.close();
+    }
   });
 });
 
