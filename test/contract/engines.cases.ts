@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import type { EngineKinds } from "../../src/engines/kinds";
 import type { PdfEngine } from "../../src/engines/kinds/pdf";
-import { ENGINES, type EngineInstances } from "../../src/engines/registry";
+import { ENGINES, type EngineInstances, type EngineRow } from "../../src/engines/registry";
 
 /** A PDF whose pages have the given sizes in points, each page showing its number. */
 export async function pdfOf(sizes: [number, number][], title = "Contract"): Promise<Uint8Array> {
@@ -120,7 +120,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     const offers = (m: keyof PdfEngine) => (get<"pdf">(all, name)[m] ? it : () => undefined);
 
     it("has a method for every operation its table row offers", () => {
-      const row = ENGINES.find((e) => e.name === name)!;
+      const row: EngineRow = ENGINES.find((e) => e.name === name)!;
       // a convert that only makes PDFs from images (pdflib's formatsOf) is a merge of image pages
       const makesPdf = (op: string) => row.offers.formatsOf?.[op]?.every((f) => f.output === "pdf");
       const methods = row.offers.operations.map((op) => (makesPdf(op) ? "merge" : OPERATION_METHOD[op]));
@@ -285,7 +285,10 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     const engine = () => get<"image">(all, name);
     it("converts a PNG to a JPEG of the width asked for; a broken file is a failure as data", async () => {
       // an engine whose row reads SVG only (resvg, issue 33) gets the same 200 × 100 picture as an SVG
-      const svgOnly = ENGINES.find((e) => e.name === name)?.offers.formats?.every((f) => f.input === "svg") ?? false;
+      const svgOnly =
+        (ENGINES as readonly EngineRow[])
+          .find((e) => e.name === name)
+          ?.offers.formats?.every((f) => f.input === "svg") ?? false;
       let input: Uint8Array;
       if (svgOnly) {
         input = new TextEncoder().encode(
@@ -326,7 +329,8 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
         ok: true,
         probe: { duration: 1, video: null, audio: { codec: "pcm_s16le", sampleRate: 8000, channels: 1 } },
       });
-      if (r.ok) expect(new TextDecoder().decode(r.data.subarray(0, 64))).toMatch(/^OggS[\s\S]*OpusHead/);
+      if (r.ok)
+        expect(new TextDecoder().decode((r.data as Uint8Array).subarray(0, 64))).toMatch(/^OggS[\s\S]*OpusHead/);
       const bad = await engine().run({
         op: "convert",
         input: { data: new TextEncoder().encode("not audio"), filename: "x.wav" },

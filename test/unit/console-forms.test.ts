@@ -7,6 +7,7 @@
  * is one the API refuses too (and a boundary value both accept).
  */
 import { readFileSync } from "node:fs";
+import { URL } from "node:url"; // Node's, as the global is at run time (this file is typed with the Workers' globals)
 import { describe, expect, it } from "vitest";
 import { optionsOf } from "../../src/api/options";
 import { openApiDocument } from "../../src/api/openapi";

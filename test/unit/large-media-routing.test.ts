@@ -49,7 +49,7 @@ const media = (calls: { name: string; input: unknown }[]) =>
 describe("big media goes to the native engine", () => {
   it("a 60 MB video skips the WebAssembly ffmpeg (16 MiB budget) for the native ffmpeg, as bytes", async () => {
     const calls: { name: string; input: unknown }[] = [];
-    const tried: { engine?: { name: string } } = {};
+    const tried: { engine?: { name: string; version: string } } = {};
     await expect(
       execute("convert", { output_format: "webm" }, [video(60e6)], media(calls), tried),
     ).rejects.toMatchObject({ code: "UNSUPPORTED" });

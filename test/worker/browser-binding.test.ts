@@ -15,6 +15,9 @@ const BROWSER = () => {
   return b;
 };
 
+/** The page's document, in functions `page.evaluate` runs in Chromium (this program has no DOM types). */
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
 // Browsers still open when a test fails midway: closed so no Chromium outlives the test.
 const open: Browser[] = [];
 afterEach(async () => {

@@ -169,13 +169,13 @@ describe("uploads and downloads", () => {
     const expired = new URL(await signFileUrl("http://example.com", SECRET, { key, expires: past, inline: true }));
     const r1 = await fetchIt(expired);
     expect(r1.status).toBe(403);
-    expect((await r1.json()).message).toMatch(/expired/);
+    expect(((await r1.json()) as { message: string }).message).toMatch(/expired/);
     // A future expiry with the old signature: only the HMAC check refuses it.
     const tampered = new URL(url);
     tampered.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 60));
     const r2 = await fetchIt(tampered);
     expect(r2.status).toBe(403);
-    expect((await r2.json()).message).toMatch(/signature/);
+    expect(((await r2.json()) as { message: string }).message).toMatch(/signature/);
   });
 
   it("refuses a correctly signed upload form past its expiry", async () => {
@@ -191,7 +191,7 @@ describe("uploads and downloads", () => {
       await import("cloudflare:workers")
     ).exports.default.fetch(form.url, { method: "POST", body: fd });
     expect(res.status).toBe(403);
-    expect((await res.json()).message).toMatch(/expired/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/expired/);
   });
 });
 

@@ -13,18 +13,25 @@ import { describe, expect, it } from "vitest";
 import { api, createJob, taskByName, waitJob } from "./helpers";
 import { shardOf } from "../../src/account/index-shards";
 import type { LiveEvent } from "../../src/events/channels";
+import type { JobDO } from "../../durable-objects/job";
+import type { LiveHost } from "../../durable-objects/job/live";
+import type { AccountDO } from "../../durable-objects/account";
 
 // its own user: no-5xx.test.ts fills carol's unfinished-job limit (MAX_OPEN_JOBS) in the same isolate
 const KEY = "test-key-d";
 const USER = "dave";
-const jobDo = (id: string) => (env as any).JOBS.getByName(id);
-const shardOfJob = (id: string) => (env as any).ACCOUNTS.getByName(`${USER}#${shardOf(id).toString(16)}`);
+const jobDo = (id: string) => env.JOBS.getByName(id);
+const shardOfJob = (id: string) => env.ACCOUNTS.getByName(`${USER}#${shardOf(id).toString(16)}`);
+
+/** The private parts of an account shard the tests set. */
+const inside = (o: AccountDO) => (o as unknown as { shard(): { bootAt: number; recentEnds: unknown[] } }).shard();
 
 /** Every `deliver` the JobDO makes from now on, as `hub event channel id` lines (the hub answers that everyone listens). */
 async function recordDeliveries(jobId: string): Promise<string[]> {
   const got: string[] = [];
-  await runInDurableObject(jobDo(jobId), (o: any) => {
-    o.live.host.deliver = async (hub: string, events: LiveEvent[]) => {
+  await runInDurableObject(jobDo(jobId), (o: JobDO) => {
+    const inside = o as unknown as { live: { host: LiveHost } }; // private parts
+    inside.live.host.deliver = async (hub: string, events: LiveEvent[]) => {
       for (const e of events) {
         const d = e.data as { job?: { id: string }; task?: { name: string } };
         got.push(`${hub} ${e.event} ${e.channel} ${d.job?.id ?? d.task?.name}`);
@@ -103,7 +110,7 @@ describe("user channels subscribed while jobs run (issue 31)", () => {
     const job = await waitingJob();
     const got = await recordDeliveries(job.id);
     // the shard has been up long before the subscription (it then remembers the ends it records, not reading its index)
-    await runInDurableObject(shardOfJob(job.id), (o: any) => void (o.shard().bootAt = Date.now() - 30_000));
+    await runInDurableObject(shardOfJob(job.id), (o: AccountDO) => void (inside(o).bootAt = Date.now() - 30_000));
     const since = await subscriptionTime(); // the hub subscribes here…
     await upload(job); // …the job ends before its shard hears of the subscription…
     expect((await waitJob(job.id, KEY)).status).toBe("finished");
@@ -126,9 +133,9 @@ describe("user channels subscribed while jobs run (issue 31)", () => {
     const since = await subscriptionTime();
     await upload(job);
     await endIndexed(job.id);
-    await runInDurableObject(shardOfJob(job.id), (o: any) => {
-      o.shard().recentEnds = [];
-      o.shard().bootAt = Date.now();
+    await runInDurableObject(shardOfJob(job.id), (o: AccountDO) => {
+      inside(o).recentEnds = [];
+      inside(o).bootAt = Date.now();
     });
     await shardOfJob(job.id).replicate({ added: { hub: "hub-d", channel: ch.tasks, since } });
     expect(got.sort()).toEqual([`hub-d task.finished ${ch.tasks} out`, `hub-d task.finished ${ch.tasks} up`]);

@@ -17,11 +17,12 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
+import type { JobDO } from "../../durable-objects/job";
 import { MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
-import { DELIVERY_MS, LEASE_MS } from "../../src/runner/host";
+import { DELIVERY_MS, LEASE_MS, type TaskHost } from "../../src/runner/host";
 import { api, createJob, taskByName, waitJob } from "./helpers";
 
-const jobDo = (id: string) => (env as any).JOBS.getByName(id);
+const jobDo = (id: string) => env.JOBS.getByName(id);
 
 /** Sends every message into `sent` and never delivers it (a lost message). */
 function dropQueue(sent: { body: unknown; delaySeconds?: number }[]) {
@@ -33,7 +34,7 @@ function dropQueue(sent: { body: unknown; delaySeconds?: number }[]) {
 
 /** Runs `fn` on the live JobDO instance (its parts and clock) and its storage. */
 const onObject = <T>(jobId: string, fn: (o: any, state: DurableObjectState) => T | Promise<T>) =>
-  runInDurableObject(jobDo(jobId), fn);
+  runInDurableObject<JobDO, T>(jobDo(jobId), fn);
 
 /** Moves the object's clock to real time + `ms`. */
 const skew = (jobId: string, ms: number) =>
@@ -71,7 +72,7 @@ async function jobWithLostDispatch(timeout?: number) {
   expect((await (exports as any).default.fetch(form.url, { method: "POST", body: fd })).status).toBe(201);
   const outId = taskByName(job, "out").id;
   expect(sent.map((m) => m.body.taskId)).toEqual([outId]);
-  return { job, outId, sent, stub: jobDo(job.id) };
+  return { job, outId, sent, stub: jobDo(job.id) as unknown as TaskHost }; // the JobDO as its runner sees it
 }
 
 const task = async (id: string) => (await api("GET", `/v2/tasks/${id}`)).json.data;
@@ -141,7 +142,7 @@ describe("leases, through the product's alarm", () => {
 
   it("cancel of a processing task: the runner's next heartbeat is refused and its late report ignored", async () => {
     const { job, outId, stub } = await jobWithLostDispatch();
-    const claim = await stub.claimTask(outId, "m1");
+    const claim = (await stub.claimTask(outId, "m1"))!;
     expect(await stub.renewLease(outId, claim.attempt)).toBe(true);
     expect((await api("POST", `/v2/tasks/${outId}/cancel`)).status).toBe(200);
     expect(await stub.renewLease(outId, claim.attempt)).toBe(false);
@@ -152,7 +153,7 @@ describe("leases, through the product's alarm", () => {
 
   it("a task over its timeout while its runner still renews ends with TIMEOUT at the product's alarm", async () => {
     const { job, outId, stub } = await jobWithLostDispatch(20);
-    const claim = await stub.claimTask(outId, "m1");
+    const claim = (await stub.claimTask(outId, "m1"))!;
     await skew(job.id, 19_000);
     expect(await stub.renewLease(outId, claim.attempt)).toBe(true);
     await skew(job.id, 21_000);

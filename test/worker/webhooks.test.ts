@@ -5,6 +5,7 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { api, createJob, waitJob } from "./helpers";
+import type { AccountDO } from "../../durable-objects/account";
 
 const calls: { url: string; body: string; signature: string | null }[] = [];
 const real = globalThis.fetch;
@@ -43,7 +44,7 @@ async function hmac(secret: string, body: string) {
     .join("");
 }
 
-const account = () => (env as any).ACCOUNTS.getByName("alice");
+const account = () => env.ACCOUNTS.getByName("alice");
 
 /** The account's alarm as the product armed it, or null. */
 const armedAlarmOrNull = async (): Promise<number | null> =>
@@ -67,7 +68,7 @@ async function armedAlarm(): Promise<number> {
 
 /** Moves the AccountDO's clock to real time + `ms`. */
 const setAccountClock = async (ms: number) =>
-  (await import("cloudflare:test")).runInDurableObject(account(), (o: any) => {
+  (await import("cloudflare:test")).runInDurableObject<AccountDO, void>(account(), (o: any) => {
     o.clock = () => Date.now() + ms;
   });
 
@@ -177,8 +178,8 @@ describe("webhooks", () => {
     expect(await creditsLeftOnceChanged(before)).toBe(before - cost);
     const { runInDurableObject } = await import("cloudflare:test");
     // The job's index shard (src/account/index-shards.ts) takes the same notice again.
-    const shard = (env as any).ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
-    await runInDurableObject(shard, async (instance: any, state: DurableObjectState) => {
+    const shard = env.ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
+    await runInDurableObject<AccountDO, void>(shard, async (instance: any, state: DurableObjectState) => {
       const endedAt = Number(state.storage.sql.exec("SELECT ended_at FROM jobs WHERE id = ?", job.id).one().ended_at);
       await instance.jobEnded({
         user: "alice",
