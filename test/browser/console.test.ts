@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeExtract } from "../support/archive-oracle";
 import { corpusPath } from "../support/corpus";
@@ -117,7 +117,7 @@ describe("the console", () => {
     let navigations = 0;
     page.on("framenavigated", (f) => void (f === page.mainFrame() && navigations++));
     // the file goes to the default import/upload task; convert's output and width through their controls
-    await (await page.$("#files"))!.uploadFile(corpusPath(PNG));
+    await ((await page.$("#files")) as ElementHandle<HTMLInputElement>).uploadFile(corpusPath(PNG));
     await formsReady(page);
     const convert = '[data-task="convert-1"]';
     // the format picker offers only the catalogue's outputs from png
@@ -387,7 +387,7 @@ describe("the console", () => {
       "finished",
     ]);
     // re-run: the same tasks again (its upload takes a file chosen in this tab)
-    await (await page.$("#files"))!.uploadFile(corpusPath(PNG));
+    await ((await page.$("#files")) as ElementHandle<HTMLInputElement>).uploadFile(corpusPath(PNG));
     await page.click(`#history tr[data-job="${jobId}"] .rerun`);
     await page.waitForFunction((id) => !document.getElementById("jobstatus")!.textContent!.includes(id), {}, jobId);
     await jobEnded(page);
@@ -473,7 +473,7 @@ describe("the console", () => {
 
   it("runs the job in this browser without posting anything, and creates signed-URL bases", async () => {
     const { page, errors } = await openConsole();
-    await (await page.$("#files"))!.uploadFile(corpusPath(PNG));
+    await ((await page.$("#files")) as ElementHandle<HTMLInputElement>).uploadFile(corpusPath(PNG));
     await formsReady(page);
     const posts: string[] = [];
     page.on("request", (r) => void (r.method() !== "GET" && posts.push(r.url())));

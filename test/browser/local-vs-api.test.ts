@@ -148,7 +148,7 @@ describe("the same job in the browser and through the API", () => {
             !/^(FileModifyDate|FileAccessDate|FileInodeChangeDate|FilePermissions|Directory|SourceFile)$/.test(k),
         ),
       );
-    expect(strip(local.task("meta").result.metadata)).toEqual(strip(remote.task("meta").result.metadata));
+    expect(strip(local.task("meta").result.metadata)).toEqual(strip(remote.task("meta").result!.metadata));
     expect(local.task("meta").result.metadata.Orientation).toBeDefined();
   });
 

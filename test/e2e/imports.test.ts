@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
-import { sdk } from "../support/sdk";
+import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 
 const PNG = readFileSync(corpusPath("images/cloudconvert-input.png"));
@@ -55,7 +55,11 @@ afterAll(async () => {
 async function importJob(importTask: Record<string, unknown>) {
   const cc = sdk("key-a", server.base);
   const job = await cc.jobs.wait(
-    (await cc.jobs.create({ tasks: { in: importTask, out: { operation: "export/url", input: "in" } } })).id,
+    (
+      await cc.jobs.create({
+        tasks: { in: importTask, out: { operation: "export/url", input: "in" } },
+      } as unknown as JobBody)
+    ).id, // any import task the API takes
   );
   const task = job.tasks.find((t) => t.name === "in")!;
   if (job.status !== "finished") return { job, error: { code: task.code, message: task.message } };

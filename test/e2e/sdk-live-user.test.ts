@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type CloudConvert from "cloudconvert";
-import { sdk } from "../support/sdk";
+import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 import { sleep, until } from "../support/wait";
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const rawJob = {
+const rawJob: JobBody = {
   tasks: {
     in: { operation: "import/raw", file: "probe", filename: "p.txt" },
     out: { operation: "export/url", input: "in" },

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { runCorpusJob, runFileJob } from "../support/jobs";
 import { identify, pdfinfo, run } from "../support/native";
-import { sdk } from "../support/sdk";
+import { sdk, withPayload } from "../support/sdk";
 import { sleep } from "../support/wait";
 import { sharedServer, type SharedServer } from "../support/servers";
 
@@ -226,10 +226,10 @@ describe("payload", () => {
     const cc = sdk("key-a", server.base);
     const body = { url: "https://example.invalid/file.pdf", filename: "file.pdf" };
     const created = await cc.tasks.create("import/url", body);
-    const shown = await cc.tasks.get(created.id, { include: ["payload"] });
+    const shown = await cc.tasks.get(created.id, withPayload());
     expect(shown.payload).toEqual(body);
     const job = await cc.jobs.create({ tasks: { imp: { operation: "import/url", ...body } } });
-    const inJob = await cc.tasks.get(job.tasks[0].id, { include: ["payload"] });
+    const inJob = await cc.tasks.get(job.tasks[0].id, withPayload());
     expect(inJob.payload).toEqual({ operation: "import/url", ...body });
   });
 });

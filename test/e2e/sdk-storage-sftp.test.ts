@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify } from "../support/image-helpers";
-import { sdk } from "../support/sdk";
+import { type JobBody, sdk, withPayload } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
 import { freePort } from "../support/stores/proc";
@@ -47,7 +47,7 @@ type Task = { name: string; status: string; code?: string; message?: string; res
 /** Runs a job with the SDK and waits for it; answers the job and a task-by-name lookup. */
 async function runJob(tasks: Record<string, unknown>) {
   const cc = sdk(KEY, server.base);
-  const job = await cc.jobs.wait((await cc.jobs.create({ tasks })).id);
+  const job = await cc.jobs.wait((await cc.jobs.create({ tasks } as JobBody)).id);
   const task = (n: string) => job.tasks.find((t) => t.name === n) as unknown as Task;
   return { cc, job, task };
 }
@@ -200,7 +200,7 @@ describe("SFTP (OpenSSH sshd on loopback: password and key logins)", () => {
         in: { operation: "import/sftp", ...withPassword(), private_key: sshd.ed25519Key, file: "nothing-here.png" },
       },
     });
-    const shown = await cc.tasks.get(job.tasks[0].id, { include: ["payload"] });
+    const shown = await cc.tasks.get(job.tasks[0].id, withPayload());
     expect(shown.payload).toMatchObject({ password: "********", private_key: "********", username: sshd.username });
     expect(JSON.stringify(shown)).not.toContain(sshd.password);
     expect(JSON.stringify(shown)).not.toContain("PRIVATE KEY");

@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { identify } from "../support/image-helpers";
 import { expectedSha256, startBytesServer } from "../support/bytes-server";
-import { sdk } from "../support/sdk";
+import { type JobBody, sdk, withPayload } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
 import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite, type Azurite } from "../support/stores/azurite";
@@ -92,7 +92,7 @@ type Task = { name: string; status: string; code?: string; message?: string; res
 /** Runs a job with the SDK and waits for it; answers the job and a task-by-name lookup. */
 async function runJob(tasks: Record<string, unknown>) {
   const cc = sdk(KEY, server.base);
-  const job = await cc.jobs.wait((await cc.jobs.create({ tasks })).id);
+  const job = await cc.jobs.wait((await cc.jobs.create({ tasks } as JobBody)).id);
   const task = (n: string) => job.tasks.find((t) => t.name === n) as unknown as Task;
   return { cc, job, task };
 }
@@ -224,7 +224,7 @@ describe("S3 (Swift s3api: SigV4 checked)", () => {
     const job = await cc.jobs.create({
       tasks: { in: { operation: "import/s3", ...s3(), bucket, key: "k", session_token: "tok-123" } },
     });
-    const shown = await cc.tasks.get(job.tasks[0].id, { include: ["payload"] });
+    const shown = await cc.tasks.get(job.tasks[0].id, withPayload());
     expect(shown.payload).toMatchObject({
       secret_access_key: "********",
       session_token: "********",
@@ -234,7 +234,7 @@ describe("S3 (Swift s3api: SigV4 checked)", () => {
       swift.secretAccessKey === "testing" ? '"testing"' : swift.secretAccessKey,
     );
     const standalone = await cc.tasks.create("import/s3", { ...s3(), bucket, key: "k" });
-    const again = await cc.tasks.get(standalone.id, { include: ["payload"] });
+    const again = await cc.tasks.get(standalone.id, withPayload());
     expect((again.payload as any).secret_access_key).toBe("********");
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",
@@ -389,9 +389,9 @@ describe("Azure Blob (azurite: Shared Key, SAS and SAS permissions checked)", ()
     expect(task("forged")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
     expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
     expect(task("missing").message).toMatch(/BlobNotFound/);
-    const shown = await cc.tasks.get(task("wrong").id, { include: ["payload"] });
+    const shown = await cc.tasks.get(task("wrong").id, withPayload());
     expect(shown.payload).toMatchObject({ storage_access_key: "********", storage_account: AZURITE_ACCOUNT });
-    const forged = await cc.tasks.get(task("forged").id, { include: ["payload"] });
+    const forged = await cc.tasks.get(task("forged").id, withPayload());
     expect((forged.payload as any).sas_token).toBe("********");
     expect(JSON.stringify([shown, forged])).not.toContain(wrongKey);
   });
@@ -481,7 +481,7 @@ describe("OpenStack (Keystone v3 + Swift validating its tokens)", () => {
     expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
     expect(task("region")).toMatchObject({ status: "error", code: "DOWNLOAD_FAILED" });
     expect(task("region").message).toMatch(/no public object-store endpoint in region Atlantis/);
-    const shown = await cc.tasks.get(task("wrong").id, { include: ["payload"] });
+    const shown = await cc.tasks.get(task("wrong").id, withPayload());
     expect((shown.payload as any).password).toBe("********");
     expect(JSON.stringify(shown)).not.toContain("not-the-password");
   });
@@ -541,7 +541,7 @@ describe("Google Cloud Storage (a loopback double verifying the RS256 assertion;
     expect(task("forged")).toMatchObject({ status: "error", code: "INVALID_CREDENTIALS" });
     expect(gcs.refused.slice(before)).toContain("Invalid JWT Signature.");
     expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
-    const shown = await cc.tasks.get(task("forged").id, { include: ["payload"] });
+    const shown = await cc.tasks.get(task("forged").id, withPayload());
     expect((shown.payload as any).private_key).toBe("********");
     expect(JSON.stringify(shown)).not.toContain("PRIVATE KEY");
   });

@@ -6,7 +6,7 @@
  */
 import { io } from "socket.io-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sdk } from "../support/sdk";
+import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 import { sleep, until } from "../support/wait";
 
@@ -15,13 +15,13 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const rawJob = {
+const rawJob: JobBody = {
   tasks: {
     in: { operation: "import/raw", file: "hello", filename: "a.txt" },
     out: { operation: "export/url", input: "in" },
   },
 };
-const slowJob = {
+const slowJob: JobBody = {
   tasks: {
     in: {
       operation: "import/raw",
@@ -217,7 +217,7 @@ describe("import/upload redirect", () => {
 });
 
 describe("signed URLs", () => {
-  const job = (text: string) => ({
+  const job = (text: string): JobBody => ({
     tasks: {
       in: { operation: "import/raw", file: text, filename: "note.txt" },
       out: { operation: "export/url", input: "in" },

@@ -17,6 +17,7 @@ import { enginesFor } from "../../src/engines/routing";
 import { scaled } from "../support/time-scale";
 import { imageConvert } from "../../src/operations/image/convert";
 import {
+  type BytesOutput,
   CORPUS,
   IDENTIFY_NAME,
   bytesInput,
@@ -223,7 +224,7 @@ describe("the outputs added in issue 16 (JXL, PSD) through the convert operation
       { output_format, ...extra },
       imageContext(),
     );
-    return r.files[0];
+    return (r as BytesOutput).files[0];
   };
 
   it.each(["jxl", "psd"] as const)(

@@ -12,7 +12,15 @@ import {
   imageWatermark,
 } from "../../src/operations/image";
 import { validateTaskParams } from "../../src/operations/validate";
-import { bytesInput, corpus, corpusInput, identify, imageContext, meanColour } from "../support/image-helpers";
+import {
+  type BytesOutput,
+  bytesInput,
+  corpus,
+  corpusInput,
+  identify,
+  imageContext,
+  meanColour,
+} from "../support/image-helpers";
 
 describe("image operation rows", () => {
   it("declare the image engine kind, credits and zod params; routing runs them on imagemagick", () => {
@@ -57,15 +65,19 @@ describe("image operation rows", () => {
 describe("convert", () => {
   it("names the output after the input with the new extension, or `filename`", async () => {
     const ctx = imageContext();
-    const a = await imageConvert.run([corpusInput("images/cloudconvert-input.png")], { output_format: "webp" }, ctx);
+    const a = (await imageConvert.run(
+      [corpusInput("images/cloudconvert-input.png")],
+      { output_format: "webp" },
+      ctx,
+    )) as BytesOutput;
     expect(a.files.map((f) => f.filename)).toEqual(["cloudconvert-input.webp"]);
     expect(a.files[0].contentType).toBe("image/webp");
     expect(a.engine).toEqual({ name: "imagemagick", version: IMAGEMAGICK_ENGINE.version });
-    const b = await imageConvert.run(
+    const b = (await imageConvert.run(
       [corpusInput("images/cloudconvert-input.png")],
       { output_format: "jpg", filename: "out.jpg", width: 200 },
       ctx,
-    );
+    )) as BytesOutput;
     expect(b.files[0].filename).toBe("out.jpg");
     expect(identify(b.files[0].data)).toMatchObject({ format: "JPEG", width: 200, height: 132 });
   });
@@ -90,34 +102,34 @@ describe("convert", () => {
 describe("thumbnail", () => {
   it("fit max never enlarges; crop gives the exact box", async () => {
     const ctx = imageContext();
-    const small = await imageThumbnail.run(
+    const small = (await imageThumbnail.run(
       [corpusInput("images/libwebp-test.webp")],
       { output_format: "png", width: 400, height: 400 },
       ctx,
-    );
+    )) as BytesOutput;
     expect(identify(small.files[0].data)).toMatchObject({ width: 128, height: 128 });
-    const crop = await imageThumbnail.run(
+    const crop = (await imageThumbnail.run(
       [corpusInput("images/exif-orientation-Landscape_6.jpg")],
       { output_format: "jpg", width: 256, height: 256, fit: "crop" },
       ctx,
-    );
+    )) as BytesOutput;
     expect(identify(crop.files[0].data)).toMatchObject({ format: "JPEG", width: 256, height: 256 });
     expect(crop.files[0].filename).toBe("exif-orientation-Landscape_6.jpg");
   });
 
   it("count makes one thumbnail per frame, numbered", async () => {
-    const r = await imageThumbnail.run(
+    const r = (await imageThumbnail.run(
       [corpusInput("images/pillow-chi.gif")],
       { output_format: "webp", width: 64, count: 3 },
       imageContext(),
-    );
+    )) as BytesOutput;
     expect(r.files.map((f) => f.filename)).toEqual(["pillow-chi-1.webp", "pillow-chi-2.webp", "pillow-chi-3.webp"]);
     for (const f of r.files) expect(identify(f.data)).toMatchObject({ format: "WEBP", width: 64, height: 48 });
-    const named = await imageThumbnail.run(
+    const named = (await imageThumbnail.run(
       [corpusInput("images/pillow-multipage.tiff")],
       { output_format: "png", count: 5, filename: "page-%02d.png" },
       imageContext(),
-    );
+    )) as BytesOutput;
     expect(named.files.map((f) => f.filename)).toEqual(["page-01.png", "page-02.png", "page-03.png"]);
   });
 });
@@ -125,7 +137,7 @@ describe("thumbnail", () => {
 describe("watermark", () => {
   it("draws text in the requested colour where it was placed", async () => {
     const white = new Uint8Array(Buffer.from(execConvert(["-size", "400x200", "xc:white", "png:-"])));
-    const r = await imageWatermark.run(
+    const r = (await imageWatermark.run(
       [bytesInput("white.png", white)],
       {
         text: "WATERMARK",
@@ -138,7 +150,7 @@ describe("watermark", () => {
         margin_horizontal: 5,
       },
       imageContext(),
-    );
+    )) as BytesOutput;
     expect(r.files[0].filename).toBe("white.png");
     const out = r.files[0].data;
     expect(identify(out)).toMatchObject({ format: "PNG", width: 400, height: 200 });
@@ -163,7 +175,11 @@ describe("watermark", () => {
     const checked = validateTaskParams([imageWatermark], { input_format: "png", ...raw });
     if (!("params" in checked)) throw new Error(checked.errors.join("; "));
     expect(checked.params).toMatchObject({ font_size: 48, font_color: "#FF0000" });
-    const r = await imageWatermark.run([bytesInput("white.png", white)], checked.params as never, imageContext());
+    const r = (await imageWatermark.run(
+      [bytesInput("white.png", white)],
+      checked.params as never,
+      imageContext(),
+    )) as BytesOutput;
     expect(r.extra?.warnings).toEqual([
       'font_name "Comic Sans Bold" is not available here; DejaVu Sans Bold was used.',
     ]);
@@ -177,7 +193,11 @@ describe("watermark", () => {
       taskFiles: async (name) => (name === "logo" ? [corpusInput("images/pngsuite-basn6a16.png")] : []),
     });
     const base = corpusInput("images/exif-orientation-Landscape_1.jpg");
-    const res = await imageWatermark.run([base], { image: "logo", image_width_percent: 50, opacity: 100 }, ctx);
+    const res = (await imageWatermark.run(
+      [base],
+      { image: "logo", image_width_percent: 50, opacity: 100 },
+      ctx,
+    )) as BytesOutput;
     const out = res.files[0].data;
     expect(identify(out)).toMatchObject({ format: "JPEG", width: 1800, height: 1200 });
     // the 32×32 logo becomes 900×900 at (450,150): its pixel (24,24) is blue at 45% alpha → (1125,825)
@@ -195,16 +215,20 @@ describe("watermark", () => {
 
 describe("optimize", () => {
   it("PNG losslessly smaller; JPG re-encoded; bytes_saved reported", async () => {
-    const png = await imageOptimize.run([corpusInput("images/cloudconvert-input.png")], {}, imageContext());
+    const png = (await imageOptimize.run(
+      [corpusInput("images/cloudconvert-input.png")],
+      {},
+      imageContext(),
+    )) as BytesOutput;
     const original = corpus("images/cloudconvert-input.png");
     expect(png.extra?.bytes_saved).toBe(original.byteLength - png.files[0].data.byteLength);
     expect(png.extra?.bytes_saved).toBeGreaterThan(0);
     expect(compareAE(original, png.files[0].data)).toBe(0); // lossless: not one pixel differs
-    const jpg = await imageOptimize.run(
+    const jpg = (await imageOptimize.run(
       [corpusInput("images/tika-testJPEG_GEO.jpg")],
       { profile: "max" },
       imageContext(),
-    );
+    )) as BytesOutput;
     expect(jpg.files[0].filename).toBe("tika-testJPEG_GEO.jpg");
     expect(jpg.extra?.bytes_saved).toBeGreaterThan(0);
     expect(identify(jpg.files[0].data)).toMatchObject({ format: "JPEG", width: 100, height: 68 });

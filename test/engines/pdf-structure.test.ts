@@ -214,6 +214,9 @@ describe("page operations keep the structure of the pages they keep", () => {
     expect(sp.extra?.dropped).toMatchObject({ attachments: 1 });
   });
 
+  /** What an operation's `extra.dropped` counts (extract-pages, split-pages: what the new file no longer holds). */
+  type Dropped = { signatures_invalidated?: number };
+
   /** pdfsig's report on a PDF: "not signed", or a signature whose ranges do (or do not) cover the whole file. */
   const pdfsig = (path: string) => spawnSync("pdfsig", [path], { encoding: "utf8" }).stdout;
 
@@ -222,7 +225,7 @@ describe("page operations keep the structure of the pages they keep", () => {
     expect(pdfsig(join(CORPUS, rel))).toContain("The signature form field is not signed."); // the oracle: an empty /Sig field
     const out = await extractPages.run([corpusInput(rel)], { pages: "1" }, ctx);
     expect(pdfStructure(tmpFile(out.files[0]!)).fields.map((f) => f.type)).toEqual(["/Sig"]);
-    expect(out.extra?.dropped?.signatures_invalidated ?? 0).toBe(0);
+    expect((out.extra?.dropped as Dropped | undefined)?.signatures_invalidated ?? 0).toBe(0);
   });
 
   it("a signed signature field is kept and reported as no longer covering the document", async () => {
@@ -234,7 +237,7 @@ describe("page operations keep the structure of the pages they keep", () => {
     const out = await extractPages.run([corpusInput(rel)], { pages: "1" }, ctx);
     const path = tmpFile(out.files[0]!);
     expect(pdfStructure(path).fields.map((f) => f.type)).toEqual(["/Sig"]);
-    expect(out.extra?.dropped?.signatures_invalidated).toBe(1);
+    expect((out.extra?.dropped as Dropped | undefined)?.signatures_invalidated).toBe(1);
     // the rewritten file keeps the signature dictionary, which no longer signs these bytes
     const after = pdfsig(path);
     expect(after).toContain("Signature Field Name: Sig1");

@@ -18,7 +18,7 @@ import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { testContext } from "../support/context";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
-import { bytesInput, corpus, identify, imageMagick } from "../support/image-helpers";
+import { type BytesOutput, bytesInput, corpus, identify, imageMagick } from "../support/image-helpers";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -93,7 +93,7 @@ describe("convert to HEIC routes to the native ImageMagick", () => {
       const src = corpus(rel);
       const r = await execute("convert", { output_format: "heic", ...opts }, [bytesInput(name, src)], full());
       expect(r.engine.name).toBe("imagemagick-native");
-      const f = r.out.files[0]!;
+      const f = (r.out as BytesOutput).files[0]!;
       expect(f.filename).toBe(name.replace(/\.[^.]+$/, ".heic"));
       expect(f.contentType).toBe("image/heic");
       expect(identify(f.data)).toMatchObject({ format: "HEIC", width: w, height: h, alpha: false });
@@ -121,7 +121,9 @@ describe("convert to HEIC routes to the native ImageMagick", () => {
     const input = () => bytesInput("cloudconvert-input.png", corpus("images/cloudconvert-input.png"));
     const lo = await execute("convert", { output_format: "heic", quality: 20 }, [input()], full());
     const hi = await execute("convert", { output_format: "heic", quality: 90 }, [input()], full());
-    expect(lo.out.files[0]!.data.byteLength).toBeLessThan(hi.out.files[0]!.data.byteLength * 0.7);
+    expect((lo.out as BytesOutput).files[0]!.data.byteLength).toBeLessThan(
+      (hi.out as BytesOutput).files[0]!.data.byteLength * 0.7,
+    );
   }, 60_000);
 
   it("without the native engine, HEIC output is ENGINE_UNAVAILABLE (no WASM row offers it)", async () => {

@@ -81,7 +81,7 @@ describe("icns: the largest icon in, png2icns out", () => {
     ["images/tika-testICNS.icns", 32],
     ["images/tika-testICNS_basic.icns", 512],
   ] as const) {
-    it(`${rel} → png: the largest icon of its family (facts: ${fact(rel).icns2png_elements?.length} elements), ${size}×${size}`, async () => {
+    it(`${rel} → png: the largest icon of its family (facts: ${(fact(rel).icns2png_elements as unknown[] | undefined)?.length} elements), ${size}×${size}`, async () => {
       expect(String(fact(rel).icns2png_elements)).toContain(`${size}x${size}`);
       const r = await execute("convert", { output_format: "png" }, [corpusInput(rel)], ctx());
       expect(r.engine.name).toBe("imagemagick-native");

@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { TaskErrorCode } from "../../src/engines/errors";
 import { execute } from "../../src/runner/execute";
 import { epsToPng, identifyFile } from "../support/cad-oracles";
 import { pdfInfo, pdfText, saved } from "../support/ebook-oracles";
@@ -206,7 +207,7 @@ describe("the reader's parts on small documents written here (features the fixtu
 
 describe("hostile Skencil/sK1 input: coded errors or warnings, quickly, nothing outside read", () => {
   const head = "##Sketch 1 2\ndocument()\nlayout('A4',0)\nlayer('L',1,1,0,0,(0,0,0))\n";
-  const fast = async (name: string, text: string | Uint8Array, code: string, match: RegExp) => {
+  const fast = async (name: string, text: string | Uint8Array, code: TaskErrorCode, match: RegExp) => {
     const started = Date.now();
     const e = await expectTaskError(() => convert(name, typeof text === "string" ? utf8(text) : text, "svg"), code);
     expect(e.message).toMatch(match);

@@ -32,7 +32,10 @@ const request = (name: string, extra: Partial<OcrRequest> = {}): OcrRequest => (
 });
 
 /** The page, or a failed expectation showing the engine's error. */
-async function page(e: OcrEngine, req: OcrRequest): Promise<OcrPage & { ms?: number; wasmMemoryBytes?: number }> {
+async function page(
+  e: OcrEngine,
+  req: OcrRequest,
+): Promise<OcrPage & { engineVersion: string; ms?: number; wasmMemoryBytes?: number }> {
   const r = await e.recognize(req);
   if (!r.ok) expect.fail(`${req.filename}: ${r.error.code} ${r.error.message}`);
   return r;

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { testContext } from "./context";
-import type { InputFile, OperationContext } from "../../src/operations/types";
+import type { InputFile, OperationContext, OperationOutput, OutputFile } from "../../src/operations/types";
 import { nodeImageMagickEngine } from "../../src/runtime/node/imagemagick";
 import type { ImageEngine } from "../../src/engines/kinds/image";
 
@@ -26,14 +26,18 @@ export function corpusInput(rel: string, filename = basename(rel)): InputFile {
     filename,
     size: statSync(path).size,
     fromTask: "import",
+    key: `corpus/${rel}`,
     bytes: async () => new Uint8Array(readFileSync(path)),
   };
 }
 
 /** In-memory bytes as an operation input. */
 export function bytesInput(filename: string, data: Uint8Array): InputFile {
-  return { filename, size: data.byteLength, fromTask: "previous", bytes: async () => data };
+  return { filename, size: data.byteLength, fromTask: "previous", key: `memory/${filename}`, bytes: async () => data };
 }
+
+/** An operation's answer whose outputs are bytes in memory, as every engine's are (only imports stream into storage). */
+export type BytesOutput = OperationOutput & { files: (OutputFile & { data: Uint8Array })[] };
 
 let engine: ImageEngine | undefined;
 /** The in-process engine (ImageMagick is initialised on first use). */

@@ -7,15 +7,24 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { MediaFile } from "../../native-protocol/media/formats";
-import type { MediaEngine } from "../../src/engines/kinds/media";
+import type { EngineResult } from "../../src/engines/errors";
+import type { MediaEngine, MediaProbe, MediaRequest } from "../../src/engines/kinds/media";
 import { nodeFfmpegEngine } from "../../src/runtime/node/ffmpeg";
 import { CORPUS, corpusPath } from "./corpus";
 
-let engine: MediaEngine | undefined;
+/** The WebAssembly engine's media kind: it takes and answers bytes, never StreamedBytes (the native engine's, issue 35). */
+export type WasmMediaEngine = Omit<MediaEngine, "run"> & {
+  run(
+    req: MediaRequest,
+  ): Promise<EngineResult<{ data: Uint8Array; probe: MediaProbe; wasmMemoryBytes?: number; ms?: number }>>;
+};
+/** A media input held in memory. */
+export type BytesFile = { data: Uint8Array; filename: string };
+
+let engine: WasmMediaEngine | undefined;
 /** The in-process WebAssembly engine (the core is compiled on first use). */
-export function ffmpegEngine(): MediaEngine {
-  engine ??= nodeFfmpegEngine();
+export function ffmpegEngine(): WasmMediaEngine {
+  engine ??= nodeFfmpegEngine() as WasmMediaEngine;
   return engine;
 }
 
@@ -32,7 +41,7 @@ export function corpusBytes(rel: string): Uint8Array {
 }
 
 /** A corpus file as the engine's input (its own file name). */
-export function corpusInput(rel: string): MediaFile {
+export function corpusInput(rel: string): BytesFile {
   return { data: corpusBytes(rel), filename: basename(rel) };
 }
 

@@ -17,7 +17,7 @@ export interface NativeServer {
   url: string;
   target: NativeTarget;
   /** The native rows as engine objects (engines/native/engines.ts). */
-  engines(opts?: { signal?: AbortSignal; timeoutMs?: number }): EngineInstances;
+  engines(opts?: Parameters<typeof nativeEngines>[1]): EngineInstances;
   log(): string;
   stop(): Promise<void>;
 }

@@ -7,6 +7,15 @@
 import CloudConvert from "cloudconvert";
 import { io, type Socket } from "socket.io-client";
 
+/**
+ * The SDK's job body (`jobs.create`), typed by its union of operations. Operations the API has beyond that union
+ * (`pdf/split-pages`, `pdf/ocr`) and bodies the tests build as records are cast to it: the SDK sends them as given.
+ */
+export type JobBody = NonNullable<Parameters<CloudConvert["jobs"]["create"]>[0]>;
+
+/** `tasks.get`'s query with the task's payload: a list in the API (contract §3.3), one string in the SDK's type. */
+export const withPayload = () => ({ include: ["payload"] }) as unknown as { include: string };
+
 export function sdk(apiKey: string, base: string): CloudConvert {
   const cc = new CloudConvert(apiKey);
   const orig = cc.callWithBase.bind(cc);

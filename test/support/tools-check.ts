@@ -73,7 +73,6 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   // issue 32: libstaroffice's own readers are the StarOffice fixtures' oracles (test/native/staroffice.test.ts)
   sdw2html: "libstaroffice-tools",
   sd2text: "libstaroffice-tools",
-  inkscape: "inkscape",
   // issue 33: Survex writes the Skencil fixture again from its survey (test/native/native-sketch.test.ts)
   cavern: "survex",
   survexport: "survex-aven",

@@ -126,7 +126,7 @@ describe("import/url follows redirects by hand, each hop through the SSRF guard"
     expect(err, "expected a task error").toBeInstanceOf(TaskError);
     return err as TaskError;
   }
-  async function text(data: Uint8Array | { stream: ReadableStream<Uint8Array>; length: number }): Promise<string> {
+  async function text(data: Uint8Array | { stream: ReadableStream<Uint8Array>; length?: number }): Promise<string> {
     return data instanceof Uint8Array ? new TextDecoder().decode(data) : new Response(data.stream).text();
   }
 

@@ -9,6 +9,9 @@ import { describe, expect, it } from "vitest";
 import { poly1305Bytes } from "../../scripts/extract-poly1305.mjs";
 import { hostProblem, hostUrl, parentDirs, scrub, sftp, sftpError, sftpImportParams } from "../../src/stores/sftp";
 
+/** What `check` takes: parsed parameters. The cases leave out `port` (its default), which check does not read. */
+type Checked = Parameters<NonNullable<typeof sftp.check>>[0];
+
 describe("SFTP parameters", () => {
   it("port is a number or a numeric string (Java SDK), 1–65535; default 22", () => {
     expect(sftpImportParams.parse({ host: "h", username: "u", port: "2222" }).port).toBe(2222);
@@ -19,12 +22,14 @@ describe("SFTP parameters", () => {
   });
 
   it("checks: a bare host, a password or a key, file or path on import", () => {
-    expect(sftp.check!({ host: "sftp.example.com", username: "u", password: "p", file: "a" }, "import")).toEqual([]);
-    expect(sftp.check!({ host: "2001:db8::1", username: "u", private_key: "k" }, "export")).toEqual([]);
+    expect(
+      sftp.check!({ host: "sftp.example.com", username: "u", password: "p", file: "a" } as Checked, "import"),
+    ).toEqual([]);
+    expect(sftp.check!({ host: "2001:db8::1", username: "u", private_key: "k" } as Checked, "export")).toEqual([]);
     expect(hostProblem("sftp://x/y")).toHaveLength(1);
     expect(hostProblem("user@host")).toHaveLength(1);
     expect(hostProblem("host:22")).toHaveLength(1);
-    expect(sftp.check!({ host: "h", username: "u" }, "import")).toEqual([
+    expect(sftp.check!({ host: "h", username: "u" } as Checked, "import")).toEqual([
       "password: password or private_key is required.",
       "file: file or path is required.",
     ]);

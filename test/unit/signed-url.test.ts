@@ -6,11 +6,12 @@
 import CloudConvert from "cloudconvert";
 import { describe, expect, it } from "vitest";
 import { decodeLenientBase64, verifySignedUrl } from "../../src/security/signed-url";
+import type { JobBody } from "../support/sdk";
 
 const cc = new CloudConvert("unused");
 const BASE = "http://127.0.0.1:8787/s/0b4f4ae1-7c52-4b6f-9a43-6f0e0c8e2b11";
 // "?>?>?>" and "~~~" encode to several '+' and '/' in standard base64
-const job = {
+const job: JobBody = {
   tasks: {
     a: { operation: "import/url", url: "https://example.com/?q=>>>???~~~" },
     b: { operation: "export/url", input: "a" },

@@ -33,7 +33,7 @@ function memoryStore(objects: Map<string, Uint8Array>, log: string[]): StoreConn
           log.push(`get ${path}`);
           const b = objects.get(path);
           if (!b) throw new TaskError("FILE_NOT_FOUND", path);
-          return { stream: new Response(b).body!, length: b.byteLength };
+          return { stream: new Response(b as Uint8Array<ArrayBuffer>).body!, length: b.byteLength };
         },
         async put(path, body) {
           log.push(`put ${path}`);

@@ -36,7 +36,7 @@ export async function putObject(
   const r = await fetch(`${a.url}/${path(container)}/${path(name)}`, {
     method: "PUT",
     headers: { "x-auth-token": a.token, "content-type": type },
-    body: data,
+    body: data as Uint8Array<ArrayBuffer>,
   });
   if (r.status !== 201) throw new Error(`PUT ${container}/${name}: HTTP ${r.status}`);
 }
