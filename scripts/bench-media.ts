@@ -237,7 +237,7 @@ export async function benchMedia(runs = 5): Promise<MediaBenchRow[]> {
         ratio: engineMs / nativeMs,
         ratio1: engineMs / native1Ms,
         wasmMB: peak / 1e6,
-        wasmKB: first.r.data.byteLength / 1e3,
+        wasmKB: (first.r.data as Uint8Array).byteLength / 1e3, // the WebAssembly engine answers bytes
         nativeKB: nativeBytes / 1e3,
       });
     }
