@@ -23,15 +23,15 @@ const USER = "dave";
 const jobDo = (id: string) => env.JOBS.getByName(id);
 const shardOfJob = (id: string) => env.ACCOUNTS.getByName(`${USER}#${shardOf(id).toString(16)}`);
 
-/** The private parts of an account shard the tests set. */
+/** The private parts of an account shard (its index shard) the tests set. */
 const inside = (o: AccountDO) => (o as unknown as { shard(): { bootAt: number; recentEnds: unknown[] } }).shard();
 
 /** Every `deliver` the JobDO makes from now on, as `hub event channel id` lines (the hub answers that everyone listens). */
 async function recordDeliveries(jobId: string): Promise<string[]> {
   const got: string[] = [];
   await runInDurableObject(jobDo(jobId), (o: JobDO) => {
-    const inside = o as unknown as { live: { host: LiveHost } }; // private parts
-    inside.live.host.deliver = async (hub: string, events: LiveEvent[]) => {
+    const job = o as unknown as { live: { host: LiveHost } }; // its private parts
+    job.live.host.deliver = async (hub: string, events: LiveEvent[]) => {
       for (const e of events) {
         const d = e.data as { job?: { id: string }; task?: { name: string } };
         got.push(`${hub} ${e.event} ${e.channel} ${d.job?.id ?? d.task?.name}`);
