@@ -51,6 +51,9 @@ export default defineConfig({
   test: {
     // vitest's default leaves one worker on 2 cores; the files of engines/native/worker mostly wait on child processes
     maxWorkers: 2,
+    // the global setups' teardown stops up to four `npm start` servers (wrangler, workerd, the native engine): more than
+    // vitest's default 10 s on a busy machine, after which it exits and leaves their stragglers behind
+    teardownTimeout: scaled(60_000),
     projects: [
       nodeProject("unit"),
       nodeProject("engines", { globalSetup: [TOOLS] }),

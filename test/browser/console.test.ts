@@ -18,6 +18,7 @@ import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo } from "../support/native";
 import { sharedServer, type SharedServer } from "../support/servers";
 import { until } from "../support/wait";
+import { scaled } from "../support/time-scale";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHOTS = join(ROOT, ".cache/screenshots/console");
@@ -49,7 +50,9 @@ async function openConsole(width = 1280): Promise<{ page: Page; errors: string[]
   await page.goto(`${server.base}/`, { waitUntil: "load" });
   await page.type("#key", KEY);
   await page.$eval("#key", (el) => el.dispatchEvent(new Event("change")));
-  await page.waitForFunction(() => document.getElementById("me")!.textContent!.includes("alice"), { timeout: 15_000 });
+  await page.waitForFunction(() => document.getElementById("me")!.textContent!.includes("alice"), {
+    timeout: scaled(15_000),
+  });
   await formsReady(page);
   return { page, errors };
 }
@@ -59,7 +62,7 @@ const formsReady = (page: Page) =>
       const cards = [...document.querySelectorAll(".task")];
       return cards.length > 0 && cards.every((c) => (c as HTMLElement).dataset.ready === "1");
     },
-    { timeout: 30_000 },
+    { timeout: scaled(30_000) },
   );
 /** Types `job` into the JSON box, as a person would, and waits for the form of each of its tasks. */
 async function typeJson(page: Page, job: unknown): Promise<void> {
@@ -75,7 +78,7 @@ async function typeJson(page: Page, job: unknown): Promise<void> {
   await page.waitForFunction(
     (ns: string[]) =>
       [...document.querySelectorAll(".task")].map((c) => (c as HTMLElement).dataset.task).join() === ns.join(),
-    { timeout: 10_000 },
+    { timeout: scaled(10_000) },
     names,
   );
   await formsReady(page);
@@ -249,7 +252,7 @@ describe("the console", () => {
     expect(formResult).toMatchObject({ format: "WEBP", width: 300 });
     // both files as one zip (export/url archive_multiple_files)
     await page.click("#zip");
-    await page.waitForSelector("a.zip", { timeout: 60_000 });
+    await page.waitForSelector("a.zip", { timeout: scaled(60_000) });
     const zip = await download(page, "a.zip", ".zip");
     const entries = nativeExtract(zip, "bsdtar");
     expect(entries.size).toBe(2);
@@ -369,7 +372,7 @@ describe("the console", () => {
 
   it("lists jobs in the history, opens and re-runs one, and deletes it", async () => {
     const { page, errors } = await openConsole();
-    await page.waitForSelector(`#history tr[data-job="${jobId}"]`, { timeout: 15_000 });
+    await page.waitForSelector(`#history tr[data-job="${jobId}"]`, { timeout: scaled(15_000) });
     // filtered by status: the form's job finished
     await page.select("#hstatus", "error");
     await page.click("#hload");
@@ -395,13 +398,13 @@ describe("the console", () => {
     expect(rerun[2]).toBe("finished");
     expect(await jobJson(page)).toEqual(builtJob);
     // the history, refreshed after the run, lists the new job beside the first
-    await page.waitForSelector(`#history tr[data-job="${rerun[1]}"]`, { timeout: 15_000 });
+    await page.waitForSelector(`#history tr[data-job="${rerun[1]}"]`, { timeout: scaled(15_000) });
     // delete the first job: gone from the list and from the API
     await page.waitForSelector(`#history tr[data-job="${jobId}"]`);
     await page.click(`#history tr[data-job="${jobId}"] .delete`);
     await page.waitForFunction(
       (id) => !document.querySelector(`#history tr[data-job="${id}"]`),
-      { timeout: 15_000 },
+      { timeout: scaled(15_000) },
       jobId,
     );
     const gone = await fetch(`${server.base}/v2/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } });
@@ -451,7 +454,7 @@ describe("the console", () => {
       const sel = `[data-file="${name}"] ${kind}`;
       await page.waitForFunction(
         (q: string) => (document.querySelector(q) as HTMLMediaElement).readyState >= 1,
-        { timeout: 20_000 },
+        { timeout: scaled(20_000) },
         sel,
       );
       const seconds = await page.$eval(sel, (m) => (m as HTMLMediaElement).duration);
@@ -491,7 +494,7 @@ describe("the console", () => {
     expect(local).toEqual({ name: "cloudconvert-input.webp", head: "WEBP" });
 
     await page.click("#newbase");
-    await page.waitForFunction(() => document.querySelectorAll("#bases tr").length >= 1, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll("#bases tr").length >= 1, { timeout: scaled(10_000) });
     const [url, secret] = await page.$$eval("#bases tr:last-child td", (tds) => tds.map((td) => td.textContent));
     expect(url).toMatch(new RegExp(`^${server.base}/s/[0-9a-f-]{36}$`));
     expect(secret).toMatch(/^[0-9a-f]{48}$/);

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { scaled } from "../support/time-scale";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -50,7 +51,7 @@ beforeAll(async () => {
     bundle.outputFiles[0].text,
     `${server.base}/browser/`,
   );
-}, 240_000);
+}, scaled(240_000));
 afterAll(async () => {
   await browser?.close();
 });

@@ -36,6 +36,7 @@ import {
   type NativeProbe,
   videoFrames,
 } from "../support/media-helpers";
+import { scaled } from "../support/time-scale";
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -141,7 +142,7 @@ describe("every audio file converts to every audio format (native ffprobe as ora
   };
   for (const rel of corpusFiles("audio")) {
     // nine outputs per file since issue 34 added aiff and wma (seven before): the time grows with them
-    it(rel, { timeout: 90_000 }, async () => {
+    it(rel, { timeout: scaled(90_000) }, async () => {
       const source = durationOf(ffprobe(corpusPath(rel)));
       expect(source).toBeGreaterThan(0);
       for (const out of AUDIO_OUTPUTS) {
@@ -241,7 +242,7 @@ describe("the video files convert to the video containers (native ffprobe as ora
 
     for (const out of targets) {
       if (out === "mp3") {
-        it(`${rel} → mp3 (audio extraction)`, { timeout: 60_000 }, async () => {
+        it(`${rel} → mp3 (audio extraction)`, { timeout: scaled(60_000) }, async () => {
           const r = await ffmpegEngine().run({
             op: "convert",
             input: corpusInput(rel),
@@ -270,7 +271,7 @@ describe("the video files convert to the video containers (native ffprobe as ora
         continue;
       }
       if (refused.includes(out)) continue;
-      it(`${rel} → ${out}`, { timeout: 60_000 }, async () => {
+      it(`${rel} → ${out}`, { timeout: scaled(60_000) }, async () => {
         const { probe } = await convertOk(corpusInput(rel), out);
         const v = videoStream(probe);
         expect(v?.codec_name).toBe(CODEC[out]);
@@ -287,7 +288,7 @@ describe("the video files convert to the video containers (native ffprobe as ora
 
   it(
     "the 0.042 s AVI (one MS-MPEG4v2 frame + 0.092 s of ADPCM): outputs last as long as its audio, with its one frame",
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       const rel = "video/filetype-fixture.avi";
       // ffprobe's format duration is the video's (1 frame at 500/21 fps); the audio's 4 packets end later
@@ -327,21 +328,25 @@ describe("convert options (native ffprobe as oracle)", () => {
   const bbb1 = (o: MediaOptions) => convertOk(corpusInput(BBB), "mp4", { trim_end: 1, ...o });
   const size = (p: NativeProbe) => [videoStream(p)?.width, videoStream(p)?.height];
 
-  it("fit max (the default) keeps the aspect inside the box and never enlarges", { timeout: 60_000 }, async () => {
-    expect(size((await bbb1({ width: 160, height: 160 })).probe)).toEqual([160, 90]);
-    expect(size((await bbb1({ width: 640, height: 640 })).probe)).toEqual([320, 180]);
-    expect(size((await bbb1({ width: 100 })).probe)).toEqual([100, 56]); // 56.25, even
-    expect(size((await bbb1({ height: 90 })).probe)).toEqual([160, 90]);
-    expect(size((await bbb1({ width: 1000 })).probe)).toEqual([320, 180]);
-  });
+  it(
+    "fit max (the default) keeps the aspect inside the box and never enlarges",
+    { timeout: scaled(60_000) },
+    async () => {
+      expect(size((await bbb1({ width: 160, height: 160 })).probe)).toEqual([160, 90]);
+      expect(size((await bbb1({ width: 640, height: 640 })).probe)).toEqual([320, 180]);
+      expect(size((await bbb1({ width: 100 })).probe)).toEqual([100, 56]); // 56.25, even
+      expect(size((await bbb1({ height: 90 })).probe)).toEqual([160, 90]);
+      expect(size((await bbb1({ width: 1000 })).probe)).toEqual([320, 180]);
+    },
+  );
 
-  it("fit crop and fit scale give the exact size", { timeout: 60_000 }, async () => {
+  it("fit crop and fit scale give the exact size", { timeout: scaled(60_000) }, async () => {
     expect(size((await bbb1({ width: 100, height: 100, fit: "crop" })).probe)).toEqual([100, 100]);
     expect(size((await bbb1({ width: 100, height: 50, fit: "scale" })).probe)).toEqual([100, 50]);
     expect(size((await bbb1({ width: 640, height: 480, fit: "scale" })).probe)).toEqual([640, 480]);
   });
 
-  it("fit pad gives the exact size with black bars", { timeout: 60_000 }, async () => {
+  it("fit pad gives the exact size with black bars", { timeout: scaled(60_000) }, async () => {
     const { path, probe } = await bbb1({ width: 200, height: 200, fit: "pad" });
     expect(size(probe)).toEqual([200, 200]);
     // 320×180 → 200×112 (even), 44 rows of black above and below
@@ -359,7 +364,7 @@ describe("convert options (native ffprobe as oracle)", () => {
 
   it(
     "crf and preset are accepted and change the output (crf 40 ultrafast is smaller than crf 18 slow)",
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       const lo = await bbb1({ crf: 40, preset: "ultrafast" });
       const hi = await bbb1({ crf: 18, preset: "slow" });
@@ -389,17 +394,17 @@ describe("convert options (native ffprobe as oracle)", () => {
     expect(c).toMatchObject({ ok: false, error: { code: "UNSUPPORTED" } });
   });
 
-  it("video_codec vp8 in webm → vp8", { timeout: 60_000 }, async () => {
+  it("video_codec vp8 in webm → vp8", { timeout: scaled(60_000) }, async () => {
     const vp8 = await convertOk(corpusInput(BBB), "webm", { video_codec: "vp8", trim_end: 1 });
     expect(videoStream(vp8.probe)).toMatchObject({ codec_name: "vp8", width: 320, height: 180 });
   });
 
-  it("audio_codec none drops the audio", { timeout: 60_000 }, async () => {
+  it("audio_codec none drops the audio", { timeout: scaled(60_000) }, async () => {
     const { probe } = await convertOk(corpusInput(HI), "mp4", { audio_codec: "none" });
     expect(probe.streams.map((s) => s.codec_type)).toEqual(["video"]);
   });
 
-  it("audio_bitrate 64 → about 64 kb/s", { timeout: 60_000 }, async () => {
+  it("audio_bitrate 64 → about 64 kb/s", { timeout: scaled(60_000) }, async () => {
     const mp3 = await convertOk(corpusInput("audio/tika-testMP3id3v2.mp3"), "mp3", { audio_bitrate: 64 });
     expect(Number(audioStream(mp3.probe)?.bit_rate)).toBe(64000); // LAME CBR
     const m4a = await convertOk(corpusInput("audio/tika-testMP3id3v2.mp3"), "m4a", { audio_bitrate: 64 });
@@ -409,7 +414,7 @@ describe("convert options (native ffprobe as oracle)", () => {
 
   it(
     "audio_frequency 22050 and audio_channels 1 → ffprobe's sample_rate and channels",
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       for (const [rel, out] of [
         [HI, "mp4"],
@@ -422,7 +427,7 @@ describe("convert options (native ffprobe as oracle)", () => {
     },
   );
 
-  it("fps 10 → r_frame_rate 10/1, and the video keeps its length", { timeout: 60_000 }, async () => {
+  it("fps 10 → r_frame_rate 10/1, and the video keeps its length", { timeout: scaled(60_000) }, async () => {
     // Hi.mp4's video is 30 frames at 30 fps (1.0 s; its audio runs to 1.068 s). With the output
     // option `-r 10` ffmpeg 5.1 wrote 12 frames, 1.2 s (and 102 frames, 10.2 s, for Big Buck Bunny);
     // plan.ts now uses the fps filter, which writes 10.
@@ -435,7 +440,7 @@ describe("convert options (native ffprobe as oracle)", () => {
     expect(videoFrames(gif.path)).toBe(10);
   });
 
-  it("trim_start 2 + trim_end 5 on the 10 s Big Buck Bunny → 3 s", { timeout: 60_000 }, async () => {
+  it("trim_start 2 + trim_end 5 on the 10 s Big Buck Bunny → 3 s", { timeout: scaled(60_000) }, async () => {
     const { path, probe } = await convertOk(corpusInput(BBB), "mp4", { trim_start: 2, trim_end: 5 });
     expect(Math.abs(durationOf(probe) - 3)).toBeLessThanOrEqual(TOLERANCE);
     expect(Math.abs(videoFrames(path) - 90)).toBeLessThanOrEqual(1);
@@ -444,7 +449,7 @@ describe("convert options (native ffprobe as oracle)", () => {
 
 describe("thumbnails of videos (identify as oracle)", () => {
   const IM: Record<string, string> = { png: "PNG", jpg: "JPEG", webp: "WEBP" };
-  it("png, jpg and webp have the requested size", { timeout: 60_000 }, async () => {
+  it("png, jpg and webp have the requested size", { timeout: scaled(60_000) }, async () => {
     for (const fmt of ["png", "jpg", "webp"] as const) {
       for (const [options, w, h] of [
         [{}, 320, 180],
@@ -463,14 +468,14 @@ describe("thumbnails of videos (identify as oracle)", () => {
     }
   });
 
-  it("the default timestamp's thumbnail of Big Buck Bunny is not blank", { timeout: 60_000 }, async () => {
+  it("the default timestamp's thumbnail of Big Buck Bunny is not blank", { timeout: scaled(60_000) }, async () => {
     const r = await ffmpegEngine().run({ op: "thumbnail", input: corpusInput(BBB), outputFormat: "png", options: {} });
     if (!r.ok) throw new Error(r.error.message);
     const sd = Number(identify(tmp.file(r.data, "png"), "%[fx:standard_deviation]"));
     expect(sd).toBeGreaterThan(0.05); // native ffmpeg's frames of this clip: 0.166
   });
 
-  it("a thumbnail of another video (h264 mp4, 13.7 s) has the source's size", { timeout: 60_000 }, async () => {
+  it("a thumbnail of another video (h264 mp4, 13.7 s) has the source's size", { timeout: scaled(60_000) }, async () => {
     const r = await ffmpegEngine().run({
       op: "thumbnail",
       input: corpusInput("video/tika-testVideoMp4.mp4"),
@@ -522,7 +527,7 @@ describe("watermarks on video (native ffmpeg frames, ImageMagick regions)", () =
     return nativeFrame(path, 5, tmp.path("png"));
   };
 
-  it("a text watermark at bottom-right changes that corner only", { timeout: 120_000 }, async () => {
+  it("a text watermark at bottom-right changes that corner only", { timeout: scaled(120_000) }, async () => {
     const a = await plainFrame();
     const b = await watermarkFrame({
       text: "EDGE",
@@ -544,7 +549,7 @@ describe("watermarks on video (native ffmpeg frames, ImageMagick regions)", () =
 
   it(
     "an image watermark (opaque red 40×20 PNG) at top-left with margin 10 is red there and nowhere else",
-    { timeout: 120_000 },
+    { timeout: scaled(120_000) },
     async () => {
       const png = tmp.path("png");
       execFileSync("convert", ["-size", "40x20", "xc:red", png]);
@@ -653,7 +658,7 @@ describe("broken and hostile inputs end in a clean error", () => {
 
   it(
     "filetype-fixture2.mkv (100 KiB of a declared 1132 s): OVER_BUDGET for video; its audio converts as far as it goes",
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       const input = corpusInput("broken/filetype-fixture2.mkv");
       for (const out of ["mp4", "webm", "gif"] as const) {

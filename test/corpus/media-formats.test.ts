@@ -31,6 +31,7 @@ import {
   videoStream,
   type NativeProbe,
 } from "../support/media-helpers";
+import { scaled } from "../support/time-scale";
 
 const tmp = tempDir("media34-");
 afterAll(() => tmp.cleanup());
@@ -115,7 +116,7 @@ describe("the issue's inputs are in the lists the operations read", () => {
 
 describe("new video inputs → a video and an audio output (native ffprobe as oracle)", () => {
   for (const format of NEW_VIDEO) {
-    it(`${format} → mp4 (or OVER_BUDGET for 720×576, native's) and → wma`, { timeout: 120_000 }, async () => {
+    it(`${format} → mp4 (or OVER_BUDGET for 720×576, native's) and → wma`, { timeout: scaled(120_000) }, async () => {
       const src = fixture(format);
       const sp = ffprobe(src);
       const sv = videoStream(sp)!;
@@ -145,7 +146,7 @@ describe("new video inputs → a video and an audio output (native ffprobe as or
 
 describe("new audio inputs → aiff and mp3", () => {
   for (const format of NEW_AUDIO) {
-    it(`${format} → aiff, mp3`, { timeout: 60_000 }, async () => {
+    it(`${format} → aiff, mp3`, { timeout: scaled(60_000) }, async () => {
       const src = fixture(format);
       const d = durationOf(ffprobe(src));
       for (const [out, codec, container] of [
@@ -170,19 +171,23 @@ describe("new outputs: flv and wmv (video), from a corpus video and from an anim
     ["flv", "h264", "aac", "flv"],
     ["wmv", "wmv2", "wmav2", "asf"],
   ] as const) {
-    it(`video/tika-en-US_Hi.mp4 → ${out}: ${video} + ${audio} in ${container}`, { timeout: 60_000 }, async () => {
-      const rel = "video/tika-en-US_Hi.mp4";
-      const src = ffprobe(corpusPath(rel));
-      const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: out, options: {} });
-      if (!r.ok) throw new Error(r.error.message);
-      const p = ffprobe(tmp.file(r.data, out));
-      expect(p.format.format_name).toBe(container);
-      expect(codecs(p)).toEqual([`video:${video}`, `audio:${audio}`]);
-      expect(videoStream(p)).toMatchObject({ width: 256, height: 144 });
-      expect(Math.abs(durationOf(p) - durationOf(src))).toBeLessThanOrEqual(slack(p));
-    });
+    it(
+      `video/tika-en-US_Hi.mp4 → ${out}: ${video} + ${audio} in ${container}`,
+      { timeout: scaled(60_000) },
+      async () => {
+        const rel = "video/tika-en-US_Hi.mp4";
+        const src = ffprobe(corpusPath(rel));
+        const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: out, options: {} });
+        if (!r.ok) throw new Error(r.error.message);
+        const p = ffprobe(tmp.file(r.data, out));
+        expect(p.format.format_name).toBe(container);
+        expect(codecs(p)).toEqual([`video:${video}`, `audio:${audio}`]);
+        expect(videoStream(p)).toMatchObject({ width: 256, height: 144 });
+        expect(Math.abs(durationOf(p) - durationOf(src))).toBeLessThanOrEqual(slack(p));
+      },
+    );
 
-    it(`images/pillow-chi.gif (animated) → ${out}: video only`, { timeout: 60_000 }, async () => {
+    it(`images/pillow-chi.gif (animated) → ${out}: video only`, { timeout: scaled(60_000) }, async () => {
       const rel = "images/pillow-chi.gif";
       const src = ffprobe(corpusPath(rel));
       const r = await ffmpegEngine().run({ op: "convert", input: corpusInput(rel), outputFormat: out, options: {} });
@@ -239,7 +244,7 @@ describe("the new inputs cut short or filled with noise end in a coded error, ne
 describe("WMA takes at most two channels", () => {
   it(
     "video/tika-testVideoMp4.mp4 (5.1 AAC) → wma and → wmv: the audio downmixed to stereo wmav2",
-    { timeout: 120_000 },
+    { timeout: scaled(120_000) },
     async () => {
       const rel = "video/tika-testVideoMp4.mp4";
       expect(audioStream(ffprobe(corpusPath(rel)))!.channels).toBe(6);
@@ -396,68 +401,75 @@ describe.skipIf(process.env.FIXTURE_SWEEP !== "1")(
     for (const file of FILES) {
       const outputs = [...(OUTPUTS.get(file.format) ?? [])].sort();
       const expected = EXPECTED[file.rel];
-      it(`${file.rel} as ${file.name} → ${outputs.join(" ")}${expected ? ` (${expected.ends})` : ""}`, async () => {
-        const problems: string[] = [];
-        const data = new Uint8Array(readFileSync(file.path));
-        const has = kinds(file);
-        const whole = !expected && typeof file.facts.facts?.duration_s === "number";
-        const duration = DECODED.has(file.rel) ? decodedSeconds(file.path) : (file.facts.facts?.duration_s as number);
-        for (const output of outputs) {
-          const kind = AUDIO_OUT.has(output) ? "audio" : "video";
-          const claimed = claims("convert", file.name, output);
-          const known = KNOWN[`${file.rel}>${file.format}>${output}`];
-          try {
-            const r = await execute("convert", { output_format: output }, [bytesInput(file.name, data)], ctx());
-            if (!claimed) problems.push(`${output}: converted although no engine claims it`);
-            if (known && known !== "no video stream")
-              problems.push(`${output}: converted although KNOWN says ${known}`);
-            if (expected?.ends === "error") problems.push(`${output}: converted although ${expected.why}`);
-            if (!has.has(kind) && !expected) problems.push(`${output}: converted although the input has no ${kind}`);
-            if (r.out.files.length !== 1) problems.push(`${output}: ${r.out.files.length} files`);
-            for (const f of r.out.files) {
-              const bytes = dataOf(f);
-              if (!bytes.byteLength) {
-                problems.push(`${output}: empty`);
-                continue;
+      it(
+        `${file.rel} as ${file.name} → ${outputs.join(" ")}${expected ? ` (${expected.ends})` : ""}`,
+        async () => {
+          const problems: string[] = [];
+          const data = new Uint8Array(readFileSync(file.path));
+          const has = kinds(file);
+          const whole = !expected && typeof file.facts.facts?.duration_s === "number";
+          const duration = DECODED.has(file.rel) ? decodedSeconds(file.path) : (file.facts.facts?.duration_s as number);
+          for (const output of outputs) {
+            const kind = AUDIO_OUT.has(output) ? "audio" : "video";
+            const claimed = claims("convert", file.name, output);
+            const known = KNOWN[`${file.rel}>${file.format}>${output}`];
+            try {
+              const r = await execute("convert", { output_format: output }, [bytesInput(file.name, data)], ctx());
+              if (!claimed) problems.push(`${output}: converted although no engine claims it`);
+              if (known && known !== "no video stream")
+                problems.push(`${output}: converted although KNOWN says ${known}`);
+              if (expected?.ends === "error") problems.push(`${output}: converted although ${expected.why}`);
+              if (!has.has(kind) && !expected) problems.push(`${output}: converted although the input has no ${kind}`);
+              if (r.out.files.length !== 1) problems.push(`${output}: ${r.out.files.length} files`);
+              for (const f of r.out.files) {
+                const bytes = dataOf(f);
+                if (!bytes.byteLength) {
+                  problems.push(`${output}: empty`);
+                  continue;
+                }
+                let p: NativeProbe;
+                let got: number;
+                try {
+                  ({ p, seconds: got } = probeOutput(tmp.file(bytes, output), output));
+                } catch (e) {
+                  problems.push(
+                    `${output}: ffprobe refuses it: ${(e as Error).message.split("\n").slice(-2).join(" ")}`,
+                  );
+                  continue;
+                }
+                const stream = kind === "audio" ? audioStream(p) : videoStream(p);
+                if (known === "no video stream") {
+                  if (stream) problems.push(`${output}: has a video stream now: remove it from KNOWN`);
+                  continue;
+                }
+                if (!stream) problems.push(`${output}: no ${kind} stream (${codecs(p).join(" ")})`);
+                if (whole && stream && !(Math.abs(got - duration) <= tolerance(p)))
+                  problems.push(
+                    `${output}: duration ${got} s vs the input's ${duration} s (± ${tolerance(p).toFixed(3)})`,
+                  );
               }
-              let p: NativeProbe;
-              let got: number;
-              try {
-                ({ p, seconds: got } = probeOutput(tmp.file(bytes, output), output));
-              } catch (e) {
-                problems.push(`${output}: ffprobe refuses it: ${(e as Error).message.split("\n").slice(-2).join(" ")}`);
-                continue;
-              }
-              const stream = kind === "audio" ? audioStream(p) : videoStream(p);
-              if (known === "no video stream") {
-                if (stream) problems.push(`${output}: has a video stream now: remove it from KNOWN`);
-                continue;
-              }
-              if (!stream) problems.push(`${output}: no ${kind} stream (${codecs(p).join(" ")})`);
-              if (whole && stream && !(Math.abs(got - duration) <= tolerance(p)))
-                problems.push(
-                  `${output}: duration ${got} s vs the input's ${duration} s (± ${tolerance(p).toFixed(3)})`,
-                );
+            } catch (e) {
+              const code = e instanceof TaskError ? e.code : "";
+              const message = (e as Error).message;
+              if (!code) problems.push(`${output}: threw without a code: ${message}`);
+              else if (!claimed) {
+                if (!(code === "INVALID_CONVERSION_TYPE" && message.includes(`${file.format} to ${output}`)))
+                  problems.push(`${output}: unclaimed, ended ${code} (${message})`);
+              } else if (known) {
+                if (code !== known) problems.push(`${output}: ${code} (KNOWN says ${known}): ${message}`);
+              } else if (expected) {
+                if (!["OPEN_FAILED", "CONVERSION_FAILED"].includes(code))
+                  problems.push(`${output}: ${code}: ${message}`);
+              } else if (!has.has(kind)) {
+                if (code !== "CONVERSION_FAILED" || !message.includes(`no ${kind} stream`))
+                  problems.push(`${output}: the input has no ${kind}; ended ${code}: ${message}`);
+              } else problems.push(`${output}: ${code}: ${message}`);
             }
-          } catch (e) {
-            const code = e instanceof TaskError ? e.code : "";
-            const message = (e as Error).message;
-            if (!code) problems.push(`${output}: threw without a code: ${message}`);
-            else if (!claimed) {
-              if (!(code === "INVALID_CONVERSION_TYPE" && message.includes(`${file.format} to ${output}`)))
-                problems.push(`${output}: unclaimed, ended ${code} (${message})`);
-            } else if (known) {
-              if (code !== known) problems.push(`${output}: ${code} (KNOWN says ${known}): ${message}`);
-            } else if (expected) {
-              if (!["OPEN_FAILED", "CONVERSION_FAILED"].includes(code)) problems.push(`${output}: ${code}: ${message}`);
-            } else if (!has.has(kind)) {
-              if (code !== "CONVERSION_FAILED" || !message.includes(`no ${kind} stream`))
-                problems.push(`${output}: the input has no ${kind}; ended ${code}: ${message}`);
-            } else problems.push(`${output}: ${code}: ${message}`);
           }
-        }
-        expect(problems).toEqual([]);
-      }, 1_800_000);
+          expect(problems).toEqual([]);
+        },
+        scaled(1_800_000),
+      );
     }
   },
 );

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { SANDBOX_KEYS } from "../../src/engines/exiftool/json";
 import { corpusPath } from "../support/corpus";
 import { SPEC_KEYS, corpusBytes, corpusFiles, exiftool, nativeMetadata, scalar } from "../support/metadata-helpers";
+import { scaled } from "../support/time-scale";
 
 /**
  * Disagreements explained by the version gap (WASM: ExifTool 13.42; Debian bookworm: 12.57), as
@@ -35,7 +36,7 @@ const KNOWN: Record<string, string> = Object.fromEntries(
 const FLOOR = 0.95;
 
 describe("metadata agrees with Debian's exiftool -json over the corpus", () => {
-  it("on the spec's keys, for every file", { timeout: 480_000 }, async () => {
+  it("on the spec's keys, for every file", { timeout: scaled(480_000) }, async () => {
     let compared = 0,
       agreed = 0;
     const unexpected: string[] = [],

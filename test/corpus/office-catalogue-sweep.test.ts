@@ -22,6 +22,7 @@ import { CORPUS } from "../support/corpus";
 import { signatureProblem } from "../support/ebook-oracles";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
@@ -233,9 +234,13 @@ function sweepEach(files: readonly SweepFile[]): void {
     const outputs = [...(OUTPUTS.get(file.format) ?? [])].sort();
     if (!outputs.length) continue;
     const as = file.name === file.rel.split("/").pop() ? "" : ` (as ${file.name})`;
-    it(`${file.rel}${as} → ${outputs.join(" ")}`, async () => {
-      expect(await sweep(file, outputs)).toEqual([]);
-    }, 1_200_000);
+    it(
+      `${file.rel}${as} → ${outputs.join(" ")}`,
+      async () => {
+        expect(await sweep(file, outputs)).toEqual([]);
+      },
+      scaled(1_200_000),
+    );
   }
 }
 

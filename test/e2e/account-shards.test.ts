@@ -8,6 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { scaled } from "../support/time-scale";
 
 const JOBS = 1_000;
 const USER = "heavy";
@@ -17,7 +18,7 @@ const h = { authorization: "Bearer key-h" };
 beforeAll(async () => {
   // The bound far above 1,000, so admission reads the count once a second; near the bound it reads all 17 objects per create.
   server = sharedServer("metered");
-}, 180_000);
+}, scaled(180_000));
 
 /** Runs `fn` over `items` with at most `width` in flight. */
 async function pool<T, R>(items: T[], width: number, fn: (x: T) => Promise<R>): Promise<R[]> {
@@ -35,64 +36,68 @@ async function pool<T, R>(items: T[], width: number, fn: (x: T) => Promise<R>): 
 }
 
 describe("one user's bookkeeping is sharded", () => {
-  it(`${JOBS} concurrent jobs of one user finish, and no AccountDO sees more than a tenth of their bookkeeping`, async () => {
-    await fetch(`${server.base}/__meter?reset=1`);
-    const jobs = await pool(
-      Array.from({ length: JOBS }, (_, i) => i),
-      50,
-      async (i) => {
-        const r = await fetch(`${server.base}/v2/jobs`, {
-          method: "POST",
-          headers: { ...h, "content-type": "application/json" },
-          body: JSON.stringify({
-            tag: "shards",
-            tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } },
-          }),
-        });
-        expect(r.status).toBe(201);
-        const job = (await r.json()).data;
-        return { id: job.id as string, form: job.tasks.find((t: any) => t.name === "up").result.form, i };
-      },
-    );
-    // All 1,000 are open now: none can finish before its upload.
-    const open = await (
-      await fetch(`${server.base}/v2/jobs?filter[status]=waiting&per_page=100`, { headers: h })
-    ).json();
-    expect(open.data.length).toBe(100);
-    await pool(jobs, 50, async (j) => {
-      const fd = new FormData();
-      for (const [k, v] of Object.entries(j.form.parameters as Record<string, string>)) fd.set(k, v);
-      fd.set("file", new File([`file ${j.i}`], `f${j.i}.txt`));
-      expect((await fetch(j.form.url, { method: "POST", body: fd })).status).toBe(201);
-    });
-    const done = await pool(
-      jobs,
-      50,
-      async (j) => (await (await fetch(`${server.base}/sync/v2/jobs/${j.id}`, { headers: h })).json()).data.status,
-    );
-    expect(done.filter((s) => s !== "finished")).toEqual([]);
+  it(
+    `${JOBS} concurrent jobs of one user finish, and no AccountDO sees more than a tenth of their bookkeeping`,
+    async () => {
+      await fetch(`${server.base}/__meter?reset=1`);
+      const jobs = await pool(
+        Array.from({ length: JOBS }, (_, i) => i),
+        50,
+        async (i) => {
+          const r = await fetch(`${server.base}/v2/jobs`, {
+            method: "POST",
+            headers: { ...h, "content-type": "application/json" },
+            body: JSON.stringify({
+              tag: "shards",
+              tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } },
+            }),
+          });
+          expect(r.status).toBe(201);
+          const job = (await r.json()).data;
+          return { id: job.id as string, form: job.tasks.find((t: any) => t.name === "up").result.form, i };
+        },
+      );
+      // All 1,000 are open now: none can finish before its upload.
+      const open = await (
+        await fetch(`${server.base}/v2/jobs?filter[status]=waiting&per_page=100`, { headers: h })
+      ).json();
+      expect(open.data.length).toBe(100);
+      await pool(jobs, 50, async (j) => {
+        const fd = new FormData();
+        for (const [k, v] of Object.entries(j.form.parameters as Record<string, string>)) fd.set(k, v);
+        fd.set("file", new File([`file ${j.i}`], `f${j.i}.txt`));
+        expect((await fetch(j.form.url, { method: "POST", body: fd })).status).toBe(201);
+      });
+      const done = await pool(
+        jobs,
+        50,
+        async (j) => (await (await fetch(`${server.base}/sync/v2/jobs/${j.id}`, { headers: h })).json()).data.status,
+      );
+      expect(done.filter((s) => s !== "finished")).toEqual([]);
 
-    const meter = await (await fetch(`${server.base}/__meter`)).json();
-    const calls = meter.accountRequests as Record<string, number>;
-    const shards = Object.entries(calls).filter(([name]) => name.startsWith(`${USER}#`));
-    const total = Object.values(calls).reduce((a, b) => a + b, 0);
-    const busiest = Math.max(...Object.values(calls));
-    console.log(
-      `account RPC calls for ${JOBS} jobs: ${total} over ${Object.keys(calls).length} objects; busiest ${busiest} (${((busiest / total) * 100).toFixed(1)}%); home ${calls[USER] ?? 0}`,
-    );
-    expect(shards.length).toBe(16);
-    expect(total).toBeGreaterThanOrEqual(2 * JOBS); // registerJob and jobEnded of every job, at least
-    expect(busiest / total).toBeLessThan(0.1); // an even spread is 1/16 = 6.25 %
-    expect(calls[USER] ?? 0).toBeLessThan(JOBS / 10); // home: admission counts at most once a second, not per job
+      const meter = await (await fetch(`${server.base}/__meter`)).json();
+      const calls = meter.accountRequests as Record<string, number>;
+      const shards = Object.entries(calls).filter(([name]) => name.startsWith(`${USER}#`));
+      const total = Object.values(calls).reduce((a, b) => a + b, 0);
+      const busiest = Math.max(...Object.values(calls));
+      console.log(
+        `account RPC calls for ${JOBS} jobs: ${total} over ${Object.keys(calls).length} objects; busiest ${busiest} (${((busiest / total) * 100).toFixed(1)}%); home ${calls[USER] ?? 0}`,
+      );
+      expect(shards.length).toBe(16);
+      expect(total).toBeGreaterThanOrEqual(2 * JOBS); // registerJob and jobEnded of every job, at least
+      expect(busiest / total).toBeLessThan(0.1); // an even spread is 1/16 = 6.25 %
+      expect(calls[USER] ?? 0).toBeLessThan(JOBS / 10); // home: admission counts at most once a second, not per job
 
-    // From outside: the finished jobs are listed, merged across the shards, newest first.
-    const listed = await (
-      await fetch(`${server.base}/v2/jobs?filter[tag]=shards&filter[status]=finished&per_page=100`, { headers: h })
-    ).json();
-    expect(listed.data.length).toBe(100);
-    const ids = new Set(jobs.map((j) => j.id));
-    expect(listed.data.every((j: any) => ids.has(j.id))).toBe(true);
-    const created = listed.data.map((j: any) => Date.parse(j.created_at));
-    expect(created).toEqual([...created].sort((a, b) => b - a));
-  }, 600_000);
+      // From outside: the finished jobs are listed, merged across the shards, newest first.
+      const listed = await (
+        await fetch(`${server.base}/v2/jobs?filter[tag]=shards&filter[status]=finished&per_page=100`, { headers: h })
+      ).json();
+      expect(listed.data.length).toBe(100);
+      const ids = new Set(jobs.map((j) => j.id));
+      expect(listed.data.every((j: any) => ids.has(j.id))).toBe(true);
+      const created = listed.data.map((j: any) => Date.parse(j.created_at));
+      expect(created).toEqual([...created].sort((a, b) => b - a));
+    },
+    scaled(600_000),
+  );
 });

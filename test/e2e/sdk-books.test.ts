@@ -13,6 +13,7 @@ import { mobiText, plain, zipText } from "../support/ebook-oracles";
 import { runCorpusJob } from "../support/jobs";
 import { identify, pdfinfo, run } from "../support/native";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { scaled } from "../support/time-scale";
 
 let server: SharedServer;
 beforeAll(async () => {
@@ -58,23 +59,27 @@ describe("fonts, e-books and CAD drawings through the SDK", () => {
     expect(mobiText(new Uint8Array(readFileSync(files.book[0]!.path)))).toContain(words);
   });
 
-  it("fb2 → pdf with page_format a5 and a title: pdfinfo's size and Title, pdftotext's text", async () => {
-    const { job, files, task } = await runCorpusJob(server.base, "ebooks/tika-test.fb2", {
-      book: {
-        operation: "convert",
-        input: "in",
-        output_format: "pdf",
-        page_format: "a5",
-        title: "War and Peace (test)",
-      },
-    });
-    expect(job.status).toBe("finished");
-    expect(task("book").engine).toBe("calibre");
-    const info = pdfinfo(files.book[0]!.path);
-    expect(info.Title).toBe("War and Peace (test)");
-    expect(info["Page size"]).toMatch(/\(A5\)$/); // poppler names the ISO size it measures
-    expect(run("pdftotext", [files.book[0]!.path, "-"]).out).toContain("Представляется логичным");
-  }, 300_000); // calibre renders PDF in two runs (EPUB first); 20 s idle, minutes on a loaded 2-core machine
+  it(
+    "fb2 → pdf with page_format a5 and a title: pdfinfo's size and Title, pdftotext's text",
+    async () => {
+      const { job, files, task } = await runCorpusJob(server.base, "ebooks/tika-test.fb2", {
+        book: {
+          operation: "convert",
+          input: "in",
+          output_format: "pdf",
+          page_format: "a5",
+          title: "War and Peace (test)",
+        },
+      });
+      expect(job.status).toBe("finished");
+      expect(task("book").engine).toBe("calibre");
+      const info = pdfinfo(files.book[0]!.path);
+      expect(info.Title).toBe("War and Peace (test)");
+      expect(info["Page size"]).toMatch(/\(A5\)$/); // poppler names the ISO size it measures
+      expect(run("pdftotext", [files.book[0]!.path, "-"]).out).toContain("Представляется логичным");
+    },
+    scaled(300_000),
+  ); // calibre renders PDF in two runs (EPUB first); 20 s idle, minutes on a loaded 2-core machine
 
   it("dxf → pdf (the drawing's text), → png (not blank) and → dxf (its 376 TEXT entities again)", async () => {
     const { job, files, task } = await runCorpusJob(server.base, "cad/tika-testDXF_ascii.dxf", {
@@ -97,30 +102,38 @@ describe("fonts, e-books and CAD drawings through the SDK", () => {
     expect(texts(corpusPath("cad/tika-testDXF_ascii.dxf"))).toBe(376);
   });
 
-  it("dwg (AutoCAD 2010) → pdf (the title sentence its bytes hold, by strings -el) and → dxf of its version", async () => {
-    const { job, files, task } = await runCorpusJob(server.base, "cad/tika-testDWG2010.dwg", {
-      pdf: { operation: "convert", input: "in", output_format: "pdf" },
-      dxf: { operation: "convert", input: "in", output_format: "dxf" },
-    });
-    expect(job.status).toBe("finished");
-    expect(task("pdf").engine).toBe("inkscape-cad");
-    const sentence = /The quick brown fox jumps over the lazy dog/.exec(
-      run("strings", ["-el", "-n", "8", corpusPath("cad/tika-testDWG2010.dwg")]).out,
-    )?.[0];
-    expect(sentence).toBeDefined();
-    expect(run("pdftotext", [files.pdf[0]!.path, "-"]).out).toContain(sentence);
-    expect(readFileSync(files.dxf[0]!.path, "latin1")).toMatch(/\$ACADVER\r?\n\s*1\r?\nAC1024/);
-  }, 300_000);
+  it(
+    "dwg (AutoCAD 2010) → pdf (the title sentence its bytes hold, by strings -el) and → dxf of its version",
+    async () => {
+      const { job, files, task } = await runCorpusJob(server.base, "cad/tika-testDWG2010.dwg", {
+        pdf: { operation: "convert", input: "in", output_format: "pdf" },
+        dxf: { operation: "convert", input: "in", output_format: "dxf" },
+      });
+      expect(job.status).toBe("finished");
+      expect(task("pdf").engine).toBe("inkscape-cad");
+      const sentence = /The quick brown fox jumps over the lazy dog/.exec(
+        run("strings", ["-el", "-n", "8", corpusPath("cad/tika-testDWG2010.dwg")]).out,
+      )?.[0];
+      expect(sentence).toBeDefined();
+      expect(run("pdftotext", [files.pdf[0]!.path, "-"]).out).toContain(sentence);
+      expect(readFileSync(files.dxf[0]!.path, "latin1")).toMatch(/\$ACADVER\r?\n\s*1\r?\nAC1024/);
+    },
+    scaled(300_000),
+  );
 
-  it("svg (a drawing) → ttf: an icon font whose one glyph is U+E000 (fc-scan)", async () => {
-    const { job, files } = await runCorpusJob(server.base, "vector/inkscape-gradient.svg", {
-      font: { operation: "convert", input: "in", output_format: "ttf" },
-    });
-    expect(job.status).toBe("finished");
-    expect(run("fc-scan", ["--format", "%{family}|%{charset}", files.font[0]!.path]).out).toMatch(
-      /^inkscape-gradient\|.*\be000\b/,
-    );
-  }, 300_000);
+  it(
+    "svg (a drawing) → ttf: an icon font whose one glyph is U+E000 (fc-scan)",
+    async () => {
+      const { job, files } = await runCorpusJob(server.base, "vector/inkscape-gradient.svg", {
+        font: { operation: "convert", input: "in", output_format: "ttf" },
+      });
+      expect(job.status).toBe("finished");
+      expect(run("fc-scan", ["--format", "%{family}|%{charset}", files.font[0]!.path]).out).toMatch(
+        /^inkscape-gradient\|.*\be000\b/,
+      );
+    },
+    scaled(300_000),
+  );
 
   it("the catalogue names fonttools, calibre and inkscape-cad for their pairs", async () => {
     const engines = async (i: string, o: string) =>

@@ -15,6 +15,7 @@ import { expectLinesOnTheirPages } from "../support/pdf-helpers";
 import { tempFile } from "../support/native";
 import { type JobBody, sdk } from "../support/sdk";
 import { MULTIPAGE_RECALL, recall, stableNativeWords } from "../support/ocr-recall";
+import { scaled } from "../support/time-scale";
 
 /**
  * tesseract in WebAssembly (tesseract.js-core, best_int eng) reads the second frame's last line as "Page?" (confidence
@@ -58,34 +59,38 @@ describe("pdf/ocr through the SDK", () => {
     for (const word of keywords) expect(text, word).toContain(word);
   });
 
-  it("OCRmyPDF's multipage.pdf (page 2 is 2160 × 2160 pt) finishes: 6 pages, a dpi per page, the large page lower and read by native tesseract, every page's words found", async () => {
-    const src = "scans/ocrmypdf-multipage.pdf";
-    const { task, path } = await uploadConvert("multipage.pdf", readFileSync(corpusPath(src)), {
-      operation: "pdf/ocr",
-      language: ["eng"],
-    });
-    expect(task).toMatchObject({ engine: "tesseract", percent: 100 });
-    expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
-    const ocr = (task.result as any).ocr;
-    console.log(`${src} through the SDK: dpi ${JSON.stringify(ocr.dpi)}, engines ${JSON.stringify(ocr.engines)}`);
-    expect(ocr).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4] });
-    expect(Object.keys(ocr.dpi)).toEqual(["1", "2", "3", "5", "6"]);
-    for (const n of [1, 3, 5, 6]) expect(ocr.dpi[n]).toBeGreaterThan(ocr.dpi[2]);
-    expect(ocr.dpi[2]).toBeGreaterThanOrEqual(72);
-    expect(ocr.engines).toMatchObject({ 1: "tesseract", 2: "tesseract-native" });
-    for (const word of fact(src).ocr_keywords as string[])
-      expect(execFileSync("pdftotext", [path, "-"], { encoding: "utf8" })).toContain(word);
-    for (const n of ocr.pages as number[]) {
-      const r = recall(stableNativeWords(corpusPath(src), n, [ocr.dpi[n], 150]), pageText(path, n));
-      console.log(
-        `${src} through the SDK: page ${n} at ${ocr.dpi[n]} ppi by ${ocr.engines[n]}, recall ${r.toFixed(3)}`,
-      );
-      expect(r, `page ${n}`).toBeGreaterThanOrEqual(MULTIPAGE_RECALL[n]!);
-    }
-    // the oracles above block the event loop for ~25 s while the server closes the idle keep-alive socket of the
-    // export download: let undici see the close before the next test's fetch would reuse that socket
-    await new Promise((r) => setTimeout(r, 200));
-  }, 300_000);
+  it(
+    "OCRmyPDF's multipage.pdf (page 2 is 2160 × 2160 pt) finishes: 6 pages, a dpi per page, the large page lower and read by native tesseract, every page's words found",
+    async () => {
+      const src = "scans/ocrmypdf-multipage.pdf";
+      const { task, path } = await uploadConvert("multipage.pdf", readFileSync(corpusPath(src)), {
+        operation: "pdf/ocr",
+        language: ["eng"],
+      });
+      expect(task).toMatchObject({ engine: "tesseract", percent: 100 });
+      expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
+      const ocr = (task.result as any).ocr;
+      console.log(`${src} through the SDK: dpi ${JSON.stringify(ocr.dpi)}, engines ${JSON.stringify(ocr.engines)}`);
+      expect(ocr).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4] });
+      expect(Object.keys(ocr.dpi)).toEqual(["1", "2", "3", "5", "6"]);
+      for (const n of [1, 3, 5, 6]) expect(ocr.dpi[n]).toBeGreaterThan(ocr.dpi[2]);
+      expect(ocr.dpi[2]).toBeGreaterThanOrEqual(72);
+      expect(ocr.engines).toMatchObject({ 1: "tesseract", 2: "tesseract-native" });
+      for (const word of fact(src).ocr_keywords as string[])
+        expect(execFileSync("pdftotext", [path, "-"], { encoding: "utf8" })).toContain(word);
+      for (const n of ocr.pages as number[]) {
+        const r = recall(stableNativeWords(corpusPath(src), n, [ocr.dpi[n], 150]), pageText(path, n));
+        console.log(
+          `${src} through the SDK: page ${n} at ${ocr.dpi[n]} ppi by ${ocr.engines[n]}, recall ${r.toFixed(3)}`,
+        );
+        expect(r, `page ${n}`).toBeGreaterThanOrEqual(MULTIPAGE_RECALL[n]!);
+      }
+      // the oracles above block the event loop for ~25 s while the server closes the idle keep-alive socket of the
+      // export download: let undici see the close before the next test's fetch would reuse that socket
+      await new Promise((r) => setTimeout(r, 200));
+    },
+    scaled(300_000),
+  );
 
   it("an unknown language is a 422 naming the available ones; the catalogue lists pdf/ocr's engines", async () => {
     const res = await fetch(`${server.base}/v2/jobs`, {

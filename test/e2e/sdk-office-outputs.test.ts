@@ -15,6 +15,7 @@ import { mobiText, plain, signatureProblem, zipText } from "../support/ebook-ora
 import { runCorpusJob } from "../support/jobs";
 import { videoFrames } from "../support/media-helpers";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { scaled } from "../support/time-scale";
 
 let server: SharedServer;
 beforeAll(async () => {
@@ -206,7 +207,7 @@ describe("PDF outputs (a 12-page PDF)", () => {
           dir,
           f!.path,
         ],
-        { timeout: 180_000 },
+        { timeout: scaled(180_000) },
       );
       const text = norm(readFileSync(join(dir, basename(f!.path).replace(/\.\w+$/, ".txt")), "utf8"));
       for (let p = 1; p <= 12; p++) expect(text).toContain(`Page ${p}`);

@@ -25,6 +25,7 @@ import { startSshd, type Sshd } from "../support/stores/sshd";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
 import { createContainer, getObject, putObject, tempauth } from "../support/stores/swift-client";
 import { until } from "../support/wait";
+import { scaled } from "../support/time-scale";
 
 const PNG = new Uint8Array(readFileSync(corpusPath("images/cloudconvert-input.png")));
 const KEY = "key-secrets";
@@ -64,7 +65,7 @@ beforeAll(async () => {
   ]);
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw (failed as PromiseRejectedResult).reason;
-}, 600_000);
+}, scaled(600_000));
 
 afterAll(async () => {
   hooks?.close();

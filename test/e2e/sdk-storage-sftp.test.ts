@@ -20,6 +20,7 @@ import { startDevServer, type DevServer } from "../support/server";
 import { sharedServer } from "../support/servers";
 import { freePort } from "../support/stores/proc";
 import { startSshd, type Sshd } from "../support/stores/sshd";
+import { scaled } from "../support/time-scale";
 
 const PNG = new Uint8Array(readFileSync(corpusPath("images/cloudconvert-input.png")));
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -30,13 +31,13 @@ let sshd: Sshd;
 beforeAll(async () => {
   const started = await Promise.allSettled([
     startSshd().then((s) => (sshd = s)),
-    startDevServer({ API_KEYS: `${KEY}:sftp`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE: "off" }, 300_000).then(
+    startDevServer({ API_KEYS: `${KEY}:sftp`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE: "off" }, scaled(300_000)).then(
       (d) => (server = d),
     ),
   ]);
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw (failed as PromiseRejectedResult).reason;
-}, 400_000);
+}, scaled(400_000));
 
 afterAll(async () => {
   await Promise.all([server?.stop(), sshd?.stop()]);

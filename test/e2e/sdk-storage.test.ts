@@ -41,6 +41,7 @@ import {
   tempauth,
   type SwiftAccount,
 } from "../support/stores/swift-client";
+import { scaled } from "../support/time-scale";
 
 const PNG = new Uint8Array(readFileSync(corpusPath("images/cloudconvert-input.png")));
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -80,7 +81,7 @@ beforeAll(async () => {
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw (failed as PromiseRejectedResult).reason;
   account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
-}, 600_000);
+}, scaled(600_000));
 
 afterAll(async () => {
   await keystone?.stop();

@@ -15,6 +15,7 @@ import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
 import { sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
+import { scaled } from "../support/time-scale";
 
 let open: SharedServer; // ALLOW_PRIVATE_IMPORTS=true: may capture this test's loopback pages
 let guarded: SharedServer; // the production rule: loopback refused
@@ -47,7 +48,7 @@ beforeAll(async () => {
   // one after the other: two wrangler dev sessions starting at once collide on their local sockets
   open = sharedServer("open");
   guarded = sharedServer("guarded");
-}, 240_000);
+}, scaled(240_000));
 afterAll(async () => {
   origin?.close();
 });

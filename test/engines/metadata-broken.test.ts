@@ -4,12 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { brokenFiles, corpusBytes, exiftool, nativeMetadata } from "../support/metadata-helpers";
+import { scaled } from "../support/time-scale";
 
 /** Where 13.42 and 12.57 read a broken file differently, as "file key" → reason (none today). */
 const KNOWN: Record<string, string> = {};
 
 describe("metadata of broken files", () => {
-  it("answers every broken file and keeps working", { timeout: 120_000 }, async () => {
+  it("answers every broken file and keeps working", { timeout: scaled(120_000) }, async () => {
     const rows: string[] = [];
     const mismatches: string[] = [];
     for (const rel of brokenFiles()) {

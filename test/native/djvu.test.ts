@@ -14,6 +14,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -41,28 +42,36 @@ function djvuPages(path: string): { w: number; h: number; dpi: number }[] {
 }
 
 describe("djvu → pdf, png, jpg, djvu (DjVuLibre)", () => {
-  it("→ pdf: pdfinfo's page count is djvused's, each page the DjVu page's size in points", async () => {
-    const pages = djvuPages(corpusPath(REL));
-    expect(pages.length).toBe(4);
-    const r = await convert(source(), "pdf");
-    expect(r.engine.name).toBe("djvulibre");
-    expect(r.out.files[0]!.filename).toBe("myfile.pdf");
-    const path = saved(dataOf(r.out.files[0]!), "out.pdf");
-    const info = execFileSync("pdfinfo", ["-l", "99", path], { encoding: "utf8" });
-    expect(Number(/^Pages:\s+(\d+)/m.exec(info)![1])).toBe(pages.length);
-    const sizes = [...info.matchAll(/Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/g)].map((m) => [+m[1]!, +m[2]!]);
-    expect(sizes.length).toBe(pages.length);
-    for (const [i, p] of pages.entries()) {
-      expect(sizes[i]![0]).toBeCloseTo((p.w / p.dpi) * 72, 0);
-      expect(sizes[i]![1]).toBeCloseTo((p.h / p.dpi) * 72, 0);
-    }
-  }, 120_000);
+  it(
+    "→ pdf: pdfinfo's page count is djvused's, each page the DjVu page's size in points",
+    async () => {
+      const pages = djvuPages(corpusPath(REL));
+      expect(pages.length).toBe(4);
+      const r = await convert(source(), "pdf");
+      expect(r.engine.name).toBe("djvulibre");
+      expect(r.out.files[0]!.filename).toBe("myfile.pdf");
+      const path = saved(dataOf(r.out.files[0]!), "out.pdf");
+      const info = execFileSync("pdfinfo", ["-l", "99", path], { encoding: "utf8" });
+      expect(Number(/^Pages:\s+(\d+)/m.exec(info)![1])).toBe(pages.length);
+      const sizes = [...info.matchAll(/Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/g)].map((m) => [+m[1]!, +m[2]!]);
+      expect(sizes.length).toBe(pages.length);
+      for (const [i, p] of pages.entries()) {
+        expect(sizes[i]![0]).toBeCloseTo((p.w / p.dpi) * 72, 0);
+        expect(sizes[i]![1]).toBeCloseTo((p.h / p.dpi) * 72, 0);
+      }
+    },
+    scaled(120_000),
+  );
 
-  it("pages=2-3 → a 2-page pdf", async () => {
-    const r = await convert(source(), "pdf", "myfile.djvu", { pages: "2-3" });
-    const info = execFileSync("pdfinfo", [saved(dataOf(r.out.files[0]!), "range.pdf")], { encoding: "utf8" });
-    expect(/^Pages:\s+(\d+)/m.exec(info)![1]).toBe("2");
-  }, 120_000);
+  it(
+    "pages=2-3 → a 2-page pdf",
+    async () => {
+      const r = await convert(source(), "pdf", "myfile.djvu", { pages: "2-3" });
+      const info = execFileSync("pdfinfo", [saved(dataOf(r.out.files[0]!), "range.pdf")], { encoding: "utf8" });
+      expect(/^Pages:\s+(\d+)/m.exec(info)![1]).toBe("2");
+    },
+    scaled(120_000),
+  );
 
   it.each(["png", "jpg"])(
     "→ %s: one image per page, each the page's pixel size (identify)",
@@ -80,59 +89,86 @@ describe("djvu → pdf, png, jpg, djvu (DjVuLibre)", () => {
     120_000,
   );
 
-  it("→ djvu: a bundled DjVu (FORM:DJVM) djvused reads with the same pages", async () => {
-    const r = await convert(source(), "djvu");
-    const path = saved(dataOf(r.out.files[0]!), "resaved.djvu");
-    expect(execFileSync("djvudump", [path], { encoding: "utf8" })).toMatch(/FORM:DJVM/);
-    expect(djvuPages(path)).toEqual(djvuPages(corpusPath(REL)));
-  }, 120_000);
+  it(
+    "→ djvu: a bundled DjVu (FORM:DJVM) djvused reads with the same pages",
+    async () => {
+      const r = await convert(source(), "djvu");
+      const path = saved(dataOf(r.out.files[0]!), "resaved.djvu");
+      expect(execFileSync("djvudump", [path], { encoding: "utf8" })).toMatch(/FORM:DJVM/);
+      expect(djvuPages(path)).toEqual(djvuPages(corpusPath(REL)));
+    },
+    scaled(120_000),
+  );
 });
 
 describe("hostile DjVu", () => {
-  it("a file that is no DjVu → OPEN_FAILED", async () => {
-    await expectTaskError(() => convert(new TextEncoder().encode("%PDF-1.4 not a djvu"), "pdf"), "OPEN_FAILED");
-  }, 60_000);
+  it(
+    "a file that is no DjVu → OPEN_FAILED",
+    async () => {
+      await expectTaskError(() => convert(new TextEncoder().encode("%PDF-1.4 not a djvu"), "pdf"), "OPEN_FAILED");
+    },
+    scaled(60_000),
+  );
 
-  it("the corpus DjVu truncated to half → a coded error (OPEN_FAILED or CONVERSION_FAILED), not a crash", async () => {
-    const half = source().subarray(0, 1500);
-    let code = "";
-    try {
-      await convert(half, "pdf");
-    } catch (e) {
-      code = (e as { code?: string }).code ?? "";
-    }
-    expect(["OPEN_FAILED", "CONVERSION_FAILED"]).toContain(code);
-  }, 60_000);
+  it(
+    "the corpus DjVu truncated to half → a coded error (OPEN_FAILED or CONVERSION_FAILED), not a crash",
+    async () => {
+      const half = source().subarray(0, 1500);
+      let code = "";
+      try {
+        await convert(half, "pdf");
+      } catch (e) {
+        code = (e as { code?: string }).code ?? "";
+      }
+      expect(["OPEN_FAILED", "CONVERSION_FAILED"]).toContain(code);
+    },
+    scaled(60_000),
+  );
 
-  it("an indirect DjVu whose directory names /etc/passwd and a FIFO as its pages → UNSUPPORTED, neither opened", async () => {
-    const fifo = join(dir, "page.fifo");
-    execFileSync("mkfifo", [fifo]);
-    // DIRM: flags 0x01 (indirect, version 1), 2 files, then (uncompressed here) offsets-less directory; the names
-    // follow in what would be the BZZ-compressed part — enough for the flag check, which comes first
-    const names = new TextEncoder().encode(`/etc/passwd\0${fifo}\0`);
-    const dirm = [...new TextEncoder().encode("DIRM"), 0, 0, 0, 3 + names.length, 0x01, 0, 2, ...names];
-    const form = [...new TextEncoder().encode("DJVM"), ...dirm];
-    const file = new Uint8Array([
-      ...new TextEncoder().encode("AT&TFORM"),
-      0,
-      0,
-      (form.length >> 8) & 255,
-      form.length & 255,
-      ...form,
-    ]);
-    const t0 = Date.now();
-    await expectTaskError(() => convert(file, "pdf", "indirect.djvu"), "UNSUPPORTED");
-    expect(Date.now() - t0).toBeLessThan(30_000);
-  }, 60_000);
+  it(
+    "an indirect DjVu whose directory names /etc/passwd and a FIFO as its pages → UNSUPPORTED, neither opened",
+    async () => {
+      const fifo = join(dir, "page.fifo");
+      execFileSync("mkfifo", [fifo]);
+      // DIRM: flags 0x01 (indirect, version 1), 2 files, then (uncompressed here) offsets-less directory; the names
+      // follow in what would be the BZZ-compressed part — enough for the flag check, which comes first
+      const names = new TextEncoder().encode(`/etc/passwd\0${fifo}\0`);
+      const dirm = [...new TextEncoder().encode("DIRM"), 0, 0, 0, 3 + names.length, 0x01, 0, 2, ...names];
+      const form = [...new TextEncoder().encode("DJVM"), ...dirm];
+      const file = new Uint8Array([
+        ...new TextEncoder().encode("AT&TFORM"),
+        0,
+        0,
+        (form.length >> 8) & 255,
+        form.length & 255,
+        ...form,
+      ]);
+      const t0 = Date.now();
+      await expectTaskError(() => convert(file, "pdf", "indirect.djvu"), "UNSUPPORTED");
+      expect(Date.now() - t0).toBeLessThan(30_000);
+    },
+    scaled(60_000),
+  );
 
-  it("a page declaring 32767 × 32767 pixels (1 G pixels in 30 bytes) → OVER_BUDGET before rendering", async () => {
-    // FORM:DJVU holding only an INFO chunk: width, height (big-endian), version 24/0, 300 dpi (little-endian), gamma 22
-    const info = [0x7f, 0xff, 0x7f, 0xff, 24, 0, 0x2c, 0x01, 22, 0];
-    const body = [..."DJVU", ..."INFO"].map((c) => (typeof c === "string" ? c.charCodeAt(0) : c));
-    const chunk = [...body, 0, 0, 0, info.length, ...info];
-    const bomb = new Uint8Array([..."AT&TFORM".split("").map((c) => c.charCodeAt(0)), 0, 0, 0, chunk.length, ...chunk]);
-    const t0 = Date.now();
-    await expectTaskError(() => convert(bomb, "png", "bomb.djvu"), "OVER_BUDGET");
-    expect(Date.now() - t0).toBeLessThan(30_000);
-  }, 60_000);
+  it(
+    "a page declaring 32767 × 32767 pixels (1 G pixels in 30 bytes) → OVER_BUDGET before rendering",
+    async () => {
+      // FORM:DJVU holding only an INFO chunk: width, height (big-endian), version 24/0, 300 dpi (little-endian), gamma 22
+      const info = [0x7f, 0xff, 0x7f, 0xff, 24, 0, 0x2c, 0x01, 22, 0];
+      const body = [..."DJVU", ..."INFO"].map((c) => (typeof c === "string" ? c.charCodeAt(0) : c));
+      const chunk = [...body, 0, 0, 0, info.length, ...info];
+      const bomb = new Uint8Array([
+        ..."AT&TFORM".split("").map((c) => c.charCodeAt(0)),
+        0,
+        0,
+        0,
+        chunk.length,
+        ...chunk,
+      ]);
+      const t0 = Date.now();
+      await expectTaskError(() => convert(bomb, "png", "bomb.djvu"), "OVER_BUDGET");
+      expect(Date.now() - t0).toBeLessThan(30_000);
+    },
+    scaled(60_000),
+  );
 });

@@ -19,6 +19,7 @@ import { nodeEngines } from "../../src/runtime/node/engines";
 import { testContext } from "../support/context";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { type BytesOutput, bytesInput, corpus, identify, imageMagick } from "../support/image-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "image-outputs-native-"));
   wasm = nodeEngines();
   native = await startNativeEngine({ NATIVE_WORK_DIR: scratch });
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await native?.stop();
@@ -117,27 +118,35 @@ describe("convert to HEIC routes to the native ImageMagick", () => {
     60_000,
   );
 
-  it("quality reaches the HEVC encoder: quality 20 is smaller than 90", async () => {
-    const input = () => bytesInput("cloudconvert-input.png", corpus("images/cloudconvert-input.png"));
-    const lo = await execute("convert", { output_format: "heic", quality: 20 }, [input()], full());
-    const hi = await execute("convert", { output_format: "heic", quality: 90 }, [input()], full());
-    expect((lo.out as BytesOutput).files[0]!.data.byteLength).toBeLessThan(
-      (hi.out as BytesOutput).files[0]!.data.byteLength * 0.7,
-    );
-  }, 60_000);
+  it(
+    "quality reaches the HEVC encoder: quality 20 is smaller than 90",
+    async () => {
+      const input = () => bytesInput("cloudconvert-input.png", corpus("images/cloudconvert-input.png"));
+      const lo = await execute("convert", { output_format: "heic", quality: 20 }, [input()], full());
+      const hi = await execute("convert", { output_format: "heic", quality: 90 }, [input()], full());
+      expect((lo.out as BytesOutput).files[0]!.data.byteLength).toBeLessThan(
+        (hi.out as BytesOutput).files[0]!.data.byteLength * 0.7,
+      );
+    },
+    scaled(60_000),
+  );
 
-  it("without the native engine, HEIC output is ENGINE_UNAVAILABLE (no WASM row offers it)", async () => {
-    const err = await execute(
-      "convert",
-      { output_format: "heic" },
-      [bytesInput("a.png", corpus("images/cloudconvert-input.png"))],
-      testContext({ engines: { ...wasm } }),
-    ).then(
-      () => undefined,
-      (e: unknown) => e as { code?: string; message?: string },
-    );
-    expect(err?.code).toBe("ENGINE_UNAVAILABLE");
-  }, 60_000);
+  it(
+    "without the native engine, HEIC output is ENGINE_UNAVAILABLE (no WASM row offers it)",
+    async () => {
+      const err = await execute(
+        "convert",
+        { output_format: "heic" },
+        [bytesInput("a.png", corpus("images/cloudconvert-input.png"))],
+        testContext({ engines: { ...wasm } }),
+      ).then(
+        () => undefined,
+        (e: unknown) => e as { code?: string; message?: string },
+      );
+      expect(err?.code).toBe("ENGINE_UNAVAILABLE");
+    },
+    scaled(60_000),
+  );
 });
 
 describe("the native ImageMagick writes PSD and AVIF (over-budget inputs go there)", () => {
@@ -162,16 +171,20 @@ describe("the native ImageMagick writes PSD and AVIF (over-budget inputs go ther
     60_000,
   );
 
-  it("a JXL request is refused by the native server, which has no JXL coder", async () => {
-    const engine = native.engines()["imagemagick-native"]!;
-    const r = await engine.run({
-      op: "convert",
-      input: corpus("images/cloudconvert-input.png"),
-      inputFormat: "png",
-      outputFormat: "jxl",
-      options: {},
-    });
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.code).toBe("UNSUPPORTED");
-  }, 60_000);
+  it(
+    "a JXL request is refused by the native server, which has no JXL coder",
+    async () => {
+      const engine = native.engines()["imagemagick-native"]!;
+      const r = await engine.run({
+        op: "convert",
+        input: corpus("images/cloudconvert-input.png"),
+        inputFormat: "png",
+        outputFormat: "jxl",
+        options: {},
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe("UNSUPPORTED");
+    },
+    scaled(60_000),
+  );
 });

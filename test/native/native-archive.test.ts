@@ -23,6 +23,7 @@ import { claims } from "../support/claims";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const TMP = mkdtempSync(join(tmpdir(), "native-archive-"));
 const FIXTURES = join(import.meta.dirname, "../fixtures/archives");
@@ -30,7 +31,7 @@ let native: NativeServer;
 beforeAll(async () => {
   native = await startNativeEngine();
   makeArchives();
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await native?.stop();
   rmSync(TMP, { recursive: true, force: true });
@@ -186,7 +187,7 @@ describe("hostile and broken archives in the native formats", () => {
     writeFileSync(join(dir, "links.tar.lzo"), sh("lzop", ["-c", "links.tar"], dir));
     rmSync(join(dir, "zeros.bin"));
     rmSync(join(dir, "zeros.tar"));
-  }, 120_000);
+  }, scaled(120_000));
 
   const BOMBS: [string, string][] = [
     ["zeros.bin.lz", "lz"],
@@ -348,43 +349,47 @@ describe("test/fixtures/archives → the files and every output the catalogue li
 
   for (const file of FILES) {
     const outputs = ["files", ...[...(OUTPUTS.get(file.format) ?? [])].sort()];
-    it(`${file.rel} as ${file.name} → ${outputs.join(" ")}`, async () => {
-      const want = show(recorded(file));
-      const data = new Uint8Array(readFileSync(file.path));
-      const problems: string[] = [];
-      for (const output of outputs) {
-        const claimed = claims("convert", file.name, output);
-        const known = KNOWN[`${file.rel}>${file.format}>${output}`];
-        try {
-          const r = await execute(
-            "convert",
-            { input_format: file.format, output_format: output },
-            [bytesInput(file.name, data)],
-            both(),
-          );
-          if (!claimed) problems.push(`${output}: converted although no engine claims it`);
-          if (known) problems.push(`${output}: converted although KNOWN says ${known}`);
-          let got: Map<string, number>;
-          if (output === "files") {
-            const listed = (r.out as { extra?: { members: { path: string; filename: string }[] } }).extra?.members;
-            const byName = new Map(r.out.files.map((f) => [f.filename, dataOf(f).byteLength]));
-            got = new Map((listed ?? []).map((m) => [m.path, byName.get(m.filename) ?? -1]));
-          } else if (r.out.files.length !== 1) {
-            problems.push(`${output}: ${r.out.files.length} files`);
-            continue;
-          } else got = sizes(extractRepacked(dataOf(r.out.files[0]!), output));
-          if (show(got) !== want) problems.push(`${output} (${r.engine.name}): [${show(got)}] vs recorded [${want}]`);
-        } catch (e) {
-          const code = e instanceof TaskError ? e.code : "";
-          const message = (e as Error).message;
-          if (!code) problems.push(`${output}: threw without a code: ${message}`);
-          else if (!claimed) {
-            if (!(code === "INVALID_CONVERSION_TYPE" && message.includes(`${file.format} to ${output}`)))
-              problems.push(`${output}: unclaimed, ended ${code} (${message})`);
-          } else if (code !== known) problems.push(`${output}: ${code}: ${message}`);
+    it(
+      `${file.rel} as ${file.name} → ${outputs.join(" ")}`,
+      async () => {
+        const want = show(recorded(file));
+        const data = new Uint8Array(readFileSync(file.path));
+        const problems: string[] = [];
+        for (const output of outputs) {
+          const claimed = claims("convert", file.name, output);
+          const known = KNOWN[`${file.rel}>${file.format}>${output}`];
+          try {
+            const r = await execute(
+              "convert",
+              { input_format: file.format, output_format: output },
+              [bytesInput(file.name, data)],
+              both(),
+            );
+            if (!claimed) problems.push(`${output}: converted although no engine claims it`);
+            if (known) problems.push(`${output}: converted although KNOWN says ${known}`);
+            let got: Map<string, number>;
+            if (output === "files") {
+              const listed = (r.out as { extra?: { members: { path: string; filename: string }[] } }).extra?.members;
+              const byName = new Map(r.out.files.map((f) => [f.filename, dataOf(f).byteLength]));
+              got = new Map((listed ?? []).map((m) => [m.path, byName.get(m.filename) ?? -1]));
+            } else if (r.out.files.length !== 1) {
+              problems.push(`${output}: ${r.out.files.length} files`);
+              continue;
+            } else got = sizes(extractRepacked(dataOf(r.out.files[0]!), output));
+            if (show(got) !== want) problems.push(`${output} (${r.engine.name}): [${show(got)}] vs recorded [${want}]`);
+          } catch (e) {
+            const code = e instanceof TaskError ? e.code : "";
+            const message = (e as Error).message;
+            if (!code) problems.push(`${output}: threw without a code: ${message}`);
+            else if (!claimed) {
+              if (!(code === "INVALID_CONVERSION_TYPE" && message.includes(`${file.format} to ${output}`)))
+                problems.push(`${output}: unclaimed, ended ${code} (${message})`);
+            } else if (code !== known) problems.push(`${output}: ${code}: ${message}`);
+          }
         }
-      }
-      expect(problems).toEqual([]);
-    }, 600_000);
+        expect(problems).toEqual([]);
+      },
+      scaled(600_000),
+    );
   }
 });

@@ -18,6 +18,7 @@ import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { pdfInfo, pdfText, saved } from "../support/ebook-oracles";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -97,59 +98,63 @@ describe("every corpus DXF to every CAD output (pdfinfo/pdftotext, identify, rsv
     const name = rel.split("/").pop()!;
     const tux = rel.includes("tux");
     for (const format of ["pdf", "svg", "eps", "emf", "wmf", "png", "jpg", "tiff", "gif", "bmp"]) {
-      it(`${name} → ${format}`, async () => {
-        const r = await convert(name, corpus(rel), format);
-        expect(r.engine.name).toBe("inkscape-cad");
-        const file = r.out.files[0]!;
-        expect(file.filename).toBe(name.replace(/\.dxf$/, `.${format}`));
-        const out = dataOf(file);
-        const path = saved(out, format);
-        if (format === "pdf") {
-          expect(pdfInfo(path).Pages).toBe("1");
-          const png = `${path}.png`;
-          spawnSync("pdftoppm", ["-r", "72", "-png", "-singlefile", path, png.replace(/\.png$/, "")]);
-          const img = identify(png);
-          expect(img.mean).toBeLessThan(0.995); // not a blank page
-          if (!tux) {
-            const text = pdfText(path);
-            const words = schematicWords();
-            const found = words.filter((w) => text.includes(w));
-            expect(found.length / words.length).toBeGreaterThan(0.8);
-          } else expect(img.red).toBeGreaterThan(img.green); // Tux is drawn in red (DXF colour 1)
-        } else if (format === "svg") {
-          const svg = new TextDecoder().decode(out);
-          // every layer the drawing's entities are on is an Inkscape layer of that name
-          const used = new Set(["ARC", "LINE", "TEXT", "POLYLINE", "CIRCLE"].flatMap((t) => dxfValues(rel, t, "8")));
-          expect(used.size).toBeGreaterThan(0);
-          for (const layer of used) expect(svg).toContain(`inkscape:label="${layer}"`);
-          if (!tux) for (const w of schematicWords().slice(0, 10)) expect(svg).toContain(w);
-          const png = `${path}.png`;
-          expect(spawnSync("rsvg-convert", ["-b", "white", "-o", png, path]).status).toBe(0);
-          expect(identify(png).mean).toBeLessThan(0.995);
-        } else if (format === "eps") {
-          expect(new TextDecoder().decode(out.subarray(0, 40))).toMatch(/^%!PS-Adobe-3\.0 EPSF-3\.0/);
-          expect(identify(epsToPng(path)).mean).toBeLessThan(0.995);
-        } else if (format === "emf") {
-          const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
-          expect(v.getUint32(0, true)).toBe(1); // EMR_HEADER
-          expect(new TextDecoder().decode(out.subarray(40, 44))).toBe(" EMF");
-          expect(v.getUint32(48, true)).toBe(out.byteLength); // header's nBytes = the file
-        } else if (format === "wmf") {
-          const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
-          const placeable = v.getUint32(0, true) === 0x9ac6cdd7;
-          const at = placeable ? 22 : 0;
-          expect([1, 2]).toContain(v.getUint16(at, true)); // METAHEADER type: memory or disk
-          expect(v.getUint16(at + 2, true)).toBe(9); // header size in words
-          // mtSize, the file size in 16-bit words (Inkscape counts the placeable header too)
-          expect([out.byteLength - at, out.byteLength]).toContain(v.getUint32(at + 6, true) * 2);
-        } else {
-          const img = identify(path);
-          expect(img.format).toBe({ png: "PNG", jpg: "JPEG", tiff: "TIFF", gif: "GIF", bmp: "BMP" }[format]);
-          expect(img.width).toBeGreaterThan(tux ? 100 : 1000);
-          expect(img.mean).toBeLessThan(0.995);
-          if (tux) expect(img.red).toBeGreaterThan(img.green);
-        }
-      }, 120_000);
+      it(
+        `${name} → ${format}`,
+        async () => {
+          const r = await convert(name, corpus(rel), format);
+          expect(r.engine.name).toBe("inkscape-cad");
+          const file = r.out.files[0]!;
+          expect(file.filename).toBe(name.replace(/\.dxf$/, `.${format}`));
+          const out = dataOf(file);
+          const path = saved(out, format);
+          if (format === "pdf") {
+            expect(pdfInfo(path).Pages).toBe("1");
+            const png = `${path}.png`;
+            spawnSync("pdftoppm", ["-r", "72", "-png", "-singlefile", path, png.replace(/\.png$/, "")]);
+            const img = identify(png);
+            expect(img.mean).toBeLessThan(0.995); // not a blank page
+            if (!tux) {
+              const text = pdfText(path);
+              const words = schematicWords();
+              const found = words.filter((w) => text.includes(w));
+              expect(found.length / words.length).toBeGreaterThan(0.8);
+            } else expect(img.red).toBeGreaterThan(img.green); // Tux is drawn in red (DXF colour 1)
+          } else if (format === "svg") {
+            const svg = new TextDecoder().decode(out);
+            // every layer the drawing's entities are on is an Inkscape layer of that name
+            const used = new Set(["ARC", "LINE", "TEXT", "POLYLINE", "CIRCLE"].flatMap((t) => dxfValues(rel, t, "8")));
+            expect(used.size).toBeGreaterThan(0);
+            for (const layer of used) expect(svg).toContain(`inkscape:label="${layer}"`);
+            if (!tux) for (const w of schematicWords().slice(0, 10)) expect(svg).toContain(w);
+            const png = `${path}.png`;
+            expect(spawnSync("rsvg-convert", ["-b", "white", "-o", png, path]).status).toBe(0);
+            expect(identify(png).mean).toBeLessThan(0.995);
+          } else if (format === "eps") {
+            expect(new TextDecoder().decode(out.subarray(0, 40))).toMatch(/^%!PS-Adobe-3\.0 EPSF-3\.0/);
+            expect(identify(epsToPng(path)).mean).toBeLessThan(0.995);
+          } else if (format === "emf") {
+            const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+            expect(v.getUint32(0, true)).toBe(1); // EMR_HEADER
+            expect(new TextDecoder().decode(out.subarray(40, 44))).toBe(" EMF");
+            expect(v.getUint32(48, true)).toBe(out.byteLength); // header's nBytes = the file
+          } else if (format === "wmf") {
+            const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+            const placeable = v.getUint32(0, true) === 0x9ac6cdd7;
+            const at = placeable ? 22 : 0;
+            expect([1, 2]).toContain(v.getUint16(at, true)); // METAHEADER type: memory or disk
+            expect(v.getUint16(at + 2, true)).toBe(9); // header size in words
+            // mtSize, the file size in 16-bit words (Inkscape counts the placeable header too)
+            expect([out.byteLength - at, out.byteLength]).toContain(v.getUint32(at + 6, true) * 2);
+          } else {
+            const img = identify(path);
+            expect(img.format).toBe({ png: "PNG", jpg: "JPEG", tiff: "TIFF", gif: "GIF", bmp: "BMP" }[format]);
+            expect(img.width).toBeGreaterThan(tux ? 100 : 1000);
+            expect(img.mean).toBeLessThan(0.995);
+            if (tux) expect(img.red).toBeGreaterThan(img.green);
+          }
+        },
+        scaled(120_000),
+      );
     }
   }
 });
@@ -157,60 +162,76 @@ describe("every corpus DXF to every CAD output (pdfinfo/pdftotext, identify, rsv
 describe("dxf → dxf: the drawing read and written again by ezdxf (own parse, Inkscape's DXF import)", () => {
   for (const rel of DRAWINGS) {
     const name = rel.split("/").pop()!;
-    it(`${name} → dxf keeps its version, every entity by type, its TEXT strings and what Inkscape draws`, async () => {
-      const input = corpus(rel);
-      const r = await convert(name, input, "dxf");
-      expect(r.engine.name).toBe("inkscape-cad");
-      const file = r.out.files[0]!;
-      expect(file.filename).toBe(name);
-      const out = dataOf(file);
-      const [before, after] = [new TextDecoder("latin1").decode(input), new TextDecoder("latin1").decode(out)];
-      expect(after).not.toBe(before); // written again, not the bytes as they came
-      expect(headerValue(after, "$ACADVER")).toBe(headerValue(before, "$ACADVER"));
-      const counts = entityCounts(after);
-      expect(counts.length).toBeGreaterThan(0);
-      expect(counts).toEqual(entityCounts(before));
-      const texts = (t: string) => dxfTextValues(t, "TEXT", "1").sort();
-      expect(texts(after)).toEqual(texts(before));
-      const drawn = inkscapeDraws(saved(out, "dxf"));
-      expect(drawn.paths).toBeGreaterThan(0);
-      expect(drawn).toEqual(inkscapeDraws(corpusPath(rel)));
-    }, 120_000);
+    it(
+      `${name} → dxf keeps its version, every entity by type, its TEXT strings and what Inkscape draws`,
+      async () => {
+        const input = corpus(rel);
+        const r = await convert(name, input, "dxf");
+        expect(r.engine.name).toBe("inkscape-cad");
+        const file = r.out.files[0]!;
+        expect(file.filename).toBe(name);
+        const out = dataOf(file);
+        const [before, after] = [new TextDecoder("latin1").decode(input), new TextDecoder("latin1").decode(out)];
+        expect(after).not.toBe(before); // written again, not the bytes as they came
+        expect(headerValue(after, "$ACADVER")).toBe(headerValue(before, "$ACADVER"));
+        const counts = entityCounts(after);
+        expect(counts.length).toBeGreaterThan(0);
+        expect(counts).toEqual(entityCounts(before));
+        const texts = (t: string) => dxfTextValues(t, "TEXT", "1").sort();
+        expect(texts(after)).toEqual(texts(before));
+        const drawn = inkscapeDraws(saved(out, "dxf"));
+        expect(drawn.paths).toBeGreaterThan(0);
+        expect(drawn).toEqual(inkscapeDraws(corpusPath(rel)));
+      },
+      scaled(120_000),
+    );
   }
 
-  it("a DXF cut short → OPEN_FAILED naming the file", async () => {
-    const cut = corpus("cad/librecad-tux.dxf").subarray(0, 5000);
-    const e = await expectTaskError(() => convert("cut.dxf", cut, "dxf"), "OPEN_FAILED");
-    expect(e.message).toContain("cut.dxf");
-  }, 60_000);
+  it(
+    "a DXF cut short → OPEN_FAILED naming the file",
+    async () => {
+      const cut = corpus("cad/librecad-tux.dxf").subarray(0, 5000);
+      const e = await expectTaskError(() => convert("cut.dxf", cut, "dxf"), "OPEN_FAILED");
+      expect(e.message).toContain("cut.dxf");
+    },
+    scaled(60_000),
+  );
 });
 
 describe("raster options", () => {
-  it("width 800 → an 800 px wide PNG with the drawing's aspect (Tux: 95.3 × 113.4 px at 96 dpi)", async () => {
-    const r = await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png", { width: 800 });
-    const img = identify(saved(dataOf(r.out.files[0]!), "png"));
-    expect(img.width).toBe(800);
-    expect(img.height).toBeGreaterThan(930);
-    expect(img.height).toBeLessThan(975);
-  }, 60_000);
+  it(
+    "width 800 → an 800 px wide PNG with the drawing's aspect (Tux: 95.3 × 113.4 px at 96 dpi)",
+    async () => {
+      const r = await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png", { width: 800 });
+      const img = identify(saved(dataOf(r.out.files[0]!), "png"));
+      expect(img.width).toBe(800);
+      expect(img.height).toBeGreaterThan(930);
+      expect(img.height).toBeLessThan(975);
+    },
+    scaled(60_000),
+  );
 
-  it("pixel_density 300 doubles the default 150 dpi size; on a PDF it is ignored with a warning", async () => {
-    const at = async (d?: number) =>
-      identify(
-        saved(
-          dataOf(
-            (await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png", d ? { pixel_density: d } : {})).out
-              .files[0]!,
+  it(
+    "pixel_density 300 doubles the default 150 dpi size; on a PDF it is ignored with a warning",
+    async () => {
+      const at = async (d?: number) =>
+        identify(
+          saved(
+            dataOf(
+              (await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png", d ? { pixel_density: d } : {})).out
+                .files[0]!,
+            ),
+            "png",
           ),
-          "png",
-        ),
-      );
-    const [def, hi] = [await at(), await at(300)];
-    expect(hi.width).toBeGreaterThanOrEqual(def.width * 2 - 1);
-    expect(hi.width).toBeLessThanOrEqual(def.width * 2 + 1);
-    const pdf = await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "pdf", { pixel_density: 300 });
-    expect(pdf.out.extra?.warnings).toEqual(["pixel_density applies to raster outputs only; it was ignored."]);
-  }, 90_000);
+        );
+      const [def, hi] = [await at(), await at(300)];
+      expect(hi.width).toBeGreaterThanOrEqual(def.width * 2 - 1);
+      expect(hi.width).toBeLessThanOrEqual(def.width * 2 + 1);
+      const pdf = await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "pdf", { pixel_density: 300 });
+      expect(pdf.out.extra?.warnings).toEqual(["pixel_density applies to raster outputs only; it was ignored."]);
+    },
+    scaled(90_000),
+  );
 });
 
 describe("what is not converted ends in a coded error", () => {
@@ -222,48 +243,64 @@ describe("what is not converted ends in a coded error", () => {
     expect(e.message).toContain("x.dxf");
   });
 
-  it("a DXF with nothing in it → CONVERSION_FAILED naming the empty drawing", async () => {
-    const empty = new TextEncoder().encode("0\nSECTION\n2\nENTITIES\n0\nENDSEC\n0\nEOF\n");
-    const e = await expectTaskError(() => convert("empty.dxf", empty, "png"), "CONVERSION_FAILED");
-    expect(e.message).toMatch(/draws nothing/);
-  }, 60_000);
+  it(
+    "a DXF with nothing in it → CONVERSION_FAILED naming the empty drawing",
+    async () => {
+      const empty = new TextEncoder().encode("0\nSECTION\n2\nENTITIES\n0\nENDSEC\n0\nEOF\n");
+      const e = await expectTaskError(() => convert("empty.dxf", empty, "png"), "CONVERSION_FAILED");
+      expect(e.message).toMatch(/draws nothing/);
+    },
+    scaled(60_000),
+  );
 
-  it("a raster over the pixel limit → OVER_BUDGET before it is drawn", async () => {
-    await expectTaskError(
-      () => convert("s.dxf", corpus("cad/tika-testDXF_ascii.dxf"), "png", { pixel_density: 2400 }),
-      "OVER_BUDGET",
-    );
-  }, 60_000);
+  it(
+    "a raster over the pixel limit → OVER_BUDGET before it is drawn",
+    async () => {
+      await expectTaskError(
+        () => convert("s.dxf", corpus("cad/tika-testDXF_ascii.dxf"), "png", { pixel_density: 2400 }),
+        "OVER_BUDGET",
+      );
+    },
+    scaled(60_000),
+  );
 });
 
 describe("drawings whose header extents lie (issue 44: an AutoCAD 2000 DWG → png was a blank 2 × 2 image)", () => {
   const fixture = (name: string) => new Uint8Array(readFileSync(`${import.meta.dirname}/../fixtures/cad/${name}`));
 
-  it("LibreDWG's example_2000.dwg (AC1015, stale $EXTMIN/$EXTMAX) → png: a page-sized drawing with ink", async () => {
-    const r = await convert("example_2000.dwg", fixture("libredwg-example_2000.dwg"), "png");
-    const img = identify(saved(dataOf(r.out.files[0]!), "png"));
-    expect(img.format).toBe("PNG");
-    expect(img.width).toBeGreaterThan(600);
-    expect(img.height).toBeGreaterThan(200);
-    expect(img.mean).toBeLessThan(0.999); // not blank
-  }, 120_000);
+  it(
+    "LibreDWG's example_2000.dwg (AC1015, stale $EXTMIN/$EXTMAX) → png: a page-sized drawing with ink",
+    async () => {
+      const r = await convert("example_2000.dwg", fixture("libredwg-example_2000.dwg"), "png");
+      const img = identify(saved(dataOf(r.out.files[0]!), "png"));
+      expect(img.format).toBe("PNG");
+      expect(img.width).toBeGreaterThan(600);
+      expect(img.height).toBeGreaterThan(200);
+      expect(img.mean).toBeLessThan(0.999); // not blank
+    },
+    scaled(120_000),
+  );
 
-  it("Tux given header extents a million units wide → png: the same drawing as with its true header, not a 2 × 2 pixel", async () => {
-    const dxf = readFileSync(corpusPath("cad/librecad-tux.dxf"), "latin1");
-    // header extents (group 9 variables, points in groups 10/20) claiming a drawing a million units wide, as stale
-    // AC1015 headers do; Tux has none, and is about a hundred units across
-    const stale = dxf.replace(
-      /(\r?\n\s*2\r?\nHEADER\r?\n)/,
-      "$1  9\n$EXTMIN\n 10\n0.0\n 20\n0.0\n  9\n$EXTMAX\n 10\n1000000.0\n 20\n1000000.0\n",
-    );
-    expect(stale).not.toBe(dxf);
-    const good = identify(
-      saved(dataOf((await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png")).out.files[0]!), "png"),
-    );
-    const r = await convert("tux-stale.dxf", new Uint8Array(Buffer.from(stale, "latin1")), "png");
-    const img = identify(saved(dataOf(r.out.files[0]!), "png"));
-    expect(img.width).toBeGreaterThan(good.width / 2);
-    expect(Math.abs(img.width / img.height - good.width / good.height)).toBeLessThan(0.05);
-    expect(img.mean).toBeLessThan(0.999);
-  }, 120_000);
+  it(
+    "Tux given header extents a million units wide → png: the same drawing as with its true header, not a 2 × 2 pixel",
+    async () => {
+      const dxf = readFileSync(corpusPath("cad/librecad-tux.dxf"), "latin1");
+      // header extents (group 9 variables, points in groups 10/20) claiming a drawing a million units wide, as stale
+      // AC1015 headers do; Tux has none, and is about a hundred units across
+      const stale = dxf.replace(
+        /(\r?\n\s*2\r?\nHEADER\r?\n)/,
+        "$1  9\n$EXTMIN\n 10\n0.0\n 20\n0.0\n  9\n$EXTMAX\n 10\n1000000.0\n 20\n1000000.0\n",
+      );
+      expect(stale).not.toBe(dxf);
+      const good = identify(
+        saved(dataOf((await convert("tux.dxf", corpus("cad/librecad-tux.dxf"), "png")).out.files[0]!), "png"),
+      );
+      const r = await convert("tux-stale.dxf", new Uint8Array(Buffer.from(stale, "latin1")), "png");
+      const img = identify(saved(dataOf(r.out.files[0]!), "png"));
+      expect(img.width).toBeGreaterThan(good.width / 2);
+      expect(Math.abs(img.width / img.height - good.width / good.height)).toBeLessThan(0.05);
+      expect(img.mean).toBeLessThan(0.999);
+    },
+    scaled(120_000),
+  );
 });

@@ -18,6 +18,7 @@ import { FRAMED_TYPE, frame, type StreamedBytes } from "../../native-protocol/fr
 import { nativeRpc } from "../../src/engines/native/client";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { until } from "../support/native-oracles";
+import { scaled } from "../support/time-scale";
 
 const MiB = 1024 * 1024;
 /** The server's disk budget: each call reserves twice what it declares. */
@@ -29,7 +30,7 @@ let root: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "native-disk-budget-"));
   native = await startNativeEngine({ NATIVE_WORK_DIR: root, NATIVE_DISK_BUDGET_BYTES: String(BUDGET) });
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await native?.stop();
   if (root) rmSync(root, { recursive: true, force: true });
@@ -79,68 +80,80 @@ async function emptied(): Promise<string[]> {
 }
 
 describe("the native engine's disk budget (NATIVE_DISK_BUDGET_BYTES=64 MiB)", () => {
-  it("concurrent calls within the budget run; one that does not fit now is 503 with Retry-After → ENGINE_UNAVAILABLE (retryable); nothing is left behind", async () => {
-    // A: 24 MiB trickled over ~2.4 s holds 48 MiB of the 64
-    const a = call(24 * MiB, 100);
-    expect(await until(() => calls().length === 1, 10_000), "A admitted (its call folder made)").toBe(true);
+  it(
+    "concurrent calls within the budget run; one that does not fit now is 503 with Retry-After → ENGINE_UNAVAILABLE (retryable); nothing is left behind",
+    async () => {
+      // A: 24 MiB trickled over ~2.4 s holds 48 MiB of the 64
+      const a = call(24 * MiB, 100);
+      expect(await until(() => calls().length === 1, 10_000), "A admitted (its call folder made)").toBe(true);
 
-    // B: 12 MiB would take 24 more: refused at once, by its Content-Length, before a byte is read
-    const raw = frame(probeRequest({ stream: new Response(new Uint8Array(12 * MiB)).body!, length: 12 * MiB }));
-    const res = await fetch(`${native.url}/invoke/ffmpeg-native/command`, {
-      method: "POST",
-      body: raw.body,
-      headers: { "content-type": FRAMED_TYPE, "content-length": String(raw.length) },
-      duplex: "half",
-    } as RequestInit);
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toBe("10");
-    expect(((await res.json()) as { message: string }).message).toMatch(/disk budget is in use/);
+      // B: 12 MiB would take 24 more: refused at once, by its Content-Length, before a byte is read
+      const raw = frame(probeRequest({ stream: new Response(new Uint8Array(12 * MiB)).body!, length: 12 * MiB }));
+      const res = await fetch(`${native.url}/invoke/ffmpeg-native/command`, {
+        method: "POST",
+        body: raw.body,
+        headers: { "content-type": FRAMED_TYPE, "content-length": String(raw.length) },
+        duplex: "half",
+      } as RequestInit);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("10");
+      expect(((await res.json()) as { message: string }).message).toMatch(/disk budget is in use/);
 
-    // the same through the Worker's client: a retryable ENGINE_UNAVAILABLE naming the budget
-    const b = await call(12 * MiB);
-    expect(b.ok).toBe(false);
-    expect(b.error).toMatchObject({ code: "ENGINE_UNAVAILABLE", retryable: true });
-    expect(b.error!.message).toMatch(/^The native engine is busy: .*disk budget is in use.*retry after 10 s/);
+      // the same through the Worker's client: a retryable ENGINE_UNAVAILABLE naming the budget
+      const b = await call(12 * MiB);
+      expect(b.ok).toBe(false);
+      expect(b.error).toMatchObject({ code: "ENGINE_UNAVAILABLE", retryable: true });
+      expect(b.error!.message).toMatch(/^The native engine is busy: .*disk budget is in use.*retry after 10 s/);
 
-    // C: 4 MiB takes 8 more (56 of 64): runs beside A
-    const c = await call(4 * MiB);
-    expect(c.ok, JSON.stringify(c.error)).toBe(true);
-    expect(c.output?.trim()).toBe(String(4 * MiB));
+      // C: 4 MiB takes 8 more (56 of 64): runs beside A
+      const c = await call(4 * MiB);
+      expect(c.ok, JSON.stringify(c.error)).toBe(true);
+      expect(c.output?.trim()).toBe(String(4 * MiB));
 
-    const done = await a;
-    expect(done.ok, JSON.stringify(done.error)).toBe(true);
-    expect(done.output?.trim()).toBe(String(24 * MiB));
+      const done = await a;
+      expect(done.ok, JSON.stringify(done.error)).toBe(true);
+      expect(done.output?.trim()).toBe(String(24 * MiB));
 
-    // A's share is back: B now runs
-    await emptied();
-    const again = await call(12 * MiB);
-    expect(again.ok, JSON.stringify(again.error)).toBe(true);
-    expect(again.output?.trim()).toBe(String(12 * MiB));
-    expect(await emptied()).toEqual([]);
-  }, 120_000);
+      // A's share is back: B now runs
+      await emptied();
+      const again = await call(12 * MiB);
+      expect(again.ok, JSON.stringify(again.error)).toBe(true);
+      expect(again.output?.trim()).toBe(String(12 * MiB));
+      expect(await emptied()).toEqual([]);
+    },
+    scaled(120_000),
+  );
 
-  it("a call needing more than the whole budget is 413 → OVER_BUDGET (not retryable), naming NATIVE_DISK_BUDGET_BYTES", async () => {
-    const r = await call(40 * MiB); // 80 MiB > 64
-    expect(r.ok).toBe(false);
-    expect(r.error).toMatchObject({ code: "OVER_BUDGET", retryable: false });
-    expect(r.error!.message).toContain(`disk budget of ${BUDGET} bytes (NATIVE_DISK_BUDGET_BYTES)`);
-    expect(await emptied()).toEqual([]);
-  }, 60_000);
+  it(
+    "a call needing more than the whole budget is 413 → OVER_BUDGET (not retryable), naming NATIVE_DISK_BUDGET_BYTES",
+    async () => {
+      const r = await call(40 * MiB); // 80 MiB > 64
+      expect(r.ok).toBe(false);
+      expect(r.error).toMatchObject({ code: "OVER_BUDGET", retryable: false });
+      expect(r.error!.message).toContain(`disk budget of ${BUDGET} bytes (NATIVE_DISK_BUDGET_BYTES)`);
+      expect(await emptied()).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
-  it("an aborted call gives its share back and its folder goes: a call of the same size runs next", async () => {
-    const ac = new AbortController();
-    const pending = call(24 * MiB, 100, ac.signal).then(
-      (x) => x,
-      (e: unknown) => e,
-    );
-    expect(await until(() => calls().length === 1, 10_000)).toBe(true);
-    await new Promise((r) => setTimeout(r, 500)); // some of it written to the call's folder
-    ac.abort(new Error("The test cancelled the call."));
-    await pending;
-    expect(await emptied()).toEqual([]);
-    // 48 MiB again: refused (503) if the aborted call still held its 48
-    const next = await call(24 * MiB);
-    expect(next.ok, JSON.stringify(next.error)).toBe(true);
-    expect(await emptied()).toEqual([]);
-  }, 60_000);
+  it(
+    "an aborted call gives its share back and its folder goes: a call of the same size runs next",
+    async () => {
+      const ac = new AbortController();
+      const pending = call(24 * MiB, 100, ac.signal).then(
+        (x) => x,
+        (e: unknown) => e,
+      );
+      expect(await until(() => calls().length === 1, 10_000)).toBe(true);
+      await new Promise((r) => setTimeout(r, 500)); // some of it written to the call's folder
+      ac.abort(new Error("The test cancelled the call."));
+      await pending;
+      expect(await emptied()).toEqual([]);
+      // 48 MiB again: refused (503) if the aborted call still held its 48
+      const next = await call(24 * MiB);
+      expect(next.ok, JSON.stringify(next.error)).toBe(true);
+      expect(await emptied()).toEqual([]);
+    },
+    scaled(60_000),
+  );
 });

@@ -17,6 +17,7 @@ import { FONT_INPUTS, FONT_OUTPUTS } from "../../src/engines/registry";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const FONTS = [
   "fonts/cantarell-Cantarell-Regular.otf",
@@ -34,7 +35,7 @@ let scratch: string;
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "native-fonts-"));
   native = await startNativeEngine();
-}, 90_000);
+}, scaled(90_000));
 afterAll(async () => {
   await native?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -118,46 +119,50 @@ describe("every corpus font to every font output (fc-scan, fontTools, ImageMagic
   for (const rel of FONTS) {
     const inExt = rel.split(".").pop()!;
     for (const format of ["ttf", "otf", "woff", "woff2", "eot", "svg"]) {
-      it(`${rel} → ${format}`, async () => {
-        const bytes = new Uint8Array(readFileSync(corpusPath(rel)));
-        const name = rel.split("/").pop()!;
-        const r = await execute("convert", { output_format: format }, [bytesInput(name, bytes)], ctx());
-        expect(r.engine.name).toBe("fonttools");
-        const file = r.out.files[0]!;
-        expect(file.filename).toBe(name.replace(/\.\w+$/, `.${format}`));
-        const out = dataOf(file);
-        const src = sfntPath(bytes, inExt);
-        const want = fontFacts(src);
-        const wantScan = fcScan(src);
-        if (format === "svg") {
-          const xml = new TextDecoder().decode(out);
-          // one <glyph> per glyph and the .notdef as <missing-glyph>; the family and units per em kept
-          const glyphs = (xml.match(/<glyph\b/g) ?? []).length + (xml.match(/<missing-glyph\b/g) ?? []).length;
-          expect(glyphs).toBe(want.glyphs);
-          expect(xml).toContain(`font-family="${wantScan.family}"`);
-          expect(xml).toContain(`units-per-em="${want.upm}"`);
-          // well-formed XML (Python's expat parser)
-          const py = "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.stdin.buffer)";
-          const lint = spawnSync("/usr/bin/python3", ["-c", py], { input: out });
-          expect(lint.status, lint.stderr?.toString()).toBe(0);
-          return;
-        }
-        const path = sfntPath(out, format);
-        const scan = fcScan(path);
-        expect(scan.family).toBe(wantScan.family);
-        expect(scan.charset).toBe(wantScan.charset);
-        expect(scan.format).toBe(
-          format === "otf" ? "CFF" : format === "ttf" || format === "eot" ? "TrueType" : scan.format,
-        );
-        if (format === "woff" || format === "woff2") expect(scan.format).toBe(wantScan.format);
-        const got = fontFacts(path);
-        expect(got.glyphs).toBe(want.glyphs);
-        expect(got.upm).toBe(want.upm);
-        expect([got.ascent, got.descent]).toEqual([want.ascent, want.descent]);
-        expect(got.widths).toEqual(want.widths);
-        // the same text in another face differs by ~0.4; hinting alone by up to ~0.03
-        if (!rel.includes("fontawesome")) expect(rmse(render(src), render(path))).toBeLessThan(0.05);
-      }, 60_000);
+      it(
+        `${rel} → ${format}`,
+        async () => {
+          const bytes = new Uint8Array(readFileSync(corpusPath(rel)));
+          const name = rel.split("/").pop()!;
+          const r = await execute("convert", { output_format: format }, [bytesInput(name, bytes)], ctx());
+          expect(r.engine.name).toBe("fonttools");
+          const file = r.out.files[0]!;
+          expect(file.filename).toBe(name.replace(/\.\w+$/, `.${format}`));
+          const out = dataOf(file);
+          const src = sfntPath(bytes, inExt);
+          const want = fontFacts(src);
+          const wantScan = fcScan(src);
+          if (format === "svg") {
+            const xml = new TextDecoder().decode(out);
+            // one <glyph> per glyph and the .notdef as <missing-glyph>; the family and units per em kept
+            const glyphs = (xml.match(/<glyph\b/g) ?? []).length + (xml.match(/<missing-glyph\b/g) ?? []).length;
+            expect(glyphs).toBe(want.glyphs);
+            expect(xml).toContain(`font-family="${wantScan.family}"`);
+            expect(xml).toContain(`units-per-em="${want.upm}"`);
+            // well-formed XML (Python's expat parser)
+            const py = "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.stdin.buffer)";
+            const lint = spawnSync("/usr/bin/python3", ["-c", py], { input: out });
+            expect(lint.status, lint.stderr?.toString()).toBe(0);
+            return;
+          }
+          const path = sfntPath(out, format);
+          const scan = fcScan(path);
+          expect(scan.family).toBe(wantScan.family);
+          expect(scan.charset).toBe(wantScan.charset);
+          expect(scan.format).toBe(
+            format === "otf" ? "CFF" : format === "ttf" || format === "eot" ? "TrueType" : scan.format,
+          );
+          if (format === "woff" || format === "woff2") expect(scan.format).toBe(wantScan.format);
+          const got = fontFacts(path);
+          expect(got.glyphs).toBe(want.glyphs);
+          expect(got.upm).toBe(want.upm);
+          expect([got.ascent, got.descent]).toEqual([want.ascent, want.descent]);
+          expect(got.widths).toEqual(want.widths);
+          // the same text in another face differs by ~0.4; hinting alone by up to ~0.03
+          if (!rel.includes("fontawesome")) expect(rmse(render(src), render(path))).toBeLessThan(0.05);
+        },
+        scaled(60_000),
+      );
     }
   }
 });

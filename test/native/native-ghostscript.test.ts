@@ -32,6 +32,7 @@ import {
   sizes,
 } from "../support/native-oracles";
 import { bytesInput, corpusInput, dataOf, expectTaskError, pageText, pdfinfo, tmpFile } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 /** The in-process WebAssembly engines, created once (their modules load on first use). */
@@ -45,7 +46,7 @@ const corpusRun = sharedCorpusRuns(full);
 beforeAll(async () => {
   wasm = nodeEngines();
   native = await startNativeEngine();
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await native?.stop();

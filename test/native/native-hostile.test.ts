@@ -20,6 +20,7 @@ import { bytesInput, dataOf, expectTaskError, pdftotext, testContext } from "../
 import { watchedFile } from "../support/hostile-probes";
 import { request } from "node:http";
 import { FRAMED_TYPE, FrameReader, frame } from "../../native-protocol/frame";
+import { scaled } from "../support/time-scale";
 
 /** The server's body limit in this file, MiB (NATIVE_MAX_BODY_MB): small, so a body over it is cheap to send. */
 const LIMIT_MB = 1;
@@ -37,7 +38,7 @@ beforeAll(async () => {
     NATIVE_MAX_STREAM_MB: String(STREAM_LIMIT / 1024 / 1024),
     NATIVE_BODY_IDLE_SECONDS: String(IDLE_S),
   });
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await native?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -747,18 +748,22 @@ describe("SVG → font (issue 33: FontForge reads SVG fonts and drawings) and DW
     expect(Date.now() - t).toBeLessThan(20_000);
   });
 
-  it("a garbled DWG (an AC1024 header over the rest of a PDF) and an empty one → OPEN_FAILED, within 30 s each", async () => {
-    const pdf = readFileSync(corpusPath("pdf/cloudconvert-input.pdf"));
-    const garbled = new Uint8Array(pdf.length);
-    garbled.set(pdf);
-    garbled.set(utf8("AC1024"));
-    for (const data of [garbled, utf8("AC1018")]) {
-      const t = Date.now();
-      const r = await outcome(
-        execute("convert", { output_format: "pdf" }, [bytesInput("bad.dwg", data)], nativeOnly()),
-      );
-      expect(r.code).toBe("OPEN_FAILED");
-      expect(Date.now() - t).toBeLessThan(30_000);
-    }
-  }, 90_000);
+  it(
+    "a garbled DWG (an AC1024 header over the rest of a PDF) and an empty one → OPEN_FAILED, within 30 s each",
+    async () => {
+      const pdf = readFileSync(corpusPath("pdf/cloudconvert-input.pdf"));
+      const garbled = new Uint8Array(pdf.length);
+      garbled.set(pdf);
+      garbled.set(utf8("AC1024"));
+      for (const data of [garbled, utf8("AC1018")]) {
+        const t = Date.now();
+        const r = await outcome(
+          execute("convert", { output_format: "pdf" }, [bytesInput("bad.dwg", data)], nativeOnly()),
+        );
+        expect(r.code).toBe("OPEN_FAILED");
+        expect(Date.now() - t).toBeLessThan(30_000);
+      }
+    },
+    scaled(90_000),
+  );
 });

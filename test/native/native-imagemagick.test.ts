@@ -20,6 +20,7 @@ import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { fullContext, job, spied, writeHalvesPng, type Call } from "../support/native-fixtures";
 import { expectRedLeftBlueRight, gmVersion, identify, imVersion } from "../support/native-oracles";
 import { bytesInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 /** The in-process WebAssembly engines, created once (their modules load on first use). */
@@ -40,7 +41,7 @@ beforeAll(async () => {
   native = await startNativeEngine({ NATIVE_WORK_DIR: root });
   // 10000×6000 RGB PNG, left half red, right half blue (written by the test: see writeHalvesPng)
   bigPng = writeHalvesPng(join(scratch, "big.png"), 10000, 6000);
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await native?.stop();

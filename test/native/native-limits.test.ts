@@ -36,6 +36,7 @@ import {
   until,
 } from "../support/native-oracles";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 let bare: NativeServer;
@@ -60,7 +61,7 @@ beforeAll(async () => {
     startNativeEngine({ PATH: "/nonexistent" }),
   ]);
   longPdf = repeatedPdf(HEAVY, HEAVY_TIMES, join(scratch, "long.pdf"));
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await Promise.all([native?.stop(), bare?.stop()]);
@@ -103,7 +104,7 @@ describe("a hung or cancelled tool", () => {
     await until(() => {
       for (const p of ghostscripts()) seen.add(p.pid);
       return settled;
-    }, 55_000);
+    }, scaled(55_000));
     const err = await pending; // without the limit this waits for the natural end: minutes, past the test's timeout
     expect([...seen], "Ghostscript ran for this call before the limit stopped it").not.toEqual([]);
     expect(err.message).toMatch(/time limit/i);

@@ -13,13 +13,14 @@ import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 let wasm: EngineInstances;
 beforeAll(async () => {
   wasm = nodeEngines(["cloudflare", "ffmpeg"]);
   native = await startNativeEngine();
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => native?.stop());
 
 const full = () => testContext({ engines: { ...wasm, ...native.engines() } });

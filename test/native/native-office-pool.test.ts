@@ -27,6 +27,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OfficeError, OfficePool } from "../../container/office/pool.ts";
 import { corpusPath } from "../support/corpus";
+import { scaled } from "../support/time-scale";
 
 const SOFFICE = "/usr/bin/soffice";
 const PASSWORD_DOCX = "tika-testWORD_protected_passtika.docx";
@@ -205,7 +206,7 @@ beforeAll(async () => {
   coldHttpHits = httpHits;
   pool = new OfficePool({ workRoot, size: 2 });
   await pool.warm();
-}, 150_000);
+}, scaled(150_000));
 
 afterAll(async () => {
   await pool?.close();

@@ -14,6 +14,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const TMP = mkdtempSync(join(tmpdir(), "native-ps-text-"));
 const PAPER = corpusPath("pdf/pdfjs-tracemonkey.pdf");
@@ -23,7 +24,7 @@ beforeAll(async () => {
   native = await startNativeEngine();
   execFileSync("pdftocairo", ["-ps", "-f", "1", "-l", "1", PAPER, join(TMP, "page1.ps")]);
   ps = readFileSync(join(TMP, "page1.ps"));
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await native?.stop();
   rmSync(TMP, { recursive: true, force: true });
@@ -54,31 +55,35 @@ describe("ps → txt and html (Ghostscript, then poppler)", () => {
     expect([...want].filter((w) => got.has(w)).length / want.size).toBeGreaterThan(0.9);
   });
 
-  it("ps (two pages) → pptx and odp: one slide per page (unzip's listing), the paper's words in the slides' text", async () => {
-    execFileSync("pdftocairo", ["-ps", "-f", "1", "-l", "2", PAPER, join(TMP, "two.ps")]);
-    const two = readFileSync(join(TMP, "two.ps"));
-    const want = oracle();
-    const pptx = await execute("convert", { output_format: "pptx" }, [bytesInput("two.ps", two)], ctx());
-    expect(pptx.engine.name).toBe("libreoffice");
-    const p = join(TMP, "two.pptx");
-    writeFileSync(p, dataOf(pptx.out.files[0]!));
-    const slides = execFileSync("unzip", ["-Z1", p])
-      .toString()
-      .split("\n")
-      .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n));
-    expect(slides).toHaveLength(2);
-    const slide1 = execFileSync("unzip", ["-p", p, "ppt/slides/slide1.xml"]).toString();
-    const got = words(slide1.replace(/<[^>]+>/g, " "));
-    expect([...want].filter((w) => got.has(w)).length / want.size).toBeGreaterThan(0.8);
-    const odp = await execute("convert", { output_format: "odp" }, [bytesInput("two.ps", two)], ctx());
-    const o = join(TMP, "two.odp");
-    writeFileSync(o, dataOf(odp.out.files[0]!));
-    expect(
-      execFileSync("unzip", ["-p", o, "content.xml"])
+  it(
+    "ps (two pages) → pptx and odp: one slide per page (unzip's listing), the paper's words in the slides' text",
+    async () => {
+      execFileSync("pdftocairo", ["-ps", "-f", "1", "-l", "2", PAPER, join(TMP, "two.ps")]);
+      const two = readFileSync(join(TMP, "two.ps"));
+      const want = oracle();
+      const pptx = await execute("convert", { output_format: "pptx" }, [bytesInput("two.ps", two)], ctx());
+      expect(pptx.engine.name).toBe("libreoffice");
+      const p = join(TMP, "two.pptx");
+      writeFileSync(p, dataOf(pptx.out.files[0]!));
+      const slides = execFileSync("unzip", ["-Z1", p])
         .toString()
-        .match(/<draw:page /g),
-    ).toHaveLength(2);
-  }, 240_000);
+        .split("\n")
+        .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n));
+      expect(slides).toHaveLength(2);
+      const slide1 = execFileSync("unzip", ["-p", p, "ppt/slides/slide1.xml"]).toString();
+      const got = words(slide1.replace(/<[^>]+>/g, " "));
+      expect([...want].filter((w) => got.has(w)).length / want.size).toBeGreaterThan(0.8);
+      const odp = await execute("convert", { output_format: "odp" }, [bytesInput("two.ps", two)], ctx());
+      const o = join(TMP, "two.odp");
+      writeFileSync(o, dataOf(odp.out.files[0]!));
+      expect(
+        execFileSync("unzip", ["-p", o, "content.xml"])
+          .toString()
+          .match(/<draw:page /g),
+      ).toHaveLength(2);
+    },
+    scaled(240_000),
+  );
 
   it("a PostScript program printing a local file's lines: -dSAFER refuses the read, the file's text never comes out", async () => {
     const secret = join(TMP, "secret.txt");

@@ -25,6 +25,7 @@ import {
   testContext,
   tmpFile,
 } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 /** The in-process WebAssembly engines, created once (their modules load on first use). */
@@ -42,7 +43,7 @@ beforeAll(async () => {
   native = await startNativeEngine();
   // 200 × the 12-page corpus PDF = 2,400 pages (qpdf shares the repeated file's resources: ~0.6 MB)
   bigPdf = repeatedPdf("pdf/gotenberg-pages_12.pdf", 200, join(scratch, "big.pdf"));
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await native?.stop();

@@ -17,6 +17,7 @@ import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import type { EngineInstances } from "../../src/engines/registry";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -24,7 +25,7 @@ const TMP = mkdtempSync(join(tmpdir(), "native-raw-"));
 beforeAll(async () => {
   wasm = nodeEngines(["cloudflare", "imagemagick"]);
   native = await startNativeEngine();
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await native?.stop();
   rmSync(TMP, { recursive: true, force: true });

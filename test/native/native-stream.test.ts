@@ -28,6 +28,7 @@ import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { pidsGone, toolsGone, toolsUnder, until } from "../support/native-oracles";
 import { bytesInput, corpusInput, expectTaskError, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 /** The lowered threshold: inputs and answers over 64 KiB go framed. */
 const OVER = 64 * 1024;
@@ -45,7 +46,7 @@ beforeAll(async () => {
     startNativeEngine({ NATIVE_WORK_DIR: root }),
     startNativeEngine({ NATIVE_MAX_STREAM_MB: "1" }),
   ]);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await Promise.all([native?.stop(), small?.stop()]);
   for (const d of [root, scratch]) if (d) rmSync(d, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { saved } from "../support/ebook-oracles";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -69,62 +70,74 @@ describe("an SVG font (Hershey Sans, Debian's inkscape) to every font output (fo
     expect(m.codepoints.length).toBeGreaterThan(90);
   });
   for (const format of ["ttf", "otf", "woff", "woff2", "eot"]) {
-    it(`HersheySans1.svg → ${format}: the family and every code point of the SVG`, async () => {
-      const svg = readFileSync(HERSHEY);
-      const r = await convert("HersheySans1.svg", new Uint8Array(svg), format);
-      expect(r.engine.name).toBe("fonttools");
-      const out = dataOf(r.out.files[0]!);
-      const path = saved(format === "eot" ? eotFont(out) : out, format === "eot" ? "ttf" : format);
-      const facts = fontFacts(path);
-      const want = svgFontMarkup(svg.toString("utf8"));
-      expect(facts.family).toBe(want.family);
-      for (const cp of want.codepoints) expect(facts.codepoints).toContain(cp);
-      expect(facts.glyphs).toBeGreaterThanOrEqual(want.codepoints.length);
-      const fc = spawnSync("fc-scan", ["--format", "%{family}", path], { encoding: "utf8" });
-      expect(fc.stdout).toBe(want.family);
-    }, 120_000);
+    it(
+      `HersheySans1.svg → ${format}: the family and every code point of the SVG`,
+      async () => {
+        const svg = readFileSync(HERSHEY);
+        const r = await convert("HersheySans1.svg", new Uint8Array(svg), format);
+        expect(r.engine.name).toBe("fonttools");
+        const out = dataOf(r.out.files[0]!);
+        const path = saved(format === "eot" ? eotFont(out) : out, format === "eot" ? "ttf" : format);
+        const facts = fontFacts(path);
+        const want = svgFontMarkup(svg.toString("utf8"));
+        expect(facts.family).toBe(want.family);
+        for (const cp of want.codepoints) expect(facts.codepoints).toContain(cp);
+        expect(facts.glyphs).toBeGreaterThanOrEqual(want.codepoints.length);
+        const fc = spawnSync("fc-scan", ["--format", "%{family}", path], { encoding: "utf8" });
+        expect(fc.stdout).toBe(want.family);
+      },
+      scaled(120_000),
+    );
   }
 });
 
 describe("a plain SVG drawing becomes an icon font of one glyph at U+E000", () => {
   for (const format of ["ttf", "woff2"]) {
-    it(`inkscape-gradient.svg → ${format}`, async () => {
-      const r = await convert(
-        "inkscape-gradient.svg",
-        new Uint8Array(readFileSync(corpusPath("vector/inkscape-gradient.svg"))),
-        format,
-      );
-      const path = saved(dataOf(r.out.files[0]!), format);
-      const facts = fontFacts(path);
-      expect(facts.codepoints.filter((c) => c > 0x20)).toEqual([0xe000]);
-      expect(facts.family).toBe("inkscape-gradient");
-      const fc = spawnSync("fc-scan", ["--format", "%{family}|%{charset}", path], { encoding: "utf8" });
-      expect(fc.stdout).toMatch(/^inkscape-gradient\|.*\be000\b/);
-      // the glyph has outlines: rendered by ImageMagick through FreeType, it is not blank
-      const png = `${path}.png`;
-      if (format === "ttf") {
-        const im = spawnSync("convert", [
-          "-size",
-          "200x200",
-          "xc:white",
-          "-font",
-          path,
-          "-pointsize",
-          "150",
-          "-annotate",
-          "+20+170",
-          "\uE000",
-          png,
-        ]);
-        expect(im.status, im.stderr?.toString()).toBe(0);
-        const mean = Number(spawnSync("identify", ["-format", "%[fx:mean]", png], { encoding: "utf8" }).stdout);
-        expect(mean).toBeLessThan(0.97);
-      }
-    }, 120_000);
+    it(
+      `inkscape-gradient.svg → ${format}`,
+      async () => {
+        const r = await convert(
+          "inkscape-gradient.svg",
+          new Uint8Array(readFileSync(corpusPath("vector/inkscape-gradient.svg"))),
+          format,
+        );
+        const path = saved(dataOf(r.out.files[0]!), format);
+        const facts = fontFacts(path);
+        expect(facts.codepoints.filter((c) => c > 0x20)).toEqual([0xe000]);
+        expect(facts.family).toBe("inkscape-gradient");
+        const fc = spawnSync("fc-scan", ["--format", "%{family}|%{charset}", path], { encoding: "utf8" });
+        expect(fc.stdout).toMatch(/^inkscape-gradient\|.*\be000\b/);
+        // the glyph has outlines: rendered by ImageMagick through FreeType, it is not blank
+        const png = `${path}.png`;
+        if (format === "ttf") {
+          const im = spawnSync("convert", [
+            "-size",
+            "200x200",
+            "xc:white",
+            "-font",
+            path,
+            "-pointsize",
+            "150",
+            "-annotate",
+            "+20+170",
+            "\uE000",
+            png,
+          ]);
+          expect(im.status, im.stderr?.toString()).toBe(0);
+          const mean = Number(spawnSync("identify", ["-format", "%[fx:mean]", png], { encoding: "utf8" }).stdout);
+          expect(mean).toBeLessThan(0.97);
+        }
+      },
+      scaled(120_000),
+    );
   }
 
-  it("an SVG that draws nothing → CONVERSION_FAILED", async () => {
-    const empty = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
-    await expectTaskError(() => convert("empty.svg", empty, "ttf"), "CONVERSION_FAILED");
-  }, 60_000);
+  it(
+    "an SVG that draws nothing → CONVERSION_FAILED",
+    async () => {
+      const empty = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>');
+      await expectTaskError(() => convert("empty.svg", empty, "ttf"), "CONVERSION_FAILED");
+    },
+    scaled(60_000),
+  );
 });

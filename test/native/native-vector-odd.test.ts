@@ -15,6 +15,7 @@ import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
 import { pdfInfo } from "../support/ebook-oracles";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 const dir = mkdtempSync(join(tmpdir(), "vector-odd-"));
@@ -29,37 +30,41 @@ const CASES: [string, () => Uint8Array][] = [
 
 describe("vector drawings → odd, read back by LibreOffice Draw", () => {
   for (const [name, data] of CASES) {
-    it(`${name} → odd`, async () => {
-      const r = await execute("convert", { output_format: "odd" }, [bytesInput(name, data())], ctx());
-      expect(r.engine.name).toBe("inkscape");
-      const file = r.out.files[0]!;
-      expect(file.filename).toBe(name.replace(/\.\w+$/, ".odd"));
-      const odd = join(dir, name.replace(/\.\w+$/, ".odg"));
-      writeFileSync(odd, dataOf(file));
-      const list = spawnSync("unzip", ["-Z1", odd], { encoding: "utf8" }).stdout.split("\n");
-      expect(list[0]).toBe("mimetype");
-      expect(list).toContain("Pictures/drawing.svg");
-      const lo = spawnSync(
-        "soffice",
-        [`-env:UserInstallation=file://${dir}/profile`, "--headless", "--convert-to", "pdf", "--outdir", dir, odd],
-        { encoding: "utf8", timeout: 180_000 },
-      );
-      expect(lo.status, lo.stderr).toBe(0);
-      const pdf = odd.replace(/\.odg$/, ".pdf");
-      expect(pdfInfo(pdf).Pages).toBe("1");
-      spawnSync("pdftoppm", ["-r", "50", "-png", "-singlefile", pdf, pdf.replace(/\.pdf$/, "")]);
-      // not a blank page: something is drawn (the EMF is a few thin shapes on white, so no mean threshold)
-      const [mean, sd] = spawnSync(
-        "identify",
-        ["-format", "%[fx:mean] %[fx:standard_deviation]", pdf.replace(/\.pdf$/, ".png")],
-        {
-          encoding: "utf8",
-        },
-      )
-        .stdout.split(" ")
-        .map(Number);
-      expect(mean).toBeLessThan(0.999);
-      expect(sd).toBeGreaterThan(0.02);
-    }, 300_000);
+    it(
+      `${name} → odd`,
+      async () => {
+        const r = await execute("convert", { output_format: "odd" }, [bytesInput(name, data())], ctx());
+        expect(r.engine.name).toBe("inkscape");
+        const file = r.out.files[0]!;
+        expect(file.filename).toBe(name.replace(/\.\w+$/, ".odd"));
+        const odd = join(dir, name.replace(/\.\w+$/, ".odg"));
+        writeFileSync(odd, dataOf(file));
+        const list = spawnSync("unzip", ["-Z1", odd], { encoding: "utf8" }).stdout.split("\n");
+        expect(list[0]).toBe("mimetype");
+        expect(list).toContain("Pictures/drawing.svg");
+        const lo = spawnSync(
+          "soffice",
+          [`-env:UserInstallation=file://${dir}/profile`, "--headless", "--convert-to", "pdf", "--outdir", dir, odd],
+          { encoding: "utf8", timeout: 180_000 },
+        );
+        expect(lo.status, lo.stderr).toBe(0);
+        const pdf = odd.replace(/\.odg$/, ".pdf");
+        expect(pdfInfo(pdf).Pages).toBe("1");
+        spawnSync("pdftoppm", ["-r", "50", "-png", "-singlefile", pdf, pdf.replace(/\.pdf$/, "")]);
+        // not a blank page: something is drawn (the EMF is a few thin shapes on white, so no mean threshold)
+        const [mean, sd] = spawnSync(
+          "identify",
+          ["-format", "%[fx:mean] %[fx:standard_deviation]", pdf.replace(/\.pdf$/, ".png")],
+          {
+            encoding: "utf8",
+          },
+        )
+          .stdout.split(" ")
+          .map(Number);
+        expect(mean).toBeLessThan(0.999);
+        expect(sd).toBeGreaterThan(0.02);
+      },
+      scaled(300_000),
+    );
   }
 });

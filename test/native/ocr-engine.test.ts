@@ -21,6 +21,7 @@ import { ocrPdf } from "../../src/operations/pdf/ocr";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { corpusInput, testContext, tmpFile } from "../support/pdf-helpers";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
+import { scaled } from "../support/time-scale";
 
 const engine = nodeTesseractEngine();
 const scan = (name: string) => readFileSync(corpusPath(`scans/${name}`));
@@ -238,7 +239,7 @@ describe("Debian's tesseract in the native engine (row tesseract-native)", () =>
   let native: NativeServer;
   beforeAll(async () => {
     native = await startNativeEngine();
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => native?.stop());
   const ocr = () => native.engines()["tesseract-native"]!;
 

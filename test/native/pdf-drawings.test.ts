@@ -13,6 +13,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, corpusInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -36,61 +37,78 @@ function dxfPairs(text: string): [number, string][] {
 }
 
 describe("pdf → odd (LibreOffice Draw)", () => {
-  it("an ODG package with one draw:page per PDF page and page 1's words in its text", async () => {
-    const r = await execute("convert", { output_format: "odd" }, [corpusInput(PDF)], ctx());
-    expect(r.engine.name).toBe("libreoffice");
-    expect(r.out.files[0]!.filename).toBe("gotenberg-pages_12.odd");
-    const path = saved(dataOf(r.out.files[0]!), "out.odd");
-    expect(execFileSync("unzip", ["-p", path, "mimetype"], { encoding: "utf8" })).toBe(
-      "application/vnd.oasis.opendocument.graphics",
-    );
-    const content = execFileSync("unzip", ["-p", path, "content.xml"], { encoding: "utf8", maxBuffer: 1 << 28 });
-    const pages = Number(/^Pages:\s+(\d+)/m.exec(pdfinfo(corpusPath(PDF)))![1]);
-    expect(content.match(/<draw:page /g)?.length).toBe(pages);
-    const text = content.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
-    const page1 = execFileSync("pdftotext", ["-f", "1", "-l", "1", corpusPath(PDF), "-"], { encoding: "utf8" });
-    for (const w of page1.match(/\p{L}{3,}/gu) ?? []) expect(text).toContain(w);
-  }, 300_000);
+  it(
+    "an ODG package with one draw:page per PDF page and page 1's words in its text",
+    async () => {
+      const r = await execute("convert", { output_format: "odd" }, [corpusInput(PDF)], ctx());
+      expect(r.engine.name).toBe("libreoffice");
+      expect(r.out.files[0]!.filename).toBe("gotenberg-pages_12.odd");
+      const path = saved(dataOf(r.out.files[0]!), "out.odd");
+      expect(execFileSync("unzip", ["-p", path, "mimetype"], { encoding: "utf8" })).toBe(
+        "application/vnd.oasis.opendocument.graphics",
+      );
+      const content = execFileSync("unzip", ["-p", path, "content.xml"], { encoding: "utf8", maxBuffer: 1 << 28 });
+      const pages = Number(/^Pages:\s+(\d+)/m.exec(pdfinfo(corpusPath(PDF)))![1]);
+      expect(content.match(/<draw:page /g)?.length).toBe(pages);
+      const text = content.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      const page1 = execFileSync("pdftotext", ["-f", "1", "-l", "1", corpusPath(PDF), "-"], { encoding: "utf8" });
+      for (const w of page1.match(/\p{L}{3,}/gu) ?? []) expect(text).toContain(w);
+    },
+    scaled(300_000),
+  );
 });
 
 describe("pdf → dxf (Inkscape)", () => {
-  it("pages=1-2 → two DXF R14 files, each of paths (text outlined) within its page, different pages", async () => {
-    const r = await execute("convert", { output_format: "dxf", pages: "1-2" }, [corpusInput(PDF)], ctx());
-    expect(r.engine.name).toBe("inkscape-pdf");
-    expect(r.out.files.map((f) => f.filename)).toEqual(["gotenberg-pages_12-1.dxf", "gotenberg-pages_12-2.dxf"]);
-    const geometry: string[] = [];
-    for (const [i, f] of r.out.files.entries()) {
-      const pairs = dxfPairs(new TextDecoder().decode(dataOf(f)));
-      const entities = pairs.filter(([c, v]) => c === 0 && /^(LWPOLYLINE|SPLINE|LINE|POLYLINE)$/.test(v));
-      expect(pairs.find(([c, v]) => c === 1 && /^AC10\d\d$/.test(v))?.[1]).toBe("AC1014");
-      expect(pairs.filter(([c, v]) => c === 0 && v === "SECTION").length).toBeGreaterThanOrEqual(2);
-      expect(pairs.at(-1)).toEqual([0, "EOF"]);
-      expect(entities.length).toBeGreaterThanOrEqual(10);
-      // page size in CSS pixels (Inkscape's user unit): points × 96/72
-      const [w, h] = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/
-        .exec(pdfinfo(corpusPath(PDF), i + 1))!
-        .slice(1)
-        .map(Number);
-      const xs = pairs.filter(([c]) => c === 10).map(([, v]) => Number(v));
-      const ys = pairs.filter(([c]) => c === 20).map(([, v]) => Number(v));
-      expect(Math.min(...xs, ...ys)).toBeGreaterThanOrEqual(-1);
-      expect(Math.max(...xs)).toBeLessThanOrEqual((w! * 96) / 72 + 1);
-      expect(Math.max(...ys)).toBeLessThanOrEqual((h! * 96) / 72 + 1);
-      geometry.push(
-        pairs
-          .filter(([c]) => c === 10 || c === 20)
-          .map(([, v]) => v)
-          .join(","),
-      );
-    }
-    expect(geometry[0]).not.toBe(geometry[1]);
-  }, 300_000);
+  it(
+    "pages=1-2 → two DXF R14 files, each of paths (text outlined) within its page, different pages",
+    async () => {
+      const r = await execute("convert", { output_format: "dxf", pages: "1-2" }, [corpusInput(PDF)], ctx());
+      expect(r.engine.name).toBe("inkscape-pdf");
+      expect(r.out.files.map((f) => f.filename)).toEqual(["gotenberg-pages_12-1.dxf", "gotenberg-pages_12-2.dxf"]);
+      const geometry: string[] = [];
+      for (const [i, f] of r.out.files.entries()) {
+        const pairs = dxfPairs(new TextDecoder().decode(dataOf(f)));
+        const entities = pairs.filter(([c, v]) => c === 0 && /^(LWPOLYLINE|SPLINE|LINE|POLYLINE)$/.test(v));
+        expect(pairs.find(([c, v]) => c === 1 && /^AC10\d\d$/.test(v))?.[1]).toBe("AC1014");
+        expect(pairs.filter(([c, v]) => c === 0 && v === "SECTION").length).toBeGreaterThanOrEqual(2);
+        expect(pairs.at(-1)).toEqual([0, "EOF"]);
+        expect(entities.length).toBeGreaterThanOrEqual(10);
+        // page size in CSS pixels (Inkscape's user unit): points × 96/72
+        const [w, h] = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/
+          .exec(pdfinfo(corpusPath(PDF), i + 1))!
+          .slice(1)
+          .map(Number);
+        const xs = pairs.filter(([c]) => c === 10).map(([, v]) => Number(v));
+        const ys = pairs.filter(([c]) => c === 20).map(([, v]) => Number(v));
+        expect(Math.min(...xs, ...ys)).toBeGreaterThanOrEqual(-1);
+        expect(Math.max(...xs)).toBeLessThanOrEqual((w! * 96) / 72 + 1);
+        expect(Math.max(...ys)).toBeLessThanOrEqual((h! * 96) / 72 + 1);
+        geometry.push(
+          pairs
+            .filter(([c]) => c === 10 || c === 20)
+            .map(([, v]) => v)
+            .join(","),
+        );
+      }
+      expect(geometry[0]).not.toBe(geometry[1]);
+    },
+    scaled(300_000),
+  );
 
-  it("bytes that are no PDF → OPEN_FAILED", async () => {
-    await expectTaskError(
-      () =>
-        execute("convert", { output_format: "dxf" }, [bytesInput("x.pdf", new TextEncoder().encode("no pdf"))], ctx()),
-      "OPEN_FAILED",
-    );
-  }, 60_000);
+  it(
+    "bytes that are no PDF → OPEN_FAILED",
+    async () => {
+      await expectTaskError(
+        () =>
+          execute(
+            "convert",
+            { output_format: "dxf" },
+            [bytesInput("x.pdf", new TextEncoder().encode("no pdf"))],
+            ctx(),
+          ),
+        "OPEN_FAILED",
+      );
+    },
+    scaled(60_000),
+  );
 });

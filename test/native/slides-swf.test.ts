@@ -13,6 +13,7 @@ import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { corpusInput, dataOf, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -48,24 +49,28 @@ function slideWidthPx(rel: string): number {
 }
 
 describe("presentations → swf", () => {
-  it("LibreOffice 7.4's own CLI has no swf export filter (why the slides are muxed by ffmpeg)", () => {
-    copyFileSync(corpusPath("office/xapian-presentation.odp"), join(dir, "cli.odp"));
-    const r = spawnSync(
-      "soffice",
-      [
-        `-env:UserInstallation=file://${join(dir, "profile")}`,
-        "--headless",
-        "--convert-to",
-        "swf",
-        "--outdir",
-        dir,
-        join(dir, "cli.odp"),
-      ],
-      { encoding: "utf8", timeout: 180_000 },
-    );
-    expect(`${r.stdout}${r.stderr}`).toMatch(/no export filter/);
-    expect(existsSync(join(dir, "cli.swf"))).toBe(false);
-  }, 200_000);
+  it(
+    "LibreOffice 7.4's own CLI has no swf export filter (why the slides are muxed by ffmpeg)",
+    () => {
+      copyFileSync(corpusPath("office/xapian-presentation.odp"), join(dir, "cli.odp"));
+      const r = spawnSync(
+        "soffice",
+        [
+          `-env:UserInstallation=file://${join(dir, "profile")}`,
+          "--headless",
+          "--convert-to",
+          "swf",
+          "--outdir",
+          dir,
+          join(dir, "cli.odp"),
+        ],
+        { encoding: "utf8", timeout: 180_000 },
+      );
+      expect(`${r.stdout}${r.stderr}`).toMatch(/no export filter/);
+      expect(existsSync(join(dir, "cli.swf"))).toBe(false);
+    },
+    scaled(200_000),
+  );
 
   it.each(["office/python-pptx-cht-charts.pptx", "office/xapian-presentation.odp"])(
     "%s → swf: a Flash file with one frame per slide (ffprobe)",

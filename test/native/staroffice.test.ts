@@ -15,6 +15,7 @@ import { execute } from "../../src/runner/execute";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { videoFrames } from "../support/media-helpers";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -55,7 +56,7 @@ function cli(path: string, to: string): string {
       join(dir, "cli"),
       path,
     ],
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
   );
   return join(
     dir,
@@ -116,27 +117,31 @@ describe("sdc (StarCalc) → every output the catalogue lists", () => {
       .split("\n")
       .slice(1)
       .map((l) => l.split(",").map((c) => c.replace(/^"|"$/g, "")));
-  it("→ csv: the same rows and columns as upstream's CSV, every cell it fills equal", async () => {
-    const { r } = await convert("nimp.sdc", "csv");
-    expect(r.engine.name).toBe("libreoffice");
-    const ours = new TextDecoder()
-      .decode(dataOf(r.out.files[0]!))
-      .trim()
-      .split(/\r?\n/)
-      .map((l) => l.split(","));
-    const want = upstream();
-    expect(ours.length).toBe(want.length);
-    let compared = 0;
-    for (const [i, row] of want.entries()) {
-      expect(ours[i]!.length).toBe(row.length);
-      for (const [j, cell] of row.entries())
-        if (cell !== "") {
-          expect(ours[i]![j], `row ${i + 1} column ${j + 1}`).toBe(cell);
-          compared++;
-        }
-    }
-    expect(compared).toBeGreaterThanOrEqual(10);
-  }, 300_000);
+  it(
+    "→ csv: the same rows and columns as upstream's CSV, every cell it fills equal",
+    async () => {
+      const { r } = await convert("nimp.sdc", "csv");
+      expect(r.engine.name).toBe("libreoffice");
+      const ours = new TextDecoder()
+        .decode(dataOf(r.out.files[0]!))
+        .trim()
+        .split(/\r?\n/)
+        .map((l) => l.split(","));
+      const want = upstream();
+      expect(ours.length).toBe(want.length);
+      let compared = 0;
+      for (const [i, row] of want.entries()) {
+        expect(ours[i]!.length).toBe(row.length);
+        for (const [j, cell] of row.entries())
+          if (cell !== "") {
+            expect(ours[i]![j], `row ${i + 1} column ${j + 1}`).toBe(cell);
+            compared++;
+          }
+      }
+      expect(compared).toBeGreaterThanOrEqual(10);
+    },
+    scaled(300_000),
+  );
   it.each(["pdf", "html", "ods", "xlsx", "xls"])(
     "nimp.sdc → %s: the sheet's texts (A1, big row, 0.1+abs(3))",
     async (format) => {
@@ -179,43 +184,59 @@ describe("sda (StarImpress) → every output the catalogue lists", () => {
     },
     300_000,
   );
-  it("LWE-Dublin.sda → eps: an EPS with its bounding box", async () => {
-    const { r, path } = await convert("LWE-Dublin.sda", "eps");
-    expect(r.out.files.length).toBe(1);
-    expect(readFileSync(path, "latin1").startsWith("%!PS-Adobe")).toBe(true);
-    expect(readFileSync(path, "latin1")).toMatch(/%%BoundingBox: \d+ \d+ \d+ \d+/);
-  }, 300_000);
-  it("LWE-Dublin.sda → swf: one frame per slide (ffprobe; slides counted by pdfinfo of LibreOffice's CLI PDF)", async () => {
-    const { path } = await convert("LWE-Dublin.sda", "swf");
-    const frames = videoFrames(path);
-    const slides = execFileSync("pdfinfo", [cli(fixture("LWE-Dublin.sda"), "pdf")], { encoding: "utf8" });
-    expect(frames).toBe(Number(/^Pages:\s+(\d+)/m.exec(slides)![1]));
-  }, 300_000);
+  it(
+    "LWE-Dublin.sda → eps: an EPS with its bounding box",
+    async () => {
+      const { r, path } = await convert("LWE-Dublin.sda", "eps");
+      expect(r.out.files.length).toBe(1);
+      expect(readFileSync(path, "latin1").startsWith("%!PS-Adobe")).toBe(true);
+      expect(readFileSync(path, "latin1")).toMatch(/%%BoundingBox: \d+ \d+ \d+ \d+/);
+    },
+    scaled(300_000),
+  );
+  it(
+    "LWE-Dublin.sda → swf: one frame per slide (ffprobe; slides counted by pdfinfo of LibreOffice's CLI PDF)",
+    async () => {
+      const { path } = await convert("LWE-Dublin.sda", "swf");
+      const frames = videoFrames(path);
+      const slides = execFileSync("pdfinfo", [cli(fixture("LWE-Dublin.sda"), "pdf")], { encoding: "utf8" });
+      expect(frames).toBe(Number(/^Pages:\s+(\d+)/m.exec(slides)![1]));
+    },
+    scaled(300_000),
+  );
 });
 
 describe("hostile StarOffice files", () => {
-  it("an .sdw that is no OLE compound file → OPEN_FAILED", async () => {
-    await expectTaskError(
-      () =>
-        execute(
-          "convert",
-          { output_format: "pdf" },
-          [bytesInput("x.sdw", new TextEncoder().encode("plain text"))],
-          ctx(),
-        ),
-      "OPEN_FAILED",
-    );
-  }, 60_000);
-  it("rousseau.sdw truncated to 4 KiB → a coded error, and the pool converts the next document", async () => {
-    const cut = new Uint8Array(readFileSync(fixture("rousseau.sdw"))).subarray(0, 4096);
-    let code = "";
-    try {
-      await execute("convert", { output_format: "pdf" }, [bytesInput("cut.sdw", cut)], ctx());
-    } catch (e) {
-      code = (e as { code?: string }).code ?? "";
-    }
-    expect(["OPEN_FAILED", "CONVERSION_FAILED"]).toContain(code);
-    const { path } = await convert("rousseau.sdw", "pdf");
-    expect(pdftext(path)).toContain("Rousseau");
-  }, 300_000);
+  it(
+    "an .sdw that is no OLE compound file → OPEN_FAILED",
+    async () => {
+      await expectTaskError(
+        () =>
+          execute(
+            "convert",
+            { output_format: "pdf" },
+            [bytesInput("x.sdw", new TextEncoder().encode("plain text"))],
+            ctx(),
+          ),
+        "OPEN_FAILED",
+      );
+    },
+    scaled(60_000),
+  );
+  it(
+    "rousseau.sdw truncated to 4 KiB → a coded error, and the pool converts the next document",
+    async () => {
+      const cut = new Uint8Array(readFileSync(fixture("rousseau.sdw"))).subarray(0, 4096);
+      let code = "";
+      try {
+        await execute("convert", { output_format: "pdf" }, [bytesInput("cut.sdw", cut)], ctx());
+      } catch (e) {
+        code = (e as { code?: string }).code ?? "";
+      }
+      expect(["OPEN_FAILED", "CONVERSION_FAILED"]).toContain(code);
+      const { path } = await convert("rousseau.sdw", "pdf");
+      expect(pdftext(path)).toContain("Rousseau");
+    },
+    scaled(300_000),
+  );
 });

@@ -19,6 +19,7 @@ import { sdk, pollJob } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
 import { createContainer, tempauth, type SwiftAccount } from "../support/stores/swift-client";
+import { scaled } from "../support/time-scale";
 
 const SIZE = Number(process.env.LARGE_FILE_BYTES ?? 1e9);
 /**
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const failed = started.find((r) => r.status === "rejected");
   if (failed) throw (failed as PromiseRejectedResult).reason;
   account = await tempauth(swift.s3, swift.accessKeyId, swift.secretAccessKey);
-}, 600_000);
+}, scaled(600_000));
 
 afterAll(async () => {
   await Promise.all([server?.stop(), swift?.stop(), files?.stop()]);

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeServerPids, peakBetween, sampleRss, workerdPids } from "../support/proc-memory";
 import { sdk, pollJob } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
+import { scaled } from "../support/time-scale";
 
 const TARGET = Number(process.env.LARGE_VIDEO_BYTES ?? 1e9);
 const [W, H, FPS] = [320, 240, 25];
@@ -78,8 +79,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  server = await startDevServer({ API_KEYS: `${KEY}:video`, ALLOW_PRIVATE_IMPORTS: "true" }, 300_000);
-}, 600_000);
+  server = await startDevServer({ API_KEYS: `${KEY}:video`, ALLOW_PRIVATE_IMPORTS: "true" }, scaled(300_000));
+}, scaled(600_000));
 
 afterAll(async () => {
   await server?.stop();

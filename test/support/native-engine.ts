@@ -10,6 +10,7 @@ import { nativeEngines } from "../../src/engines/native/engines";
 import type { EngineInstances } from "../../src/engines/registry";
 import { afterAll, beforeAll } from "vitest";
 import { freePort } from "./server";
+import { scaled } from "./time-scale";
 
 const SERVER = fileURLToPath(new URL("../../container/server.ts", import.meta.url));
 
@@ -66,7 +67,7 @@ export function nativeEngineForFile(env: Record<string, string> = {}): NativeSer
   let server: NativeServer | undefined;
   beforeAll(async () => {
     server = await startNativeEngine(env);
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => server?.stop());
   const up = () => {
     if (!server) throw new Error("the native engine is not started yet (use it inside a test or a hook)");

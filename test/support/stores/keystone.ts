@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startProc, until, type Proc } from "./proc";
 import { commonFilters, startProxy, type SwiftServers } from "./swift";
+import { scaled } from "../time-scale";
 
 export interface KeystoneSwift {
   /** Keystone's base URL without a version (CloudConvert's auth_url). */
@@ -30,7 +31,7 @@ async function manage(conf: string, args: string[]): Promise<void> {
     execFile(
       "/usr/bin/keystone-manage",
       ["--config-file", conf, ...args],
-      { timeout: 180_000 },
+      { timeout: scaled(180_000) },
       (err, stdout, stderr) => {
         // each run prints a harmless eventlet AttributeError at exit (storage-connectors.md §4.3): tolerated
         if (err && !/getcurrent/.test(stderr))
