@@ -99,6 +99,7 @@ export default defineConfig({
         fileParallelism: false,
         sequence: { groupOrder: 1 },
         globalSetup: [TOOLS, "test/support/servers-setup.ts"],
+        setupFiles: ["test/support/fetch-retry.ts"],
       }),
       // issue 35's 1 GB transfer (import/url → export/s3 and export/url, workerd's memory sampled): `npm run test:slow`,
       // run by .ci/run through test:all, alone and last (it moves ~4 GB through loopback and disk)
@@ -116,6 +117,7 @@ export default defineConfig({
         fileParallelism: false,
         sequence: { groupOrder: 2 },
         globalSetup: [TOOLS, "test/support/servers-setup.ts"],
+        setupFiles: ["test/support/fetch-retry.ts"],
       }),
     ],
   },
