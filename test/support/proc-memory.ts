@@ -43,6 +43,11 @@ export function workerdPids(root: number): number[] {
   return pidsUnder(root, (_, comm) => comm === "workerd");
 }
 
+/** Pids of the `esbuild` service processes under `root` (wrangler dev's bundler in watch mode). */
+export function esbuildPids(root: number): number[] {
+  return pidsUnder(root, (_, comm) => comm === "esbuild");
+}
+
 /** Pids of the native engine's server (`node …/container/server.ts`) under `root` (`npm start` starts it). */
 export function nativeServerPids(root: number): number[] {
   return pidsUnder(root, (pid) => {
