@@ -106,7 +106,7 @@ export interface Env {
  * through `Rpc.Serializable`, which turns `unknown`-bearing JSON shapes into `never`; our RPC
  * payloads are plain JSON by construction, so we type stubs by the methods themselves.
  */
-export type Stub<T> = { [K in keyof T as T[K] extends (...a: any[]) => any ? K : never]: T[K] };
+export type Stub<T> = { [K in keyof T as T[K] extends (...a: never) => unknown ? K : never]: T[K] };
 
 /** The JobDO of a job (or of a standalone task's hidden job). */
 export const jobStub = (env: Env, jobId: string) => env.JOBS.getByName(jobId) as unknown as Stub<JobDO>;

@@ -20,7 +20,7 @@ const jsonSchema = (s: z.ZodType): Schema => {
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].filter((x) => x !== "*").sort();
 
 /** The task object schema of one operation: every handler's own parameters, the common ones, and its formats. */
-function taskSchema(operation: string, handlers: OperationHandler<any>[]): Schema {
+function taskSchema(operation: string, handlers: OperationHandler[]): Schema {
   const properties: Record<string, Schema> = { operation: { const: operation } };
   for (const h of handlers) {
     const own = jsonSchema(h.params) as { properties?: Record<string, Schema> };
@@ -65,7 +65,7 @@ let cached: Schema | undefined;
 /** The document (built once per isolate). */
 export function openApiDocument(): Schema {
   if (cached) return cached;
-  const byOp = new Map<string, OperationHandler<any>[]>();
+  const byOp = new Map<string, OperationHandler[]>();
   for (const h of HANDLERS) byOp.set(h.operation, [...(byOp.get(h.operation) ?? []), h]);
   const schemas: Record<string, Schema> = { Error: errorBody };
   const taskRefs: Schema[] = [];

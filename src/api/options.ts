@@ -69,10 +69,10 @@ function optionType(s: JsonSchema): Omit<OptionJson, "name"> {
   return { type, default: s.default ?? alt.default ?? null, ...rules };
 }
 
-const optionCache = new WeakMap<OperationHandler<any>, OptionJson[]>();
+const optionCache = new WeakMap<OperationHandler, OptionJson[]>();
 
 /** The options of a handler, from its schema. */
-export function optionsOf(h: OperationHandler<any>): OptionJson[] {
+export function optionsOf(h: OperationHandler): OptionJson[] {
   let opts = optionCache.get(h);
   if (!opts) {
     const schema = z.toJSONSchema(h.params, { io: "input", unrepresentable: "any" }) as {

@@ -30,7 +30,7 @@ import { STORAGE_ALIASES, STORAGE_HANDLERS } from "./storage";
 import type { FormatPair, OperationHandler } from "./types";
 
 /** Every handler this server runs. */
-export const HANDLERS: OperationHandler<any>[] = [
+export const HANDLERS: OperationHandler[] = [
   // import and export (issue 2)
   importUrl,
   importRaw,
@@ -62,7 +62,7 @@ export const HANDLERS: OperationHandler<any>[] = [
   ...CAD_HANDLERS,
 ];
 
-const byOperation = new Map<string, OperationHandler<any>[]>();
+const byOperation = new Map<string, OperationHandler[]>();
 for (const h of HANDLERS) {
   const list = byOperation.get(h.operation) ?? [];
   list.push(h);
@@ -70,7 +70,7 @@ for (const h of HANDLERS) {
 }
 
 /** Handlers of one operation, or undefined when the operation is unknown. */
-export function handlersOf(operation: string): OperationHandler<any>[] | undefined {
+export function handlersOf(operation: string): OperationHandler[] | undefined {
   return byOperation.get(STORAGE_ALIASES[operation] ?? operation);
 }
 
@@ -114,7 +114,7 @@ export function withoutSecrets(operation: string, params: Record<string, unknown
 
 /** One way to run a task: a handler and an engine of its kind. */
 export interface Candidate {
-  handler: OperationHandler<any>;
+  handler: OperationHandler;
   engine: EngineRow;
 }
 
@@ -137,7 +137,7 @@ export interface CandidateQuery {
  * Every (handler, engine) that can run `operation` for `q`, in routing order: the configured order
  * for the operation first, then the engine table's order.
  */
-export function candidatesOf(handlers: OperationHandler<any>[], q: CandidateQuery): Candidate[] {
+export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): Candidate[] {
   const out: Candidate[] = [];
   for (const handler of handlers) {
     if (!fitsFormats(handler.formats, q.input, q.output)) continue;

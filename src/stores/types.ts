@@ -68,7 +68,10 @@ export interface StoreContext {
  * One store: its CloudConvert parameters (storage-connectors.md §2) and how to open a session.
  * `I` and `E` are the parsed import and export parameters.
  */
-export interface StoreConnector<I extends Record<string, unknown> = any, E extends Record<string, unknown> = any> {
+export interface StoreConnector<
+  I extends Record<string, unknown> = Record<string, unknown>,
+  E extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The part after import/ and export/: "s3", "azure/blob", "google-cloud-storage", "openstack", "sftp". */
   name: string;
   /** Other spellings accepted in job payloads (the Java SDK sends "import/azure-blob"). */

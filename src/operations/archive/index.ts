@@ -7,4 +7,4 @@ import { ARCHIVE_CREATE_HANDLERS } from "./create";
 import { archiveExtract } from "./extract";
 
 /** The archive rows. */
-export const ARCHIVE_HANDLERS: OperationHandler<any>[] = [...ARCHIVE_CREATE_HANDLERS, archiveExtract];
+export const ARCHIVE_HANDLERS: OperationHandler[] = [...ARCHIVE_CREATE_HANDLERS, archiveExtract];

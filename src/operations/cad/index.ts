@@ -71,4 +71,4 @@ export const cadConvert: OperationHandler<Params> = {
 };
 
 /** The CAD rows. */
-export const CAD_HANDLERS: OperationHandler<any>[] = [cadConvert];
+export const CAD_HANDLERS: OperationHandler[] = [cadConvert];

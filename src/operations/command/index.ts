@@ -90,4 +90,4 @@ export const ffmpegCommand: OperationHandler<FfmpegParams> = {
 };
 
 /** The command rows. */
-export const COMMAND_HANDLERS: OperationHandler<any>[] = [command, ffmpegCommand];
+export const COMMAND_HANDLERS: OperationHandler[] = [command, ffmpegCommand];

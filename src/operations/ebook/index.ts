@@ -126,4 +126,4 @@ export const ebookConvert: OperationHandler<Params> = {
 };
 
 /** The e-book rows. */
-export const EBOOK_HANDLERS: OperationHandler<any>[] = [ebookConvert];
+export const EBOOK_HANDLERS: OperationHandler[] = [ebookConvert];

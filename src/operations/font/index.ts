@@ -56,4 +56,4 @@ export const fontConvert: OperationHandler<Record<string, never>> = {
 };
 
 /** The font rows. */
-export const FONT_HANDLERS: OperationHandler<any>[] = [fontConvert];
+export const FONT_HANDLERS: OperationHandler[] = [fontConvert];

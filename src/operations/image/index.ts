@@ -12,4 +12,4 @@ export { imageConvert, imageOptimize, imageThumbnail, imageWatermark };
 export { convertParams, optimizeParams, thumbnailParams, watermarkParams } from "./schemas";
 
 /** The image rows, in routing priority order within each operation. */
-export const IMAGE_HANDLERS: OperationHandler<any>[] = [imageConvert, imageThumbnail, imageWatermark, imageOptimize];
+export const IMAGE_HANDLERS: OperationHandler[] = [imageConvert, imageThumbnail, imageWatermark, imageOptimize];

@@ -8,4 +8,4 @@ import { mediaThumbnail } from "./thumbnail";
 import { mediaWatermark } from "./watermark";
 
 /** The media rows. */
-export const MEDIA_HANDLERS: OperationHandler<any>[] = [...MEDIA_CONVERT_HANDLERS, mediaThumbnail, mediaWatermark];
+export const MEDIA_HANDLERS: OperationHandler[] = [...MEDIA_CONVERT_HANDLERS, mediaThumbnail, mediaWatermark];

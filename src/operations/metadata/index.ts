@@ -10,4 +10,4 @@ export { metadataRead, metadataWrite, metadataParams, metadataWriteParams };
 export { METADATA_READ_FORMATS, METADATA_WRITE_FORMATS } from "./formats";
 
 /** The metadata rows. */
-export const METADATA_HANDLERS: OperationHandler<any>[] = [metadataRead, metadataWrite];
+export const METADATA_HANDLERS: OperationHandler[] = [metadataRead, metadataWrite];

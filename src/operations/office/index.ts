@@ -97,7 +97,7 @@ export const officeWatermark = viaPdf(watermarkPdf);
 export const officeToImage = viaPdf(convertPdfToImage);
 
 /** The office rows. */
-export const OFFICE_HANDLERS: OperationHandler<any>[] = [
+export const OFFICE_HANDLERS: OperationHandler[] = [
   officeToPdf,
   officeThumbnail,
   officeWatermark,

@@ -35,7 +35,7 @@ export {
 };
 
 /** The PDF rows. */
-export const PDF_HANDLERS: OperationHandler<any>[] = [
+export const PDF_HANDLERS: OperationHandler[] = [
   mergePdf,
   splitPages,
   extractPages,

@@ -174,12 +174,12 @@ function exportHandler(s: StoreConnector): OperationHandler<Record<string, unkno
 }
 
 /** The import/<name> and export/<name> handlers of one store row. */
-export function storageHandlers(s: StoreConnector): [OperationHandler<any>, OperationHandler<any>] {
+export function storageHandlers(s: StoreConnector): [OperationHandler, OperationHandler] {
   return [importHandler(s), exportHandler(s)];
 }
 
 /** The import and export handler of every store, in table order. */
-export const STORAGE_HANDLERS: OperationHandler<any>[] = STORES.flatMap(storageHandlers);
+export const STORAGE_HANDLERS: OperationHandler[] = STORES.flatMap(storageHandlers);
 
 /** Other spellings of store operations → the operation name (the Java SDK's "import/azure-blob"). */
 export const STORAGE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(

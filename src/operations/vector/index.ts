@@ -93,4 +93,4 @@ export const vectorConvert: OperationHandler<z.infer<typeof params>> = {
 };
 
 /** The vector rows. */
-export const VECTOR_HANDLERS: OperationHandler<any>[] = [vectorConvert];
+export const VECTOR_HANDLERS: OperationHandler[] = [vectorConvert];

@@ -7,4 +7,4 @@ import { captureWebsite } from "./capture";
 import { webConvert } from "./convert";
 
 /** The web rows. */
-export const WEB_HANDLERS: OperationHandler<any>[] = [captureWebsite, webConvert];
+export const WEB_HANDLERS: OperationHandler[] = [captureWebsite, webConvert];
