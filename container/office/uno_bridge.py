@@ -55,12 +55,14 @@ try:
     from com.sun.star.lang import DisposedException
     from com.sun.star.task import XInteractionHandler
 except ImportError as exc:  # python3-uno missing, or run by a Python without it
-    emit({
-        "ready": False,
-        "code": "ENGINE_UNAVAILABLE",
-        "message": "the Python UNO bridge is not importable by %s (%s); install the Debian package python3-uno"
-        % (sys.executable, exc),
-    })
+    emit(
+        {
+            "ready": False,
+            "code": "ENGINE_UNAVAILABLE",
+            "message": "the Python UNO bridge is not importable by %s (%s); install the Debian package python3-uno"
+            % (sys.executable, exc),
+        }
+    )
     sys.exit(2)
 
 EXPORT_FILTERS = [
@@ -76,17 +78,35 @@ EDIT_FILTERS = {"docx": "MS Word 2007 XML", "odt": "writer8"}
 
 # Export filters of the editable formats, by document kind (issue 32), first matching kind wins.
 EXPORTS = [
-    ("com.sun.star.text.TextDocument", {
-        "docx": "MS Word 2007 XML", "odt": "writer8", "doc": "MS Word 97", "rtf": "Rich Text Format",
-        "txt": "Text (encoded)", "html": "HTML (StarWriter)",
-    }),
-    ("com.sun.star.sheet.SpreadsheetDocument", {
-        "xlsx": "Calc MS Excel 2007 XML", "xls": "MS Excel 97", "ods": "calc8",
-        "csv": "Text - txt - csv (StarCalc)", "html": "HTML (StarCalc)",
-    }),
-    ("com.sun.star.presentation.PresentationDocument", {
-        "pptx": "Impress MS PowerPoint 2007 XML", "ppt": "MS PowerPoint 97", "odp": "impress8",
-    }),
+    (
+        "com.sun.star.text.TextDocument",
+        {
+            "docx": "MS Word 2007 XML",
+            "odt": "writer8",
+            "doc": "MS Word 97",
+            "rtf": "Rich Text Format",
+            "txt": "Text (encoded)",
+            "html": "HTML (StarWriter)",
+        },
+    ),
+    (
+        "com.sun.star.sheet.SpreadsheetDocument",
+        {
+            "xlsx": "Calc MS Excel 2007 XML",
+            "xls": "MS Excel 97",
+            "ods": "calc8",
+            "csv": "Text - txt - csv (StarCalc)",
+            "html": "HTML (StarCalc)",
+        },
+    ),
+    (
+        "com.sun.star.presentation.PresentationDocument",
+        {
+            "pptx": "Impress MS PowerPoint 2007 XML",
+            "ppt": "MS PowerPoint 97",
+            "odp": "impress8",
+        },
+    ),
     ("com.sun.star.drawing.DrawingDocument", {"odg": "draw8"}),
 ]
 # Per-page graphic exports of drawings and presentations (GraphicExportFilter), by format: MediaType.
@@ -253,9 +273,14 @@ def requested_fonts(doc):
     every slide/page. Fonts only used elsewhere (charts, Calc rich-text cells, masters) are missed."""
     scan = FontScan()
     try:
-        if any(doc.supportsService(s) for s in (
-            "com.sun.star.text.TextDocument", "com.sun.star.text.WebDocument", "com.sun.star.text.GlobalDocument"
-        )):
+        if any(
+            doc.supportsService(s)
+            for s in (
+                "com.sun.star.text.TextDocument",
+                "com.sun.star.text.WebDocument",
+                "com.sun.star.text.GlobalDocument",
+            )
+        ):
             scan.text(doc.getText())
             frames = doc.getTextFrames()
             for name in frames.getElementNames():
@@ -351,8 +376,10 @@ class Bridge:
             except Exception as exc:  # e.g. RuntimeException while soffice is half up
                 last = exc
             if time.monotonic() > deadline:
-                raise Failure("ENGINE_UNAVAILABLE", "soffice did not accept on pipe %s within %ss: %s"
-                              % (pipe, connect_timeout, uno_message(last)))
+                raise Failure(
+                    "ENGINE_UNAVAILABLE",
+                    "soffice did not accept on pipe %s within %ss: %s" % (pipe, connect_timeout, uno_message(last)),
+                )
             time.sleep(0.1)
         smgr = self.ctx.ServiceManager
         self.desktop = smgr.createInstanceWithContext("com.sun.star.frame.Desktop", self.ctx)
@@ -423,8 +450,11 @@ class Bridge:
                 raise Failure("OPEN_FAILED", "LibreOffice could not load the document: %s" % uno_message(exc))
         if doc is None:
             if handler.password_requested:
-                raise Failure("INVALID_PASSWORD", "the document is encrypted and the password is %s"
-                              % ("wrong" if password is not None else "missing"))
+                raise Failure(
+                    "INVALID_PASSWORD",
+                    "the document is encrypted and the password is %s"
+                    % ("wrong" if password is not None else "missing"),
+                )
             raise Failure("OPEN_FAILED", "LibreOffice could not load the document (unknown format or damaged file)")
         return doc
 
@@ -490,7 +520,6 @@ class Bridge:
             if doc is not None:
                 close_quietly(doc)
 
-
     def _export_pages(self, doc, dst, media_type):
         """Each page of a drawing or presentation as its own graphic file (<dst stem>-<n>.<ext>), through
         GraphicExportFilter. Returns the paths written, in page order."""
@@ -508,7 +537,9 @@ class Bridge:
             except Exception as exc:
                 if is_bridge_gone(exc):
                     raise BridgeGone(uno_message(exc))
-                raise Failure("CONVERT_FAILED", "page %d export as %s failed: %s" % (i + 1, media_type, uno_message(exc)))
+                raise Failure(
+                    "CONVERT_FAILED", "page %d export as %s failed: %s" % (i + 1, media_type, uno_message(exc))
+                )
             if not os.path.isfile(path):
                 raise Failure("CONVERT_FAILED", "page %d export as %s wrote nothing" % (i + 1, media_type))
             out.append(path)
@@ -571,7 +602,9 @@ def valid_request(req):
         return "import_options must be LibreOffice filter tokens (digits, letters, , / -)"
     if "password" in req and req["password"] is not None and not isinstance(req["password"], str):
         return "password must be a string"
-    if req.get("pages") is not None and (not isinstance(req["pages"], str) or not re.match(r"^[0-9, -]{1,1000}$", req["pages"])):
+    if req.get("pages") is not None and (
+        not isinstance(req["pages"], str) or not re.match(r"^[0-9, -]{1,1000}$", req["pages"])
+    ):
         return "pages must be page numbers and ranges such as 1-2,5"
     if req.get("pdfa") is not None and req["pdfa"] not in (1, 2, 3):
         return "pdfa must be 1, 2 or 3"
@@ -609,7 +642,15 @@ def main():
             continue
         try:
             out = bridge.convert(req)
-            emit({"id": rid, "ok": True, "fonts": out["fonts"], "pages": out["pages"], **({"files": out["files"]} if out.get("files") else {})})
+            emit(
+                {
+                    "id": rid,
+                    "ok": True,
+                    "fonts": out["fonts"],
+                    "pages": out["pages"],
+                    **({"files": out["files"]} if out.get("files") else {}),
+                }
+            )
         except Failure as f:
             emit({"id": rid, "ok": False, "code": f.code, "message": f.message})
         except NotStarted as gone:
@@ -620,9 +661,23 @@ def main():
             return 4
         except Exception as exc:
             if is_bridge_gone(exc) or not bridge.alive():
-                emit({"id": rid, "ok": False, "code": "ENGINE_CRASHED", "message": "soffice went away: %s" % uno_message(exc)})
+                emit(
+                    {
+                        "id": rid,
+                        "ok": False,
+                        "code": "ENGINE_CRASHED",
+                        "message": "soffice went away: %s" % uno_message(exc),
+                    }
+                )
                 return 4
-            emit({"id": rid, "ok": False, "code": "CONVERT_FAILED", "message": "%s: %s" % (type(exc).__name__, uno_message(exc))})
+            emit(
+                {
+                    "id": rid,
+                    "ok": False,
+                    "code": "CONVERT_FAILED",
+                    "message": "%s: %s" % (type(exc).__name__, uno_message(exc)),
+                }
+            )
     # stdin closed: the pool closed it, or the engine's process died (SIGKILL leaves no one to stop soffice, which runs in
     # its own process group) -- so soffice is told to quit here rather than left running as an orphan.
     try:

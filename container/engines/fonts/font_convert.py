@@ -79,8 +79,18 @@ def write_eot(font, sfnt):
     if os2 is not None and hasattr(os2, "panose"):
         p = os2.panose
         panose = bytes(
-            [p.bFamilyType, p.bSerifStyle, p.bWeight, p.bProportion, p.bContrast, p.bStrokeVariation,
-             p.bArmStyle, p.bLetterForm, p.bMidline, p.bXHeight]
+            [
+                p.bFamilyType,
+                p.bSerifStyle,
+                p.bWeight,
+                p.bProportion,
+                p.bContrast,
+                p.bStrokeVariation,
+                p.bArmStyle,
+                p.bLetterForm,
+                p.bMidline,
+                p.bXHeight,
+            ]
         )
     italic = 1 if os2 is not None and os2.fsSelection & 1 else 0
     weight = os2.usWeightClass if os2 is not None else 400
@@ -141,8 +151,15 @@ def glyf_from_cff(font):
     maxp.tableVersion = 0x00010000
     for k in ("maxZones",):
         setattr(maxp, k, 1)
-    for k in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs", "maxStackElements",
-              "maxSizeOfInstructions", "maxComponentElements"):
+    for k in (
+        "maxTwilightPoints",
+        "maxStorage",
+        "maxFunctionDefs",
+        "maxInstructionDefs",
+        "maxStackElements",
+        "maxSizeOfInstructions",
+        "maxComponentElements",
+    ):
         setattr(maxp, k, 0)
     maxp.compile(font)
     post = font["post"]
@@ -169,8 +186,11 @@ def cff_from_glyf(font):
         charstrings[gn] = pen.getCharString()
     name = font["name"]
     ps = (name.getDebugName(6) or name.getDebugName(4) or "Font").replace(" ", "")
-    info = {"FullName": name.getDebugName(4) or ps, "FamilyName": name.getDebugName(1) or ps,
-            "Weight": name.getDebugName(2) or "Regular"}
+    info = {
+        "FullName": name.getDebugName(4) or ps,
+        "FamilyName": name.getDebugName(1) or ps,
+        "Weight": name.getDebugName(2) or "Regular",
+    }
     for tag in ("glyf", "loca", "cvt ", "fpgm", "prep", "hdmx", "LTSH", "VDMX", "gasp"):
         if tag in font:
             del font[tag]
