@@ -1,6 +1,6 @@
 // The one list of this project's Workers besides the api Worker (wrangler.toml): each engine Worker's name, its
 // wrangler config and the service bindings it has to other Workers. Read by scripts/start.mjs (wrangler dev runs them
-// all), scripts/bundle-sizes.mjs (each bundle against the 64 MiB limit) and vitest.config.mts (the worker project runs
+// all), scripts/deploy-check.mjs (each bundle against the 64 MiB limit) and vitest.config.mts (the worker project runs
 // them as auxiliary Workers). Adding an engine Worker is one row here.
 // Plain JavaScript: runs on any Node ≥ 18 before anything is compiled.
 import { createHash } from "node:crypto";

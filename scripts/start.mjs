@@ -113,6 +113,9 @@ const child = spawn(process.execPath, [wrangler, ...args], {
   stdio: "inherit",
   env: {
     ...env,
+    // wrangler.toml's [secrets] required: wrangler dev looks for them in its environment (else it warns they are missing)
+    API_KEYS: vars.API_KEYS,
+    URL_SIGNING_SECRET: vars.URL_SIGNING_SECRET,
     WRANGLER_SEND_METRICS: "false",
     // off unless asked for: see the header comment
     X_LOCAL_OBSERVABILITY: env.X_LOCAL_OBSERVABILITY ?? "false",
