@@ -21,7 +21,7 @@ import { bytesInput, corpusInput, expectQpdfCheck, expectTaskError, testContext 
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), tesseract: nodeTesseractEngine() } });
 
-const OPS: [string, OperationHandler<any>, Record<string, unknown>][] = [
+const OPS: [string, OperationHandler, Record<string, unknown>][] = [
   ["merge", mergePdf, { output_format: "pdf" }],
   ["split", splitPages, {}],
   ["extract", extractPages, { pages: "1" }],
