@@ -40,9 +40,11 @@ function ours(base: string): OneJob {
     });
     if (created.status !== 201) return { ms: performance.now() - t0, ok: false };
     const id = (await created.json()).data.id;
-    const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
+    const done = (await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json()) as {
+      data?: { status: string; tasks: { name: string; result?: { files?: { url?: string }[] } }[] };
+    };
     const ok =
-      done.data?.status === "finished" && !!done.data.tasks.find((t: any) => t.name === "out")?.result?.files?.[0]?.url;
+      done.data?.status === "finished" && !!done.data.tasks.find((t) => t.name === "out")?.result?.files?.[0]?.url;
     return { ms: performance.now() - t0, ok };
   };
 }

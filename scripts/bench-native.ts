@@ -39,7 +39,12 @@ const DOCS = [
 ];
 const PDFS = ["pdf/gotenberg-pages_12.pdf", "pdf/cloudconvert-input.pdf", "scans/ocrmypdf-c02-22.pdf"];
 
-async function invoke(url: string, engine: string, method: string, req: unknown): Promise<any> {
+async function invoke(
+  url: string,
+  engine: string,
+  method: string,
+  req: unknown,
+): Promise<{ ok: boolean; error?: { message: string } }> {
   // one retry on a connection failure, as the Worker's client does (a pooled connection closed while idle)
   const post = () => fetch(`${url}/invoke/${engine}/${method}`, { method: "POST", body: pack(req) });
   const r = await post().catch(post);

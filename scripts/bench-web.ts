@@ -107,9 +107,20 @@ async function oneJob(base: string, job: string): Promise<JobResult> {
         why: `POST /v2/jobs ${created.status}: ${(await created.text()).slice(0, 200)}`,
       };
     const id = (await created.json()).data.id;
-    const done = await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json();
+    const done = (await (await fetch(`${base}/sync/v2/jobs/${id}`, { headers: h })).json()) as {
+      data?: {
+        status: string;
+        tasks?: {
+          name: string;
+          status: string;
+          code: string | null;
+          message: string | null;
+          result?: { pages?: number };
+        }[];
+      };
+    };
     const ms = performance.now() - t0;
-    const pdf = done.data?.tasks?.find((t: any) => t.name === "pdf");
+    const pdf = done.data?.tasks?.find((t) => t.name === "pdf");
     if (done.data?.status !== "finished")
       return {
         ms,

@@ -41,32 +41,57 @@ const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 const pct = (xs: number[], p: number) =>
   xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
-async function call(
+/** A task of the API's job JSON, the fields read here (`result`'s differ by operation: one a task lacks is undefined). */
+interface TaskJson {
+  id: string;
+  name: string;
+  status: string;
+  code: string | null;
+  message: string | null;
+  engine: string | null;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  result: { files: { filename: string; url: string }[]; form: { url: string; parameters: Record<string, string> } };
+}
+
+/** A job of the API's JSON, the fields read here. */
+interface JobJson {
+  id: string;
+  status: string;
+  created_at: string;
+  ended_at: string | null;
+  tasks: TaskJson[];
+}
+
+/** Calls the API; answers the status and the JSON body, read as `{ data: D }` (a job unless the caller says otherwise). */
+async function call<D = JobJson>(
   base: string,
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: { data: D } }> {
   const r = await fetch(`${base}${path}`, {
     method,
     headers: H,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();
-  let json: any = null;
+  let json: unknown = null;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {
     json = text;
   }
-  return { status: r.status, json };
+  // the shape the caller reads (an error's body has no `data`; a non-JSON body is its text, an empty one null)
+  return { status: r.status, json: json as { data: D } };
 }
 
 const terminal = (s: string | undefined) => s === "finished" || s === "error";
 
 /** Polls jobs until all are terminal or `untilMs` (epoch ms) passes (moved on by `quietMs` after each job that ends); answers the last state of each. */
-async function settle(base: string, ids: string[], untilMs: number, quietMs?: number): Promise<Map<string, any>> {
-  const last = new Map<string, any>();
+async function settle(base: string, ids: string[], untilMs: number, quietMs?: number): Promise<Map<string, JobJson>> {
+  const last = new Map<string, JobJson>();
   let open = ids.slice();
   // With `quietMs`, the deadline moves while jobs keep ending: a queue still draining is not stuck,
   // a job is stuck when nothing has ended for `quietMs` (and never later than 3 × untilMs's span).
@@ -158,9 +183,9 @@ async function restart(): Promise<void> {
       const stuck = ids.filter((id) => !terminal(states.get(id)?.status));
       let intact = 0;
       for (const id of finished) {
-        const out = states.get(id).tasks.find((t: any) => t.name === "out");
-        const conv = states.get(id).tasks.find((t: any) => t.name === "conv");
-        const files = out.result.files as { filename: string; url: string }[];
+        const out = states.get(id)!.tasks.find((t) => t.name === "out")!;
+        const conv = states.get(id)!.tasks.find((t) => t.name === "conv")!;
+        const files = out.result.files;
         const orig = files.find((f) => f.filename.endsWith(".jpg"));
         const png = files.find((f) => f.filename.endsWith(".png"));
         if (!orig || !png || files.length !== 2) continue;
@@ -214,7 +239,7 @@ async function load(): Promise<void> {
             lat.push(performance.now() - s);
             if (process.env.REL_DEBUG && performance.now() - s > 10_000)
               console.log(
-                JSON.stringify(done.json.data.tasks.map((t: any) => [t.name, t.created_at, t.started_at, t.ended_at])),
+                JSON.stringify(done.json.data.tasks.map((t) => [t.name, t.created_at, t.started_at, t.ended_at])),
                 done.json.data.created_at,
                 done.json.data.ended_at,
               );
@@ -239,12 +264,13 @@ async function hostile(): Promise<void> {
   const dir = join(CORPUS, "broken");
   const server = await startDevServer(ENV);
   try {
-    const ops = (await call(server.base, "GET", "/v2/operations")).json.data as {
-      operation: string;
-      input_format: string | null;
-      output_format: string | null;
-      engine: string;
-    }[];
+    const ops = (
+      await call<{ operation: string; input_format: string | null; output_format: string | null; engine: string }[]>(
+        server.base,
+        "GET",
+        "/v2/operations",
+      )
+    ).json.data;
     const runs: { file: string; operation: string; output: string | null; jobId?: string; status?: number }[] = [];
     for (const file of readdirSync(dir).sort()) {
       const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
@@ -294,10 +320,12 @@ async function hostile(): Promise<void> {
     clearInterval(sampler);
     peak = Math.max(peak, groupPeakRss(server.pid));
     const stuck = jobIds.filter((id) => !terminal(states.get(id)?.status)).length;
-    const tasks = jobIds.map((id) => states.get(id)?.tasks?.find((t: any) => t.name === "op")).filter(Boolean);
-    const errors = tasks.filter((t: any) => t.status === "error");
-    const withCode = errors.filter((t: any) => typeof t.code === "string" && t.code !== "INTERNAL_ERROR").length;
-    const internal = errors.filter((t: any) => t.code === "INTERNAL_ERROR");
+    const tasks = jobIds
+      .map((id) => states.get(id)?.tasks?.find((t) => t.name === "op"))
+      .filter((t): t is TaskJson => Boolean(t));
+    const errors = tasks.filter((t) => t.status === "error");
+    const withCode = errors.filter((t) => typeof t.code === "string" && t.code !== "INTERNAL_ERROR").length;
+    const internal = errors.filter((t) => t.code === "INTERNAL_ERROR");
     const refused = runs.filter((r) => r.status && r.status >= 400 && r.status < 500).length;
     // Engine Workers log `engine <name>.<method> <outcome> ms=<n> wasm_memory_bytes=<n>` per call (wasm/entry.ts).
     const wasm = new Map<string, { peak: number; calls: number }>();
@@ -314,7 +342,7 @@ async function hostile(): Promise<void> {
       `hostile — runs ${runs.length} (${jobIds.length} jobs, ${refused} refused 4xx at create), finished ${tasks.length - errors.length}, task errors ${errors.length} (with a specific code ${withCode}, INTERNAL_ERROR ${internal.length}), 5xx ${fivexx}, stuck ${stuck}, peak RSS of workerd (api + engine Workers in one process) ${mb(peak)}, peak WASM memory per engine: ${perEngine}`,
     );
     for (const r of runs) {
-      const t = r.jobId ? states.get(r.jobId)?.tasks?.find((x: any) => x.name === "op") : undefined;
+      const t = r.jobId ? states.get(r.jobId)?.tasks?.find((x) => x.name === "op") : undefined;
       if (t?.status === "error" && (typeof t.code !== "string" || t.code === "INTERNAL_ERROR"))
         console.log(
           `  ${t.code ?? "no code"}: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (${t.engine ?? "no engine"}): ${String(t.message).slice(0, 200)}`,
@@ -324,7 +352,7 @@ async function hostile(): Promise<void> {
       const st = r.jobId ? states.get(r.jobId) : undefined;
       if (r.jobId && !terminal(st?.status))
         console.log(
-          `  stuck: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (op task ${st?.tasks?.find((t: any) => t.name === "op")?.status ?? "unknown"})`,
+          `  stuck: ${r.file} ${r.operation}${r.output ? ` → ${r.output}` : ""} (op task ${st?.tasks?.find((t) => t.name === "op")?.status ?? "unknown"})`,
         );
     }
     // every failure a task error with a specific code: INTERNAL_ERROR (or no code) is a bug the sweep found, not a pass
@@ -336,7 +364,7 @@ async function hostile(): Promise<void> {
     // the memory check judged nothing unless the engine Workers' log lines were found: none matched, or none of an engine
     // the tasks say ran (its budget then went unchecked), fails it
     const ran = new Set(
-      tasks.map((t: any) => t.engine).filter((e: unknown): e is string => typeof e === "string" && e in BUDGETS),
+      tasks.map((t) => t.engine).filter((e: unknown): e is string => typeof e === "string" && e in BUDGETS),
     );
     if (wasm.size === 0) failures.push("hostile: no engine log line matched: WASM memory unchecked");
     for (const e of ran)
@@ -365,7 +393,7 @@ async function races(): Promise<void> {
       });
       const job = a.json.data;
       jobIds.push(job.id);
-      const out = job.tasks.find((t: any) => t.name === "out");
+      const out = job.tasks.find((t) => t.name === "out")!;
       await Promise.all(Array.from({ length: 10 }, () => call(server.base, "POST", `/v2/tasks/${out.id}/retry`)));
       // Cancel, retry and delete of one task at once.
       const b = await call(server.base, "POST", "/sync/v2/jobs", {
@@ -375,7 +403,7 @@ async function races(): Promise<void> {
         },
       });
       jobIds.push(b.json.data.id);
-      const bout = b.json.data.tasks.find((t: any) => t.name === "out");
+      const bout = b.json.data.tasks.find((t) => t.name === "out")!;
       await Promise.all([
         call(server.base, "POST", `/v2/tasks/${bout.id}/retry`),
         call(server.base, "POST", `/v2/tasks/${bout.id}/cancel`),
@@ -387,7 +415,7 @@ async function races(): Promise<void> {
         tasks: { up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } },
       });
       jobIds.push(c.json.data.id);
-      const form = c.json.data.tasks.find((t: any) => t.name === "up").result.form;
+      const form = c.json.data.tasks.find((t) => t.name === "up")!.result.form;
       const answers = await Promise.all(
         Array.from({ length: 5 }, async (_, k) => {
           const fd = new FormData();
@@ -404,10 +432,10 @@ async function races(): Promise<void> {
     let uploadsIntact = 0;
     for (const id of jobIds) {
       const j = states.get(id);
-      waiting += (j?.tasks ?? []).filter((t: any) => !terminal(t.status)).length;
-      const up = j?.tasks?.find((t: any) => t.name === "up");
+      waiting += (j?.tasks ?? []).filter((t) => !terminal(t.status)).length;
+      const up = j?.tasks?.find((t) => t.name === "up");
       if (up) {
-        const out = j.tasks.filter((t: any) => t.name === "out").pop();
+        const out = j!.tasks.filter((t) => t.name === "out").pop();
         const url = out?.result?.files?.[0]?.url;
         const body = url ? await (await fetch(url)).text() : "";
         if (new RegExp(`^upload \\d$`).test(body) && `u${body.slice(-1)}.txt` === up.result?.files?.[0]?.filename)

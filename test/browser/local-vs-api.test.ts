@@ -41,7 +41,14 @@ afterAll(async () => {
 interface LocalResult {
   job: {
     status: string;
-    tasks: { name: string; status: string; code: string | null; engine: string | null; result: any }[];
+    tasks: {
+      name: string;
+      status: string;
+      code: string | null;
+      engine: string | null;
+      /** the fields read here */
+      result: { metadata: Record<string, unknown> };
+    }[];
   };
   files: Record<string, { filename: string; path: string }[]>;
   task(n: string): LocalResult["job"]["tasks"][number];

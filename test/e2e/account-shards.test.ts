@@ -6,6 +6,7 @@
  * shards share them, and the home object sees almost none. Checked from outside as well: the jobs
  * are listed, finished, across the shards.
  */
+import type { Job } from "cloudconvert/built/lib/JobsResource";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedServer, type SharedServer } from "../support/servers";
 import { scaled } from "../support/time-scale";
@@ -53,8 +54,8 @@ describe("one user's bookkeeping is sharded", () => {
             }),
           });
           expect(r.status).toBe(201);
-          const job = (await r.json()).data;
-          return { id: job.id as string, form: job.tasks.find((t: any) => t.name === "up").result.form, i };
+          const job = ((await r.json()) as { data: Job }).data;
+          return { id: job.id, form: job.tasks.find((t) => t.name === "up")!.result!.form, i };
         },
       );
       // All 1,000 are open now: none can finish before its upload.
@@ -89,13 +90,13 @@ describe("one user's bookkeeping is sharded", () => {
       expect(calls[USER] ?? 0).toBeLessThan(JOBS / 10); // home: admission counts at most once a second, not per job
 
       // From outside: the finished jobs are listed, merged across the shards, newest first.
-      const listed = await (
+      const listed = (await (
         await fetch(`${server.base}/v2/jobs?filter[tag]=shards&filter[status]=finished&per_page=100`, { headers: h })
-      ).json();
+      ).json()) as { data: Job[] };
       expect(listed.data.length).toBe(100);
       const ids = new Set(jobs.map((j) => j.id));
-      expect(listed.data.every((j: any) => ids.has(j.id))).toBe(true);
-      const created = listed.data.map((j: any) => Date.parse(j.created_at));
+      expect(listed.data.every((j) => ids.has(j.id))).toBe(true);
+      const created = listed.data.map((j) => Date.parse(j.created_at));
       expect(created).toEqual([...created].sort((a, b) => b - a));
     },
     scaled(600_000),

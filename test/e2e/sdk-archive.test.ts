@@ -9,7 +9,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nativeExtract } from "../support/archive-oracle";
 import { corpusPath, fact } from "../support/corpus";
-import { runCorpusJob, runUploadJob } from "../support/jobs";
+import { runCorpusJob, runUploadJob, type TaskDefs } from "../support/jobs";
 import { pdfinfo, tempFile } from "../support/native";
 import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 const UPLOADS = ["pdf/pdfjs-tracemonkey.pdf", "images/pngsuite-basn6a16.png", "html/gotenberg-pages-3.html"];
 
-const uploadJob = (rels: string[], tasks: Record<string, any>) => runUploadJob(server.base, rels, tasks);
+const uploadJob = (rels: string[], tasks: TaskDefs) => runUploadJob(server.base, rels, tasks);
 
 describe("archives through the SDK", () => {
   it("three uploads → archive zip → export: unzip lists exactly them and extracts them byte for byte", async () => {

@@ -7,7 +7,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { identify, run, tempFile } from "../support/native";
-import { runCorpusJob } from "../support/jobs";
+import { runCorpusJob, type TaskDefs } from "../support/jobs";
 import { sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.base, rel, tasks);
+const runJob = (rel: string, tasks: TaskDefs) => runCorpusJob(server.base, rel, tasks);
 
 describe("images through the SDK", () => {
   it("runs the README's first example: JPEG with EXIF orientation 6 → 800 px WEBP, orientation applied", async () => {
@@ -83,10 +83,10 @@ describe("images through the SDK", () => {
   });
 
   it("lists only what the engine can do in the catalogue", async () => {
-    const res = await (
+    const res = (await (
       await fetch(`${server.base}/v2/operations?filter[operation]=convert&filter[engine]=imagemagick`)
-    ).json();
-    const pairs = new Set(res.data.map((o: any) => `${o.input_format}>${o.output_format}`));
+    ).json()) as { data: { input_format: string; output_format: string }[] };
+    const pairs = new Set(res.data.map((o) => `${o.input_format}>${o.output_format}`));
     expect(pairs.has("jpg>webp")).toBe(true);
     expect(pairs.has("png>heic")).toBe(false);
     expect(readFileSync(corpusPath("images/tika-IMG_1034.heic")).byteLength).toBeGreaterThan(0);

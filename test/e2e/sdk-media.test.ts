@@ -114,14 +114,14 @@ describe("audio and video through the SDK", () => {
   it("lists the media rows with their options, and the whole catalogue in one answer unless paged", async () => {
     const get = async (q: string) =>
       (await (await fetch(`${server.base}/v2/operations${q}`)).json()) as {
-        data: any[];
+        data: { operation: string; engine: string; options: { name: string; type: string }[] }[];
         links: { next: string | null };
       };
     const webm = await get(
       "?filter[operation]=convert&filter[input_format]=mp4&filter[output_format]=webm&include=options",
     );
     expect(webm.data.map((o) => o.engine)).toEqual(["ffmpeg", "ffmpeg-native"]);
-    const opts = Object.fromEntries(webm.data[0].options.map((o: any) => [o.name, o]));
+    const opts = Object.fromEntries(webm.data[0]!.options.map((o) => [o.name, o]));
     expect(opts.video_codec).toMatchObject({ type: "enum", possible_values: ["vp8", "vp9", "copy"] });
     expect(opts.trim_start.type).toBe("float");
     const all = await get("");

@@ -7,7 +7,8 @@ import { createReadStream } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
 import { run, tempFile } from "../support/native";
-import { sdk } from "../support/sdk";
+import { type TaskDefs } from "../support/jobs";
+import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 
 let server: SharedServer;
@@ -36,9 +37,9 @@ const KEYS = [
 ];
 const native = (path: string) => JSON.parse(run("exiftool", ["-json", path]).out)[0] as Record<string, unknown>;
 
-async function upload(rel: string, tasks: Record<string, any>) {
+async function upload(rel: string, tasks: TaskDefs) {
   const cc = sdk("key-a", server.base);
-  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...tasks } });
+  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...tasks } } as JobBody);
   await cc.tasks.upload(
     job.tasks.find((t) => t.name === "in")!,
     createReadStream(corpusPath(rel)),

@@ -50,7 +50,7 @@ describe("pdf/ocr through the SDK", () => {
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
     const task = job.tasks.find((t) => t.name === "ocr")!;
     expect(task).toMatchObject({ engine: "tesseract", percent: 100 });
-    expect((task.result as any).ocr.pages).toEqual([1]);
+    expect(ocrOf(task).pages).toEqual([1]);
     const [file] = cc.jobs.getExportUrls(job);
     const path = tempFile(file!.filename!, new Uint8Array(await (await fetch(file!.url!)).arrayBuffer()));
     const text = execFileSync("pdftotext", [path, "-"], { encoding: "utf8" });
@@ -69,7 +69,7 @@ describe("pdf/ocr through the SDK", () => {
       });
       expect(task).toMatchObject({ engine: "tesseract", percent: 100 });
       expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
-      const ocr = (task.result as any).ocr;
+      const ocr = ocrOf(task);
       console.log(`${src} through the SDK: dpi ${JSON.stringify(ocr.dpi)}, engines ${JSON.stringify(ocr.engines)}`);
       expect(ocr).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4] });
       expect(Object.keys(ocr.dpi)).toEqual(["1", "2", "3", "5", "6"]);
@@ -109,6 +109,14 @@ describe("pdf/ocr through the SDK", () => {
   });
 });
 
+/** A task's OCR report (`result.ocr`), as read here. */
+interface OcrReport {
+  pages: number[];
+  dpi: Record<string, number>;
+  engines: Record<string, string>;
+}
+const ocrOf = (task: { result?: object }) => (task.result as { ocr: OcrReport }).ocr;
+
 /** Uploads `bytes` as `filename`, runs `task` on it (named "c") and exports it; returns the job and the exported PDF's path. */
 async function uploadConvert(filename: string, bytes: Uint8Array, task: Record<string, unknown>) {
   const cc = sdk("key-a", server.base);
@@ -117,7 +125,7 @@ async function uploadConvert(filename: string, bytes: Uint8Array, task: Record<s
       in: { operation: "import/upload" },
       c: { input: "in", ...task },
       out: { operation: "export/url", input: "c" },
-    } as any,
+    } as unknown as JobBody["tasks"], // an operation beyond the SDK's union, options as records
   });
   await cc.tasks.upload(
     job.tasks.find((t) => t.name === "in")!,
@@ -145,7 +153,7 @@ describe("convert image → pdf with ocr through the SDK", () => {
     expect(task).toMatchObject({ engine: "tesseract" });
     expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+2\n/);
     // native tesseract's lines of each page (facts.json), each on its own page only: "Page 1" on page 1, never on page 2
-    const truth = (fact(src) as any).ocr_measured_tesseract as string[];
+    const truth = fact(src).ocr_measured_tesseract as string[];
     expectLinesOnTheirPages(
       path,
       truth.map((t) => t.split("\n").filter(Boolean)),

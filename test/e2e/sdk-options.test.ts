@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
-import { runCorpusJob, runFileJob } from "../support/jobs";
+import { runCorpusJob, runFileJob, type TaskDefs } from "../support/jobs";
 import { identify, pdfinfo, run } from "../support/native";
 import { sdk, withPayload } from "../support/sdk";
 import { sleep } from "../support/wait";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.base, rel, tasks);
+const runJob = (rel: string, tasks: TaskDefs) => runCorpusJob(server.base, rel, tasks);
 const pdfaid = (path: string) =>
   run("exiftool", ["-s3", "-XMP-pdfaid:Part", "-XMP-pdfaid:Conformance", path]).out.trim();
 const ffprobe = (path: string) =>
@@ -29,7 +29,7 @@ const ffprobe = (path: string) =>
     run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,bit_rate:format=bit_rate", "-of", "json", path])
       .out,
   ) as { streams: { codec_name: string; bit_rate?: string }[] };
-const warningsOf = (t: { result?: any }) => (t.result?.warnings ?? []) as string[];
+const warningsOf = (t: { result?: object }) => (t.result as { warnings?: string[] } | undefined)?.warnings ?? [];
 const SCAN = "scans/ocrmypdf-c02-22.pdf";
 /** tesseract's orientation and script detection (--psm 0) on the first page rendered at 300 ppi: the clockwise turn it says the page needs. */
 function osdRotate(pdf: string): number {

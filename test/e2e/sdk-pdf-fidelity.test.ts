@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { pdfinfo } from "../support/native";
 import { pdfStructure } from "../support/pdf-structure-oracle";
-import { runUploadJob } from "../support/jobs";
+import { runUploadJob, type TaskDefs } from "../support/jobs";
 import { sharedServer, type SharedServer } from "../support/servers";
 
 let server: SharedServer;
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 /** Uploads `rels` into tasks up0, up1 …, runs `tasks`, waits; answers the job and the exported files' paths. */
-async function uploadJob(rels: string[], tasks: Record<string, any>) {
+async function uploadJob(rels: string[], tasks: TaskDefs) {
   const { job, downloads } = await runUploadJob(server.base, rels, tasks);
   return { job, files: downloads.map((d) => d.path) };
 }

@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusPath, fact } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
-import { runCorpusJob } from "../support/jobs";
+import { runCorpusJob, type TaskDefs } from "../support/jobs";
 import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = sharedServer("guarded");
 });
 
-const runJob = (rel: string, tasks: Record<string, any>) => runCorpusJob(server.base, rel, tasks);
+const runJob = (rel: string, tasks: TaskDefs) => runCorpusJob(server.base, rel, tasks);
 
 describe("PDF operations through the SDK", () => {
   it("rotates, splits, extracts and keeps the document info", async () => {

@@ -43,7 +43,15 @@ afterAll(async () => {
   await Promise.all([server?.stop(), sshd?.stop()]);
 });
 
-type Task = { name: string; status: string; code?: string; message?: string; result?: any; id: string };
+/** A task of the job as read here; `result` holds the fields the tests read (undefined at runtime where absent). */
+type Task = {
+  name: string;
+  status: string;
+  code?: string;
+  message?: string;
+  result: { files: { filename: string; size: number; dir?: string; file?: string }[]; warnings: string[] };
+  id: string;
+};
 
 /** Runs a job with the SDK and waits for it; answers the job and a task-by-name lookup. */
 async function runJob(tasks: Record<string, unknown>) {
@@ -131,10 +139,7 @@ describe("SFTP (OpenSSH sshd on loopback: password and key logins)", () => {
       ["plain/x-2.bin", b],
     ] as const)
       expect(sha256(sshd.get(`${d}/${name}`) ?? new Uint8Array()), name).toBe(sha256(data));
-    expect(task("numbered").result.files.map((f: { file: string }) => f.file)).toEqual([
-      `${d}/num/file-01.bin`,
-      `${d}/num/file-02.bin`,
-    ]);
+    expect(task("numbered").result.files.map((f) => f.file)).toEqual([`${d}/num/file-01.bin`, `${d}/num/file-02.bin`]);
     expect(task("plain").result.warnings).toEqual([expect.stringMatching(/no %d placeholder for 2 files/)]);
   });
 

@@ -88,7 +88,15 @@ afterAll(async () => {
   await Promise.all([server?.stop(), swift?.stop(), azurite?.stop(), gcs?.stop()]);
 });
 
-type Task = { name: string; status: string; code?: string; message?: string; result?: any; id: string };
+/** A task of the job as read here; `result` holds the fields the tests read (undefined at runtime where absent). */
+type Task = {
+  name: string;
+  status: string;
+  code?: string;
+  message?: string;
+  result: { files: { filename: string; size: number; dir?: string; file?: string }[]; warnings: string[] };
+  id: string;
+};
 
 /** Runs a job with the SDK and waits for it; answers the job and a task-by-name lookup. */
 async function runJob(tasks: Record<string, unknown>) {
@@ -236,7 +244,7 @@ describe("S3 (Swift s3api: SigV4 checked)", () => {
     );
     const standalone = await cc.tasks.create("import/s3", { ...s3(), bucket, key: "k" });
     const again = await cc.tasks.get(standalone.id, withPayload());
-    expect((again.payload as any).secret_access_key).toBe("********");
+    expect((again.payload as Record<string, unknown>).secret_access_key).toBe("********");
     const res = await fetch(`${server.base}/v2/jobs`, {
       method: "POST",
       headers: { Authorization: `Bearer ${KEY}`, "content-type": "application/json" },
@@ -393,7 +401,7 @@ describe("Azure Blob (azurite: Shared Key, SAS and SAS permissions checked)", ()
     const shown = await cc.tasks.get(task("wrong").id, withPayload());
     expect(shown.payload).toMatchObject({ storage_access_key: "********", storage_account: AZURITE_ACCOUNT });
     const forged = await cc.tasks.get(task("forged").id, withPayload());
-    expect((forged.payload as any).sas_token).toBe("********");
+    expect((forged.payload as Record<string, unknown>).sas_token).toBe("********");
     expect(JSON.stringify([shown, forged])).not.toContain(wrongKey);
   });
 });
@@ -408,8 +416,8 @@ describe("OpenStack (Keystone v3 + Swift validating its tokens)", () => {
   /** The user's own Swift account, through a Keystone token the test gets itself (the oracle's client). */
   async function userAccount(): Promise<SwiftAccount> {
     const { token, body } = await keystoneLogin(keystone.authUrl, keystone.username, keystone.password);
-    const store = body.token.catalog.find((e: { type: string }) => e.type === "object-store");
-    return { url: store.endpoints[0].url, token };
+    const store = body.token.catalog.find((e) => e.type === "object-store")!;
+    return { url: store.endpoints[0]!.url, token };
   }
 
   it("import/openstack → convert → export/openstack: the object holds the converted file", async () => {
@@ -483,7 +491,7 @@ describe("OpenStack (Keystone v3 + Swift validating its tokens)", () => {
     expect(task("region")).toMatchObject({ status: "error", code: "DOWNLOAD_FAILED" });
     expect(task("region").message).toMatch(/no public object-store endpoint in region Atlantis/);
     const shown = await cc.tasks.get(task("wrong").id, withPayload());
-    expect((shown.payload as any).password).toBe("********");
+    expect((shown.payload as Record<string, unknown>).password).toBe("********");
     expect(JSON.stringify(shown)).not.toContain("not-the-password");
   });
 });
@@ -543,7 +551,7 @@ describe("Google Cloud Storage (a loopback double verifying the RS256 assertion;
     expect(gcs.refused.slice(before)).toContain("Invalid JWT Signature.");
     expect(task("missing")).toMatchObject({ status: "error", code: "FILE_NOT_FOUND" });
     const shown = await cc.tasks.get(task("forged").id, withPayload());
-    expect((shown.payload as any).private_key).toBe("********");
+    expect((shown.payload as Record<string, unknown>).private_key).toBe("********");
     expect(JSON.stringify(shown)).not.toContain("PRIVATE KEY");
   });
 });

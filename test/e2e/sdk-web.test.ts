@@ -13,7 +13,8 @@ import { readFileSync } from "node:fs";
 import { refuseUrl } from "../../src/security/ssrf";
 import { corpusPath } from "../support/corpus";
 import { identify, pdfinfo, run, tempFile } from "../support/native";
-import { sdk } from "../support/sdk";
+import { type TaskDefs } from "../support/jobs";
+import { type JobBody, sdk } from "../support/sdk";
 import { sharedServer, type SharedServer } from "../support/servers";
 import { scaled } from "../support/time-scale";
 
@@ -54,10 +55,10 @@ afterAll(async () => {
 });
 
 /** Runs `tasks` (+ an export of each task named in `exported`) and downloads the exported files. */
-async function runJob(server: SharedServer, tasks: Record<string, any>, exported: string[]) {
+async function runJob(server: SharedServer, tasks: TaskDefs, exported: string[]) {
   const cc = sdk("key-a", server.base);
   const exports = Object.fromEntries(exported.map((n) => [`export-${n}`, { operation: "export/url", input: n }]));
-  const job = await cc.jobs.wait((await cc.jobs.create({ tasks: { ...tasks, ...exports } })).id);
+  const job = await cc.jobs.wait((await cc.jobs.create({ tasks: { ...tasks, ...exports } } as JobBody)).id);
   const files: Record<string, string> = {};
   for (const t of job.tasks.filter((t) => t.operation === "export/url" && t.status === "finished")) {
     const f = t.result!.files![0]!;

@@ -155,7 +155,7 @@ describe("convert image → pdf with ocr", () => {
     const data = dataOf(out.files[0]!);
     expect(pageSizes(data)).toHaveLength(2);
     // facts.json: native tesseract reads "Multipage TIFF Example Page n" on page n; "Page 1" only on page 1, "Page 2" only on 2
-    const truth = (fact(rel) as any).ocr_measured_tesseract as string[];
+    const truth = fact(rel).ocr_measured_tesseract as string[];
     expect(truth).toHaveLength(2);
     expectLinesOnTheirPages(
       data,

@@ -280,11 +280,20 @@ describe("test/fixtures/archives → the files and every output the catalogue li
   const KNOWN: Record<string, string> = {};
 
   /** The members facts.json recorded for `f` read as `f.format`, path → size. */
+  /** The listings facts.json recorded for an archive fixture (its `facts`), as read here. */
+  interface ArchiveFacts {
+    decompressed?: { bytes: number };
+    bsdtar_tvf?: { rc: number; lines: string[] };
+    "7z_l_slt"?: { rc: number; entries: { name: string; folder?: string; size: string }[] };
+    unalz_l?: { lines: string[] };
+    nomarch_l?: { lines: string[] };
+    ace_headers?: { entries: { name: string; size: number; is_dir: boolean }[] };
+  }
   function recorded(f: FixtureInput): Map<string, number> {
-    const facts = f.facts.facts ?? {};
+    const facts = (f.facts.facts ?? {}) as ArchiveFacts;
     if (SINGLE.has(f.format)) {
       const stem = f.name.slice(0, f.name.length - f.format.length - 1);
-      return new Map([[stem, facts.decompressed.bytes as number]]);
+      return new Map([[stem, facts.decompressed!.bytes]]);
     }
     // a tar inside 7z (tar.7z): the listing recorded is the 7z's one member, t.tar; the members are the tar's
     if (f.format === "tar.7z") return bsdtarListing(sh("bsdtar", ["-tvf", "-"], TMP, sh("7z", ["x", "-so", f.path])));

@@ -76,7 +76,11 @@ const STRAIGHT_WORDS: Record<string, string[]> = {
 /** Words the corpus facts say a drawing holds (the text LibreOffice or libvisio found), a few of them. */
 function expectedWords(rel: string): string[] {
   if (STRAIGHT_WORDS[rel]) return STRAIGHT_WORDS[rel];
-  const f = FACTS[rel] as Record<string, any>;
+  const f = FACTS[rel] as {
+    libvisio_vsd2text?: string;
+    libreoffice_7_4_convert_to_pdf?: { text_excerpt?: string };
+    svg_text_sample?: string[];
+  };
   const text: string =
     f.libvisio_vsd2text ??
     f.libreoffice_7_4_convert_to_pdf?.text_excerpt ??

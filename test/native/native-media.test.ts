@@ -26,7 +26,7 @@ afterAll(async () => native?.stop());
 const full = () => testContext({ engines: { ...wasm, ...native.engines() } });
 
 /** ffprobe's format and first streams. */
-function probe(path: string): { duration: number; streams: Record<string, any>[] } {
+function probe(path: string): { duration: number; streams: Record<string, unknown>[] } {
   const j = JSON.parse(
     execFileSync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path]).toString(),
   );

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimedBy } from "../support/claims";
-import { corpusPath, fact } from "../support/corpus";
+import { corpusPath, fact, type Fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
@@ -64,7 +64,13 @@ describe("camera raw → images with LibRaw (native)", () => {
   });
 
   for (const rel of RAWS) {
-    const f = fact(rel) as Record<string, any>;
+    // the corpus facts of a raw, as read here
+    const f = fact(rel) as Fact & {
+      dcraw_decode_rc: number;
+      dcraw_decode_message?: string;
+      dcraw_decoded_wh?: [number, number];
+      dcraw_decoded_stddev: number;
+    };
     if (f.dcraw_decode_rc !== 0) {
       it(`${rel}: dcraw cannot decode it (${f.dcraw_decode_message}) → OPEN_FAILED naming LibRaw`, async () => {
         const err = await expectTaskError(

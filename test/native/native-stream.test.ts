@@ -140,7 +140,14 @@ describe("the framing round-trips (frame → FrameReader, and nativeRpc both way
       "echo",
       { streamOver: OVER },
     );
-    const back = (await echo.invoke("run", value)) as Record<string, any>;
+    // the value echoed: parts up to the first one over the threshold as bytes, from it on as streams
+    const back = (await echo.invoke("run", value)) as {
+      text: string;
+      empty: Uint8Array;
+      list: [Uint8Array, Uint8Array, StreamedBytes];
+      at: StreamedBytes;
+      emptyStream: StreamedBytes;
+    };
     expect(Number(sentLength)).toBe(bodyBytes);
     expect(back.text).toBe("kept as JSON");
     // up to the first part over the threshold: bytes; from it on: streams, read in order

@@ -295,9 +295,14 @@ describe("Debian's tesseract in the native engine (row tesseract-native)", () =>
       const out = await ocrPdf.run([corpusInput(rel)], { language: ["eng"] }, ctx);
       const path = tmpFile(out.files[0]!);
       expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
-      const report = (out.extra as any).ocr;
+      const report = (
+        out.extra as {
+          ocr: { pages: number[]; dpi: Record<number, number>; engines: Record<number, string> };
+        }
+      ).ocr;
       expect(report).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4], dpi });
-      for (const n of report.pages) expect(report.engines[n], `page ${n}`).toBe((others as any)[n] ?? route);
+      for (const n of report.pages)
+        expect(report.engines[n], `page ${n}`).toBe((others as Record<number, string>)[n] ?? route);
       expect(out.engine?.name).toBe(route);
       for (const n of report.pages) {
         const r = recall(stableNativeWords(corpusPath(rel), n, [report.dpi[n], 150]), pdfPageText(path, n));

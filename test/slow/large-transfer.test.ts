@@ -139,7 +139,7 @@ describe(`a ${SIZE / MB} MB file through the service`, () => {
           .map(([k, v]) => `${k} +${((v - baseline) / MB).toFixed(0)} MB`)
           .join(", ")}`,
     );
-    expect((s3Task.result as any).files).toEqual([{ filename: "large.bin", size: SIZE, bucket, key: "large.bin" }]);
+    expect(s3Task.result!.files).toEqual([{ filename: "large.bin", size: SIZE, bucket, key: "large.bin" }]);
     expect(served).toEqual({ sha: want, bytes: SIZE });
     expect(stored).toEqual({ sha: want, bytes: SIZE });
     expect(peak - baseline).toBeLessThan(MAX_GROWTH);

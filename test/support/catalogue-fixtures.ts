@@ -32,6 +32,13 @@ export function catalogueOutputs(): Map<string, Set<string>> {
 export const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 
 /** One fixture standing for one catalogue format. */
+/** A facts.json entry: the formats the file stands for, and what tools measured of it (`facts`, by category). */
+export interface FixtureFacts {
+  formats?: string[];
+  facts?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
 export interface FixtureInput {
   /** "<category>/<file>", the key of facts.json. */
   rel: string;
@@ -42,13 +49,13 @@ export interface FixtureInput {
   /** The name it is uploaded under: its own when it ends in `.format`, else its stem + `.format`. */
   name: string;
   /** Its facts.json entry ({} for the files a folder's README describes instead). */
-  facts: Record<string, any>;
+  facts: FixtureFacts;
 }
 
 const NOT_FIXTURES = new Set(["MANIFEST.md", "README.md", "facts.json"]);
 
 /** The facts.json of one fixtures folder ({} when it has none). */
-export function fixtureFacts(category: string): Record<string, Record<string, any>> {
+export function fixtureFacts(category: string): Record<string, FixtureFacts> {
   const p = join(FIXTURES, category, "facts.json");
   return existsSync(p) ? JSON.parse(readFileSync(p, "utf8")) : {};
 }

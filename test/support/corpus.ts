@@ -40,7 +40,7 @@ export interface Fact {
 let facts: Record<string, Fact> | null = null;
 export function fact(rel: string): Fact {
   facts ??= JSON.parse(readFileSync(join(CORPUS, "facts.json"), "utf8"));
-  const f = facts![rel] ?? (facts as any).files?.[rel];
+  const f = facts![rel] ?? (facts as { files?: Record<string, Fact> }).files?.[rel];
   if (!f) throw new Error(`no fact for ${rel}`);
   return f;
 }

@@ -6,14 +6,20 @@
 import { createReadStream } from "node:fs";
 import { corpusPath } from "./corpus";
 import { tempFile } from "./native";
-import { sdk } from "./sdk";
+import { type JobBody, sdk } from "./sdk";
 
-export async function runCorpusJob(base: string, rel: string, tasks: Record<string, any>, key = "key-a") {
+/**
+ * A job's tasks as the tests write them: name → operation and options. Options and operations beyond the SDK's typed
+ * union are among them, so the job body is cast to the SDK's JobBody (see sdk.ts): the SDK sends it as given.
+ */
+export type TaskDefs = Record<string, Record<string, unknown>>;
+
+export async function runCorpusJob(base: string, rel: string, tasks: TaskDefs, key = "key-a") {
   return runFileJob(base, corpusPath(rel), tasks, key);
 }
 
 /** {@link runCorpusJob} for a file at `path` (one a test made from a corpus file, e.g. a rotated scan); uploaded under its base name. */
-export async function runFileJob(base: string, path: string, tasks: Record<string, any>, key = "key-a") {
+export async function runFileJob(base: string, path: string, tasks: TaskDefs, key = "key-a") {
   const cc = sdk(key, base);
   const named = Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n.replace(/^_/, ""), t]));
   const exports = Object.fromEntries(
@@ -21,7 +27,7 @@ export async function runFileJob(base: string, path: string, tasks: Record<strin
       .filter((n) => !n.startsWith("_"))
       .map((n) => [`export-${n}`, { operation: "export/url", input: n }]),
   );
-  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...named, ...exports } });
+  let job = await cc.jobs.create({ tasks: { in: { operation: "import/upload" }, ...named, ...exports } } as JobBody);
   await cc.tasks.upload(
     job.tasks.find((t) => t.name === "in")!,
     createReadStream(path),
@@ -44,10 +50,10 @@ export async function runFileJob(base: string, path: string, tasks: Record<strin
  * Uploads the corpus files `rels` into tasks up0, up1 …, runs `tasks` (with their own export/url
  * tasks), waits, and downloads every exported file (in the job's export order) to a temp path.
  */
-export async function runUploadJob(base: string, rels: string[], tasks: Record<string, any>, key = "key-a") {
+export async function runUploadJob(base: string, rels: string[], tasks: TaskDefs, key = "key-a") {
   const cc = sdk(key, base);
   const ups = Object.fromEntries(rels.map((_, i) => [`up${i}`, { operation: "import/upload" }]));
-  let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } });
+  let job = await cc.jobs.create({ tasks: { ...ups, ...tasks } } as JobBody);
   for (const [i, rel] of rels.entries())
     await cc.tasks.upload(
       job.tasks.find((t) => t.name === `up${i}`)!,

@@ -79,8 +79,8 @@ function runIn(cwd: string, cmd: string, args: string[]): { out: string } {
     return {
       out: execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 }),
     };
-  } catch (e: any) {
-    return { out: String(e.stdout ?? "") };
+  } catch (e) {
+    return { out: String((e as { stdout?: string }).stdout ?? "") };
   }
 }
 

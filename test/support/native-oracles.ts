@@ -83,33 +83,39 @@ export function imageRows(path: string): number {
     : 0;
 }
 
-type Json = Record<string, any>;
+/** A PDF dictionary as `qpdf --json=2` writes it: "/Key" → a value ("N 0 R" references unresolved). */
+type PdfDict = Record<string, unknown>;
 
 /** The object table of `qpdf --json=2` and a resolver of "N 0 R" references (dicts and stream dicts). */
-export function qpdfObjects(path: string): { trailer: Json; resolve: (v: unknown) => any } {
+export function qpdfObjects(path: string): { trailer: PdfDict; resolve: (v: unknown) => unknown } {
   const r = sh("qpdf", ["--json=2", path]);
   if (r.status !== 0 && r.status !== 3) throw new Error(`qpdf --json ${path}: ${r.stderr}`);
-  const objects = (JSON.parse(r.stdout).qpdf as Json[])[1]!;
-  const resolve = (v: unknown): any => {
+  const objects = (JSON.parse(r.stdout).qpdf as Record<string, { value?: unknown; stream?: { dict: PdfDict } }>[])[1]!;
+  const resolve = (v: unknown): unknown => {
     if (typeof v !== "string" || !/^\d+ \d+ R$/.test(v)) return v;
     const o = objects[`obj:${v}`];
     return o?.value ?? o?.stream?.dict;
   };
-  return { trailer: objects.trailer.value, resolve };
+  return { trailer: objects.trailer!.value as PdfDict, resolve };
 }
 
 /** The catalog's /OutputIntents, each resolved, with its /DestOutputProfile stream dictionary. */
 export function outputIntents(path: string): { S: string; profileN: number | undefined }[] {
   const { trailer, resolve } = qpdfObjects(path);
-  const catalog = resolve(trailer["/Root"]);
+  const catalog = resolve(trailer["/Root"]) as PdfDict;
   const list = (resolve(catalog["/OutputIntents"]) ?? []) as unknown[];
-  return list.map(resolve).map((oi: Json) => ({ S: oi["/S"], profileN: resolve(oi["/DestOutputProfile"])?.["/N"] }));
+  return list
+    .map((v) => resolve(v) as PdfDict)
+    .map((oi) => ({
+      S: oi["/S"] as string,
+      profileN: (resolve(oi["/DestOutputProfile"]) as PdfDict | undefined)?.["/N"] as number | undefined,
+    }));
 }
 
 /** The document information dictionary (strings without qpdf's "u:" prefix). */
 export function infoDict(path: string): Record<string, string> {
   const { trailer, resolve } = qpdfObjects(path);
-  const info = (resolve(trailer["/Info"]) ?? {}) as Json;
+  const info = (resolve(trailer["/Info"]) ?? {}) as PdfDict;
   return Object.fromEntries(
     Object.entries(info).map(([k, v]) => [k, typeof v === "string" ? v.replace(/^[ub]:/, "") : String(v)]),
   );

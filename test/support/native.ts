@@ -15,8 +15,10 @@ export function tempFile(name: string, bytes: Uint8Array): string {
 export function run(cmd: string, args: string[]): { code: number; out: string } {
   try {
     return { code: 0, out: execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
-  } catch (e: any) {
-    return { code: e.status ?? 1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  } catch (e) {
+    // execFileSync's error on a non-zero exit carries the exit status and the output
+    const x = e as { status?: number | null; stdout?: string; stderr?: string };
+    return { code: x.status ?? 1, out: `${x.stdout ?? ""}${x.stderr ?? ""}` };
   }
 }
 

@@ -36,10 +36,27 @@ export interface PdfStructure {
   pageObjects: number;
 }
 
-type Json = Record<string, any>;
+/** A PDF dictionary as `qpdf --json` writes it: "/Key" → a value ("N 0 R" references unresolved). */
+type PdfDict = Record<string, unknown>;
+
+/** One outline item of `qpdf --json`: its object, title and children. */
+interface QpdfOutline {
+  object: string;
+  title: string;
+  kids: QpdfOutline[];
+}
+
+/** The parts of `qpdf --json` (JSON v2) read here. */
+interface QpdfJson {
+  qpdf: [unknown, Record<string, { value?: unknown; stream?: { dict: PdfDict } }>];
+  pages: { object: string }[];
+  outlines: QpdfOutline[];
+  acroform?: { fields: { fullname: string; fieldtype: string; value: unknown; pageposfrom1: number }[] };
+  attachments?: Record<string, unknown>;
+}
 
 /** Runs `qpdf --json` on `file` (with `password` for an encrypted one); qpdf's exit 3 (warnings) still answers. */
-export function qpdfJson(file: string, password?: string): Json {
+export function qpdfJson(file: string, password?: string): QpdfJson {
   const r = spawnSync("qpdf", ["--json", ...(password ? [`--password=${password}`] : []), file], {
     encoding: "utf8",
     maxBuffer: 1 << 28,
@@ -51,37 +68,42 @@ export function qpdfJson(file: string, password?: string): Json {
 /** The structure of `file` as qpdf sees it. */
 export function pdfStructure(file: string, password?: string): PdfStructure {
   const json = qpdfJson(file, password);
-  const objects: Record<string, { value?: unknown; stream?: { dict: Json } }> = json.qpdf[1];
-  const lookup = (v: unknown): any => {
+  const objects = json.qpdf[1];
+  const lookup = (v: unknown): unknown => {
     if (typeof v === "string" && / R$/.test(v)) {
       const o = objects[`obj:${v}`];
       return o ? (o.value ?? o.stream?.dict) : null;
     }
     return v;
   };
-  const pageRefs: string[] = json.pages.map((p: Json) => p.object);
+  /** `lookup`'s answer when it is a dictionary (or a stream's), else null. */
+  const dictOf = (v: unknown): PdfDict | null => {
+    const d = lookup(v);
+    return d && typeof d === "object" && !Array.isArray(d) ? (d as PdfDict) : null;
+  };
+  const pageRefs: string[] = json.pages.map((p) => p.object);
   const pageOf = (ref: unknown): number | null => {
     const i = typeof ref === "string" ? pageRefs.indexOf(ref) : -1;
     return i < 0 ? null : i + 1;
   };
   const namedDests: Record<string, number | null> = {};
-  const catalog = lookup(json.qpdf[1]["trailer"].value["/Root"]);
+  const catalog = dictOf((objects["trailer"]!.value as PdfDict)["/Root"]);
   const destArray = (d: unknown): unknown[] | null => {
     const v = lookup(d);
     if (Array.isArray(v)) return v;
-    if (v && typeof v === "object" && "/D" in v) return lookup((v as Json)["/D"]);
+    if (v && typeof v === "object" && "/D" in v) return lookup((v as PdfDict)["/D"]) as unknown[] | null;
     return null;
   };
-  const collectTree = (node: Json | null, into: (name: string, value: unknown) => void) => {
+  const collectTree = (node: PdfDict | null, into: (name: string, value: unknown) => void) => {
     if (!node) return;
     const names = lookup(node["/Names"]);
     if (Array.isArray(names))
       for (let i = 0; i + 1 < names.length; i += 2) into(decodeString(names[i]) ?? String(names[i]), names[i + 1]);
     const kids = lookup(node["/Kids"]);
-    if (Array.isArray(kids)) for (const k of kids) collectTree(lookup(k), into);
+    if (Array.isArray(kids)) for (const k of kids) collectTree(dictOf(k), into);
   };
-  const nameDict = lookup(catalog?.["/Names"]);
-  collectTree(lookup(nameDict?.["/Dests"]), (name, value) => {
+  const nameDict = dictOf(catalog?.["/Names"]);
+  collectTree(dictOf(nameDict?.["/Dests"]), (name, value) => {
     namedDests[name] = pageOf(destArray(value)?.[0]);
   });
   const oldDests = lookup(catalog?.["/Dests"]);
@@ -89,17 +111,17 @@ export function pdfStructure(file: string, password?: string): PdfStructure {
     for (const [k, v] of Object.entries(oldDests)) namedDests[k.slice(1)] = pageOf(destArray(v)?.[0]);
 
   /** The page an outline item or link points at (/Dest, or a GoTo action's /D; named destinations resolved), null for none; undefined when it has no destination. */
-  const targetOf = (dict: Json): number | null | undefined => {
-    const action = lookup(dict["/A"]);
+  const targetOf = (dict: PdfDict): number | null | undefined => {
+    const action = dictOf(dict["/A"]);
     const dest = dict["/Dest"] ?? (action?.["/S"] === "/GoTo" ? action["/D"] : undefined);
     if (dest === undefined) return undefined;
     const named = typeof dest === "string" && !/ R$/.test(dest) ? (decodeString(dest) ?? dest) : undefined;
     return named !== undefined ? (namedDests[named] ?? null) : pageOf(destArray(dest)?.[0]);
   };
   const outlines: OutlineItem[] = [];
-  const walk = (items: Json[], depth: number) => {
+  const walk = (items: QpdfOutline[], depth: number) => {
     for (const o of items) {
-      const dict = lookup(o.object) ?? {};
+      const dict = dictOf(o.object) ?? {};
       outlines.push({ title: decodeString(dict["/Title"]) ?? o.title, page: targetOf(dict) ?? null, depth });
       walk(o.kids, depth + 1);
     }
@@ -109,12 +131,12 @@ export function pdfStructure(file: string, password?: string): PdfStructure {
   const annotations: string[][] = [];
   const links: [number, number][] = [];
   let danglingLinks = 0;
-  json.pages.forEach((p: Json, i: number) => {
+  json.pages.forEach((p, i) => {
     const kinds: string[] = [];
-    const annots = lookup(lookup(p.object)?.["/Annots"]);
+    const annots = lookup(dictOf(p.object)?.["/Annots"]);
     for (const a of Array.isArray(annots) ? annots : []) {
-      const dict = lookup(a) ?? {};
-      kinds.push(dict["/Subtype"]);
+      const dict = dictOf(a) ?? {};
+      kinds.push(dict["/Subtype"] as string);
       if (dict["/Subtype"] !== "/Link") continue;
       const target = targetOf(dict);
       if (target === undefined) continue;
@@ -124,7 +146,7 @@ export function pdfStructure(file: string, password?: string): PdfStructure {
     annotations.push(kinds);
   });
 
-  const fields = (json.acroform?.fields ?? []).map((f: Json) => ({
+  const fields = (json.acroform?.fields ?? []).map((f) => ({
     name: f.fullname,
     type: f.fieldtype,
     value: f.value,
@@ -132,7 +154,7 @@ export function pdfStructure(file: string, password?: string): PdfStructure {
   }));
   let pageObjects = 0;
   for (const o of Object.values(objects)) {
-    const v = (o.value ?? o.stream?.dict) as Json | undefined;
+    const v = (o.value ?? o.stream?.dict) as PdfDict | undefined;
     if (v && typeof v === "object" && v["/Type"] === "/Page") pageObjects++;
   }
   return {

@@ -1,5 +1,6 @@
 /** The cost meter (issue 20): bindings wrapped by `metered` count the billed operations by their billing class. */
 import { describe, expect, it } from "vitest";
+import type { Env, TaskMessage } from "../../src/env";
 import { metered, readMeter } from "../../src/meter/meter";
 
 const fakeBucket = () => ({
@@ -13,7 +14,7 @@ const fakeNamespace = () => ({ getByName: (name: string) => ({ name, greet: asyn
 
 describe("cost meter", () => {
   it("is off unless METER is on: the env is returned as is", () => {
-    const env = { FILES: fakeBucket() } as any;
+    const env = { FILES: fakeBucket() } as unknown as Env; // fakes of the bindings metered wraps
     expect(metered(env)).toBe(env);
   });
 
@@ -26,15 +27,15 @@ describe("cost meter", () => {
       JOBS: fakeNamespace(),
       ACCOUNTS: fakeNamespace(),
       EVENTS: fakeNamespace(),
-    } as any);
+    } as unknown as Env);
     await env.FILES.put("k", "v");
     await env.FILES.delete("k");
     await env.FILES.get("k");
     await env.FILES.head("k");
     await env.FILES.list();
-    await env.TASKS.sendBatch([{ body: 1 }, { body: 2 }] as any);
+    await env.TASKS.sendBatch([{ body: 1 }, { body: 2 }] as unknown as MessageSendRequest<TaskMessage>[]); // counted, not read
     await env.TASKS.send({ jobId: "j", taskId: "t" });
-    const stub = env.JOBS.getByName("a") as any;
+    const stub = env.JOBS.getByName("a") as unknown as ReturnType<ReturnType<typeof fakeNamespace>["getByName"]>;
     expect(await stub.greet("x")).toBe("hi x");
     expect(stub.name).toBe("a");
     // class A: put and list; class B: get and head; the delete is none: R2 pricing lists DeleteObject among its
@@ -54,7 +55,7 @@ describe("cost meter", () => {
       JOBS: fakeNamespace(),
       ACCOUNTS: fakeNamespace(),
       EVENTS: fakeNamespace(),
-    } as any);
+    } as unknown as Env);
     await env.FILES.delete("k");
     await env.FILES.delete(["a", "b"]);
     expect(deleted).toEqual(["k", ["a", "b"]]);

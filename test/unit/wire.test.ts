@@ -13,7 +13,11 @@ describe("engine RPC wire", () => {
       n: 4,
       nested: { list: [big.subarray(0, 5)] },
     };
-    const wire = toWire(value) as any;
+    // the value on the wire, as read here: the large array a `{ $stream, length }`, the small one as it was
+    const wire = toWire(value) as {
+      outputs: { data: { $stream: ReadableStream<Uint8Array>; length: number } }[];
+      small: Uint8Array;
+    };
     expect(wire.outputs[0].data.$stream).toBeInstanceOf(ReadableStream);
     expect(wire.outputs[0].data.length).toBe(big.byteLength);
     expect(wire.small).toBe(small);

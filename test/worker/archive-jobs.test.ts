@@ -8,14 +8,14 @@
  */
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { api, createJob, taskByName, waitJob } from "./helpers";
+import { type ApiOperation, api, createJob, taskByName, waitJob } from "./helpers";
 
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 const text = (s: string) => ({ operation: "import/base64", file: b64(strToU8(s)) });
 
 async function download(url: string): Promise<Uint8Array> {
   const { exports } = await import("cloudflare:workers");
-  return new Uint8Array(await (await (exports as any).default.fetch(url)).arrayBuffer());
+  return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
 describe("archive and extraction with the 7-Zip engine Worker", () => {
@@ -56,12 +56,12 @@ describe("archive and extraction with the 7-Zip engine Worker", () => {
     const done = await waitJob(job.id);
     const files = taskByName(done, "files");
     expect(files.status, JSON.stringify(files)).toBe("finished");
-    expect(files.result.files.map((f: any) => [f.filename, f.size])).toEqual([
+    expect(files.result.files.map((f) => [f.filename, f.size])).toEqual([
       ["a.txt", 1],
       ["b.txt", 2],
       ["b-2.txt", 2],
     ]);
-    expect(files.result.members.map((m: any) => [m.path, m.filename])).toEqual([
+    expect(files.result.members.map((m) => [m.path, m.filename])).toEqual([
       ["docs/a.txt", "a.txt"],
       ["docs/b.txt", "b.txt"],
       ["b.txt", "b-2.txt"],
@@ -121,8 +121,8 @@ describe("archive and extraction with the 7-Zip engine Worker", () => {
     });
     expect(tar.status).toBe(422);
     expect(JSON.stringify(tar.json)).toMatch(/password: parameter not supported by archive/);
-    const ops = await api("GET", "/v2/operations?filter[operation]=archive");
-    expect(ops.json.data.map((o: any) => o.output_format).sort()).toEqual([
+    const ops = await api<ApiOperation[]>("GET", "/v2/operations?filter[operation]=archive");
+    expect(ops.json.data.map((o) => o.output_format).sort()).toEqual([
       "7z",
       "tar",
       "tar.bz2",
@@ -131,7 +131,7 @@ describe("archive and extraction with the 7-Zip engine Worker", () => {
       "tgz",
       "zip",
     ]);
-    const ex = await api("GET", "/v2/operations?filter[operation]=convert&filter[input_format]=rar");
-    expect(ex.json.data.map((o: any) => o.output_format)).toContain("files");
+    const ex = await api<ApiOperation[]>("GET", "/v2/operations?filter[operation]=convert&filter[input_format]=rar");
+    expect(ex.json.data.map((o) => o.output_format)).toContain("files");
   });
 });

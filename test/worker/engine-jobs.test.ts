@@ -5,7 +5,7 @@
  * back; refusals by the engine come back as task errors with a code.
  */
 import { describe, expect, it } from "vitest";
-import { createJob, taskByName, waitJob } from "./helpers";
+import { type ApiJob, createJob, taskByName, waitJob } from "./helpers";
 import { bmpOf as bmp } from "../contract/engines.cases";
 
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
@@ -22,10 +22,10 @@ function jpegSize(b: Uint8Array): [number, number] {
   throw new Error("no SOF marker");
 }
 
-async function download(job: any, name = "out"): Promise<Uint8Array> {
+async function download(job: ApiJob, name = "out"): Promise<Uint8Array> {
   const url = taskByName(job, name).result.files[0].url as string;
   const { exports } = await import("cloudflare:workers");
-  return new Uint8Array(await (await (exports as any).default.fetch(url)).arrayBuffer());
+  return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
 describe("engine Workers behind the queue", () => {

@@ -21,7 +21,7 @@ describe("export/url archive_multiple_files", () => {
     expect(out.result.files).toHaveLength(1);
     expect(out.result.files[0].filename).toBe("archive.zip");
     const { exports } = await import("cloudflare:workers");
-    const res = await (exports as any).default.fetch(out.result.files[0].url);
+    const res = await exports.default.fetch(out.result.files[0].url);
     expect(res.status).toBe(200);
     const zip = new Uint8Array(await res.arrayBuffer());
     expect(zip.byteLength).toBe(out.result.files[0].size);
@@ -37,6 +37,6 @@ describe("export/url archive_multiple_files", () => {
       out: { operation: "export/url", input: "a", archive_multiple_files: true },
     });
     const out = taskByName(await waitJob(job.id), "out");
-    expect(out.result.files.map((f: any) => f.filename)).toEqual(["solo.txt"]);
+    expect(out.result.files.map((f) => f.filename)).toEqual(["solo.txt"]);
   });
 });

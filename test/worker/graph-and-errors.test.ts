@@ -3,7 +3,7 @@
  * authentication and tenant isolation, bad inputs — each a clear 4xx or a task error with a code.
  */
 import { describe, expect, it } from "vitest";
-import { api, createJob, KEY_B, taskByName, waitJob } from "./helpers";
+import { type ApiAnswer, api, createJob, KEY_B, taskByName, waitJob } from "./helpers";
 
 describe("authentication", () => {
   it("answers 401 with CloudConvert's body without or with a wrong key", async () => {
@@ -77,25 +77,25 @@ describe("job validation (422 before anything runs)", () => {
 
   it("refuses malformed JSON with 400 and a body", async () => {
     const { exports } = await import("cloudflare:workers");
-    const res = await (exports as any).default.fetch("http://example.com/v2/jobs", {
+    const res = await exports.default.fetch("http://example.com/v2/jobs", {
       method: "POST",
       headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
       body: "{not json",
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toContain("not valid JSON");
+    expect(((await res.json()) as ApiAnswer<unknown>).message).toContain("not valid JSON");
   });
 });
 
 describe("bodies nested without bound (issue 45: a parameter 50,000 deep answered 500)", () => {
   const post = async (path: string, body: string) => {
     const { exports } = await import("cloudflare:workers");
-    const res = await (exports as any).default.fetch(`http://example.com${path}`, {
+    const res = await exports.default.fetch(`http://example.com${path}`, {
       method: "POST",
       headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
       body,
     });
-    return { status: res.status, json: (await res.json()) as any };
+    return { status: res.status, json: (await res.json()) as ApiAnswer<unknown> };
   };
   const deep = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
 

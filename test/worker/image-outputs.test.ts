@@ -6,7 +6,7 @@
  * Adobe's file header "8BPS", height and width at bytes 14 and 18). HEIC output ends ENGINE_UNAVAILABLE.
  */
 import { describe, expect, it } from "vitest";
-import { api, createJob, taskByName, waitJob } from "./helpers";
+import { type ApiJob, type ApiOperation, api, createJob, taskByName, waitJob } from "./helpers";
 
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 
@@ -28,10 +28,10 @@ function bmp(w: number, h: number): Uint8Array {
   return b;
 }
 
-async function download(job: any, name: string): Promise<Uint8Array> {
+async function download(job: ApiJob, name: string): Promise<Uint8Array> {
   const url = taskByName(job, name).result.files[0].url as string;
   const { exports } = await import("cloudflare:workers");
-  return new Uint8Array(await (await (exports as any).default.fetch(url)).arrayBuffer());
+  return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
 const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) >>> 0) + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]);
@@ -39,21 +39,22 @@ const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) >>> 0) + ((b[o + 1] <<
 describe("image outputs in the Worker without the native engine", () => {
   it("the catalogue lists convert to jxl and psd on imagemagick, and no heic output", async () => {
     const rows = async (out: string) =>
-      (await api("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, { key: null })).json
-        .data;
+      (
+        await api<ApiOperation[]>("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, {
+          key: null,
+        })
+      ).json.data;
     const jxl = await rows("jxl");
-    expect(new Set(jxl.map((r: any) => r.engine))).toEqual(new Set(["imagemagick"]));
-    expect(jxl.map((r: any) => r.input_format)).toContain("png");
+    expect(new Set(jxl.map((r) => r.engine))).toEqual(new Set(["imagemagick"]));
+    expect(jxl.map((r) => r.input_format)).toContain("png");
     // image → psd is the image engine's; svg → psd is resvg's first (issue 33: it draws, ImageMagick encodes);
     // pdf → psd (issue 32) is PDFium's page re-encoded by the image engine
     const psd = await rows("psd");
     expect(
-      new Set(psd.filter((r: any) => r.input_format !== "svg" && r.input_format !== "pdf").map((r: any) => r.engine)),
+      new Set(psd.filter((r) => r.input_format !== "svg" && r.input_format !== "pdf").map((r) => r.engine)),
     ).toEqual(new Set(["imagemagick"]));
-    expect(psd.filter((r: any) => r.input_format === "svg").map((r: any) => r.engine)).toContain("resvg");
-    expect(new Set(psd.filter((r: any) => r.input_format === "pdf").map((r: any) => r.engine))).toEqual(
-      new Set(["pdfium"]),
-    );
+    expect(psd.filter((r) => r.input_format === "svg").map((r) => r.engine)).toContain("resvg");
+    expect(new Set(psd.filter((r) => r.input_format === "pdf").map((r) => r.engine))).toEqual(new Set(["pdfium"]));
     expect(await rows("heic")).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import { DELIVERY_MS, LEASE_MS } from "../../src/runner/host";
 import { Db } from "../../src/storage/sql";
 import { api, createJob, waitJob } from "./helpers";
 
-const jobDo = (id: string) => (env as any).JOBS.getByName(id);
+const jobDo = (id: string) => env.JOBS.getByName(id);
 
 /** A fresh object holding one job with one queue task `t` (a convert with no inputs, so it is ready at once). */
 async function withMachine(fn: (m: JobMachine) => void): Promise<void> {
@@ -104,13 +104,13 @@ describe("concurrent actions on one task", () => {
       b: { operation: "export/url", archive_multiple_files: true, input: "a" },
     });
     const done = await waitJob(job.id);
-    const b = done.tasks.find((t: any) => t.name === "b");
+    const b = done.tasks.find((t) => t.name === "b")!;
     const answers = await Promise.all(Array.from({ length: 10 }, () => api("POST", `/v2/tasks/${b.id}/retry`)));
     expect(answers.filter((r) => r.status === 201 || r.status === 200)).toHaveLength(1);
     expect(answers.filter((r) => r.status === 422)).toHaveLength(9);
     const after = await waitJob(job.id);
     expect(after.status).toBe("finished");
-    expect(after.tasks.filter((t: any) => t.status !== "finished")).toEqual([]);
+    expect(after.tasks.filter((t) => t.status !== "finished")).toEqual([]);
     expect(after.tasks).toHaveLength(3);
   });
 });

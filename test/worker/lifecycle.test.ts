@@ -4,13 +4,13 @@
  */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createJob, KEY_A, taskByName, waitJob } from "./helpers";
+import { type ApiJob, type ApiOperation, type ApiTask, api, createJob, KEY_A, taskByName, waitJob } from "./helpers";
 import { signFileUrl, uploadSignature } from "../../src/security/signing";
 
 /** URL_SIGNING_SECRET of the worker test project (vitest.config.mts). */
 const SECRET = "test-signing-secret";
 
-const jobDo = (id: string) => (env as any).JOBS.getByName(id);
+const jobDo = (id: string) => env.JOBS.getByName(id);
 
 describe("timers through the alarm", () => {
   it("ends a task over its timeout with TIMEOUT, and its dependents with INPUT_TASK_FAILED", async () => {
@@ -24,7 +24,7 @@ describe("timers through the alarm", () => {
     expect(at).not.toBeNull();
     expect(at! - created).toBeLessThanOrEqual(1_000);
     // wait for the task's end itself: once the alarm is due it is run (workerd may also have run it), polled up to 15 s
-    const ended = (d: any) => taskByName(d, "up").status === "error";
+    const ended = (d: ApiJob) => taskByName(d, "up").status === "error";
     let done = (await api("GET", `/v2/jobs/${job.id}`)).json.data;
     for (const deadline = Date.now() + 15_000; !ended(done) && Date.now() < deadline;) {
       if (Date.now() >= at!) await runDurableObjectAlarm(jobDo(job.id));
@@ -33,7 +33,7 @@ describe("timers through the alarm", () => {
     }
     // not ended before its deadline (whole seconds, as the API shows them: truncation keeps a gap of ≥ 1 s at ≥ 1)
     const up = taskByName(done, "up");
-    expect(Date.parse(up.ended_at) - Date.parse(up.created_at)).toBeGreaterThanOrEqual(1_000);
+    expect(Date.parse(up.ended_at!) - Date.parse(up.created_at)).toBeGreaterThanOrEqual(1_000);
     expect(done.status).toBe("error");
     expect(taskByName(done, "up")).toMatchObject({ status: "error", code: "TIMEOUT" });
     expect(taskByName(done, "out").code).toBe("INPUT_TASK_FAILED");
@@ -60,13 +60,13 @@ describe("task actions", () => {
     const job = await createJob({ in: { operation: "import/url", url: "http://localhost/x.png" } });
     const done = await waitJob(job.id);
     const failed = taskByName(done, "in");
-    const r = await api("POST", `/v2/tasks/${failed.id}/retry`);
+    const r = await api<ApiTask>("POST", `/v2/tasks/${failed.id}/retry`);
     expect(r.status).toBe(201);
     expect(r.json.data).toMatchObject({ retry_of_task_id: failed.id, copy_of_task_id: failed.id, name: "in" });
-    const waited = (await api("GET", `/sync/v2/tasks/${r.json.data.id}`)).json.data;
+    const waited = (await api<ApiTask>("GET", `/sync/v2/tasks/${r.json.data.id}`)).json.data;
     expect(waited.code).toBe("IMPORT_FORBIDDEN");
-    const withRetries = (await api("GET", `/v2/tasks/${failed.id}?include=retries`)).json.data;
-    expect(withRetries.retries.map((t: any) => t.id)).toEqual([r.json.data.id]);
+    const withRetries = (await api<ApiTask>("GET", `/v2/tasks/${failed.id}?include=retries`)).json.data;
+    expect(withRetries.retries.map((t) => t.id)).toEqual([r.json.data.id]);
   });
 
   it("a storage task that ends keeps no credentials, so it is not retried (issue 35)", async () => {
@@ -99,12 +99,14 @@ describe("task actions", () => {
   });
 
   it("runs standalone tasks with job_id null and input by task id", async () => {
-    const raw = await api("POST", "/v2/import/raw", { body: { file: "standalone", filename: "s.txt", name: null } });
+    const raw = await api<ApiTask>("POST", "/v2/import/raw", {
+      body: { file: "standalone", filename: "s.txt", name: null },
+    });
     expect(raw.status).toBe(201);
     expect(raw.json.data).toMatchObject({ job_id: null, status: "finished", operation: "import/raw" });
-    const exp = await api("POST", "/v2/export/url", { body: { input: raw.json.data.id } });
+    const exp = await api<ApiTask>("POST", "/v2/export/url", { body: { input: raw.json.data.id } });
     expect(exp.status).toBe(201);
-    const done = (await api("GET", `/v2/tasks/${exp.json.data.id}/wait?include=depends_on_tasks`)).json.data;
+    const done = (await api<ApiTask>("GET", `/v2/tasks/${exp.json.data.id}/wait?include=depends_on_tasks`)).json.data;
     expect(done.status).toBe("finished");
     expect(done.depends_on_task_ids).toEqual([raw.json.data.id]);
     expect(done.depends_on_tasks[0].id).toBe(raw.json.data.id);
@@ -115,19 +117,19 @@ describe("task actions", () => {
   });
 
   it("runs a standalone task once its standalone input, still waiting for an upload, finishes", async () => {
-    const up = (await api("POST", "/v2/import/upload")).json.data;
+    const up = (await api<ApiTask>("POST", "/v2/import/upload")).json.data;
     expect(up.status).toBe("waiting");
-    const exp = (await api("POST", "/v2/export/url", { body: { input: [up.id] } })).json.data;
+    const exp = (await api<ApiTask>("POST", "/v2/export/url", { body: { input: [up.id] } })).json.data;
     expect(exp.status).toBe("waiting");
     const fd = new FormData();
     for (const [k, v] of Object.entries(up.result.form.parameters)) fd.set(k, v as string);
     fd.set("file", new File(["late bytes"], "late.txt"));
     const { exports } = await import("cloudflare:workers");
-    expect((await (exports as any).default.fetch(up.result.form.url, { method: "POST", body: fd })).status).toBe(201);
-    const done = (await api("GET", `/sync/v2/tasks/${exp.id}`)).json.data;
+    expect((await exports.default.fetch(up.result.form.url, { method: "POST", body: fd })).status).toBe(201);
+    const done = (await api<ApiTask>("GET", `/sync/v2/tasks/${exp.id}`)).json.data;
     expect(done.status).toBe("finished");
     expect(done.result.files[0].filename).toBe("late.txt");
-    expect(await (await (exports as any).default.fetch(done.result.files[0].url)).text()).toBe("late bytes");
+    expect(await (await exports.default.fetch(done.result.files[0].url)).text()).toBe("late bytes");
   });
 
   it("answers 404 for an unknown standalone operation", async () => {
@@ -198,7 +200,7 @@ describe("uploads and downloads", () => {
 describe("sync host", () => {
   it("POST /sync/v2/jobs with redirect answers 302 to the exported file; GET /v2/jobs/{id}/wait answers 200 on error", async () => {
     const { exports } = await import("cloudflare:workers");
-    const res = await (exports as any).default.fetch("http://example.com/sync/v2/jobs", {
+    const res = await exports.default.fetch("http://example.com/sync/v2/jobs", {
       method: "POST",
       redirect: "manual",
       headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
@@ -211,7 +213,7 @@ describe("sync host", () => {
       }),
     });
     expect(res.status).toBe(302);
-    const file = await (exports as any).default.fetch(res.headers.get("location"));
+    const file = await exports.default.fetch(res.headers.get("location")!);
     expect(await file.text()).toBe("redirected");
     const failed = await createJob({ a: { operation: "import/url", url: "http://localhost/x" } });
     const waited = await api("GET", `/v2/jobs/${failed.id}/wait`);
@@ -224,12 +226,12 @@ describe("lists and catalogue", () => {
   it("paginates jobs with links and meta", async () => {
     for (let i = 0; i < 3; i++)
       await createJob({ a: { operation: "import/raw", file: "x", filename: "x.txt" } }, KEY_A, { tag: "paged" });
-    const p1 = (await api("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=1&filter[status]=")).json;
+    const p1 = (await api<ApiJob[]>("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=1&filter[status]=")).json;
     expect(p1.data.length).toBe(2);
     expect(p1.data[0].links.self).toContain("/v2/jobs/");
     expect(p1.links.next).toContain("page=2");
     expect(p1.meta).toMatchObject({ current_page: 1, per_page: 2, from: 1, to: 2 });
-    const p2 = (await api("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=2")).json;
+    const p2 = (await api<ApiJob[]>("GET", "/v2/jobs?filter[tag]=paged&per_page=2&page=2")).json;
     expect(p2.data.length).toBe(1);
     expect(p2.links.next).toBeNull();
   });
@@ -240,20 +242,24 @@ describe("lists and catalogue", () => {
       KEY_A,
       { tag: "tasks-list" },
     );
-    const all = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}`)).json;
-    expect(all.data.map((t: any) => t.name).sort()).toEqual(["a", "up"]);
-    const raw = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[operation]=import/raw`)).json.data;
-    expect(raw.map((t: any) => t.name)).toEqual(["a"]);
-    const waiting = (await api("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[status]=waiting`)).json.data;
-    expect(waiting.map((t: any) => t.name)).toEqual(["up"]);
+    const all = (await api<ApiTask[]>("GET", `/v2/tasks?filter[job_id]=${job.id}`)).json;
+    expect(all.data.map((t) => t.name).sort()).toEqual(["a", "up"]);
+    const raw = (await api<ApiTask[]>("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[operation]=import/raw`)).json
+      .data;
+    expect(raw.map((t) => t.name)).toEqual(["a"]);
+    const waiting = (await api<ApiTask[]>("GET", `/v2/tasks?filter[job_id]=${job.id}&filter[status]=waiting`)).json
+      .data;
+    expect(waiting.map((t) => t.name)).toEqual(["up"]);
     expect((await api("GET", `/v2/tasks?filter[job_id]=${job.id}`, { key: "test-key-b" })).json.data).toEqual([]);
   });
 
   it("generates the catalogue from the registry, with options", async () => {
-    const r = await api("GET", "/v2/operations?filter[operation]=import/url&include=options", { key: null });
+    const r = await api<ApiOperation[]>("GET", "/v2/operations?filter[operation]=import/url&include=options", {
+      key: null,
+    });
     expect(r.status).toBe(200);
     expect(r.json.data).toHaveLength(1);
-    expect(r.json.data[0].options.map((o: any) => o.name).sort()).toEqual(["filename", "headers", "url"]);
-    expect(r.json.data[0].options.find((o: any) => o.name === "headers").type).toBe("dictionary");
+    expect(r.json.data[0].options.map((o) => o.name).sort()).toEqual(["filename", "headers", "url"]);
+    expect(r.json.data[0].options.find((o) => o.name === "headers")!.type).toBe("dictionary");
   });
 });

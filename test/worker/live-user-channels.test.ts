@@ -10,7 +10,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createJob, taskByName, waitJob } from "./helpers";
+import { type ApiJob, api, createJob, taskByName, waitJob } from "./helpers";
 import { shardOf } from "../../src/account/index-shards";
 import type { LiveEvent } from "../../src/events/channels";
 import type { JobDO } from "../../durable-objects/job";
@@ -47,13 +47,13 @@ const waitingJob = () =>
   createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } }, KEY);
 
 /** Posts the upload of `job`'s task `up`: the job then finishes. */
-async function upload(job: any): Promise<void> {
+async function upload(job: ApiJob): Promise<void> {
   const form = taskByName(job, "up").result.form;
   const fd = new FormData();
   for (const [k, v] of Object.entries(form.parameters as Record<string, string>)) fd.set(k, v);
   fd.set("file", new File(["payload"], "p.txt"));
   const { exports } = await import("cloudflare:workers");
-  expect((await (exports as any).default.fetch(form.url, { method: "POST", body: fd })).status).toBe(201);
+  expect((await exports.default.fetch(form.url, { method: "POST", body: fd })).status).toBe(201);
 }
 
 /** The shard's record of `jobId`'s end has landed (the JobDO tells it after the job ended). */
@@ -170,7 +170,7 @@ describe("user channels subscribed while jobs run (issue 31)", () => {
       s.storage.sql
         .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'live'")
         .toArray()
-        .map((r: any) => r.name),
+        .map((r) => r.name),
     );
     expect(tables).toEqual([]);
     await endIndexed(done.id);

@@ -20,7 +20,8 @@ import worker from "../../src/index";
 import type { JobDO } from "../../durable-objects/job";
 import { MAX_ATTEMPTS } from "../../durable-objects/job/transitions";
 import { DELIVERY_MS, LEASE_MS, type TaskHost } from "../../src/runner/host";
-import { api, createJob, taskByName, waitJob } from "./helpers";
+import type { TaskMessage } from "../../src/env";
+import { type ApiJob, type ApiTask, api, createJob, taskByName, waitJob } from "./helpers";
 
 const jobDo = (id: string) => env.JOBS.getByName(id);
 
@@ -32,9 +33,16 @@ function dropQueue(sent: { body: unknown; delaySeconds?: number }[]) {
   };
 }
 
+/** The members of the live JobDO these tests replace: its clock, and its private queue and runner host. */
+interface JobInside {
+  clock: () => number;
+  dispatch: { queue: Queue<TaskMessage> | ReturnType<typeof dropQueue> };
+  asHost: TaskHost;
+}
+
 /** Runs `fn` on the live JobDO instance (its parts and clock) and its storage. */
-const onObject = <T>(jobId: string, fn: (o: any, state: DurableObjectState) => T | Promise<T>) =>
-  runInDurableObject<JobDO, T>(jobDo(jobId), fn);
+const onObject = <T>(jobId: string, fn: (o: JobInside, state: DurableObjectState) => T | Promise<T>) =>
+  runInDurableObject<JobDO, T>(jobDo(jobId), (o, state) => fn(o as unknown as JobInside, state));
 
 /** Moves the object's clock to real time + `ms`. */
 const skew = (jobId: string, ms: number) =>
@@ -60,7 +68,7 @@ async function jobWithLostDispatch(timeout?: number) {
     up: { operation: "import/upload" },
     out: { operation: "export/url", archive_multiple_files: true, input: "up", ...(timeout ? { timeout } : {}) },
   });
-  const sent: { body: any; delaySeconds?: number }[] = [];
+  const sent: { body: TaskMessage; delaySeconds?: number }[] = [];
   await onObject(job.id, (o) => {
     o.dispatch.queue = dropQueue(sent);
   });
@@ -69,13 +77,13 @@ async function jobWithLostDispatch(timeout?: number) {
   for (const [k, v] of Object.entries(form.parameters as Record<string, string>)) fd.set(k, v);
   fd.set("file", new File(["payload"], "p.txt"));
   const { exports } = await import("cloudflare:workers");
-  expect((await (exports as any).default.fetch(form.url, { method: "POST", body: fd })).status).toBe(201);
+  expect((await exports.default.fetch(form.url, { method: "POST", body: fd })).status).toBe(201);
   const outId = taskByName(job, "out").id;
   expect(sent.map((m) => m.body.taskId)).toEqual([outId]);
   return { job, outId, sent, stub: jobDo(job.id) as unknown as TaskHost }; // the JobDO as its runner sees it
 }
 
-const task = async (id: string) => (await api("GET", `/v2/tasks/${id}`)).json.data;
+const task = async (id: string) => (await api<ApiTask>("GET", `/v2/tasks/${id}`)).json.data;
 
 describe("leases, through the product's alarm", () => {
   it("a lost queue message: the lease lapses, the task is sent again as the same attempt, and it finishes", async () => {
@@ -181,16 +189,16 @@ describe("retention, through the product's alarm", () => {
     await fireArmedAlarm(job.id);
     expect((await api("GET", `/v2/jobs/${job.id}`)).status).toBe(404);
     expect((await api("GET", `/v2/tasks/${job.tasks[0].id}`)).status).toBe(404);
-    expect((await api("GET", "/v2/jobs")).json.data.map((j: any) => j.id)).not.toContain(job.id);
+    expect((await api<ApiJob[]>("GET", "/v2/jobs")).json.data.map((j) => j.id)).not.toContain(job.id);
     expect((await env.FILES.list({ prefix: `jobs/${job.id}/` })).objects.length).toBe(0);
   });
 });
 
 describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue hop, same guarantees", () => {
   /** A job of upload → plain export/url, with the queue swapped for `dropQueue(sent)` before the upload arrives. */
-  async function uploadThenExport(prepare?: (o: any) => void, awaitUpload = true) {
+  async function uploadThenExport(prepare?: (o: JobInside) => void, awaitUpload = true) {
     const job = await createJob({ up: { operation: "import/upload" }, out: { operation: "export/url", input: "up" } });
-    const sent: { body: any; delaySeconds?: number }[] = [];
+    const sent: { body: TaskMessage; delaySeconds?: number }[] = [];
     await onObject(job.id, (o) => {
       o.dispatch.queue = dropQueue(sent);
       prepare?.(o);
@@ -200,7 +208,7 @@ describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue ho
     for (const [k, v] of Object.entries(form.parameters as Record<string, string>)) fd.set(k, v);
     fd.set("file", new File(["payload"], "p.txt"));
     const { exports } = await import("cloudflare:workers");
-    const uploaded = (exports as any).default.fetch(form.url, { method: "POST", body: fd });
+    const uploaded = exports.default.fetch(form.url, { method: "POST", body: fd });
     if (awaitUpload) expect((await uploaded).status).toBe(201);
     return { job, sent, outId: taskByName(job, "out").id as string };
   }
@@ -218,7 +226,7 @@ describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue ho
     expect(r.json.data.status).toBe("finished");
     const url = taskByName(r.json.data, "b").result.files[0].url;
     const { exports } = await import("cloudflare:workers");
-    expect(await (await (exports as any).default.fetch(url)).text()).toBe("hi");
+    expect(await (await exports.default.fetch(url)).text()).toBe("hi");
   });
 
   it("an export/url made ready by an upload finishes without any queue message", async () => {
@@ -249,11 +257,11 @@ describe("inline tasks (issue 20): export/url runs inside the JobDO, no queue ho
     await skew(job.id, LEASE_MS + 1_000);
     await fireArmedAlarm(job.id);
     expect(sent.map((m) => m.body.taskId)).toEqual([outId]);
-    const batch = createMessageBatch("edge-convert-tasks", [
+    const batch = createMessageBatch<TaskMessage>("edge-convert-tasks", [
       { id: "m-inline", timestamp: new Date(), attempts: 1, body: sent[0].body },
     ]);
     const ctx = createExecutionContext();
-    await worker.queue(batch as any, env as any);
+    await worker.queue(batch, env);
     await getQueueResult(batch, ctx);
     expect(await task(outId)).toMatchObject({ status: "finished" });
     expect((await waitJob(job.id)).status).toBe("finished");

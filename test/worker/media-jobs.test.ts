@@ -9,14 +9,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { bmpOf, pngSize, wavOf as wav } from "../contract/engines.cases";
-import { createJob, taskByName, waitJob } from "./helpers";
+import { type ApiJob, createJob, taskByName, waitJob } from "./helpers";
 
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 
-async function download(job: any, name: string, index = 0): Promise<Uint8Array> {
+async function download(job: ApiJob, name: string, index = 0): Promise<Uint8Array> {
   const url = taskByName(job, name).result.files[index].url as string;
   const { exports } = await import("cloudflare:workers");
-  return new Uint8Array(await (await (exports as any).default.fetch(url)).arrayBuffer());
+  return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
 const hex = (b: Uint8Array, n = 4) => [...b.subarray(0, n)].map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -46,7 +46,7 @@ describe("the ffmpeg engine Worker behind the queue", () => {
       "ffmpeg -loop 1 -i /input/still/still.bmp -t 2 -r 10 -pix_fmt yuv420p /output/clip.mp4",
     );
     expect(clip.result.output).toContain("Stream #0:0 -> #0:0 (bmp (native) -> h264 (libx264))");
-    expect(clip.result.files.map((f: any) => f.filename)).toEqual(["clip.mp4"]);
+    expect(clip.result.files.map((f) => f.filename)).toEqual(["clip.mp4"]);
     expect(taskByName(done, "webm").result.files[0].filename).toBe("clip.webm");
     const webm = await download(done, "out", 0);
     expect(hex(webm)).toBe("1a45dfa3"); // EBML
@@ -78,7 +78,7 @@ describe("the ffmpeg engine Worker behind the queue", () => {
     const done = await waitJob(job.id);
     expect(taskByName(done, "conv")).toMatchObject({ status: "error", code: "OPEN_FAILED" });
     const { exports } = await import("cloudflare:workers");
-    const res = await (exports as any).default.fetch("http://example.com/v2/jobs", {
+    const res = await exports.default.fetch("http://example.com/v2/jobs", {
       method: "POST",
       headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
       body: JSON.stringify({

@@ -6,21 +6,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { pdfOf } from "../contract/engines.cases";
-import { api, createJob, taskByName, waitJob } from "./helpers";
+import { type ApiOperation, api, createJob, taskByName, waitJob } from "./helpers";
 
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 
 describe("without the native engine", () => {
   it("lists no native operation and no native engine in GET /v2/operations", async () => {
-    const all = await api("GET", "/v2/operations", { key: null });
-    const engines = new Set(all.json.data.map((o: any) => o.engine));
+    const all = await api<ApiOperation[]>("GET", "/v2/operations", { key: null });
+    const engines = new Set(all.json.data.map((o) => o.engine));
     for (const e of ["ghostscript", "qpdf", "libreoffice", "imagemagick-native", "native-command", "ffmpeg-native"])
       expect(engines.has(e), e).toBe(false);
-    const ops = new Set(all.json.data.map((o: any) => o.operation));
+    const ops = new Set(all.json.data.map((o) => o.operation));
     for (const op of ["pdf/a", "pdf/x"]) expect(ops.has(op)).toBe(false);
     expect(ops.has("pdf/rotate-pages")).toBe(true);
     // `command` remains, with ffmpeg in WebAssembly only (ImageMagick/GraphicsMagick command lines are native)
-    expect(new Set(all.json.data.filter((o: any) => o.operation === "command").map((o: any) => o.engine))).toEqual(
+    expect(new Set(all.json.data.filter((o) => o.operation === "command").map((o) => o.engine))).toEqual(
       new Set(["ffmpeg"]),
     );
     expect(all.json.links.next, "the whole catalogue fits the default page").toBeNull();

@@ -3,7 +3,7 @@
  * oversized and malformed bodies answer 4xx with the contract's body `{message, code}`.
  */
 import { describe, expect, it } from "vitest";
-import { api, createJob, waitJob } from "./helpers";
+import { type ApiAnswer, api, createJob, waitJob } from "./helpers";
 
 const ID = "00000000-0000-4000-8000-000000000000";
 
@@ -52,13 +52,13 @@ describe("bad input never answers 5xx", () => {
   it("refuses bodies over 16 MB with 413, and malformed JSON with 4xx", async () => {
     const { exports } = await import("cloudflare:workers");
     const huge = `{"tasks": {}, "tag": "${"x".repeat(17 * 1024 * 1024)}"}`;
-    const res = await (exports as any).default.fetch("http://example.com/v2/jobs", {
+    const res = await exports.default.fetch("http://example.com/v2/jobs", {
       method: "POST",
       headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
       body: huge,
     });
     expect(res.status).toBe(413);
-    expect((await res.json()).code).toBe("FILE_TOO_LARGE");
+    expect(((await res.json()) as ApiAnswer<unknown>).code).toBe("FILE_TOO_LARGE");
     const broken = await api("POST", "/v2/jobs", { body: undefined });
     expect(broken.status).toBeLessThan(500);
     for (const body of [
@@ -70,7 +70,7 @@ describe("bad input never answers 5xx", () => {
       '{"tasks": {"a": {"operation": 7}}}',
     ]) {
       const { exports: ex } = await import("cloudflare:workers");
-      const r = await (ex as any).default.fetch("http://example.com/v2/jobs", {
+      const r = await ex.default.fetch("http://example.com/v2/jobs", {
         method: "POST",
         headers: { authorization: "Bearer test-key-a", "content-type": "application/json" },
         body,

@@ -6,7 +6,7 @@
  * dictionaries (a subset of the Noto face named by its PostScript name, ISO 32000-1 §9.6.4).
  */
 import { describe, expect, it } from "vitest";
-import { b64, createJob, taskByName, waitJob, whiteBmp } from "./helpers";
+import { type ApiJob, b64, createJob, taskByName, waitJob, whiteBmp } from "./helpers";
 
 /** Dark pixels (all channels < 128) of a bottom-up 24/32-bit BMP inside the box [x0,x1)×[y0,y1) (y from the top). */
 function darkPixels(bmp: Uint8Array, x0: number, y0: number, x1: number, y1: number): number {
@@ -45,10 +45,10 @@ function blankPdf(): string {
   return out + `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
 }
 
-async function download(job: any, name: string): Promise<Uint8Array> {
+async function download(job: ApiJob, name: string): Promise<Uint8Array> {
   const url = taskByName(job, name).result.files[0].url as string;
   const { exports } = await import("cloudflare:workers");
-  return new Uint8Array(await (await (exports as any).default.fetch(url)).arrayBuffer());
+  return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
 describe("watermark text in Korean and Chinese through the fonts Worker", () => {

@@ -4,7 +4,7 @@
  */
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, createJob, waitJob } from "./helpers";
+import { type ApiJob, api, createJob, waitJob } from "./helpers";
 import type { AccountDO } from "../../durable-objects/account";
 
 const calls: { url: string; body: string; signature: string | null }[] = [];
@@ -68,15 +68,27 @@ async function armedAlarm(): Promise<number> {
 
 /** Moves the AccountDO's clock to real time + `ms`. */
 const setAccountClock = async (ms: number) =>
-  (await import("cloudflare:test")).runInDurableObject<AccountDO, void>(account(), (o: any) => {
+  (await import("cloudflare:test")).runInDurableObject<AccountDO, void>(account(), (o) => {
     o.clock = () => Date.now() + ms;
   });
 
 /** Credits the user has left per GET /v2/users/me (an allowance minus what the 16 index shards counted). */
-const creditsLeft = async (): Promise<number> => (await api("GET", "/v2/users/me")).json.data.credits;
+const creditsLeft = async (): Promise<number> => (await api<ApiUser>("GET", "/v2/users/me")).json.data.credits;
+
+/** GET /v2/users/me, the fields read here. */
+interface ApiUser {
+  credits: number;
+  webhook_signing_secret: string;
+}
+
+/** A webhook as GET /v2/users/me/webhooks lists it, the fields read here. */
+interface ApiWebhook {
+  id: string;
+  disabled: boolean;
+}
 
 /** The credits of a job's tasks as its result shows them. */
-const creditsOf = (job: any): number => job.tasks.reduce((n: number, t: any) => n + t.credits, 0);
+const creditsOf = (job: ApiJob): number => job.tasks.reduce((n: number, t) => n + (t.credits ?? 0), 0);
 
 /**
  * GET /v2/users/me's credits once they differ from `from` (and equal `target` when given), polled for up to
@@ -107,13 +119,13 @@ describe("webhooks", () => {
     expect(body.event).toBe("job.finished");
     expect(body.job.id).toBe(job.id);
     expect(body.job.tasks[0].status).toBe("finished");
-    const secret = (await api("GET", "/v2/users/me")).json.data.webhook_signing_secret;
+    const secret = (await api<ApiUser>("GET", "/v2/users/me")).json.data.webhook_signing_secret;
     expect(mine[0].signature).toBe(await hmac(secret, mine[0].body));
   });
 
   it("retries a failing delivery at the product's back-off (2 s, 15 s, 60 s), then marks the webhook failing", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", {
+    const created = await api<ApiWebhook>("POST", "/v2/webhooks", {
       body: { url: "https://hooks.example.org/flaky", events: ["job.failed"] },
     });
     answer = 503;
@@ -135,14 +147,16 @@ describe("webhooks", () => {
       await setAccountClock(skew);
     }
     expect(await armedAlarmOrNull()).toBeNull(); // nothing left to deliver
-    const hook = (await api("GET", "/v2/users/me/webhooks")).json.data.find((h: any) => h.id === created.json.data.id);
+    const hook = (await api<ApiWebhook[]>("GET", "/v2/users/me/webhooks")).json.data.find(
+      (h) => h.id === created.json.data.id,
+    );
     expect(hook).toMatchObject({ failing: true, disabled: false });
     await api("DELETE", `/v2/webhooks/${created.json.data.id}`);
   });
 
   it("410 Gone disables an account webhook at once", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", {
+    const created = await api<ApiWebhook>("POST", "/v2/webhooks", {
       body: { url: "https://hooks.example.org/gone", events: ["job.failed"] },
     });
     answer = 410;
@@ -151,15 +165,15 @@ describe("webhooks", () => {
     await armedAlarm();
     await runDurableObjectAlarm(account());
     expect(calls.filter((c) => c.url.endsWith("/gone")).length).toBe(1);
-    const hooks = (await api("GET", "/v2/users/me/webhooks")).json.data;
-    expect(hooks.find((h: any) => h.id === created.json.data.id).disabled).toBe(true);
+    const hooks = (await api<ApiWebhook[]>("GET", "/v2/users/me/webhooks")).json.data;
+    expect(hooks.find((h) => h.id === created.json.data.id)!.disabled).toBe(true);
     expect(await armedAlarmOrNull()).toBeNull(); // no retry after 410
     expect((await api("DELETE", `/v2/webhooks/${created.json.data.id}`)).status).toBe(204);
   });
 
   it("sends job.finished once and counts credits once when the JobDO delivers its notice again", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", {
+    const created = await api<ApiWebhook>("POST", "/v2/webhooks", {
       body: { url: "https://hooks.example.org/once", events: ["job.finished"] },
     });
     const before = await creditsLeft();
@@ -171,7 +185,7 @@ describe("webhooks", () => {
     const done = await waitJob(job.id);
     expect(done.status).toBe("finished");
     // the tasks' own credits (contract §7: an import is free, an archive costs 1) are what the user pays
-    expect(Object.fromEntries(done.tasks.map((t: any) => [t.name, t.credits]))).toEqual({ a: 0, z: 1, t: 1 });
+    expect(Object.fromEntries(done.tasks.map((t) => [t.name, t.credits]))).toEqual({ a: 0, z: 1, t: 1 });
     const cost = creditsOf(done);
     await armedAlarm();
     await runDurableObjectAlarm(account());
@@ -179,7 +193,7 @@ describe("webhooks", () => {
     const { runInDurableObject } = await import("cloudflare:test");
     // The job's index shard (src/account/index-shards.ts) takes the same notice again.
     const shard = env.ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
-    await runInDurableObject<AccountDO, void>(shard, async (instance: any, state: DurableObjectState) => {
+    await runInDurableObject<AccountDO, void>(shard, async (instance: AccountDO, state: DurableObjectState) => {
       const endedAt = Number(state.storage.sql.exec("SELECT ended_at FROM jobs WHERE id = ?", job.id).one().ended_at);
       await instance.jobEnded({
         user: "alice",
@@ -198,10 +212,10 @@ describe("webhooks", () => {
   });
 
   it("credits of jobs on several index shards add up in GET /v2/users/me, each counted by its own shard", async () => {
-    const shardUsed = (s: string) => (env as any).ACCOUNTS.getByName(`alice#${s}`).creditsUsed() as Promise<number>;
+    const shardUsed = (s: string) => env.ACCOUNTS.getByName(`alice#${s}`).creditsUsed() as Promise<number>;
     const before = await creditsLeft();
     const shardBefore = await Promise.all(Array.from({ length: 16 }, (_, n) => shardUsed(n.toString(16))));
-    const jobs: any[] = [];
+    const jobs: ApiJob[] = [];
     // job i costs i+1 credits (i+1 archives); jobs until three shards hold one (a job's shard is its id's last digit)
     for (let i = 0; new Set(jobs.map((j) => j.id.slice(-1))).size < 3; i++) {
       expect(i, "16 random job ids fell on fewer than 3 shards").toBeLessThan(16);
@@ -228,7 +242,7 @@ describe("webhooks", () => {
 
   it("sends job.created before job.finished for a job that ends inside its create (one registration carries both)", async () => {
     stubFetch();
-    const created = await api("POST", "/v2/webhooks", {
+    const created = await api<ApiWebhook>("POST", "/v2/webhooks", {
       body: { url: "https://hooks.example.org/order", events: ["job.created", "job.finished"] },
     });
     const job = await createJob({
@@ -244,7 +258,7 @@ describe("webhooks", () => {
     expect(mine[0].job.status).not.toBe("finished"); // job.created shows the job as created
     // the job's shard indexed its end and counted it; the JobDO has no notice left
     const { runInDurableObject } = await import("cloudflare:test");
-    const shard = (env as any).ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
+    const shard = env.ACCOUNTS.getByName(`alice#${job.id.slice(-1)}`);
     const row = await runInDurableObject(shard, (_o: unknown, st: DurableObjectState) =>
       st.storage.sql.exec("SELECT status, ended_at FROM jobs WHERE id = ?", job.id).one(),
     );
@@ -252,7 +266,7 @@ describe("webhooks", () => {
     expect(row.ended_at).not.toBeNull();
     // the end went with the registration: no notice row was ever written (the table is created by the first one)
     const noticeTable = await runInDurableObject(
-      (env as any).JOBS.getByName(job.id),
+      env.JOBS.getByName(job.id),
       (_o: unknown, st: DurableObjectState) =>
         st.storage.sql.exec("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'notice'").one().n,
     );

@@ -46,7 +46,7 @@ async function manage(conf: string, args: string[]): Promise<void> {
  * Calls Keystone's REST API with `token`; answers the parsed body (and the subject token of a login).
  * A 500 (SQLite's "database is locked" under the wsgiref server, §4.3) is tried again, at most 5 times.
  */
-async function api(base: string, method: string, path: string, body?: unknown, token?: string) {
+async function api<T>(base: string, method: string, path: string, body?: unknown, token?: string) {
   let r: Response;
   for (let attempt = 1; ; attempt++) {
     r = await fetch(`${base}/v3${path}`, {
@@ -59,12 +59,18 @@ async function api(base: string, method: string, path: string, body?: unknown, t
   }
   if (!r.ok) throw new Error(`Keystone ${method} ${path}: HTTP ${r.status} ${await r.text()}`);
   const text = await r.text();
-  return { json: (text ? JSON.parse(text) : {}) as any, subject: r.headers.get("x-subject-token") ?? "" };
+  // the body the caller reads ({} when empty)
+  return { json: (text ? JSON.parse(text) : {}) as T, subject: r.headers.get("x-subject-token") ?? "" };
+}
+
+/** A login's body, the part read: the token's service catalogue. */
+export interface KeystoneToken {
+  token: { catalog: { type: string; endpoints: { url: string }[] }[] };
 }
 
 /** Logs in with a password (scoped to `project` when given); answers the token and the body. */
 export async function keystoneLogin(authUrl: string, user: string, password: string, project?: string) {
-  const { json, subject } = await api(authUrl, "POST", "/auth/tokens", {
+  const { json, subject } = await api<KeystoneToken>(authUrl, "POST", "/auth/tokens", {
     auth: {
       identity: { methods: ["password"], password: { user: { name: user, domain: { id: "default" }, password } } },
       ...(project ? { scope: { project: { name: project, domain: { id: "default" } } } } : {}),
@@ -140,10 +146,16 @@ export async function startKeystoneSwift(swift: SwiftServers): Promise<KeystoneS
     await until(async () => (await fetch(`${authUrl}/v3`)).ok, 60_000, procs, "keystone");
     const admin = (await keystoneLogin(authUrl, "admin", ADMIN_PASSWORD, "admin")).token;
     const project = (
-      await api(authUrl, "POST", "/projects", { project: { name: "ccproject", domain_id: "default" } }, admin)
+      await api<{ project: { id: string } }>(
+        authUrl,
+        "POST",
+        "/projects",
+        { project: { name: "ccproject", domain_id: "default" } },
+        admin,
+      )
     ).json.project.id;
     const user = (
-      await api(
+      await api<{ user: { id: string } }>(
         authUrl,
         "POST",
         "/users",
@@ -151,7 +163,8 @@ export async function startKeystoneSwift(swift: SwiftServers): Promise<KeystoneS
         admin,
       )
     ).json.user.id;
-    const role = (await api(authUrl, "GET", "/roles?name=member", undefined, admin)).json.roles[0].id;
+    const role = (await api<{ roles: { id: string }[] }>(authUrl, "GET", "/roles?name=member", undefined, admin)).json
+      .roles[0]!.id;
     await api(authUrl, "PUT", `/projects/${project}/users/${user}/roles/${role}`, undefined, admin);
     const proxyConf = join(swift.etc, `proxy-keystone-${sPort}.conf`);
     const filters = commonFilters(swift.memcached);
