@@ -41,14 +41,16 @@ export const WRANGLER_CONFIGS = ["wrangler.toml", ...ENGINE_WORKERS.map((w) => w
 /**
  * A digest of the files a build reads: every regular file under `paths` (relative to the repository; folders walked,
  * node_modules and dot-folders skipped) by path and content, plus the lockfile (the packages' versions). Same sources →
- * same digest, so a build whose recorded digest matches is skipped.
+ * same digest, so a build whose recorded digest matches is skipped. `except`: paths under `paths` the build never reads.
  * @param {string[]} paths
+ * @param {string[]} [except]
  * @returns {string} hex SHA-256
  */
-export function sourceDigest(paths) {
+export function sourceDigest(paths, except = []) {
   const h = createHash("sha256");
+  const skipped = new Set(except.map((p) => join(ROOT, p)));
   const walk = (p) => {
-    if (!existsSync(p)) return;
+    if (!existsSync(p) || skipped.has(p)) return;
     if (statSync(p).isDirectory()) {
       for (const e of readdirSync(p).sort()) if (e !== "node_modules" && !e.startsWith(".")) walk(join(p, e));
       return;
@@ -62,10 +64,10 @@ export function sourceDigest(paths) {
 /**
  * Runs `build` unless `stampFile` records the digest of `paths` and every `outputs` path exists; records the digest
  * after a successful build. Returns true when it built.
- * @param {{ stampFile: string, paths: string[], outputs: string[], build: () => void }} o
+ * @param {{ stampFile: string, paths: string[], except?: string[], outputs: string[], build: () => void }} o
  */
-export function buildIfChanged({ stampFile, paths, outputs, build }) {
-  const digest = sourceDigest(paths);
+export function buildIfChanged({ stampFile, paths, except, outputs, build }) {
+  const digest = sourceDigest(paths, except);
   const fresh =
     existsSync(stampFile) && readFileSync(stampFile, "utf8") === digest && outputs.every((o) => existsSync(o));
   if (fresh) return false;
@@ -132,16 +134,33 @@ export function bundledEngineWorker(w) {
   };
 }
 
-/** Builds dist/browser/ (npm run build:browser) unless its sources are unchanged since the last build. Returns true when it built. */
+/**
+ * Builds dist/browser/ (npm run build:browser) and dist/console/ (npm run build:console, the console page's script and
+ * styles), the static assets the api Worker serves, each unless its sources are unchanged since its last build.
+ * Returns true when either was built.
+ */
 export function buildBrowserIfChanged() {
   const out = join(ROOT, "dist", "browser");
-  return buildIfChanged({
+  const browser = buildIfChanged({
     stampFile: join(ROOT, ".cache", "browser-sources"),
     paths: [...CODE_FOLDERS, "scripts/build-browser.mjs"],
+    // the browser build does not read the console (built below)
+    except: ["src/console"],
     outputs: [join(out, "sizes.json"), join(out, "worker.js")],
     build: () => {
       mkdirSync(join(ROOT, ".cache"), { recursive: true });
       execFileSync(process.execPath, [join(ROOT, "scripts", "build-browser.mjs"), "--quiet"], { stdio: "inherit" });
     },
   });
+  // the console imports only src/console (and types, erased): a change elsewhere does not rebuild it
+  const consoleBuilt = buildIfChanged({
+    stampFile: join(ROOT, ".cache", "console-sources"),
+    paths: ["src/console", "scripts/build-console.mjs"],
+    outputs: [join(ROOT, "dist", "console", "console.js"), join(ROOT, "dist", "console", "console.css")],
+    build: () => {
+      mkdirSync(join(ROOT, ".cache"), { recursive: true });
+      execFileSync(process.execPath, [join(ROOT, "scripts", "build-console.mjs")], { stdio: "inherit" });
+    },
+  });
+  return browser || consoleBuilt;
 }

@@ -62,8 +62,9 @@ async function startNative() {
 }
 
 const browser = setupBrowser({ xdgCacheHome: DEFAULT_XDG_CACHE_HOME });
-// the browser build (dist/browser/, served at /browser/ as static assets): wrangler needs the folder to exist. Rebuilt
-// when its sources changed since the last build (a digest check of ~60 ms otherwise).
+// the browser build (dist/browser/, served at /browser/ as static assets) and the console's script and styles
+// (dist/console/, at /console/): wrangler needs the folders to exist. Each rebuilt when its sources changed since its
+// last build (a digest check of ~60 ms otherwise).
 buildBrowserIfChanged();
 if (!browser.chromium)
   console.error(

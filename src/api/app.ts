@@ -29,12 +29,16 @@ export const app = new Hono<AppEnv>({ router: new PatternRouter() });
 /** The cost meter's counts (issue 20, meter/meter.ts), only where METER is "on"; `?reset=1` starts a new period. */
 app.get("/__meter", (c) => (meterOn(c.env) ? c.json(readMeter(c.req.query("reset") === "1")) : c.notFound()));
 
-/** The console page for browsers (src/console/index.html, a text module); JSON facts about the API for everything else. */
+/**
+ * The console page for browsers (src/console/index.html, a text module; its script and styles are static assets at
+ * /console/, scripts/build-console.mjs); JSON facts about the API for everything else. Its CSP allows no inline script
+ * or style: the page has neither (test/unit/console-page.test.ts).
+ */
 app.get("/", (c) => {
   if (/text\/html/.test(c.req.header("accept") ?? "")) {
     return c.html(CONSOLE_PAGE, 200, {
       "content-security-policy":
-        "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:",
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:",
       "x-frame-options": "DENY",
     });
   }

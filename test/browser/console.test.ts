@@ -40,12 +40,16 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A console page signed in with KEY, its default tasks' forms ready; page errors collected in `errors`. */
+/**
+ * A console page signed in with KEY, its default tasks' forms ready; page errors and Content-Security-Policy
+ * violations (the page's CSP allows no inline script or style) collected in `errors`.
+ */
 async function openConsole(width = 1280): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage();
   await page.setViewport({ width, height: 900 });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => void (/Content Security Policy/i.test(m.text()) && errors.push(m.text())));
   page.on("dialog", (d) => void d.accept());
   await page.goto(`${server.base}/`, { waitUntil: "load" });
   await page.type("#key", KEY);

@@ -9,7 +9,7 @@ import { startDevServer, type DevServer } from "./server";
 import { SERVER_CONFIGS, type ServerName } from "./servers";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // the api Worker serves dist/browser/ (npm start rebuilds it only when it is missing): current before any server starts
+  // the api Worker serves dist/browser/ and dist/console/ (npm start rebuilds them only when their sources changed): current before any server starts
   buildBrowserIfChanged();
   // the browser project's files use only the guarded server
   const names =

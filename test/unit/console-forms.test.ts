@@ -1,39 +1,22 @@
 /**
  * Issue 36: the console's option forms are generated from the catalogue (GET /v2/operations?include=options)
  * and /openapi.json, never hand-listed. Over every handler of the registry, the page's own form functions
- * (src/console/index.html between `forms:begin` and `forms:end`, evaluated as the browser does) build a
+ * (src/console/forms.ts, the module the page's script is bundled from) build a
  * field for each option, the defaults shown round-trip through the form's parsing and through the
  * API's validation (validateTaskParams, the oracle), and a value the form marks invalid before sending
  * is one the API refuses too (and a boundary value both accept).
  */
-import { readFileSync } from "node:fs";
-import { URL } from "node:url"; // Node's, as the global is at run time (this file is typed with the Workers' globals)
 import { describe, expect, it } from "vitest";
 import { optionsOf } from "../../src/api/options";
 import { openApiDocument } from "../../src/api/openapi";
+import * as page from "../../src/console/forms";
 import { HANDLERS } from "../../src/operations/registry";
 import { validateTaskParams } from "../../src/operations/validate";
 
-const HTML = readFileSync(new URL("../../src/console/index.html", import.meta.url), "utf8");
-const FORMS = HTML.slice(HTML.indexOf("/* forms:begin"), HTML.indexOf("/* forms:end */"));
-
-interface Field {
-  name: string;
-  type: string;
-  def: unknown;
-  values?: unknown[];
-  min?: number;
-  max?: number;
-}
-const page = new Function(`"use strict";\n${FORMS}\nreturn { fieldsOf, showValue, parseValue };`)() as {
-  fieldsOf(options: unknown[], props: Record<string, unknown>): Field[];
-  showValue(f: Field, v: unknown): string;
-  parseValue(f: Field, raw: string): { value?: unknown; error?: string };
-};
 const schemas = (openApiDocument() as { components: { schemas: Record<string, { properties?: object }> } }).components
   .schemas;
 const propsOf = (op: string) =>
-  (schemas[`Task_${op.replace(/[^a-z0-9]+/gi, "_")}`]?.properties ?? {}) as Record<string, unknown>;
+  (schemas[`Task_${op.replace(/[^a-z0-9]+/gi, "_")}`]?.properties ?? {}) as Record<string, { description?: string }>;
 /** The form types the page renders a control for (optionControl). */
 const RENDERED = new Set(["string", "boolean", "integer", "float", "enum", "dictionary", "array"]);
 
