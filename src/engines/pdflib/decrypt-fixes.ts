@@ -19,13 +19,13 @@
  */
 import {
   PDFArray,
-  PDFContext,
+  type PDFContext,
   PDFDict,
   PDFHexString,
   PDFName,
   PDFObjectParser,
   PDFRawStream,
-  PDFRef,
+  type PDFRef,
   PDFString,
   type PDFDocument,
 } from "@cantoo/pdf-lib";

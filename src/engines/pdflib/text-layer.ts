@@ -10,7 +10,15 @@
  * painted with it (mode 3), so no glyphs are needed. Widths are a constant 500/1000 em.
  */
 import type { TextLayerWord } from "../kinds/pdf";
-import { PDFArray, PDFDict, PDFName, PDFString, type PDFDocument, type PDFPage, type PDFRef } from "@cantoo/pdf-lib";
+import {
+  type PDFArray,
+  PDFDict,
+  PDFName,
+  PDFString,
+  type PDFDocument,
+  type PDFPage,
+  type PDFRef,
+} from "@cantoo/pdf-lib";
 
 /** One word in page-display points: origin bottom-left of the page as displayed (after /Rotate and the crop box), y up. */
 export type LayerWord = TextLayerWord;

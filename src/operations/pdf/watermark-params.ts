@@ -12,7 +12,7 @@
  * `font_name` maps to (Helvetica, Times, Courier families), other text in embedded Noto subsets,
  * bold when `font_name` says Bold. Images and video take the same schema (operations/watermark-params.ts).
  */
-import { z } from "zod";
+import { type z } from "zod";
 import { pagesParam, passwordParam } from "./common";
 import { checkPages } from "../../engines/kinds/pdf-pages";
 import { checkWatermarkSource, watermarkParams as sharedWatermarkParams } from "../watermark-params";
