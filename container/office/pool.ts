@@ -51,6 +51,19 @@ export const OFFICE_ERROR_CODES = [
 /** One of OFFICE_ERROR_CODES. */
 export type OfficeErrorCode = (typeof OFFICE_ERROR_CODES)[number];
 
+/** One line the UNO bridge (uno_bridge.py) writes: `{ready, message}` once, then `{id, ok, pages, fonts, files}` or
+ * `{id, ok: false, code, message}` per request; every field is checked where it is read. */
+interface BridgeLine {
+  ready?: unknown;
+  id?: unknown;
+  ok?: unknown;
+  code?: unknown;
+  message?: unknown;
+  pages?: unknown;
+  fonts?: unknown;
+  files?: unknown;
+}
+
 /**
  * Why a conversion failed. `code` is one of:
  * - INVALID_PASSWORD: the document is encrypted and no password, or a wrong one, was given;
@@ -509,9 +522,9 @@ export class OfficePool {
 
   private onBridgeLine(slot: Slot, gen: number, line: string, onReady: (err: OfficeError | null) => void): void {
     if (slot.gen !== gen) return;
-    let msg: any;
+    let msg: BridgeLine | null;
     try {
-      msg = JSON.parse(line);
+      msg = JSON.parse(line) as BridgeLine | null;
     } catch {
       slot.tail = (slot.tail + line + "\n").slice(-TAIL_BYTES);
       return;
@@ -553,8 +566,8 @@ export class OfficePool {
       const code =
         msg.code === "NOT_STARTED" || slot.graceTimer
           ? "ENGINE_CRASHED"
-          : OFFICE_ERROR_CODES.includes(msg.code)
-            ? msg.code
+          : OFFICE_ERROR_CODES.includes(msg.code as OfficeErrorCode)
+            ? (msg.code as OfficeErrorCode)
             : "CONVERT_FAILED";
       this.settle(job, new OfficeError(code, String(msg.message ?? code)));
     }
