@@ -8,7 +8,12 @@ import { pathSegment } from "../../native-protocol/command-args.ts";
 import { LocalFile } from "../../native-protocol/frame.ts";
 import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
 import type { Tool } from "../tools.ts";
-import type { NativeKind, NativeKindMethod, NativeKindRequests } from "../../native-protocol/kinds.ts";
+import type {
+  NativeKind,
+  NativeKindAnswer,
+  NativeKindMethod,
+  NativeKindRequests,
+} from "../../native-protocol/kinds.ts";
 
 /** A failure with a task error code (src/engines/errors.ts vocabulary); becomes {ok: false, error} on the wire. */
 export class NativeError extends Error {
@@ -35,10 +40,10 @@ export interface NativeCall {
 }
 
 /**
- * One method of a native engine: its kind's request for the method (native-protocol/kinds.ts) → result fields (merged
- * with ok/engineVersion), or throws NativeError.
+ * One method of a native engine: its kind's request for the method (native-protocol/kinds.ts) → its kind's answer
+ * fields (merged with ok/engineVersion), or throws NativeError.
  */
-export type NativeMethod<Req> = (request: Req, call: NativeCall) => Promise<Record<string, unknown>>;
+export type NativeMethod<Req, Answer = object> = (request: Req, call: NativeCall) => Promise<Answer>;
 
 /**
  * A native engine of kind `K`: its methods, each typed by its kind's request. A module under container/engines/
@@ -47,7 +52,7 @@ export type NativeMethod<Req> = (request: Req, call: NativeCall) => Promise<Reco
 export interface NativeEngineDef<K extends NativeKind = NativeKind> {
   kind: K;
   /** The methods it offers, some or all of its kind's (a missing one answers 404: the Worker routes elsewhere). */
-  methods: { [M in NativeKindMethod<K>]?: NativeMethod<NativeKindRequests[K][M]> };
+  methods: { [M in NativeKindMethod<K>]?: NativeMethod<NativeKindRequests[K][M], NativeKindAnswer<K, M>> };
   /**
    * Whether its methods take LocalFile parts (issue 35): the parts of a framed request (native-protocol/frame.ts)
    * are then written to the call's folder as they arrive and reach the method as LocalFiles where the buffered
