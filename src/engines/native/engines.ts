@@ -4,7 +4,13 @@
  * The rows, their kinds and their names on the wire: native-protocol/engines.ts.
  */
 import { NATIVE_ENGINES, wireName } from "../../../native-protocol/engines";
-import type { NativeKind, NativeKindMethod, NativeKindRequests } from "../../../native-protocol/kinds";
+import type { LocalFile, StreamedBytes } from "../../../native-protocol/frame";
+import type {
+  NativeKind,
+  NativeKindAnswer,
+  NativeKindMethod,
+  NativeKindRequests,
+} from "../../../native-protocol/kinds";
 import type { EngineKinds, KIND_METHODS } from "../kinds";
 import type { EngineInstances } from "../registry";
 import { nativeEngine, nativeRpc, type NativeTarget } from "./client";
@@ -29,16 +35,33 @@ type RequestOfKind<K extends NativeKind, M extends NativeKindMethod<K>> = M exte
     : false
   : false;
 
-/** Each native kind's methods and requests agree with the Worker's kind: true, or false naming none. */
+/** A native answer as the Worker reads it: a file the server streams from disk (LocalFile) arrives as a stream. */
+type AsRead<T> = { [P in keyof T]: Exclude<T[P], LocalFile> | (LocalFile extends T[P] ? StreamedBytes : never) };
+
+/** The fields of a successful answer of the Worker's kind `K` to method `M`. */
+type KindAnswer<K extends NativeKind, M> = M extends keyof EngineKinds[K]
+  ? NonNullable<EngineKinds[K][M]> extends (...args: never[]) => Promise<infer R>
+    ? Exclude<R, { ok: false }>
+    : never
+  : never;
+
+/** True when the Worker's kind `K` answers method `M` with every field the native engine answers, of its type. */
+type AnswerOfKind<K extends NativeKind, M extends NativeKindMethod<K>> = [KindAnswer<K, M>] extends [never]
+  ? false
+  : KindAnswer<K, M> extends AsRead<NativeKindAnswer<K, M>>
+    ? true
+    : false;
+
+/** Each native kind's methods, requests and answers agree with the Worker's kind: true, else false. */
 type KindsAgree = {
   [K in NativeKind]: MethodsOfKind<K> extends true
-    ? { [M in NativeKindMethod<K>]: RequestOfKind<K, M> }[NativeKindMethod<K>]
+    ? { [M in NativeKindMethod<K>]: RequestOfKind<K, M> extends true ? AnswerOfKind<K, M> : false }[NativeKindMethod<K>]
     : false;
 };
 /** Only `true` is a `true` (a false or boolean argument is a compile error). */
 type AllTrue<T extends true> = T;
 
-/** Every native kind's methods and requests agree with the Worker's kinds, checked at compile time. */
+/** Every native kind's methods, requests and answers agree with the Worker's kinds, checked at compile time. */
 export type NativeKindsAgree = AllTrue<KindsAgree[NativeKind]>;
 
 /**
