@@ -213,7 +213,7 @@ export const NATIVE_TOOL_OF: Record<string, readonly string[]> = Object.fromEntr
  */
 export function nativeRow<N extends NativeEngineName>(
   name: N,
-): { name: N; kind: NativeKindOf<N>; version: string; placement: "native" } {
+): { name: N; version: string; kind: NativeKindOf<N>; placement: "native" } {
   const row = NATIVE_ENGINES.find((r) => r.name === name)!;
-  return { name, kind: row.kind as NativeKindOf<N>, version: row.version, placement: "native" };
+  return { name, version: row.version, kind: row.kind as NativeKindOf<N>, placement: "native" };
 }
