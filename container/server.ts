@@ -18,50 +18,35 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { NativeError, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
-import { archiveNative } from "./engines/archive.ts";
-import { inkscapeCad } from "./engines/cad.ts";
-import { calibre } from "./engines/calibre.ts";
-import { command } from "./engines/command.ts";
-import { ffmpegNative } from "./engines/ffmpeg.ts";
-import { fonttools } from "./engines/fonts.ts";
-import { ghostscript } from "./engines/ghostscript.ts";
-import { inkscape } from "./engines/inkscape.ts";
-import { imagemagick } from "./engines/imagemagick.ts";
-import { libraw } from "./engines/libraw.ts";
-import { closeOfficePool, libreoffice } from "./engines/libreoffice.ts";
-import { pandocEngine } from "./engines/pandoc.ts";
-import { poppler } from "./engines/poppler.ts";
-import { djvulibre } from "./engines/djvulibre.ts";
-import { pdfDxf } from "./engines/pdf-dxf.ts";
-import { qpdfEngine } from "./engines/qpdf.ts";
-import { tesseractNative } from "./engines/tesseract.ts";
+import { NativeError, methodOf, type NativeCall, type NativeEngineDef } from "./engines/common.ts";
+import { closeOfficePool } from "./engines/libreoffice.ts";
+import { NATIVE_ENGINES, engineFile, wireName, type NativeEngineSpec } from "../native-protocol/engines.ts";
 import { DEADLINE_HEADER, pack, unpack, type Health } from "../native-protocol/wire.ts";
 import { FrameError } from "../native-protocol/frame.ts";
 import { BodyIdle, BodyTooLarge, isFramed, readFramed, sendFramed, withBytes } from "./framed.ts";
 import { DiskBudgetBusy, DiskBudgetTooSmall, diskBudgetOf, type Release } from "./disk-budget.ts";
 import { installHint, probeTools } from "./tools.ts";
 
-/** The engines served, by the name the Worker's engine table uses for their rows. */
-const ENGINES: Record<string, NativeEngineDef> = {
-  ghostscript,
-  qpdf: qpdfEngine,
-  libreoffice,
-  "imagemagick-native": imagemagick,
-  libraw,
-  command,
-  "ffmpeg-native": ffmpegNative,
-  "tesseract-native": tesseractNative,
-  fonttools,
-  calibre,
-  "inkscape-cad": inkscapeCad,
-  inkscape,
-  poppler,
-  pandoc: pandocEngine,
-  djvulibre,
-  "inkscape-pdf": pdfDxf,
-  "archive-native": archiveNative,
-};
+/** A native engine served: its row of native-protocol/engines.ts and its methods. */
+interface Served {
+  row: NativeEngineSpec;
+  def: NativeEngineDef;
+}
+
+/**
+ * Loads native engine `row`: the engine its file under engines/ default-exports.
+ * @throws Error when the file's engine is not of the row's kind
+ */
+async function load(row: NativeEngineSpec): Promise<Served> {
+  const mod = (await import(`./engines/${engineFile(row)}.ts`)) as { default?: NativeEngineDef };
+  const def = mod.default;
+  if (def?.kind !== row.kind)
+    throw new Error(`container/engines/${engineFile(row)}.ts: not a ${row.kind} engine (native-protocol/engines.ts)`);
+  return { row, def };
+}
+
+/** The engines served, by their name on the wire (native-protocol/engines.ts). */
+const ENGINES = new Map(await Promise.all(NATIVE_ENGINES.map(async (r) => [wireName(r), await load(r)] as const)));
 
 const env = process.env;
 const port = Number(env.PORT ?? 8080);
@@ -136,7 +121,7 @@ async function readMultipart(req: IncomingMessage, admit: (declared: number) => 
  * @throws DiskBudgetTooSmall | DiskBudgetBusy (refused by the disk budget) | BodyTooLarge | BodyIdle | FrameError |
  *   what reading a multipart body throws
  */
-async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function invoke({ row, def }: Served, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   res.on("close", () => !res.writableFinished && abort.abort());
   const asked = Number(req.headers[DEADLINE_HEADER]);
@@ -166,7 +151,8 @@ async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage
       signal: abort.signal,
       tools,
     };
-    const toolName = def.tool || String(body.engine ?? "");
+    // one tool: the engine's; several (the command engine): the one the request names
+    const toolName = row.tools.length === 1 ? row.tools[0]! : String(body.engine ?? "");
     const version = tools.get(toolName)?.version ?? "unavailable";
     let answer: unknown;
     try {
@@ -175,7 +161,7 @@ async function invoke(def: NativeEngineDef, method: string, req: IncomingMessage
           "ENGINE_UNAVAILABLE",
           `${toolName} is not installed in the native engine (${installHint(toolName)}).`,
         );
-      answer = { ok: true, engineVersion: version, ...(await def.methods[method]!(body, call)) };
+      answer = { ok: true, engineVersion: version, ...(await methodOf(def, method)!(body, call)) };
     } catch (err) {
       const e =
         err instanceof NativeError
@@ -219,12 +205,12 @@ const server = createServer((req, res) => {
     return;
   }
   const m = /^\/invoke\/([\w-]+)\/(\w+)$/.exec(url.pathname);
-  const def = m ? ENGINES[m[1]!] : undefined;
-  if (req.method !== "POST" || !m || !def?.methods[m[2]!])
+  const served = m ? ENGINES.get(m[1]!) : undefined;
+  if (req.method !== "POST" || !m || !served || !methodOf(served.def, m[2]!))
     return fail(404, `No such engine method: ${req.method} ${url.pathname}`);
   const limit = isFramed(req) ? maxStream : maxBody;
   if (Number(req.headers["content-length"] ?? 0) > limit) return fail(413, `Request body over ${limit} bytes.`);
-  invoke(def, m[2]!, req, res).catch((err) => {
+  invoke(served, m[2]!, req, res).catch((err) => {
     if (res.headersSent) return res.destroy();
     const refused = err instanceof DiskBudgetBusy || err instanceof DiskBudgetTooSmall;
     if (refused && !req.readableEnded) {

@@ -40,3 +40,20 @@ export const NATIVE_ARCHIVE_BUDGET = {
   ratioFloorBytes: 16 * 1024 * 1024,
   maxDictionaryBytes: 64 * 1024 * 1024,
 } as const;
+
+/** One native extraction request (the archive kind's ArchiveExtractRequest, as container/engines/archive.ts reads it). */
+export interface NativeArchiveExtractRequest {
+  input: { data: Uint8Array; filename: string };
+  format: NativeArchiveInput | (typeof TAR_LZO_INPUTS)[number];
+  password?: string;
+  repack?: NativeArchiveOutput;
+  level?: number;
+}
+
+/** One native create request (the archive kind's ArchiveCreateRequest, as container/engines/archive.ts reads it). */
+export interface NativeArchiveCreateRequest {
+  files: { name: string; data: Uint8Array }[];
+  format: NativeArchiveOutput;
+  password?: string;
+  level?: number;
+}

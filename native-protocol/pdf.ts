@@ -17,3 +17,15 @@ export interface PdfInput {
    */
   ppi?: number;
 }
+
+/** The native pdf methods' requests (container/engines/qpdf.ts, ghostscript.ts): what each reads of the pdf kind's. */
+export interface PdfRequests {
+  merge: { inputs: PdfInput[]; filename: string };
+  split: { input: PdfInput };
+  extract: { input: PdfInput; pages: string };
+  rotate: { input: PdfInput; rotation: number; pages?: string };
+  decrypt: { input: PdfInput };
+  pdfa: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } };
+  pdfx: { input: PdfInput; variant: string };
+  optimize: { input: PdfInput; profile?: string; flattenSignatures?: boolean };
+}

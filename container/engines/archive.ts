@@ -16,7 +16,8 @@ import { lstat, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   NATIVE_ARCHIVE_BUDGET as BUDGET,
-  type NativeArchiveInput,
+  type NativeArchiveCreateRequest,
+  type NativeArchiveExtractRequest,
   type NativeArchiveOutput,
 } from "../../native-protocol/archive.ts";
 import {
@@ -29,23 +30,6 @@ import {
 } from "../../native-protocol/archive-listing.ts";
 import type { ToolRun } from "../run.ts";
 import { NativeError, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
-
-/** One extraction request (the archive kind's ArchiveExtractRequest). */
-interface ExtractRequest {
-  input: { data: Uint8Array; filename: string };
-  format: NativeArchiveInput | "dmg" | "img" | "iso";
-  password?: string;
-  repack?: NativeArchiveOutput;
-  level?: number;
-}
-
-/** One create request (the archive kind's ArchiveCreateRequest). */
-interface CreateRequest {
-  files: { name: string; data: Uint8Array }[];
-  format: NativeArchiveOutput;
-  password?: string;
-  level?: number;
-}
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
 
@@ -281,7 +265,7 @@ async function pack(
 }
 
 /** The file name a tool is given for the input (lzop and rzip want their own extensions). */
-const INPUT_EXT: Record<ExtractRequest["format"], string> = {
+const INPUT_EXT: Record<NativeArchiveExtractRequest["format"], string> = {
   lz: "lz",
   lzo: "lzo",
   rz: "rz",
@@ -296,7 +280,7 @@ const INPUT_EXT: Record<ExtractRequest["format"], string> = {
 };
 
 /** Reads the archive into <work>/out; answers the listing's entries where it has one. */
-async function unpack(call: NativeCall, req: ExtractRequest, input: string, out: string) {
+async function unpack(call: NativeCall, req: NativeArchiveExtractRequest, input: string, out: string) {
   const name = req.input.filename;
   const bytes = req.input.data.byteLength;
   await mkdir(out, { recursive: true });
@@ -367,7 +351,7 @@ async function unpack(call: NativeCall, req: ExtractRequest, input: string, out:
 }
 
 /** extract: the members of the archive, or (repack) a new archive of them, paths kept. */
-async function extract(req: ExtractRequest, call: NativeCall) {
+async function extract(req: NativeArchiveExtractRequest, call: NativeCall) {
   const name = req.input.filename;
   if (!(req.format in INPUT_EXT))
     throw new NativeError("UNSUPPORTED", `The native archive engine does not read ${req.format}.`);
@@ -396,7 +380,7 @@ async function extract(req: ExtractRequest, call: NativeCall) {
 }
 
 /** create: one archive of the request's files (tar.lzo included). */
-async function create(req: CreateRequest, call: NativeCall) {
+async function create(req: NativeArchiveCreateRequest, call: NativeCall) {
   const total = req.files.reduce((n, f) => n + f.data.byteLength, 0);
   if (total > BUDGET.maxTotalBytes)
     throw new NativeError(
@@ -414,11 +398,13 @@ async function create(req: CreateRequest, call: NativeCall) {
 }
 
 /** The native archive engine (kind archive: create, extract, info); each format checks its own tool. */
-export const archiveNative: NativeEngineDef = {
-  tool: "7z",
+export const archiveNative = {
+  kind: "archive",
   methods: {
     extract,
     create,
     info: async () => ({ wasmMemoryBytes: 0 }),
   },
-};
+} satisfies NativeEngineDef<"archive">;
+
+export default archiveNative;

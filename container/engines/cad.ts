@@ -233,4 +233,6 @@ async function convert(req: CadRequest, call: NativeCall) {
 }
 
 /** The CAD engine (kind cad: convert). */
-export const inkscapeCad: NativeEngineDef = { tool: "inkscape-cad", methods: { convert } };
+export const inkscapeCad = { kind: "cad", methods: { convert } } satisfies NativeEngineDef<"cad">;
+
+export default inkscapeCad;

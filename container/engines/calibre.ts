@@ -236,4 +236,6 @@ async function convert(req: EbookRequest, call: NativeCall) {
 }
 
 /** The calibre engine (kind ebook: convert). */
-export const calibre: NativeEngineDef = { tool: "calibre", methods: { convert } };
+export const calibre = { kind: "ebook", methods: { convert } } satisfies NativeEngineDef<"ebook">;
+
+export default calibre;

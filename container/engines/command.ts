@@ -62,5 +62,7 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
   };
 }
 
-/** The command engine (kind command: run). `tool` is checked per request (imagemagick or graphicsmagick). */
-export const command: NativeEngineDef = { tool: "", methods: { run: runCommand } };
+/** The command engine (kind command: run); the request's `engine` names its tool (imagemagick or graphicsmagick). */
+export const command = { kind: "command", methods: { run: runCommand } } satisfies NativeEngineDef<"command">;
+
+export default command;

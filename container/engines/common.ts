@@ -8,6 +8,12 @@ import { pathSegment } from "../../native-protocol/command-args.ts";
 import { LocalFile } from "../../native-protocol/frame.ts";
 import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
 import type { Tool } from "../tools.ts";
+import type {
+  NativeKind,
+  NativeKindAnswer,
+  NativeKindMethod,
+  NativeKindRequests,
+} from "../../native-protocol/kinds.ts";
 
 /** A failure with a task error code (src/engines/errors.ts vocabulary); becomes {ok: false, error} on the wire. */
 export class NativeError extends Error {
@@ -33,19 +39,35 @@ export interface NativeCall {
   tools: Map<string, Tool>;
 }
 
-/** One method of a native engine: request → result fields (merged with ok/engineVersion), or throws NativeError. */
-export type NativeMethod = (request: any, call: NativeCall) => Promise<Record<string, unknown>>;
+/**
+ * One method of a native engine: its kind's request for the method (native-protocol/kinds.ts) → its kind's answer
+ * fields (merged with ok/engineVersion), or throws NativeError.
+ */
+export type NativeMethod<Req, Answer = object> = (request: Req, call: NativeCall) => Promise<Answer>;
 
-/** A native engine: the tool it needs and its methods by name (the Worker's kind interface, src/engines/kinds/). */
-export interface NativeEngineDef {
-  tool: string;
-  methods: Record<string, NativeMethod>;
+/**
+ * A native engine of kind `K`: its methods, each typed by its kind's request. A module under container/engines/
+ * default-exports one (`satisfies NativeEngineDef<"office">`), and native-protocol/engines.ts names its file and kind.
+ */
+export interface NativeEngineDef<K extends NativeKind = NativeKind> {
+  kind: K;
+  /** The methods it offers, some or all of its kind's (a missing one answers 404: the Worker routes elsewhere). */
+  methods: { [M in NativeKindMethod<K>]?: NativeMethod<NativeKindRequests[K][M], NativeKindAnswer<K, M>> };
   /**
    * Whether its methods take LocalFile parts (issue 35): the parts of a framed request (native-protocol/frame.ts)
    * are then written to the call's folder as they arrive and reach the method as LocalFiles where the buffered
    * wire gives bytes. Without it a framed request's parts are bytes, bounded by the in-memory body limit.
    */
   files?: boolean;
+}
+
+/**
+ * Method `name` of `def`, taking the request as it came off the wire: the server does not check a request's shape,
+ * the Worker's kind sent it (its methods and these are checked against one list, native-protocol/kinds.ts).
+ */
+export function methodOf(def: NativeEngineDef, name: string): NativeMethod<unknown> | undefined {
+  const methods: Partial<Record<string, NativeMethod<never>>> = def.methods;
+  return Object.hasOwn(methods, name) ? (methods[name] as NativeMethod<unknown> | undefined) : undefined;
 }
 
 /** The tool `name`, or ENGINE_UNAVAILABLE. */

@@ -102,4 +102,6 @@ async function convert(req: OfficeRequest, call: NativeCall) {
 }
 
 /** The DjVuLibre engine (kind office: convert djvu → pdf, png, jpg, djvu). */
-export const djvulibre: NativeEngineDef = { tool: "djvulibre", methods: { convert } };
+export const djvulibre = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+
+export default djvulibre;

@@ -215,8 +215,10 @@ async function runCommand(req: MediaCommandRequest, call: NativeCall) {
  * `run` (and `command`) as a LocalFile in the call's folder, and `run` answers its output as one, so a multi-GB video
  * is never held in memory. The Worker streams only `run`'s inputs; `command`'s stay within its in-memory budget.
  */
-export const ffmpegNative: NativeEngineDef = {
-  tool: "ffmpeg",
+export const ffmpegNative = {
+  kind: "media",
   methods: { run: runMedia, command: runCommand },
   files: true,
-};
+} satisfies NativeEngineDef<"media">;
+
+export default ffmpegNative;

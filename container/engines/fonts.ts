@@ -83,4 +83,6 @@ async function convert(req: FontRequest, call: NativeCall) {
 }
 
 /** The fontTools engine (kind font: convert). */
-export const fonttools: NativeEngineDef = { tool: "fonttools", methods: { convert } };
+export const fonttools = { kind: "font", methods: { convert } } satisfies NativeEngineDef<"font">;
+
+export default fonttools;

@@ -370,4 +370,6 @@ async function optimize(req: { input: PdfInput; profile?: string; flattenSignatu
 }
 
 /** The Ghostscript engine (kind pdf: pdfa, pdfx, optimize). */
-export const ghostscript: NativeEngineDef = { tool: "ghostscript", methods: { pdfa, pdfx, optimize } };
+export const ghostscript = { kind: "pdf", methods: { pdfa, pdfx, optimize } } satisfies NativeEngineDef<"pdf">;
+
+export default ghostscript;

@@ -211,4 +211,6 @@ async function info(_req: unknown, call: NativeCall) {
 }
 
 /** Native ImageMagick (kind image: run, info). */
-export const imagemagick: NativeEngineDef = { tool: "imagemagick", methods: { run: runImageMagick, info } };
+export const imagemagick = { kind: "image", methods: { run: runImageMagick, info } } satisfies NativeEngineDef<"image">;
+
+export default imagemagick;

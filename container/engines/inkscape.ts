@@ -249,4 +249,6 @@ async function convertDrawing(req: VectorRequest, call: NativeCall, warnings: st
 }
 
 /** The Inkscape engine (kind vector: convert). */
-export const inkscape: NativeEngineDef = { tool: "inkscape", methods: { convert } };
+export const inkscape = { kind: "vector", methods: { convert } } satisfies NativeEngineDef<"vector">;
+
+export default inkscape;

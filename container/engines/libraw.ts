@@ -49,4 +49,6 @@ async function info(_req: unknown, call: NativeCall) {
 }
 
 /** Native LibRaw + ImageMagick (kind image: run, info). */
-export const libraw: NativeEngineDef = { tool: "libraw", methods: { run: runRaw, info } };
+export const libraw = { kind: "image", methods: { run: runRaw, info } } satisfies NativeEngineDef<"image">;
+
+export default libraw;

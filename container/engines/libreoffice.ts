@@ -409,4 +409,6 @@ async function toXps(
 }
 
 /** The LibreOffice engine (kind office: convert). */
-export const libreoffice: NativeEngineDef = { tool: "libreoffice", methods: { convert } };
+export const libreoffice = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+
+export default libreoffice;

@@ -103,4 +103,6 @@ async function convert(req: OfficeRequest, call: NativeCall) {
 }
 
 /** The pandoc engine (kind office: convert between markup and documents). */
-export const pandocEngine: NativeEngineDef = { tool: "pandoc", methods: { convert } };
+export const pandocEngine = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+
+export default pandocEngine;

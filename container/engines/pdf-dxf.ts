@@ -83,4 +83,6 @@ async function convert(req: OfficeRequest, call: NativeCall) {
 }
 
 /** PDF → DXF by Inkscape (kind office: convert pdf → dxf, one file per page). */
-export const pdfDxf: NativeEngineDef = { tool: "inkscape", methods: { convert } };
+export const pdfDxf = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+
+export default pdfDxf;

@@ -204,4 +204,6 @@ async function convert(req: OfficeRequest, call: NativeCall) {
 }
 
 /** The poppler engine (kind office: convert from PDF). */
-export const poppler: NativeEngineDef = { tool: "poppler", methods: { convert } };
+export const poppler = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+
+export default poppler;

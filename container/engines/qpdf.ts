@@ -101,4 +101,9 @@ async function decrypt(req: { input: PdfInput }, call: NativeCall) {
 }
 
 /** The qpdf engine (kind pdf: merge, split, extract, rotate, decrypt). */
-export const qpdfEngine: NativeEngineDef = { tool: "qpdf", methods: { merge, split, extract, rotate, decrypt } };
+export const qpdfEngine = {
+  kind: "pdf",
+  methods: { merge, split, extract, rotate, decrypt },
+} satisfies NativeEngineDef<"pdf">;
+
+export default qpdfEngine;

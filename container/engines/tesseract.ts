@@ -148,4 +148,6 @@ async function recognize(req: OcrRequest, call: NativeCall) {
 }
 
 /** The native OCR engine (kind ocr: recognize). */
-export const tesseractNative: NativeEngineDef = { tool: "tesseract", methods: { recognize } };
+export const tesseractNative = { kind: "ocr", methods: { recognize } } satisfies NativeEngineDef<"ocr">;
+
+export default tesseractNative;

@@ -47,7 +47,7 @@ import {
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_MAX_BYTES,
   NATIVE_STREAM_MAX_BYTES,
-  NATIVE_VERSIONS,
+  nativeRow,
   OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
   PANDOC_CONVERSIONS,
@@ -255,28 +255,19 @@ export const ENGINES = [
   },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {
-    name: "ghostscript",
-    version: NATIVE_VERSIONS.ghostscript,
-    kind: "pdf",
-    placement: "native",
+    ...nativeRow("ghostscript"),
     offers: { operations: ["pdf/a", "pdf/x", "optimize"], formats: [{ input: "pdf", output: "pdf" }] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["gs"],
   },
   {
-    name: "qpdf",
-    version: NATIVE_VERSIONS.qpdf,
-    kind: "pdf",
-    placement: "native",
+    ...nativeRow("qpdf"),
     offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/decrypt"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],
   },
   {
-    name: "libreoffice",
-    version: NATIVE_VERSIONS.libreoffice,
-    kind: "office",
-    placement: "native",
+    ...nativeRow("libreoffice"),
     offers: {
       operations: ["convert", "thumbnail", "watermark"],
       formats: [
@@ -294,10 +285,7 @@ export const ENGINES = [
   {
     // poppler-utils (issue 32): pdf → txt (pdftotext), html (pdftohtml), svg/eps/ps (pdftocairo); a pdf2htmlex pin
     // is served by pdftohtml, with a warning
-    name: "poppler",
-    version: NATIVE_VERSIONS.poppler,
-    kind: "office",
-    placement: "native",
+    ...nativeRow("poppler"),
     offers: {
       operations: ["convert"],
       formats: [
@@ -311,20 +299,14 @@ export const ENGINES = [
   },
   {
     // Debian's pandoc (issue 32): markup ↔ documents; after libreoffice, so txt → html stays LibreOffice's
-    name: "pandoc",
-    version: NATIVE_VERSIONS.pandoc,
-    kind: "office",
-    placement: "native",
+    ...nativeRow("pandoc"),
     offers: { operations: ["convert"], formats: PANDOC_CONVERSIONS },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],
   },
   {
     // DjVuLibre (issue 32): djvu → pdf (ddjvu), one png/jpg per page, and a bundled re-save (container/engines/djvulibre.ts)
-    name: "djvulibre",
-    version: NATIVE_VERSIONS.djvulibre,
-    kind: "office",
-    placement: "native",
+    ...nativeRow("djvulibre"),
     offers: { operations: ["convert"], formats: DJVU_OUTPUTS.map((output) => ({ input: "djvu", output })) },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["ddjvu", "djvu"],
@@ -332,19 +314,13 @@ export const ENGINES = [
   {
     // PDF → DXF (issue 32): Inkscape's PDF import, every object a path, the R14 exporter, one DXF per page
     // (container/engines/pdf-dxf.ts)
-    name: "inkscape-pdf",
-    version: NATIVE_VERSIONS.inkscape,
-    kind: "office",
-    placement: "native",
+    ...nativeRow("inkscape-pdf"),
     offers: { operations: ["convert"], formats: [{ input: "pdf", output: "dxf" }] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["inkscape"],
   },
   {
-    name: "imagemagick-native",
-    version: NATIVE_VERSIONS.imagemagick,
-    kind: "image",
-    placement: "native",
+    ...nativeRow("imagemagick-native"),
     offers: {
       operations: ["convert", "thumbnail"],
       formats: [
@@ -357,10 +333,7 @@ export const ENGINES = [
   },
   {
     // camera raw photos (issue 34): LibRaw demosaics (camera white balance, orientation), native ImageMagick writes
-    name: "libraw",
-    version: NATIVE_VERSIONS.libraw,
-    kind: "image",
-    placement: "native",
+    ...nativeRow("libraw"),
     offers: {
       operations: ["convert", "thumbnail"],
       formats: RAW_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
@@ -369,29 +342,20 @@ export const ENGINES = [
     aliases: ["dcraw", "ufraw"],
   },
   {
-    name: "native-command",
-    version: NATIVE_VERSIONS.imagemagick,
-    kind: "command",
-    placement: "native",
+    ...nativeRow("native-command"),
     offers: { operations: ["command"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["imagemagick", "graphicsmagick"],
   },
   {
     // Debian's tesseract (issue 17): the languages the WebAssembly build lacks (OCR_LANGUAGES), and pages over its budget
-    name: "tesseract-native",
-    version: NATIVE_VERSIONS.tesseract,
-    kind: "ocr",
-    placement: "native",
+    ...nativeRow("tesseract-native"),
     offers: { operations: ["pdf/ocr", "convert"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["tesseract", "ocr", "ocrmypdf"],
   },
   {
-    name: "ffmpeg-native",
-    version: NATIVE_VERSIONS.ffmpeg,
-    kind: "media",
-    placement: "native",
+    ...nativeRow("ffmpeg-native"),
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
     // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); command takes bytes
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
@@ -399,10 +363,7 @@ export const ENGINES = [
   },
   {
     // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts); svg → fonts by FontForge
-    name: "fonttools",
-    version: NATIVE_VERSIONS.fonttools,
-    kind: "font",
-    placement: "native",
+    ...nativeRow("fonttools"),
     offers: {
       operations: ["convert"],
       formats: FONT_PAIRS,
@@ -412,10 +373,7 @@ export const ENGINES = [
   },
   {
     // e-books (issue 33): calibre's ebook-convert in the native engine (container/engines/calibre.ts)
-    name: "calibre",
-    version: NATIVE_VERSIONS.calibre,
-    kind: "ebook",
-    placement: "native",
+    ...nativeRow("calibre"),
     // issue 32: and docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb (EBOOK_DOCUMENT_INPUTS)
     offers: { operations: ["convert"], formats: EBOOK_PAIRS },
     budget: { maxBytes: NATIVE_MAX_BYTES },
@@ -423,10 +381,7 @@ export const ENGINES = [
   },
   {
     // CAD drawings (issue 33): DXF (and DWG through LibreDWG's DXF) through Inkscape's DXF import and exports in the native engine (container/engines/cad.ts)
-    name: "inkscape-cad",
-    version: NATIVE_VERSIONS.inkscape,
-    kind: "cad",
-    placement: "native",
+    ...nativeRow("inkscape-cad"),
     offers: {
       operations: ["convert"],
       formats: CAD_PAIRS,
@@ -437,10 +392,7 @@ export const ENGINES = [
   {
     // archives 7-Zip in WebAssembly does not decode (issue 34): lzip, lzop, rzip, unalz, nomarch and Debian's 7-Zip 26
     // in the native engine (container/engines/archive.ts); also tar.lzo from disk images
-    name: "archive-native",
-    version: NATIVE_VERSIONS.sevenzip,
-    kind: "archive",
-    placement: "native",
+    ...nativeRow("archive-native"),
     offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
@@ -448,10 +400,7 @@ export const ENGINES = [
   {
     // Inkscape 1.2 (issue 33): vector drawings; eps/ps through Ghostscript, cgm through LibreOffice Draw, sk/sk1 through
     // the engine's own Skencil/sK1 reader (container/engines/inkscape.ts, sketch/). svg → raster is resvg's first (its row above), this one takes pins and the rest
-    name: "inkscape",
-    version: NATIVE_VERSIONS.inkscape,
-    kind: "vector",
-    placement: "native",
+    ...nativeRow("inkscape"),
     offers: { operations: ["convert"], formats: VECTOR_PAIRS },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: [],

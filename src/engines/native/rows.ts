@@ -7,6 +7,7 @@
  */
 
 import { READABLE_FORMATS } from "../imagemagick/formats";
+import { NATIVE_ENGINES, type NativeEngineName, type NativeKindOf } from "../../../native-protocol/engines";
 
 /**
  * Formats LibreOffice opens in Writer (issue 32: each checked on the corpus's office files — MS Works wps, WordPerfect,
@@ -200,41 +201,19 @@ export const NATIVE_MAX_BYTES = 64 * 1024 * 1024;
  */
 export const NATIVE_STREAM_MAX_BYTES = 5 * 1024 ** 3;
 
-/** Engine-table row name → the native tools that serve it, any one suffices (container/tools.ts names). */
-export const NATIVE_TOOL_OF: Record<string, readonly string[]> = {
-  ghostscript: ["ghostscript"],
-  qpdf: ["qpdf"],
-  libreoffice: ["libreoffice"],
-  "imagemagick-native": ["imagemagick"],
-  libraw: ["libraw"],
-  "native-command": ["imagemagick", "graphicsmagick"],
-  "ffmpeg-native": ["ffmpeg"],
-  "tesseract-native": ["tesseract"],
-  fonttools: ["fonttools"],
-  calibre: ["calibre"],
-  "inkscape-cad": ["inkscape-cad"],
-  inkscape: ["inkscape"],
-  poppler: ["poppler"],
-  pandoc: ["pandoc"],
-  djvulibre: ["djvulibre"],
-  "inkscape-pdf": ["inkscape"],
-  "archive-native": ["7z"],
-};
+/** Engine-table row name → the native tools that serve it, any one suffices (native-protocol/engines.ts). */
+export const NATIVE_TOOL_OF: Record<string, readonly string[]> = Object.fromEntries(
+  NATIVE_ENGINES.map((r) => [r.name, r.tools]),
+);
 
-/** Versions reported until the engine answers with its own (Debian 12's packages). */
-export const NATIVE_VERSIONS = {
-  ghostscript: "10.00.0",
-  qpdf: "11.3.0",
-  libreoffice: "7.4.7",
-  imagemagick: "6.9.11-60",
-  libraw: "0.20.2",
-  ffmpeg: "5.1.8",
-  tesseract: "5.3.0",
-  fonttools: "4.38.0",
-  calibre: "6.13.0",
-  inkscape: "1.2.2",
-  poppler: "22.12.0",
-  pandoc: "2.17.1.1",
-  djvulibre: "3.5.28",
-  sevenzip: "26.02",
-} as const;
+/**
+ * What the engine table's row of native engine `name` takes from native-protocol/engines.ts: its name, kind, the
+ * version reported until the engine answers with its own, and its placement; the row adds its offers, budget and
+ * aliases (registry.ts).
+ */
+export function nativeRow<N extends NativeEngineName>(
+  name: N,
+): { name: N; version: string; kind: NativeKindOf<N>; placement: "native" } {
+  const row = NATIVE_ENGINES.find((r) => r.name === name)!;
+  return { name, version: row.version, kind: row.kind as NativeKindOf<N>, placement: "native" };
+}
