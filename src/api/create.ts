@@ -16,7 +16,7 @@ import { R2FileStore } from "../storage/r2-store";
 import { execute, storeOutputs } from "../runner/execute";
 import { operationContext } from "../runner/context";
 import { workerdEngines } from "../runtime/workerd/engines";
-import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../runner/settings";
+import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../settings";
 import type { User } from "../security/keys";
 import { invalid } from "./errors";
 import { admit } from "./admission";
