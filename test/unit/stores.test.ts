@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { parseJobTasks } from "../../src/graph/parse";
 import { handlersOf } from "../../src/operations/registry";
-import { exportPaths, numbered, printfNumber, splitPath } from "../../src/stores/naming";
+import { exportPaths, numbered, printfNumber, splitPath } from "../../src/operations/storage/naming";
 import { storeError } from "../../src/stores/errors";
 import { guardUrl } from "../../src/stores/http";
 import { s3BucketUrl, s3Client, s3PutHeaders, s3ExportParams } from "../../src/stores/s3";
