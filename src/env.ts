@@ -80,7 +80,7 @@ export interface Env {
   GCS_ENDPOINT?: string;
   /** Seconds a job, its tasks and files live after the job ends (default 86400, contract §7). */
   RETENTION_SECONDS?: string;
-  /** Largest file import/url and the storage imports take, in bytes (default 5 GiB = 5368709120; runner/settings.ts). */
+  /** Largest file import/url and the storage imports take, in bytes (default 5 GiB = 5368709120; settings.ts). */
   MAX_IMPORT_BYTES?: string;
   /** Storage exports larger than this go in parts of this many bytes (default 64 MiB; S3 multipart, Azure blocks, GCS resumable). */
   STORE_PART_BYTES?: string;

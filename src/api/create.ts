@@ -11,12 +11,13 @@ import { parseTask, type TaskSpec } from "../graph/parse";
 import { validateJobBody } from "./job-body";
 import { uploadForm } from "../operations/io/upload-export";
 import { handlersOf } from "../operations/registry";
+import { TASK_CATALOG } from "../operations/validate";
 import type { JobJson } from "../model/types";
 import { R2FileStore } from "../storage/r2-store";
 import { execute, storeOutputs } from "../runner/execute";
 import { operationContext } from "../runner/context";
 import { workerdEngines } from "../runtime/workerd/engines";
-import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../runner/settings";
+import { retentionSeconds, runtimeSettings, signingSecret, sizeSettings } from "../settings";
 import type { User } from "../security/keys";
 import { invalid } from "./errors";
 import { admit } from "./admission";
@@ -65,7 +66,7 @@ export async function createStandaloneTask(
   body: Record<string, unknown>,
 ) {
   const errors: string[] = [];
-  const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
+  const spec = parseTask("task", { ...body, operation }, TASK_CATALOG, (m) => errors.push(m));
   if (!spec) throw invalid({ [fieldOf(errors[0])]: errors });
   // a standalone task's payload is what was posted, without `operation` (it is in the URL): CloudConvert's
   // (the PHP SDK's TaskTest::testCreateImportUrlTask asserts exactly {url, filename}); a job's tasks keep it (issue 31)

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { contentTypeOf } from "../operations/io/filenames";
-import { signingSecret } from "../runner/settings";
+import { signingSecret } from "../settings";
 import { checkFileGrant } from "../security/signing";
 import { filenameOfKey } from "../storage/keys";
 import type { AppEnv } from "./context";

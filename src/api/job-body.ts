@@ -4,7 +4,7 @@
  * before anything is stored, and what the unit fuzz test (test/unit/json-bounds-fuzz.test.ts) throws bodies at.
  */
 import { parseJobTasks, type TaskSpec } from "../graph/parse";
-import { handlersOf } from "../operations/registry";
+import { TASK_CATALOG } from "../operations/validate";
 import { refuseUrl } from "../security/ssrf";
 import { invalid, type FieldErrors } from "./errors";
 
@@ -18,7 +18,7 @@ export function validateJobBody(
   body: Record<string, unknown>,
   allowPrivate: boolean,
 ): { parsed: { specs: TaskSpec[] }; tag: string | null; webhookUrl: string | null } {
-  const parsed = parseJobTasks(body.tasks, handlersOf);
+  const parsed = parseJobTasks(body.tasks, TASK_CATALOG);
   if ("errors" in parsed) throw invalid(parsed.errors);
   const errors: FieldErrors = {};
   const tag = body.tag ?? null;

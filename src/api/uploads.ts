@@ -8,7 +8,7 @@ import { jobStub } from "../env";
 import { parseMultipartRequest } from "@remix-run/multipart-parser";
 import { Hono } from "hono";
 import { contentTypeOf, safeFilename } from "../operations/io/filenames";
-import { MAX_UPLOAD_BYTES, signingSecret } from "../runner/settings";
+import { MAX_UPLOAD_BYTES, signingSecret } from "../settings";
 import { safeEqual, uploadSignature } from "../security/signing";
 import { uploadKey } from "../storage/keys";
 import { isUuid, type AppEnv } from "./context";

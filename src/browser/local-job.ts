@@ -18,7 +18,9 @@ import type { JobRow, TaskRow } from "../model/rows";
 import type { Status } from "../model/status";
 import type { JobJson, StoredOutput, TaskJson } from "../model/types";
 import { handlersOf } from "../operations/registry";
-import type { InputFile, RuntimeSettings } from "../operations/types";
+import { TASK_CATALOG } from "../operations/validate";
+import type { InputFile } from "../operations/types";
+import type { RuntimeSettings } from "../settings";
 import { operationContext, inputFile } from "../runner/context";
 import { execute, storeOutputs } from "../runner/execute";
 import { MemoryFileStore } from "../storage/file-store";
@@ -72,7 +74,7 @@ export async function runLocalJob(
   body: { tasks?: unknown; tag?: unknown },
   o: LocalJobOptions,
 ): Promise<{ job: JobJson; outputs: LocalOutput[] }> {
-  const parsed = parseJobTasks(body.tasks, handlersOf);
+  const parsed = parseJobTasks(body.tasks, TASK_CATALOG);
   if ("errors" in parsed) throw new LocalJobError(parsed.errors);
   const missing = parsed.specs.filter((s) => s.operation === "import/upload" && !o.files?.[s.name]);
   if (missing.length)

@@ -39,7 +39,6 @@ import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS } from "../../native-protocol/cad";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
-import { STORE_OPERATIONS } from "../stores/registry";
 import {
   RAW_INPUTS,
   NATIVE_IMAGE_INPUTS,
@@ -77,11 +76,12 @@ export interface EngineRow {
   kind: EngineKind;
   placement: Placement;
   /**
-   * Operations this engine offers for its kind; `formats` (optional) narrows them all to these
-   * pairs, `formatsOf` (optional) one operation further (pdflib's convert: images → pdf only).
+   * Operations this engine offers for its kind (absent: every operation of its kind, as the platform row runs
+   * every import and export, the stores' too); `formats` (optional) narrows them all to these pairs, `formatsOf`
+   * (optional) one operation further (pdflib's convert: images → pdf only).
    */
   offers: {
-    operations: readonly string[];
+    operations?: readonly string[];
     formats?: readonly FormatPair[];
     formatsOf?: Readonly<Record<string, readonly FormatPair[]>>;
     /**
@@ -122,9 +122,9 @@ export const ENGINES = [
     version: "1",
     kind: "platform",
     placement: "in-worker",
-    offers: {
-      operations: ["import/url", "import/raw", "import/base64", "import/upload", "export/url", ...STORE_OPERATIONS],
-    },
+    // every platform operation (imports and exports, import/<store> and export/<store> of src/stores/ too):
+    // the operation table lists them, so the engine table need not know the stores
+    offers: {},
     budget: { maxBytes: Number.MAX_SAFE_INTEGER },
     aliases: [],
   },

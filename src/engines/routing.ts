@@ -52,7 +52,7 @@ export function enginesFor(q: EngineQuery): EngineRow[] {
   let rows = table.filter(
     (e) =>
       e.kind === q.kind &&
-      e.offers.operations.includes(q.operation) &&
+      (!e.offers.operations || e.offers.operations.includes(q.operation)) &&
       ((fits(e.offers.formats, q.input, q.output) && fits(e.offers.formatsOf?.[q.operation], q.input, q.output)) ||
         pinnedHere(e)),
   );

@@ -1,12 +1,12 @@
 /**
  * Parsing and validating a job's task graph before anything runs (issue 2, contract §1.1, §2.5).
  *
- * Pure: no I/O. Every problem becomes a message keyed by field, in Laravel's style
- * ("Task convert-1: output_format is required") so the API can answer 422 INVALID_DATA.
+ * Pure: no I/O, and no operation table of its own: what it asks of the operations (their handlers, the
+ * check of a task's parameters) comes in as a {@link TaskCatalog} (operations/validate.ts `TASK_CATALOG`), so
+ * the graph rules stand below the operations. Every problem becomes a message keyed by field, in
+ * Laravel's style ("Task convert-1: output_format is required") so the API can answer 422 INVALID_DATA.
  */
 import type { OperationHandler } from "../operations/types";
-import { validateTaskParams } from "../operations/validate";
-import { TASK_NAME } from "../operations/web/schemas";
 
 /** A validated task of a job: its name, operation, input names in order, and its parameters. */
 export interface TaskSpec {
@@ -31,11 +31,24 @@ export type FieldErrors = Record<string, string[]>;
 export const DEFAULT_TIMEOUT_S = 5 * 3600;
 /** What a credential parameter (OperationHandler.secretParams) reads as in a task's payload. */
 export const SECRET_MASK = "********";
+/** A task name (operations/web/schemas.ts TASK_NAME is the same rule). */
 const NAME_RE = /^[A-Za-z0-9_-]{1,128}$/;
 const MAX_TASKS = 100;
 
-/** Looks an operation up; supplied by the registry so this module stays pure. */
-export type HandlerLookup = (operation: string) => OperationHandler[] | undefined;
+/** What parsing asks of the operation table; supplied by the caller (operations/validate.ts `TASK_CATALOG`) so this module stays pure. */
+export interface TaskCatalog {
+  /** The handlers of `operation`, or undefined when it is unknown. */
+  handlersOf(operation: string): OperationHandler[] | undefined;
+  /**
+   * `raw` (the task object minus name/operation/input/ignore_error) checked against `handlers`: the parameters with
+   * defaults applied, or messages without the task prefix. `inputHint` is the probable format of the first input.
+   */
+  validateParams(
+    handlers: OperationHandler[],
+    raw: Record<string, unknown>,
+    inputHint?: string,
+  ): { params: Record<string, unknown> } | { errors: string[] };
+}
 
 function add(errors: FieldErrors, field: string, msg: string) {
   (errors[field] ??= []).push(msg);
@@ -54,7 +67,7 @@ export function normaliseInput(input: unknown): string[] | null {
  * Returns the task specs in submission order, or field errors. Rules: names [A-Za-z0-9_-];
  * inputs name existing tasks; no cycles; operations known; parameters valid for the operation.
  */
-export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: TaskSpec[] } | { errors: FieldErrors } {
+export function parseJobTasks(tasks: unknown, catalog: TaskCatalog): { specs: TaskSpec[] } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (tasks === undefined || tasks === null) return { errors: { tasks: ["The tasks field is required."] } };
   if (typeof tasks !== "object" || Array.isArray(tasks))
@@ -70,7 +83,7 @@ export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: T
       continue;
     }
     const hint = inputHint(raw, tasks as Record<string, unknown>);
-    const spec = parseTask(name, raw, lookup, (msg) => add(errors, field, `Task ${name}: ${msg}`), hint);
+    const spec = parseTask(name, raw, catalog, (msg) => add(errors, field, `Task ${name}: ${msg}`), hint);
     if (spec) specs.push(spec);
   }
   const names = new Set(entries.map(([n]) => n));
@@ -100,7 +113,7 @@ export function parseJobTasks(tasks: unknown, lookup: HandlerLookup): { specs: T
 export function parseTask(
   name: string,
   raw: unknown,
-  lookup: HandlerLookup,
+  catalog: TaskCatalog,
   report: (msg: string) => void,
   inputHint?: string,
 ): TaskSpec | null {
@@ -114,7 +127,7 @@ export function parseTask(
     report("operation is required.");
     return null;
   }
-  const handlers = lookup(operation);
+  const handlers = catalog.handlersOf(operation);
   if (!handlers) {
     report(`operation "${operation}" is not supported by this server (see GET /v2/operations).`);
     return null;
@@ -134,7 +147,7 @@ export function parseTask(
   }
   const ignoreError = body.ignore_error === true;
   const { name: _n, operation: _o, input: _i, ignore_error: _ie, ...rest } = body;
-  const checked = validateTaskParams(handlers, rest, inputHint);
+  const checked = catalog.validateParams(handlers, rest, inputHint);
   if ("errors" in checked) {
     for (const m of checked.errors) report(m);
     return null;
@@ -149,7 +162,7 @@ export function parseTask(
   // a parameter that may name a task refers to one only when its value is a task name (a header_template may be HTML)
   const refs = refKeys
     .map((k) => checked.params[k])
-    .filter((v): v is string => typeof v === "string" && TASK_NAME.test(v));
+    .filter((v): v is string => typeof v === "string" && NAME_RE.test(v));
   return { name, operation, input, ignoreError, timeout, params: checked.params, payload, refs };
 }
 

@@ -8,7 +8,7 @@ import type { StreamedBytes } from "../../native-protocol/frame";
 import { TaskError, type TaskFailure } from "../engines/errors";
 import type { EngineRow } from "../engines/registry";
 import { extensionOf } from "./io/filenames";
-import type { InputFile } from "./types";
+import type { InputFile, OperationOutput, OutputFile } from "./types";
 
 /** "report.final.pdf" → "report.final"; a name without extension stays as it is. */
 export function baseName(filename: string): string {
@@ -166,4 +166,39 @@ export async function engineCall<T extends Answer>(
 
 function mib(n: number): string {
   return (n / 1024 / 1024).toFixed(1).replace(/\.0$/, "");
+}
+
+/**
+ * One engine call per input, in turn, each answering one file: `call` asks the engine of `row` about one input (its
+ * bytes and name); the answer is named as the task's `filename` says or after its input with `out.ext`, of
+ * `out.contentType` where given (the runner derives it from the name otherwise). The engine's version is what its
+ * last call reported.
+ */
+export async function eachConverted<T extends Answer & ({ ok: false } | { ok: true; data: Uint8Array })>(
+  row: EngineRow,
+  ctx: { signal: AbortSignal },
+  inputs: InputFile[],
+  out: { filename?: string; ext: string; contentType?: string },
+  call: (input: { data: Uint8Array; filename: string }, file: InputFile) => Promise<T> | undefined,
+): Promise<OperationOutput & { engine: { name: string; version: string } }> {
+  const files: OutputFile[] = [];
+  let version = row.version;
+  for (const [i, file] of inputs.entries()) {
+    throwIfAborted(ctx.signal);
+    const input = { data: await readInput(file, ctx, row), filename: file.filename };
+    const r = await engineCall(call(input, file), file.filename, row.name);
+    version = r.engineVersion;
+    files.push({
+      filename: outputName({
+        filename: out.filename,
+        input: file.filename,
+        ext: out.ext,
+        index: i + 1,
+        numbered: false,
+      }),
+      data: r.data,
+      ...(out.contentType ? { contentType: out.contentType } : {}),
+    });
+  }
+  return { files, engine: { name: row.name, version } };
 }

@@ -9,6 +9,7 @@ import type { EngineKind } from "../engines/kinds";
 import type { FormatPair } from "../engines/registry";
 import type { EngineAccess } from "../engines/use";
 import type { FileStore } from "../storage/file-store";
+import type { RuntimeSettings } from "../settings";
 
 export type { FormatPair };
 
@@ -77,37 +78,6 @@ export interface OperationContext extends EngineAccess {
   progress?(percent: number): void;
   /** Files of other tasks in the same job by task name (e.g. the watermark `image` task). */
   taskFiles(taskName: string): Promise<InputFile[]>;
-}
-
-/** Switches read from the environment by the runner. */
-export interface RuntimeSettings {
-  /** ALLOW_PRIVATE_IMPORTS=true: import/url may reach loopback (development only). */
-  allowPrivateImports: boolean;
-  /** Maximum bytes of one file import/url or a storage import streams into R2 (MAX_IMPORT_BYTES, default 5 GiB). */
-  maxImportBytes: number;
-  /**
-   * Inputs over this many bytes reach an engine that takes streams (a row with `budget.streamOver`: the native
-   * media row) as streams, when that is lower than the row's own `streamOver` (NATIVE_STREAM_BYTES, issue 35; tests
-   * lower it to send small files on the streamed wire). Absent: the row's.
-   */
-  nativeStreamBytes?: number;
-  /**
-   * Storage exports of files larger than this many bytes go in parts of this size (S3 multipart,
-   * Azure block lists, GCS resumable uploads; STORE_PART_BYTES, default 64 MiB). Absent: 64 MiB.
-   */
-  storePartBytes?: number;
-  /** Public origin of the API, e.g. "http://localhost:8787" (export URLs, upload forms). */
-  publicBaseUrl: string;
-  /** HMAC secret signing export URLs and upload forms. */
-  urlSigningSecret: string;
-  /** Lifetime of signed export URLs in seconds (the job's retention). */
-  fileUrlTtlSeconds: number;
-  /**
-   * Development-only base URLs of the stores whose hosts CloudConvert fixes (AZURE_BLOB_ENDPOINT,
-   * GCS_ENDPOINT): honoured only with allowPrivateImports, so tests reach azurite and the loopback
-   * GCS double (issue 35).
-   */
-  storeEndpoints?: { azureBlob?: string; gcs?: string };
 }
 
 /**

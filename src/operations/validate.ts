@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { ENGINES } from "../engines/registry";
 import { answersTo } from "../engines/routing";
-import { candidatesOf, fitsFormats } from "./registry";
+import { candidatesOf, fitsFormats, handlersOf } from "./registry";
 import type { OperationHandler } from "./types";
 
 const format = z
@@ -227,3 +227,6 @@ export function shapeOf(schema: z.ZodType): Record<string, z.ZodType> {
 function pick(o: Record<string, unknown>, keep: (k: string) => boolean): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([k]) => keep(k)));
 }
+
+/** The operation table as the job graph's parser asks of it (graph/parse.ts TaskCatalog): handlers by operation, parameters checked here. */
+export const TASK_CATALOG = { handlersOf, validateParams: validateTaskParams };

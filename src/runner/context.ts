@@ -11,7 +11,8 @@ import { TaskError } from "../engines/errors";
 import type { EngineInstances } from "../engines/registry";
 import type { EngineOrder } from "../engines/routing";
 import type { StoredOutput } from "../model/types";
-import type { InputFile, OperationContext, RuntimeSettings } from "../operations/types";
+import type { InputFile, OperationContext } from "../operations/types";
+import type { RuntimeSettings } from "../settings";
 import type { FileStore } from "../storage/file-store";
 
 /** The task a context is for. */

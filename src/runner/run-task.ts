@@ -10,7 +10,7 @@ import type { Env, TaskMessage } from "../env";
 import { R2FileStore } from "../storage/r2-store";
 import { workerdEngines } from "../runtime/workerd/engines";
 import { execute, storeOutputs } from "./execute";
-import { runtimeSettings, sizeSettings } from "./settings";
+import { runtimeSettings, sizeSettings } from "../settings";
 import { inputFile, operationContext } from "./context";
 import { parseEngineOrder } from "../engines/routing";
 import { HEARTBEAT_MS, type TaskHost } from "./host";

@@ -5,7 +5,7 @@
  */
 import { TaskError } from "../engines/errors";
 import { refuseUrl } from "../security/ssrf";
-import type { RuntimeSettings } from "../operations/types";
+import type { RuntimeSettings } from "../settings";
 import { PartReader } from "../storage/parts";
 import type { StoreUpload } from "./types";
 

@@ -12,6 +12,3 @@ import type { StoreConnector } from "./types";
 
 /** Every store this server imports from and exports to. */
 export const STORES: readonly StoreConnector[] = [s3, azureBlob, googleCloudStorage, openstack, sftp];
-
-/** Every operation name the stores add (the platform engine's row offers them; aliases resolve to these). */
-export const STORE_OPERATIONS: readonly string[] = STORES.flatMap((s) => [`import/${s.name}`, `export/${s.name}`]);

@@ -6,7 +6,7 @@
  * lives once for every store.
  */
 import type { z } from "zod";
-import type { RuntimeSettings } from "../operations/types";
+import type { RuntimeSettings } from "../settings";
 
 /** One object found under a prefix (or a directory, for SFTP). */
 export interface StoreObject {

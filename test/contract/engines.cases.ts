@@ -123,7 +123,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       const row: EngineRow = ENGINES.find((e) => e.name === name)!;
       // a convert that only makes PDFs from images (pdflib's formatsOf) is a merge of image pages
       const makesPdf = (op: string) => row.offers.formatsOf?.[op]?.every((f) => f.output === "pdf");
-      const methods = row.offers.operations.map((op) => (makesPdf(op) ? "merge" : OPERATION_METHOD[op]));
+      const methods = (row.offers.operations ?? []).map((op) => (makesPdf(op) ? "merge" : OPERATION_METHOD[op]));
       expect(methods.filter((m) => !m || !engine()[m])).toEqual([]);
     });
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineInstances } from "../../src/engines/registry";
 import { parseJobTasks } from "../../src/graph/parse";
-import { handlersOf } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 import type { OperationContext } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
@@ -403,7 +403,7 @@ describe("pdf/a 3b with a ZUGFeRD / Factur-X invoice (`invoice`)", () => {
         xml: { operation: "import/url", url: "https://example.com/i.xml" },
         a: { operation: "pdf/a", input: "imp", conformance_level: "2b", invoice: "xml" },
       },
-      handlersOf,
+      TASK_CATALOG,
     );
     expect("errors" in r && r.errors["tasks.a"]).toEqual([
       "Task a: invoice: an invoice XML can be attached to PDF/A-3 only; use conformance_level 3b.",

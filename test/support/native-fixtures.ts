@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import { TaskError } from "../../src/engines/errors";
 import type { EngineInstances } from "../../src/engines/registry";
 import { parseJobTasks } from "../../src/graph/parse";
-import { handlersOf } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 import type { OperationContext } from "../../src/operations/types";
 import { execute, type Executed } from "../../src/runner/execute";
 import { corpusPath } from "./corpus";
@@ -96,7 +96,7 @@ export function sharedCorpusRuns(ctx: () => OperationContext) {
 
 /** A job with an upload task "up" and the task "t" taking its file, validated as POST /v2/jobs does. */
 export function job(task: Record<string, unknown>) {
-  return parseJobTasks({ up: { operation: "import/upload" }, t: { input: "up", ...task } }, handlersOf);
+  return parseJobTasks({ up: { operation: "import/upload" }, t: { input: "up", ...task } }, TASK_CATALOG);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { findCycle, parseJobTasks } from "../../src/graph/parse";
 import { failedDependents, jobStatus, readyTasks, type NodeState } from "../../src/graph/state";
-import { handlersOf } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 
 const node = (name: string, status: NodeState["status"], inputs: string[] = [], ignoreError = false): NodeState => ({
   name,
@@ -16,7 +16,7 @@ describe("parseJobTasks", () => {
   it("accepts a typical job and normalises input to arrays", () => {
     const r = parseJobTasks(
       { a: { operation: "import/raw", file: "x", filename: "a.txt" }, b: { operation: "export/url", input: "a" } },
-      handlersOf,
+      TASK_CATALOG,
     );
     expect("specs" in r && r.specs.map((s) => [s.name, s.input])).toEqual([
       ["a", []],
@@ -26,12 +26,12 @@ describe("parseJobTasks", () => {
   it("treats null parameters as absent (PHP sends nulls)", () => {
     const r = parseJobTasks(
       { a: { operation: "import/url", url: "https://example.com/a.png", filename: null, headers: null } },
-      handlersOf,
+      TASK_CATALOG,
     );
     expect("specs" in r).toBe(true);
   });
   it("names the task in every message", () => {
-    const r = parseJobTasks({ conv: { operation: "export/url", input: ["nope"] } }, handlersOf);
+    const r = parseJobTasks({ conv: { operation: "export/url", input: ["nope"] } }, TASK_CATALOG);
     expect("errors" in r && r.errors["tasks.conv.input"]).toEqual([
       'Task conv: input task "nope" does not exist in this job.',
     ]);

@@ -22,6 +22,7 @@ import { validateJobBody } from "../../src/api/job-body";
 import { ApiError } from "../../src/api/errors";
 import { parseTask, type TaskSpec } from "../../src/graph/parse";
 import { handlersOf } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 
 /** What the API would answer: 201 (accepted), or the status and body of a refusal (as api/errors.ts onError). */
 type Answer = { status: number; code?: string; errors?: Record<string, string[]> };
@@ -58,7 +59,7 @@ function standalone(operation: string, text: string): Answer {
     if (!handlersOf(operation)) return { status: 404, code: "NOT_FOUND" };
     const body = parseJsonBody(text, "body", standaloneFileString(operation));
     const errors: string[] = [];
-    const spec = parseTask("task", { ...body, operation }, handlersOf, (m) => errors.push(m));
+    const spec = parseTask("task", { ...body, operation }, TASK_CATALOG, (m) => errors.push(m));
     if (!spec) return { status: 422, code: "INVALID_DATA", errors: { task: errors } };
     stored([spec]);
     return { status: 201 };

@@ -15,7 +15,7 @@ import { engineRow } from "../../src/engines/registry";
 import { readInput, readInputOrStream } from "../../src/operations/kit";
 import type { InputFile } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
-import { DEFAULT_MAX_IMPORT_BYTES } from "../../src/runner/settings";
+import { DEFAULT_MAX_IMPORT_BYTES } from "../../src/settings";
 import { testContext } from "../support/context";
 
 const file = (filename: string, size: number): InputFile => ({

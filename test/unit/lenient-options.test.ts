@@ -7,12 +7,18 @@
 import { describe, expect, it } from "vitest";
 import { parseJobTasks, parseTask } from "../../src/graph/parse";
 import { handlersOf } from "../../src/operations/registry";
-import { IGNORED_KEY, ignoredOf, validateTaskParams, withoutIgnored } from "../../src/operations/validate";
+import {
+  IGNORED_KEY,
+  ignoredOf,
+  TASK_CATALOG,
+  validateTaskParams,
+  withoutIgnored,
+} from "../../src/operations/validate";
 import { ignoredWarnings } from "../../src/runner/execute";
 import type { InputFile } from "../../src/operations/types";
 
 const job = (task: Record<string, unknown>, url: string) =>
-  parseJobTasks({ imp: { operation: "import/url", url }, t: { input: "imp", ...task } }, handlersOf);
+  parseJobTasks({ imp: { operation: "import/url", url }, t: { input: "imp", ...task } }, TASK_CATALOG);
 const paramsOf = (task: Record<string, unknown>, url: string): Record<string, unknown> => {
   const r = job(task, url);
   if ("errors" in r) throw new Error(JSON.stringify(r.errors));
@@ -171,7 +177,7 @@ describe("payload", () => {
     const spec = parseTask(
       "t",
       { operation: "import/url", url: "https://example.com/a.pdf", filename: "a.pdf" },
-      handlersOf,
+      TASK_CATALOG,
       () => {},
     );
     expect(spec?.payload).toEqual({ operation: "import/url", url: "https://example.com/a.pdf", filename: "a.pdf" });

@@ -8,10 +8,11 @@
 import { describe, expect, it } from "vitest";
 import { parseJobTasks } from "../../src/graph/parse";
 import { handlersOf, route } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 import { z } from "zod";
 
 const job = (task: Record<string, unknown>, url = "https://example.com/clip.mp4") =>
-  parseJobTasks({ imp: { operation: "import/url", url }, t: { input: "imp", ...task } }, handlersOf);
+  parseJobTasks({ imp: { operation: "import/url", url }, t: { input: "imp", ...task } }, TASK_CATALOG);
 const errorsOf = (task: Record<string, unknown>, url?: string): string[] => {
   const r = job(task, url);
   return "errors" in r ? (r.errors["tasks.t"] ?? []) : [];

@@ -9,7 +9,8 @@
 import { describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
 import { enginesFor, parseEngineOrder } from "../../src/engines/routing";
-import { handlersOf, route } from "../../src/operations/registry";
+import { route } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 import { parseJobTasks } from "../../src/graph/parse";
 import { execute } from "../../src/runner/execute";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
@@ -213,7 +214,7 @@ describe("execute: fallback, pinning and budgets", () => {
 });
 
 describe("validation picks the handler by formats and pins before judging parameters", () => {
-  const job = (tasks: Record<string, unknown>) => parseJobTasks(tasks, handlersOf);
+  const job = (tasks: Record<string, unknown>) => parseJobTasks(tasks, TASK_CATALOG);
 
   it("accepts CloudConvert engine names the table maps, and names what is available otherwise", () => {
     const base = { imp: { operation: "import/url", url: "https://example.com/a.pdf" } };

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { parseJobTasks } from "../../src/graph/parse";
 import { handlersOf } from "../../src/operations/registry";
-import { exportPaths, numbered, printfNumber, splitPath } from "../../src/stores/naming";
+import { TASK_CATALOG } from "../../src/operations/validate";
+import { exportPaths, numbered, printfNumber, splitPath } from "../../src/operations/storage/naming";
 import { storeError } from "../../src/stores/errors";
 import { guardUrl } from "../../src/stores/http";
 import { s3BucketUrl, s3Client, s3PutHeaders, s3ExportParams } from "../../src/stores/s3";
@@ -169,7 +170,7 @@ describe("task payloads", () => {
           session_token: "TOKEN",
         },
       },
-      handlersOf,
+      TASK_CATALOG,
     );
     if (!("specs" in r)) throw new Error(JSON.stringify(r.errors));
     expect(r.specs[0].payload).toEqual({
@@ -198,7 +199,7 @@ describe("task payloads", () => {
           endpoint: "ftp://x",
         },
       },
-      handlersOf,
+      TASK_CATALOG,
     );
     expect("errors" in r && r.errors).toEqual({
       "tasks.a": ["Task a: key: key or key_prefix is required."],
@@ -241,7 +242,7 @@ describe("Azure Blob", () => {
         },
         b: { operation: "export/azure/blob", input: "a", storage_account: "acct", container: "box" },
       },
-      handlersOf,
+      TASK_CATALOG,
     );
     expect("errors" in r && r.errors).toEqual({
       "tasks.b": ["Task b: storage_access_key: storage_access_key or sas_token is required."],
@@ -256,7 +257,7 @@ describe("Azure Blob", () => {
           sas_token: "sv=1&sig=S",
         },
       },
-      handlersOf,
+      TASK_CATALOG,
     );
     if (!("specs" in ok)) throw new Error("refused");
     expect(ok.specs[0].payload).toMatchObject({ operation: "import/azure-blob", sas_token: "********" });

@@ -6,10 +6,11 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { parseJobTasks } from "../../src/graph/parse";
-import { handlersOf, route } from "../../src/operations/registry";
+import { route } from "../../src/operations/registry";
+import { TASK_CATALOG } from "../../src/operations/validate";
 import { markdownPage } from "../../src/operations/web/convert";
 
-const job = (tasks: Record<string, unknown>) => parseJobTasks(tasks, handlersOf);
+const job = (tasks: Record<string, unknown>) => parseJobTasks(tasks, TASK_CATALOG);
 const errorsOf = (tasks: Record<string, unknown>, name = "t"): string[] => {
   const r = job(tasks);
   return "errors" in r ? (r.errors[`tasks.${name}`] ?? []) : [];

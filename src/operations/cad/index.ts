@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { CAD_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
-import type { OperationHandler, OutputFile } from "../types";
+import { eachConverted } from "../kit";
+import type { OperationHandler } from "../types";
 import { CAD_RASTER_OUTPUTS, type CadFormat } from "../../../native-protocol/cad";
 
 const px = z.coerce.number().int().min(1).max(30_000);
@@ -42,31 +42,15 @@ export const cadConvert: OperationHandler<Params> = {
     const given = (["width", "height", "pixel_density"] as const).filter((k) => p[k] !== undefined);
     const warnings = raster ? [] : given.map((k) => `${k} applies to raster outputs only; it was ignored.`);
     const { engine, row } = useEngine(ctx, "cad", "convert");
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, file] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const input = { data: await readInput(file, ctx, row), filename: file.filename };
-      const req = {
+    const out = { filename: p.filename, ext: format, contentType: CONTENT_TYPE[format] };
+    const done = await eachConverted(row, ctx, inputs, out, (input) =>
+      engine.convert({
         input,
         format,
         ...(raster ? { raster: { width: p.width, height: p.height, pixel_density: p.pixel_density } } : {}),
-      };
-      const r = await engineCall(engine.convert(req), file.filename, row.name);
-      version = r.engineVersion;
-      files.push({
-        filename: outputName({
-          filename: p.filename,
-          input: file.filename,
-          ext: format,
-          index: i + 1,
-          numbered: false,
-        }),
-        data: r.data,
-        ...(CONTENT_TYPE[format] ? { contentType: CONTENT_TYPE[format] } : {}),
-      });
-    }
-    return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
+      }),
+    );
+    return { ...done, ...(warnings.length ? { extra: { warnings } } : {}) };
   },
 };
 

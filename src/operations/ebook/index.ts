@@ -8,8 +8,8 @@
 import { z } from "zod";
 import { EBOOK_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { engineCall, formatOf, outputName, readInput, readTaskFile, throwIfAborted } from "../kit";
-import type { OperationHandler, OutputFile } from "../types";
+import { eachConverted, formatOf, readTaskFile } from "../kit";
+import type { OperationHandler } from "../types";
 import { EBOOK_PAGE_FORMATS, type EbookFormat, type EbookOptions } from "../../../native-protocol/ebook";
 
 const cm = z.coerce.number().min(1).max(500);
@@ -97,31 +97,16 @@ export const ebookConvert: OperationHandler<Params> = {
             (k) => `${k} applies to PDF output only; it was ignored.`,
           );
     const cover = p.cover ? await readTaskFile(ctx, p.cover, row, "cover") : undefined;
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, file] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const input = {
-        data: await readInput(file, ctx, row),
-        filename: file.filename,
-        format: formatOf(file, p.input_format) ?? "",
-      };
-      const req = {
-        input,
+    const out = { filename: p.filename, ext: format === "oeb" ? "zip" : format, contentType: CONTENT_TYPE[format] };
+    const done = await eachConverted(row, ctx, inputs, out, (input, file) =>
+      engine.convert({
+        input: { ...input, format: formatOf(file, p.input_format) ?? "" },
         format,
         options,
         ...(cover ? { cover: { data: cover.data, filename: cover.file.filename } } : {}),
-      };
-      const r = await engineCall(engine.convert(req), file.filename, row.name);
-      version = r.engineVersion;
-      const ext = format === "oeb" ? "zip" : format;
-      files.push({
-        filename: outputName({ filename: p.filename, input: file.filename, ext, index: i + 1, numbered: false }),
-        data: r.data,
-        ...(CONTENT_TYPE[format] ? { contentType: CONTENT_TYPE[format] } : {}),
-      });
-    }
-    return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
+      }),
+    );
+    return { ...done, ...(warnings.length ? { extra: { warnings } } : {}) };
   },
 };
 

@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { FONT_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
-import type { OperationHandler, OutputFile } from "../types";
+import { eachConverted } from "../kit";
+import type { OperationHandler } from "../types";
 import type { FontFormat } from "../../../native-protocol/font";
 
 /** MIME type of each output (IANA font/* types; SVG fonts are SVG documents). */
@@ -32,26 +32,8 @@ export const fontConvert: OperationHandler<Record<string, never>> = {
   async run(inputs, p, ctx) {
     const format = String(p.output_format).toLowerCase() as FontFormat;
     const { engine, row } = useEngine(ctx, "font", "convert");
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, file] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const input = { data: await readInput(file, ctx, row), filename: file.filename };
-      const r = await engineCall(engine.convert({ input, format }), file.filename, row.name);
-      version = r.engineVersion;
-      files.push({
-        filename: outputName({
-          filename: p.filename,
-          input: file.filename,
-          ext: format,
-          index: i + 1,
-          numbered: false,
-        }),
-        data: r.data,
-        contentType: CONTENT_TYPE[format],
-      });
-    }
-    return { files, engine: { name: row.name, version } };
+    const out = { filename: p.filename, ext: format, contentType: CONTENT_TYPE[format] };
+    return eachConverted(row, ctx, inputs, out, (input) => engine.convert({ input, format }));
   },
 };
 

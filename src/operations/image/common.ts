@@ -1,12 +1,14 @@
 /**
- * Pieces shared by the image operations: the input's canonical image format and the OutputFile of
- * one engine output. Engines, budgets, naming and result unwrapping come from the kit (../kit.ts).
+ * Pieces shared by the image operations: the input's canonical image format, the OutputFile of
+ * one engine output, and the loop that runs one engine call per input. Engines, budgets, naming and
+ * result unwrapping come from the kit (../kit.ts).
  */
 import { TaskError } from "../../engines/errors";
 import { MIME, canonicalFormat } from "../../engines/kinds/image";
-import type { ImageFormat, ImageRunOutput } from "../../engines/kinds/image";
-import { formatOf } from "../kit";
-import type { InputFile, OutputFile } from "../types";
+import type { ImageFormat, ImageRunOutput, ImageRunRequest } from "../../engines/kinds/image";
+import type { UsedEngine } from "../../engines/use";
+import { engineCall, formatOf, outputName, readInput } from "../kit";
+import type { InputFile, OperationContext, OperationOutput, OutputFile } from "../types";
 
 /** Canonical format of an input from `input_format` or its extension. @throws TaskError INVALID_CONVERSION_TYPE */
 export function inputFormatOf(file: InputFile, inputFormat: string | undefined, operation: string): ImageFormat {
@@ -24,4 +26,43 @@ export function inputFormatOf(file: InputFile, inputFormat: string | undefined, 
 /** OutputFile of one engine output. */
 export function imageFile(filename: string, out: ImageRunOutput): OutputFile {
   return { filename, data: out.data, contentType: MIME[out.format] };
+}
+
+/** What one image request asks beside its op, input and input format: the output format and options. */
+export type ImageAsk<O extends ImageRunRequest["op"]> = Omit<
+  Extract<ImageRunRequest, { op: O }>,
+  "op" | "input" | "inputFormat"
+>;
+
+/**
+ * Runs `op` of the image engine `used` on each input in turn: `ask` says what is asked of an input (given its
+ * canonical format, read from `p.input_format` or its name), `take` makes the files of an answer (default: its
+ * first output, named as the task's `filename` says or after its input; `files` holds those of earlier inputs).
+ * The engine's version is what its last call reported.
+ */
+export async function eachImage<O extends ImageRunRequest["op"]>(
+  { engine, row }: UsedEngine<"image">,
+  ctx: OperationContext,
+  op: O,
+  inputs: InputFile[],
+  p: { input_format?: string; filename?: string },
+  ask: (input: InputFile, inputFormat: ImageFormat) => ImageAsk<O>,
+  take?: (outputs: ImageRunOutput[], input: InputFile, files: OutputFile[]) => OutputFile[],
+): Promise<OperationOutput> {
+  const files: OutputFile[] = [];
+  let version = row.version;
+  for (const [i, input] of inputs.entries()) {
+    const inputFormat = inputFormatOf(input, p.input_format, op);
+    const a = ask(input, inputFormat);
+    const req = { op, input: await readInput(input, ctx, row), inputFormat, ...a } as Extract<
+      ImageRunRequest,
+      { op: O }
+    >;
+    const r = await engineCall(engine.run(req), input.filename, row.name);
+    version = r.engineVersion;
+    const name = () =>
+      outputName({ filename: p.filename, input: input.filename, ext: a.outputFormat, index: i + 1, numbered: false });
+    files.push(...(take ? take(r.outputs, input, files) : [imageFile(name(), r.outputs[0])]));
+  }
+  return { files, engine: { name: row.name, version } };
 }

@@ -19,9 +19,8 @@ import {
   IMAGE_PDF_INPUTS,
 } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput } from "../kit";
-import type { FormatPair, OperationHandler, OutputFile } from "../types";
-import { imageFile, inputFormatOf } from "./common";
+import type { FormatPair, OperationHandler } from "../types";
+import { eachImage } from "./common";
 import { convertParams } from "./schemas";
 
 /** Outputs only the native engine writes (HEIC), offered for the inputs it reads (NATIVE_IMAGE_INPUTS). */
@@ -53,32 +52,9 @@ export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {
   takesInput: true,
   requiresOutputFormat: true,
   async run(inputs, p, ctx) {
-    const { engine, row } = useEngine(ctx, "image", "convert");
     const outputFormat = p.output_format as ImageFormat;
     const { width, height, fit, strip, quality, auto_orient, pixel_density } = p;
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, input] of inputs.entries()) {
-      const inputFormat = inputFormatOf(input, p.input_format, "convert");
-      const r = await engineCall(
-        engine.run({
-          op: "convert",
-          input: await readInput(input, ctx, row),
-          inputFormat,
-          outputFormat,
-          options: { width, height, fit, strip, quality, auto_orient, pixel_density },
-        }),
-        input.filename,
-        row.name,
-      );
-      version = r.engineVersion;
-      files.push(
-        imageFile(
-          outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }),
-          r.outputs[0],
-        ),
-      );
-    }
-    return { files, engine: { name: row.name, version } };
+    const options = { width, height, fit, strip, quality, auto_orient, pixel_density };
+    return eachImage(useEngine(ctx, "image", "convert"), ctx, "convert", inputs, p, () => ({ outputFormat, options }));
   },
 };

@@ -10,9 +10,9 @@ import type { ImageFormat } from "../../engines/kinds/image";
 import type { EngineRow } from "../../engines/registry";
 import { fontNameFor } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, readTaskFile } from "../kit";
-import type { FormatPair, OperationContext, OperationHandler, OutputFile } from "../types";
-import { imageFile, inputFormatOf } from "./common";
+import { readTaskFile } from "../kit";
+import type { FormatPair, OperationContext, OperationHandler } from "../types";
+import { eachImage, inputFormatOf } from "./common";
 import { checkWatermark, watermarkParams } from "./schemas";
 
 /** Output format when `output_format` is absent. */
@@ -47,42 +47,18 @@ export const imageWatermark: OperationHandler<Params> = {
   taskRefs: ["image"],
   check: checkWatermark,
   async run(inputs, p, ctx) {
-    const { engine, row } = useEngine(ctx, "image", "watermark");
-    const mark = p.image ? await watermarkImage(p.image, ctx, row) : undefined;
+    const used = useEngine(ctx, "image", "watermark");
+    const mark = p.image ? await watermarkImage(p.image, ctx, used.row) : undefined;
     const { image: _image, ...options } = p as Params & Record<string, unknown>;
     const font = fontNameFor(p.font_name);
     options.font_name = font.name;
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, input] of inputs.entries()) {
-      const inputFormat = inputFormatOf(input, p.input_format, "watermark");
-      const outputFormat = (p.output_format as ImageFormat | undefined) ?? defaultWatermarkOutput(inputFormat);
-      const r = await engineCall(
-        engine.run({
-          op: "watermark",
-          input: await readInput(input, ctx, row),
-          inputFormat,
-          outputFormat,
-          options: pickWatermarkOptions(options),
-          extra: mark?.bytes,
-          extraFormat: mark?.format,
-        }),
-        input.filename,
-        row.name,
-      );
-      version = r.engineVersion;
-      files.push(
-        imageFile(
-          outputName({ filename: p.filename, input: input.filename, ext: outputFormat, index: i + 1, numbered: false }),
-          r.outputs[0],
-        ),
-      );
-    }
-    return {
-      files,
-      engine: { name: row.name, version },
-      ...(font.warning ? { extra: { warnings: [font.warning] } } : {}),
-    };
+    const out = await eachImage(used, ctx, "watermark", inputs, p, (_input, inputFormat) => ({
+      outputFormat: (p.output_format as ImageFormat | undefined) ?? defaultWatermarkOutput(inputFormat),
+      options: pickWatermarkOptions(options),
+      extra: mark?.bytes,
+      extraFormat: mark?.format,
+    }));
+    return { ...out, ...(font.warning ? { extra: { warnings: [font.warning] } } : {}) };
   },
 };
 

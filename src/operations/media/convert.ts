@@ -12,9 +12,8 @@ import {
   type MediaOutput,
 } from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInputOrStream } from "../kit";
-import type { FormatPair, OperationHandler, OutputFile } from "../types";
-import { MEDIA_MIME } from "./common";
+import type { FormatPair, OperationHandler } from "../types";
+import { eachMedia } from "./common";
 import { checkConvert, convertParamsFor, inapplicableConvert } from "./schemas";
 
 /** The input formats of convert to `out`: video to anything, audio to audio; a GIF only to video. */
@@ -58,37 +57,11 @@ function mediaConvert(out: MediaOutput): OperationHandler<Record<string, unknown
     check: (p) => checkConvert(p, out),
     inapplicable: (p) => inapplicableConvert(p),
     async run(inputs, p, ctx) {
-      const { engine, row } = useEngine(ctx, "media", "convert");
+      const used = useEngine(ctx, "media", "convert");
       const options = Object.fromEntries(
         OPTION_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]]),
       ) as MediaOptions;
-      const files: OutputFile[] = [];
-      let version = row.version;
-      for (const [i, input] of inputs.entries()) {
-        const r = await engineCall(
-          engine.run({
-            op: "convert",
-            input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
-            outputFormat: out,
-            options,
-          }),
-          input.filename,
-          row.name,
-        );
-        version = r.engineVersion;
-        files.push({
-          filename: outputName({
-            filename: p.filename,
-            input: input.filename,
-            ext: out,
-            index: i + 1,
-            numbered: false,
-          }),
-          data: r.data,
-          contentType: MEDIA_MIME[out],
-        });
-      }
-      return { files, engine: { name: row.name, version } };
+      return eachMedia(used, ctx, "convert", inputs, p.filename, () => ({ outputFormat: out, options }));
     },
   };
 }

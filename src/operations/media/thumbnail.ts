@@ -6,9 +6,8 @@
 import type { z } from "zod";
 import { THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from "../../../native-protocol/media/formats";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInputOrStream } from "../kit";
-import type { OperationHandler, OutputFile } from "../types";
-import { MEDIA_MIME } from "./common";
+import type { OperationHandler } from "../types";
+import { eachMedia } from "./common";
 import { thumbnailParams } from "./schemas";
 
 export const mediaThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
@@ -22,34 +21,9 @@ export const mediaThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> =
   takesInput: true,
   requiresOutputFormat: true,
   async run(inputs, p, ctx) {
-    const { engine, row } = useEngine(ctx, "media", "thumbnail");
+    const used = useEngine(ctx, "media", "thumbnail");
     const outputFormat = p.output_format as (typeof THUMBNAIL_OUTPUTS)[number];
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, input] of inputs.entries()) {
-      const r = await engineCall(
-        engine.run({
-          op: "thumbnail",
-          input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
-          outputFormat,
-          options: { timestamp: p.timestamp, width: p.width, height: p.height, fit: p.fit },
-        }),
-        input.filename,
-        row.name,
-      );
-      version = r.engineVersion;
-      files.push({
-        filename: outputName({
-          filename: p.filename,
-          input: input.filename,
-          ext: outputFormat,
-          index: i + 1,
-          numbered: false,
-        }),
-        data: r.data,
-        contentType: MEDIA_MIME[outputFormat],
-      });
-    }
-    return { files, engine: { name: row.name, version } };
+    const options = { timestamp: p.timestamp, width: p.width, height: p.height, fit: p.fit };
+    return eachMedia(used, ctx, "thumbnail", inputs, p.filename, () => ({ outputFormat, options }));
   },
 };

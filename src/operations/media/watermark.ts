@@ -9,10 +9,10 @@ import type { z } from "zod";
 import { VIDEO_INPUTS, VIDEO_OUTPUTS, type VideoOutput } from "../../../native-protocol/media/formats";
 import { fontNameFor, resolveFont } from "../../engines/fonts";
 import { useEngine } from "../../engines/use";
-import { engineCall, formatOf, outputName, readInputOrStream, readTaskFile } from "../kit";
-import type { OperationHandler, OutputFile } from "../types";
+import { formatOf, readTaskFile } from "../kit";
+import type { OperationHandler } from "../types";
 import { checkWatermarkSource as checkWatermark } from "../watermark-params";
-import { MEDIA_MIME } from "./common";
+import { eachMedia } from "./common";
 import { watermarkParams } from "./schemas";
 
 type Params = z.infer<typeof watermarkParams>;
@@ -38,30 +38,12 @@ export const mediaWatermark: OperationHandler<Params> = {
       ...(font.warning ? [font.warning] : []),
       ...(rotation ? [`rotation is not applied to video watermarks; the watermark was placed unrotated.`] : []),
     ];
-    const files: OutputFile[] = [];
-    let version = row.version;
-    for (const [i, input] of inputs.entries()) {
+    const out = await eachMedia({ engine, row }, ctx, "watermark", inputs, p.filename, (input) => {
       const own = formatOf(input, p.input_format);
-      const out = ((p.output_format as string | undefined) ??
+      const outputFormat = ((p.output_format as string | undefined) ??
         (own && OUTPUTS.includes(own) ? own : "mp4")) as VideoOutput;
-      const r = await engineCall(
-        engine.run({
-          op: "watermark",
-          input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
-          outputFormat: out,
-          options,
-          image,
-        }),
-        input.filename,
-        row.name,
-      );
-      version = r.engineVersion;
-      files.push({
-        filename: outputName({ filename: p.filename, input: input.filename, ext: out, index: i + 1, numbered: false }),
-        data: r.data,
-        contentType: MEDIA_MIME[out],
-      });
-    }
-    return { files, engine: { name: row.name, version }, ...(warnings.length ? { extra: { warnings } } : {}) };
+      return { outputFormat, options, image };
+    });
+    return { ...out, ...(warnings.length ? { extra: { warnings } } : {}) };
   },
 };

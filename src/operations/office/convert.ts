@@ -10,14 +10,15 @@
  * per page) are named `<name>-<label>.<ext>`, or by `filename` with `%d`.
  */
 import { z } from "zod";
-import { TEXT_ENCODINGS, type OfficeRequest } from "../../../native-protocol/office";
+import { TEXT_ENCODINGS } from "../../../native-protocol/office";
 import { TaskError } from "../../engines/errors";
 import { DOCUMENT_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { baseName, outputName } from "../kit";
 import { checkPagesParam, pagesParam } from "../pdf/common";
-import type { OperationHandler, OutputFile } from "../types";
+import type { OperationHandler } from "../types";
+import { eachDocument } from "./common";
 
 const params = z.object({
   password: z.string().max(256).optional().describe("Opens a password-protected document"),
@@ -79,52 +80,46 @@ export const convertDocument: OperationHandler<Params> = {
   },
   async run(inputs, p, ctx) {
     const format = (p.output_format ?? "").toLowerCase();
-    const { engine, row } = useEngine(ctx, "office", "convert");
-    const files: OutputFile[] = [];
-    const substituted = new Map<string, string>();
-    let version = row.version;
-    let pages = 0;
-    for (const [i, file] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const req: OfficeRequest = {
-        input: { data: await readInput(file, ctx, row), filename: file.filename, password: p.password },
+    const used = useEngine(ctx, "office", "convert");
+    const { files, totals, engine } = await eachDocument(
+      used,
+      ctx,
+      inputs,
+      p.password,
+      (input) => ({
+        input,
         format,
         ...(p.pages ? { pdf: { pages: p.pages } } : {}),
         ...(format === "csv" ? { csv: { delimiter: p.delimiter, sheet: p.sheet === "all" ? 0 : p.sheet } } : {}),
         ...(p.encoding || p.layout !== undefined ? { text: { encoding: p.encoding, layout: p.layout } } : {}),
-      };
-      const r = await engineCall(engine.convert(req), file.filename, row.name);
-      version = r.engineVersion;
-      pages += r.pages ?? 0;
-      for (const s of r.fontsSubstituted) substituted.set(s.requested, s.used);
-      const parts = r.parts && r.parts.length > 1 ? r.parts : undefined;
-      if (!parts) {
-        const name = outputName({
-          filename: p.filename,
-          input: file.filename,
-          ext: format,
-          index: i + 1,
-          numbered: false,
-        });
-        files.push({ filename: name, data: r.data });
-        continue;
-      }
-      for (const [j, part] of parts.entries()) {
-        const name =
-          p.filename && /%0?\d*d/.test(p.filename)
-            ? outputName({ filename: p.filename, input: file.filename, ext: format, index: j + 1, numbered: true })
-            : `${baseName(p.filename ?? file.filename)}-${safeLabel(part.label)}.${extensionOf(p.filename ?? "") || format}`;
-        files.push({ filename: name, data: part.data });
-      }
-    }
+      }),
+      (r, file, i) => {
+        const parts = r.parts && r.parts.length > 1 ? r.parts : undefined;
+        if (!parts)
+          return [
+            {
+              filename: outputName({
+                filename: p.filename,
+                input: file.filename,
+                ext: format,
+                index: i + 1,
+                numbered: false,
+              }),
+              data: r.data,
+            },
+          ];
+        return parts.map((part, j) => ({
+          filename:
+            p.filename && /%0?\d*d/.test(p.filename)
+              ? outputName({ filename: p.filename, input: file.filename, ext: format, index: j + 1, numbered: true })
+              : `${baseName(p.filename ?? file.filename)}-${safeLabel(part.label)}.${extensionOf(p.filename ?? "") || format}`,
+          data: part.data,
+        }));
+      },
+    );
     if (!files.length) throw new TaskError("CONVERSION_FAILED", `convert to ${format} wrote nothing.`);
     const warnings = p.engine && STAND_INS[p.engine.toLowerCase()] ? [STAND_INS[p.engine.toLowerCase()]!] : [];
-    const fonts_substituted = [...substituted].map(([requested, used]) => ({ requested, used }));
-    return {
-      files,
-      extra: { pages, fonts_substituted, ...(warnings.length ? { warnings } : {}) },
-      engine: { name: row.name, version },
-    };
+    return { files, extra: { ...totals, ...(warnings.length ? { warnings } : {}) }, engine };
   },
 };
 

@@ -7,14 +7,15 @@
 import { z } from "zod";
 import { OFFICE_INPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { outputName } from "../kit";
 import { boolParam, checkPagesParam, pagesParam } from "../pdf/common";
 import { pdfThumbnail } from "../pdf/thumbnail";
 import { watermarkPdf } from "../pdf/watermark";
 import { convertPdfToImage } from "../pdf/rasterize";
 import { convertDocument } from "./convert";
+import { eachDocument } from "./common";
 import { viaPdf } from "./via-pdf";
-import type { OperationHandler, OutputFile } from "../types";
+import type { OperationHandler } from "../types";
 
 const params = z.object({
   password: z.string().max(256).optional().describe("Opens a password-protected document"),
@@ -59,7 +60,7 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
   check: checkPagesParam,
   inapplicable: inapplicablePdf,
   async run(inputs, p, ctx) {
-    const { engine, row } = useEngine(ctx, "office", "convert");
+    const used = useEngine(ctx, "office", "convert");
     const pdf = {
       ...(p.pages ? { pages: p.pages } : {}),
       ...(p.pdf_a ? { pdfa: PDF_A_PART as 2 } : {}),
@@ -68,25 +69,27 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
       ...(p.hidden_slides !== undefined ? { hiddenSlides: p.hidden_slides } : {}),
       ...(p.output_type === "notes" ? { notesPages: true } : {}),
     };
-    const files: OutputFile[] = [];
-    const substituted = new Map<string, string>();
-    let version = row.version;
-    let pages = 0;
-    for (const [i, file] of inputs.entries()) {
-      throwIfAborted(ctx.signal);
-      const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
-      const r = await engineCall(engine.convert({ input, format: "pdf", pdf }), file.filename, row.name);
-      version = r.engineVersion;
-      pages += r.pages ?? 0;
-      for (const s of r.fontsSubstituted) substituted.set(s.requested, s.used);
-      files.push({
-        filename: outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }),
-        data: r.data,
-        contentType: "application/pdf",
-      });
-    }
-    const fonts_substituted = [...substituted].map(([requested, used]) => ({ requested, used }));
-    return { files, extra: { pages, fonts_substituted }, engine: { name: row.name, version } };
+    const done = await eachDocument(
+      used,
+      ctx,
+      inputs,
+      p.password,
+      (input) => ({ input, format: "pdf", pdf }),
+      (r, file, i) => [
+        {
+          filename: outputName({
+            filename: p.filename,
+            input: file.filename,
+            ext: "pdf",
+            index: i + 1,
+            numbered: false,
+          }),
+          data: r.data,
+          contentType: "application/pdf",
+        },
+      ],
+    );
+    return { files: done.files, extra: done.totals, engine: done.engine };
   },
 };
 

@@ -1,46 +1,12 @@
 /**
- * Office documents in the PDF operations (issue 12: "merge, thumbnail and watermark of office inputs
- * work by converting to PDF first"): a document is converted by the office engine (LibreOffice in
- * the native engine) and the PDF operation runs on the result, as if a convert task had come first.
+ * Office documents in the PDF operations (issue 12): a handler of kind office that converts its
+ * inputs to PDF (pdf/from-office.ts) and runs a PDF handler on the result, as if a convert task had
+ * come first.
  */
 import { TaskError } from "../../engines/errors";
 import { OFFICE_INPUTS } from "../../engines/registry";
-import { useEngine } from "../../engines/use";
-import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, readInput } from "../kit";
-import type { InputFile, OperationContext, OperationHandler } from "../types";
-
-const OFFICE: ReadonlySet<string> = new Set(OFFICE_INPUTS);
-
-/** True when `filename` (or the task's `input_format`) is an office format LibreOffice reads. */
-export function isOfficeFile(filename: string, inputFormat?: string): boolean {
-  return OFFICE.has((inputFormat ?? extensionOf(filename)).toLowerCase());
-}
-
-/**
- * The PDF of one office document, by the office engine of this host.
- * @throws TaskError ENGINE_UNAVAILABLE (no office engine here) | the engine's code (OPEN_FAILED, INVALID_PASSWORD, …)
- */
-export async function officePdf(ctx: OperationContext, file: InputFile, password?: string): Promise<Uint8Array> {
-  const { engine, row } = useEngine(ctx, "office", "convert");
-  const data = await readInput(file, ctx, row);
-  const r = await engineCall(
-    engine.convert({ input: { data, filename: file.filename, password }, format: "pdf" }),
-    file.filename,
-    row.name,
-  );
-  return r.data;
-}
-
-/** `file` as a PDF input: same task and base name, `.pdf`, converted (opened with `password`) when first read. */
-export function asPdfInput(ctx: OperationContext, file: InputFile, password?: string): InputFile {
-  let pdf: Promise<Uint8Array> | undefined;
-  return {
-    ...file,
-    filename: `${baseName(file.filename)}.pdf`,
-    bytes: () => (pdf ??= officePdf(ctx, file, password)),
-  };
-}
+import { asPdfInput, isOfficeFile } from "../pdf/from-office";
+import type { OperationHandler } from "../types";
 
 /**
  * A handler of kind office that converts its inputs to PDF and runs the PDF handler `pdf` on them

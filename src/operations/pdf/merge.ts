@@ -20,7 +20,7 @@ import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/registry";
-import { isOfficeFile, officePdf } from "../office/via-pdf";
+import { isOfficeFile, officePdf } from "./from-office";
 import { pngPages } from "./from-images";
 
 /** `password`: one for every encrypted input, or one per input in `input` order. */

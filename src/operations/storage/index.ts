@@ -11,7 +11,7 @@
  */
 import { TaskError } from "../../engines/errors";
 import { STORES } from "../../stores/registry";
-import { exportPaths, splitPath } from "../../stores/naming";
+import { exportPaths, splitPath } from "./naming";
 import type { StoreConnector, StoreSession } from "../../stores/types";
 import { contentTypeOf, safeFilename } from "../io/filenames";
 import type { OperationHandler, OutputFile } from "../types";

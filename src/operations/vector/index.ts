@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { VECTOR_PAIRS } from "../../engines/registry";
+import { MIME as IMAGE_MIME } from "../../engines/kinds/image";
 import type { VectorRequest } from "../../engines/kinds/vector";
 import { useEngine } from "../../engines/use";
 import { TaskError } from "../../engines/errors";
@@ -23,24 +24,12 @@ const params = z.object({
   text_to_path: boolParam.describe("Vector outputs: convert text to outlines (no font needed to show it)"),
 });
 
-/** MIME type of each output. */
+/** MIME type of each output: the image formats' (svg, pdf, eps, ps, odd and the raster outputs), and the drawings'. */
 const MIME: Record<string, string> = {
-  svg: "image/svg+xml",
-  pdf: "application/pdf",
-  eps: "application/postscript",
-  ps: "application/postscript",
+  ...IMAGE_MIME,
   emf: "image/emf",
   wmf: "image/wmf",
   dxf: "image/vnd.dxf",
-  odd: "application/vnd.oasis.opendocument.graphics",
-  png: "image/png",
-  jpg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-  tiff: "image/tiff",
-  bmp: "image/bmp",
-  ico: "image/vnd.microsoft.icon",
-  psd: "image/vnd.adobe.photoshop",
 };
 
 const ALIASES: Record<string, string> = { jpeg: "jpg", tif: "tiff" };

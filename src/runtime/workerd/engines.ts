@@ -14,7 +14,7 @@ import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
 import type { Env } from "../../env";
 import { nativeEngines } from "../../engines/native/engines";
-import { nativeStreamBytes } from "../../runner/settings";
+import { nativeStreamBytes } from "../../settings";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 

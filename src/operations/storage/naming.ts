@@ -11,7 +11,7 @@
  * imports every object under it (directory placeholders left out), each named by the last segment
  * of its path, with `dir` = the path before that segment.
  */
-import { extensionOf } from "../operations/io/filenames";
+import { extensionOf } from "../io/filenames";
 
 /** Formats `template`'s first printf integer placeholder (`%d`, `%3d`, `%03d`) with `n`; null when there is none. */
 export function printfNumber(template: string, n: number): string | null {
