@@ -196,7 +196,7 @@ export const NATIVE_MAX_BYTES = 64 * 1024 * 1024;
  * The largest input of a native row that streams (issue 35: the media row, `budget.streamOver`): its inputs over
  * NATIVE_MAX_BYTES travel R2 → native engine → R2 on the framed wire (native-protocol/frame.ts) without passing
  * whole through the Worker's memory, so the bound is the largest file an import stores by default
- * (runner/settings.ts DEFAULT_MAX_IMPORT_BYTES, 5 GiB; test/unit/large-media-routing.test.ts holds them equal),
+ * (src/settings.ts DEFAULT_MAX_IMPORT_BYTES, 5 GiB; test/unit/large-media-routing.test.ts holds them equal),
  * which the native server's disk-bounded limit (NATIVE_MAX_STREAM_MB) takes.
  */
 export const NATIVE_STREAM_MAX_BYTES = 5 * 1024 ** 3;
