@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { esbuildPids } from "./proc-memory";
+import { esbuildPids } from "./proc-memory.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
