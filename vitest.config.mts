@@ -1,6 +1,7 @@
 // The test projects, split by what a file costs (issue 30 part 1; README "Tests"):
 //   unit     pure functions, no engine, no tool, no server: milliseconds a file
 //   engines  the WebAssembly engines in Node against native oracles (qpdf, pdfinfo, identify, exiftool, 7z…)
+//   engines-heavy  the same, for the format-by-format sweeps that take a minute or more each (out of `npm test`)
 //   native   the native engine: container/server.ts, LibreOffice's pool, Debian's ffmpeg/tesseract/ImageMagick
 //   corpus   whole-corpus agreement sweeps (every file of ../shared/corpus through an engine and its oracle)
 //   worker   the api Worker and its Durable Objects in workerd (@cloudflare/vitest-plugin), with the real engine Workers
@@ -57,6 +58,7 @@ export default defineConfig({
     projects: [
       nodeProject("unit"),
       nodeProject("engines", { globalSetup: [TOOLS] }),
+      nodeProject("engines-heavy", { testTimeout: scaled(300_000), globalSetup: [TOOLS] }),
       nodeProject("native", { hookTimeout: scaled(120_000), globalSetup: [TOOLS] }),
       nodeProject("corpus", { testTimeout: scaled(600_000), globalSetup: [TOOLS] }),
       {

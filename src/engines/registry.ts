@@ -130,7 +130,7 @@ export const ENGINES = [
   },
   {
     // resvg in WebAssembly (issue 33): svg → png drawn with the shipped faces, other raster outputs re-encoded by
-    // ImageMagick; before ImageMagick's MSVG, which misses Inkscape's pixels (test/engines/resvg.test.ts)
+    // ImageMagick; before ImageMagick's MSVG, which misses Inkscape's pixels (test/engines-heavy/resvg.test.ts)
     name: RESVG_ENGINE.name,
     version: RESVG_ENGINE.version,
     kind: "image",

@@ -1,7 +1,7 @@
 /**
  * The raster oracle of SVG renderings (issue 31): librsvg's `rsvg-convert` (librsvg2-bin, fonts by
  * fontconfig: sans-serif → DejaVu Sans, serif → DejaVu Serif, monospace → DejaVu Sans Mono), an
- * independent renderer, never ImageMagick; and the ink comparison both it and test/engines/pdf-raster.test.ts
+ * independent renderer, never ImageMagick; and the ink comparison both it and test/engines-heavy/pdf-raster.test.ts
  * (PDFium against poppler) use: per pixel the darkest channel, compared with a 1-pixel
  * tolerance, as shares of ink rather than of pixels so that a mostly white image cannot hide a
  * wrong one. Pictures are flattened on white first (SVG renders are transparent where nothing is drawn).
@@ -90,7 +90,7 @@ export function inkDiff(ours: Raster, ref: Raster): { extra: number; missing: nu
   return { extra: extra / Math.max(inkA, 1), missing: missing / Math.max(inkB, 1) };
 }
 
-/** The tolerance, measured on PDFium against poppler (test/engines/pdf-raster.test.ts): under 0.1 extra and 0.1 missing. */
+/** The tolerance, measured on PDFium against poppler (test/engines-heavy/pdf-raster.test.ts): under 0.1 extra and 0.1 missing. */
 export const MAX_EXTRA = 0.1;
 export const MAX_MISSING = 0.1;
 

@@ -21,7 +21,7 @@ const section = (title: string) => {
 };
 /** The test projects vitest.config.mts defines: nodeProject("<name>") and the worker project's name. */
 const projects = [
-  ...[...read("vitest.config.mts").matchAll(/nodeProject\("(\w+)"/g)].map((m) => m[1]!),
+  ...[...read("vitest.config.mts").matchAll(/nodeProject\("([\w-]+)"/g)].map((m) => m[1]!),
   ...[...read("vitest.config.mts").matchAll(/^\s+name: "(\w+)",$/gm)].map((m) => m[1]!),
 ];
 
@@ -30,7 +30,7 @@ describe("the README and docs/architecture.md against the rows", () => {
     const layout = section("Layout");
     expect(NATIVE_ENGINES.length).toBeGreaterThan(10);
     for (const e of NATIVE_ENGINES) expect(layout, `native engine ${e.name}`).toMatch(new RegExp(`\\b${e.name}\\b`));
-    expect(projects.length).toBe(8);
+    expect(projects.length).toBe(9);
     for (const p of projects) expect(layout, `test project ${p}`).toMatch(new RegExp(`\\b${p}\\b`));
   });
 

@@ -3,7 +3,7 @@
  * → service binding → the 7-Zip engine Worker (wasm/7z, its precompiled module) → R2. Inputs are
  * made here (workerd has no file system); archives the engine writes are read back with fflate, a
  * ZIP implementation independent of 7-Zip, and zips fflate writes are what the engine extracts.
- * Native oracles (unzip, tar, 7z, bsdtar) judge the engine in test/engines/archive-engine.test.ts and
+ * Native oracles (unzip, tar, 7z, bsdtar) judge the engine in test/engines-heavy/archive-engine.test.ts and
  * the SDK path in test/e2e/sdk-archive.test.ts.
  */
 import { strToU8, unzipSync, zipSync } from "fflate";

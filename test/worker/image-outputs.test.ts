@@ -95,7 +95,7 @@ describe("image outputs in the Worker without the native engine", () => {
     const done = await waitJob(job.id);
     for (const t of ["png", "bmp", "thumb"]) expect(taskByName(done, t).status, t).toBe("finished");
     // drawn by resvg in its engine Worker, faces from the fonts Worker (issue 33); its pixels are held to Inkscape's in
-    // test/engines/resvg.test.ts
+    // test/engines-heavy/resvg.test.ts
     expect([taskByName(done, "png").engine, taskByName(done, "thumb").engine]).toEqual(["resvg", "resvg"]);
     // was OPEN_FAILED "UnableToReadFont … corrupt"; the pixels are held to librsvg's in test/engines/image-svg-text.test.ts
     // (the BMP ImageMagick writes here is RLE8-compressed, so only its header is read)
