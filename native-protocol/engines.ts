@@ -95,6 +95,14 @@ export const NATIVE_TOOLS = [
     packages: ["libraw-bin"],
   },
   {
+    // GIMP's XCF images (issue 46's example of a native engine in four files): container/engines/gimp.ts
+    name: "gimp",
+    bins: ["gimp-console-2.10"],
+    versionArgs: ["--version"],
+    version: /version (\d+\.\d+\.\d+)/,
+    packages: ["gimp"],
+  },
+  {
     // XPS pages (issue 34): libgxps's xpstopng renders the first page for native ImageMagick; it prints no
     // version of its own, so dpkg says which package it is
     name: "gxps",
@@ -270,6 +278,7 @@ export const NATIVE_ENGINES = [
     file: "imagemagick",
   },
   { name: "libraw", kind: "image", tools: ["libraw"], uses: ["imagemagick"], version: "0.20.2" },
+  { name: "gimp", kind: "image", tools: ["gimp"], uses: ["imagemagick"], version: "2.10.34" },
   {
     name: "native-command",
     kind: "command",

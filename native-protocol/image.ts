@@ -60,6 +60,7 @@ export type ImageFormat =
   | "xps"
   | "icns"
   | "odd"
+  | "xcf"
   | RawFormat;
 
 /** How a resize fits the requested box (contract §6, CloudConvert `fit`). */

@@ -342,6 +342,16 @@ export const ENGINES = [
     aliases: ["dcraw", "ufraw"],
   },
   {
+    // GIMP's own images (XCF 2.10, which only GIMP reads): GIMP merges the visible layers, native ImageMagick writes
+    ...nativeRow("gimp"),
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: NATIVE_IMAGE_OUTPUTS.map((output) => ({ input: "xcf", output })),
+    },
+    budget: { maxBytes: NATIVE_MAX_BYTES },
+    aliases: ["gimp"],
+  },
+  {
     ...nativeRow("native-command"),
     offers: { operations: ["command"] },
     budget: { maxBytes: NATIVE_MAX_BYTES },
@@ -420,6 +430,25 @@ export function engineRow(name: string): EngineRow | undefined {
   return ENGINES.find((e) => e.name === name);
 }
 
+/**
+ * The (input, output) pairs the rows of `kind` list for `operation` (a row's `formatsOf[operation]`, else its
+ * `formats`), once each, in row order. A row that lists no pairs adds none: it takes whatever its handler offers. An
+ * operation's catalogue reads its rows here, so a row with new inputs (a native engine of an existing kind) needs no
+ * edit of the operation.
+ */
+export function listedPairs(kind: EngineKind, operation: string): FormatPair[] {
+  const seen = new Set<string>();
+  const out: FormatPair[] = [];
+  for (const row of ENGINES as readonly EngineRow[]) {
+    if (row.kind !== kind || (row.offers.operations && !row.offers.operations.includes(operation))) continue;
+    for (const p of row.offers.formatsOf?.[operation] ?? row.offers.formats ?? []) {
+      const key = `${p.input}>${p.output}`;
+      if (!seen.has(key)) (seen.add(key), out.push(p));
+    }
+  }
+  return out;
+}
+
 // The formats the rows above claim, for operations that list format pairs in their catalogue entry or
 // check a format before routing. Operations read them here, never from an engine's folder, so adding
 // an engine touches no operation file.
@@ -438,11 +467,10 @@ export { NATIVE_IMAGE_OUTPUTS };
 export { VECTOR_INPUTS, VECTOR_PAIRS };
 /** Camera raw formats the native LibRaw engine (row "libraw") reads through convert and thumbnail. */
 export { RAW_INPUTS };
-/** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw). */
-export const NATIVE_ONLY_IMAGE_INPUTS: readonly ImageFormat[] = [
-  ...NATIVE_IMAGE_INPUTS.filter((f) => !READABLE_FORMATS.includes(f)),
-  ...RAW_INPUTS,
-];
+/** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw; xcf by GIMP). */
+export const NATIVE_ONLY_IMAGE_INPUTS = [
+  ...new Set(listedPairs("image", "convert").map((p) => p.input as ImageFormat)),
+].filter((f) => !READABLE_FORMATS.includes(f));
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */

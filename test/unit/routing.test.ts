@@ -46,6 +46,7 @@ describe("engine order", () => {
       "imagemagick",
       "imagemagick-native",
       "libraw",
+      "gimp",
     ]);
     // SVG goes to resvg first (issue 33), other images never reach it
     expect(names(enginesFor({ kind: "image", operation: "thumbnail", input: "svg", output: "png" }))).toEqual([

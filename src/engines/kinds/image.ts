@@ -48,6 +48,7 @@ export const IMAGE_FORMATS: readonly ImageFormat[] = [
   "xps",
   "icns",
   "odd",
+  "xcf",
   ...RAW_FORMATS,
 ];
 
@@ -101,6 +102,7 @@ export const MIME: Record<ImageFormat, string> = {
   xps: "application/vnd.ms-xpsdocument",
   icns: "image/icns",
   odd: "application/vnd.oasis.opendocument.graphics",
+  xcf: "image/x-xcf",
   ...(Object.fromEntries(RAW_FORMATS.map((f) => [f, "image/x-raw"])) as Record<RawFormat, string>),
 };
 

@@ -13,10 +13,9 @@ import {
   IMAGE_OUTPUTS,
   IMAGE_SVG_OUTPUTS,
   NATIVE_IMAGE_INPUTS,
-  NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
-  NATIVE_ONLY_IMAGE_INPUTS,
   IMAGE_PDF_INPUTS,
+  listedPairs,
 } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import type { FormatPair, OperationHandler } from "../types";
@@ -37,10 +36,8 @@ export const CONVERT_PAIRS: FormatPair[] = [
           NATIVE_ONLY_OUTPUTS.filter((o) => o !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(input))),
     ].map((output) => ({ input, output })),
   ),
-  // issue 34: inputs only native engines read, to every native output
-  ...NATIVE_ONLY_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
-  // issue 34: xps → svg (MuPDF)
-  ...NATIVE_IMAGE_EXTRA_PAIRS,
+  // inputs only native rows read (issue 34: ppm, tga, jp2, psd, xps…, the camera raws; GIMP's xcf), as their rows list them
+  ...listedPairs("image", "convert").filter((p) => !(IMAGE_INPUTS as readonly string[]).includes(p.input)),
 ];
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {

@@ -4,7 +4,7 @@
  * multi-page TIFF, named `<base>-1.png`, `-2`, … or by `filename` with `%d`).
  */
 import type { z } from "zod";
-import { IMAGE_INPUTS, NATIVE_ONLY_IMAGE_INPUTS } from "../../engines/registry";
+import { IMAGE_INPUTS, listedPairs } from "../../engines/registry";
 import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
 import { outputName } from "../kit";
@@ -15,9 +15,10 @@ import { thumbnailParams } from "./schemas";
 /** Thumbnail outputs (contract §6). */
 export const THUMBNAIL_OUTPUTS: ImageFormat[] = ["png", "jpg", "webp"];
 
-export const THUMBNAIL_PAIRS: FormatPair[] = [...IMAGE_INPUTS, ...NATIVE_ONLY_IMAGE_INPUTS].flatMap((input) =>
-  THUMBNAIL_OUTPUTS.map((output) => ({ input, output })),
-);
+/** Every image input some row reads (the WebAssembly engine's, and those native rows list for thumbnail) × the outputs. */
+export const THUMBNAIL_PAIRS: FormatPair[] = [
+  ...new Set([...IMAGE_INPUTS, ...listedPairs("image", "thumbnail").map((p) => p.input)]),
+].flatMap((input) => THUMBNAIL_OUTPUTS.map((output) => ({ input, output })));
 
 export const imageThumbnail: OperationHandler<z.infer<typeof thumbnailParams>> = {
   operation: "thumbnail",
