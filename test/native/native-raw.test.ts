@@ -17,6 +17,7 @@ import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import type { EngineInstances } from "../../src/engines/registry";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import { imageStats as identify, rmse } from "../support/native-oracles";
 import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
@@ -32,20 +33,6 @@ afterAll(async () => {
 });
 
 const full = () => testContext({ engines: { ...wasm, ...native.engines() } });
-
-/** identify's format, width, height and the mean standard deviation of the channels (0–1). */
-function identify(path: string): { format: string; width: number; height: number; stddev: number } {
-  const [format, w, h, sd] = execFileSync("identify", ["-format", "%m %w %h %[fx:standard_deviation]", `${path}[0]`], {
-    encoding: "utf8",
-  }).split(" ");
-  return { format: format!, width: Number(w), height: Number(h), stddev: Number(sd) };
-}
-
-/** Normalised RMSE of two same-sized images per ImageMagick's compare (0 identical … 1). */
-function rmse(a: string, b: string): number {
-  const r = execFileSync("sh", ["-c", `compare -metric RMSE "${a}" "${b}" null: 2>&1 || true`], { encoding: "utf8" });
-  return Number(/\(([\d.e-]+)\)/.exec(r)?.[1] ?? NaN);
-}
 
 const RAWS = [
   "raw/exiftool-DNG.dng",

@@ -4,7 +4,6 @@
  * measured from the file's header, ImageMagick 7's own XCF reader (@imagemagick/magick-wasm, a reader independent of
  * GIMP; Debian's ImageMagick 6 cannot read XCF 2.10) compared pixel by pixel, identify and pdfinfo of the outputs.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -16,6 +15,7 @@ import { corpusPath, fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { execute } from "../../src/runner/execute";
 import { bytesInput, corpusInput, expectTaskError, pdfinfo, testContext, tmpFile } from "../support/pdf-helpers";
+import { imageStats as identify, rmse } from "../support/native-oracles";
 import { scaled } from "../support/time-scale";
 
 const XCF = "images/filetype-fixture.xcf";
@@ -30,20 +30,6 @@ afterAll(async () => {
 });
 
 const ctx = () => testContext({ engines: native.engines() });
-
-/** identify's format, width, height and the mean standard deviation of the channels (0–1). */
-function identify(path: string) {
-  const [format, w, h, sd] = execFileSync("identify", ["-format", "%m %w %h %[fx:standard_deviation]", `${path}[0]`], {
-    encoding: "utf8",
-  }).split(" ");
-  return { format: format!, width: Number(w), height: Number(h), stddev: Number(sd) };
-}
-
-/** Normalised RMSE of two same-sized images per ImageMagick's compare (0 identical … 1). */
-function rmse(a: string, b: string): number {
-  const r = execFileSync("sh", ["-c", `compare -metric RMSE "${a}" "${b}" null: 2>&1 || true`], { encoding: "utf8" });
-  return Number(/\(([\d.e-]+)\)/.exec(r)?.[1] ?? NaN);
-}
 
 /** ImageMagick 7's own decode of an XCF (magick-wasm, not GIMP), written as PNG: its path. */
 async function im7Png(xcf: Uint8Array): Promise<string> {

@@ -4,7 +4,7 @@
  * and pdfinfo, qpdf (--json, --check), exiftool, Ghostscript re-opening a file, dpkg — and /proc
  * tells which tool processes are running. Nothing here is this project's code under test.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { pdfinfo } from "./pdf-helpers";
@@ -224,4 +224,18 @@ export async function until(cond: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25)))
     if (cond()) return true;
   return cond();
+}
+
+/** identify's format, width, height and mean channel standard deviation (0–1) of the first frame of the image at `path`. */
+export function imageStats(path: string): { format: string; width: number; height: number; stddev: number } {
+  const [format, w, h, sd] = execFileSync("identify", ["-format", "%m %w %h %[fx:standard_deviation]", `${path}[0]`], {
+    encoding: "utf8",
+  }).split(" ");
+  return { format: format!, width: Number(w), height: Number(h), stddev: Number(sd) };
+}
+
+/** Normalised RMSE of two same-sized images per ImageMagick's compare (0 identical … 1; NaN when it printed none). */
+export function rmse(a: string, b: string): number {
+  const r = execFileSync("sh", ["-c", `compare -metric RMSE "${a}" "${b}" null: 2>&1 || true`], { encoding: "utf8" });
+  return Number(/\(([\d.e-]+)\)/.exec(r)?.[1] ?? NaN);
 }
