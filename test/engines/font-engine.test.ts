@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
-import { ENGINES } from "../../src/engines/registry";
+import type { FontEngine } from "../../src/engines/kinds/font";
+import { ENGINES, type EngineInstances } from "../../src/engines/registry";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
 import { fontFacts } from "../support/font-oracles";
@@ -186,5 +187,33 @@ describe("hostile fonts end with a task error code, never a crash", () => {
     writeFileSync(path, dataOf(r.out.files[0]!));
     const [got] = fontFacts([path]);
     expect(got!.glyphs).toBe(3377);
+  });
+});
+
+describe("what the row cannot do goes on to fontTools (routing.ts HAND_OFF_CODES)", () => {
+  // a stand-in for the native row that records what reached it (the native engine is test/native's)
+  const reached: string[] = [];
+  const fonttools: FontEngine = {
+    async convert(req) {
+      reached.push(`${req.input.filename}>${req.format}`);
+      return { ok: true, data: new Uint8Array([1, 2, 3]), engineVersion: "stand-in" };
+    },
+  };
+  const both = () => testContext({ engines: { ...nodeEngines(["fonteditor"]), fonttools } as EngineInstances });
+
+  it("a TrueType WOFF → otf (no CFF to keep) and an MTX-compressed EOT are fontTools'; a CFF WOFF → otf stays here", async () => {
+    const ttfWoff = woffOf(read(FONTS.ttf));
+    const mtx = read(FONTS.eot).slice();
+    const v = new DataView(mtx.buffer);
+    v.setUint32(12, v.getUint32(12, true) | 0x4, true);
+    const a = await execute("convert", { output_format: "otf" }, [bytesInput("tt.woff", ttfWoff)], both());
+    const b = await execute("convert", { output_format: "ttf" }, [bytesInput("mtx.eot", mtx)], both());
+    const c = await execute("convert", { output_format: "otf" }, [bytesInput("cff.woff", read(FONTS.woff))], both());
+    expect([a.engine.name, b.engine.name, c.engine.name]).toEqual(["fonttools", "fonttools", "fonteditor"]);
+    expect(reached).toEqual(["tt.woff>otf", "mtx.eot>ttf"]);
+    // the CFF WOFF's otf is its sfnt: 'OTTO' with CFF outlines, read back by fontTools
+    const path = join(scratch, "cff.otf");
+    writeFileSync(path, dataOf(c.out.files[0]!));
+    expect(fontFacts([path])[0]).toMatchObject({ flavour: "cff", glyphs: 328, family: "Comic Neue" });
   });
 });
