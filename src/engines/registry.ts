@@ -36,6 +36,9 @@ import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/fon
 import { DJVU_OUTPUTS } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS } from "../../native-protocol/cad";
+import { DEFAULT_FONT_BUDGET } from "./fonteditor/budget";
+import { FONTEDITOR_PAIRS } from "./fonteditor/formats";
+import { FONTEDITOR_ENGINE } from "./fonteditor/version";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
@@ -370,6 +373,18 @@ export const ENGINES = [
     // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); command takes bytes
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
+  },
+  {
+    // fonts in JavaScript (issue 47): fonteditor-core in the api Worker and the browser, before fontTools for the
+    // pairs it offers (test/engines/font-engine.test.ts holds it to fontTools and fc-scan on every corpus font);
+    // WOFF2, TrueType → OpenType and SVG in stay native, and its budget or an MTX-compressed EOT hands off there
+    name: FONTEDITOR_ENGINE.name,
+    version: FONTEDITOR_ENGINE.version,
+    kind: "font",
+    placement: "in-worker",
+    offers: { operations: ["convert"], formats: FONTEDITOR_PAIRS },
+    budget: { maxBytes: DEFAULT_FONT_BUDGET.maxBytes },
+    aliases: ["fonteditor-core"],
   },
   {
     // fonts (issue 33): fontTools in the native engine (container/engines/fonts.ts); svg → fonts by FontForge

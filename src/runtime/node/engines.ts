@@ -2,6 +2,7 @@
  * The engines of a Node process (tests, benchmarks): every engine of the table that runs in
  * JavaScript or WebAssembly, in process. Nothing is loaded until an engine's first call.
  */
+import { lazyFontEditorEngine } from "../../engines/fonteditor/lazy";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { nodeExifToolEngine } from "./exiftool";
@@ -25,6 +26,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     ffmpeg: nodeFfmpegEngine(),
     "7z": nodeSevenZipEngine(),
     tesseract: nodeTesseractEngine(),
+    fonteditor: lazyFontEditorEngine(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

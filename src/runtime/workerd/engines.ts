@@ -9,6 +9,7 @@ import { createChromeEngine } from "../../engines/chrome/engine";
 import { browserObjectEngine } from "./browser";
 import type { PdfEngine } from "../../engines/kinds/pdf";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
+import { lazyFontEditorEngine } from "../../engines/fonteditor/lazy";
 import { serviceFontSource } from "../../engines/text/service";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
@@ -17,6 +18,9 @@ import { nativeEngines } from "../../engines/native/engines";
 import { nativeStreamBytes } from "../../settings";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
+
+// fonteditor-core (issue 47): in this isolate, its modules evaluated on the first font task
+const fonteditor = lazyFontEditorEngine();
 
 // Created on first use, one per fonts binding: its watermark fonts come from the fonts Worker (engines/text/service.ts).
 // Production has one env per isolate; a caller with other bindings (tests sharing an isolate) gets its own engine
@@ -61,6 +65,7 @@ export function workerdEngines(
     cloudflare: {},
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
+    fonteditor,
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.RESVG ? { resvg: remoteEngine("image", env.RESVG) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
