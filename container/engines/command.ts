@@ -6,17 +6,9 @@
  */
 import { join } from "node:path";
 import type { CommandRequest } from "../../native-protocol/command.ts";
-import { COMMANDS, checkWords, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
+import { COMMANDS, checkWords } from "../../native-protocol/command-args.ts";
 import { which } from "../tools.ts";
-import {
-  NativeError,
-  commandOutputs,
-  layOutCommand,
-  run,
-  tool,
-  type NativeCall,
-  type NativeEngineDef,
-} from "./common.ts";
+import { NativeError, layOutCommand, runUserCommand, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
 
 async function runCommand(req: CommandRequest, call: NativeCall) {
   const commands = COMMANDS[req.engine];
@@ -25,12 +17,8 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
       "UNSUPPORTED",
       `command ${req.command} is not offered for engine ${req.engine}; use ${(commands ?? []).join(", ")}.`,
     );
-  const split = splitArguments(req.arguments);
-  if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
-  const problem = checkWords(split.words);
-  if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
-  const outDir = await layOutCommand(call, req.inputs);
-  const mapped = split.words.map((w) =>
+  const { words, outDir } = await layOutCommand(call, req, checkWords);
+  const mapped = words.map((w) =>
     w.replace(
       /(^|^@|:|:@)\/(input|output)(?=\/|$)/,
       (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`,
@@ -45,21 +33,9 @@ async function runCommand(req: CommandRequest, call: NativeCall) {
       : im7
         ? [t.path, ["identify", ...mapped]]
         : [which("identify") ?? t.path, mapped];
-  const r = await run(call, exe, args, { cwd: outDir });
-  if (r.killed)
-    throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
-  // the console speaks of /input/… and /output/…, the paths the user wrote, not of this call's folder
-  const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
-  if (r.code !== 0)
-    throw new NativeError(
-      "CONVERSION_FAILED",
-      `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${output.trim().split("\n").slice(-3).join(" ").slice(0, 500)}`,
-    );
-  return {
-    files: await commandOutputs(call),
-    command: [req.command, ...split.words].map(shellQuote).join(" "),
-    ...(req.capture_output ? { output } : {}),
-  };
+  return runUserCommand(call, req, words, { exe, args, outDir }, (output) =>
+    output.trim().split("\n").slice(-3).join(" ").slice(0, 500),
+  );
 }
 
 /** The command engine (kind command: run); the request's `engine` names its tool (imagemagick or graphicsmagick). */

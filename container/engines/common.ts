@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { pathSegment } from "../../native-protocol/command-args.ts";
+import { pathSegment, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
 import { LocalFile } from "../../native-protocol/frame.ts";
 import { pickLine, runTool, type ToolCall, type ToolRun } from "../run.ts";
 import type { Tool } from "../tools.ts";
@@ -140,20 +140,28 @@ export async function get(call: NativeCall, name: string): Promise<Uint8Array> {
 export const why = (text: string, re?: RegExp) => pickLine(text, re).slice(0, 300);
 
 /**
- * The `command` operation's folders in the call's directory: each input at input/<task>/<file>,
- * and an empty output/ (the user's /input/ and /output/). Returns the output folder's path.
+ * The start of a user's command of the `command` operation (command.ts, ffmpeg.ts): its arguments split into words
+ * (no shell) and held to the engine's `checkWords`, then the call's directory laid out, each input at
+ * input/<task>/<file> and an empty output/ (the user's /input/ and /output/). Answers the words and the output
+ * folder's path.
+ * @throws NativeError UNSUPPORTED when the arguments do not split or a word is refused
  */
 export async function layOutCommand(
   call: NativeCall,
-  inputs: { task: string; filename: string; data: Uint8Array | LocalFile }[],
-): Promise<string> {
-  for (const f of inputs) {
+  req: { arguments: string; inputs: { task: string; filename: string; data: Uint8Array | LocalFile }[] },
+  checkWords: (words: string[]) => string | null,
+): Promise<{ words: string[]; outDir: string }> {
+  const split = splitArguments(req.arguments);
+  if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
+  const problem = checkWords(split.words);
+  if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
+  for (const f of req.inputs) {
     await mkdir(join(call.work, "input", pathSegment(f.task)), { recursive: true });
     await place(call, join("input", pathSegment(f.task), pathSegment(f.filename)), f.data);
   }
   const outDir = join(call.work, "output");
   await mkdir(outDir, { recursive: true });
-  return outDir;
+  return { words: split.words, outDir };
 }
 
 /** The files a command wrote under output/, in name order. */
@@ -163,4 +171,35 @@ export async function commandOutputs(call: NativeCall): Promise<{ filename: stri
     .map((d) => d.name)
     .sort();
   return Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
+}
+
+/**
+ * Runs a user's command of the command operation (`exe` with `args`, the user's `words` mapped onto this call's
+ * folder; command.ts and ffmpeg.ts) in `outDir`, and answers the files it wrote under output/, the command as the
+ * user wrote it (shell-quoted) and, with `capture_output`, its console text with this call's folder taken out.
+ * @throws NativeError TIMEOUT when it was stopped at its time limit, CONVERSION_FAILED naming `detail(output)` when
+ *   it exited non-zero
+ */
+export async function runUserCommand(
+  call: NativeCall,
+  req: { command: string; capture_output?: boolean },
+  words: string[],
+  run_: { exe: string; args: string[]; outDir: string },
+  detail: (output: string) => string,
+): Promise<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string }> {
+  const r = await run(call, run_.exe, run_.args, { cwd: run_.outDir });
+  if (r.killed)
+    throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
+  // the console speaks of /input/… and /output/…, the paths the user wrote, not of this call's folder
+  const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
+  if (r.code !== 0)
+    throw new NativeError(
+      "CONVERSION_FAILED",
+      `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${detail(output)}`,
+    );
+  return {
+    files: await commandOutputs(call),
+    command: [req.command, ...words].map(shellQuote).join(" "),
+    ...(req.capture_output ? { output } : {}),
+  };
 }

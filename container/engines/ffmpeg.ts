@@ -12,7 +12,7 @@
 import { mkdir, open, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { MediaCommandRequest } from "../../native-protocol/command.ts";
-import { checkFfmpegWords, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
+import { checkFfmpegWords } from "../../native-protocol/command-args.ts";
 import { FONT_FILES, type MediaRequest } from "../../native-protocol/media/formats.ts";
 import { MediaPlanError, NOTHING_ENCODED, planRuns, type PlanPaths } from "../../native-protocol/media/plan.ts";
 import { PROBE_ARGS, parseProbe, type MediaProbe } from "../../native-protocol/media/probe.ts";
@@ -21,12 +21,12 @@ import { which } from "../tools.ts";
 import {
   NativeError,
   check,
-  commandOutputs,
   layOutCommand,
   localFile,
   localName,
   place,
   run,
+  runUserCommand,
   tool,
   type NativeCall,
   type NativeEngineDef,
@@ -177,13 +177,9 @@ async function runCommand(req: MediaCommandRequest, call: NativeCall) {
       "UNSUPPORTED",
       `command ${req.command} is not offered for engine ffmpeg; use ffmpeg, ffprobe.`,
     );
-  const split = splitArguments(req.arguments);
-  if ("error" in split) throw new NativeError("UNSUPPORTED", `arguments: ${split.error}.`);
-  const problem = checkFfmpegWords(split.words);
-  if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
-  const outDir = await layOutCommand(call, req.inputs);
+  const { words, outDir } = await layOutCommand(call, req, checkFfmpegWords);
   // the user's /input/… and /output/… (whole words or inside a filter argument) onto this call's folder
-  const mapped = split.words.map((w) =>
+  const mapped = words.map((w) =>
     w.replace(
       /(^|[=:,;'"[])\/(input|output)(?=\/|$|[:,;'"\]])/g,
       (_m, pre: string, root: string) => `${pre}${join(call.work, root)}`,
@@ -193,21 +189,8 @@ async function runCommand(req: MediaCommandRequest, call: NativeCall) {
     req.command === "ffprobe"
       ? ["-protocol_whitelist", "file", ...mapped]
       : ["-nostdin", "-nostats", ...fileOnly(mapped)];
-  const r = await run(call, exe, args, { cwd: outDir });
-  if (r.killed)
-    throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
-  const output = `${r.stdout}${r.stderr}`.replaceAll(call.work, "");
-  if (r.code !== 0)
-    throw new NativeError(
-      "CONVERSION_FAILED",
-      `${req.command} exited with ${r.signal ?? `code ${r.code}`}: ${tail(output, "")}`,
-    );
-  return {
-    files: await commandOutputs(call),
-    command: [req.command, ...split.words].map(shellQuote).join(" "),
-    ...(req.capture_output ? { output } : {}),
-    wasmMemoryBytes: 0,
-  };
+  const answer = await runUserCommand(call, req, words, { exe, args, outDir }, (output) => tail(output, ""));
+  return { ...answer, wasmMemoryBytes: 0 };
 }
 
 /**

@@ -15,14 +15,16 @@ export const POSTSCRIPT_OUTPUTS = new Set(["eps", "ps", "pdf"]);
 /** The inputs Ghostscript renders before ImageMagick reads them. */
 export const POSTSCRIPT_INPUTS = new Set(["eps", "ps"]);
 
+/**
+ * What every Ghostscript run here starts with: -dSAFER (no file or device access beyond its own), batch mode without
+ * pauses or chatter, and an EPS at its bounding box.
+ */
+const GS_SAFE_BATCH = ["-dSAFER", "-dBATCH", "-dNOPAUSE", "-dQUIET", "-dEPSCrop"];
+
 /** Ghostscript's arguments rendering the first page of `input` (eps/ps) to a PNG with alpha at `dpi`. */
 export function renderArgs(input: string, output: string, dpi: number): string[] {
   return [
-    "-dSAFER",
-    "-dBATCH",
-    "-dNOPAUSE",
-    "-dQUIET",
-    "-dEPSCrop",
+    ...GS_SAFE_BATCH,
     "-dFirstPage=1",
     "-dLastPage=1",
     "-dTextAlphaBits=4",
@@ -38,11 +40,7 @@ export function renderArgs(input: string, output: string, dpi: number): string[]
 /** Ghostscript's arguments distilling `input` (our PostScript) to a PDF whose images stay lossless. */
 export function distillArgs(input: string, output: string): string[] {
   return [
-    "-dSAFER",
-    "-dBATCH",
-    "-dNOPAUSE",
-    "-dQUIET",
-    "-dEPSCrop",
+    ...GS_SAFE_BATCH,
     "-sDEVICE=pdfwrite",
     "-dAutoFilterColorImages=false",
     "-dColorImageFilter=/FlateEncode",

@@ -4,64 +4,15 @@
  * drawing's size holding the drawing as an SVG picture, with a PNG of it as the fallback picture for
  * readers without SVG (ODF 1.2 §10.4.2: a frame's later draw:image elements are alternatives), as
  * LibreOffice itself stores SVG pictures. Inkscape writes both pictures (container/engines/inkscape.ts);
- * this file only packs them. The images helper's image → odd writer (issue 34) is separate on purpose.
+ * this file only packs them. The images helper's image → odd writer (issue 34, odd.ts) is separate on
+ * purpose; the two share only the stored zip (container/lib/stored-zip.ts).
  */
-import { crc32 } from "node:zlib";
+import { storedZip } from "../lib/stored-zip.ts";
 
 /** The media type of an odd. */
 export const ODG_MIME = "application/vnd.oasis.opendocument.graphics";
 
 const enc = new TextEncoder();
-
-/** A zip of `entries` in order, each stored (method 0), as ODF wants the `mimetype` first (APPNOTE.TXT 4.3). */
-function storedZip(entries: { name: string; data: Uint8Array }[]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = enc.encode(e.name);
-    const crc = crc32(e.data) >>> 0;
-    const local = new Uint8Array(30 + name.length);
-    const v = new DataView(local.buffer);
-    v.setUint32(0, 0x04034b50, true);
-    v.setUint16(4, 20, true);
-    v.setUint32(14, crc, true);
-    v.setUint32(18, e.data.length, true);
-    v.setUint32(22, e.data.length, true);
-    v.setUint16(26, name.length, true);
-    local.set(name, 30);
-    const c = new Uint8Array(46 + name.length);
-    const w = new DataView(c.buffer);
-    w.setUint32(0, 0x02014b50, true);
-    w.setUint16(4, 20, true);
-    w.setUint16(6, 20, true);
-    w.setUint32(16, crc, true);
-    w.setUint32(20, e.data.length, true);
-    w.setUint32(24, e.data.length, true);
-    w.setUint16(28, name.length, true);
-    w.setUint32(42, offset, true);
-    c.set(name, 46);
-    parts.push(local, e.data);
-    central.push(c);
-    offset += local.length + e.data.length;
-  }
-  const size = central.reduce((n, c) => n + c.length, 0);
-  const end = new Uint8Array(22);
-  const d = new DataView(end.buffer);
-  d.setUint32(0, 0x06054b50, true);
-  d.setUint16(8, entries.length, true);
-  d.setUint16(10, entries.length, true);
-  d.setUint32(12, size, true);
-  d.setUint32(16, offset, true);
-  const all = [...parts, ...central, end];
-  const out = new Uint8Array(all.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of all) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /**
  * The odd of a drawing: `svg` (plain SVG) and `png` (its rendering) on one page of `widthCm` × `heightCm`.

@@ -127,20 +127,11 @@ function videoCodecArgs(codec: VideoCodec, o: MediaOptions): string[] {
         "yuv420p",
       ];
     }
-    case "wmv2":
-      // Windows Media Video 8 (the ASF family's encoder in ffmpeg), quality-scaled like MPEG-4 Part 2
-      return [
-        "-c:v",
-        "wmv2",
-        "-q:v",
-        String(o.crf !== undefined ? Math.max(1, Math.min(31, Math.round(o.crf / 2))) : 4),
-        "-pix_fmt",
-        "yuv420p",
-      ];
     default:
+      // MPEG-4 Part 2, and Windows Media Video 8 (wmv2, the ASF family's encoder in ffmpeg) quality-scaled like it
       return [
         "-c:v",
-        "mpeg4",
+        enc === "wmv2" ? "wmv2" : "mpeg4",
         "-q:v",
         String(o.crf !== undefined ? Math.max(1, Math.min(31, Math.round(o.crf / 2))) : 4),
         "-pix_fmt",

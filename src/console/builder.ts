@@ -4,7 +4,7 @@
  * "copy as code" views that follow it. The JSON box edits the model too (loadJob).
  */
 import { codeFor, uploadsOf, type JobBody, type Lang } from "./code";
-import { $, h, key, type Child } from "./dom";
+import { $, dropZone, h, key, type Child } from "./dom";
 import {
   OWN_FIELDS,
   distinct,
@@ -480,16 +480,8 @@ function fileControl(t: BuilderTask): HTMLDivElement {
   input.addEventListener("change", () => setFile(t, input.files?.[0]));
   const zone = h("div", { class: "field drop" }, []);
   zone.appendChild(control("file", input, label));
-  zone.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    zone.classList.add("over");
-  });
-  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    e.stopPropagation();
-    zone.classList.remove("over");
-    const file = e.dataTransfer?.files[0];
+  dropZone(zone, (list) => {
+    const file = list[0];
     if (file) setFile(t, file);
   });
   return zone;

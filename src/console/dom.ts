@@ -78,3 +78,22 @@ export async function api<T = { data: unknown }>(method: string, path: string, b
     );
   return json as T;
 }
+
+/**
+ * Makes `zone` a drop target (the page's #drop and a builder task's file field): it is marked `over` while files are
+ * dragged above it, and `drop` gets the files dropped on it. The drop stops there, so a zone inside another is the one
+ * that takes it.
+ */
+export function dropZone(zone: HTMLElement, drop: (list: FileList) => void): void {
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    zone.classList.add("over");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    zone.classList.remove("over");
+    if (e.dataTransfer) drop(e.dataTransfer.files);
+  });
+}

@@ -3,23 +3,13 @@
  * becomes a form field, a field's value is shown as text and parsed back with the API's own rules, and catalogue rows
  * are narrowed by operation and formats. Imported by the page (main.ts) and by test/unit/console-forms.test.ts.
  */
+import type { OptionJson } from "../api/options";
 
-/** One option of a catalogue row (GET /v2/operations?include=options): the handler's own schema of it. */
-export interface CatalogueOption {
-  name: string;
-  type: string;
-  default?: unknown;
-  required?: boolean;
-  possible_values?: unknown[];
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusive_minimum?: number;
-  exclusive_maximum?: number;
-  max_length?: number;
-  format?: string;
-  pattern?: string;
-}
+/**
+ * One option of a catalogue row (GET /v2/operations?include=options): the handler's own schema of it, as the API
+ * writes it (api/options.ts; a type only, nothing of the API's code reaches the page).
+ */
+export type CatalogueOption = OptionJson;
 
 /** A property of an operation's task object in /openapi.json (only its description is read). */
 export interface OpenApiProperty {

@@ -5,7 +5,7 @@
  */
 import { addFiles, addPickedTask, jsonTyped, loadCatalogue, setLang, updateCode, updateJson } from "./builder";
 import type { Lang } from "./code";
-import { $, api, h, key } from "./dom";
+import { $, api, dropZone, h, key } from "./dom";
 import { loadHistory, reloadHistory, turnHistory } from "./history";
 import { makeZip, runJson } from "./run";
 
@@ -50,20 +50,6 @@ function listBases(): void {
     },
     () => {},
   );
-}
-
-/** Makes `zone` a drop target: `drop` gets the files dropped on it. */
-function dropZone(zone: HTMLElement, drop: (list: FileList) => void): void {
-  zone.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    zone.classList.add("over");
-  });
-  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    zone.classList.remove("over");
-    if (e.dataTransfer) drop(e.dataTransfer.files);
-  });
 }
 
 /** Copies the code shown, or selects it when the clipboard is unavailable. */

@@ -7,7 +7,8 @@ import { TaskError } from "../engines/errors";
 import { refuseUrl } from "../security/ssrf";
 import type { RuntimeSettings } from "../settings";
 import { PartReader } from "../storage/parts";
-import type { StoreUpload } from "./types";
+import { storeError } from "./errors";
+import type { StoreDownload, StoreObject, StoreUpload } from "./types";
 
 /**
  * Throws IMPORT_FORBIDDEN when `url` may not be reached (import/url's guard: loopback only with
@@ -101,4 +102,34 @@ export function decodeXml(s: string): string {
 /** Encodes a store path for a URL path: every segment percent-encoded, the slashes kept. */
 export function encodePath(path: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
+}
+
+/**
+ * Every object of a paged list answer, in order: `page(token)` fetches one page ("" for the first) and answers its
+ * objects and the next page's token ("" or undefined at the end). Folder markers (paths ending in "/") and empty
+ * paths are left out; pages stop once more than `max` objects are listed (the caller reports the cut).
+ */
+export async function listPages(
+  max: number,
+  page: (token: string) => Promise<{ objects: StoreObject[]; next?: string }>,
+): Promise<StoreObject[]> {
+  const out: StoreObject[] = [];
+  let token = "";
+  do {
+    const { objects, next } = await page(token);
+    for (const o of objects) if (o.path && !o.path.endsWith("/")) out.push(o);
+    token = next ?? "";
+  } while (token && out.length <= max);
+  return out;
+}
+
+/**
+ * A download answer as the store's {@link StoreDownload}: its body, its Content-Length and its content type.
+ * Throws DOWNLOAD_FAILED (storeError) naming `store` and `what` when the answer has no body or no length.
+ */
+export function downloadOf(res: Response, store: string, what: string): StoreDownload {
+  const length = Number(res.headers.get("content-length") ?? NaN);
+  if (!res.body || !Number.isFinite(length))
+    throw storeError(store, "download", res.status, "the answer has no Content-Length", { what });
+  return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
 }

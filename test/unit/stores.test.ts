@@ -10,7 +10,7 @@ import { handlersOf } from "../../src/operations/registry";
 import { TASK_CATALOG } from "../../src/operations/validate";
 import { exportPaths, numbered, printfNumber, splitPath } from "../../src/operations/storage/naming";
 import { storeError } from "../../src/stores/errors";
-import { guardUrl } from "../../src/stores/http";
+import { downloadOf, guardUrl, listPages } from "../../src/stores/http";
 import { s3BucketUrl, s3Client, s3PutHeaders, s3ExportParams } from "../../src/stores/s3";
 import { azureAccountUrl, withSas } from "../../src/stores/azure-blob";
 import { stringToSign } from "../../src/stores/azure-blob/shared-key";
@@ -349,5 +349,59 @@ describe("catalogue", () => {
         op,
       ).toEqual(["cloudflare"]);
     }
+  });
+});
+
+describe("what the HTTP stores share (stores/http.ts)", () => {
+  it("listPages follows the next-page tokens, leaves out folder markers and empty names, and stops once past max", async () => {
+    const pages: Record<string, { objects: { path: string; size: number }[]; next?: string }> = {
+      "": {
+        objects: [
+          { path: "a/", size: 0 },
+          { path: "a/1", size: 1 },
+          { path: "", size: 0 },
+        ],
+        next: "t2",
+      },
+      t2: { objects: [{ path: "a/2", size: 2 }], next: "t3" },
+      t3: {
+        objects: [
+          { path: "a/3", size: 3 },
+          { path: "a/4", size: 4 },
+        ],
+      },
+    };
+    const asked: string[] = [];
+    const page = async (token: string) => (asked.push(token), pages[token]!);
+    expect(await listPages(10, page)).toEqual([
+      { path: "a/1", size: 1 },
+      { path: "a/2", size: 2 },
+      { path: "a/3", size: 3 },
+      { path: "a/4", size: 4 },
+    ]);
+    expect(asked).toEqual(["", "t2", "t3"]);
+    asked.length = 0;
+    // max 1: the first page's one object is not more than max, the second's makes two, so no third page is asked
+    expect((await listPages(1, page)).map((o) => o.path)).toEqual(["a/1", "a/2"]);
+    expect(asked).toEqual(["", "t2"]);
+  });
+
+  it("downloadOf answers the body with its Content-Length, and DOWNLOAD_FAILED without one", async () => {
+    const ok = downloadOf(
+      new Response("abc", { headers: { "content-length": "3", "content-type": "text/plain" } }),
+      "S3",
+      "object k",
+    );
+    expect(ok.length).toBe(3);
+    expect(ok.contentType).toBe("text/plain");
+    expect(await new Response(ok.stream).text()).toBe("abc");
+    let err: unknown;
+    try {
+      downloadOf(new Response("abc"), "S3", "object k");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: "DOWNLOAD_FAILED" });
+    expect(String((err as Error).message)).toContain("object k");
   });
 });

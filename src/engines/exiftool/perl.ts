@@ -104,17 +104,13 @@ function createPerl(
 /**
  * Runs `/exiftool ARGS` once in a fresh interpreter over `files`. Never throws: the script's exit
  * code, stdout and stderr come back, and a failure of the interpreter itself (cannot start, WASM
- * trap, deadline) is exitCode -1 with `error` holding the original message.
- * @param timeoutMs budget of the whole run, milliseconds (see MetadataBudget.timeoutMs, kinds/metadata.ts)
+ * trap, deadline) is exitCode -1 with `error` holding the original message. Runs wait for each other (one
+ * interpreter at a time per isolate); the arguments are runNow's: the compiled module, the files, exiftool's
+ * arguments, the path of a file it writes (or undefined) and `timeoutMs`, the budget of the whole run in
+ * milliseconds (see MetadataBudget.timeoutMs, kinds/metadata.ts).
  */
-export function runExifTool(
-  module: WebAssembly.Module,
-  files: SandboxFiles,
-  args: string[],
-  outputPath: string | undefined,
-  timeoutMs: number,
-): Promise<PerlRun> {
-  const next = queue.then(() => runNow(module, files, args, outputPath, timeoutMs));
+export function runExifTool(...run: Parameters<typeof runNow>): Promise<PerlRun> {
+  const next = queue.then(() => runNow(...run));
   queue = next.catch(() => undefined);
   return next;
 }

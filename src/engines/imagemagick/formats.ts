@@ -25,34 +25,13 @@
  *   inkscape, which cannot exist in WASM) and is offered only as an input to raster outputs.
  */
 import type { ImageFormat } from "../kinds/image";
+import { imageFormatsOf } from "../image-formats";
 
-/** Formats ImageMagick decodes. */
-export const READABLE_FORMATS: readonly ImageFormat[] = [
-  "png",
-  "jpg",
-  "webp",
-  "gif",
-  "tiff",
-  "bmp",
-  "ico",
-  "avif",
-  "heic",
-  "svg",
-];
+/** Formats ImageMagick decodes (engines/image-formats.ts, the one table: wasm "r"). */
+export const READABLE_FORMATS: readonly ImageFormat[] = imageFormatsOf("wasm", "r");
 
-/** Formats ImageMagick (in WebAssembly) encodes. */
-export const WRITABLE_FORMATS: readonly ImageFormat[] = [
-  "png",
-  "jpg",
-  "webp",
-  "gif",
-  "tiff",
-  "bmp",
-  "ico",
-  "avif",
-  "jxl",
-  "psd",
-];
+/** Formats ImageMagick (in WebAssembly) encodes (engines/image-formats.ts, the one table: wasm "w"). */
+export const WRITABLE_FORMATS: readonly ImageFormat[] = imageFormatsOf("wasm", "w");
 
 /** Outputs that keep every frame of a multi-frame input (animation or pages); others take frame 1. */
 export const MULTI_FRAME_OUTPUTS: readonly ImageFormat[] = ["gif", "webp", "tiff"];

@@ -12,43 +12,13 @@
  * `engineCall` (operations/kit.ts).
  */
 import type { TaskFailure } from "../errors";
-import type {
-  ConvertOptions,
-  Fit,
-  ImageBudget,
-  ImageFormat,
-  ImageRunRequest,
-  OptimizeOptions,
-  ThumbnailOptions,
-  WatermarkOptions,
-} from "../../../native-protocol/image";
-import type { WatermarkPlacement } from "../../../native-protocol/placement";
+import type { ImageFormat, ImageRunRequest } from "../../../native-protocol/image";
 import { RAW_FORMATS, type RawFormat } from "../../../native-protocol/image";
+import { IMAGE_FORMAT_TABLE } from "../image-formats";
 
-/** Every {@link ImageFormat}, in one list. */
+/** Every {@link ImageFormat}, in one list: the one table's (engines/image-formats.ts), then the camera raws. */
 export const IMAGE_FORMATS: readonly ImageFormat[] = [
-  "png",
-  "jpg",
-  "webp",
-  "gif",
-  "tiff",
-  "bmp",
-  "ico",
-  "avif",
-  "heic",
-  "svg",
-  "jxl",
-  "psd",
-  "ppm",
-  "tga",
-  "jp2",
-  "eps",
-  "ps",
-  "pdf",
-  "xps",
-  "icns",
-  "odd",
-  "xcf",
+  ...(Object.keys(IMAGE_FORMAT_TABLE) as (keyof typeof IMAGE_FORMAT_TABLE)[]),
   ...RAW_FORMATS,
 ];
 
@@ -116,8 +86,8 @@ export type {
   OptimizeOptions,
   ThumbnailOptions,
   WatermarkOptions,
-  WatermarkPlacement,
-};
+} from "../../../native-protocol/image";
+export type { WatermarkPlacement } from "../../../native-protocol/placement";
 
 /** One produced image. */
 export interface ImageRunOutput {

@@ -6,7 +6,8 @@
  * native tools do (pdf/a, pdf/x, PDF optimize, office documents, command) route here directly.
  */
 
-import { READABLE_FORMATS } from "../imagemagick/formats";
+import { imageFormatsOf } from "../image-formats";
+import type { ImageFormat } from "../../../native-protocol/image";
 import { NATIVE_ENGINES, type NativeEngineName, type NativeKindOf } from "../../../native-protocol/engines";
 
 /**
@@ -136,45 +137,13 @@ export const OFFICE_CONVERSIONS: readonly { input: string; output: string }[] = 
  * checks they agree). Verified by test/unit/image-outputs-native.test.ts with identify and exiftool:
  * HEIC is written (libheif's x265 encoder; libheif1 depends on libx265 in bookworm), without alpha,
  * so the server flattens it on white like JPEG and AVIF; PSD is written. No JXL: Debian's ImageMagick
- * 6 has no JXL coder (`convert in.png out.jxl` silently writes a PNG), so JXL stays with the WASM engine.
+ * 6 has no JXL coder (`convert in.png out.jxl` silently writes a PNG), so JXL stays with the WASM engine. Both
+ * lists come from the one table of image formats, engines/image-formats.ts (native "r" here; it reads all the
+ * WebAssembly engine reads).
  */
-export const NATIVE_IMAGE_INPUTS = [
-  // what the WebAssembly engine reads, which the native ImageMagick reads too (one list: imagemagick/formats.ts)
-  ...READABLE_FORMATS,
-  // issue 34: Netpbm, Truevision Targa and JPEG 2000 (openjpeg), which ImageMagick 6 reads natively
-  "ppm",
-  "tga",
-  "jp2",
-  // issue 34: PostScript rendered by Ghostscript (-dSAFER), first page, before ImageMagick reads it
-  "eps",
-  "ps",
-  // issue 34: Photoshop documents (the merged image), which the WASM build only writes
-  "psd",
-  // issue 34: XPS, first page rendered by libgxps (xpstopng)
-  "xps",
-  // issue 34: Apple icons (the largest icon, icns2png) and OpenDocument Drawings (first page by LibreOffice Draw)
-  "icns",
-  "odd",
-] as const;
-export const NATIVE_IMAGE_OUTPUTS = [
-  "png",
-  "jpg",
-  "webp",
-  "gif",
-  "tiff",
-  "bmp",
-  "ico",
-  "avif",
-  "heic",
-  "psd",
-  // issue 34: written through container/engines/postscript.ts (and Ghostscript's pdfwrite for pdf)
-  "eps",
-  "ps",
-  "pdf",
-  // issue 34: Apple icons (png2icns) and OpenDocument Drawings of the picture (container/engines/odd.ts)
-  "icns",
-  "odd",
-] as const;
+export const NATIVE_IMAGE_INPUTS: readonly ImageFormat[] = imageFormatsOf("native", "r");
+/** Image formats the native ImageMagick writes through image convert and thumbnail (engines/image-formats.ts: native "w"). */
+export const NATIVE_IMAGE_OUTPUTS: readonly ImageFormat[] = imageFormatsOf("native", "w");
 
 /** Pairs the native image row converts besides inputs × outputs: xps → svg by MuPDF (issue 34). */
 export const NATIVE_IMAGE_EXTRA_PAIRS: readonly { input: string; output: string }[] = [{ input: "xps", output: "svg" }];

@@ -44,32 +44,29 @@ export interface Pdfium {
   PDFiumExt_ExitFormFillEnvironment(form: number): void;
   FORM_OnAfterLoadPage(page: number, form: number): void;
   FORM_OnBeforeClosePage(page: number, form: number): void;
-  FPDF_FFLDraw(
-    form: number,
-    bitmap: number,
-    page: number,
-    x: number,
-    y: number,
-    w: number,
-    h: number,
-    rotate: number,
-    flags: number,
-  ): void;
+  /** Draws the form widgets of `page` over `bitmap`: FPDF_RenderPageBitmap's arguments after the form handle. */
+  FPDF_FFLDraw(form: number, ...draw: PageDraw): void;
   FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): boolean;
   FPDFBitmap_GetBuffer(bitmap: number): number;
   FPDFBitmap_GetStride(bitmap: number): number;
   FPDFBitmap_Destroy(bitmap: number): void;
-  FPDF_RenderPageBitmap(
-    bitmap: number,
-    page: number,
-    x: number,
-    y: number,
-    w: number,
-    h: number,
-    rotate: number,
-    flags: number,
-  ): void;
+  FPDF_RenderPageBitmap(...draw: PageDraw): void;
 }
+
+/**
+ * How PDFium draws a page into a bitmap (FPDF_RenderPageBitmap, and FPDF_FFLDraw after its form handle): the bitmap
+ * and page handles, the page's box in the bitmap (pixels), its rotation (0–3 quarter turns) and FPDF_* flags.
+ */
+type PageDraw = [
+  bitmap: number,
+  page: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  rotate: number,
+  flags: number,
+];
 
 /** Where the compiled module comes from on this platform (runtime/ seam). */
 export type PdfiumWasmSource = () => WebAssembly.Module | Promise<WebAssembly.Module>;

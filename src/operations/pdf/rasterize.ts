@@ -150,6 +150,20 @@ export async function rasterizeInputs(
   return { files, engine: { name: row.name, version } };
 }
 
+/**
+ * The format of a raster task's pages: its output_format (png when none is given) when `allowed` holds it.
+ * @throws TaskError INVALID_CONVERSION_TYPE with `refusal(format)` as its message otherwise
+ */
+export function rasterFormat(
+  outputFormat: string | undefined,
+  allowed: readonly string[],
+  refusal: (format: string) => string,
+): RasterJob["format"] {
+  const format = (outputFormat ?? "png") as RasterJob["format"];
+  if (!allowed.includes(format)) throw new TaskError("INVALID_CONVERSION_TYPE", refusal(format));
+  return format;
+}
+
 export const convertPdfToImage: OperationHandler<RasterParams> = {
   operation: "convert",
   kind: "pdf",
@@ -160,12 +174,11 @@ export const convertPdfToImage: OperationHandler<RasterParams> = {
   requiresOutputFormat: true,
   check: checkPagesParam,
   run(inputs, p, ctx) {
-    const format = (p.output_format ?? "png") as RasterJob["format"];
-    if (!RASTER_OUTPUTS.includes(format))
-      throw new TaskError(
-        "INVALID_CONVERSION_TYPE",
-        `convert from pdf to ${format} is not supported here; use ${RASTER_OUTPUTS.join(", ")}.`,
-      );
+    const format = rasterFormat(
+      p.output_format,
+      RASTER_OUTPUTS,
+      (f) => `convert from pdf to ${f} is not supported here; use ${RASTER_OUTPUTS.join(", ")}.`,
+    );
     return rasterizeInputs(inputs, { format, params: p, alwaysNumbered: false }, ctx, "convert");
   },
 };

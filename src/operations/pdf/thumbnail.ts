@@ -5,10 +5,9 @@
  * Names: `<name>.<ext>`, or `<name>-<page>.<ext>` when count > 1.
  */
 import { z } from "zod";
-import { TaskError } from "../../engines/errors";
 import type { OperationHandler } from "../types";
 import { checkPagesParam, pagesParam, passwordParam } from "./common";
-import { THUMBNAIL_OUTPUTS, rasterizeInputs, type RasterJob } from "./rasterize";
+import { THUMBNAIL_OUTPUTS, rasterFormat, rasterizeInputs, type RasterJob } from "./rasterize";
 
 const side = z.coerce.number().int().min(1).max(16384).optional();
 
@@ -35,12 +34,11 @@ export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> 
   requiresOutputFormat: true,
   check: checkPagesParam,
   run(inputs, p, ctx) {
-    const format = (p.output_format ?? "png") as RasterJob["format"];
-    if (!(THUMBNAIL_OUTPUTS as readonly string[]).includes(format))
-      throw new TaskError(
-        "INVALID_CONVERSION_TYPE",
-        `thumbnail of a pdf as ${format} is not supported; use png, jpg or webp.`,
-      );
+    const format = rasterFormat(
+      p.output_format,
+      THUMBNAIL_OUTPUTS,
+      (f) => `thumbnail of a pdf as ${f} is not supported; use png, jpg or webp.`,
+    );
     const count = p.count ?? 1;
     const job: RasterJob = { format, params: p, density: THUMBNAIL_DENSITY, limit: count, alwaysNumbered: count > 1 };
     return rasterizeInputs(inputs, job, ctx, "thumbnail");

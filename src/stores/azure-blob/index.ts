@@ -13,7 +13,18 @@
  */
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { devOverride, encodePath, errorText, guardUrl, partSource, sizedBody, xmlBlocks, xmlValue } from "../http";
+import {
+  devOverride,
+  downloadOf,
+  encodePath,
+  listPages,
+  errorText,
+  guardUrl,
+  partSource,
+  sizedBody,
+  xmlBlocks,
+  xmlValue,
+} from "../http";
 import { oneOf, optional, required, stringMap } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
 import { partLengths } from "../../storage/parts";
@@ -136,10 +147,8 @@ export const azureBlob: StoreConnector<AzureImportParams, AzureExportParams> = {
       });
     };
     return {
-      async list(prefix, max) {
-        const out: { path: string; size: number }[] = [];
-        let marker = "";
-        do {
+      list: (prefix, max) =>
+        listPages(max, async (marker) => {
           const q = new URLSearchParams({
             restype: "container",
             comp: "list",
@@ -157,14 +166,12 @@ export const azureBlob: StoreConnector<AzureImportParams, AzureExportParams> = {
             "list (l) on the container",
           );
           const xml = await res.text();
-          for (const b of xmlBlocks(xml, "Blob")) {
-            const name = xmlValue(b, "Name") ?? "";
-            if (name && !name.endsWith("/")) out.push({ path: name, size: Number(xmlValue(b, "Content-Length") ?? 0) });
-          }
-          marker = xmlValue(xml, "NextMarker") ?? "";
-        } while (marker && out.length <= max);
-        return out;
-      },
+          const objects = xmlBlocks(xml, "Blob").map((b) => ({
+            path: xmlValue(b, "Name") ?? "",
+            size: Number(xmlValue(b, "Content-Length") ?? 0),
+          }));
+          return { objects, next: xmlValue(xml, "NextMarker") };
+        }),
       async get(blob) {
         const res = await call(
           "GET",
@@ -175,12 +182,7 @@ export const azureBlob: StoreConnector<AzureImportParams, AzureExportParams> = {
           `blob ${blob}`,
           "read (r)",
         );
-        const length = Number(res.headers.get("content-length") ?? NaN);
-        if (!res.body || !Number.isFinite(length))
-          throw storeError("Azure Blob Storage", "download", res.status, "the answer has no Content-Length", {
-            what: `blob ${blob}`,
-          });
-        return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
+        return downloadOf(res, "Azure Blob Storage", `blob ${blob}`);
       },
       async put(blob, body, contentType) {
         const url = `${containerUrl}/${encodePath(blob)}`;

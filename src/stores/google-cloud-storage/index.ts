@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
 import { partLengths } from "../../storage/parts";
-import { devOverride, errorText, guardUrl, partSource, sizedBody } from "../http";
+import { devOverride, downloadOf, errorText, listPages, guardUrl, partSource, sizedBody } from "../http";
 import type { StoreUpload } from "../types";
 
 /** Chunk size when RuntimeSettings.storePartBytes is unset (STORE_PART_BYTES's default, 64 MiB). */
@@ -133,10 +133,8 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
       });
     };
     return {
-      async list(prefix, max) {
-        const out: { path: string; size: number }[] = [];
-        let pageToken = "";
-        do {
+      list: (prefix, max) =>
+        listPages(max, async (pageToken) => {
           const q = new URLSearchParams({ prefix, maxResults: String(Math.min(1000, max + 1)) });
           if (pageToken) q.set("pageToken", pageToken);
           const r = await call(
@@ -149,11 +147,9 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
             "storage.objects.list",
           );
           const page = (await r.json()) as { items?: { name: string; size: string }[]; nextPageToken?: string };
-          for (const o of page.items ?? []) if (!o.name.endsWith("/")) out.push({ path: o.name, size: Number(o.size) });
-          pageToken = page.nextPageToken ?? "";
-        } while (pageToken && out.length <= max);
-        return out;
-      },
+          const objects = (page.items ?? []).map((o) => ({ path: o.name, size: Number(o.size) }));
+          return { objects, next: page.nextPageToken };
+        }),
       async get(file) {
         const r = await call(
           "GET",
@@ -164,12 +160,7 @@ export const googleCloudStorage: StoreConnector<GcsParams, GcsParams> = {
           `object ${file}`,
           "storage.objects.get",
         );
-        const length = Number(r.headers.get("content-length") ?? NaN);
-        if (!r.body || !Number.isFinite(length))
-          throw storeError("Google Cloud Storage", "download", r.status, "the answer has no Content-Length", {
-            what: `object ${file}`,
-          });
-        return { stream: r.body, length, contentType: r.headers.get("content-type") ?? undefined };
+        return downloadOf(r, "Google Cloud Storage", `object ${file}`);
       },
       async put(file, body, contentType) {
         const what = `object ${file}`;

@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { encodePath, errorText, guardUrl, sizedBody, urlProblem } from "../http";
+import { downloadOf, encodePath, errorText, listPages, guardUrl, sizedBody, urlProblem } from "../http";
 import { oneOf, optional, required } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
 
@@ -134,20 +134,19 @@ export const openstack: StoreConnector<OpenstackParams, OpenstackParams> = {
       });
     };
     return {
-      async list(prefix, max) {
-        const out: { path: string; size: number }[] = [];
-        let marker = "";
-        for (;;) {
+      list: (prefix, max) =>
+        listPages(max, async (marker) => {
           const q = new URLSearchParams({ prefix, format: "json", limit: String(Math.min(10_000, max + 1)) });
           if (marker) q.set("marker", marker);
           const res = await call("GET", `${containerUrl}?${q}`, {}, undefined, "list", `container ${p.container}`);
           const page = (await res.json()) as { name?: string; bytes?: number; subdir?: string }[];
-          for (const o of page) if (o.name && !o.name.endsWith("/")) out.push({ path: o.name, size: o.bytes ?? 0 });
-          if (!page.length || out.length > max) return out;
-          marker = page[page.length - 1].name ?? page[page.length - 1].subdir ?? "";
-          if (!marker) return out;
-        }
-      },
+          // Swift pages until an empty page; the next marker is the last name (or pseudo-folder) of this one
+          const last = page.at(-1);
+          return {
+            objects: page.map((o) => ({ path: o.name ?? "", size: o.bytes ?? 0 })),
+            next: last?.name ?? last?.subdir,
+          };
+        }),
       async get(file) {
         const res = await call(
           "GET",
@@ -157,12 +156,7 @@ export const openstack: StoreConnector<OpenstackParams, OpenstackParams> = {
           "download",
           `object ${file}`,
         );
-        const length = Number(res.headers.get("content-length") ?? NaN);
-        if (!res.body || !Number.isFinite(length))
-          throw storeError("OpenStack Swift", "download", res.status, "the answer has no Content-Length", {
-            what: `object ${file}`,
-          });
-        return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
+        return downloadOf(res, "OpenStack Swift", `object ${file}`);
       },
       async put(file, body, contentType) {
         if (body.length > SWIFT_MAX_OBJECT_BYTES)

@@ -15,7 +15,17 @@
 import { AwsClient } from "aws4fetch";
 import { z } from "zod";
 import { storeError, unreachable, type StoreStep } from "../errors";
-import { encodePath, errorText, guardUrl, sizedBody, urlProblem, xmlBlocks, xmlValue } from "../http";
+import {
+  downloadOf,
+  encodePath,
+  errorText,
+  listPages,
+  guardUrl,
+  sizedBody,
+  urlProblem,
+  xmlBlocks,
+  xmlValue,
+} from "../http";
 import { multipartPut } from "./multipart";
 import { oneOf, optional, required, stringMap, tagMap } from "../params";
 import type { StoreConnector, StoreSession } from "../types";
@@ -143,22 +153,21 @@ export const s3: StoreConnector<S3ImportParams, S3ExportParams> = {
       });
     };
     return {
-      async list(prefix, max) {
-        const out: { path: string; size: number }[] = [];
-        let token: string | undefined;
-        do {
+      list: (prefix, max) =>
+        listPages(max, async (token) => {
           const q = new URLSearchParams({ "list-type": "2", prefix, "max-keys": String(Math.min(1000, max + 1)) });
           if (token) q.set("continuation-token", token);
           const res = await call(`${bucketUrl}?${q}`, { method: "GET" }, "list", `bucket ${p.bucket}`, "s3:ListBucket");
           const xml = await res.text();
-          for (const c of xmlBlocks(xml, "Contents")) {
-            const key = xmlValue(c, "Key") ?? "";
-            if (key && !key.endsWith("/")) out.push({ path: key, size: Number(xmlValue(c, "Size") ?? 0) });
-          }
-          token = xmlValue(xml, "IsTruncated") === "true" ? xmlValue(xml, "NextContinuationToken") : undefined;
-        } while (token && out.length <= max);
-        return out;
-      },
+          const objects = xmlBlocks(xml, "Contents").map((c) => ({
+            path: xmlValue(c, "Key") ?? "",
+            size: Number(xmlValue(c, "Size") ?? 0),
+          }));
+          return {
+            objects,
+            next: xmlValue(xml, "IsTruncated") === "true" ? xmlValue(xml, "NextContinuationToken") : "",
+          };
+        }),
       async get(key) {
         const res = await call(
           `${bucketUrl}/${encodePath(key)}`,
@@ -167,10 +176,7 @@ export const s3: StoreConnector<S3ImportParams, S3ExportParams> = {
           `object ${key}`,
           "s3:GetObject",
         );
-        const length = Number(res.headers.get("content-length") ?? NaN);
-        if (!res.body || !Number.isFinite(length))
-          throw storeError("S3", "download", res.status, "the answer has no Content-Length", { what: `object ${key}` });
-        return { stream: res.body, length, contentType: res.headers.get("content-type") ?? undefined };
+        return downloadOf(res, "S3", `object ${key}`);
       },
       async put(key, body, contentType) {
         const ep = p as S3ExportParams;
