@@ -137,7 +137,8 @@ export const ENGINES = [
     placement: "engine-worker",
     offers: {
       operations: ["convert", "thumbnail"],
-      formats: RESVG_OUTPUTS.map((output) => ({ input: "svg", output })),
+      // issue 47: svgz too, inflated within the SVG budget (resvg/engine.ts)
+      formats: ["svg", "svgz"].flatMap((input) => RESVG_OUTPUTS.map((output) => ({ input, output }))),
     },
     budget: { maxBytes: DEFAULT_SVG_BUDGET.maxBytes },
     aliases: ["rsvg", "librsvg"],
@@ -428,6 +429,8 @@ export function engineRow(name: string): EngineRow | undefined {
 export const IMAGE_INPUTS = READABLE_FORMATS;
 /** Image formats the WebAssembly image engine (row "imagemagick") writes. */
 export const IMAGE_OUTPUTS = WRITABLE_FORMATS;
+/** Convert pairs of gzipped SVG (svgz), which only row "resvg" reads (issue 47): its raster outputs. */
+export const IMAGE_SVGZ_PAIRS: readonly FormatPair[] = RESVG_OUTPUTS.map((output) => ({ input: "svgz", output }));
 /** Raster outputs an SVG input is converted to (rows "resvg" and "imagemagick" rasterise SVG). */
 export const IMAGE_SVG_OUTPUTS: readonly ImageFormat[] = [...new Set([...RESVG_OUTPUTS, ...SVG_OUTPUTS])];
 /** Image formats the native image engine (row "imagemagick-native") reads through convert and thumbnail. */

@@ -12,6 +12,7 @@ import {
   IMAGE_INPUTS,
   IMAGE_OUTPUTS,
   IMAGE_SVG_OUTPUTS,
+  IMAGE_SVGZ_PAIRS,
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
@@ -41,6 +42,8 @@ export const CONVERT_PAIRS: FormatPair[] = [
   ...NATIVE_ONLY_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
   // issue 34: xps → svg (MuPDF)
   ...NATIVE_IMAGE_EXTRA_PAIRS,
+  // issue 47: svgz → raster, inflated and drawn by resvg (the vector rows take the rest of svgz)
+  ...IMAGE_SVGZ_PAIRS,
 ];
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {
