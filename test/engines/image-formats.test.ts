@@ -26,6 +26,7 @@ import {
   imageContext,
   imageMagick,
 } from "../support/image-helpers";
+import { gsPngArgs } from "../support/corpus";
 
 const debianConvert = (args: string[]) => new Uint8Array(execFileSync("convert", args));
 
@@ -94,23 +95,7 @@ function withFiles<T>(files: Record<string, Uint8Array>, fn: (path: (name: strin
 function outsideDecode(data: Uint8Array, format: ImageFormat): Uint8Array {
   const png =
     format === "eps" || format === "ps"
-      ? withFiles({ "in.ps": data }, (p) =>
-          execFileSync(
-            "gs",
-            [
-              "-q",
-              "-dSAFER",
-              "-dBATCH",
-              "-dNOPAUSE",
-              "-dEPSCrop",
-              "-r72",
-              "-sDEVICE=png16m",
-              "-sOutputFile=-",
-              p("in.ps"),
-            ],
-            { maxBuffer: 1 << 28 },
-          ),
-        )
+      ? withFiles({ "in.ps": data }, (p) => execFileSync("gs", gsPngArgs(p("in.ps"), "-"), { maxBuffer: 1 << 28 }))
       : format === "jxl"
         ? withFiles({ "in.jxl": data }, (p) =>
             execFileSync(

@@ -34,16 +34,23 @@ async function download(job: ApiJob, name: string): Promise<Uint8Array> {
   return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
+/** Asserts the task `name` of `done` finished on `engine` (the task shown when it did not). */
+const expectRan = (done: ApiJob, name: string, engine: string) =>
+  expect(taskByName(done, name), JSON.stringify(taskByName(done, name))).toMatchObject({ status: "finished", engine });
+
+/** The catalogue's convert rows (GET /v2/operations, no key) with `filter` (e.g. "output_format") equal to `value`. */
+const convertRows = async (filter: string, value: string) =>
+  (
+    await api<ApiOperation[]>("GET", `/v2/operations?filter[operation]=convert&filter[${filter}]=${value}`, {
+      key: null,
+    })
+  ).json.data;
+
 const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) >>> 0) + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]);
 
 describe("image outputs in the Worker without the native engine", () => {
   it("the catalogue lists convert to jxl and psd on imagemagick, and no heic output", async () => {
-    const rows = async (out: string) =>
-      (
-        await api<ApiOperation[]>("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, {
-          key: null,
-        })
-      ).json.data;
+    const rows = (out: string) => convertRows("output_format", out);
     const jxl = await rows("jxl");
     expect(new Set(jxl.map((r) => r.engine))).toEqual(new Set(["imagemagick"]));
     expect(jxl.map((r) => r.input_format)).toContain("png");
@@ -69,11 +76,8 @@ describe("image outputs in the Worker without the native engine", () => {
       opsd: { operation: "export/url", input: "psd" },
     });
     const done = await waitJob(job.id);
-    expect(taskByName(done, "jxl"), JSON.stringify(taskByName(done, "jxl"))).toMatchObject({
-      status: "finished",
-      engine: "imagemagick",
-    });
-    expect(taskByName(done, "psd")).toMatchObject({ status: "finished", engine: "imagemagick" });
+    expectRan(done, "jxl", "imagemagick");
+    expectRan(done, "psd", "imagemagick");
     expect(taskByName(done, "heic")).toMatchObject({ status: "error", code: "ENGINE_UNAVAILABLE" });
     expect(taskByName(done, "ojxl").result.files[0].filename).toBe("in.jxl");
     const jxl = await download(done, "ojxl");
@@ -108,12 +112,7 @@ describe("image outputs in the Worker without the native engine", () => {
   });
 
   it("issue 47: a PPM → PNG job runs in the ImageMagick engine Worker and an SVGZ → PNG job in resvg's; the catalogue lists them there", async () => {
-    const rows = async (input: string) =>
-      (
-        await api<ApiOperation[]>("GET", `/v2/operations?filter[operation]=convert&filter[input_format]=${input}`, {
-          key: null,
-        })
-      ).json.data;
+    const rows = (input: string) => convertRows("input_format", input);
     const ppmRows = await rows("ppm");
     expect(ppmRows.filter((r) => ["png", "eps", "ps", "psd"].includes(r.output_format)).map((r) => r.engine)).toEqual([
       "imagemagick",
@@ -141,14 +140,8 @@ describe("image outputs in the Worker without the native engine", () => {
       o2: { operation: "export/url", input: "p2" },
     });
     const done = await waitJob(job.id);
-    expect(taskByName(done, "p1"), JSON.stringify(taskByName(done, "p1"))).toMatchObject({
-      status: "finished",
-      engine: "imagemagick",
-    });
-    expect(taskByName(done, "p2"), JSON.stringify(taskByName(done, "p2"))).toMatchObject({
-      status: "finished",
-      engine: "resvg",
-    });
+    expectRan(done, "p1", "imagemagick");
+    expectRan(done, "p2", "resvg");
     expect(taskByName(done, "o2").result.files[0].filename).toBe("drawing.png");
     // PNG signature and IHDR size (ISO 15948)
     for (const [name, size] of [
