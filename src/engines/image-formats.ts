@@ -33,16 +33,17 @@ export const IMAGE_FORMAT_TABLE: Readonly<Record<Exclude<ImageFormat, RawFormat>
   svg: { wasm: "r", native: "r" },
   // JXL: no JXL coder in Debian's ImageMagick 6
   jxl: { wasm: "w", native: "" },
-  // issue 34: Photoshop documents (the merged image), which the WASM build only writes
-  psd: { wasm: "w", native: "rw" },
-  // issue 34: Netpbm, Truevision Targa and JPEG 2000 (openjpeg), which ImageMagick 6 reads natively
-  ppm: { wasm: "", native: "r" },
+  // issue 34: Photoshop documents (the merged image); the WASM build reads them too since issue 47 (header reader)
+  psd: { wasm: "rw", native: "rw" },
+  // issue 34: Netpbm, Truevision Targa and JPEG 2000 (openjpeg), which ImageMagick 6 reads natively (Netpbm in WASM
+  // too since issue 47)
+  ppm: { wasm: "r", native: "r" },
   tga: { wasm: "", native: "r" },
   jp2: { wasm: "", native: "r" },
   // issue 34: PostScript rendered by Ghostscript (-dSAFER), first page, before ImageMagick reads it; written through
-  // container/engines/postscript.ts (and Ghostscript's pdfwrite for pdf)
-  eps: { wasm: "", native: "rw" },
-  ps: { wasm: "", native: "rw" },
+  // container/engines/postscript.ts (and Ghostscript's pdfwrite for pdf); eps/ps by the WASM build's own coders (issue 47)
+  eps: { wasm: "w", native: "rw" },
+  ps: { wasm: "w", native: "rw" },
   pdf: { wasm: "", native: "w" },
   // issue 34: XPS, first page rendered by libgxps (xpstopng)
   xps: { wasm: "", native: "r" },

@@ -140,7 +140,8 @@ export const ENGINES = [
     placement: "engine-worker",
     offers: {
       operations: ["convert", "thumbnail"],
-      formats: RESVG_OUTPUTS.map((output) => ({ input: "svg", output })),
+      // issue 47: svgz too, inflated within the SVG budget (resvg/engine.ts)
+      formats: ["svg", "svgz"].flatMap((input) => RESVG_OUTPUTS.map((output) => ({ input, output }))),
     },
     budget: { maxBytes: DEFAULT_SVG_BUDGET.maxBytes },
     aliases: ["rsvg", "librsvg"],

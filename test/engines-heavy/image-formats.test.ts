@@ -26,6 +26,7 @@ import {
   imageContext,
   imageMagick,
 } from "../support/image-helpers";
+import { gsPngArgs } from "../support/corpus";
 
 const debianConvert = (args: string[]) => new Uint8Array(execFileSync("convert", args));
 
@@ -44,6 +45,8 @@ const INPUTS: Partial<Record<ImageFormat, () => Uint8Array>> = {
   avif: () => corpus("images/libavif-kodim03_yuv420_8bpc.avif"),
   heic: () => debianConvert([`${CORPUS}/images/tika-IMG_1034.heic`, "-resize", "800x", "heic:-"]),
   svg: () => corpus("images/resvg-embedded-png.svg"),
+  ppm: () => corpus("images/pillow-hopper.ppm"),
+  psd: () => corpus("images/pillow-hopper.psd"),
 };
 
 /** What exiftool (Debian's, not our code) says of bytes on stdin. */
@@ -66,6 +69,11 @@ function exiftool(data: Uint8Array): {
  * for the latter) and the size of Debian ffmpeg's (libjxl) decode.
  */
 function oracle(data: Uint8Array, to: ImageFormat): { format: string; width: number; height: number } {
+  if (to === "eps" || to === "ps") {
+    // Debian's ImageMagick policy refuses PostScript: exiftool names it, Ghostscript draws it (72 dpi: a pixel a point)
+    const { width, height } = identify(outsideDecode(data, to));
+    return { format: exiftool(data).FileType, width, height };
+  }
   if (to !== "jxl") return identify(data, to === "ico" ? "ico" : undefined);
   const type = exiftool(data).FileType;
   const { width, height } = identify(outsideDecode(data, "jxl"));
@@ -86,15 +94,17 @@ function withFiles<T>(files: Record<string, Uint8Array>, fn: (path: (name: strin
 /** Decodes bytes to a PNG with Debian's tools (ffmpeg's libjxl for JXL, else IM 6's first frame), flattened on white. */
 function outsideDecode(data: Uint8Array, format: ImageFormat): Uint8Array {
   const png =
-    format === "jxl"
-      ? withFiles({ "in.jxl": data }, (p) =>
-          execFileSync(
-            "ffmpeg",
-            ["-v", "error", "-i", p("in.jxl"), "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"],
-            { maxBuffer: 1 << 28 },
-          ),
-        )
-      : execFileSync("convert", [`${format}:-[0]`, "png:-"], { input: data, maxBuffer: 1 << 28 });
+    format === "eps" || format === "ps"
+      ? withFiles({ "in.ps": data }, (p) => execFileSync("gs", gsPngArgs(p("in.ps"), "-"), { maxBuffer: 1 << 28 }))
+      : format === "jxl"
+        ? withFiles({ "in.jxl": data }, (p) =>
+            execFileSync(
+              "ffmpeg",
+              ["-v", "error", "-i", p("in.jxl"), "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"],
+              { maxBuffer: 1 << 28 },
+            ),
+          )
+        : execFileSync("convert", [`${format}:-[0]`, "png:-"], { input: data, maxBuffer: 1 << 28 });
   return new Uint8Array(
     execFileSync("convert", ["png:-", "-background", "white", "-alpha", "remove", "-alpha", "off", "png:-"], {
       input: png,
@@ -143,14 +153,20 @@ describe("convert pairs listed in the catalogue", () => {
     expect(engines("jxl")).toEqual(["imagemagick"]);
     expect(engines("psd")).toEqual(["imagemagick", "imagemagick-native"]);
     expect(engines("avif")).toEqual(["imagemagick", "imagemagick-native"]);
+    // issue 47: eps and ps are written in WebAssembly first, the native row the fallback
+    expect(engines("eps")).toEqual(["imagemagick", "imagemagick-native"]);
+    expect(engines("ps")).toEqual(["imagemagick", "imagemagick-native"]);
     expect(WASM_PAIRS.some((p) => p.output === "heic")).toBe(false);
     expect(
       CONVERT_PAIRS.filter((p) => p.output === "heic")
         .map((p) => p.input)
         .sort(),
     ).toEqual(
-      // issue 34: and the inputs only native rows read (ppm, tga, jp2, the camera raws)
-      [...["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp"], ...NATIVE_ONLY_IMAGE_INPUTS].sort(),
+      // issue 34: and the inputs only native rows read (tga, jp2, the camera raws); issue 47: ppm and psd read in WASM
+      [
+        ...["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp", "ppm", "psd"],
+        ...NATIVE_ONLY_IMAGE_INPUTS,
+      ].sort(),
     );
     // issue 33: svg is resvg's (it draws png, ImageMagick encodes the rest)
     expect(CONVERT_PAIRS.filter((p) => p.input === "svg").map((p) => p.output)).toEqual([
@@ -166,12 +182,17 @@ describe("convert pairs listed in the catalogue", () => {
     ]);
     expect(WRITABLE_FORMATS).not.toContain("svg");
     expect(WRITABLE_FORMATS).not.toContain("heic");
-    // outputs only in WebAssembly: no header reader for the pre-decode budget yet (formats.ts); psd is read natively (issue 34)
+    // jxl is an output only: no header reader for the pre-decode budget yet (formats.ts)
     expect(CONVERT_PAIRS.some((p) => p.input === "jxl")).toBe(false);
-    expect(WASM_PAIRS.some((p) => p.input === "jxl" || p.input === "psd")).toBe(false);
-    expect(enginesFor({ kind: "image", operation: "convert", input: "psd", output: "png" }).map((e) => e.name)).toEqual(
-      ["imagemagick-native"],
-    );
+    expect(WASM_PAIRS.some((p) => p.input === "jxl")).toBe(false);
+    // issue 47: psd and ppm are read in WebAssembly first (header readers in sniff-more.ts), the native row the fallback
+    for (const input of ["psd", "ppm"])
+      expect(enginesFor({ kind: "image", operation: "convert", input, output: "png" }).map((e) => e.name)).toEqual([
+        "imagemagick",
+        "imagemagick-native",
+      ]);
+    expect(NATIVE_ONLY_IMAGE_INPUTS).not.toContain("ppm");
+    expect(NATIVE_ONLY_IMAGE_INPUTS).not.toContain("psd");
   });
 
   // Each pair twice: as is, and resized to half the source width, at most 128 px (fit "max" never
@@ -185,9 +206,11 @@ describe("convert pairs listed in the catalogue", () => {
 
   it("runs the resize branch for every pair", () => {
     expect(cases.filter(([, , mode]) => mode === "half width")).toHaveLength(WASM_PAIRS.length);
-    // nine raster inputs to each; psd also from svg (issue 34's READABLE × WRITABLE row, behind resvg)
-    expect(cases.filter(([, t]) => t === "jxl")).toHaveLength(2 * 9);
-    expect(cases.filter(([, t]) => t === "psd")).toHaveLength(2 * 10);
+    // eleven raster inputs (issue 47: ppm, psd) to each; psd also from svg (issue 34's READABLE × WRITABLE row, behind resvg)
+    expect(cases.filter(([, t]) => t === "jxl")).toHaveLength(2 * 11);
+    expect(cases.filter(([, t]) => t === "psd")).toHaveLength(2 * 12);
+    expect(cases.filter(([, t]) => t === "eps")).toHaveLength(2 * 11);
+    expect(cases.filter(([, t]) => t === "ps")).toHaveLength(2 * 11);
   });
 
   it.each(cases)(
@@ -311,6 +334,102 @@ describe("the outputs added in issue 16 (JXL, PSD) through the convert operation
       });
       if (!ok.ok) throw new Error(`${ok.error.code}: ${ok.error.message}`);
       expect(oracle(ok.outputs[0].data, "jxl")).toEqual({ format: "JXL", width: 1000, height: 750 });
+    },
+    scaled(60_000),
+  );
+});
+
+describe("issue 47: ppm and psd read, eps and ps written in WebAssembly, against the native conversion", () => {
+  /** Normalised RMSE (0–1) between two images by IM 6's compare. */
+  const rmse = (a: Uint8Array, b: Uint8Array) =>
+    withFiles({ "a.png": a, "b.png": b }, (p) => {
+      const r = spawnSync("compare", ["-metric", "RMSE", p("a.png"), p("b.png"), "null:"]).stderr.toString();
+      return Number(/\(([0-9.e+-]+)\)/.exec(r)?.[1] ?? NaN);
+    });
+  const wasm = async (input: Uint8Array, inputFormat: ImageFormat, outputFormat: ImageFormat) => {
+    const r = await imageMagick().run({ op: "convert", input, inputFormat, outputFormat, options: {} });
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    return r.outputs[0];
+  };
+  /** Debian's convert (the native row's ImageMagick 6) of the first image, as PNG. */
+  const nativePng = (data: Uint8Array, coder: string) =>
+    new Uint8Array(execFileSync("convert", [`${coder}:-[0]`, "png:-"], { input: data, maxBuffer: 1 << 28 }));
+  const ppm = () => corpus("images/pillow-hopper.ppm");
+  /** Pillow's P6, and P1–P5 written by Debian's convert from it (plain ones with -compress none). */
+  const NETPBM: [string, () => Uint8Array][] = [
+    ["P6 (Pillow)", ppm],
+    ...(
+      [
+        ["P3", "ppm", true],
+        ["P5", "pgm", false],
+        ["P2", "pgm", true],
+        ["P4", "pbm", false],
+        ["P1", "pbm", true],
+      ] as const
+    ).map(
+      ([magic, coder, plain]) =>
+        [
+          magic,
+          () =>
+            new Uint8Array(
+              execFileSync("convert", ["ppm:-", ...(plain ? ["-compress", "none"] : []), `${coder}:-`], {
+                input: ppm(),
+              }),
+            ),
+        ] as [string, () => Uint8Array],
+    ),
+  ];
+
+  it.each(NETPBM)(
+    "Netpbm %s → png: the native conversion's pixels (RMSE 0)",
+    async (magic, bytes) => {
+      const input = bytes();
+      expect(String.fromCharCode(input[0], input[1])).toBe(magic.slice(0, 2));
+      const out = await wasm(input, "ppm", "png");
+      expect(identify(out.data)).toMatchObject({ format: "PNG", width: 128, height: 128 });
+      expect(rmse(out.data, nativePng(input, "pnm"))).toBeLessThan(0.002);
+    },
+    scaled(30_000),
+  );
+
+  it(
+    "psd → png: the merged image, the native conversion's pixels; the layers are not frames of a gif",
+    async () => {
+      const psd = corpus("images/pillow-hopper.psd");
+      expect(identify(psd).frames).toBe(3); // facts.json: the merged image and two layers
+      const png = await wasm(psd, "psd", "png");
+      expect(identify(png.data)).toMatchObject({ format: "PNG", width: 128, height: 128, frames: 1 });
+      expect(rmse(png.data, nativePng(psd, "psd"))).toBeLessThan(0.002);
+      const gif = await wasm(psd, "psd", "gif");
+      expect(identify(gif.data)).toMatchObject({ format: "GIF", width: 128, height: 128, frames: 1 });
+    },
+    scaled(30_000),
+  );
+
+  it.each([
+    ["images/cloudconvert-input.png", "png"],
+    ["images/tika-testJPEG_GEO.jpg", "jpg"],
+    ["images/pillow-hopper.ppm", "ppm"],
+  ] as const)(
+    "%s → eps and ps: exiftool's EPS/PS, Ghostscript draws the picture a pixel a point as the native row's PostScript does",
+    async (rel, from) => {
+      const src = corpus(rel);
+      const { width, height } = identify(src);
+      // the native row's PostScript (container/engines/postscript.ts) of Debian convert's flattened PPM
+      const { postScriptOf } = await import("../../container/engines/postscript");
+      const flat = execFileSync(
+        "convert",
+        ["-", "-background", "white", "-alpha", "remove", "-alpha", "off", "-depth", "8", "ppm:-"],
+        { input: src, maxBuffer: 1 << 28 },
+      );
+      for (const to of ["eps", "ps"] as const) {
+        const out = await wasm(src, from, to);
+        expect(oracle(out.data, to)).toEqual({ format: to.toUpperCase(), width, height });
+        const native = postScriptOf(new Uint8Array(flat), to);
+        expect(rmse(outsideDecode(out.data, to), outsideDecode(native, to))).toBeLessThan(0.002);
+        // Flate-compressed (Level 3), not ImageMagick's hex default: about the size of the native row's
+        expect(out.data.byteLength).toBeLessThan(native.byteLength * 1.5);
+      }
     },
     scaled(60_000),
   );

@@ -8,7 +8,9 @@
  * and ends hostile SVGs in coded errors.
  */
 import { createServer, type Server } from "node:http";
-import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLocalJob } from "../../src/browser/local-job";
 import type { ImageRunRequest } from "../../src/engines/kinds/image";
@@ -17,6 +19,8 @@ import { nodeEngines } from "../../src/runtime/node/engines";
 import { loadResvgWasm, nodeResvgEngine } from "../../src/runtime/node/resvg";
 import { corpus, identify } from "../support/image-helpers";
 import { inkDiff, matches, rgb } from "../support/raster-oracle";
+import { FIXTURES } from "../support/catalogue-fixtures";
+import { candidatesOf, handlersOf } from "../../src/operations/registry";
 import { inkscapePng, rsvgPng } from "../support/svg-oracle";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -259,6 +263,73 @@ describe("the default route for SVG", () => {
   });
 });
 
+describe("svgz (issue 47): the fixtures inflated and drawn at the edge as their SVG is", () => {
+  /** test/fixtures/vector's svgz files (written by Apache Tika's and Xapian's authors) and rsvg-convert's size of each (facts.json). */
+  const facts = JSON.parse(readFileSync(join(FIXTURES, "vector", "facts.json"), "utf8")) as Record<
+    string,
+    { rsvg_convert_2_54_png_px: [number, number] }
+  >;
+  const SVGZ = Object.keys(facts).filter((k) => k.endsWith(".svgz"));
+
+  it("routes svgz → raster to resvg first and keeps Inkscape (the vector row) as the fallback", () => {
+    expect(SVGZ).toHaveLength(2);
+    for (const output of ["png", "jpg", "webp", "gif", "tiff", "bmp", "ico", "psd"]) {
+      const names = candidatesOf(handlersOf("convert")!, { input: "svgz", output }).map((c) => c.engine.name);
+      expect(names[0]).toBe("resvg");
+      expect(names).toContain("inkscape");
+    }
+    // vector outputs stay Inkscape's: resvg draws pixels only
+    expect(candidatesOf(handlersOf("convert")!, { input: "svgz", output: "pdf" }).map((c) => c.engine.name)).toEqual([
+      "inkscape",
+    ]);
+  });
+
+  it.each(SVGZ)(
+    "%s: a local job's convert to png and jpg runs on resvg; the png is the SVG path's, at rsvg-convert's size",
+    async (rel) => {
+      const svgz = new Uint8Array(readFileSync(join(FIXTURES, rel)));
+      const svg = new Uint8Array(gunzipSync(svgz)); // Node's zlib, not the engine's inflater
+      const name = rel.split("/").pop()!;
+      const convert = async (file: string, data: Uint8Array) => {
+        const { job, outputs } = await runLocalJob(
+          {
+            tasks: {
+              up: { operation: "import/upload" },
+              png: { operation: "convert", input: "up", output_format: "png" },
+              jpg: { operation: "convert", input: "up", output_format: "jpg" },
+              out: { operation: "export/url", input: ["png", "jpg"] },
+            },
+          },
+          { engines: nodeEngines(["cloudflare", "resvg", "imagemagick"]), files: { up: { name: file, data } } },
+        );
+        expect(job.status).toBe("finished");
+        expect(job.tasks!.filter((t) => t.operation === "convert").map((t) => t.engine)).toEqual(["resvg", "resvg"]);
+        const bytes = async (ext: string) =>
+          new Uint8Array(await outputs.find((o) => o.filename.endsWith(ext))!.blob.arrayBuffer());
+        return { png: await bytes(".png"), jpg: await bytes(".jpg") };
+      };
+      const z = await convert(name, svgz);
+      const plain = await convert(name.replace(/\.svgz$/, ".svg"), svg);
+      expect(Buffer.from(z.png).equals(Buffer.from(plain.png))).toBe(true);
+      const [w, h] = facts[rel].rsvg_convert_2_54_png_px;
+      for (const [data, format] of [
+        [z.png, "PNG"],
+        [z.jpg, "JPEG"],
+      ] as const) {
+        const id = identify(data);
+        expect(id.format).toBe(format);
+        expect(Math.abs(id.width - w)).toBeLessThanOrEqual(1);
+        expect(Math.abs(id.height - h)).toBeLessThanOrEqual(1);
+      }
+      // the picture is Inkscape's (an outside renderer of the inflated SVG, the shipped faces), within the oracle's tolerance
+      const ours = identify(z.png);
+      const m = matches(rgb(z.png), rgb(inkscapePng(svg, { width: ours.width, height: ours.height })));
+      expect(m.ok, m.why).toBe(true);
+    },
+    60_000,
+  );
+});
+
 describe("hostile SVGs (issue 33): nothing fetched, nothing embedded, coded errors", () => {
   let server: Server;
   let hits = 0;
@@ -341,6 +412,29 @@ describe("hostile SVGs (issue 33): nothing fetched, nothing embedded, coded erro
     const r = await run(bomb);
     expect(r.ok ? "ok" : r.error.code).toBe("OVER_BUDGET");
   });
+
+  it("issue 47: a gzip bomb named .svgz through a local job's convert ends OVER_BUDGET (resvg), and the task fails with a code", async () => {
+    // 64 MiB of spaces after the root element, ~64 KiB gzipped: inflated only to the 16 MiB budget
+    const bomb = gzipSync(Buffer.concat([Buffer.from(blank), Buffer.alloc(64 * 1024 * 1024, 32)]));
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    const t0 = performance.now();
+    const { job } = await runLocalJob(
+      {
+        tasks: {
+          up: { operation: "import/upload" },
+          png: { operation: "convert", input: "up", output_format: "png", engine: "resvg" },
+        },
+      },
+      {
+        engines: nodeEngines(["cloudflare", "resvg", "imagemagick"]),
+        files: { up: { name: "bomb.svgz", data: bomb } },
+      },
+    );
+    const task = job.tasks!.find((t) => t.operation === "convert")!;
+    expect(task.status).toBe("error");
+    expect(task.code).toBe("OVER_BUDGET");
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  }, 60_000);
 
   it.each(["broken/resvg-external-png.svg", "broken/resvg-url-to-png.svg"])(
     "%s (the corpus's external references): no request, a coded outcome",

@@ -231,6 +231,46 @@ describe("corrupt, truncated and hostile inputs end in a task error, and the eng
     expect(e.message).toContain("16000×16000");
   });
 
+  // issue 47: the hostile headers of the formats read since (ppm, psd), each a few bytes declaring a huge picture
+  const ppmHeader = (magic: string, w: number, h: number) =>
+    new TextEncoder().encode(
+      `${magic}\n# a comment between the fields\n${w} ${h}\n${magic === "P4" ? "" : "255\n"}xyz`,
+    );
+  const psdHeader = (version: number, w: number, h: number) => {
+    const b = new Uint8Array(26 + 4 * 5 + 64);
+    const v = new DataView(b.buffer);
+    b.set(new TextEncoder().encode("8BPS"));
+    v.setUint16(4, version);
+    v.setUint16(12, 3); // channels
+    v.setUint32(14, h);
+    v.setUint32(18, w);
+    v.setUint16(22, 8); // depth
+    v.setUint16(24, 3); // RGB
+    return b;
+  };
+  it.each([
+    ["a P6 PPM declaring 100000×100000 pixels", ppmHeader("P6", 100_000, 100_000), "ppm", "OVER_BUDGET"],
+    ["a P4 PBM declaring 100000×100000 pixels", ppmHeader("P4", 100_000, 100_000), "ppm", "OVER_BUDGET"],
+    ["a P3 (plain) PPM declaring 30000×30000 pixels", ppmHeader("P3", 30_000, 30_000), "ppm", "OVER_BUDGET"],
+    ["a PSD declaring 30000×30000 pixels", psdHeader(1, 30_000, 30_000), "psd", "OVER_BUDGET"],
+    ["a PSB declaring 300000×300000 pixels", psdHeader(2, 300_000, 300_000), "psd", "OVER_BUDGET"],
+    ["a PPM of a small declared size with no pixels", ppmHeader("P6", 64, 64), "ppm", "OPEN_FAILED"],
+    ["a PSD of a small declared size with no sections", psdHeader(1, 64, 64), "psd", "OPEN_FAILED"],
+    [
+      "a PSD with a corrupt header (0 channels)",
+      new Uint8Array([...new TextEncoder().encode("8BPS"), 0, 1, ...new Array(40).fill(0)]),
+      "psd",
+      "OPEN_FAILED",
+    ],
+    ["a PPM that is text", new TextEncoder().encode("Pretty printed text, not Netpbm"), "ppm", "OPEN_FAILED"],
+  ] as const)("issue 47: %s ends %s", async (_, input, format, code) => {
+    for (const outputFormat of ["png", "gif"] as const) {
+      const e = await failure({ op: "convert", input, inputFormat: format, outputFormat, options: {} });
+      expect(e.code).toBe(code);
+      expect(e.message.length).toBeGreaterThan(20);
+    }
+  });
+
   it("a file that is not what its extension says is decoded by its content", async () => {
     const r = await ok({
       op: "convert",

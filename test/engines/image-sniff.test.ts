@@ -40,6 +40,33 @@ describe("header sniffing agrees with identify", () => {
     expect(sniffIco(ico)).toMatchObject({ format: "ico", width: 48, height: 40, frames: 1 });
   });
 
+  it("issue 47: reads Netpbm headers (P1–P6, comments between fields) and the PSD header, as identify sizes them", () => {
+    const ppm = corpusPath("images/pillow-hopper.ppm");
+    // P6 as written by Pillow; the other five by Debian's convert from it (plain with -compress none)
+    expect(sniffImage(corpus("images/pillow-hopper.ppm"))).toMatchObject({ format: "ppm", width: 128, height: 128 });
+    for (const [coder, plain] of [
+      ["ppm", true],
+      ["pgm", false],
+      ["pgm", true],
+      ["pbm", false],
+      ["pbm", true],
+    ] as const) {
+      const bytes = new Uint8Array(
+        execFileSync("convert", [ppm, "-resize", "100x60!", ...(plain ? ["-compress", "none"] : []), `${coder}:-`]),
+      );
+      const magic = String.fromCharCode(bytes[0], bytes[1]);
+      expect(["P1", "P2", "P3", "P4", "P5"]).toContain(magic);
+      expect(sniffImage(bytes), magic).toMatchObject({ format: "ppm", width: 100, height: 60, frames: 1 });
+      expect(identify(bytes)).toMatchObject({ width: 100, height: 60 });
+    }
+    const commented = new TextEncoder().encode("P5 # made by hand\n# another\n 7\t9 #x\n255\n");
+    expect(sniffImage(commented)).toMatchObject({ format: "ppm", width: 7, height: 9 });
+    expect(sniffImage(new TextEncoder().encode("P6x 7 9 255"))).toBeNull();
+    const psd = corpus("images/pillow-hopper.psd");
+    expect(sniffImage(psd)).toMatchObject({ format: "psd", width: 128, height: 128, frames: 1 }); // the merged image
+    expect(identify(psd)).toMatchObject({ format: "PSD", width: 128, height: 128 });
+  });
+
   it("reads the SVG root size (viewBox when width/height are absent)", () => {
     expect(sniffSvg(corpus("images/resvg-embedded-png.svg"))).toMatchObject({ width: 80, height: 80 });
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2in" viewBox="0 0 10 5"/>');

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimedBy } from "../support/claims";
-import { corpusPath, fact, type Fact } from "../support/corpus";
+import { corpusPath, fact, gsPngArgs, type Fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
@@ -160,17 +160,7 @@ describe("PostScript in and out (Ghostscript -dSAFER renders; eps/ps/pdf written
   /** What Ghostscript (the oracle, run here) renders of a PostScript file at 72 dpi, bounding box cropped: its path. */
   const gsRender = (ps: string) => {
     const png = join(TMP, `gs-${Math.random().toString(36).slice(2)}.png`);
-    execFileSync("gs", [
-      "-q",
-      "-dSAFER",
-      "-dBATCH",
-      "-dNOPAUSE",
-      "-dEPSCrop",
-      "-r72",
-      "-sDEVICE=png16m",
-      `-sOutputFile=${png}`,
-      ps,
-    ]);
+    execFileSync("gs", gsPngArgs(ps, png));
     return png;
   };
 

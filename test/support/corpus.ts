@@ -44,3 +44,21 @@ export function fact(rel: string): Fact {
   if (!f) throw new Error(`no fact for ${rel}`);
   return f;
 }
+
+/**
+ * Ghostscript's arguments (Debian's gs, the PostScript oracle) drawing the PostScript or EPS file `input` at 72 dpi
+ * (a pixel a point), an EPS cropped to its bounding box, as a PNG written to `output` ("-" for stdout).
+ */
+export function gsPngArgs(input: string, output: string): string[] {
+  return [
+    "-q",
+    "-dSAFER",
+    "-dBATCH",
+    "-dNOPAUSE",
+    "-dEPSCrop",
+    "-r72",
+    "-sDEVICE=png16m",
+    `-sOutputFile=${output}`,
+    input,
+  ];
+}

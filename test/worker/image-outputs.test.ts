@@ -34,26 +34,34 @@ async function download(job: ApiJob, name: string): Promise<Uint8Array> {
   return new Uint8Array(await (await exports.default.fetch(url)).arrayBuffer());
 }
 
+/** Asserts the task `name` of `done` finished on `engine` (the task shown when it did not). */
+const expectRan = (done: ApiJob, name: string, engine: string) =>
+  expect(taskByName(done, name), JSON.stringify(taskByName(done, name))).toMatchObject({ status: "finished", engine });
+
+/** The catalogue's convert rows (GET /v2/operations, no key) with `filter` (e.g. "output_format") equal to `value`. */
+const convertRows = async (filter: string, value: string) =>
+  (
+    await api<ApiOperation[]>("GET", `/v2/operations?filter[operation]=convert&filter[${filter}]=${value}`, {
+      key: null,
+    })
+  ).json.data;
+
 const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) >>> 0) + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]);
 
 describe("image outputs in the Worker without the native engine", () => {
   it("the catalogue lists convert to jxl and psd on imagemagick, and no heic output", async () => {
-    const rows = async (out: string) =>
-      (
-        await api<ApiOperation[]>("GET", `/v2/operations?filter[operation]=convert&filter[output_format]=${out}`, {
-          key: null,
-        })
-      ).json.data;
+    const rows = (out: string) => convertRows("output_format", out);
     const jxl = await rows("jxl");
     expect(new Set(jxl.map((r) => r.engine))).toEqual(new Set(["imagemagick"]));
     expect(jxl.map((r) => r.input_format)).toContain("png");
-    // image → psd is the image engine's; svg → psd is resvg's first (issue 33: it draws, ImageMagick encodes);
+    // image → psd is the image engine's; svg (and svgz, issue 47) → psd is resvg's first (issue 33: it draws, ImageMagick encodes);
     // pdf → psd (issue 32) is PDFium's page re-encoded by the image engine
     const psd = await rows("psd");
-    expect(
-      new Set(psd.filter((r) => r.input_format !== "svg" && r.input_format !== "pdf").map((r) => r.engine)),
-    ).toEqual(new Set(["imagemagick"]));
+    expect(new Set(psd.filter((r) => !["svg", "svgz", "pdf"].includes(r.input_format)).map((r) => r.engine))).toEqual(
+      new Set(["imagemagick"]),
+    );
     expect(psd.filter((r) => r.input_format === "svg").map((r) => r.engine)).toContain("resvg");
+    expect(psd.filter((r) => r.input_format === "svgz").map((r) => r.engine)).toContain("resvg"); // issue 47
     expect(new Set(psd.filter((r) => r.input_format === "pdf").map((r) => r.engine))).toEqual(new Set(["pdfium"]));
     expect(await rows("heic")).toEqual([]);
   });
@@ -68,11 +76,8 @@ describe("image outputs in the Worker without the native engine", () => {
       opsd: { operation: "export/url", input: "psd" },
     });
     const done = await waitJob(job.id);
-    expect(taskByName(done, "jxl"), JSON.stringify(taskByName(done, "jxl"))).toMatchObject({
-      status: "finished",
-      engine: "imagemagick",
-    });
-    expect(taskByName(done, "psd")).toMatchObject({ status: "finished", engine: "imagemagick" });
+    expectRan(done, "jxl", "imagemagick");
+    expectRan(done, "psd", "imagemagick");
     expect(taskByName(done, "heic")).toMatchObject({ status: "error", code: "ENGINE_UNAVAILABLE" });
     expect(taskByName(done, "ojxl").result.files[0].filename).toBe("in.jxl");
     const jxl = await download(done, "ojxl");
@@ -104,5 +109,48 @@ describe("image outputs in the Worker without the native engine", () => {
     expect([String.fromCharCode(bmpFile[0], bmpFile[1]), v.getInt32(18, true), Math.abs(v.getInt32(22, true))]).toEqual(
       ["BM", 240, 60],
     );
+  });
+
+  it("issue 47: a PPM → PNG job runs in the ImageMagick engine Worker and an SVGZ → PNG job in resvg's; the catalogue lists them there", async () => {
+    const rows = (input: string) => convertRows("input_format", input);
+    const ppmRows = await rows("ppm");
+    expect(ppmRows.filter((r) => ["png", "eps", "ps", "psd"].includes(r.output_format)).map((r) => r.engine)).toEqual([
+      "imagemagick",
+      "imagemagick",
+      "imagemagick",
+      "imagemagick",
+    ]);
+    expect((await rows("svgz")).find((r) => r.output_format === "png")?.engine).toBe("resvg");
+    // a binary PPM (P6): 40×30, left half red, right half blue, a comment in its header
+    const [w, h] = [40, 30];
+    const head = new TextEncoder().encode(`P6\n# issue 47\n${w} ${h}\n255\n`);
+    const ppm = new Uint8Array(head.length + w * h * 3);
+    ppm.set(head);
+    for (let i = 0; i < w * h; i++) ppm.set(i % w < w / 2 ? [255, 0, 0] : [0, 0, 255], head.length + i * 3);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><rect width="64" height="48" fill="#0a0"/></svg>`;
+    const svgz = new Uint8Array(
+      await new Response(new Blob([svg]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer(),
+    );
+    const job = await createJob({
+      ppm: { operation: "import/base64", file: b64(ppm), filename: "in.ppm" },
+      svgz: { operation: "import/base64", file: b64(svgz), filename: "drawing.svgz" },
+      p1: { operation: "convert", input: "ppm", output_format: "png" },
+      p2: { operation: "convert", input: "svgz", output_format: "png" },
+      o1: { operation: "export/url", input: "p1" },
+      o2: { operation: "export/url", input: "p2" },
+    });
+    const done = await waitJob(job.id);
+    expectRan(done, "p1", "imagemagick");
+    expectRan(done, "p2", "resvg");
+    expect(taskByName(done, "o2").result.files[0].filename).toBe("drawing.png");
+    // PNG signature and IHDR size (ISO 15948)
+    for (const [name, size] of [
+      ["o1", [w, h]],
+      ["o2", [64, 48]],
+    ] as const) {
+      const png = await download(done, name);
+      expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(""), name).toBe("PNG");
+      expect([u32be(png, 16), u32be(png, 20)], name).toEqual(size);
+    }
   });
 });

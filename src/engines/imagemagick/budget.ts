@@ -7,7 +7,7 @@
  */
 import { TaskError } from "../errors";
 import { sniffBmp, sniffGif, sniffJpeg, sniffPng, sniffWebp, type ImageHeader } from "./sniff";
-import { sniffHeif, sniffIco, sniffSvg, sniffTiff } from "./sniff-more";
+import { sniffHeif, sniffIco, sniffPnm, sniffPsd, sniffSvg, sniffTiff } from "./sniff-more";
 import type { ImageBudget, ImageFormat } from "../kinds/image";
 
 /**
@@ -33,6 +33,8 @@ export function sniffImage(bytes: Uint8Array, frameCap = DEFAULT_IMAGE_BUDGET.ma
     sniffTiff(bytes, frameCap) ??
     sniffHeif(bytes) ??
     sniffBmp(bytes) ??
+    sniffPsd(bytes) ??
+    sniffPnm(bytes) ??
     null
   );
 }

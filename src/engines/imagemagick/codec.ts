@@ -36,7 +36,13 @@ export const MAGICK_FORMAT: Partial<Record<ImageFormat, MagickFormat>> = {
   svg: MagickFormat.Msvg,
   jxl: MagickFormat.Jxl,
   psd: MagickFormat.Psd,
+  ppm: MagickFormat.Pnm, // ImageMagick's PNM reader takes every Netpbm magic (P1–P6)
+  eps: MagickFormat.Eps3, // Level 3: Flate-compressed samples (transform.ts); Level 1 is hex, 2.5× larger
+  ps: MagickFormat.Ps3,
 };
+
+/** Inputs of which only the first image is decoded: a PSD's others are its layers, a Netpbm file's are rare. */
+const FIRST_IMAGE_ONLY: readonly ImageFormat[] = ["psd", "ppm"];
 
 /** How to decode. Sizes in pixels; `density` in pixels per inch (SVG rasterisation). */
 export interface DecodeOptions {
@@ -67,7 +73,7 @@ function readSettings(header: ImageHeader, o: Omit<DecodeOptions, "frames">): Ma
  * @throws TaskError OPEN_FAILED (corrupt/truncated), OVER_BUDGET (resource limits)
  */
 export function decode(bytes: Uint8Array, header: ImageHeader, o: DecodeOptions): IMagickImageCollection {
-  if (o.frames === 1) {
+  if (o.frames === 1 || FIRST_IMAGE_ONLY.includes(header.format)) {
     const frames = MagickImageCollection.create();
     frames.push(decodeFrame(bytes, header, o) as MagickImage);
     return frames;
@@ -100,7 +106,10 @@ export function decodeFrame(bytes: Uint8Array, header: ImageHeader, o: Omit<Deco
   image.onWarning = (e: WarningEvent) => void warnings.push(e.error.message);
   try {
     if (o.frameIndex !== undefined) settings.frameIndex = o.frameIndex;
-    else if (header.format === "ico") settings.frameIndex = largestEntry(bytes, settings);
+    else if (FIRST_IMAGE_ONLY.includes(header.format)) {
+      settings.frameIndex = 0; // ImageMagick then reads no layer of a PSD (number_scenes 1)
+      settings.frameCount = 1;
+    } else if (header.format === "ico") settings.frameIndex = largestEntry(bytes, settings);
     image.read(bytes, settings);
     const truncated = warnings.find((w) => TRUNCATION_WARNING.test(w));
     if (truncated)
@@ -135,8 +144,15 @@ function largestEntry(bytes: Uint8Array, settings: MagickReadSettings): number {
  */
 export function encode(frames: IMagickImageCollection, format: ImageFormat, what: string): Uint8Array {
   try {
-    if (frames.length === 1) return frames[0].write(MAGICK_FORMAT[format]!, (d) => d.slice());
-    return frames.write(MAGICK_FORMAT[format]!, (d) => d.slice());
+    if (frames.length === 1)
+      return withPageSize(
+        frames[0].write(MAGICK_FORMAT[format]!, (d) => d.slice()),
+        format,
+      );
+    return withPageSize(
+      frames.write(MAGICK_FORMAT[format]!, (d) => d.slice()),
+      format,
+    );
   } catch (err) {
     throw toImageTaskError(err, "write", what);
   }
@@ -145,8 +161,35 @@ export function encode(frames: IMagickImageCollection, format: ImageFormat, what
 /** Encodes one frame to `format` (a copy of the bytes). @throws TaskError CONVERSION_FAILED / OVER_BUDGET */
 export function encodeFrame(frame: IMagickImage, format: ImageFormat, what: string): Uint8Array {
   try {
-    return frame.write(MAGICK_FORMAT[format]!, (d) => d.slice());
+    return withPageSize(
+      frame.write(MAGICK_FORMAT[format]!, (d) => d.slice()),
+      format,
+    );
   } catch (err) {
     throw toImageTaskError(err, "write", what);
   }
+}
+
+/**
+ * A PS output with its page set to the picture's size. ImageMagick's PS3 coder states the picture's box in
+ * DSC comments only (`%%PageBoundingBox`), so a PostScript interpreter would draw it on its default paper (A4
+ * or Letter); the native row's PS sets `/PageSize` (container/engines/postscript.ts), and so does this one: a
+ * setup section (`<< /PageSize [w h] >> setpagedevice`, PLRM 3rd ed. §6.1.1) before the first page. Other
+ * formats, and a PS without the comment, come back unchanged.
+ */
+export function withPageSize(data: Uint8Array, format: ImageFormat): Uint8Array {
+  if (format !== "ps") return data;
+  let head = ""; // the DSC header is ASCII; the samples come after it
+  for (let i = 0; i < Math.min(data.byteLength, 32 * 1024); i++) head += String.fromCharCode(data[i]);
+  const box = /^%%PageBoundingBox: *-?\d+ +-?\d+ +(\d+) +(\d+)\s*$/m.exec(head);
+  const page = /^%%Page: 1 1\r?$/m.exec(head);
+  if (!box || !page) return data;
+  const setup = new TextEncoder().encode(
+    `%%BeginSetup\n<< /PageSize [${box[1]} ${box[2]}] >> setpagedevice\n%%EndSetup\n`,
+  );
+  const out = new Uint8Array(data.byteLength + setup.byteLength);
+  out.set(data.subarray(0, page.index));
+  out.set(setup, page.index);
+  out.set(data.subarray(page.index), page.index + setup.byteLength);
+  return out;
 }

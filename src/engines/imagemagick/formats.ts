@@ -17,8 +17,14 @@
  * - PSD writes: the picture as one layer plus the merged image (identify sees 2 images, exiftool
  *   LayerCount 1). Photoshop's merged image of a transparent picture is matted, so semi-transparent
  *   pixels of frame 0 differ from the source; the layer is exact.
- * - JXL and PSD are offered as outputs only: reading them would need header readers for the
- *   pre-decode budget (budget.ts), which do not exist yet.
+ * - JXL is offered as an output only: reading it would need a header reader for the pre-decode
+ *   budget (budget.ts), which does not exist yet. PPM (Netpbm P1–P6) and PSD are read (issue 47) with
+ *   their header readers (sniff-more.ts); only their first image is decoded: a PSD's merged picture
+ *   (its other images are layers, as the native row reads it), a Netpbm file's first image.
+ * - EPS and PS are written by ImageMagick's own PostScript coders (no Ghostscript: that is only for
+ *   reading PostScript): Level 3 (EPS3/PS3) with Flate-compressed samples, flattened on white, one
+ *   pixel per point, a PS page of the picture's size (issue 47; codec.ts, transform.ts). Ghostscript
+ *   renders them back to the input's pixels (test/engines-heavy/image-formats.test.ts).
  * - ICO is written only up to 256×256 (larger inputs are fitted into 256×256) and has no magic
  *   bytes, so it is always decoded with an explicit format.
  * - SVG renders with ImageMagick's internal MSVG renderer (the default SVG coder shells out to

@@ -1,7 +1,8 @@
 /**
  * Cheap header readers, part two: TIFF (TIFF 6.0 IFD chain), ICO (ICONDIR entries), HEIF/AVIF
- * (ISO/IEC 23008-12 `ispe` property boxes) and SVG (root element width/height/viewBox, CSS units at
- * 96 px/in). Same contract as sniff.ts: null when the signature does not match, no pixel decoding.
+ * (ISO/IEC 23008-12 `ispe` property boxes), SVG (root element width/height/viewBox, CSS units at
+ * 96 px/in), Netpbm (P1–P6 header) and Photoshop (PSD/PSB file header). Same contract as sniff.ts:
+ * null when the signature does not match, no pixel decoding.
  */
 import { ascii, u16be, u16le, u32be, u32le, type ImageHeader } from "./sniff";
 
@@ -107,4 +108,48 @@ export function sniffSvg(b: Uint8Array): ImageHeader | null {
   if (width === undefined && height !== undefined && vw && vh) width = (height * vw) / vh;
   if (height === undefined && width !== undefined && vw && vh) height = (width * vh) / vw;
   return { format: "svg", width: Math.ceil(width ?? vw ?? 0), height: Math.ceil(height ?? vh ?? 0), frames: 1 };
+}
+
+/**
+ * Netpbm (PBM/PGM/PPM, P1–P6; Netpbm's own pnm(5)/ppm(5) pages): the magic, then width, height and
+ * (except for bitmaps, P1/P4) maxval as ASCII decimals separated by whitespace, `#` comments to the
+ * end of a line. Only the first image is read (the engine decodes no more), so frames is 1.
+ */
+export function sniffPnm(b: Uint8Array): ImageHeader | null {
+  if (b.length < 3 || b[0] !== 0x50 || b[1] < 0x31 || b[1] > 0x36) return null; // "P1".."P6"
+  const fields: number[] = [];
+  const want = b[1] === 0x31 || b[1] === 0x34 ? 2 : 3;
+  const space = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  let o = 2;
+  if (!space(b[o]) && b[o] !== 0x23) return null; // "P6x…" is not Netpbm
+  const end = Math.min(b.length, 4096); // comments may sit between the fields; a header longer than this is not one
+  while (fields.length < want && o < end) {
+    if (space(b[o])) o++;
+    else if (b[o] === 0x23) while (o < end && b[o] !== 0x0a && b[o] !== 0x0d) o++;
+    else {
+      let digits = "";
+      while (o < end && b[o] >= 0x30 && b[o] <= 0x39 && digits.length < 16) digits += String.fromCharCode(b[o++]);
+      if (!digits || (o < end && !space(b[o]) && b[o] !== 0x23)) return null;
+      fields.push(Number(digits));
+    }
+  }
+  if (fields.length < want) return null;
+  return { format: "ppm", width: fields[0], height: fields[1], frames: 1 };
+}
+
+/**
+ * Photoshop (PSD, version 1; PSB "large document", version 2): the 26-byte file header of Adobe's
+ * "Photoshop File Formats Specification": "8BPS", version u16, 6 reserved bytes, channels u16 (1–56),
+ * height u32 @14, width u32 @18, depth u16 (1, 8, 16, 32), colour mode u16. The engine decodes the
+ * merged (composite) image only, not the layers, so frames is 1.
+ */
+export function sniffPsd(b: Uint8Array): ImageHeader | null {
+  if (b.length < 26 || ascii(b, 0, 4) !== "8BPS") return null;
+  const version = u16be(b, 4);
+  const channels = u16be(b, 12);
+  const depth = u16be(b, 22);
+  if ((version !== 1 && version !== 2) || channels < 1 || channels > 56 || ![1, 8, 16, 32].includes(depth)) {
+    return { format: "psd", width: 0, height: 0, frames: 1 }; // the signature but a corrupt header: OPEN_FAILED
+  }
+  return { format: "psd", width: u32be(b, 18), height: u32be(b, 14), frames: 1 };
 }

@@ -5,6 +5,7 @@
 import {
   AlphaAction,
   ClassType,
+  CompressionMethod,
   Density,
   DensityUnit,
   Gravity,
@@ -65,8 +66,9 @@ const ICO_MAX = 256;
 
 /** Format-specific preparation right before encoding. `quality` is 1–100 (lossy formats only). */
 export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quality?: number): void {
-  if (format === "jpg" && frame.hasAlpha) {
-    // JPEG has no alpha: composite on white rather than expose whatever colour transparent pixels hold
+  if ((format === "jpg" || format === "eps" || format === "ps") && frame.hasAlpha) {
+    // JPEG (and PostScript's `image`) has no alpha: composite on white rather than expose whatever colour
+    // transparent pixels hold
     frame.backgroundColor = MagickColors.White;
     frame.alpha(AlphaAction.Remove);
   }
@@ -92,6 +94,12 @@ export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quali
     // no tIME/date chunks: the same input and options give the same bytes wherever the engine runs
     // (Worker, browser, Node), so outputs are reproducible and comparable (issue 19)
     frame.settings.setDefine(MagickFormat.Png, "exclude-chunks", "date,time");
+  }
+  if (format === "eps" || format === "ps") {
+    // Level 3 with Flate (Zip) compressed samples: lossless, and ~2.5× smaller than ImageMagick's hex default;
+    // one pixel per point whatever the file's resolution, as the native row writes it (postscript.ts)
+    frame.settings.compression = CompressionMethod.Zip;
+    frame.density = new Density(72, DensityUnit.PixelsPerInch);
   }
   if (quality !== undefined && LOSSY_OUTPUTS.includes(format)) frame.quality = quality;
 }

@@ -36,6 +36,7 @@ const ALIASES: Record<string, ImageFormat> = {
   epsf: "eps",
   epsi: "eps",
   oxps: "xps",
+  svgz: "svg", // gzip of an SVG: the SVG renderer (resvg) inflates it, within its budget (issue 47)
 };
 
 /**

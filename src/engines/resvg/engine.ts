@@ -10,7 +10,9 @@
  * Safety: resvg fetches nothing (an `<image>` or `<use>` href to http:, file: or a path is left
  * undrawn: this engine never resolves `imagesToResolve()`); roxmltree refuses external entities and
  * entity loops; the picture's size is checked against the budget after the parse and before
- * drawing (budget.ts). Failures come back as data: OPEN_FAILED for an SVG resvg cannot parse,
+ * drawing (budget.ts). An svgz (issue 47) arrives as "svg" (kinds/image.ts aliases it) and is inflated
+ * by its gzip magic, at most `maxBytes` of SVG: a gzip bomb ends OVER_BUDGET after that many bytes,
+ * never holding more (maybeGunzip). Failures come back as data: OPEN_FAILED for an SVG resvg cannot parse,
  * OVER_BUDGET, UNSUPPORTED for requests that are not svg → a raster image.
  */
 import { TaskError, toFailure } from "../errors";
