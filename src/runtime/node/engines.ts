@@ -10,6 +10,7 @@ import { nodeFontSource, nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
 import { nodeResvgEngine } from "./resvg";
 import { nodeSevenZipEngine } from "./sevenzip";
+import { createSheetJsEngine } from "../../engines/sheetjs/engine";
 import { nodeTesseractEngine } from "./tesseract";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
@@ -25,6 +26,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     ffmpeg: nodeFfmpegEngine(),
     "7z": nodeSevenZipEngine(),
     tesseract: nodeTesseractEngine(),
+    sheetjs: createSheetJsEngine(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

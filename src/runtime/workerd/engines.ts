@@ -8,7 +8,9 @@
 import { createChromeEngine } from "../../engines/chrome/engine";
 import { browserObjectEngine } from "./browser";
 import type { PdfEngine } from "../../engines/kinds/pdf";
+import type { OfficeEngine } from "../../engines/kinds/office";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
+import { createSheetJsEngine } from "../../engines/sheetjs/engine";
 import { serviceFontSource } from "../../engines/text/service";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
@@ -22,6 +24,8 @@ import { workerdPdfiumEngine } from "./pdfium";
 // Production has one env per isolate; a caller with other bindings (tests sharing an isolate) gets its own engine
 // rather than one made for bindings without FONTS.
 let noFonts: PdfEngine | undefined;
+// The SheetJS engine holds no bindings: one per isolate.
+let sheetjs: OfficeEngine | undefined;
 const withFonts = new WeakMap<object, PdfEngine>();
 
 /** The pdf-lib engine for these bindings: with the fonts Worker's faces when FONTS is bound. */
@@ -61,6 +65,8 @@ export function workerdEngines(
     cloudflare: {},
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
+    // spreadsheets in JavaScript (issue 47), in this isolate
+    sheetjs: (sheetjs ??= createSheetJsEngine()),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.RESVG ? { resvg: remoteEngine("image", env.RESVG) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
