@@ -17,6 +17,7 @@
  * Nothing outside the file is read: SheetJS resolves no external reference or link, and hyperlinks other than
  * http(s)/mailto are dropped from the html output. Work is bounded by budget.ts.
  */
+import { unzipSync, zipSync } from "fflate";
 import * as XLSX from "@e965/xlsx";
 import type { CellObject, WorkBook, WorkSheet } from "@e965/xlsx";
 import type { TextEncoding } from "../../../native-protocol/office";
@@ -115,15 +116,19 @@ function convertSheet(
  * its writer lacks) are dropped on a second try; a workbook it still cannot write is UNSUPPORTED (LibreOffice's).
  */
 function writeBook(wb: WorkBook, output: string): Uint8Array {
-  const write = () =>
-    new Uint8Array(
+  const write = () => {
+    const bytes = new Uint8Array(
       XLSX.write(wb, {
         type: "array",
         bookType: BOOK_TYPES[output]!,
         compression: true,
+        // shared strings, as Excel and LibreOffice write text cells (without them SheetJS writes t="str")
+        bookSST: true,
         bookVBA: output === "xlsm",
       }) as ArrayBuffer,
     );
+    return output === "ods" ? odfPackage(bytes) : bytes;
+  };
   try {
     return write();
   } catch {
@@ -135,6 +140,17 @@ function writeBook(wb: WorkBook, output: string): Uint8Array {
   } catch (err) {
     throw new TaskError("UNSUPPORTED", `SheetJS could not write this workbook as ${output}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * An OpenDocument package as ODF 1.2 part 3 §3.3 wants it: `mimetype` first and stored, so that `file` and other
+ * readers recognise it by its first bytes (SheetJS deflates it).
+ */
+function odfPackage(bytes: Uint8Array): Uint8Array {
+  const parts = unzipSync(bytes);
+  const { mimetype, ...rest } = parts;
+  if (!mimetype) return bytes;
+  return zipSync({ mimetype: [mimetype, { level: 0 }], ...rest });
 }
 
 /** The workbook of one input, its container checked and bounded before SheetJS parses it. */
