@@ -68,9 +68,15 @@ describe("spreadsheets with the SheetJS engine in the api Worker", () => {
       out: { operation: "export/url", input: ["semi", "page"] },
     });
     const done = await waitJob(job.id);
-    expect(taskByName(done, "semi").status).toBe("finished");
-    const [csv, html] = taskByName(done, "out").result.files;
-    expect(new TextDecoder().decode(await download(csv.url))).toBe("id;name\n1;english\n2;中国人\n");
+    const semi = taskByName(done, "semi");
+    expect(semi.status).toBe("finished");
+    expect(semi.engine, JSON.stringify(semi)).toBe("sheetjs");
+    const files = taskByName(done, "out").result.files;
+    const csv = files.find((f) => f.filename.endsWith(".csv"))!;
+    const html = files.find((f) => f.filename.endsWith(".html"))!;
+    expect(new TextDecoder().decode(await download(csv.url)), JSON.stringify(semi)).toBe(
+      "id;name\n1;english\n2;中国人\n",
+    );
     expect(new TextDecoder().decode(await download(html.url))).toMatch(/<td[^>]*>中国人<\/td>/);
   });
 });
