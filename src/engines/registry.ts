@@ -40,6 +40,9 @@ import { DEFAULT_FONT_BUDGET } from "./fonteditor/budget";
 import { FONTEDITOR_PAIRS } from "./fonteditor/formats";
 import { FONTEDITOR_ENGINE } from "./fonteditor/version";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
+import { DEFAULT_SHEETJS_BUDGET } from "./sheetjs/budget";
+import { SHEETJS_PAIRS } from "./sheetjs/formats";
+import { SHEETJS_ENGINE } from "./sheetjs/version";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { RESVG_ENGINE } from "./resvg/version";
 import {
@@ -256,6 +259,18 @@ export const ENGINES = [
     offers: { operations: ["pdf/ocr", "convert"] },
     budget: { maxBytes: DEFAULT_TESSERACT_BUDGET.maxBytes },
     aliases: ["ocr", "tesseract.js"],
+  },
+  {
+    // SheetJS CE in JavaScript (issue 47): spreadsheets among csv, tsv, xls, xlsx, xlsm, ods, et, numbers → csv, xlsx,
+    // xls, ods, html (sheetjs/formats.ts), in the api Worker and the browser; before LibreOffice, which keeps pdf/images
+    // and takes what this row hands off (over its budget, encrypted, unreadable by SheetJS)
+    name: SHEETJS_ENGINE.name,
+    version: SHEETJS_ENGINE.version,
+    kind: "office",
+    placement: "in-worker",
+    offers: { operations: ["convert"], formats: SHEETJS_PAIRS },
+    budget: { maxBytes: DEFAULT_SHEETJS_BUDGET.maxBytes },
+    aliases: ["xlsx"],
   },
   // The native engine (container/, issue 12): after the WebAssembly rows, so it takes what they cannot.
   {

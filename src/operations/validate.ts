@@ -126,7 +126,10 @@ function judge(h: OperationHandler, submitted: Record<string, unknown>): Judged 
   const data = parsed.data as Record<string, unknown>;
   const extra = h.check?.(data as never) ?? [];
   if (extra.length) return { errors: extra };
-  const moot = h.inapplicable?.(data as never) ?? [];
+  // with the task's output_format, a common key its params leave out (issue 47: convert's csv options were judged
+  // against an undefined output and always dropped)
+  const judged = "output_format" in cleaned ? { ...data, output_format: cleaned.output_format } : data;
+  const moot = h.inapplicable?.(judged as never) ?? [];
   for (const m of moot) {
     delete data[m.key];
     ignored.push(m);

@@ -247,6 +247,40 @@ const fods = (cells: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:of="urn:oasis:names:tc:opendocument:xmlns:of:1.2" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
 <office:body><office:spreadsheet><table:table table:name="Sheet1"><table:table-row><table:table-cell office:value-type="string"><text:p>Own cell</text:p></table:table-cell>${cells}</table:table-row></table:table></office:spreadsheet></office:body></office:document>`;
 
+/**
+ * A minimal xlsx whose one sheet's XML has `cells` in row 1 after an own cell, and `after` after its sheetData; `rels`
+ * adds sheet relationships, `workbookRels` and `parts` an external link part (xl/externalLinks/…) or others.
+ */
+const xlsxBook = (
+  cells: string,
+  opts: { after?: string; rels?: string; workbookRels?: string; parts?: Record<string, string> } = {},
+) => {
+  const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+  const rels = (body: string) =>
+    utf8(
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`,
+    );
+  return zipSync({
+    "[Content_Types].xml": utf8(
+      `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/externalLinks/externalLink1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>`,
+    ),
+    "_rels/.rels": rels(
+      `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>`,
+    ),
+    "xl/workbook.xml": utf8(
+      `<?xml version="1.0" encoding="UTF-8"?><workbook ${ns}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets>${opts.workbookRels ? `<externalReferences><externalReference r:id="rIdX"/></externalReferences>` : ""}</workbook>`,
+    ),
+    "xl/_rels/workbook.xml.rels": rels(
+      `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>${opts.workbookRels ?? ""}`,
+    ),
+    "xl/worksheets/sheet1.xml": utf8(
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet ${ns}><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Own cell</t></is></c>${cells}</row></sheetData>${opts.after ?? ""}</worksheet>`,
+    ),
+    ...(opts.rels ? { "xl/worksheets/_rels/sheet1.xml.rels": rels(opts.rels) } : {}),
+    ...Object.fromEntries(Object.entries(opts.parts ?? {}).map(([k, v]) => [k, utf8(v)])),
+  });
+};
+
 /** A minimal DOCX whose body XML is `body` and whose document relationships add `rels`. */
 const docx = (body: string, rels: string) =>
   zipSync({
@@ -668,6 +702,66 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("${r.url("sw.j
     }),
     outputs: ["doc", "docx"],
     pin: "libreoffice",
+  },
+
+  // --- sheetjs: spreadsheets in JavaScript (issue 47); SheetJS evaluates no formula and resolves no link
+  {
+    row: "sheetjs",
+    kind: "xlsx external workbook link (externalLink part, TargetMode External) and a formula into it",
+    input: (r) => ({
+      name: "external.xlsx",
+      data: xlsxBook(`<c r="B1"><f>[1]Sheet1!A1</f><v>1</v></c>`, {
+        workbookRels: `<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLink" Target="externalLinks/externalLink1.xml"/>`,
+        parts: {
+          "xl/externalLinks/externalLink1.xml": `<?xml version="1.0" encoding="UTF-8"?><externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><externalBook r:id="rId1"><sheetNames><sheetName val="Sheet1"/></sheetNames></externalBook></externalLink>`,
+          "xl/externalLinks/_rels/externalLink1.xml.rels": `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLinkPath" Target="${r.url("book.xlsx")}" TargetMode="External"/></Relationships>`,
+        },
+      }),
+    }),
+    outputs: ["csv", "xlsx", "ods"],
+  },
+  {
+    row: "sheetjs",
+    kind: "xlsx WEBSERVICE() and HYPERLINK() formulas and sheet hyperlinks (http and a local file)",
+    input: (r) => ({
+      name: "web.xlsx",
+      data: xlsxBook(
+        `<c r="B1" t="str"><f>WEBSERVICE("${r.url("webservice")}")</f><v>cached</v></c><c r="C1" t="str"><f>HYPERLINK("${r.url("hyperlink")}","go")</f><v>go</v></c><c r="D1" t="inlineStr"><is><t>file</t></is></c>`,
+        {
+          after: `<hyperlinks><hyperlink ref="A1" r:id="rIdH"/><hyperlink ref="D1" r:id="rIdF"/></hyperlinks>`,
+          rels: `<Relationship Id="rIdH" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${r.url("link")}" TargetMode="External"/><Relationship Id="rIdF" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="file://${r.file("linked.xlsx")}" TargetMode="External"/>`,
+        },
+      ),
+    }),
+    outputs: ["html", "csv", "xls"],
+  },
+  {
+    row: "sheetjs",
+    kind: "ods WEBSERVICE(), an external cell reference and a linked sheet (table:table-source)",
+    input: (r) => ({
+      name: "linked.ods",
+      data: zipSync({
+        mimetype: [utf8("application/vnd.oasis.opendocument.spreadsheet"), { level: 0 }],
+        "content.xml": utf8(
+          fods(
+            `<table:table-cell table:formula="of:=WEBSERVICE(&quot;${r.url("webservice")}&quot;)" office:value-type="string"><text:p>cached</text:p></table:table-cell><table:table-cell table:formula="of:=['${r.url("external.ods")}'#$Sheet1.A1]" office:value-type="string"><text:p>cached</text:p></table:table-cell>`,
+          )
+            .replace("<office:document ", "<office:document-content ")
+            .replace("</office:document>", "</office:document-content>")
+            .replace(
+              '<table:table table:name="Sheet1">',
+              `<table:table table:name="Sheet1"><table:table-source xlink:type="simple" xlink:href="${r.url("table-source.ods")}" table:mode="copy-all" table:refresh-delay="PT1S"/>`,
+            ),
+        ),
+        "styles.xml": utf8(
+          `<?xml version="1.0" encoding="UTF-8"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" office:version="1.3"/>`,
+        ),
+        "META-INF/manifest.xml": utf8(
+          `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+        ),
+      }),
+    }),
+    outputs: ["csv", "xlsx", "html"],
   },
 
   // --- pandoc: markdown, reStructuredText, TeX and HTML

@@ -18,7 +18,9 @@ import { normalize, unzipText, xlsxCells } from "../support/office-oracles";
 import { tempFile } from "../support/native";
 
 const native = nativeEngineForFile();
-const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
+// LibreOffice's import under test: the SheetJS row (issue 47), first for these pairs, is left out
+// (test/engines/sheetjs.test.ts holds it to the same oracles)
+const ctx = () => testContext({ engines: { ...nodeEngines(), sheetjs: undefined, ...native.engines() } });
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const facts = JSON.parse(readFileSync(join(FIXTURES, "spreadsheet", "facts.json"), "utf8")) as Record<

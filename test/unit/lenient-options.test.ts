@@ -31,6 +31,18 @@ const errorsOf = (task: Record<string, unknown>, url: string): string[] => {
 const input = (filename: string) => ({ filename }) as InputFile;
 
 describe("unknown and inapplicable options", () => {
+  it("csv options on a csv output are kept (issue 47: they were judged against no output and dropped); on ods, ignored", () => {
+    const csv = paramsOf(
+      { operation: "convert", output_format: "csv", delimiter: ";", sheet: 2 },
+      "https://x.test/a.xlsx",
+    );
+    expect(withoutIgnored(csv)).toMatchObject({ delimiter: ";", sheet: 2 });
+    expect(ignoredOf(csv)).toEqual([]);
+    const ods = paramsOf({ operation: "convert", output_format: "ods", delimiter: ";" }, "https://x.test/a.xlsx");
+    expect(withoutIgnored(ods)).not.toHaveProperty("delimiter");
+    expect(ignoredOf(ods)).toEqual([{ key: "delimiter", why: "applies to csv output only, not ods" }]);
+  });
+
   it("docx → pdf honours pages, pdf_a, include_markup and bookmarks (issue 32), warns optimize_print, ignores the rest", () => {
     const p = paramsOf(
       {

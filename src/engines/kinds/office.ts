@@ -16,17 +16,22 @@ export interface FontSubstitution {
   used: string;
 }
 
-/** An office engine (LibreOffice in the native engine). */
+/** An office engine (LibreOffice in the native engine; SheetJS for spreadsheets, issue 47). */
 export interface OfficeEngine {
   /**
    * Converts one document to `req.format` (which pairs: the engine's row). `password` opens an encrypted
    * document (wrong or missing: INVALID_PASSWORD). Pages is the output's page count when known. A
    * conversion that makes several files (a csv per sheet, an svg per page) answers them as `parts`,
-   * in order, `data` being the first.
+   * in order, `data` being the first. `warnings` are what the engine left out or chose (an engine that converts
+   * only some of a document, as SheetJS writes a workbook's first sheet to csv), for the task's result.warnings.
    */
-  convert(
-    req: OfficeRequest,
-  ): Promise<
-    EngineResult<{ data: Uint8Array; pages: number | null; fontsSubstituted: FontSubstitution[]; parts?: OfficePart[] }>
+  convert(req: OfficeRequest): Promise<
+    EngineResult<{
+      data: Uint8Array;
+      pages: number | null;
+      fontsSubstituted: FontSubstitution[];
+      parts?: OfficePart[];
+      warnings?: string[];
+    }>
   >;
 }

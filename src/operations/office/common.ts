@@ -15,6 +15,8 @@ export type OfficeAnswer = Extract<Awaited<ReturnType<OfficeEngine["convert"]>>,
 export type OfficeTotals = {
   pages: number;
   fonts_substituted: { requested: string; used: string }[];
+  /** What the engine said it left out or chose (kinds/office.ts), each input's once; absent when none. */
+  warnings?: string[];
 };
 
 /**
@@ -33,6 +35,7 @@ export async function eachDocument(
   const substituted = new Map<string, string>();
   let version = row.version;
   let pages = 0;
+  const warnings = new Set<string>();
   for (const [i, file] of inputs.entries()) {
     throwIfAborted(ctx.signal);
     const input = { data: await readInput(file, ctx, row), filename: file.filename, password };
@@ -40,8 +43,13 @@ export async function eachDocument(
     version = r.engineVersion;
     pages += r.pages ?? 0;
     for (const s of r.fontsSubstituted) substituted.set(s.requested, s.used);
+    for (const w of r.warnings ?? []) warnings.add(inputs.length > 1 ? `${file.filename}: ${w}` : w);
     files.push(...place(r, file, i));
   }
   const fonts_substituted = [...substituted].map(([requested, used]) => ({ requested, used }));
-  return { files, totals: { pages, fonts_substituted }, engine: { name: row.name, version } };
+  return {
+    files,
+    totals: { pages, fonts_substituted, ...(warnings.size ? { warnings: [...warnings] } : {}) },
+    engine: { name: row.name, version },
+  };
 }

@@ -118,7 +118,10 @@ export const convertDocument: OperationHandler<Params> = {
       },
     );
     if (!files.length) throw new TaskError("CONVERSION_FAILED", `convert to ${format} wrote nothing.`);
-    const warnings = p.engine && STAND_INS[p.engine.toLowerCase()] ? [STAND_INS[p.engine.toLowerCase()]!] : [];
+    const warnings = [
+      ...(p.engine && STAND_INS[p.engine.toLowerCase()] ? [STAND_INS[p.engine.toLowerCase()]!] : []),
+      ...(totals.warnings ?? []),
+    ];
     return { files, extra: { ...totals, ...(warnings.length ? { warnings } : {}) }, engine };
   },
 };

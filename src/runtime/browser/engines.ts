@@ -1,6 +1,6 @@
 /**
  * The engines of a browser page (issue 19): every engine of the table that runs in JavaScript or
- * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip, ffmpeg, tesseract, fonteditor-core — with the same
+ * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip, ffmpeg, tesseract, fonteditor-core, SheetJS — with the same
  * engine code as Node and workerd. Only the loading differs: each .wasm is fetched and compiled
  * while it downloads (`WebAssembly.compileStreaming`) from the assets folder on an engine's first
  * call, so a page pays for an engine only when a task needs it. SVG is drawn by resvg (resvg.wasm). ffmpeg's 30.7 MiB module is
@@ -102,6 +102,7 @@ export const ENGINE_METHODS = {
   "7z": ["create", "extract", "info"],
   tesseract: ["recognize"],
   fonteditor: ["convert"],
+  sheetjs: ["convert"],
 } as const;
 
 /**
@@ -177,6 +178,10 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
         loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
         loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
       }),
+    ),
+    // spreadsheets (issue 47): SheetJS is JavaScript only, its ~1 MB chunk fetched on the first spreadsheet task
+    sheetjs: lazyEngine(ENGINE_METHODS.sheetjs, async () =>
+      (await import("../../engines/sheetjs/engine")).createSheetJsEngine(),
     ),
   };
 }

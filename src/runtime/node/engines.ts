@@ -11,6 +11,7 @@ import { nodeFontSource, nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
 import { nodeResvgEngine } from "./resvg";
 import { nodeSevenZipEngine } from "./sevenzip";
+import { createSheetJsEngine } from "../../engines/sheetjs/engine";
 import { nodeTesseractEngine } from "./tesseract";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
@@ -27,6 +28,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     "7z": nodeSevenZipEngine(),
     tesseract: nodeTesseractEngine(),
     fonteditor: lazyFontEditorEngine(),
+    sheetjs: createSheetJsEngine(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

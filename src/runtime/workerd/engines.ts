@@ -8,8 +8,10 @@
 import { createChromeEngine } from "../../engines/chrome/engine";
 import { browserObjectEngine } from "./browser";
 import type { PdfEngine } from "../../engines/kinds/pdf";
+import type { OfficeEngine } from "../../engines/kinds/office";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import { lazyFontEditorEngine } from "../../engines/fonteditor/lazy";
+import { createSheetJsEngine } from "../../engines/sheetjs/engine";
 import { serviceFontSource } from "../../engines/text/service";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
@@ -26,6 +28,8 @@ const fonteditor = lazyFontEditorEngine();
 // Production has one env per isolate; a caller with other bindings (tests sharing an isolate) gets its own engine
 // rather than one made for bindings without FONTS.
 let noFonts: PdfEngine | undefined;
+// The SheetJS engine holds no bindings: one per isolate.
+let sheetjs: OfficeEngine | undefined;
 const withFonts = new WeakMap<object, PdfEngine>();
 
 /** The pdf-lib engine for these bindings: with the fonts Worker's faces when FONTS is bound. */
@@ -66,6 +70,8 @@ export function workerdEngines(
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
     fonteditor,
+    // spreadsheets in JavaScript (issue 47), in this isolate
+    sheetjs: (sheetjs ??= createSheetJsEngine()),
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.RESVG ? { resvg: remoteEngine("image", env.RESVG) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
