@@ -29,7 +29,7 @@ describe("image operation rows", () => {
       // WebAssembly first; the native engine's ImageMagick takes convert and thumbnail over budget (issue 12),
       // LibRaw the camera raws (issue 34); resvg draws SVG for both (issue 33)
       const drawsSvg = ["convert", "thumbnail"].includes(h.operation);
-      const native = drawsSvg ? ["imagemagick-native", "libraw"] : [];
+      const native = drawsSvg ? ["imagemagick-native", "libraw", "gimp"] : [];
       expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual([
         ...(drawsSvg ? ["resvg"] : []),
         "imagemagick",

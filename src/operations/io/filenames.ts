@@ -2,6 +2,7 @@
  * File-name rules shared by import, upload and export: a safe base name (no directories, no control
  * characters, no traversal), extensions, and MIME types by extension.
  */
+import { MIME as IMAGE_MIME } from "../../engines/kinds/image";
 
 /** Reduces any caller-supplied name to a safe base name; falls back to `fallback` when nothing is left. */
 export function safeFilename(name: string | null | undefined, fallback = "file"): string {
@@ -58,20 +59,12 @@ export function filenameFromUrl(url: string): string | null {
   }
 }
 
+/** MIME types by extension: every image format's (engines/kinds/image.ts, the camera raws' too), then the rest. */
 const TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  png: "image/png",
-  jpg: "image/jpeg",
+  ...IMAGE_MIME,
   jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
   tif: "image/tiff",
-  tiff: "image/tiff",
-  bmp: "image/bmp",
-  ico: "image/vnd.microsoft.icon",
-  avif: "image/avif",
-  heic: "image/heic",
-  svg: "image/svg+xml",
+  pdf: "application/pdf",
   txt: "text/plain; charset=utf-8",
   html: "text/html; charset=utf-8",
   htm: "text/html; charset=utf-8",
