@@ -168,6 +168,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "fontforge",
       "fonttools",
       "ghostscript",
+      "gimp",
       "graphicsmagick",
       "gxps",
       "icnsutils",
