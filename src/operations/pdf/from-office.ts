@@ -22,7 +22,9 @@ export function isOfficeFile(filename: string, inputFormat?: string): boolean {
  * @throws TaskError ENGINE_UNAVAILABLE (no office engine here) | the engine's code (OPEN_FAILED, INVALID_PASSWORD, …)
  */
 export async function officePdf(ctx: OperationContext, file: InputFile, password?: string): Promise<Uint8Array> {
-  const { engine, row } = useEngine(ctx, "office", "convert");
+  // the office engine that makes PDFs of this format (the first office row may take only some pairs: SheetJS, no pdf)
+  const input = extensionOf(file.filename).toLowerCase() || undefined;
+  const { engine, row } = useEngine(ctx, "office", "convert", { input, output: "pdf" });
   const data = await readInput(file, ctx, row);
   const r = await engineCall(
     engine.convert({ input: { data, filename: file.filename, password }, format: "pdf" }),
