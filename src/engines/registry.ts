@@ -462,16 +462,17 @@ export function engineRow(name: string): EngineRow | undefined {
 }
 
 /**
- * The (input, output) pairs the rows of `kind` list for `operation` (a row's `formatsOf[operation]`, else its
- * `formats`), once each, in row order. A row that lists no pairs adds none: it takes whatever its handler offers. An
+ * The (input, output) pairs the rows of `kind` (of `placement`, when given) list for `operation` (a row's
+ * `formatsOf[operation]`, else its `formats`), once each, in row order. A row that lists no pairs adds none: it takes whatever its handler offers. An
  * operation's catalogue reads its rows here, so a row with new inputs (a native engine of an existing kind) needs no
  * edit of the operation.
  */
-export function listedPairs(kind: EngineKind, operation: string): FormatPair[] {
+export function listedPairs(kind: EngineKind, operation: string, placement?: EngineRow["placement"]): FormatPair[] {
   const seen = new Set<string>();
   const out: FormatPair[] = [];
   for (const row of ENGINES as readonly EngineRow[]) {
     if (row.kind !== kind || (row.offers.operations && !row.offers.operations.includes(operation))) continue;
+    if (placement && row.placement !== placement) continue;
     for (const p of row.offers.formatsOf?.[operation] ?? row.offers.formats ?? []) {
       const key = `${p.input}>${p.output}`;
       if (!seen.has(key)) (seen.add(key), out.push(p));
@@ -500,7 +501,7 @@ export { VECTOR_INPUTS, VECTOR_PAIRS };
 export { RAW_INPUTS };
 /** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw; xcf by GIMP). */
 export const NATIVE_ONLY_IMAGE_INPUTS = [
-  ...new Set(listedPairs("image", "convert").map((p) => p.input as ImageFormat)),
+  ...new Set(listedPairs("image", "convert", "native").map((p) => p.input as ImageFormat)),
 ].filter((f) => !READABLE_FORMATS.includes(f));
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
