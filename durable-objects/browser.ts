@@ -6,6 +6,10 @@
  * (engines/wire.ts); `cancel` closes a rendering's page when its task is cancelled. The pool (engines/chrome/pool.ts)
  * shares one browser among the renderings in flight, each in a context of its own.
  *
+ * Its ceiling (issue 48): MAX_RENDERINGS run in the browser and MAX_QUEUED wait for a turn; a rendering beyond that is
+ * refused at once ({@link BrowserBusy}) and its caller tries another of the BROWSER_SHARDS objects
+ * (runtime/workerd/browser.ts).
+ *
  * Nothing is stored: a restarted object reconnects to its warm session or launches one; a rendering lost with the
  * object is the runner's failed RPC, which the task's retry covers like any engine failure.
  */
@@ -15,6 +19,10 @@ import { ChromePool } from "../src/engines/chrome/pool";
 import type { WebRenderRequest } from "../src/engines/kinds/web";
 import { fail } from "../src/engines/chrome/render";
 import { toWire } from "../src/engines/wire";
+import type { BrowserBusy } from "../src/runtime/workerd/browser";
+
+/** Renderings that may wait for a turn in one object (beyond MAX_RENDERINGS running) before it refuses more. */
+export const MAX_QUEUED = 8;
 
 export class BrowserDO extends DurableObject<Env> {
   private pool: ChromePool | null;
@@ -28,10 +36,13 @@ export class BrowserDO extends DurableObject<Env> {
 
   /**
    * Renders `req` within `timeoutMs` (the task's remaining time). `id` names the rendering for `cancel`. Answers the
-   * web engine's result (kinds/web.ts) through toWire: its bytes as a stream from 1 MiB.
+   * web engine's result (kinds/web.ts) through toWire: its bytes as a stream from 1 MiB; {@link BrowserBusy} when the
+   * object is over its ceiling.
    */
   async render(req: WebRenderRequest, timeoutMs: number, id: string): Promise<unknown> {
     if (!this.pool) return fail("ENGINE_UNAVAILABLE", "Browser Rendering is not bound (BROWSER).");
+    const load = this.pool.load;
+    if (load.queued >= MAX_QUEUED) return { busy: load } satisfies BrowserBusy;
     const controller = new AbortController();
     this.running.set(id, controller);
     const t0 = performance.now();

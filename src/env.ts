@@ -44,6 +44,11 @@ export interface Env {
    */
   BROWSERS?: DurableObjectNamespace<BrowserDO>;
   /**
+   * How many browser objects share the renderings (issue 48), each holding one Browser Rendering session: `browser-0` …
+   * `browser-<n-1>`, chosen per rendering by two random choices (runtime/workerd/browser.ts). Default 4; 1 to 64.
+   */
+  BROWSER_SHARDS?: string;
+  /**
    * "false": launch a browser per task and close it (the cold path; benchmarks compare); "session": each task connects
    * a warm session of its own (before issue 37; benchmarks compare); default: the browser object's shared session.
    */

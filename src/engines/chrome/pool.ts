@@ -169,6 +169,11 @@ export class ChromePool {
     this.open = open;
   }
 
+  /** Renderings running in the browser and waiting for a turn (the browser object's load, issue 48). */
+  get load(): { running: number; queued: number } {
+    return { running: this.turns.inFlight, queued: this.turns.queued };
+  }
+
   /** Renders `req`: once, and once more on a fresh browser when the browser failed under it while time is left. */
   async render(req: WebRenderRequest, task: PoolTask): Promise<WebAnswer> {
     const budget = Math.max(1000, task.timeoutMs);

@@ -151,34 +151,40 @@ export async function rasterizeInputs(
 }
 
 /**
- * The format of a raster task's pages: its output_format (png when none is given) when `allowed` holds it.
- * @throws TaskError INVALID_CONVERSION_TYPE with `refusal(format)` as its message otherwise
+ * A pdf → image handler: convert and thumbnail differ only in their outputs, parameters, refusal message and how a
+ * task's parameters become a {@link RasterJob}; the rest (pairs, credits, the pages check, rendering) is this.
+ * The task's format is its output_format (png when none is given); one `outputs` does not hold ends
+ * INVALID_CONVERSION_TYPE with `refusal(format)` as its message.
  */
-export function rasterFormat(
-  outputFormat: string | undefined,
-  allowed: readonly string[],
-  refusal: (format: string) => string,
-): RasterJob["format"] {
-  const format = (outputFormat ?? "png") as RasterJob["format"];
-  if (!allowed.includes(format)) throw new TaskError("INVALID_CONVERSION_TYPE", refusal(format));
-  return format;
+export function rasterHandler<P extends RasterJob["params"] & { output_format?: string }>(spec: {
+  operation: "convert" | "thumbnail";
+  outputs: readonly RasterJob["format"][];
+  params: z.ZodType<P>;
+  refusal: (format: string) => string;
+  job: (format: RasterJob["format"], params: P) => RasterJob;
+}): OperationHandler<P> {
+  return {
+    operation: spec.operation,
+    kind: "pdf",
+    formats: spec.outputs.map((output) => ({ input: "pdf", output })),
+    params: spec.params,
+    credits: 1,
+    takesInput: true,
+    requiresOutputFormat: true,
+    check: checkPagesParam,
+    run(inputs, p, ctx) {
+      const format = (p.output_format ?? "png") as RasterJob["format"];
+      if (!spec.outputs.includes(format)) throw new TaskError("INVALID_CONVERSION_TYPE", spec.refusal(format));
+      return rasterizeInputs(inputs, spec.job(format, p), ctx, spec.operation);
+    },
+  };
 }
 
-export const convertPdfToImage: OperationHandler<RasterParams> = {
+/** convert pdf → png, jpg, webp, bmp, gif, tiff, ico or psd: every selected page, named by number when more than one. */
+export const convertPdfToImage = rasterHandler({
   operation: "convert",
-  kind: "pdf",
-  formats: RASTER_OUTPUTS.map((output) => ({ input: "pdf", output })),
+  outputs: RASTER_OUTPUTS,
   params: rasterParams,
-  credits: 1,
-  takesInput: true,
-  requiresOutputFormat: true,
-  check: checkPagesParam,
-  run(inputs, p, ctx) {
-    const format = rasterFormat(
-      p.output_format,
-      RASTER_OUTPUTS,
-      (f) => `convert from pdf to ${f} is not supported here; use ${RASTER_OUTPUTS.join(", ")}.`,
-    );
-    return rasterizeInputs(inputs, { format, params: p, alwaysNumbered: false }, ctx, "convert");
-  },
-};
+  refusal: (f) => `convert from pdf to ${f} is not supported here; use ${RASTER_OUTPUTS.join(", ")}.`,
+  job: (format, params) => ({ format, params, alwaysNumbered: false }),
+});

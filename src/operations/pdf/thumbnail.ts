@@ -5,9 +5,8 @@
  * Names: `<name>.<ext>`, or `<name>-<page>.<ext>` when count > 1.
  */
 import { z } from "zod";
-import type { OperationHandler } from "../types";
-import { checkPagesParam, pagesParam, passwordParam } from "./common";
-import { THUMBNAIL_OUTPUTS, rasterFormat, rasterizeInputs, type RasterJob } from "./rasterize";
+import { pagesParam, passwordParam } from "./common";
+import { THUMBNAIL_OUTPUTS, rasterHandler } from "./rasterize";
 
 const side = z.coerce.number().int().min(1).max(16384).optional();
 
@@ -24,23 +23,13 @@ export const pdfThumbnailParams = z.object({
 /** Pixels per inch of a PDF thumbnail (and the upper bound of fit max). */
 export const THUMBNAIL_DENSITY = 72;
 
-export const pdfThumbnail: OperationHandler<z.infer<typeof pdfThumbnailParams>> = {
+export const pdfThumbnail = rasterHandler({
   operation: "thumbnail",
-  kind: "pdf",
-  formats: THUMBNAIL_OUTPUTS.map((output) => ({ input: "pdf", output })),
+  outputs: THUMBNAIL_OUTPUTS,
   params: pdfThumbnailParams,
-  credits: 1,
-  takesInput: true,
-  requiresOutputFormat: true,
-  check: checkPagesParam,
-  run(inputs, p, ctx) {
-    const format = rasterFormat(
-      p.output_format,
-      THUMBNAIL_OUTPUTS,
-      (f) => `thumbnail of a pdf as ${f} is not supported; use png, jpg or webp.`,
-    );
-    const count = p.count ?? 1;
-    const job: RasterJob = { format, params: p, density: THUMBNAIL_DENSITY, limit: count, alwaysNumbered: count > 1 };
-    return rasterizeInputs(inputs, job, ctx, "thumbnail");
+  refusal: (f) => `thumbnail of a pdf as ${f} is not supported; use png, jpg or webp.`,
+  job: (format, params) => {
+    const count = params.count ?? 1;
+    return { format, params, density: THUMBNAIL_DENSITY, limit: count, alwaysNumbered: count > 1 };
   },
-};
+});

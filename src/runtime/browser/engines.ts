@@ -13,6 +13,7 @@ import type { EngineInstances } from "../../engines/registry";
 import { FONT_FILES } from "../../../native-protocol/media/formats";
 import type { FontFile, FontSource } from "../../engines/text/faces";
 import type { ImageEngine } from "../../engines/kinds/image";
+import { lazyEngine, lazyScriptEngines, once } from "../../engines/lazy";
 
 /** Where the page serves the engines' assets (dist/browser/ as built by `npm run build:browser`). */
 export interface BrowserAssets {
@@ -66,10 +67,6 @@ function compileParts(urls: URL[]): Promise<WebAssembly.Module> {
   });
   return WebAssembly.compileStreaming(new Response(body, { headers: { "content-type": "application/wasm" } }));
 }
-const once = <T>(f: () => Promise<T>) => {
-  let p: Promise<T> | undefined;
-  return () => (p ??= f().catch((err: unknown) => ((p = undefined), Promise.reject(err))));
-};
 
 /** Watermark fonts fetched from the assets' fonts/ folder on first use. */
 export function browserFontSource(base: string | URL): FontSource {
@@ -101,18 +98,7 @@ export const ENGINE_METHODS = {
   ffmpeg: ["run", "command", "info"],
   "7z": ["create", "extract", "info"],
   tesseract: ["recognize"],
-  fonteditor: ["convert"],
-  sheetjs: ["convert"],
 } as const;
-
-/**
- * An engine whose code is imported on its first call (a separate chunk of the browser build): the
- * object has the engine's methods from the start, each awaiting the real engine.
- */
-function lazyEngine<T>(methods: readonly string[], load: () => Promise<unknown>): T {
-  const engine = once(load) as () => Promise<Record<string, (...a: unknown[]) => unknown>>;
-  return Object.fromEntries(methods.map((m) => [m, async (...a: unknown[]) => (await engine())[m](...a)])) as T;
-}
 
 /** In-page engines; nothing — neither an engine's JavaScript nor its WebAssembly — is fetched until its first call. */
 export function browserEngines(assets: BrowserAssets): EngineInstances {
@@ -170,18 +156,13 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
         ),
       }),
     ),
-    fonteditor: lazyEngine(ENGINE_METHODS.fonteditor, async () =>
-      (await import("../../engines/fonteditor/engine")).createFontEditorEngine(),
-    ),
     tesseract: lazyEngine(ENGINE_METHODS.tesseract, async () =>
       (await import("../../engines/tesseract/engine")).createTesseractEngine({
         loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
         loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
       }),
     ),
-    // spreadsheets (issue 47): SheetJS is JavaScript only, its ~1 MB chunk fetched on the first spreadsheet task
-    sheetjs: lazyEngine(ENGINE_METHODS.sheetjs, async () =>
-      (await import("../../engines/sheetjs/engine")).createSheetJsEngine(),
-    ),
+    // fonts and spreadsheets (issue 47): JavaScript only, each ~1 MB chunk fetched on its first task
+    ...lazyScriptEngines(),
   };
 }

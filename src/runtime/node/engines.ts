@@ -2,7 +2,7 @@
  * The engines of a Node process (tests, benchmarks): every engine of the table that runs in
  * JavaScript or WebAssembly, in process. Nothing is loaded until an engine's first call.
  */
-import { lazyFontEditorEngine } from "../../engines/fonteditor/lazy";
+import { lazyScriptEngines } from "../../engines/lazy";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
 import type { EngineInstances } from "../../engines/registry";
 import { nodeExifToolEngine } from "./exiftool";
@@ -11,7 +11,6 @@ import { nodeFontSource, nodeImageMagickEngine } from "./imagemagick";
 import { nodePdfiumEngine } from "./pdfium";
 import { nodeResvgEngine } from "./resvg";
 import { nodeSevenZipEngine } from "./sevenzip";
-import { createSheetJsEngine } from "../../engines/sheetjs/engine";
 import { nodeTesseractEngine } from "./tesseract";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
@@ -27,8 +26,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     ffmpeg: nodeFfmpegEngine(),
     "7z": nodeSevenZipEngine(),
     tesseract: nodeTesseractEngine(),
-    fonteditor: lazyFontEditorEngine(),
-    sheetjs: createSheetJsEngine(),
+    ...lazyScriptEngines(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;
 }

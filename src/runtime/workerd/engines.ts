@@ -6,12 +6,10 @@
  * to another engine or ends the task with ENGINE_UNAVAILABLE.
  */
 import { createChromeEngine } from "../../engines/chrome/engine";
-import { browserObjectEngine } from "./browser";
+import { browserObjectEngine, browserShards } from "./browser";
 import type { PdfEngine } from "../../engines/kinds/pdf";
-import type { OfficeEngine } from "../../engines/kinds/office";
 import { createPdfLibEngine } from "../../engines/pdflib/engine";
-import { lazyFontEditorEngine } from "../../engines/fonteditor/lazy";
-import { createSheetJsEngine } from "../../engines/sheetjs/engine";
+import { lazyScriptEngines } from "../../engines/lazy";
 import { serviceFontSource } from "../../engines/text/service";
 import type { EngineInstances } from "../../engines/registry";
 import { remoteEngine } from "../../engines/remote";
@@ -21,15 +19,13 @@ import { nativeStreamBytes } from "../../settings";
 import { nativeTarget, type NativeEnv } from "./native";
 import { workerdPdfiumEngine } from "./pdfium";
 
-// fonteditor-core (issue 47): in this isolate, its modules evaluated on the first font task
-const fonteditor = lazyFontEditorEngine();
+// fonteditor-core and SheetJS (issue 47): in this isolate, their modules evaluated on the first font or spreadsheet task
+const scriptEngines = lazyScriptEngines();
 
 // Created on first use, one per fonts binding: its watermark fonts come from the fonts Worker (engines/text/service.ts).
 // Production has one env per isolate; a caller with other bindings (tests sharing an isolate) gets its own engine
 // rather than one made for bindings without FONTS.
 let noFonts: PdfEngine | undefined;
-// The SheetJS engine holds no bindings: one per isolate.
-let sheetjs: OfficeEngine | undefined;
 const withFonts = new WeakMap<object, PdfEngine>();
 
 /** The pdf-lib engine for these bindings: with the fonts Worker's faces when FONTS is bound. */
@@ -57,6 +53,7 @@ export function workerdEngines(
     | "TESSERACT"
     | "BROWSER"
     | "BROWSERS"
+    | "BROWSER_SHARDS"
     | "BROWSER_REUSE"
     | "WEB_PROFILE"
     | "NATIVE_STREAM_BYTES"
@@ -69,9 +66,7 @@ export function workerdEngines(
     cloudflare: {},
     pdflib: pdflibFor(env.FONTS),
     pdfium: workerdPdfiumEngine(),
-    fonteditor,
-    // spreadsheets in JavaScript (issue 47), in this isolate
-    sheetjs: (sheetjs ??= createSheetJsEngine()),
+    ...scriptEngines,
     ...(env.IMAGEMAGICK ? { imagemagick: remoteEngine("image", env.IMAGEMAGICK) } : {}),
     ...(env.RESVG ? { resvg: remoteEngine("image", env.RESVG) } : {}),
     ...(env.EXIFTOOL ? { exiftool: remoteEngine("metadata", env.EXIFTOOL) } : {}),
@@ -80,7 +75,13 @@ export function workerdEngines(
     ...(env.TESSERACT ? { tesseract: remoteEngine("ocr", env.TESSERACT) } : {}),
     // the browser object's shared session (issue 37); without it (or BROWSER_REUSE=false|session) a session per task
     ...(env.BROWSER && env.BROWSERS && env.BROWSER_REUSE !== "false" && env.BROWSER_REUSE !== "session"
-      ? { chrome: browserObjectEngine(env.BROWSERS, { ...task, profile: env.WEB_PROFILE === "1" }) }
+      ? {
+          chrome: browserObjectEngine(env.BROWSERS, {
+            ...task,
+            profile: env.WEB_PROFILE === "1",
+            shards: browserShards(env),
+          }),
+        }
       : env.BROWSER
         ? {
             chrome: createChromeEngine(env.BROWSER, {

@@ -1,0 +1,43 @@
+/**
+ * Engines loaded on their first call: an engine's JavaScript (and the WebAssembly it compiles) is imported when a task
+ * first needs it, not when the host starts (the api Worker's startup CPU budget, README "Sizes"; the browser build
+ * splits each into a chunk of its own). Used by the browser, workerd and Node hosts (src/runtime/*).
+ */
+import type { FontEngine } from "./kinds/font";
+import type { OfficeEngine } from "./kinds/office";
+
+/**
+ * `f`'s promise, made on the first call and shared by every later one; a rejected load is forgotten so the next call
+ * tries again (a failed fetch of a chunk is not cached for the page's life).
+ */
+export const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f().catch((err: unknown) => ((p = undefined), Promise.reject(err))));
+};
+
+/**
+ * An engine whose code is imported on its first call: the object has the engine's `methods` (its kind's interface,
+ * src/engines/kinds/) from the start, each awaiting the engine `load` makes.
+ */
+export function lazyEngine<T>(methods: readonly string[], load: () => Promise<unknown>): T {
+  const engine = once(load) as () => Promise<Record<string, (...a: unknown[]) => unknown>>;
+  return Object.fromEntries(methods.map((m) => [m, async (...a: unknown[]) => (await engine())[m]!(...a)])) as T;
+}
+
+/**
+ * The engines written in JavaScript only (fonteditor-core for fonts, SheetJS for spreadsheets, issue 47), each loaded on
+ * its first task: every host (browser, workerd, Node) runs them in process the same way.
+ */
+export function lazyScriptEngines(): { fonteditor: FontEngine; sheetjs: OfficeEngine } {
+  return {
+    fonteditor: lazyEngine<FontEngine>(SCRIPT_ENGINE_METHODS.fonteditor, async () =>
+      (await import("./fonteditor/engine")).createFontEditorEngine(),
+    ),
+    sheetjs: lazyEngine<OfficeEngine>(SCRIPT_ENGINE_METHODS.sheetjs, async () =>
+      (await import("./sheetjs/engine")).createSheetJsEngine(),
+    ),
+  };
+}
+
+/** The methods of {@link lazyScriptEngines}' engines; test/unit/browser-engines.test.ts checks them against the engines. */
+export const SCRIPT_ENGINE_METHODS = { fonteditor: ["convert"], sheetjs: ["convert"] } as const;
