@@ -62,11 +62,14 @@ export interface Env {
   WEB_PROFILE?: string;
   /** "container": reach the native engine through NATIVE_CONTAINER (wrangler.toml); "off": no native engine. */
   NATIVE_ENGINE?: string;
-  /** The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER. */
+  /**
+   * The native engine as a local process, e.g. "http://127.0.0.1:8790" (npm start, tests); wins over NATIVE_CONTAINER.
+   * Several, comma-separated, share the work as container instances do (engines/native/client.ts spreadNative).
+   */
   NATIVE_ENGINE_URL?: string;
   /** The native engine as a Cloudflare Container (production; engines/native/container.ts). */
   NATIVE_CONTAINER?: DurableObjectNamespace<NativeContainer>;
-  /** How many container instances native work spreads over (default 3). */
+  /** How many container instances native work spreads over (default 3): two random choices, the less loaded. */
   NATIVE_INSTANCES?: string;
   /** Per-operation engine order, e.g. "merge=qpdf,pdflib;convert=pdfium" (engines/routing.ts). */
   ENGINE_ORDER?: string;

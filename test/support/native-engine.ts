@@ -10,6 +10,7 @@ import { nativeEngines } from "../../src/engines/native/engines";
 import type { EngineInstances } from "../../src/engines/registry";
 import { afterAll, beforeAll } from "vitest";
 import { freePort } from "./server";
+import { treePids } from "./proc-memory";
 import { scaled } from "./time-scale";
 
 const SERVER = fileURLToPath(new URL("../../container/server.ts", import.meta.url));
@@ -21,6 +22,8 @@ export interface NativeServer {
   engines(opts?: Parameters<typeof nativeEngines>[1]): EngineInstances;
   log(): string;
   stop(): Promise<void>;
+  /** SIGKILL to the server and every process under it (soffice, ffmpeg…: found in /proc first), as a container dies. */
+  kill(): Promise<void>;
 }
 
 /** Starts the server and waits (up to 60 s) for GET /health. */
@@ -51,9 +54,22 @@ export async function startNativeEngine(env: Record<string, string> = {}): Promi
     engines: (opts) => nativeEngines(target, opts),
     log: () => out,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
+      await exited;
+    },
+    async kill() {
+      const gone = child.exitCode !== null || child.signalCode !== null;
+      const exited = gone ? Promise.resolve() : new Promise((r) => child.once("exit", r));
+      // soffice runs in a session of its own (its pool's setsid): the tree is read before the server dies
+      for (const pid of gone ? [] : treePids(child.pid!)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // ended meanwhile
+        }
+      }
       await exited;
     },
   };
@@ -83,5 +99,6 @@ export function nativeEngineForFile(env: Record<string, string> = {}): NativeSer
     engines: (opts) => up().engines(opts),
     log: () => up().log(),
     stop: () => up().stop(),
+    kill: () => up().kill(),
   };
 }

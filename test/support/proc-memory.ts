@@ -38,6 +38,11 @@ function pidsUnder(root: number, pick: (pid: number, comm: string) => boolean): 
   return [...all].filter(([pid, p]) => pick(pid, p.comm) && under(pid)).map(([pid]) => pid);
 }
 
+/** Pids of every process under `root`, itself included (a process tree to kill at once). */
+export function treePids(root: number): number[] {
+  return pidsUnder(root, () => true);
+}
+
 /** Pids of the `workerd` processes under `root`. */
 export function workerdPids(root: number): number[] {
   return pidsUnder(root, (_, comm) => comm === "workerd");

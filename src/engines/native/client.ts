@@ -20,6 +20,7 @@ import { DEADLINE_HEADER, pack, unpack, type Health } from "../../../native-prot
 import { KIND_METHODS, type EngineKind, type EngineKinds } from "../kinds";
 import type { EngineRpc } from "../remote";
 import { NATIVE_MAX_BYTES } from "./rows";
+import { Spread } from "../spread";
 
 /** The port: one HTTP exchange with the native engine (path starts with "/"). */
 export type NativeFetch = (path: string, init?: RequestInit) => Promise<Response>;
@@ -29,6 +30,29 @@ export function httpNative(baseUrl: string): NativeFetch {
   const base = baseUrl.replace(/\/+$/, "");
   return (path, init) => fetch(`${base}${path}`, init);
 }
+
+/** The loads of each set of instances this isolate reaches, by a key naming the set (the Worker's tasks share them). */
+const spreads = new Map<string, Spread>();
+
+/**
+ * One NativeFetch over several instances of the native engine (issue 48): each exchange goes to the less loaded of two
+ * instances chosen at random, by the exchanges this isolate has in flight on each (engines/spread.ts); an instance that
+ * failed under an exchange (killed, restarting, unreachable) is passed over for a while, so nativeRpc's retry of a call
+ * whose instance died goes to another. `key` names the set, so that every task of the isolate shares one count.
+ */
+export function spreadNative(key: string, instances: readonly NativeFetch[]): NativeFetch {
+  if (instances.length === 1) return instances[0]!;
+  let spread = spreads.get(key);
+  if (spread?.count !== instances.length) spreads.set(key, (spread = new Spread(instances.length)));
+  const on = spread;
+  return (path, init) => {
+    const i = on.order()[0]!;
+    return on.on(i, () => instances[i]!(path, init));
+  };
+}
+
+/** The loads of the set of instances `key` names (for metrics and tests), if a call has reached it. */
+export const nativeSpread = (key: string): Spread | undefined => spreads.get(key);
 
 /** Something with a Durable-Object-style fetch: a Container stub (container.ts). */
 export interface FetchStub {

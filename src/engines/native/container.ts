@@ -7,7 +7,7 @@
  * so this class is never constructed locally (shared/reference/cloudflare-platform.md §6).
  */
 import { Container, getContainer } from "@cloudflare/containers";
-import { containerNative, type NativeFetch } from "./client";
+import { containerNative, spreadNative, type NativeFetch } from "./client";
 
 /** The native engine's Container Durable Object. */
 export class NativeContainer extends Container {
@@ -19,12 +19,17 @@ export class NativeContainer extends Container {
 }
 
 /**
- * The Container adapter over `binding`: each exchange goes to one of `instances` containers, picked
- * at random (like @cloudflare/containers' getRandom, without its extra start round trip).
+ * The Container adapter over `binding`: each exchange goes to one of `instances` containers (`native-0` …), the less
+ * loaded of two chosen at random, one that failed lately passed over (client.ts spreadNative, issue 48).
  */
 export function containerFetch(
   binding: Parameters<typeof getContainer<NativeContainer>>[0],
   instances: number,
 ): NativeFetch {
-  return containerNative(() => getContainer(binding, `native-${Math.floor(Math.random() * Math.max(1, instances))}`));
+  return spreadNative(
+    `container:${instances}`,
+    Array.from({ length: Math.max(1, instances) }, (_, i) =>
+      containerNative(() => getContainer(binding, `native-${i}`)),
+    ),
+  );
 }

@@ -5,9 +5,8 @@
  * cancelled in the object (its page closed).
  *
  * Scale (issue 48): the renderings of every account are spread over BROWSER_SHARDS objects (`browser-0` … ), not one.
- * Each rendering takes the less loaded of two shards chosen at random ("power of two choices", Mitzenmacher 2001: the
- * heaviest load falls from log n / log log n to log log n over one random pick), judged by the renderings this isolate
- * has in flight in each. An object over its ceiling (MAX_RENDERINGS running and MAX_QUEUED waiting, BrowserDO) refuses
+ * Each rendering takes the less loaded of two shards chosen at random, judged by the renderings this isolate has in
+ * flight in each (engines/spread.ts); a shard that failed lately is tried last. An object over its ceiling (MAX_RENDERINGS running and MAX_QUEUED waiting, BrowserDO) refuses
  * at once, and the rendering goes to the next shard; an object that fails under a rendering (reset by a deploy, an
  * eviction, a crash) costs one more try on another shard while the task has time. When every shard refuses, the task
  * ends ENGINE_UNAVAILABLE, retryable, and the runner tries it again later.
@@ -17,6 +16,7 @@ import type { BrowserDO } from "../../../durable-objects/browser";
 import type { Env, Stub } from "../../env";
 import { fromWire } from "../../engines/wire";
 import { fail } from "../../engines/chrome/render";
+import { Spread } from "../../engines/spread";
 
 /** Browser objects when BROWSER_SHARDS is unset: 4 sessions of Browser Rendering's 120 concurrent browsers (Workers Paid). */
 export const DEFAULT_BROWSER_SHARDS = 4;
@@ -39,27 +39,8 @@ export interface BrowserBusy {
 export const isBusy = (answer: unknown): answer is BrowserBusy =>
   typeof answer === "object" && answer !== null && "busy" in answer;
 
-/**
- * The order in which a rendering tries the shards 0 … count-1: the less loaded of two distinct random shards first
- * (ties: the first drawn), then the other, then the rest in random order. `load(i)`: renderings in flight in shard i
- * as this isolate knows them.
- */
-export function shardOrder(
-  count: number,
-  load: (shard: number) => number,
-  random: () => number = Math.random,
-): number[] {
-  const rest = Array.from({ length: count }, (_, i) => i);
-  for (let i = rest.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [rest[i], rest[j]] = [rest[j]!, rest[i]!];
-  }
-  if (count >= 2 && load(rest[1]!) < load(rest[0]!)) [rest[0], rest[1]] = [rest[1]!, rest[0]!];
-  return rest;
-}
-
-/** Renderings this isolate has in flight, by namespace and shard. */
-const inFlight = new WeakMap<object, number[]>();
+/** The browser objects' loads as this isolate knows them, by namespace. */
+const spreads = new WeakMap<object, Spread>();
 
 /** Object failures a rendering survives by moving to another shard (the second ends the task, retryable). */
 const MAX_OBJECT_FAILURES = 2;
@@ -73,9 +54,9 @@ export function browserObjectEngine(
   task: { signal?: AbortSignal; timeoutMs?: number; profile?: boolean; shards?: number },
 ): WebEngine {
   const shards = task.shards ?? DEFAULT_BROWSER_SHARDS;
-  let counts = inFlight.get(ns);
-  if (!counts || counts.length !== shards) inFlight.set(ns, (counts = new Array<number>(shards).fill(0)));
-  const load = counts;
+  let spread = spreads.get(ns);
+  if (spread?.count !== shards) spreads.set(ns, (spread = new Spread(shards)));
+  const load = spread;
   return {
     async render(req) {
       const deadline = Date.now() + (task.timeoutMs ?? 120_000);
@@ -85,14 +66,13 @@ export function browserObjectEngine(
       let failure = "";
       let busy = 0;
       try {
-        for (const shard of shardOrder(shards, (i) => load[i]!)) {
+        for (const shard of load.order()) {
           if (task.signal?.aborted) return fail("CANCELLED", "The task was cancelled.");
           const stub = ns.getByName(browserObjectName(shard)) as unknown as Stub<BrowserDO>;
           const onAbort = () => void stub.cancel(id).catch(() => {});
           task.signal?.addEventListener("abort", onAbort, { once: true });
-          load[shard]!++;
           try {
-            const answer = await stub.render(req, Math.max(1000, deadline - Date.now()), id);
+            const answer = await load.on(shard, () => stub.render(req, Math.max(1000, deadline - Date.now()), id));
             if (isBusy(answer)) {
               busy++;
               continue;
@@ -104,7 +84,6 @@ export function browserObjectEngine(
             failure = (err instanceof Error ? err.message : String(err)).slice(0, 300);
             if (++failures >= MAX_OBJECT_FAILURES || deadline - Date.now() < 5000) break;
           } finally {
-            load[shard]!--;
             task.signal?.removeEventListener("abort", onAbort);
           }
         }

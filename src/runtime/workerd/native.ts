@@ -1,10 +1,11 @@
 /**
  * Which adapter of the NativeEngine seam this deployment uses (engines/native/client.ts), from its
- * configuration: NATIVE_ENGINE_URL (the server as a local process: `npm start`, tests, CI) wins over
+ * configuration: NATIVE_ENGINE_URL (the server as a local process: `npm start`, tests, CI; several, comma-separated,
+ * share the work like container instances) wins over
  * the NATIVE_CONTAINER binding (production, NATIVE_ENGINE = "container"); NATIVE_ENGINE = "off" or
  * neither: no native engine, and its operations are absent from the catalogue.
  */
-import { httpNative, type NativeTarget } from "../../engines/native/client";
+import { httpNative, spreadNative, type NativeTarget } from "../../engines/native/client";
 import { containerFetch } from "../../engines/native/container";
 import { NATIVE_TOOL_OF } from "../../engines/native/rows";
 import { nativeHealth } from "../../engines/native/client";
@@ -20,7 +21,12 @@ export type NativeEnv = Pick<Env, "NATIVE_ENGINE" | "NATIVE_ENGINE_URL" | "NATIV
  */
 export function nativeTarget(env: NativeEnv): NativeTarget | undefined {
   if (env.NATIVE_ENGINE === "off") return undefined;
-  if (env.NATIVE_ENGINE_URL) return { fetch: httpNative(env.NATIVE_ENGINE_URL), key: env.NATIVE_ENGINE_URL };
+  if (env.NATIVE_ENGINE_URL) {
+    const urls = env.NATIVE_ENGINE_URL.split(",")
+      .map((u) => u.trim())
+      .filter(Boolean);
+    return { fetch: spreadNative(env.NATIVE_ENGINE_URL, urls.map(httpNative)), key: env.NATIVE_ENGINE_URL };
+  }
   if (env.NATIVE_ENGINE === "container" && env.NATIVE_CONTAINER) {
     return { fetch: containerFetch(env.NATIVE_CONTAINER, Number(env.NATIVE_INSTANCES ?? 3) || 3), key: "container" };
   }
