@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, families, media, archive, ocr, browser, web, storage (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, families, media, archive, ocr, browser, web, capacity, storage (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -130,6 +130,11 @@ if (on("browser")) {
 if (on("web")) {
   const { benchWeb, webBenchOptionsFromEnv } = await import("./bench-web.ts");
   await benchWeb(webBenchOptionsFromEnv());
+}
+if (on("capacity")) {
+  // issue 48: the capacity model's inputs (docs/capacity.md): wall time and CPU per part, per family's typical job
+  const { benchCapacity } = await import("./bench-capacity.ts");
+  await benchCapacity(5);
 }
 if (on("storage")) {
   const { benchStorage } = await import("./bench-storage.ts");
