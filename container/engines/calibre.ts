@@ -45,6 +45,8 @@ const WRITTEN_AS: Record<string, string> = { azw: "mobi", prc: "mobi" };
 const PT_PER_MM = 72 / 25.4;
 /** ebook-convert with calibre 6.13's CHM input fixed (calibre/chm_convert.py), run by calibre-debug. */
 const CHM_CONVERT = fileURLToPath(new URL("./calibre/chm_convert.py", import.meta.url));
+/** ebook-convert to PDF with a shorter settle time and more pages at once (calibre/pdf_render.py), run by calibre-debug. */
+const PDF_RENDER = fileURLToPath(new URL("./calibre/pdf_render.py", import.meta.url));
 
 /** ebook-convert's options for `o` (output `format`); PDF page options only for PDF output. */
 export function calibreOptions(o: EbookOptions, format: string): string[] {
@@ -87,7 +89,7 @@ function calibreFailure(text: string, filename: string): NativeError {
  * own pagination and MathJax), so the book's scripts, event-handler attributes (onload, onerror, …),
  * srcdoc frames and javascript: URLs go first — calibre never runs a book's scripts.
  */
-const STRIP_SCRIPTS = [
+export const STRIP_SCRIPTS = [
   ["<(?:\\w+:)?script\\b[^>]*/>", ""],
   ["<(?:\\w+:)?script\\b[\\s\\S]*?</(?:\\w+:)?script\\s*>", ""],
   ["\\s[oO][nN][a-zA-Z]+\\s*=\\s*(?:\"[^\"]*\"|'[^']*'|[^\\s>]+)", " "],
@@ -189,12 +191,15 @@ async function convert(req: EbookRequest, call: NativeCall) {
   // a PDF input is parsed by calibre's pdftohtml, which spends minutes on a content-stream bomb: capped as poppler's
   // own runs are (POPPLER_MAX_MS), so it ends TIMEOUT instead of holding a native slot for the task's whole timeout
   const timeoutMs = inFormat === "pdf" ? Math.min(call.timeoutMs, POPPLER_MAX_MS) : call.timeoutMs;
-  // a CHM is read through calibre-debug and chm_convert.py: calibre 6.13's own CHM input fails on every file
+  // a CHM is read through calibre-debug and chm_convert.py: calibre 6.13's own CHM input fails on every file; a PDF is
+  // written through pdf_render.py: calibre waits 1 s after each chapter's load, most of a book's wall time
   const calibreDebug = join(dirname(ebookConvert), "calibre-debug");
-  const program = (args: string[]): [string, string[]] =>
-    inFormat === "chm" && args[0] === input && existsSync(calibreDebug)
-      ? [calibreDebug, ["-e", CHM_CONVERT, "--", ...args]]
-      : [ebookConvert, args];
+  const program = (args: string[]): [string, string[]] => {
+    if (!existsSync(calibreDebug)) return [ebookConvert, args];
+    if (inFormat === "chm" && args[0] === input) return [calibreDebug, ["-e", CHM_CONVERT, "--", ...args]];
+    if (args[1] === output && req.format === "pdf") return [calibreDebug, ["-e", PDF_RENDER, "--", ...args]];
+    return [ebookConvert, args];
+  };
   const calibreRun = (args: string[]) => {
     const [bin, argv] = program(args);
     return prlimit
