@@ -1,6 +1,6 @@
 /**
  * Spreading calls over identical instances (issue 48): the browser objects (runtime/workerd/browser.ts) and the native
- * engine's instances (engines/native/spread.ts). Each call takes the less loaded of two instances chosen at random —
+ * engine's instances (engines/native/client.ts spreadNative). Each call takes the less loaded of two instances chosen at random —
  * "the power of two choices" (Mitzenmacher, 2001): over n instances the busiest holds O(log log n) above the mean where
  * one random pick leaves O(log n / log log n) — judged by the calls this isolate has in flight on each (no round trip
  * to ask an instance its load). An instance that failed under a call is passed over for a while, so the call's retry

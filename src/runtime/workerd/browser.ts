@@ -6,10 +6,11 @@
  *
  * Scale (issue 48): the renderings of every account are spread over BROWSER_SHARDS objects (`browser-0` … ), not one.
  * Each rendering takes the less loaded of two shards chosen at random, judged by the renderings this isolate has in
- * flight in each (engines/spread.ts); a shard that failed lately is tried last. An object over its ceiling (MAX_RENDERINGS running and MAX_QUEUED waiting, BrowserDO) refuses
- * at once, and the rendering goes to the next shard; an object that fails under a rendering (reset by a deploy, an
- * eviction, a crash) costs one more try on another shard while the task has time. When every shard refuses, the task
- * ends ENGINE_UNAVAILABLE, retryable, and the runner tries it again later.
+ * flight in each (engines/spread.ts); a shard that failed lately is tried last. An object over its ceiling
+ * (MAX_RENDERINGS running and MAX_QUEUED waiting, BrowserDO) refuses at once, and the rendering goes to the next shard;
+ * an object that fails under a rendering (reset by a deploy, an eviction, a crash) costs one more try on another shard
+ * while the task has time. When every shard refuses, the task ends ENGINE_UNAVAILABLE, retryable, and the runner tries
+ * it again later.
  */
 import type { WebEngine } from "../../engines/kinds/web";
 import type { BrowserDO } from "../../../durable-objects/browser";
