@@ -25,6 +25,9 @@ interface ToolSpec extends NativeToolSpec {
   extra?: () => Promise<boolean>;
 }
 
+/** Inkscape's extensions folder (Debian's inkscape). */
+const INKSCAPE_EXTENSIONS = "/usr/share/inkscape/extensions";
+
 /** Debian's python3 with the UNO bridge (the pool's bridge process, container/office). */
 export const UNO_PYTHON = "/usr/bin/python3";
 
@@ -35,7 +38,20 @@ const LOCAL: { [N in NativeToolName]?: Partial<ToolSpec> } = {
     extra: () => new Promise((ok) => execFile(UNO_PYTHON, ["-c", "import uno"], { timeout: 10_000 }, (e) => ok(!e))),
   },
   icnsutils: { extra: async () => !!which("png2icns") },
-  "inkscape-cad": { extra: async () => existsSync("/usr/share/inkscape/extensions/dxf_input.py") },
+  // Inkscape's DXF input is a Python extension: its file, and inkex importable (it needs lxml and numpy)
+  "inkscape-cad": {
+    extra: () =>
+      new Promise((ok) =>
+        existsSync(`${INKSCAPE_EXTENSIONS}/dxf_input.py`)
+          ? execFile(
+              UNO_PYTHON,
+              ["-c", `import sys; sys.path.insert(0, "${INKSCAPE_EXTENSIONS}"); import inkex`],
+              { timeout: 10_000 },
+              (e) => ok(!e),
+            )
+          : ok(false),
+      ),
+  },
   // LibreDWG in WebAssembly is run by this server's own Node
   libredwg: {
     bins: [process.execPath],

@@ -214,7 +214,8 @@ export const NATIVE_TOOLS = [
     bins: ["inkscape"],
     versionArgs: ["--version"],
     version: /Inkscape (\d+\.\d+(?:\.\d+)?)/,
-    packages: ["inkscape"],
+    // its DXF input is a Python extension: inkex imports numpy, only a Recommends of inkscape
+    packages: ["inkscape", "python3-numpy"],
   },
   {
     // DWG drawings (issue 33): LibreDWG in WebAssembly, run by the server's own Node as
