@@ -272,8 +272,7 @@ describe("WMA takes at most two channels", () => {
  * output's codec framing and one frame interval. An input with no stream of the output's kind (facts.json `streams`)
  * must end in CONVERSION_FAILED naming that; the files EXPECTED names end as it says.
  */
-// issue 44's fixture sweep: ~14 min on 2 cores, more than .ci/run can hold beside the rest; `npm run test:sweep`
-// runs it (FIXTURE_SWEEP=1)
+// issue 44's fixture sweep (FIXTURE_SWEEP=1): `npm run test:all` (so .ci/run) sets it; `npm run test:sweep` runs it alone
 describe.skipIf(process.env.FIXTURE_SWEEP !== "1")(
   "test/fixtures audio and video files → every output the catalogue lists (native ffprobe as oracle)",
   () => {
