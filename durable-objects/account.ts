@@ -4,7 +4,8 @@
  * - `{user}`: the account home (account/home.ts) — settings, webhooks and their outbox, signed-URL
  *   bases, the hubs listening on the user's channels;
  * - `{user}#0` … `{user}#f`: an index shard (account/index-shard.ts) — the user's jobs and tasks
- *   whose id ends in that hex digit, open-job counts, credits.
+ *   whose id ends in that hex digit, open-job counts, credits;
+ * - `{user}#gate`: the account's concurrency gate (account/gate.ts) — the slots of the user's native tasks.
  * One class serves both so that the `ACCOUNTS` binding and its migration (wrangler.toml) stay as
  * they are: this facade only routes each RPC method to its role, created with its own tables on
  * the first call. A home answers the index's reads from the entries it made before sharding.
@@ -16,6 +17,8 @@ import type { JobJson } from "../src/model/types";
 import type { JobEnd, Registration, TaskLocation, WebhookEvent } from "../src/model/rpc";
 import { AccountHome } from "./account/home";
 import { IndexShard, type LiveUser, type Replica } from "./account/index-shard";
+import { AccountGate, type SlotRequest } from "./account/gate";
+import { accountConcurrency, GATE_SUFFIX } from "../src/account/gate";
 import type { WebhookJson } from "./account/webhooks";
 import type { SignedBaseJson } from "./account/signed-bases";
 
@@ -27,19 +30,30 @@ export class AccountDO extends DurableObject<Env> {
    * security/keys.ts); undefined when the runtime does not tell the name (then each call picks its role).
    */
   private readonly isShard: boolean | undefined;
+  /** True for the gate `{user}#gate` (then `isShard` is false too: it takes no index calls). */
+  private readonly isGate: boolean;
   private homeRole?: AccountHome;
+  private gateRole?: AccountGate;
   private shardRole?: IndexShard;
   private legacyRole?: IndexShard | null;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
     const env = meterObject(ctx, rawEnv);
     super(ctx, env);
-    this.isShard = ctx.id.name === undefined ? undefined : ctx.id.name.includes("#");
+    const name = ctx.id.name;
+    this.isGate = name?.endsWith(GATE_SUFFIX) ?? false;
+    this.isShard = name === undefined ? undefined : name.includes("#") && !this.isGate;
+  }
+
+  /** The gate role. @throws on a home or an index shard */
+  private gate(): AccountGate {
+    if (this.ctx.id.name !== undefined && !this.isGate) throw new Error("only `{user}#gate` takes gate calls");
+    return (this.gateRole ??= new AccountGate(this.ctx, this.env, () => this.clock()));
   }
 
   /** The home role. @throws on an index shard (a caller sent a home call to a shard) */
   private home(): AccountHome {
-    if (this.isShard === true) throw new Error("an account index shard has no home calls");
+    if (this.isShard === true || this.isGate) throw new Error("an account index shard or gate has no home calls");
     return (this.homeRole ??= new AccountHome(this.ctx, this.env, () => this.clock()));
   }
 
@@ -178,9 +192,22 @@ export class AccountDO extends DurableObject<Env> {
     return this.home().rememberSigned(id, cacheKey, jobId);
   }
 
-  /** Delivers due webhook calls (home only: a shard never sets an alarm). */
+  // Gate: called by the JobDO (src/account/gate.ts).
+
+  /** Slots for `reqs` under the account's concurrency (ACCOUNT_CONCURRENCY); the ids granted now, the rest wait. */
+  acquireSlots(reqs: SlotRequest[]): Promise<string[]> {
+    return this.gate().acquire(reqs, accountConcurrency(this.env));
+  }
+
+  /** The tasks `taskIds` ended: their slots go to the oldest waiters. */
+  releaseSlots(taskIds: string[]): Promise<void> {
+    return this.gate().release(taskIds, accountConcurrency(this.env));
+  }
+
+  /** Delivers due webhook calls (home) or tells and checks slots (gate); a shard never sets an alarm. */
   async alarm(): Promise<void> {
     meterAlarm(this.env);
-    if (this.isShard !== true) await this.home().alarm();
+    if (this.isGate) await this.gate().alarm(accountConcurrency(this.env));
+    else if (this.isShard !== true) await this.home().alarm();
   }
 }

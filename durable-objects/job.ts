@@ -30,6 +30,7 @@ import { Db } from "../src/storage/sql";
 import { EXT_INPUT_TABLE, SCHEMA } from "./job/schema";
 import { BACKOFF_MS, MAX_ATTEMPTS, type Change } from "./job/transitions";
 import { Dispatch } from "./job/dispatch";
+import { Slots } from "./job/slots";
 import { Timers } from "./job/timers";
 import { Waiters } from "./job/waiters";
 import { ExternalInputs } from "./job/external";
@@ -65,7 +66,13 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
    */
   clock: () => number = () => Date.now();
   /** Parts told of every committed status change: waiters and live events (the account notice is queued beside them). */
-  private observers: ChangeObserver[] = [() => this.waiters.wakeAll(), (changes) => this.live.observe(changes)];
+  private observers: ChangeObserver[] = [
+    () => this.waiters.wakeAll(),
+    (changes) => this.live.observe(changes),
+    (changes) => this.slots.observe(changes),
+  ];
+  /** The account's concurrency slots of this job's native tasks (issue 48). */
+  private slots: Slots;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
     const env = meterObject(ctx, rawEnv);
@@ -74,6 +81,7 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     this.m = new JobMachine(new Db(ctx.storage.sql));
     this.notices = new Notices(this.m);
     this.dispatch = new Dispatch(this.m, env.TASKS);
+    this.slots = new Slots(this.m, env);
     this.timers = new Timers(ctx.storage, this.m, this.notices);
     this.external = new ExternalInputs(this.m, this.notices);
     this.live = new Live(this.m, {
@@ -432,6 +440,20 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     await this.afterChange(this.clock());
   }
 
+  /** The account's gate granted slots to `taskIds` (issue 48): those still held are sent to the queue. */
+  async slotGranted(taskIds: string[]): Promise<void> {
+    const now = this.clock();
+    const send = this.slots.granted(taskIds, now, this.ctx.storage);
+    if (send.length === 0) return;
+    await this.timers.arm(now);
+    await this.dispatch.send(send, now);
+  }
+
+  /** Of `taskIds`, those of this job not ended: the gate's check for slots whose release was lost. */
+  async activeTasks(taskIds: string[]): Promise<string[]> {
+    return this.slots.active(taskIds);
+  }
+
   /** Timeouts, lapsed leases and retention (one alarm multiplexing every timer, platform §2). */
   async alarm(): Promise<void> {
     meterAlarm(this.env);
@@ -501,8 +523,10 @@ export class JobDO extends DurableObject<Env> implements TaskHost {
     });
     const queued =
       inline.length || beside.length ? dispatch.filter((id) => !inline.includes(id) && !beside.includes(id)) : dispatch;
+    const send = queued.length ? await this.slots.admit(queued, now, this.ctx.storage) : queued;
     await this.timers.arm(now);
-    if (!(await this.dispatch.send(queued, now))) await this.timers.arm(now);
+    if (!(await this.dispatch.send(send, now))) await this.timers.arm(now);
+    await this.slots.release();
     const jobId = this.m.job()!.id;
     // not awaited (runner/beside.ts): the call that dispatched them answers now; the lease covers them
     for (const taskId of beside)

@@ -2,7 +2,7 @@
 // `npm start`: serves the API offline under `wrangler dev` on http://localhost:${PORT:-8787}, with every
 // Worker of the project in one dev session (api Worker first, engine Workers as auxiliaries).
 // Honoured from the environment: PORT, API_KEYS (default: the local development key "dev-key" for user "dev"),
-// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, MAX_IMPORT_BYTES, STORE_PART_BYTES, R2_PART_BYTES, R2_SINGLE_PUT_BYTES, NATIVE_STREAM_BYTES, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, METER (the cost meter), BROWSER_REUSE, WEB_PROFILE, PERSIST_TO,
+// ALLOW_PRIVATE_IMPORTS (development only), URL_SIGNING_SECRET, MAX_IMPORT_BYTES, STORE_PART_BYTES, R2_PART_BYTES, R2_SINGLE_PUT_BYTES, NATIVE_STREAM_BYTES, RETENTION_SECONDS, ENGINE_ORDER, MAX_OPEN_JOBS, ACCOUNT_CONCURRENCY, METER (the cost meter), BROWSER_REUSE, WEB_PROFILE, PERSIST_TO,
 // NATIVE_ENGINE_URL (use a native engine already running there), NATIVE (=off: none), NATIVE_PORT.
 // The native engine (container/server.ts) starts first as a local process on a free loopback port — the same server
 // the production Container runs — and wrangler dev reaches it through NATIVE_ENGINE_URL with containers disabled
@@ -90,7 +90,14 @@ const vars = {
   ...(env.AZURE_BLOB_ENDPOINT ? { AZURE_BLOB_ENDPOINT: env.AZURE_BLOB_ENDPOINT } : {}),
   ...(env.GCS_ENDPOINT ? { GCS_ENDPOINT: env.GCS_ENDPOINT } : {}),
   ...Object.fromEntries(
-    ["MAX_IMPORT_BYTES", "STORE_PART_BYTES", "R2_PART_BYTES", "R2_SINGLE_PUT_BYTES", "NATIVE_STREAM_BYTES"]
+    [
+      "MAX_IMPORT_BYTES",
+      "STORE_PART_BYTES",
+      "R2_PART_BYTES",
+      "R2_SINGLE_PUT_BYTES",
+      "NATIVE_STREAM_BYTES",
+      "ACCOUNT_CONCURRENCY",
+    ]
       .filter((k) => env[k])
       .map((k) => [k, env[k]]),
   ),

@@ -71,6 +71,8 @@ export interface Env {
   NATIVE_CONTAINER?: DurableObjectNamespace<NativeContainer>;
   /** How many container instances native work spreads over (default 3): two random choices, the less loaded. */
   NATIVE_INSTANCES?: string;
+  /** soffice processes in each container instance (1–99, default 3; engines/native/container.ts). */
+  NATIVE_OFFICE_POOL?: string;
   /** Per-operation engine order, e.g. "merge=qpdf,pdflib;convert=pdfium" (engines/routing.ts). */
   ENGINE_ORDER?: string;
   /** "key:username,key2:username2". No default in production configuration. */
@@ -103,6 +105,11 @@ export interface Env {
   NATIVE_STREAM_BYTES?: string;
   /** Most unfinished jobs (and standalone tasks) per user before POST answers 429 (default 500; "0": no bound; api/admission.ts). */
   MAX_OPEN_JOBS?: string;
+  /**
+   * Most native tasks (first engine in the container) of one user sent to the queue at once; the rest wait in the
+   * user's gate (default 10; "0": no gate; src/account/gate.ts, issue 48).
+   */
+  ACCOUNT_CONCURRENCY?: string;
   /** "on": count billed platform operations (meter/meter.ts, GET /__meter); the bench's counting server only. */
   METER?: string;
   /** Longest blocking wait in seconds (default 300). */

@@ -120,6 +120,15 @@ export const TASK_TRANSITIONS = {
     to: "processing",
     set: (_t, e) => ({ claimed_at: null, claimed_by: null, lease_until: e.now + (e.delayMs ?? 0) }),
   },
+  /**
+   * Not sent: the account's gate has no slot for it yet (issue 48, job/slots.ts). No lease lapses before its
+   * deadline; the gate's grant sends it (event `resend`).
+   */
+  hold: {
+    from: ["processing"],
+    to: "processing",
+    set: (t) => ({ claimed_at: null, claimed_by: null, lease_until: t.deadline }),
+  },
   /** The runner reported success. */
   complete: { from: ["processing"], to: "finished", set: ended },
   /** The runner reported a failure that is not retried. */

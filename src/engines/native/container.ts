@@ -9,13 +9,32 @@
 import { Container, getContainer } from "@cloudflare/containers";
 import { containerNative, spreadNative, type NativeFetch } from "./client";
 
-/** The native engine's Container Durable Object. */
+/** What the container class reads of the api Worker's vars (src/env.ts Env has the same field; not imported: this file is in the browser build's graph). */
+interface ContainerVars {
+  NATIVE_OFFICE_POOL?: string;
+}
+
+/** soffice processes per instance when NATIVE_OFFICE_POOL is unset: three fit a standard-3's 8 GiB beside a large image. */
+export const DEFAULT_CONTAINER_OFFICE_POOL = "3";
+
+/**
+ * The native engine's Container Durable Object. Its LibreOffice pool comes from the Worker's NATIVE_OFFICE_POOL
+ * (default 3), passed to the container's server; how many instances is `max_instances` (wrangler.toml) and
+ * NATIVE_INSTANCES (issue 48).
+ */
 export class NativeContainer extends Container {
   defaultPort = 8080;
   sleepAfter = "10m";
   enableInternet = false;
-  envVars = { HOST: "0.0.0.0", PORT: "8080", NATIVE_OFFICE_POOL: "3" };
   pingEndpoint = "health";
+
+  constructor(ctx: ConstructorParameters<typeof Container>[0], env: ContainerVars) {
+    super(ctx, env as never); // the class reads only ContainerVars of the Worker's env
+    const pool = /^[1-9]\d?$/.test(env.NATIVE_OFFICE_POOL ?? "")
+      ? env.NATIVE_OFFICE_POOL!
+      : DEFAULT_CONTAINER_OFFICE_POOL;
+    this.envVars = { HOST: "0.0.0.0", PORT: "8080", NATIVE_OFFICE_POOL: pool };
+  }
 }
 
 /**
