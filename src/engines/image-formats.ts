@@ -44,13 +44,16 @@ export const IMAGE_FORMAT_TABLE: Readonly<Record<Exclude<ImageFormat, RawFormat>
   // container/engines/postscript.ts (and Ghostscript's pdfwrite for pdf); eps/ps by the WASM build's own coders (issue 47)
   eps: { wasm: "w", native: "rw" },
   ps: { wasm: "w", native: "rw" },
-  pdf: { wasm: "", native: "w" },
+  // PDF: written by ImageMagick's own PDF writer in WASM (issue 47; a pixel a point, Flate samples), by Ghostscript's
+  // pdfwrite of the native PostScript; the inputs pdf-lib embeds (pdflib/images.ts) stay pdf-lib's
+  pdf: { wasm: "w", native: "w" },
   // issue 34: XPS, first page rendered by libgxps (xpstopng)
   xps: { wasm: "", native: "r" },
   // issue 34: Apple icons (the largest icon by icns2png, written by png2icns) and OpenDocument Drawings (first page by
-  // LibreOffice Draw; the picture written as one by container/engines/odd.ts)
+  // LibreOffice Draw; the picture written as one by container/engines/odd.ts, and since issue 47 by the WASM build
+  // too: imagemagick/odd.ts, the same package)
   icns: { wasm: "", native: "rw" },
-  odd: { wasm: "", native: "rw" },
+  odd: { wasm: "w", native: "rw" },
   // GIMP's images: read by the native GIMP row (container/engines/gimp.ts), neither ImageMagick (ImageMagick 6 fails on
   // XCF 2.10)
   xcf: { wasm: "", native: "" },

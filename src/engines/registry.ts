@@ -154,8 +154,9 @@ export const ENGINES = [
     version: IMAGEMAGICK_ENGINE.version,
     kind: "image",
     placement: "engine-worker",
-    // only the inputs the WASM build reads and the outputs it writes (formats.ts): HEIC output, camera raws
-    // (a WASM decoder would answer their embedded thumbnail), ppm, tga and jp2 are the native rows'
+    // only the inputs the WASM build reads and the outputs it writes (formats.ts): HEIC output, tga and jp2 are the
+    // native rows'; camera raws by the build's LibRaw up to its memory budget (imagemagick/raw.ts), larger ones the
+    // native LibRaw's
     offers: {
       operations: ["convert", "thumbnail", "watermark", "optimize"],
       formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))),

@@ -26,7 +26,8 @@ import {
   imageContext,
   imageMagick,
 } from "../support/image-helpers";
-import { gsPngArgs } from "../support/corpus";
+import { exiftool, oracle, outsideDecode, psnr, withFiles } from "../support/image-oracle";
+import { RAW_FORMATS } from "../../native-protocol/image";
 
 const debianConvert = (args: string[]) => new Uint8Array(execFileSync("convert", args));
 
@@ -49,84 +50,13 @@ const INPUTS: Partial<Record<ImageFormat, () => Uint8Array>> = {
   psd: () => corpus("images/pillow-hopper.psd"),
 };
 
-/** What exiftool (Debian's, not our code) says of bytes on stdin. */
-function exiftool(data: Uint8Array): {
-  FileType: string;
-  ImageWidth: number;
-  ImageHeight: number;
-  [k: string]: unknown;
-} {
-  return JSON.parse(
-    execFileSync("exiftool", ["-j", "-n", "-FileType", "-ImageWidth", "-ImageHeight", "-LayerCount", "-"], {
-      input: data,
-    }).toString(),
-  )[0];
-}
-
-/**
- * Format and size of an output by outside tools: identify; for JXL (IM 6 has no JXL coder) the file
- * type by exiftool ("JXL", or "JXL Codestream" for a bare codestream; exiftool 12.57 gives sizes only
- * for the latter) and the size of Debian ffmpeg's (libjxl) decode.
- */
-function oracle(data: Uint8Array, to: ImageFormat): { format: string; width: number; height: number } {
-  if (to === "eps" || to === "ps") {
-    // Debian's ImageMagick policy refuses PostScript: exiftool names it, Ghostscript draws it (72 dpi: a pixel a point)
-    const { width, height } = identify(outsideDecode(data, to));
-    return { format: exiftool(data).FileType, width, height };
-  }
-  if (to !== "jxl") return identify(data, to === "ico" ? "ico" : undefined);
-  const type = exiftool(data).FileType;
-  const { width, height } = identify(outsideDecode(data, "jxl"));
-  return { format: type.startsWith("JXL") ? "JXL" : type, width, height };
-}
-
-/** Runs `fn` with `files` written into a fresh temporary folder (ffmpeg probes JXL from a file, not from a pipe). */
-function withFiles<T>(files: Record<string, Uint8Array>, fn: (path: (name: string) => string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), "image-formats-"));
-  try {
-    for (const [name, data] of Object.entries(files)) writeFileSync(join(dir, name), data);
-    return fn((name) => join(dir, name));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Decodes bytes to a PNG with Debian's tools (ffmpeg's libjxl for JXL, else IM 6's first frame), flattened on white. */
-function outsideDecode(data: Uint8Array, format: ImageFormat): Uint8Array {
-  const png =
-    format === "eps" || format === "ps"
-      ? withFiles({ "in.ps": data }, (p) => execFileSync("gs", gsPngArgs(p("in.ps"), "-"), { maxBuffer: 1 << 28 }))
-      : format === "jxl"
-        ? withFiles({ "in.jxl": data }, (p) =>
-            execFileSync(
-              "ffmpeg",
-              ["-v", "error", "-i", p("in.jxl"), "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"],
-              { maxBuffer: 1 << 28 },
-            ),
-          )
-        : execFileSync("convert", [`${format}:-[0]`, "png:-"], { input: data, maxBuffer: 1 << 28 });
-  return new Uint8Array(
-    execFileSync("convert", ["png:-", "-background", "white", "-alpha", "remove", "-alpha", "off", "png:-"], {
-      input: png,
-      maxBuffer: 1 << 28,
-    }),
-  );
-}
-
-/** PSNR (dB) between two PNGs by IM 6's compare (Infinity when identical). */
-function psnr(a: Uint8Array, b: Uint8Array): number {
-  const r = withFiles({ "a.png": a, "b.png": b }, (p) =>
-    spawnSync("compare", ["-metric", "PSNR", p("a.png"), p("b.png"), "null:"])
-      .stderr.toString()
-      .trim(),
-  );
-  return r === "inf" ? Infinity : Number(r);
-}
-
 /** The convert pairs the WASM row (`imagemagick`) is listed for; the rest belong to the native row. */
 const wasmRow = engineRow("imagemagick")!;
-const WASM_PAIRS = CONVERT_PAIRS.filter((p) =>
-  enginesFor({ kind: "image", operation: "convert", input: p.input, output: p.output }).includes(wasmRow),
+// the camera raws' pairs are raw-wasm.test.ts's (against Debian's LibRaw)
+const WASM_PAIRS = CONVERT_PAIRS.filter(
+  (p) =>
+    !(RAW_FORMATS as readonly string[]).includes(p.input) &&
+    enginesFor({ kind: "image", operation: "convert", input: p.input, output: p.output }).includes(wasmRow),
 );
 const cache = new Map<ImageFormat, Uint8Array>();
 const input = (f: ImageFormat) => cache.get(f) ?? cache.set(f, INPUTS[f]!()).get(f)!;
@@ -166,6 +96,8 @@ describe("convert pairs listed in the catalogue", () => {
       [
         ...["avif", "bmp", "gif", "heic", "ico", "jpg", "png", "tiff", "webp", "ppm", "psd"],
         ...NATIVE_ONLY_IMAGE_INPUTS,
+        // issue 47: the camera raws are read in WebAssembly first; HEIC output is still the native rows'
+        ...RAW_FORMATS,
       ].sort(),
     );
     // issue 33: svg is resvg's (it draws png, ImageMagick encodes the rest)

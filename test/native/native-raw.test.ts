@@ -43,11 +43,11 @@ const RAWS = [
 ];
 
 describe("camera raw → images with LibRaw (native)", () => {
-  it("the engine table sends every raw format of the catalogue to libraw, for every listed output", () => {
+  it("the engine table sends every raw format of the catalogue to libraw, for every listed output (after the WebAssembly LibRaw, issue 47)", () => {
     const formats = ["3fr", "arw", "cr2", "cr3", "crw", "dcr", "dng", "erf", "mos", "mrw", "nef", "orf", "pef"];
     for (const input of [...formats, "raf", "raw", "rw2", "x3f"])
       for (const output of ["jpg", "png", "tiff", "webp", "gif", "bmp", "ico", "psd"])
-        expect(claimedBy("convert", input, output), `${input} → ${output}`).toEqual(["libraw"]);
+        expect(claimedBy("convert", input, output), `${input} → ${output}`).toEqual(["imagemagick", "libraw"]);
   });
 
   for (const rel of RAWS) {
@@ -71,7 +71,9 @@ describe("camera raw → images with LibRaw (native)", () => {
     const [w, h] = f.dcraw_decoded_wh as [number, number];
     it(`${rel} → png and jpg: the demosaiced sensor image, ${w}×${h} (dcraw 9.28's decode), matching dcraw_emu's own output`, async () => {
       const r = await execute("convert", { output_format: "png" }, [corpusInput(rel)], full());
-      expect(r.engine.name).toBe("libraw");
+      // issue 47: a raw small enough for the Worker's memory budget (the 0.4 MP Kodak) is decoded by the WebAssembly
+      // LibRaw; the others are over it and go to the native LibRaw. The same oracle holds for both.
+      expect(["imagemagick", "libraw"]).toContain(r.engine.name);
       const png = tmpFile(r.out.files[0]!, "png");
       const id = identify(png);
       expect(id).toMatchObject({ format: "PNG", width: w, height: h });

@@ -9,6 +9,7 @@ import { TaskError } from "../errors";
 import { sniffBmp, sniffGif, sniffJpeg, sniffPng, sniffWebp, type ImageHeader } from "./sniff";
 import { sniffHeif, sniffIco, sniffPnm, sniffPsd, sniffSvg, sniffTiff } from "./sniff-more";
 import type { ImageBudget, ImageFormat } from "../kinds/image";
+import { RAW_FORMATS, type RawFormat } from "../../../native-protocol/image";
 
 /**
  * Defaults for a 128 MB isolate: 24 MP is the most a JPEG can declare (its thumbnails decode at
@@ -62,7 +63,11 @@ const mp = (px: number) => `${(px / 1e6).toFixed(1)} MP`;
  * @param declared  format from input_format or the file extension
  * @param allFrames true when every frame will be decoded at once (animated output), so
  *                  width × height × frames must fit `maxTotalPixels`
- * @throws TaskError OVER_BUDGET (bytes, pixels, frames) or OPEN_FAILED (no valid header)
+ * @param readRaw   the size of a camera raw as LibRaw parses it (raw.ts `rawHeader`): a declared raw is measured by
+ *                  it, never by its magic bytes (a TIFF-based raw's first image is its thumbnail); without it a raw
+ *                  is UNSUPPORTED here
+ * @throws TaskError OVER_BUDGET (bytes, pixels, frames), OPEN_FAILED (no valid header) or UNSUPPORTED (a raw this
+ *                   engine cannot read: the native LibRaw's)
  */
 export function checkImageBudget(
   bytes: Uint8Array,
@@ -70,6 +75,7 @@ export function checkImageBudget(
   budget: ImageBudget,
   allFrames: boolean,
   label = "input",
+  readRaw?: (bytes: Uint8Array, format: RawFormat) => ImageHeader,
 ): ImageHeader {
   if (bytes.byteLength > budget.maxBytes) {
     throw new TaskError(
@@ -78,7 +84,12 @@ export function checkImageBudget(
     );
   }
   if (bytes.byteLength === 0) throw new TaskError("OPEN_FAILED", `The ${label} file is empty.`);
-  const header = sniffImage(bytes, budget.maxFrames) ?? DECLARED_ONLY[declared]?.(bytes) ?? null;
+  const raw = (RAW_FORMATS as readonly string[]).includes(declared);
+  if (raw && !readRaw)
+    throw new TaskError("UNSUPPORTED", `This operation of the image engine does not read camera raws (${declared}).`);
+  const header = raw
+    ? readRaw!(bytes, declared as RawFormat)
+    : (sniffImage(bytes, budget.maxFrames) ?? DECLARED_ONLY[declared]?.(bytes) ?? null);
   if (!header) {
     throw new TaskError(
       "OPEN_FAILED",

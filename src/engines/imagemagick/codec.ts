@@ -21,6 +21,10 @@ import { TaskError } from "../errors";
 import { TRUNCATION_WARNING, cleanMagickMessage, toImageTaskError } from "./magick-errors";
 import type { ImageHeader } from "./sniff";
 import type { ImageFormat } from "../kinds/image";
+import { RAW_FORMATS, type RawFormat } from "../../../native-protocol/image";
+import { RAW_MAGICK_FORMAT, isRaw, rawDecodeFailure } from "./raw";
+import { oddPackage } from "./odd";
+import { ppiOf } from "./transform";
 
 /** magick-wasm format per canonical name (the formats the WASM build reads or writes; the others are native-only). */
 export const MAGICK_FORMAT: Partial<Record<ImageFormat, MagickFormat>> = {
@@ -37,6 +41,9 @@ export const MAGICK_FORMAT: Partial<Record<ImageFormat, MagickFormat>> = {
   jxl: MagickFormat.Jxl,
   psd: MagickFormat.Psd,
   ppm: MagickFormat.Pnm, // ImageMagick's PNM reader takes every Netpbm magic (P1–P6)
+  ...(Object.fromEntries(RAW_FORMATS.map((f) => [f, RAW_MAGICK_FORMAT])) as Record<RawFormat, MagickFormat>),
+  pdf: MagickFormat.Pdf, // ImageMagick's own PDF writer (no Ghostscript: that only reads PDF), a page per frame
+  odd: MagickFormat.Png, // the picture, then packaged as an OpenDocument Drawing (odd.ts)
   eps: MagickFormat.Eps3, // Level 3: Flate-compressed samples (transform.ts); Level 1 is hex, 2.5× larger
   ps: MagickFormat.Ps3,
 };
@@ -73,7 +80,7 @@ function readSettings(header: ImageHeader, o: Omit<DecodeOptions, "frames">): Ma
  * @throws TaskError OPEN_FAILED (corrupt/truncated), OVER_BUDGET (resource limits)
  */
 export function decode(bytes: Uint8Array, header: ImageHeader, o: DecodeOptions): IMagickImageCollection {
-  if (o.frames === 1 || FIRST_IMAGE_ONLY.includes(header.format)) {
+  if (o.frames === 1 || FIRST_IMAGE_ONLY.includes(header.format) || isRaw(header.format)) {
     const frames = MagickImageCollection.create();
     frames.push(decodeFrame(bytes, header, o) as MagickImage);
     return frames;
@@ -118,6 +125,7 @@ export function decodeFrame(bytes: Uint8Array, header: ImageHeader, o: Omit<Deco
     return image;
   } catch (err) {
     image.dispose();
+    if (isRaw(header.format) && !(err instanceof TaskError)) throw rawDecodeFailure(err, header.format);
     throw toImageTaskError(err, "read", o.what);
   }
 }
@@ -143,12 +151,9 @@ function largestEntry(bytes: Uint8Array, settings: MagickReadSettings): number {
  * @throws TaskError CONVERSION_FAILED / OVER_BUDGET
  */
 export function encode(frames: IMagickImageCollection, format: ImageFormat, what: string): Uint8Array {
+  // an odd holds one picture: the first frame
+  if (frames.length === 1 || format === "odd") return encodeFrame(frames[0], format, what);
   try {
-    if (frames.length === 1)
-      return withPageSize(
-        frames[0].write(MAGICK_FORMAT[format]!, (d) => d.slice()),
-        format,
-      );
     return withPageSize(
       frames.write(MAGICK_FORMAT[format]!, (d) => d.slice()),
       format,
@@ -161,10 +166,9 @@ export function encode(frames: IMagickImageCollection, format: ImageFormat, what
 /** Encodes one frame to `format` (a copy of the bytes). @throws TaskError CONVERSION_FAILED / OVER_BUDGET */
 export function encodeFrame(frame: IMagickImage, format: ImageFormat, what: string): Uint8Array {
   try {
-    return withPageSize(
-      frame.write(MAGICK_FORMAT[format]!, (d) => d.slice()),
-      format,
-    );
+    const data = frame.write(MAGICK_FORMAT[format]!, (d) => d.slice());
+    if (format === "odd") return oddPackage(data, frame.width, frame.height, ppiOf(frame));
+    return withPageSize(data, format);
   } catch (err) {
     throw toImageTaskError(err, "write", what);
   }

@@ -32,9 +32,13 @@
  */
 import type { ImageFormat } from "../kinds/image";
 import { imageFormatsOf } from "../image-formats";
+import { RAW_FORMATS } from "../../../native-protocol/image";
 
-/** Formats ImageMagick decodes (engines/image-formats.ts, the one table: wasm "r"). */
-export const READABLE_FORMATS: readonly ImageFormat[] = imageFormatsOf("wasm", "r");
+/**
+ * Formats ImageMagick decodes: engines/image-formats.ts, the one table (wasm "r"), and the camera raws through the
+ * build's LibRaw (raw.ts, issue 47: small raws in a Worker, any size in a browser; the rest go to the native LibRaw).
+ */
+export const READABLE_FORMATS: readonly ImageFormat[] = [...imageFormatsOf("wasm", "r"), ...RAW_FORMATS];
 
 /** Formats ImageMagick (in WebAssembly) encodes (engines/image-formats.ts, the one table: wasm "w"). */
 export const WRITABLE_FORMATS: readonly ImageFormat[] = imageFormatsOf("wasm", "w");

@@ -9,6 +9,7 @@
  * | instance after init          | 16.8 MB                           | 17 MB fixed  |
  * | decode JPEG/PNG RGB          | +31.5 MB @10.7 MP, +82 MB @24 MP  | 4 (RGBA)     |
  * | decode HEIC (libheif)        | +83 MB @12.2 MP (whole call)      | 6            |
+ * | decode camera raw (LibRaw)   | +141 MB @6.1 MP NEF, +161 MB @8 MP DNG, +209 MB @10.1 MP RW2 (RSS, PNG encode taken off) | 24 |
  * | resize (source + target live)| +16 MB 10.7 → 3 MP                | 2 × (out + √(in·out)) |
  * | encode JPEG, optimize-coding | +77 MB @10.7 MP                   | 7.5          |
  * | encode JPEG, plain Huffman   | +0                                | 0.5          |
@@ -31,9 +32,15 @@ import { TaskError } from "../errors";
 import type { ResizePlan } from "./geometry";
 import type { ImageHeader } from "./sniff";
 import type { ImageBudget, ImageFormat } from "../kinds/image";
+import { RAW_FORMATS } from "../../../native-protocol/image";
 
 const BASE = 17e6;
-const DECODE: Partial<Record<ImageFormat, number>> = { heic: 6, avif: 6 };
+const DECODE: Partial<Record<ImageFormat, number>> = {
+  heic: 6,
+  avif: 6,
+  // LibRaw's raw buffer, its 4 × 16-bit working image and the 16-bit RGB it hands ImageMagick (raw.ts)
+  ...Object.fromEntries(RAW_FORMATS.map((f) => [f, 24])),
+};
 const ENCODE: Partial<Record<ImageFormat, number>> = {
   jpg: 0.5,
   png: 7.5,
@@ -47,6 +54,8 @@ const ENCODE: Partial<Record<ImageFormat, number>> = {
   svg: 0,
   jxl: 70,
   psd: 27,
+  // an odd is a PNG in a stored zip: the PNG's cost and its copy into the package (odd.ts)
+  odd: 9,
 };
 /** ImageMagick's colour quantizer allocates a 2^24-entry dither cache for every GIF it writes. */
 const GIF_FIXED = 80e6;

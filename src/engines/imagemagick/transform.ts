@@ -64,9 +64,12 @@ export function applyPlan(frame: IMagickImage, plan: ResizePlan | null, fast = f
 /** Largest side an ICO entry may have (ICONDIR stores sizes in one byte; 0 means 256). */
 const ICO_MAX = 256;
 
-/** Format-specific preparation right before encoding. `quality` is 1–100 (lossy formats only). */
-export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quality?: number): void {
-  if ((format === "jpg" || format === "eps" || format === "ps") && frame.hasAlpha) {
+/**
+ * Format-specific preparation right before encoding. `quality` is 1–100 (lossy formats only); `ppi` the resolution
+ * the caller asked for (pixel_density), which sets an odd's page size (96 ppi without one, as the native row).
+ */
+export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quality?: number, ppi?: number): void {
+  if ((format === "jpg" || format === "eps" || format === "ps" || format === "pdf") && frame.hasAlpha) {
     // JPEG (and PostScript's `image`) has no alpha: composite on white rather than expose whatever colour
     // transparent pixels hold
     frame.backgroundColor = MagickColors.White;
@@ -95,12 +98,14 @@ export function prepareForFormat(frame: IMagickImage, format: ImageFormat, quali
     // (Worker, browser, Node), so outputs are reproducible and comparable (issue 19)
     frame.settings.setDefine(MagickFormat.Png, "exclude-chunks", "date,time");
   }
-  if (format === "eps" || format === "ps") {
+  if (format === "eps" || format === "ps" || format === "pdf") {
     // Level 3 with Flate (Zip) compressed samples: lossless, and ~2.5× smaller than ImageMagick's hex default;
-    // one pixel per point whatever the file's resolution, as the native row writes it (postscript.ts)
+    // one pixel per point whatever the file's resolution, as the native row writes it (postscript.ts; its PDF is
+    // Ghostscript's of that PostScript)
     frame.settings.compression = CompressionMethod.Zip;
     frame.density = new Density(72, DensityUnit.PixelsPerInch);
   }
+  if (format === "odd") frame.density = new Density(ppi ?? 96, DensityUnit.PixelsPerInch);
   if (quality !== undefined && LOSSY_OUTPUTS.includes(format)) frame.quality = quality;
 }
 

@@ -15,6 +15,7 @@ import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_OUTPUTS,
   IMAGE_PDF_INPUTS,
+  RAW_INPUTS,
   listedPairs,
 } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
@@ -25,19 +26,28 @@ import { convertParams } from "./schemas";
 /** Outputs only the native engine writes (HEIC), offered for the inputs it reads (NATIVE_IMAGE_INPUTS). */
 const NATIVE_ONLY_OUTPUTS: readonly ImageFormat[] = NATIVE_IMAGE_OUTPUTS.filter((f) => !IMAGE_OUTPUTS.includes(f));
 
+/** The pairs of the inputs the WebAssembly engine reads, with the native-only outputs of those the native one reads. */
+const EDGE_INPUT_PAIRS: FormatPair[] = IMAGE_INPUTS.flatMap((input) =>
+  [
+    ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
+    ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input) ? [] : NATIVE_ONLY_OUTPUTS),
+  ]
+    // images → pdf stays pdf-lib's where it takes the input (pdf/from-images.ts)
+    .filter((output) => output !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(input))
+    .map((output) => ({ input, output })),
+);
+const edgePair = new Set(EDGE_INPUT_PAIRS.map((p) => `${p.input}>${p.output}`));
+
 /** Every (input, output) pair convert offers, by some image engine. */
 export const CONVERT_PAIRS: FormatPair[] = [
-  ...IMAGE_INPUTS.flatMap((input) =>
-    [
-      ...(input === "svg" ? IMAGE_SVG_OUTPUTS : IMAGE_OUTPUTS),
-      ...(input === "svg" || !(NATIVE_IMAGE_INPUTS as readonly string[]).includes(input)
-        ? []
-        : // images → pdf stays pdf-lib's where it takes the input (pdf/from-images.ts)
-          NATIVE_ONLY_OUTPUTS.filter((o) => o !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(input))),
-    ].map((output) => ({ input, output })),
+  ...EDGE_INPUT_PAIRS,
+  // inputs only native rows read (issue 34: tga, jp2, xps…; GIMP's xcf), as their rows list them, and the camera
+  // raws' pairs only the native LibRaw row lists (raw → heic: an output the WebAssembly engine does not write)
+  ...listedPairs("image", "convert").filter(
+    (p) =>
+      (!(IMAGE_INPUTS as readonly string[]).includes(p.input) || (RAW_INPUTS as readonly string[]).includes(p.input)) &&
+      !edgePair.has(`${p.input}>${p.output}`),
   ),
-  // inputs only native rows read (issue 34: ppm, tga, jp2, psd, xps…, the camera raws; GIMP's xcf), as their rows list them
-  ...listedPairs("image", "convert").filter((p) => !(IMAGE_INPUTS as readonly string[]).includes(p.input)),
 ];
 
 export const imageConvert: OperationHandler<z.infer<typeof convertParams>> = {

@@ -14,6 +14,7 @@ import { FONT_FILES } from "../../../native-protocol/media/formats";
 import type { FontFile, FontSource } from "../../engines/text/faces";
 import type { ImageEngine } from "../../engines/kinds/image";
 import { lazyEngine, lazyScriptEngines, once } from "../../engines/lazy";
+import { BROWSER_IMAGE_BUDGET } from "./budgets";
 
 /** Where the page serves the engines' assets (dist/browser/ as built by `npm run build:browser`). */
 export interface BrowserAssets {
@@ -108,6 +109,7 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
     (await import("../../engines/imagemagick/engine")).createImageMagickEngine({
       loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))),
       fonts,
+      budget: BROWSER_IMAGE_BUDGET,
     }),
   );
   return {

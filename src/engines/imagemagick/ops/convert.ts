@@ -7,6 +7,7 @@
  */
 import { TaskError } from "../../errors";
 import { checkImageBudget } from "../budget";
+import { rawHeader } from "../raw";
 import { decode, encode, encodeFrame } from "../codec";
 import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
 import { planResize } from "../geometry";
@@ -36,7 +37,7 @@ export function runConvert(
   const one = o.frame !== undefined; // a single frame asked for: the per-frame budget holds, whatever the file's total
   const multi = !one && MULTI_FRAME_OUTPUTS.includes(outputFormat);
   const keepFrames = !one && (multi || o.all_frames === true);
-  const header = checkImageBudget(input, inputFormat, budget, keepFrames);
+  const header = checkImageBudget(input, inputFormat, budget, keepFrames, "input", rawHeader);
   if (one && (!Number.isInteger(o.frame) || o.frame! < 0 || o.frame! >= header.frames))
     throw new TaskError(
       "OPEN_FAILED",
@@ -64,7 +65,7 @@ export function runConvert(
       applyPlan(f, plan);
       if (o.strip) stripKeepingColour(f);
       if (o.pixel_density) setDensity(f, o.pixel_density);
-      prepareForFormat(f, outputFormat, o.quality);
+      prepareForFormat(f, outputFormat, o.quality, o.pixel_density);
     }
     if (!multi && frames.length > 1) {
       return [...frames].map((f, i) => ({

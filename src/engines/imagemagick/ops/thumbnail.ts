@@ -5,6 +5,7 @@
  */
 import { TaskError } from "../../errors";
 import { checkImageBudget } from "../budget";
+import { rawHeader } from "../raw";
 import { decode, encodeFrame } from "../codec";
 import { planResize } from "../geometry";
 import { checkMemory, memoryPlan } from "../memory";
@@ -29,7 +30,7 @@ export function runThumbnail(
     throw new TaskError("UNSUPPORTED", `Thumbnails are made as PNG, JPG or WEBP, not ${outputFormat.toUpperCase()}.`);
   }
   const count = Math.max(1, Math.floor(o.count ?? 1));
-  const header = checkImageBudget(input, inputFormat, budget, count > 1);
+  const header = checkImageBudget(input, inputFormat, budget, count > 1, "input", rawHeader);
   const side = 2 * Math.max(o.width ?? 0, o.height ?? 0);
   const what = `input ${header.format.toUpperCase()}`;
   const planned = planResize(header.width, header.height, o);

@@ -29,6 +29,7 @@ import { FONT_LOCATIONS, isWinAnsi, wantsBold, type FontFile, type FontSource } 
 import { shapeText, type ShapedText } from "../../text/shape";
 import { shapedToSvg } from "../../text/svg";
 import { checkImageBudget, sniffImage } from "../budget";
+import { rawHeader } from "../raw";
 import { decode, decodeFrame, encode } from "../codec";
 import { FONT_FILES, resolveFont } from "../../fonts";
 import { MULTI_FRAME_OUTPUTS, WRITABLE_FORMATS } from "../formats";
@@ -157,7 +158,7 @@ export function runWatermark(
     throw new TaskError("INTERNAL_ERROR", "The watermark text was not shaped before the pipeline ran.");
   if (!o.text && !extra) throw new TaskError("CONVERSION_FAILED", "A watermark needs `text` or `image`.");
   const keepFrames = MULTI_FRAME_OUTPUTS.includes(outputFormat);
-  const header = checkImageBudget(input, inputFormat, budget, keepFrames);
+  const header = checkImageBudget(input, inputFormat, budget, keepFrames, "input", rawHeader);
   const what = `input ${header.format.toUpperCase()}`;
   checkMemory(
     memoryPlan(
