@@ -197,4 +197,37 @@ describe("camera raws in WebAssembly (LibRaw in magick-wasm)", () => {
     },
     scaled(180_000),
   );
+
+  it(
+    "hostile: a DNG whose raw image claims 60000×40000 is handed on at once; one claiming 20000×20000 decodes at the " +
+      "sensor's real size, as Debian's LibRaw does (no 400 MP allocation)",
+    async () => {
+      const lie = (w: number, h: number) => {
+        const p = join(dir, `lie-${w}x${h}.dng`);
+        writeFileSync(p, readFileSync(join(CORPUS, "raw", "exiftool-DNG.dng")));
+        execFileSync("exiftool", [
+          "-q",
+          "-overwrite_original",
+          `-SubIFD:ImageWidth=${w}`,
+          `-SubIFD:ImageHeight=${h}`,
+          p,
+        ]);
+        return p;
+      };
+      const huge = lie(60_000, 40_000);
+      const t0 = performance.now();
+      const r = await toPng(browser, huge);
+      expect(performance.now() - t0).toBeLessThan(scaled(5_000));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(HAND_OFF).toContain(r.error.code);
+      const big = lie(20_000, 20_000);
+      const oracle = dcrawPng(big);
+      const ok = await toPng(browser, big);
+      if (!ok.ok) throw new Error(`${ok.error.code}: ${ok.error.message}`);
+      const [ours, theirs] = [identify(ok.outputs[0]!.data), identify(oracle!)];
+      expect([ours.width, ours.height]).toEqual([theirs.width, theirs.height]);
+      expect(ours.width * ours.height).toBeLessThan(24_000_000);
+    },
+    scaled(60_000),
+  );
 });
