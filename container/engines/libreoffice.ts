@@ -29,6 +29,7 @@ import {
 import { fromPdf, isPostScript } from "./poppler.ts";
 import { distillArgs } from "./postscript.ts";
 import { slidesToSwf } from "./slides-swf.ts";
+import { endOfCentralDirectory } from "../lib/zip-edit.ts";
 
 let pool: OfficePool | undefined;
 
@@ -197,13 +198,7 @@ export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
 export function zipExpandedBytes(data: Uint8Array): number | null {
   if (!startsWith(data, ZIP)) return null;
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  // the end-of-central-directory record: within the last 64 KiB + 22 bytes
-  let eocd = -1;
-  for (let i = data.length - 22; i >= Math.max(0, data.length - 65_557); i--)
-    if (v.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
+  const eocd = endOfCentralDirectory(data);
   if (eocd < 0) return null;
   const entries = v.getUint16(eocd + 10, true);
   let at = v.getUint32(eocd + 16, true);

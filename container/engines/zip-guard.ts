@@ -5,18 +5,12 @@
  * declared sizes bound what it writes. ZIP64 sizes (0xFFFFFFFF) count as over any limit.
  */
 import { NativeError } from "./common.ts";
+import { endOfCentralDirectory } from "../lib/zip-edit.ts";
 
 /** Unpacked bytes and entries of a zip, or null when `data` has no end-of-central-directory record. */
 export function zipExtent(data: Uint8Array): { bytes: number; entries: number } | null {
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const min = Math.max(0, data.byteLength - 22 - 0xffff);
-  let eocd = -1;
-  for (let i = data.byteLength - 22; i >= min; i--) {
-    if (v.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
+  const eocd = endOfCentralDirectory(data);
   if (eocd < 0) return null;
   const count = v.getUint16(eocd + 10, true);
   let at = v.getUint32(eocd + 16, true);

@@ -19,6 +19,34 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { CSV_IMPORT_FILTER } from "./delimited.ts";
 import { writeProfile } from "./profile.ts";
+import { cutExternalLinks } from "./links.ts";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+
+/**
+ * The document at `path` without its references to files outside it (links.ts), written as a copy of the same name
+ * in `dir` (the original is never changed: it may be the caller's, or read-only); null when it has none, or cannot be
+ * read (LibreOffice then reports it as missing or damaged).
+ * @throws OfficeError OPEN_FAILED when links had to be cut but the copy could not be written (never opened with them)
+ */
+async function unlinkedCopy(path: string, dir: string): Promise<string | null> {
+  let data: Uint8Array;
+  try {
+    data = new Uint8Array(await readFile(path));
+  } catch {
+    return null;
+  }
+  const r = cutExternalLinks(basename(path), data);
+  if (!r.data) return null;
+  try {
+    await mkdir(dir, { recursive: true });
+    const copy = join(dir, basename(path));
+    await writeFile(copy, r.data);
+    return copy;
+  } catch (err) {
+    throw new OfficeError("OPEN_FAILED", `the document's links to outside files could not be cut: ${String(err)}`);
+  }
+}
 
 /** What a successful conversion reports. */
 export interface OfficeResult {
@@ -360,6 +388,24 @@ export class OfficePool {
    * OfficeError (see its codes). On failure the output path is removed.
    */
   convert(req: OfficeRequest): Promise<OfficeResult> {
+    // every document LibreOffice opens loses its links to files outside it first (links.ts), into a copy under the
+    // pool's work folder; one at a time, so requests still reach the queue in the order they were made
+    const dir = join(this.workRoot, "unlinked", String(this.nextCopy++));
+    const ready = this.preparing.then(() => unlinkedCopy(req.input, dir));
+    this.preparing = ready.catch(() => undefined);
+    return ready.then(async (copy) => {
+      try {
+        return await this.enqueue(copy ? { ...req, input: copy } : req);
+      } finally {
+        if (copy) await rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
+  /** The chain that keeps link cutting in request order. */
+  private preparing: Promise<unknown> = Promise.resolve();
+  private nextCopy = 1;
+
+  private enqueue(req: OfficeRequest): Promise<OfficeResult> {
     return new Promise<OfficeResult>((resolvePromise, rejectPromise) => {
       if (this.closed) return rejectPromise(new OfficeError("ENGINE_UNAVAILABLE", "the office pool is closed"));
       if (!(OFFICE_FORMATS as readonly string[]).includes(req.format)) {

@@ -329,9 +329,13 @@ describe("broken and hostile inputs", () => {
     // Control: the fixture works — a default LibreOffice profile follows the link and embeds the image.
     expect(pdfImages(coldPdf("linked-local.fodt"))).toBe(1);
     const output = nextOut();
+    const before = readFileSync(LINKED_FODT);
     await pool.convert({ input: LINKED_FODT, output, format: "pdf", timeoutMs: 60_000 });
     expect(pdfWords(output).length).toBeGreaterThan(0);
     expect(pdfImages(output)).toBe(0);
+    // the link was cut in a copy (office/links.ts): the caller's file is never changed
+    expect(readFileSync(LINKED_FODT).equals(before)).toBe(true);
+    expect(readFileSync(LINKED_FODT, "utf8")).toContain(pathToFileURL(LINKED_PNG).href);
   });
 
   it("HTML linking an image over HTTP: no request leaves LibreOffice (an unhardened cold soffice fetches it)", async () => {
