@@ -3,7 +3,8 @@
  * counting server (test/support/hostile-probes.ts) in the ways the format allows — linked images, stylesheets,
  * XInclude, external entities, fields, OLE links, WEBSERVICE(), playlists, CSS url(), SVG <use>/<image>/<feImage>,
  * EPUB remote resources, TeX \input/\includegraphics, font src() — and, where the format names files rather than URLs,
- * a FIFO whose opening the test sees (watchedFile). Each input is converted by its row (pinned with the task's
+ * a regular file whose reading the test sees by its access time (readWatchedFile; a FIFO, the earlier probe, is
+ * never opened by LibreOffice, which reads regular files only). Each input is converted by its row (pinned with the task's
  * `engine`) to the row's main outputs. The oracle is outside the engines: the counting server sees no request and no
  * TCP connection from any case, no FIFO is opened, and the output still arrives — or, where the reference was the
  * document's only content (a playlist), a coded TaskError.
@@ -27,7 +28,7 @@ import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { launchNodeChrome, type NodeChrome } from "../support/chrome-node";
 import { epub } from "../support/hostile-documents";
-import { startCountingServer, watchedFile, type CountingServer } from "../support/hostile-probes";
+import { readWatchedFile, startCountingServer, type CountingServer } from "../support/hostile-probes";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, testContext } from "../support/pdf-helpers";
 import { fetchVectors } from "../support/script-vectors";
@@ -1343,7 +1344,7 @@ describe.each([...new Set(EGRESS_CASES.map((c) => c.row))])("row %s: nothing rea
         host: `127.0.0.1:${server.port}`,
         file: (name) => {
           const path = join(scratch, `c${c.index}-${output}-${watched.length}-${name}`);
-          watched.push({ path, ...watchedFile(path, "WATCHED-FILE-SECRET") });
+          watched.push({ path, ...readWatchedFile(path, "WATCHED-FILE-SECRET") });
           return path;
         },
       };

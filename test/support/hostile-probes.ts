@@ -4,7 +4,53 @@
  * other sweeps that check "no tool fetches anything".
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Marks `path` so that its next read moves its access time: access an hour ago, modification now (relatime). */
+function armAccessTime(path: string): number {
+  utimesSync(path, new Date(Date.now() - 3_600_000), new Date());
+  return statSync(path).atimeMs;
+}
+
+let atimeChecked = false;
+/**
+ * Whether reads move access times where the tests write (relatime, strictatime): checked once by reading a file of
+ * its own. @throws when they do not (noatime), so that a probe built on them cannot pass by never seeing anything
+ */
+function checkAccessTimes(): void {
+  if (atimeChecked) return;
+  const dir = mkdtempSync(join(tmpdir(), "atime-"));
+  try {
+    const f = join(dir, "f");
+    writeFileSync(f, "x");
+    const before = armAccessTime(f);
+    readFileSync(f);
+    if (statSync(f).atimeMs === before)
+      throw new Error(
+        `reads do not update access times under ${tmpdir()} (noatime?): the read probe would see nothing`,
+      );
+    atimeChecked = true;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A regular file at `path` holding `content` whose reading the test sees: its access time is set an hour back with
+ * its modification time now, so under relatime (Linux's default) the first read moves it. A FIFO ({@link watchedFile})
+ * sees opens but is not what a tool that reads only regular files opens: LibreOffice reads a linked regular file and
+ * never a FIFO (found 2026-11-29, container/office/links.ts).
+ * @throws when reads do not move access times on this file system
+ */
+export function readWatchedFile(path: string, content: string): { opened: () => Promise<boolean> } {
+  checkAccessTimes();
+  writeFileSync(path, content);
+  const before = armAccessTime(path);
+  return { opened: async () => statSync(path).atimeMs !== before };
+}
 
 /**
  * A FIFO at `path` and a writer waiting on it (a child `sh`): opening a FIFO for reading completes only
