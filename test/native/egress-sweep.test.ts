@@ -6,7 +6,7 @@
  * a regular file whose reading the test sees by its access time (readWatchedFile; a FIFO, the earlier probe, is
  * never opened by LibreOffice, which reads regular files only). Each input is converted by its row (pinned with the task's
  * `engine`) to the row's main outputs. The oracle is outside the engines: the counting server sees no request and no
- * TCP connection from any case, no FIFO is opened, and the output still arrives — or, where the reference was the
+ * TCP connection from any case, no watched file is read, and the output still arrives — or, where the reference was the
  * document's only content (a playlist), a coded TaskError.
  *
  * The table {@link EGRESS_CASES} is checked against the engine table (src/engines/registry.ts ENGINES): every row that
