@@ -10,6 +10,7 @@ import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import type { EngineKinds } from "../../src/engines/kinds";
 import type { PdfEngine } from "../../src/engines/kinds/pdf";
+import { ALL_PERMISSIONS } from "../support/pdf-permissions";
 import { ENGINES, type EngineInstances, type EngineRow } from "../../src/engines/registry";
 
 /** A PDF whose pages have the given sizes in points, each page showing its number. */
@@ -208,15 +209,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
     });
 
     offers("encrypt")("encrypt needs the password afterwards; decrypt removes it", async () => {
-      const perms = {
-        printing: "highResolution" as const,
-        copying: true,
-        contentAccessibility: true,
-        documentAssembly: true,
-        fillingForms: true,
-        annotating: true,
-        modifying: true,
-      };
+      const perms = ALL_PERMISSIONS;
       const enc = await engine().encrypt!({
         input: { data: await pdfOf([[100, 100]]), filename: "c.pdf" },
         userPassword: "u",

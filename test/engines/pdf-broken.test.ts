@@ -17,6 +17,7 @@ import { ocrPdf } from "../../src/operations/pdf/ocr";
 import { nodeTesseractEngine } from "../../src/runtime/node/tesseract";
 import type { OperationHandler } from "../../src/operations/types";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
+import { DEFAULT_PDF_BUDGET } from "../../src/engines/pdflib/budget";
 import { bytesInput, corpusInput, expectQpdfCheck, expectTaskError, testContext } from "../support/pdf-helpers";
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), tesseract: nodeTesseractEngine() } });
@@ -66,15 +67,25 @@ describe.each(Object.keys(EXPECTED))("broken/%s", (file) => {
 });
 
 describe("budgets are checked before the work", () => {
-  it("refuses inputs over 100 MiB by their stored size, without reading them", async () => {
-    const huge = {
+  it("refuses inputs over their engine's budget by their stored size, without reading them", async () => {
+    const sized = (size: number) => ({
       ...corpusInput("pdf/pdfjs-rotation.pdf"),
-      size: 101 * 1024 * 1024,
+      size,
       bytes: async () => {
         throw new Error("must not be read");
       },
-    };
-    for (const [, handler, params] of OPS) await expectTaskError(() => handler.run([huge], params, ctx), "OVER_BUDGET");
+    });
+    // over every PDF engine's budget
+    for (const [, handler, params] of OPS)
+      await expectTaskError(() => handler.run([sized(101 * 1024 * 1024)], params, ctx), "OVER_BUDGET");
+    // pdf-lib's own (20 MiB, issue 49: an isolate's 128 MB), for the operations only it serves here
+    for (const [name, handler, params] of OPS.filter(([n]) =>
+      ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark"].includes(n),
+    ))
+      await expectTaskError(
+        () => handler.run([sized(DEFAULT_PDF_BUDGET.maxBytes + 1)], params, ctx),
+        "OVER_BUDGET",
+      ).then((e) => expect(e.message, name).toMatch(/MiB|bytes/));
   });
 
   it("refuses more than 2000 pages before copying any", async () => {

@@ -1,0 +1,16 @@
+import { createPdfLibEngine } from "./src/engines/pdflib/engine.ts";
+import { readFileSync } from "node:fs";
+const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) * 1024;
+const [file, op] = [process.argv[2]!, process.argv[3]!];
+const e = createPdfLibEngine() as any;
+const data = new Uint8Array(readFileSync(file));
+(globalThis as any).gc?.();
+const base = hwm();
+const input = { filename: "in.pdf", data };
+let r: any;
+if (op === "split") r = await e.split({ input });
+if (op === "rotate") r = await e.rotate({ input, rotation: 90 });
+if (op === "extract") r = await e.extract({ input, pages: "1" });
+if (op === "encrypt") r = await e.encrypt({ input, userPassword: "a", ownerPassword: "b" });
+if (op === "merge") r = await e.merge({ inputs: [input, { filename: "b.pdf", data: data.slice() }], filename: "m.pdf" });
+console.log(file.split("/").pop(), op, (data.length / 1e6).toFixed(1), "MB in; peak RSS growth", ((hwm() - base) / 1e6).toFixed(0), "MB", r.ok === false ? r.error.code : "ok");
