@@ -16,6 +16,13 @@ import type { Change } from "./transitions";
 export class Slots {
   /** Tasks that ended since the last release and may hold a slot. */
   private ended: string[] = [];
+  /**
+   * Tasks the gate granted while `admit` still waited for its answer (a release at the gate can overtake that
+   * answer): already sent, so `admit` must not hold them.
+   */
+  private grantedEarly = new Set<string>();
+  /** Tasks whose `admit` waits for the gate's answer now. */
+  private asking = new Set<string>();
 
   constructor(
     private m: JobMachine,
@@ -39,26 +46,32 @@ export class Slots {
     if (gated.length === 0) return ids;
     const jobId = this.m.job()!.id;
     let granted: Set<string>;
+    for (const id of gated) this.asking.add(id);
     try {
       const gate = gateStub(this.env, this.m.job()!.user_name);
       granted = new Set(await gate.acquireSlots(gated.map((taskId) => ({ taskId, jobId }))));
     } catch (err) {
       console.error("the account's gate could not be reached; its tasks are sent without a slot:", err);
       return ids;
+    } finally {
+      for (const id of gated) this.asking.delete(id);
     }
-    const held = gated.filter((id) => !granted.has(id));
+    const held = gated.filter((id) => !granted.has(id) && !this.grantedEarly.has(id));
+    for (const id of gated) this.grantedEarly.delete(id);
     if (held.length) this.m.transaction(storage, () => held.forEach((id) => this.m.move(id, "hold", { now })));
     return ids.filter((id) => !held.includes(id));
   }
 
   /** The gate granted `ids`: those still held move to sent (event `resend`); returns them, to send. */
   granted(ids: string[], now: number, storage: DurableObjectStorage): string[] {
-    return this.m.transaction(storage, () =>
+    const sent = this.m.transaction(storage, () =>
       ids.filter((id) => {
         const t = this.m.task(id);
         return !!t && t.status === "processing" && t.claimed_at === null && this.m.move(id, "resend", { now });
       }),
     );
+    for (const id of sent) if (this.asking.has(id)) this.grantedEarly.add(id);
+    return sent;
   }
 
   /** Of `ids`, the tasks of this job that have not ended (the gate's check for lost releases). */
