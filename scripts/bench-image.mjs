@@ -6,9 +6,10 @@
  * warm-up); native time = the `convert` process wall time, start-up included (median of ≥5), with
  * its default threads and with MAGICK_THREAD_LIMIT=1. WASM memory = byteLength of magick's
  * WebAssembly.Memory after the case, each case on a fresh instance (memory never shrinks, so it is
- * that case's peak). Targets (issue 3): convert and thumbnail ≤ 1.5× native, WEBP encode ≤ 2.5×.
+ * that case's peak). Targets (issue 3): convert and thumbnail ≤ 1.5× native, WEBP encode ≤ 2.5×; camera raws (issue 47)
+ * against the native row's pipeline (dcraw_emu to TIFF, then convert): ≤ 1.5×.
  *
- * Usage: node scripts/bench-image.mjs [--runs N] [--worker http://127.0.0.1:8790]
+ * Usage: node scripts/bench-image.mjs [--runs N] [--worker http://127.0.0.1:8790] [--only raw]
  *   --worker also times each case inside a running engine Worker (wrangler dev -c
  *   wasm/imagemagick/wrangler.toml), from its x-engine-ms header.
  * API:   import { benchImage, formatImageBench } from "./bench-image.mjs"
@@ -107,6 +108,27 @@ export const IMAGE_CASES = [
     options: { width: 256, height: 256 },
     native: (i) => [i, "-auto-orient", "-thumbnail", "256x256>", "-quality", "85", "jpg:-"],
   },
+  // issue 47: camera raws in WebAssembly (LibRaw in magick-wasm) against the native row's own pipeline: LibRaw's
+  // dcraw_emu (camera white balance, sRGB, AHD) to a TIFF, then Debian's convert
+  {
+    name: "convert kdc→png (raw, 0.4 MP)",
+    file: "raw/rawpy-RAW_KODAK_DC50.KDC",
+    op: "convert",
+    from: "kdc",
+    to: "png",
+    options: {},
+    nativeShell: (i) => `dcraw_emu -w -o 1 -q 3 -T -Z - "${i}" | convert tiff:- png:-`,
+  },
+  {
+    name: "convert nef→jpg (raw, 6.1 MP; a browser's budget)",
+    file: "raw/exiftool-Nikon.nef",
+    op: "convert",
+    from: "nef",
+    to: "jpg",
+    options: {},
+    budget: { maxMemoryBytes: 1_000_000_000 },
+    nativeShell: (i) => `dcraw_emu -w -o 1 -q 3 -T -Z - "${i}" | convert tiff:- jpg:-`,
+  },
 ];
 
 /** Bundles the TypeScript engine for Node with esbuild (wrangler's own) into node_modules/.cache. */
@@ -118,9 +140,11 @@ async function loadEngine() {
   );
 }
 
-function timeNative(args, env) {
+/** Wall time (ms) of the case's native twin on `path`: Debian's convert, or the case's own shell pipeline. */
+function timeNative(c, path, env) {
   const t = performance.now();
-  execFileSync("convert", args, {
+  const [bin, args] = c.nativeShell ? ["sh", ["-c", c.nativeShell(path)]] : ["convert", c.native(path)];
+  execFileSync(bin, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "ignore"],
     maxBuffer: 1 << 28,
@@ -131,7 +155,13 @@ function timeNative(args, env) {
 async function timeWorker(base, c, bytes) {
   // the shared engine-Worker entry (wasm/entry.ts): POST /invoke/<method>?request=<json>, body = input
   const q = new URLSearchParams({
-    request: JSON.stringify({ op: c.op, inputFormat: c.from, outputFormat: c.to, options: c.options }),
+    request: JSON.stringify({
+      op: c.op,
+      inputFormat: c.from,
+      outputFormat: c.to,
+      options: c.options,
+      ...(c.budget ? { budget: c.budget } : {}),
+    }),
   });
   const post = () => fetch(`${base}/invoke/run?${q}`, { method: "POST", body: bytes });
   // a keep-alive socket left idle while the native runs may have been closed by the server: retry once
@@ -146,6 +176,7 @@ async function timeWorker(base, c, bytes) {
  * wasmMB, outBytes}; times in milliseconds (medians), memory in MB (10^6 bytes).
  * @param opts.runs   timed runs per measurement after one warm-up (default 7, minimum 5)
  * @param opts.worker base URL of a running engine Worker, to add in-Worker times
+ * @param opts.only   run only the cases whose name contains this text (e.g. "raw")
  */
 export async function benchImage(opts = {}) {
   const runs = Math.max(5, opts.runs ?? 7);
@@ -153,7 +184,7 @@ export async function benchImage(opts = {}) {
   // no recycling while timing: every run would otherwise pay a fresh instantiation after a big case
   const engine = nodeImageMagickEngine({ root: ROOT, recycleAboveBytes: Infinity });
   const rows = [];
-  for (const c of IMAGE_CASES) {
+  for (const c of IMAGE_CASES.filter((x) => !opts.only || x.name.includes(opts.only))) {
     const path = join(CORPUS, c.file);
     const bytes = new Uint8Array(readFileSync(path));
     discardInstance(); // fresh WASM instance: its memory afterwards is this case's peak
@@ -165,6 +196,7 @@ export async function benchImage(opts = {}) {
         inputFormat: c.from,
         outputFormat: c.to,
         options: c.options,
+        ...(c.budget ? { budget: c.budget } : {}),
       });
       if (!r.ok) throw new Error(`${c.name}: ${r.error.code} ${r.error.message}`);
       return { ms: performance.now() - t, r };
@@ -179,9 +211,9 @@ export async function benchImage(opts = {}) {
       }),
     );
     const wasmMB = peak / 1e6;
-    timeNative(c.native(path));
-    const nativeMs = median(await sequence(runs, () => timeNative(c.native(path))));
-    const native1Ms = median(await sequence(runs, () => timeNative(c.native(path), { MAGICK_THREAD_LIMIT: "1" })));
+    timeNative(c, path);
+    const nativeMs = median(await sequence(runs, () => timeNative(c, path)));
+    const native1Ms = median(await sequence(runs, () => timeNative(c, path, { MAGICK_THREAD_LIMIT: "1" })));
     let workerMs;
     if (opts.worker) {
       await timeWorker(opts.worker, c, bytes);
@@ -227,7 +259,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const rows = await benchImage({ runs: arg("--runs") ? Number(arg("--runs")) : undefined, worker: arg("--worker") });
+  const rows = await benchImage({
+    runs: arg("--runs") ? Number(arg("--runs")) : undefined,
+    worker: arg("--worker"),
+    only: arg("--only"),
+  });
   const version = execFileSync("convert", ["-version"]).toString().split("\n")[0];
   console.log(`ImageMagick engine (magick-wasm, Node ${process.version}) vs ${version}\n`);
   console.log(formatImageBench(rows));
