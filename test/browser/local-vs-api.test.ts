@@ -98,6 +98,23 @@ async function runLocal(rel: string, tasks: Record<string, unknown>): Promise<Lo
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 describe("the same job in the browser and through the API", () => {
+  it("camera raws (issue 47): the Kodak KDC converts the same in the page and through the API (WebAssembly LibRaw, byte-identical); the 6.1 MP NEF decodes in the page, where the Worker hands it to the native LibRaw", async () => {
+    const tasks = { png: { operation: "convert", input: "in", output_format: "png" } };
+    for (const [rel, apiEngine] of [
+      ["raw/rawpy-RAW_KODAK_DC50.KDC", "imagemagick"],
+      ["raw/exiftool-Nikon.nef", "libraw"],
+    ] as const) {
+      const [local, remote] = [await runLocal(rel, tasks), await runCorpusJob(server.base, rel, tasks)];
+      expect(local.task("png"), rel).toMatchObject({ status: "finished", engine: "imagemagick" });
+      expect(remote.task("png"), rel).toMatchObject({ status: "finished", engine: apiEngine });
+      // the size Debian's LibRaw (dcraw) decodes, from the corpus facts
+      const [w, h] = fact(rel).dcraw_decoded_wh as [number, number];
+      expect(identify(local.files.png![0]!.path), rel).toMatchObject({ width: w, height: h });
+      expect(identify(remote.files.png![0]!.path), rel).toMatchObject({ width: w, height: h });
+      if (apiEngine === "imagemagick") expect(sha(local.files.png![0]!.path)).toBe(sha(remote.files.png![0]!.path));
+    }
+  });
+
   it("image convert and thumbnail (ImageMagick): same engine, byte-identical outputs", async () => {
     const tasks = {
       jpg: { operation: "convert", input: "in", output_format: "jpg", width: 200, quality: 80 },
