@@ -152,10 +152,16 @@ describe("execute: fallback, pinning and budgets", () => {
       },
     };
     const ctx = testContext({ engines: { imagemagick: spy } });
-    // declared 40 MB: over ImageMagick's 32 MiB budget, inside pdf-lib's 100 MiB
-    const { engine } = await execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]), 40e6)], ctx);
-    expect(engine.name).toBe("pdflib");
+    // declared 40 MB: over ImageMagick's 32 MiB budget and pdf-lib's 20 MiB (issue 49): neither is run
+    await expect(
+      execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]), 40e6)], ctx),
+    ).rejects.toMatchObject({ code: "OVER_BUDGET" });
     expect(called).toBe(false);
+    // declared 25 MiB: over pdf-lib's budget only. pdf-lib, which would watermark these few real bytes, is skipped:
+    // the task fails with what the image route says of a PDF
+    await expect(
+      execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]), 25 * 1024 * 1024)], ctx),
+    ).rejects.toMatchObject({ code: expect.stringMatching(/^(UNSUPPORTED|INVALID_CONVERSION_TYPE)$/) });
     const huge = file("big.pdf", new Uint8Array(0), 200 * 1024 * 1024);
     await expect(execute("pdf/rotate-pages", { rotation: "90" }, [huge], ctx)).rejects.toMatchObject({
       code: "OVER_BUDGET",
