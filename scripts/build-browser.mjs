@@ -2,7 +2,7 @@
 //   edge-convert.js  the entry a web app imports (runJob; a Web Worker client, nothing else)
 //   worker.js        the Web Worker: the local job runner and operations; chunks/: each engine's code, imported
 //                    on its first call (no .wasm)
-//   *.wasm, ffmpeg-core.wasm.0/.1, exiftool-perl.json, tessdata/, fonts/   the engines' assets, fetched only
+//   *.wasm, ffmpeg-core.wasm.0/.1, pandoc.wasm.0/.1/.2, exiftool-perl.json, tessdata/, fonts/   the engines' assets, fetched only
 //                    when a task needs them
 //   index.html       the page at /browser/ (convert a dropped file entirely in the browser)
 // with esbuild (the one wrangler brings). The api Worker serves dist/ as static assets, so all of
@@ -58,13 +58,15 @@ const assets = {
   ),
 };
 for (const [name, from] of Object.entries(assets)) copyFileSync(from, join(OUT, name));
-// ffmpeg-core.wasm (30.7 MiB) in FFMPEG_PARTS parts: static hosts, Workers assets among them, take 25 MiB a file
-// (src/runtime/browser/engines.ts compiles their concatenation as one stream)
-const FFMPEG_PARTS = 2;
-const ffmpeg = readFileSync(join(require.resolve("@ffmpeg/core"), "..", "ffmpeg-core.wasm"));
-const part = Math.ceil(ffmpeg.length / FFMPEG_PARTS);
-for (let i = 0; i < FFMPEG_PARTS; i++)
-  writeFileSync(join(OUT, `ffmpeg-core.wasm.${i}`), ffmpeg.subarray(i * part, (i + 1) * part));
+// ffmpeg-core.wasm (30.7 MiB) and pandoc.wasm (55.9 MiB) in parts: static hosts, Workers assets among them, take
+// 25 MiB a file (src/runtime/browser/engines.ts FFMPEG_PARTS, PANDOC_PARTS: it compiles their concatenation as one stream)
+const writeParts = (name, bytes, parts) => {
+  const part = Math.ceil(bytes.length / parts);
+  for (let i = 0; i < parts; i++) writeFileSync(join(OUT, `${name}.${i}`), bytes.subarray(i * part, (i + 1) * part));
+};
+writeParts("ffmpeg-core.wasm", readFileSync(join(require.resolve("@ffmpeg/core"), "..", "ffmpeg-core.wasm")), 2);
+// pandoc-wasm exports only its entry; pandoc.wasm sits beside it
+writeParts("pandoc.wasm", readFileSync(join(dirname(require.resolve("pandoc-wasm")), "pandoc.wasm")), 3);
 mkdirSync(join(OUT, "tessdata"), { recursive: true });
 for (const lang of ["eng", "fra", "osd"])
   copyFileSync(

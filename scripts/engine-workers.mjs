@@ -33,6 +33,7 @@ export const ENGINE_WORKERS = [
   { name: "edge-convert-ffmpeg", config: "wasm/ffmpeg/wrangler.toml" },
   { name: "edge-convert-7z", config: "wasm/7z/wrangler.toml" },
   { name: "edge-convert-tesseract", config: "wasm/tesseract/wrangler.toml" },
+  { name: "edge-convert-pandoc", config: "wasm/pandoc/wrangler.toml" },
 ];
 
 /** Every wrangler config of the project: the api Worker's first, then the engine Workers'. */

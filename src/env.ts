@@ -36,6 +36,8 @@ export interface Env {
   SEVENZIP?: EngineRpc;
   /** tesseract engine Worker (wasm/tesseract) over a service binding: OCR in eng and fra. */
   TESSERACT?: EngineRpc;
+  /** The pandoc engine Worker (wasm/pandoc, issue 47): markup and documents. */
+  PANDOC?: EngineRpc;
   /** Browser Rendering (wrangler.toml [browser]; locally Debian's Chromium seeded by scripts/setup-browser.mjs), for @cloudflare/puppeteer. */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
   /**

@@ -12,30 +12,14 @@
  * binding, another engine) and keeps TeX math as formula objects was taken.
  */
 import type { OfficeRequest } from "../../native-protocol/office.ts";
+import { PANDOC_READERS, PANDOC_WRITERS as SHARED_WRITERS } from "../../native-protocol/pandoc.ts";
 import { join } from "node:path";
 import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { officeFailure, officePool } from "./libreoffice.ts";
 
-/** Input format → pandoc reader. txt is read as Markdown (plain paragraphs stay paragraphs). */
-export const PANDOC_READERS: Record<string, string> = {
-  md: "markdown",
-  rst: "rst",
-  tex: "latex",
-  html: "html",
-  txt: "markdown",
-};
-
-/** Output format → pandoc writer (and whether it needs --standalone to be a whole document). */
+/** Output format → pandoc writer: the shared table, and pdf laid out by LibreOffice from pandoc's ODT. */
 export const PANDOC_WRITERS: Record<string, { writer: string; standalone: boolean }> = {
-  docx: { writer: "docx", standalone: false },
-  odt: { writer: "odt", standalone: false },
-  html: { writer: "html5", standalone: true },
-  md: { writer: "markdown", standalone: false },
-  rst: { writer: "rst", standalone: false },
-  rtf: { writer: "rtf", standalone: true },
-  tex: { writer: "latex", standalone: true },
-  txt: { writer: "plain", standalone: false },
-  // laid out by LibreOffice from pandoc's ODT
+  ...SHARED_WRITERS,
   pdf: { writer: "odt", standalone: false },
 };
 

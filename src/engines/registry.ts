@@ -44,6 +44,9 @@ import { DEFAULT_SHEETJS_BUDGET } from "./sheetjs/budget";
 import { SHEETJS_PAIRS } from "./sheetjs/formats";
 import { SHEETJS_ENGINE } from "./sheetjs/version";
 import { RESVG_OUTPUTS } from "./resvg/formats";
+import { DEFAULT_PANDOC_BUDGET } from "./pandoc/budget";
+import { PANDOC_WASM_DOCUMENT_PAIRS, PANDOC_WASM_EBOOK_PAIRS } from "./pandoc/formats";
+import { PANDOC_WASM_ENGINE } from "./pandoc/version";
 import { RESVG_ENGINE } from "./resvg/version";
 import {
   RAW_INPUTS,
@@ -96,6 +99,11 @@ export interface EngineRow {
      * `engine: "office"` is LibreOffice Writer's, while pandoc stays the default). Not listed by GET /v2/operations.
      */
     pinnedFormats?: readonly FormatPair[];
+    /**
+     * Pairs the engine runs only after every other engine that offers them (issue 47): it converts them, but another
+     * row's output is more faithful (pandoc's epub beside calibre's). Listed by GET /v2/operations like `formats`.
+     */
+    fallbackFormats?: readonly FormatPair[];
   };
   /**
    * Largest single input in bytes; routing skips the engine for larger declared inputs. A rasterizer
@@ -303,6 +311,23 @@ export const ENGINES = [
     aliases: ["office", "openoffice", "pdftron-pdf2word", "pdftron"],
   },
   {
+    // pandoc in WebAssembly (issue 47; its own engine Worker, wasm/pandoc, and the browser build). The native pandoc's
+    // markup pairs (but → pdf) come here first: the same converter, pandoc 3.10 against Debian's 2.17, held to the
+    // native pandoc's text by test/engines-heavy/pandoc-wasm.test.ts. Documents LibreOffice lays out (docx, odt, rtf;
+    // txt into a document) stay LibreOffice's, whose row is above; e-book pairs stay calibre's (fallbackFormats)
+    name: PANDOC_WASM_ENGINE.name,
+    version: PANDOC_WASM_ENGINE.version,
+    kind: "office",
+    placement: "engine-worker",
+    offers: {
+      operations: ["convert"],
+      formats: [...PANDOC_CONVERSIONS.filter((p) => p.output !== "pdf"), ...PANDOC_WASM_DOCUMENT_PAIRS],
+      fallbackFormats: PANDOC_WASM_EBOOK_PAIRS,
+    },
+    budget: { maxBytes: DEFAULT_PANDOC_BUDGET.maxBytes },
+    aliases: ["pandoc"],
+  },
+  {
     // poppler-utils (issue 32): pdf → txt (pdftotext), html (pdftohtml), svg/eps/ps (pdftocairo); a pdf2htmlex pin
     // is served by pdftohtml, with a warning
     ...nativeRow("poppler"),
@@ -474,7 +499,10 @@ export function listedPairs(kind: EngineKind, operation: string, placement?: Eng
   for (const row of ENGINES as readonly EngineRow[]) {
     if (row.kind !== kind || (row.offers.operations && !row.offers.operations.includes(operation))) continue;
     if (placement && row.placement !== placement) continue;
-    for (const p of row.offers.formatsOf?.[operation] ?? row.offers.formats ?? []) {
+    for (const p of [
+      ...(row.offers.formatsOf?.[operation] ?? row.offers.formats ?? []),
+      ...(row.offers.fallbackFormats ?? []),
+    ]) {
       const key = `${p.input}>${p.output}`;
       if (!seen.has(key)) (seen.add(key), out.push(p));
     }
@@ -525,7 +553,7 @@ export const DOCUMENT_PAIRS: readonly FormatPair[] = (() => {
   const out: FormatPair[] = [];
   for (const row of ENGINES as readonly EngineRow[]) {
     if (row.kind !== "office") continue;
-    for (const f of row.offers.formats ?? []) {
+    for (const f of [...(row.offers.formats ?? []), ...(row.offers.fallbackFormats ?? [])]) {
       const key = `${f.input}>${f.output}`;
       const ownHandler =
         ["pdf", "png", "jpg", "webp"].includes(f.output) &&

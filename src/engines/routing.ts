@@ -39,6 +39,18 @@ export function answersTo(row: EngineRow, pin: string): boolean {
 }
 
 /**
+ * True when `row` offers `input → output` only as a fallback (its `fallbackFormats`, not its `formats`): it then ranks
+ * after every engine offering the pair otherwise (issue 47, pandoc's epub after calibre's).
+ */
+export function fallbackOnly(row: EngineRow, input?: string, output?: string): boolean {
+  return (
+    !!row.offers.fallbackFormats &&
+    fits(row.offers.fallbackFormats, input, output) &&
+    !(row.offers.formats && fits(row.offers.formats, input, output))
+  );
+}
+
+/**
  * The engines that may do `q`, in routing order. A pin keeps the engine of that name first and then
  * every engine whose aliases hold it (several may stand in for one CloudConvert engine, e.g.
  * "poppler" for page operations and for rasterizing; "qpdf" is the native qpdf where it is
@@ -54,6 +66,7 @@ export function enginesFor(q: EngineQuery): EngineRow[] {
       e.kind === q.kind &&
       (!e.offers.operations || e.offers.operations.includes(q.operation)) &&
       ((fits(e.offers.formats, q.input, q.output) && fits(e.offers.formatsOf?.[q.operation], q.input, q.output)) ||
+        fallbackOnly(e, q.input, q.output) ||
         pinnedHere(e)),
   );
   if (q.pin) {
@@ -63,9 +76,10 @@ export function enginesFor(q: EngineQuery): EngineRow[] {
   }
   const preferred = q.order?.[q.operation] ?? [];
   const rank = (e: EngineRow) => (preferred.includes(e.name) ? preferred.indexOf(e.name) : preferred.length);
+  const last = (e: EngineRow) => (fallbackOnly(e, q.input, q.output) ? 1 : 0);
   return rows
     .map((e, i) => ({ e, i }))
-    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .sort((a, b) => last(a.e) - last(b.e) || rank(a.e) - rank(b.e) || a.i - b.i)
     .map(({ e }) => e);
 }
 

@@ -7,7 +7,7 @@
  */
 import { TaskError } from "../engines/errors";
 import type { EngineRow } from "../engines/registry";
-import { enginesFor, type EngineOrder } from "../engines/routing";
+import { enginesFor, fallbackOnly, type EngineOrder } from "../engines/routing";
 import { ENGINES } from "../engines/registry";
 import { extensionOf } from "./io/filenames";
 import { importBase64, importRaw } from "./io/import-inline";
@@ -145,9 +145,19 @@ export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): C
       out.push({ handler, engine });
   }
   const preferred = q.order?.[handlers[0]?.operation ?? ""] ?? [];
+  // a pin keeps the engine of that name before those standing in for it (routing.ts enginesFor: pin "pandoc" is Debian's
+  // pandoc, then pandoc in WebAssembly); a row offering the pair only as a fallback (routing.ts fallbackOnly) comes
+  // after every other candidate
+  const pin = q.pin?.toLowerCase();
+  const n = ENGINES.length;
   const rank = (c: Candidate) => {
     const p = preferred.indexOf(c.engine.name);
-    return (p === -1 ? preferred.length : p) * ENGINES.length + ENGINES.findIndex((e) => e.name === c.engine.name);
+    const named = pin && c.engine.name !== pin ? 1 : 0;
+    const last = fallbackOnly(c.engine, q.input, q.output) ? 1 : 0;
+    return (
+      ((named * 2 + last) * (preferred.length + 1) + (p === -1 ? preferred.length : p)) * n +
+      ENGINES.findIndex((e) => e.name === c.engine.name)
+    );
   };
   return out
     .map((c, i) => ({ c, i }))

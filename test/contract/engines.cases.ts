@@ -7,6 +7,7 @@
  * ImageMagick never touched) and by format headers parsed here.
  */
 import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
+import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { EngineKinds } from "../../src/engines/kinds";
 import type { PdfEngine } from "../../src/engines/kinds/pdf";
@@ -82,6 +83,33 @@ export function jpegSize(jpg: Uint8Array): [number, number] {
     i += 2 + len;
   }
   throw new Error("no SOF marker");
+}
+
+/** A word every office sample holds (its output must too). */
+const TOKEN = "Zebrafinch";
+
+/** Office inputs built here, each holding {@link TOKEN}, by format. */
+const OFFICE_SAMPLES: Record<string, string> = {
+  md: `# Title\n\nA ${TOKEN} sings.\n`,
+  txt: `A ${TOKEN} sings.\n`,
+  rst: `Title\n=====\n\nA ${TOKEN} sings.\n`,
+  tex: `\\documentclass{article}\\begin{document}A ${TOKEN} sings.\\end{document}\n`,
+  html: `<!doctype html><html><head><title>T</title></head><body><p>A ${TOKEN} sings.</p></body></html>`,
+  csv: `name,bird\n1,${TOKEN}\n`,
+};
+
+/**
+ * The text of an output: a zip package's members inflated and joined, a compound file (xls) read as Latin-1 and as
+ * UTF-16LE (BIFF8 stores a string in either), anything else as Latin-1.
+ */
+function textOf(data: Uint8Array): string {
+  if (data[0] === 0xd0 && data[1] === 0xcf)
+    return `${new TextDecoder("latin1").decode(data)}\n${new TextDecoder("utf-16le").decode(data)}`;
+  if (data[0] === 0x50 && data[1] === 0x4b)
+    return Object.values(unzipSync(data))
+      .map((m) => new TextDecoder("latin1").decode(m))
+      .join("\n");
+  return new TextDecoder("latin1").decode(data);
 }
 
 /** The PDF method that does each operation (operations/pdf/*). */
@@ -358,6 +386,31 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       const w = await engine().write({ input: pdf, filename: "q.pdf", tags: { Title: "Annual" } });
       expect(w.ok).toBe(true);
       if (w.ok) expect((await PDFDocument.load(w.data, { updateMetadata: false })).getTitle()).toBe("Annual");
+    });
+  });
+
+  describe.each(namesOf(all, "office"))(`office engine contract (${host}): %s`, (name) => {
+    const engine = () => get<"office">(all, name);
+    const row = ENGINES.find((e) => e.name === name) as EngineRow;
+    const pairs = [...(row.offers.formats ?? []), ...(row.offers.fallbackFormats ?? [])].filter(
+      (p) => OFFICE_SAMPLES[p.input] !== undefined,
+    );
+    it("has pairs this suite can build inputs for", () => expect(pairs.length).toBeGreaterThan(0));
+    it.each(pairs.map((p) => [p.input, p.output]))("%s → %s keeps the text", async (input, output) => {
+      const r = await engine().convert({
+        input: { data: new TextEncoder().encode(OFFICE_SAMPLES[input]), filename: `sample.${input}` },
+        format: output,
+      });
+      expect(r.ok ? "ok" : `${r.error.code}: ${r.error.message}`).toBe("ok");
+      if (r.ok) expect(textOf(r.data)).toContain(TOKEN);
+    });
+    it("answers a pair it does not offer as data", async () => {
+      const r = await engine().convert({
+        input: { data: new TextEncoder().encode("x"), filename: "sample.nosuchformat" },
+        format: "nosuchformat",
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(["UNSUPPORTED", "INVALID_CONVERSION_TYPE", "OPEN_FAILED"]).toContain(r.error.code);
     });
   });
 }

@@ -521,6 +521,60 @@ const page = (head: string, body: string) =>
 const NAVIGATION_PRECONNECT =
   "Chromium preconnects to a navigation's host before the guard's interception refuses the request (no HTTP request is sent)";
 
+/** The ways markup names another file or address, read by pandoc (the native row's cases; pandoc-wasm's the same). */
+const PANDOC_CASES: EgressCase[] = [
+  {
+    row: "pandoc",
+    kind: "Markdown images (inline, reference, raw HTML img and iframe) by URL and local path",
+    input: (r) => ({
+      name: "refs.md",
+      data: `# Title\n\nOwn words of the document\n\n![a](${r.url("md-image.png")})\n\n![b][ref]\n\n![c](${r.file("md-image.png")})\n\n<img src="${r.url("raw-img.png")}"><iframe src="${r.url("raw-iframe")}"></iframe>\n\n[ref]: ${r.url("md-ref.png")}\n`,
+    }),
+    outputs: ["docx", "odt", "html"],
+  },
+  {
+    row: "pandoc",
+    kind: "TeX \\input, \\include, \\includegraphics (URL and local path)",
+    input: (r) => ({
+      name: "refs.tex",
+      data: `\\documentclass{article}\\begin{document}\nOwn words of the document\n\n\\input{${r.file("input.tex")}}\n\\include{${r.file("include")}}\n\\includegraphics{${r.url("graphic.png")}}\n\\includegraphics{${r.file("graphic.png")}}\n\\input{${r.url("input.tex")}}\n\\end{document}\n`,
+    }),
+    outputs: ["html", "pdf"],
+  },
+  {
+    row: "pandoc",
+    kind: "reStructuredText image/figure directives, include and raw :url:",
+    input: (r) => ({
+      name: "refs.rst",
+      data: `Title\n=====\n\nOwn words of the document\n\n.. image:: ${r.url("rst-image.png")}\n\n.. figure:: ${r.file("rst-figure.png")}\n\n.. include:: ${r.file("rst-include.rst")}\n\n.. raw:: html\n   :url: ${r.url("rst-raw")}\n`,
+    }),
+    outputs: ["docx", "html", "pdf"],
+  },
+  {
+    row: "pandoc",
+    kind: "reStructuredText csv-table :url: (its table is the reference)",
+    input: (r) => ({
+      name: "table.rst",
+      data: `Title\n=====\n\nOwn words\n\n.. csv-table:: T\n   :url: ${r.url("rst-csv")}\n`,
+    }),
+    outputs: ["html"],
+    // pandoc looks the URL up in its resource path only ("not found in resource path"): the table is required
+    expect: "CONVERSION_FAILED",
+  },
+  {
+    row: "pandoc",
+    kind: "HTML img, stylesheet link and iframe",
+    input: (r) => ({
+      name: "page.html",
+      data: page(
+        `<link rel="stylesheet" href="${r.url("style.css")}">`,
+        `<img src="${r.url("img.png")}"><img src="file://${r.file("img.png")}"><iframe src="${r.url("iframe")}"></iframe>`,
+      ),
+    }),
+    outputs: ["docx", "md"],
+  },
+];
+
 /** Every egress case, by row. */
 export const EGRESS_CASES: EgressCase[] = [
   // --- chrome: HTML → pdf (and png) in Chromium behind the engine's guard
@@ -765,56 +819,28 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("${r.url("sw.j
     outputs: ["csv", "xlsx", "html"],
   },
 
-  // --- pandoc: markdown, reStructuredText, TeX and HTML
+  // --- pandoc: markdown, reStructuredText, TeX and HTML, by Debian's pandoc and by pandoc in WebAssembly (issue 47)
+  ...PANDOC_CASES,
+  ...PANDOC_CASES.map((c) => ({ ...c, row: "pandoc-wasm", outputs: c.outputs.filter((o) => o !== "pdf") })),
   {
-    row: "pandoc",
-    kind: "Markdown images (inline, reference, raw HTML img and iframe) by URL and local path",
+    row: "pandoc-wasm",
+    kind: "FB2 external entities (pandoc's FB2 reader, after calibre)",
     input: (r) => ({
-      name: "refs.md",
-      data: `# Title\n\nOwn words of the document\n\n![a](${r.url("md-image.png")})\n\n![b][ref]\n\n![c](${r.file("md-image.png")})\n\n<img src="${r.url("raw-img.png")}"><iframe src="${r.url("raw-iframe")}"></iframe>\n\n[ref]: ${r.url("md-ref.png")}\n`,
+      name: "entities.fb2",
+      data: `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE FictionBook [<!ENTITY web SYSTEM "${r.url("fb2-entity")}"><!ENTITY local SYSTEM "file://${r.file("fb2-entity")}">]><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0"><description><title-info><book-title>F</book-title></title-info></description><body><section><p>Own words of the book [&web;][&local;]</p></section></body></FictionBook>`,
     }),
-    outputs: ["docx", "odt", "html"],
-  },
-  {
-    row: "pandoc",
-    kind: "TeX \\input, \\include, \\includegraphics (URL and local path)",
-    input: (r) => ({
-      name: "refs.tex",
-      data: `\\documentclass{article}\\begin{document}\nOwn words of the document\n\n\\input{${r.file("input.tex")}}\n\\include{${r.file("include")}}\n\\includegraphics{${r.url("graphic.png")}}\n\\includegraphics{${r.file("graphic.png")}}\n\\input{${r.url("input.tex")}}\n\\end{document}\n`,
-    }),
-    outputs: ["html", "pdf"],
-  },
-  {
-    row: "pandoc",
-    kind: "reStructuredText image/figure directives, include and raw :url:",
-    input: (r) => ({
-      name: "refs.rst",
-      data: `Title\n=====\n\nOwn words of the document\n\n.. image:: ${r.url("rst-image.png")}\n\n.. figure:: ${r.file("rst-figure.png")}\n\n.. include:: ${r.file("rst-include.rst")}\n\n.. raw:: html\n   :url: ${r.url("rst-raw")}\n`,
-    }),
-    outputs: ["docx", "html", "pdf"],
-  },
-  {
-    row: "pandoc",
-    kind: "reStructuredText csv-table :url: (its table is the reference)",
-    input: (r) => ({
-      name: "table.rst",
-      data: `Title\n=====\n\nOwn words\n\n.. csv-table:: T\n   :url: ${r.url("rst-csv")}\n`,
-    }),
-    outputs: ["html"],
-    // pandoc looks the URL up in its resource path only ("not found in resource path"): the table is required
+    outputs: ["txt"],
+    // pandoc's XML parser refuses a document type declaring entities ("Invalid XML"): nothing is resolved
     expect: "CONVERSION_FAILED",
   },
   {
-    row: "pandoc",
-    kind: "HTML img, stylesheet link and iframe",
+    row: "pandoc-wasm",
+    kind: "FB2 image links by URL and local path",
     input: (r) => ({
-      name: "page.html",
-      data: page(
-        `<link rel="stylesheet" href="${r.url("style.css")}">`,
-        `<img src="${r.url("img.png")}"><img src="file://${r.file("img.png")}"><iframe src="${r.url("iframe")}"></iframe>`,
-      ),
+      name: "images.fb2",
+      data: `<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0" xmlns:l="http://www.w3.org/1999/xlink"><description><title-info><book-title>F</book-title><coverpage><image l:href="${r.url("fb2-cover")}"/></coverpage></title-info></description><body><section><p>Own words of the book</p><image l:href="${r.url("fb2-image")}"/><image l:href="${r.file("fb2-image")}"/><image l:href="file://${r.file("fb2-image")}"/></section></body></FictionBook>`,
     }),
-    outputs: ["docx", "md"],
+    outputs: ["txt", "rtf"],
   },
 
   // --- calibre: EPUB, FB2 and HTML books

@@ -1,10 +1,10 @@
 /**
  * The engines of a browser page (issue 19): every engine of the table that runs in JavaScript or
- * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip, ffmpeg, tesseract, fonteditor-core, SheetJS — with the same
+ * WebAssembly — pdf-lib, PDFium, ImageMagick, ExifTool, 7-Zip, ffmpeg, tesseract, pandoc, fonteditor-core, SheetJS — with the same
  * engine code as Node and workerd. Only the loading differs: each .wasm is fetched and compiled
  * while it downloads (`WebAssembly.compileStreaming`) from the assets folder on an engine's first
  * call, so a page pays for an engine only when a task needs it. SVG is drawn by resvg (resvg.wasm). ffmpeg's 30.7 MiB module is
- * stored in two parts (static hosts, Workers assets among them, cap one file at 25 MiB) and
+ * stored in two parts and pandoc's 55.9 MiB in three (static hosts, Workers assets among them, cap one file at 25 MiB) and
  * compiled from their concatenation as one stream. Engines that need the server (the native
  * container, Browser Rendering) are absent: their tasks end with ENGINE_UNAVAILABLE, and the app
  * can send that job to the API instead.
@@ -33,6 +33,8 @@ export const BROWSER_ASSETS = {
   /** ffmpeg-core.wasm in FFMPEG_PARTS parts: `ffmpeg-core.wasm.0`, `ffmpeg-core.wasm.1`, … */
   ffmpeg: "ffmpeg-core.wasm",
   tesseract: "tesseract-core-simd.wasm",
+  /** pandoc.wasm (55.9 MiB) in PANDOC_PARTS parts: `pandoc.wasm.0`, `pandoc.wasm.1`, … */
+  pandoc: "pandoc.wasm",
   /** `{lang}.traineddata.gz` (best_int) for the WASM row's languages. */
   languages: "tessdata/",
   fonts: "fonts/",
@@ -40,6 +42,12 @@ export const BROWSER_ASSETS = {
 
 /** How many parts ffmpeg-core.wasm is stored in (scripts/build-browser.mjs writes them). */
 export const FFMPEG_PARTS = 2;
+/** How many parts pandoc.wasm is stored in (scripts/build-browser.mjs writes them). */
+export const PANDOC_PARTS = 3;
+
+/** The URLs of an asset stored in `parts` parts (`<name>.0`, `<name>.1`, …). */
+const partsOf = (at: (name: string) => URL, name: string, parts: number) =>
+  Array.from({ length: parts }, (_, i) => at(`${name}.${i}`));
 
 const compile = (url: URL) => WebAssembly.compileStreaming(fetch(url));
 
@@ -99,6 +107,7 @@ export const ENGINE_METHODS = {
   ffmpeg: ["run", "command", "info"],
   "7z": ["create", "extract", "info"],
   tesseract: ["recognize"],
+  "pandoc-wasm": ["convert"],
 } as const;
 
 /** In-page engines; nothing — neither an engine's JavaScript nor its WebAssembly — is fetched until its first call. */
@@ -144,9 +153,7 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
     ),
     ffmpeg: lazyEngine(ENGINE_METHODS.ffmpeg, async () =>
       (await import("../../engines/ffmpeg/engine")).createFfmpegEngine({
-        loadWasm: once(() =>
-          compileParts(Array.from({ length: FFMPEG_PARTS }, (_, i) => at(`${BROWSER_ASSETS.ffmpeg}.${i}`))),
-        ),
+        loadWasm: once(() => compileParts(partsOf(at, BROWSER_ASSETS.ffmpeg, FFMPEG_PARTS))),
         loadFonts: once(async () =>
           Object.fromEntries(
             await Promise.all(
@@ -162,6 +169,12 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
       (await import("../../engines/tesseract/engine")).createTesseractEngine({
         loadWasm: once(() => compile(at(BROWSER_ASSETS.tesseract))),
         loadLanguage: (lang) => bytesOf(at(`${BROWSER_ASSETS.languages}${lang}.traineddata.gz`)),
+      }),
+    ),
+    // markup and documents (issue 47): pandoc.wasm, the largest asset, fetched on the first such task
+    "pandoc-wasm": lazyEngine(ENGINE_METHODS["pandoc-wasm"], async () =>
+      (await import("../../engines/pandoc/engine")).createPandocEngine({
+        loadWasm: once(() => compileParts(partsOf(at, BROWSER_ASSETS.pandoc, PANDOC_PARTS))),
       }),
     ),
     // fonts and spreadsheets (issue 47): JavaScript only, each ~1 MB chunk fetched on its first task

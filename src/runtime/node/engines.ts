@@ -12,6 +12,7 @@ import { nodePdfiumEngine } from "./pdfium";
 import { nodeResvgEngine } from "./resvg";
 import { nodeSevenZipEngine } from "./sevenzip";
 import { nodeTesseractEngine } from "./tesseract";
+import { nodePandocEngine } from "./pandoc";
 
 /** In-process engines for Node; `only` restricts them to these names (e.g. to test routing). */
 export function nodeEngines(only?: string[]): EngineInstances {
@@ -26,6 +27,7 @@ export function nodeEngines(only?: string[]): EngineInstances {
     ffmpeg: nodeFfmpegEngine(),
     "7z": nodeSevenZipEngine(),
     tesseract: nodeTesseractEngine(),
+    "pandoc-wasm": nodePandocEngine(),
     ...lazyScriptEngines(),
   };
   return only ? Object.fromEntries(Object.entries(all).filter(([k]) => only.includes(k))) : all;

@@ -51,6 +51,7 @@ export function workerdEngines(
     | "FFMPEG"
     | "SEVENZIP"
     | "TESSERACT"
+    | "PANDOC"
     | "BROWSER"
     | "BROWSERS"
     | "BROWSER_SHARDS"
@@ -73,6 +74,7 @@ export function workerdEngines(
     ...(env.FFMPEG ? { ffmpeg: remoteEngine("media", env.FFMPEG) } : {}),
     ...(env.SEVENZIP ? { "7z": remoteEngine("archive", env.SEVENZIP) } : {}),
     ...(env.TESSERACT ? { tesseract: remoteEngine("ocr", env.TESSERACT) } : {}),
+    ...(env.PANDOC ? { "pandoc-wasm": remoteEngine("office", env.PANDOC) } : {}),
     // the browser object's shared session (issue 37); without it (or BROWSER_REUSE=false|session) a session per task
     ...(env.BROWSER && env.BROWSERS && env.BROWSER_REUSE !== "false" && env.BROWSER_REUSE !== "session"
       ? {

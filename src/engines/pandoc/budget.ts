@@ -1,0 +1,21 @@
+/**
+ * Bounds of pandoc in WebAssembly (row "pandoc-wasm", its own engine Worker, 128 MB isolate in production).
+ *
+ * Measured (pandoc-wasm 1.1.0, Node 24, the project's 2-core machine): the instance is 39 MB of WebAssembly memory
+ * after the GHC runtime starts, 52–55 MB after md → html and md → docx of the corpus files with a 16 MiB allocation
+ * area (`-H16m`; the package's own `-H64m` reaches 99–107 MB). The heap is capped with the runtime's `-M`: an input
+ * whose parse needs more (200 KB of nested `[` took 64 MB and more) ends with the runtime's "out of memory", the
+ * instance is dropped and the task goes to the native pandoc (OVER_BUDGET), so memory stays ≤ ~39 MB + the cap.
+ */
+export interface PandocBudget {
+  /** Largest input, bytes. */
+  maxBytes: number;
+  /** The GHC heap's cap (`+RTS -M`), bytes. */
+  maxHeapBytes: number;
+}
+
+/** 8 MiB in, a 48 MiB heap (≈ 90 MB of WebAssembly memory at most, below the 128 MB isolate with its JavaScript). */
+export const DEFAULT_PANDOC_BUDGET: PandocBudget = {
+  maxBytes: 8 * 1024 * 1024,
+  maxHeapBytes: 48 * 1024 * 1024,
+};
