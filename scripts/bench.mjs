@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the service's own overhead (API under wrangler dev), then each engine against the native
-// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, families, media, archive, ocr, browser, web, capacity, storage (default: all),
+// tool on the same inputs in the same run, as ratios of medians. Sections: api, image, pdf, metadata, native, office, families, markup, media, archive, ocr, browser, web, capacity, storage (default: all),
 // e.g. `npm run bench -- image pdf`. Not a test: it prints figures and never fails on them.
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -110,6 +110,11 @@ if (on("office")) {
 if (on("families")) {
   const { benchFamilies } = await import("./bench-families.ts");
   await benchFamilies(5);
+}
+if (on("markup")) {
+  // issue 47: pandoc in WebAssembly vs Debian's pandoc on the same files, medians of 5
+  const { benchMarkup } = await import("./bench-markup.ts");
+  await benchMarkup(5);
 }
 if (on("media")) {
   const { benchMedia } = await import("./bench-media.ts");

@@ -3,6 +3,7 @@
  * Files travel as Blobs (structured clone: the bytes are not copied through JavaScript).
  */
 import type { JobJson } from "../model/types";
+import type { JobCapability } from "./capability";
 
 /** Page → worker: run this job. */
 export interface RunMessage {
@@ -11,6 +12,15 @@ export interface RunMessage {
   job: { tasks?: unknown; tag?: unknown };
   files: Record<string, Blob>;
   /** Where the engines' assets are (the folder of the bundle). */
+  assets: string;
+}
+
+/** Page → worker: can this job run here (issue 47)? `files`: the filename each import/upload task will be given. */
+export interface CapabilityMessage {
+  type: "capability";
+  id: number;
+  job: { tasks?: unknown };
+  files: Record<string, string>;
   assets: string;
 }
 
@@ -24,6 +34,7 @@ export interface CancelMessage {
 export type WorkerMessage =
   | { type: "progress"; id: number; job: JobJson }
   | { type: "done"; id: number; job: JobJson; outputs: { task: string; filename: string; blob: Blob }[] }
+  | { type: "capability"; id: number; capability: JobCapability }
   | {
       type: "failed";
       id: number;

@@ -5,12 +5,20 @@
 import { runLocalJob, LocalJobError } from "./local-job";
 import { browserEngines } from "../runtime/browser/engines";
 import type { EngineInstances } from "../engines/registry";
-import type { CancelMessage, RunMessage, WorkerMessage } from "./protocol";
+import type { CancelMessage, CapabilityMessage, RunMessage, WorkerMessage } from "./protocol";
+import { jobCapability } from "./capability";
 
 declare const self: {
-  onmessage: ((e: MessageEvent<RunMessage | CancelMessage>) => void) | null;
+  onmessage: ((e: MessageEvent<RunMessage | CancelMessage | CapabilityMessage>) => void) | null;
   postMessage(m: WorkerMessage): void;
 };
+
+/** The error of a failed request as the page's JobError takes it (the API's 422 body for an invalid job). */
+function failure(err: unknown): Extract<WorkerMessage, { type: "failed" }>["error"] {
+  return err instanceof LocalJobError
+    ? { message: err.message, code: err.code, status: err.status, errors: err.errors }
+    : { message: err instanceof Error ? err.message : String(err), code: "INTERNAL_ERROR" };
+}
 
 let engines: { base: string; instances: EngineInstances } | undefined;
 const running = new Map<number, AbortController>();
@@ -21,6 +29,17 @@ self.onmessage = (e) => {
     return void running.get(m.id)?.abort(new DOMException("The job was cancelled.", "AbortError"));
   if (!engines || engines.base !== m.assets)
     engines = { base: m.assets, instances: browserEngines({ base: m.assets }) };
+  if (m.type === "capability") {
+    try {
+      return self.postMessage({
+        type: "capability",
+        id: m.id,
+        capability: jobCapability(m.job, engines.instances, m.files),
+      });
+    } catch (err) {
+      return self.postMessage({ type: "failed", id: m.id, error: failure(err) });
+    }
+  }
   const controller = new AbortController();
   running.set(m.id, controller);
   const files = Object.fromEntries(
@@ -40,12 +59,6 @@ self.onmessage = (e) => {
         outputs: outputs.map(({ task, filename, blob }) => ({ task, filename, blob })),
       }),
     )
-    .catch((err: unknown) => {
-      const error =
-        err instanceof LocalJobError
-          ? { message: err.message, code: err.code, status: err.status, errors: err.errors }
-          : { message: err instanceof Error ? err.message : String(err), code: "INTERNAL_ERROR" };
-      self.postMessage({ type: "failed", id: m.id, error });
-    })
+    .catch((err: unknown) => self.postMessage({ type: "failed", id: m.id, error: failure(err) }))
     .finally(() => running.delete(m.id));
 };

@@ -53,12 +53,13 @@ describe("office and PDF conversions through the SDK (issue 32)", () => {
     expect(readFileSync(csv.files.csv[0]!.path, "utf8")).toMatch(/^Sample Excel Worksheet - Numbers and their Squares/);
   });
 
-  it("md → docx (pandoc)", async () => {
+  it("md → docx (pandoc in WebAssembly, issue 47)", async () => {
     const { job, files, task } = await runCorpusJob(server.base, "markup/tika-testMARKDOWN.md", {
       docx: { operation: "convert", input: "in", output_format: "docx" },
     });
     expect(job.status).toBe("finished");
-    expect(task("docx").engine).toBe("pandoc");
+    expect(task("docx").engine).toBe("pandoc-wasm");
+    expect(task("docx").engine_version).toBe("3.10");
     expect(unzip(files.docx[0]!.path, "word/document.xml")).toMatch(/Title[\s\S]*bold[\s\S]*italic/);
   });
 
@@ -95,6 +96,7 @@ describe("office and PDF conversions through the SDK (issue 32)", () => {
     expect(has("pdf", "docx", "libreoffice")).toBe(true);
     expect(has("pdf", "txt", "poppler")).toBe(true);
     expect(has("md", "docx", "pandoc")).toBe(true);
+    expect(has("md", "docx", "pandoc-wasm")).toBe(true);
     expect(has("key", "pptx", "libreoffice")).toBe(true);
   });
 });

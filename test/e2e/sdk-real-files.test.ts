@@ -124,7 +124,7 @@ describe("real files through the SDK (issue 44)", () => {
     }
   });
 
-  it('html → docx with engine "office": LibreOffice Writer runs it (pandoc stays the default)', async () => {
+  it('html → docx with engine "office": LibreOffice Writer runs it (pandoc, in WebAssembly, stays the default)', async () => {
     const rel = "html/gotenberg-pages-3.html";
     const { job, files, task } = await runCorpusJob(server.base, rel, {
       office: { operation: "convert", input: "in", output_format: "docx", engine: "office" },
@@ -132,7 +132,7 @@ describe("real files through the SDK (issue 44)", () => {
     });
     expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
     expect(task("office").engine).toBe("libreoffice");
-    expect(task("plain").engine).toBe("pandoc");
+    expect(task("plain").engine).toBe("pandoc-wasm");
     const xml = sh("unzip", ["-p", files.office[0]!.path, "word/document.xml"]);
     expect(xml).toMatch(/<w:document/);
   });
