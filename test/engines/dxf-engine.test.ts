@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DXF_BUDGET } from "../../src/engines/dxf/budget";
 import { createDxfEngine } from "../../src/engines/dxf/engine";
+import type { CadEngine } from "../../src/engines/kinds/cad";
 import { engineRow } from "../../src/engines/registry";
 import { enginesFor } from "../../src/engines/routing";
 import { execute } from "../../src/runner/execute";
@@ -199,6 +200,30 @@ describe("dxf engine on the corpus", () => {
     expect(identifyFile(tmp(dataOf(small.out.files[0]!), "png")).width).toBe(400);
     const low = await convert("tika.dxf", corpus(TIKA), "png", { pixel_density: 75 });
     expect(identifyFile(tmp(dataOf(low.out.files[0]!), "png")).width).toBe(620);
+  });
+
+  it("the native row first; when it answers ENGINE_UNAVAILABLE (no container), the task hands on to dxf", async () => {
+    const calls: string[] = [];
+    const down: CadEngine = {
+      convert: async (req) => (
+        calls.push(req.format),
+        {
+          ok: false,
+          error: { code: "ENGINE_UNAVAILABLE", message: "The native engine is not reachable.", retryable: true },
+          engineVersion: "1.2",
+        }
+      ),
+    };
+    const engines = { ...nodeEngines(["cloudflare", "dxf", "resvg", "imagemagick"]), "inkscape-cad": down };
+    const r = await execute(
+      "convert",
+      { output_format: "png" },
+      [bytesInput("t.dxf", corpus(TIKA))],
+      testContext({ engines }),
+    );
+    expect(calls).toEqual(["png"]);
+    expect(r.engine.name).toBe("dxf");
+    expect(identifyFile(tmp(dataOf(r.out.files[0]!), "png")).width).toBe(1240);
   });
 
   it("LibreCAD's Tux, which the library cannot parse (a TypeError), is handed on UNSUPPORTED, never a crash", async () => {
