@@ -198,6 +198,8 @@ describe("dxf engine on the corpus", () => {
     }
     const small = await convert("tika.dxf", corpus(TIKA), "png", { width: 400 });
     expect(identifyFile(tmp(dataOf(small.out.files[0]!), "png")).width).toBe(400);
+    const box = await convert("tika.dxf", corpus(TIKA), "png", { width: 500, height: 500 });
+    expect(identifyFile(tmp(dataOf(box.out.files[0]!), "png"))).toMatchObject({ width: 500, height: 500 });
     const low = await convert("tika.dxf", corpus(TIKA), "png", { pixel_density: 75 });
     expect(identifyFile(tmp(dataOf(low.out.files[0]!), "png")).width).toBe(620);
   });
