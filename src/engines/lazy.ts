@@ -3,6 +3,7 @@
  * first needs it, not when the host starts (the api Worker's startup CPU budget, README "Sizes"; the browser build
  * splits each into a chunk of its own). Used by the browser, workerd and Node hosts (src/runtime/*).
  */
+import type { CadEngine } from "./kinds/cad";
 import type { FontEngine } from "./kinds/font";
 import type { OfficeEngine } from "./kinds/office";
 
@@ -25,10 +26,11 @@ export function lazyEngine<T>(methods: readonly string[], load: () => Promise<un
 }
 
 /**
- * The engines written in JavaScript only (fonteditor-core for fonts, SheetJS for spreadsheets, issue 47), each loaded on
- * its first task: every host (browser, workerd, Node) runs them in process the same way.
+ * The engines written in JavaScript only (fonteditor-core for fonts, SheetJS for spreadsheets, the `dxf` library for
+ * DXF drawings; issue 47), each loaded on its first task: every host (browser, workerd, Node) runs them in process the
+ * same way.
  */
-export function lazyScriptEngines(): { fonteditor: FontEngine; sheetjs: OfficeEngine } {
+export function lazyScriptEngines(): { fonteditor: FontEngine; sheetjs: OfficeEngine; dxf: CadEngine } {
   return {
     fonteditor: lazyEngine<FontEngine>(SCRIPT_ENGINE_METHODS.fonteditor, async () =>
       (await import("./fonteditor/engine")).createFontEditorEngine(),
@@ -36,8 +38,9 @@ export function lazyScriptEngines(): { fonteditor: FontEngine; sheetjs: OfficeEn
     sheetjs: lazyEngine<OfficeEngine>(SCRIPT_ENGINE_METHODS.sheetjs, async () =>
       (await import("./sheetjs/engine")).createSheetJsEngine(),
     ),
+    dxf: lazyEngine<CadEngine>(SCRIPT_ENGINE_METHODS.dxf, async () => (await import("./dxf/engine")).createDxfEngine()),
   };
 }
 
 /** The methods of {@link lazyScriptEngines}' engines; test/unit/browser-engines.test.ts checks them against the engines. */
-export const SCRIPT_ENGINE_METHODS = { fonteditor: ["convert"], sheetjs: ["convert"] } as const;
+export const SCRIPT_ENGINE_METHODS = { fonteditor: ["convert"], sheetjs: ["convert"], dxf: ["convert"] } as const;

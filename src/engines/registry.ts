@@ -35,7 +35,9 @@ import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/font";
 import { DJVU_OUTPUTS } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
-import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS } from "../../native-protocol/cad";
+import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS, CAD_RASTER_OUTPUTS } from "../../native-protocol/cad";
+import { DEFAULT_DXF_BUDGET } from "./dxf/budget";
+import { DXF_ENGINE } from "./dxf/version";
 import { DEFAULT_FONT_BUDGET } from "./fonteditor/budget";
 import { FONTEDITOR_PAIRS } from "./fonteditor/formats";
 import { FONTEDITOR_ENGINE } from "./fonteditor/version";
@@ -128,6 +130,9 @@ const VECTOR_PAIRS: readonly FormatPair[] = [
   ),
   ...VECTOR_ODD_INPUTS.map((input) => ({ input, output: "odd" })),
 ];
+
+/** The pairs the dxf row converts: dxf → svg and the raster outputs resvg draws (CAD_RASTER_OUTPUTS). */
+const DXF_PAIRS: readonly FormatPair[] = ["svg", ...CAD_RASTER_OUTPUTS].map((output) => ({ input: "dxf", output }));
 
 /** The table, in default routing priority. */
 export const ENGINES = [
@@ -455,6 +460,19 @@ export const ENGINES = [
     },
     budget: { maxBytes: NATIVE_MAX_BYTES },
     aliases: ["inkscape", "cadconverter"],
+  },
+  {
+    // DXF in JavaScript (issue 47): the npm `dxf` library draws lines, polylines, arcs, circles, ellipses and splines
+    // as SVG, and resvg rasterises that SVG; it draws NO text (TEXT, MTEXT… counted in result.warnings), so it comes
+    // after Inkscape: the fallback where the native engine is unavailable, and the browser's CAD engine. Not pdf: the
+    // edge would only wrap a raster in it (ImageMagick's PDF writer), where Inkscape's PDF keeps vectors and text
+    name: DXF_ENGINE.name,
+    version: DXF_ENGINE.version,
+    kind: "cad",
+    placement: "in-worker",
+    offers: { operations: ["convert"], formats: DXF_PAIRS },
+    budget: { maxBytes: DEFAULT_DXF_BUDGET.maxBytes },
+    aliases: [],
   },
   {
     // archives 7-Zip in WebAssembly does not decode (issue 34): lzip, lzop, rzip, unalz, nomarch and Debian's 7-Zip 26

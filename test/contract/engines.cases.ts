@@ -413,4 +413,52 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       if (!r.ok) expect(["UNSUPPORTED", "INVALID_CONVERSION_TYPE", "OPEN_FAILED"]).toContain(r.error.code);
     });
   });
+
+  // CAD engines in process (issue 47: the dxf row); the native inkscape-cad row is held to its oracles in
+  // test/native/native-cad.test.ts, where the container runs
+  const cadEngines = namesOf(all, "cad").filter((n) => ENGINES.find((e) => e.name === n)?.placement !== "native");
+  describe.each(cadEngines)(`CAD engine contract (${host}): %s`, (name) => {
+    const engine = () => get<"cad">(all, name);
+    // a LINE (0,0)–(10,5), a CIRCLE at (20,5) of radius 2 and a TEXT: drawn extent x 0…22, y 0…7
+    const drawing = new TextEncoder().encode(
+      [
+        ...["0", "SECTION", "2", "ENTITIES"],
+        ...["0", "LINE", "8", "0", "10", "0", "20", "0", "30", "0", "11", "10", "21", "5", "31", "0"],
+        ...["0", "CIRCLE", "8", "0", "10", "20", "20", "5", "30", "0", "40", "2"],
+        ...["0", "TEXT", "8", "0", "10", "0", "20", "8", "30", "0", "40", "1", "1", "label"],
+        ...["0", "ENDSEC", "0", "EOF", ""],
+      ].join("\n"),
+    );
+    it("dxf → svg: the drawn extent as viewBox, the line and the circle; an undrawn TEXT is said in warnings", async () => {
+      const r = await engine().convert({ input: { data: drawing, filename: "d.dxf" }, format: "svg" });
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const svg = new TextDecoder().decode(r.data);
+      // SVG's y runs down: the viewBox's top is -(max y)
+      expect(/viewBox="([^"]*)"/.exec(svg)?.[1]?.split(/\s+/).map(Number)).toEqual([0, -7, 22, 7]);
+      expect(svg.match(/<circle /g)).toHaveLength(1);
+      expect(svg.match(/<path /g)).toHaveLength(1);
+      expect(svg).not.toContain("label");
+      expect(r.warnings?.join(" ")).toMatch(/\b1 TEXT\b/);
+    });
+    it("dxf → png: a PNG, or an SVG sized in pixels for the operation's image engine (format: svg)", async () => {
+      const r = await engine().convert({
+        input: { data: drawing, filename: "d.dxf" },
+        format: "png",
+        raster: { width: 220 },
+      });
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      if (r.format === "svg") expect(new TextDecoder().decode(r.data)).toMatch(/width="220" height="70"/);
+      else expect(pngSize(r.data)).toEqual([220, 70]);
+    });
+    it("garbage and a truncated drawing end in a coded failure that hands on or says the file is bad, never INTERNAL_ERROR", async () => {
+      const garbage = new Uint8Array(4096).map((_, i) => (i * 2654435761) >>> 24);
+      for (const data of [garbage, drawing.subarray(0, 25)]) {
+        const r = await engine().convert({ input: { data, filename: "d.dxf" }, format: "svg" });
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(["UNSUPPORTED", "OPEN_FAILED", "CONVERSION_FAILED"]).toContain(r.error.code);
+      }
+    });
+  });
 }

@@ -8,6 +8,7 @@ import { ENGINE_METHODS } from "../../src/runtime/browser/engines";
 import { SCRIPT_ENGINE_METHODS } from "../../src/engines/lazy";
 import { createFontEditorEngine } from "../../src/engines/fonteditor/engine";
 import { createSheetJsEngine } from "../../src/engines/sheetjs/engine";
+import { createDxfEngine } from "../../src/engines/dxf/engine";
 import { nodeEngines } from "../../src/runtime/node/engines";
 
 describe("browser engine method lists", () => {
@@ -17,6 +18,7 @@ describe("browser engine method lists", () => {
       ...nodeEngines(),
       fonteditor: createFontEditorEngine(),
       sheetjs: createSheetJsEngine(),
+      dxf: createDxfEngine(),
     } as unknown as Record<string, Record<string, unknown>>;
     const actual = Object.fromEntries(
       Object.entries(engines)

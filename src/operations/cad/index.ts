@@ -1,14 +1,18 @@
 /**
  * CAD drawings (issue 33): `convert` from DXF and DWG to PDF, SVG, EPS, EMF, WMF and raster images, and DWG
- * to DXF and DWG (registry.ts CAD_PAIRS), by the engine of kind cad (row "inkscape-cad", native). The drawing is cropped
- * to what it draws; raster outputs take CloudConvert's image options width/height (px) and
- * pixel_density (dpi, default 150), which other outputs ignore (reported in result.warnings).
+ * to DXF and DWG (registry.ts CAD_PAIRS), by the engine of kind cad routing picks (row "inkscape-cad", native; else
+ * row "dxf", issue 47, DXF → SVG and rasters without text). The drawing is cropped to what it draws; raster outputs
+ * take CloudConvert's image options width/height (px) and pixel_density (dpi, default 150), which other outputs
+ * ignore (reported in result.warnings), as are the engine's own warnings (entities it did not draw). An engine that
+ * answers a raster as a sized SVG (`format: "svg"`, kinds/cad.ts) has it drawn by the image engine (resvg).
  */
 import { z } from "zod";
 import { CAD_PAIRS } from "../../engines/registry";
+import { TaskError, toFailure } from "../../engines/errors";
+import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
-import { eachConverted } from "../kit";
-import type { OperationHandler } from "../types";
+import { eachConverted, engineCall } from "../kit";
+import type { OperationContext, OperationHandler } from "../types";
 import { CAD_RASTER_OUTPUTS, type CadFormat } from "../../../native-protocol/cad";
 
 const px = z.coerce.number().int().min(1).max(30_000);
@@ -43,16 +47,58 @@ export const cadConvert: OperationHandler<Params> = {
     const warnings = raster ? [] : given.map((k) => `${k} applies to raster outputs only; it was ignored.`);
     const { engine, row } = useEngine(ctx, "cad", "convert");
     const out = { filename: p.filename, ext: format, contentType: CONTENT_TYPE[format] };
-    const done = await eachConverted(row, ctx, inputs, out, (input) =>
-      engine.convert({
+    const noted = new Set<string>();
+    const done = await eachConverted(row, ctx, inputs, out, async (input) => {
+      const r = await engine.convert({
         input,
         format,
         ...(raster ? { raster: { width: p.width, height: p.height, pixel_density: p.pixel_density } } : {}),
-      }),
-    );
+      });
+      if (!r.ok) return r;
+      for (const w of r.warnings ?? []) noted.add(inputs.length > 1 ? `${input.filename}: ${w}` : w);
+      if (r.format !== "svg" || format === "svg") return r;
+      // the image engine's failure as the row's answer (data, not a throw: eachConverted takes a throw for a crash)
+      try {
+        return { ...r, data: await drawSvg(ctx, r.data, format, input.filename) };
+      } catch (err) {
+        return { ok: false as const, error: toFailure(err), engineVersion: r.engineVersion };
+      }
+    });
+    warnings.push(...noted);
     return { ...done, ...(warnings.length ? { extra: { warnings } } : {}) };
   },
 };
+
+/**
+ * The raster `format` of `svg`, an SVG a CAD engine sized in pixels for it (kinds/cad.ts CadAnswer.format), drawn by
+ * the image engine at its own size (jpg at quality 92, as the native engine writes it).
+ * @throws TaskError ENGINE_UNAVAILABLE when this runtime has no image engine for svg → `format`; the image engine's
+ * failure (OVER_BUDGET over its pixels…) as it answers
+ */
+async function drawSvg(ctx: OperationContext, svg: Uint8Array, format: CadFormat, filename: string) {
+  let image;
+  try {
+    image = useEngine(ctx, "image", "convert", { input: "svg", output: format });
+  } catch (err) {
+    throw new TaskError(
+      "ENGINE_UNAVAILABLE",
+      `Drawing ${filename} as ${format} needs an SVG image engine, which this runtime lacks; use output_format svg.`,
+      { cause: err },
+    );
+  }
+  const res = await engineCall(
+    image.engine.run({
+      op: "convert",
+      input: svg,
+      inputFormat: "svg",
+      outputFormat: format as ImageFormat,
+      options: format === "jpg" ? { quality: 92 } : {},
+    }),
+    filename,
+    image.row.name,
+  );
+  return res.outputs[0].data;
+}
 
 /** The CAD rows. */
 export const CAD_HANDLERS: OperationHandler[] = [cadConvert];
