@@ -1,7 +1,8 @@
 /**
- * Issue 47, "Done when": the browser build converts a raw photo, a font, a spreadsheet and a Markdown file client-side
+ * Issue 47, "Done when": the browser build converts a raw photo, a font, a spreadsheet, a Markdown file and a DXF client-side
  * — real files written by others, each output held to a native oracle (identify and the corpus facts, fc-scan,
- * Python's zipfile reading the workbook's cells, Debian's pandoc reading the document back) — with nothing sent to the
+ * Python's zipfile reading the workbook's cells, Debian's pandoc reading the document back, ezdxf's entity counts) —
+ * with nothing sent to the
  * API (the page's requests are counted: none to /v2/, none carrying a body). The capability query says which tasks
  * cannot run in the page and why, and the hybrid run sends a docx → pdf job to the API and answers the same shape.
  */
@@ -44,7 +45,7 @@ const apiRequests = (from: number) =>
 const words = (s: string) => new Set(s.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
 
 describe("client-side, nothing uploaded", () => {
-  it("a raw photo, a font, a spreadsheet and a Markdown file convert in the page", async () => {
+  it("a raw photo, a font, a spreadsheet, a Markdown file and a DXF convert in the page", async () => {
     const from = requests.length;
 
     const raw = await runLocalIn(page, "raw/rawpy-RAW_KODAK_DC50.KDC", {
@@ -88,6 +89,16 @@ describe("client-side, nothing uploaded", () => {
       const missing = [...source].filter((w) => !got.has(w));
       expect(missing.length / source.size, `${format} misses ${missing.join(" ")}`).toBeLessThan(0.03);
     }
+
+    const dxf = await runLocalIn(page, "cad/tika-testDXF_ascii.dxf", {
+      svg: { operation: "convert", input: "in", output_format: "svg" },
+    });
+    expect(dxf.task("svg")).toMatchObject({ status: "finished", engine: "dxf" });
+    // one path per LINE and POLYLINE, one circle per CIRCLE, as ezdxf counts them (the corpus facts)
+    const types = fact("cad/tika-testDXF_ascii.dxf").modelspace_entity_types as Record<string, number>;
+    const svg = readFileSync(dxf.files.svg![0]!.path, "utf8");
+    expect(svg.match(/<path /g)?.length).toBe(types.LINE! + types.POLYLINE!);
+    expect(svg.match(/<circle /g)?.length).toBe(types.CIRCLE);
 
     expect(apiRequests(from)).toEqual([]);
   }, 300_000);
