@@ -134,8 +134,10 @@ export interface CandidateQuery {
 }
 
 /**
- * Every (handler, engine) that can run `operation` for `q`, in routing order: the configured order
- * for the operation first, then the engine table's order.
+ * Every (handler, engine) that can run `operation` for `q`, in routing order: the candidates of handlers marked
+ * `fallback` (types.ts) after all others — whatever the engine table or ENGINE_ORDER say, since a fallback keeps less of
+ * the document (issue 47: Chrome printing a workbook's HTML after LibreOffice, the table having chrome before the
+ * native rows) —, then within each group the configured order for the operation first, then the engine table's order.
  */
 export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): Candidate[] {
   const out: Candidate[] = [];
@@ -147,7 +149,9 @@ export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): C
   const preferred = q.order?.[handlers[0]?.operation ?? ""] ?? [];
   const rank = (c: Candidate) => {
     const p = preferred.indexOf(c.engine.name);
-    return (p === -1 ? preferred.length : p) * ENGINES.length + ENGINES.findIndex((e) => e.name === c.engine.name);
+    const tableRank =
+      (p === -1 ? preferred.length : p) * ENGINES.length + ENGINES.findIndex((e) => e.name === c.engine.name);
+    return (c.handler.fallback ? (preferred.length + 1) * ENGINES.length : 0) + tableRank;
   };
   return out
     .map((c, i) => ({ c, i }))
