@@ -32,6 +32,7 @@ const SHEET_STYLE =
 
 const params = z.object({});
 
+/** convert spreadsheets → pdf, png, jpg by Chrome from SheetJS's HTML: the fallback after LibreOffice (module comment). */
 export const sheetsToPage: OperationHandler<z.infer<typeof params>> = {
   operation: "convert",
   kind: "web",

@@ -119,6 +119,7 @@ export function svgPage(svg: Uint8Array, size: { width: number; height: number }
 
 const params = z.object({});
 
+/** convert svg, svgz → pdf by Chrome on a page of the drawing's size: the fallback after Inkscape (module comment). */
 export const svgToPdf: OperationHandler<z.infer<typeof params>> = {
   operation: "convert",
   kind: "web",

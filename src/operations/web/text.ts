@@ -40,6 +40,7 @@ export function textPage(text: string, title: string): string {
 
 const params = z.object({});
 
+/** convert txt → pdf, png, jpg by Chrome from a preformatted page: the fallback after LibreOffice (module comment). */
 export const textToPage: OperationHandler<z.infer<typeof params>> = {
   operation: "convert",
   kind: "web",
