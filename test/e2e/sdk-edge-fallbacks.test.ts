@@ -239,6 +239,16 @@ describe("svg, svgz → pdf by Chrome: vectors on a page of the drawing's size",
       expect(got.get(ch) ?? 0, ch).toBeGreaterThanOrEqual(n);
   });
 
+  it("a real svgz (xapian's diagram, 120.160mm × 147.910mm) is inflated and printed at its size, its text as text", async () => {
+    const path = join(__dirname, "..", "fixtures", "vector", "xapian-diagram.svgz");
+    const { task, path: pdf } = await convert(path, "pdf");
+    expect(task.engine).toBe("chrome");
+    const size = pageSize(pdf);
+    closeTo(size.width, (120.16 * 72) / 25.4);
+    closeTo(size.height, (147.91 * 72) / 25.4);
+    expect(pdfText(pdf)).toContain("Start"); // the fixture's facts: text_elements ["Start"]
+  });
+
   it("an svgz (the gradient drawing gzipped) is inflated and printed the same size", async () => {
     const path = join(dir, "gradient.svgz");
     writeFileSync(path, gzipSync(readFileSync(corpusPath("vector/inkscape-gradient.svg"))));

@@ -20,7 +20,8 @@ import { candidatesOf, handlersOf, route } from "../../src/operations/registry";
 import type { InputFile } from "../../src/operations/types";
 import { validateTaskParams } from "../../src/operations/validate";
 import { SHEETS_LAYOUT_WARNING } from "../../src/operations/web/sheets";
-import { svgSize } from "../../src/operations/web/svg";
+import { gunzipWithin, svgSize } from "../../src/operations/web/svg";
+import { gzipSync } from "node:zlib";
 import { decodeText, TEXT_LAYOUT_WARNING } from "../../src/operations/web/text";
 import { execute } from "../../src/runner/execute";
 import { testContext } from "../support/context";
@@ -228,6 +229,14 @@ describe("helpers", () => {
       height: 30,
     });
     expect(svgSize('<svg width="100%" height="100%">')).toEqual({ width: 300, height: 150 });
+  });
+  it("gunzipWithin: an svgz inflated within the budget; over it OVER_BUDGET, corrupt OPEN_FAILED; plain bytes as they are", async () => {
+    const svg = new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg">${" ".repeat(10_000)}</svg>`);
+    expect(await gunzipWithin(gzipSync(svg), 20_000)).toEqual(svg);
+    await expect(gunzipWithin(gzipSync(svg), 5_000)).rejects.toMatchObject({ code: "OVER_BUDGET" });
+    const corrupt = gzipSync(svg).slice(0, 30);
+    await expect(gunzipWithin(corrupt, 20_000)).rejects.toMatchObject({ code: "OPEN_FAILED" });
+    expect(await gunzipWithin(svg, 1)).toBe(svg);
   });
   it("decodeText: BOM, UTF-8, else windows-1252", () => {
     expect(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]))).toEqual({ text: "a", encoding: "utf-8" });
