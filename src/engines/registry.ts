@@ -43,7 +43,7 @@ import { FONTEDITOR_PAIRS } from "./fonteditor/formats";
 import { FONTEDITOR_ENGINE } from "./fonteditor/version";
 import { DEFAULT_SVG_BUDGET } from "./resvg/budget";
 import { DEFAULT_SHEETJS_BUDGET } from "./sheetjs/budget";
-import { SHEETJS_PAIRS } from "./sheetjs/formats";
+import { SHEETJS_INPUTS, SHEETJS_PAIRS } from "./sheetjs/formats";
 import { SHEETJS_ENGINE } from "./sheetjs/version";
 import { RESVG_OUTPUTS } from "./resvg/formats";
 import { DEFAULT_PANDOC_BUDGET } from "./pandoc/budget";
@@ -552,6 +552,10 @@ export const NATIVE_ONLY_IMAGE_INPUTS = [
 ].filter((f) => !READABLE_FORMATS.includes(f));
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };
+/** Spreadsheet formats the SheetJS engine (row "sheetjs") reads; it writes each of them as html (every sheet a table). */
+export { SHEETJS_INPUTS };
+/** Largest SVG in bytes an svgz may inflate to (the resvg row's budget, which the Chrome route of svgz keeps too). */
+export const SVG_MAX_BYTES = DEFAULT_SVG_BUDGET.maxBytes;
 /** Image formats convert → pdf takes (row "pdflib"'s `formatsOf.convert`; aliases jpeg and tif included, as extensions come). */
 export { IMAGE_PDF_INPUTS };
 /** Font formats the font engine (row "fonttools") reads and writes (native-protocol/font.ts). */

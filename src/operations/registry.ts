@@ -134,7 +134,11 @@ export interface CandidateQuery {
 }
 
 /**
- * Every (handler, engine) that can run `operation` for `q`, in routing order: the configured order
+ * Every (handler, engine) that can run `operation` for `q`, in routing order: with a pin, the engine of that name before
+ * those standing in for it; the candidates of handlers marked `fallback` (types.ts) and of rows offering the pair only in
+ * their `fallbackFormats` (routing.ts fallbackOnly) after all others — whatever the engine table or ENGINE_ORDER say,
+ * since a fallback keeps less of the document (issue 47: Chrome printing a workbook's HTML after LibreOffice, the table
+ * having chrome before the native rows; pandoc's epub after calibre's) —, then within each group the configured order
  * for the operation first, then the engine table's order.
  */
 export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): Candidate[] {
@@ -153,7 +157,7 @@ export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): C
   const rank = (c: Candidate) => {
     const p = preferred.indexOf(c.engine.name);
     const named = pin && c.engine.name !== pin ? 1 : 0;
-    const last = fallbackOnly(c.engine, q.input, q.output) ? 1 : 0;
+    const last = c.handler.fallback || fallbackOnly(c.engine, q.input, q.output) ? 1 : 0;
     return (
       ((named * 2 + last) * (preferred.length + 1) + (p === -1 ? preferred.length : p)) * n +
       ENGINES.findIndex((e) => e.name === c.engine.name)

@@ -147,6 +147,15 @@ export interface OperationHandler<P = Record<string, unknown>> {
    * `why` finishing "audio_bitrate …; it was ignored." Runs at creation, after `check`.
    */
   inapplicable?(params: P): { key: string; why: string }[];
+  /**
+   * A fallback route (issue 47): this handler's candidates come after every other handler's for the same task,
+   * whatever the engine table's order of their engines. For pairs where an engine placed later in the table keeps
+   * more of the document than an earlier one would (LibreOffice's and Inkscape's layouts against Chrome printing an
+   * HTML rendering of the same file), so the better engine runs when it can and this one only when it cannot (not
+   * deployed, over its budget, or it hands the task off: routing.ts HAND_OFF_CODES). Reordering the engine table
+   * instead would move the engine for every other operation too.
+   */
+  fallback?: boolean;
   /** Runs the operation. Throws TaskError (engines/errors.ts) for every failure. */
   run(inputs: InputFile[], params: P & CommonParams, ctx: OperationContext): Promise<OperationOutput>;
 }

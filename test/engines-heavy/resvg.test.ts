@@ -278,9 +278,11 @@ describe("svgz (issue 47): the fixtures inflated and drawn at the edge as their 
       expect(names[0]).toBe("resvg");
       expect(names).toContain("inkscape");
     }
-    // vector outputs stay Inkscape's: resvg draws pixels only
+    // vector outputs stay Inkscape's: resvg draws pixels only; Chrome prints svgz → pdf only as the fallback after
+    // Inkscape (issue 47, operations/web/svg.ts)
     expect(candidatesOf(handlersOf("convert")!, { input: "svgz", output: "pdf" }).map((c) => c.engine.name)).toEqual([
       "inkscape",
+      "chrome",
     ]);
   });
 

@@ -27,22 +27,25 @@ export function markdownPage(md: string, title: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${esc}</title><style>${MARKDOWN_STYLE}</style></head><body>${body}</body></html>`;
 }
 
+/** The encoding a byte-order mark at the start of `bytes` declares (UTF-8, UTF-16LE/BE), or null without one. */
+export function bomEncoding(bytes: Uint8Array): "utf-8" | "utf-16le" | "utf-16be" | null {
+  const [a, b, c] = bytes;
+  return a === 0xff && b === 0xfe
+    ? "utf-16le"
+    : a === 0xfe && b === 0xff
+      ? "utf-16be"
+      : a === 0xef && b === 0xbb && c === 0xbf
+        ? "utf-8"
+        : null;
+}
+
 /**
  * HTML bytes as text, in the encoding the document declares (WHATWG encoding sniffing, in short):
  * a byte-order mark first (UTF-8, UTF-16LE/BE), then a `<meta charset>` or http-equiv
  * Content-Type in the first 1024 bytes, else UTF-8. An unknown label falls back to UTF-8.
  */
 export function decodeHtml(bytes: Uint8Array): string {
-  const [a, b, c] = bytes;
-  const bom =
-    a === 0xff && b === 0xfe
-      ? "utf-16le"
-      : a === 0xfe && b === 0xff
-        ? "utf-16be"
-        : a === 0xef && b === 0xbb && c === 0xbf
-          ? "utf-8"
-          : null;
-  let label = bom;
+  let label: string | null = bomEncoding(bytes);
   if (!label) {
     const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
     label = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1]?.toLowerCase() ?? "utf-8";
