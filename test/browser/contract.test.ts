@@ -66,6 +66,9 @@ describe("engine contract (browser)", () => {
       "image engine contract (browser): imagemagick",
       "media engine contract (browser): ffmpeg",
       "metadata engine contract (browser): exiftool",
+      "office engine contract (browser): sheetjs",
+      "office engine contract (browser): pandoc-wasm",
+      "CAD engine contract (browser): dxf",
     ]) {
       expect(
         results.some((r) => r.title.startsWith(kind)),

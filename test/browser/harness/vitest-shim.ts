@@ -1,6 +1,6 @@
 /**
- * The part of vitest's API the engine contract cases use (describe, describe.each, it, expect with
- * toBe/toEqual/toMatchObject/toMatch/toContain/toThrow and `.not`), for running those cases in a
+ * The part of vitest's API the engine contract cases use (describe, describe.each, it, it.each, expect with
+ * toBe/toEqual/toMatchObject/toMatch/toContain/toThrow/toBeGreaterThan/toHaveLength and `.not`), for running those cases in a
  * browser page (test/browser/contract.test.ts). Equality is chai's deep equality; cases are
  * collected, then run in order by `runAll`.
  */
@@ -30,6 +30,18 @@ describe.each =
 export function it(title: string, fn: () => unknown): void {
   cases.push({ title: [...prefix, title].join(" > "), fn });
 }
+/** it.each(rows)(title, fn): one case a row, `%s` in the title replaced by the row's values in turn. */
+it.each =
+  <T extends readonly unknown[]>(rows: readonly T[]) =>
+  (title: string, fn: (...row: T) => unknown) => {
+    for (const row of rows) {
+      let i = 0;
+      it(
+        title.replace(/%s/g, () => String(row[i++])),
+        () => fn(...row),
+      );
+    }
+  };
 
 function subset(actual: unknown, expected: unknown, path: string): void {
   if (
@@ -68,6 +80,10 @@ function matchers(actual: unknown, negate: boolean, message?: string) {
         () => chaiExpect(String(actual), message).to.match(typeof re === "string" ? new RegExp(re) : re),
         `to match ${String(re)}`,
       ),
+    toBeGreaterThan: (v: number) =>
+      check(() => chaiExpect(actual as number, message).to.be.greaterThan(v), `to be greater than ${v}`),
+    toHaveLength: (n: number) =>
+      check(() => chaiExpect(actual as unknown[], message).to.have.lengthOf(n), `to have length ${n}`),
     toContain: (v: unknown) =>
       check(() => chaiExpect(actual as string | unknown[], message).to.include(v), "to contain"),
     toThrow: (re?: RegExp | string) =>
