@@ -64,8 +64,11 @@ interface InfoAnswer {
  * server adds; a method may add more). Bytes may be a LocalFile where the engine takes files (issue 35).
  */
 export interface NativeKindAnswers {
-  pdf: { [M in "merge" | "extract" | "rotate" | "decrypt" | "pdfa" | "pdfx"]: { data: Uint8Array } } & {
-    split: { parts: Uint8Array[] };
+  pdf: { [M in "merge" | "pdfa" | "pdfx"]: { data: Uint8Array } } & {
+    // issue 49: the page operations answer files as LocalFiles (streamed back on a framed call)
+    [M in "extract" | "rotate" | "decrypt"]: { data: Uint8Array | LocalFile };
+  } & {
+    split: { parts: (Uint8Array | LocalFile)[] };
     optimize: { data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean };
   };
   office: {

@@ -4,9 +4,21 @@
  * shapes and page notation as the in-Worker pdf-lib engine (src/engines/kinds/pdf.ts), so routing
  * can hand a task from one to the other.
  */
-import { readdir } from "node:fs/promises";
-import type { PdfInput } from "../../native-protocol/pdf.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { open as openFile, readdir } from "node:fs/promises";
+import { LocalFile } from "../../native-protocol/frame.ts";
+import type { PdfInput, PdfStreamableInput } from "../../native-protocol/pdf.ts";
+import {
+  NativeError,
+  check,
+  get,
+  localFile,
+  place,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 
 /** Maps a qpdf failure (exit 2) to a code. Exit 3 means warnings only: a success. */
 function qpdfFailure(text: string, filename: string): NativeError {
@@ -22,11 +34,16 @@ async function qpdf(call: NativeCall, args: string[], filename: string): Promise
   return r.stdout;
 }
 
-const pw = (i: PdfInput) => [`--password=${i.password ?? ""}`];
+const pw = (i: PdfStreamableInput) => [`--password=${i.password ?? ""}`];
 
-/** Writes the input and returns its page count. */
-async function open(call: NativeCall, input: PdfInput, name = "in.pdf"): Promise<number> {
-  await put(call, name, input.data);
+/**
+ * Places the input in the call's folder (its bytes written, or the file a framed call already wrote there moved:
+ * issue 49) and returns its page count.
+ */
+async function open(call: NativeCall, input: PdfStreamableInput, name = "in.pdf"): Promise<number> {
+  if (!(input.data instanceof Uint8Array) && !(input.data instanceof LocalFile))
+    throw new NativeError("UNSUPPORTED", `${input.filename} reached the native engine as neither bytes nor a file.`);
+  await place(call, name, input.data);
   return Number((await qpdf(call, [...pw(input), "--show-npages", name], input.filename)).trim());
 }
 
@@ -51,26 +68,43 @@ export function qpdfRange(spec: string, count: number): string {
     .join(",");
 }
 
-async function split(req: { input: PdfInput }, call: NativeCall) {
+/** The first `n` bytes of an input, from its bytes or its file. */
+async function head(data: PdfStreamableInput["data"], n: number): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data.subarray(0, n);
+  if (!(data instanceof LocalFile)) return new Uint8Array();
+  const f = await openFile(data.path);
+  try {
+    const buf = new Uint8Array(n);
+    const { bytesRead } = await f.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await f.close();
+  }
+}
+
+// Every page operation answers its files as LocalFiles: the server streams them from disk on a framed call (the
+// Worker sent a large input as a stream) and reads them into the answer's bytes on the buffered wire.
+
+async function split(req: { input: PdfStreamableInput }, call: NativeCall) {
   await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "--split-pages", "in.pdf", "part-%d.pdf"], req.input.filename);
   const names = (await readdir(call.work))
     .filter((n) => /^part-\d+\.pdf$/.test(n))
     .sort((a, b) => Number(a.slice(5, -4)) - Number(b.slice(5, -4)));
-  return { parts: await Promise.all(names.map((n) => get(call, n))) };
+  return { parts: await Promise.all(names.map((n) => localFile(call, n))) };
 }
 
-async function extract(req: { input: PdfInput; pages: string }, call: NativeCall) {
+async function extract(req: { input: PdfStreamableInput; pages: string }, call: NativeCall) {
   const count = await open(call, req.input);
   await qpdf(
     call,
     [...pw(req.input), "--decrypt", "in.pdf", "--pages", ".", qpdfRange(req.pages, count), "--", "out.pdf"],
     req.input.filename,
   );
-  return { data: await get(call, "out.pdf") };
+  return { data: await localFile(call, "out.pdf") };
 }
 
-async function rotate(req: { input: PdfInput; rotation: number; pages?: string }, call: NativeCall) {
+async function rotate(req: { input: PdfStreamableInput; rotation: number; pages?: string }, call: NativeCall) {
   const count = await open(call, req.input);
   const range = req.pages ? qpdfRange(req.pages, count) : `1-${count}`;
   await qpdf(
@@ -78,13 +112,13 @@ async function rotate(req: { input: PdfInput; rotation: number; pages?: string }
     [...pw(req.input), "--decrypt", `--rotate=+${req.rotation}:${range}`, "in.pdf", "out.pdf"],
     req.input.filename,
   );
-  return { data: await get(call, "out.pdf") };
+  return { data: await localFile(call, "out.pdf") };
 }
 
 async function merge(req: { inputs: PdfInput[]; filename: string }, call: NativeCall) {
   const args: string[] = [];
   for (const [i, input] of req.inputs.entries()) {
-    if (new TextDecoder().decode(input.data.subarray(0, 1024)).indexOf("%PDF-") < 0) {
+    if (new TextDecoder().decode(await head(input.data, 1024)).indexOf("%PDF-") < 0) {
       throw new NativeError("UNSUPPORTED", `${input.filename} is not a PDF; the native merge takes PDFs only.`);
     }
     await open(call, input, `in-${i}.pdf`);
@@ -94,16 +128,21 @@ async function merge(req: { inputs: PdfInput[]; filename: string }, call: Native
   return { data: await get(call, "out.pdf") };
 }
 
-async function decrypt(req: { input: PdfInput }, call: NativeCall) {
+async function decrypt(req: { input: PdfStreamableInput }, call: NativeCall) {
   await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "out.pdf"], req.input.filename);
-  return { data: await get(call, "out.pdf") };
+  return { data: await localFile(call, "out.pdf") };
 }
 
-/** The qpdf engine (kind pdf: merge, split, extract, rotate, decrypt). */
+/**
+ * The qpdf engine (kind pdf: merge, split, extract, rotate, decrypt). It takes files (issue 49): a framed call's input
+ * reaches it as a LocalFile in the call's folder, and its outputs go back as files, so a 1 GB PDF is never held in
+ * memory.
+ */
 export const qpdfEngine = {
   kind: "pdf",
   methods: { merge, split, extract, rotate, decrypt },
+  files: true,
 } satisfies NativeEngineDef<"pdf">;
 
 export default qpdfEngine;

@@ -296,7 +296,9 @@ export const ENGINES = [
   {
     ...nativeRow("qpdf"),
     offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/decrypt"] },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: split, extract, rotate and decrypt stream inputs over 64 MiB (a 1 GB scan) to qpdf's folder and their
+    // outputs back; merge takes bytes
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: [],
   },
   {

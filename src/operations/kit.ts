@@ -82,6 +82,15 @@ export async function readInput(
 }
 
 /**
+ * An engine's answer as bytes: itself, or a stream (a native page operation's answer, issue 49) read whole. For
+ * callers that hand an engine bytes (never a stream), whose answers are therefore bytes or small streams.
+ */
+export async function heldBytes(data: Uint8Array | StreamedBytes): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data;
+  return new Uint8Array(await new Response(data.stream).arrayBuffer());
+}
+
+/**
  * An input for an engine that takes streamed inputs (registry.ts row `budget.streamOver`: the native
  * media row, issue 35): its bytes up to the stream threshold — the row's `streamOver`, or the
  * deployment's `nativeStreamBytes` (NATIVE_STREAM_BYTES) when lower — and above it a stream of exactly

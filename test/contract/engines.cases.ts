@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { EngineKinds } from "../../src/engines/kinds";
-import type { PdfEngine } from "../../src/engines/kinds/pdf";
+import type { PdfData, PdfEngine } from "../../src/engines/kinds/pdf";
 import { ALL_PERMISSIONS } from "../support/pdf-permissions";
 import { ENGINES, type EngineInstances, type EngineRow } from "../../src/engines/registry";
 
@@ -137,7 +137,9 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
   const pdfEngines = namesOf(all, "pdf");
   // the PDF engine that judges others' output by rendering it
   const renderer = () => pdfEngines.map((n) => get<"pdf">(all, n)).find((e) => e.rasterize)!;
-  const pagesOf = async (pdf: Uint8Array, password?: string) => {
+  // a page operation may answer a stream (the native qpdf's, issue 49): read whole here
+  const pagesOf = async (answer: PdfData, password?: string) => {
+    const pdf = answer instanceof Uint8Array ? answer : new Uint8Array(await new Response(answer.stream).arrayBuffer());
     const r = await renderer().rasterize!({ input: pdf, filename: "out.pdf", density: 72, password });
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.pages.map((p) => [p.width, p.height]);

@@ -77,6 +77,8 @@ describe("OCR text layer", () => {
     for (const rotation of [90, 180]) {
       const rotated = await engine.rotate!({ input: await pdfInput(SCAN), rotation });
       if (!rotated.ok) throw new Error(rotated.error.message);
+      // pdf-lib answers bytes (only the native qpdf streams, issue 49)
+      if (!(rotated.data instanceof Uint8Array)) throw new Error("pdf-lib answered a stream");
       const info = await engine.pageInfo!({ input: { data: rotated.data, filename: "r.pdf" } });
       if (!info.ok) throw new Error(info.error.message);
       const { width, height } = info.pages[0]!;

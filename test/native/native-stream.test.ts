@@ -283,3 +283,70 @@ describe("a streamed ffmpeg convert", () => {
     expect(probe(await saved(next.out.files[0]!, "mkv")).codecs).toEqual(probe(corpusPath(rel)).codecs);
   });
 });
+
+describe("streamed qpdf page operations (issue 49)", () => {
+  const rel = "pdf/pdfjs-tracemonkey.pdf";
+  const text = (path: string, page?: number) =>
+    execFileSync("pdftotext", [...(page ? ["-f", String(page), "-l", String(page)] : []), path, "-"], {
+      encoding: "utf8",
+    });
+  const pages = (path: string) =>
+    Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [path], { encoding: "utf8" }))![1]);
+
+  it("split: every page a part, as pdfinfo and pdftotext read the source; input and large parts went framed", async () => {
+    const input = corpusInput(rel);
+    expect(input.size).toBeGreaterThan(OVER);
+    // pinned: the streaming context holds pdf-lib too, which routing prefers within its budget
+    const r = await execute("pdf/split-pages", { engine: "qpdf" }, [input], streaming());
+    expect(r.engine.name).toBe("qpdf");
+    const source = corpusPath(rel);
+    expect(r.out.files).toHaveLength(pages(source));
+    // parts up to the threshold come back as bytes, from the first larger one on as streams (client.ts)
+    const streamed = r.out.files.filter((f) => isStreamed(f.data));
+    const sizes = r.out.files.map((f) =>
+      f.data instanceof Uint8Array ? f.data.byteLength : (f.data as StreamedBytes).length,
+    );
+    expect(sizes.some((n) => n > OVER)).toBe(true);
+    expect(streamed.length).toBeGreaterThan(0);
+    for (const [i, f] of r.out.files.entries()) {
+      const path = await saved(f, "pdf");
+      expect(pages(path)).toBe(1);
+      expect(text(path).replace(/\s+/g, " ").trim()).toBe(
+        text(source, i + 1)
+          .replace(/\s+/g, " ")
+          .trim(),
+      );
+    }
+  });
+
+  it("extract, rotate and decrypt take the streamed input too", async () => {
+    const source = corpusPath(rel);
+    const extracted = await execute(
+      "pdf/extract-pages",
+      { pages: "2-3", engine: "qpdf" },
+      [corpusInput(rel)],
+      streaming(),
+    );
+    expect(extracted.engine.name).toBe("qpdf");
+    const ex = await saved(extracted.out.files[0]!, "pdf");
+    expect(pages(ex)).toBe(2);
+    expect(text(ex, 1)).toBe(text(source, 2));
+    const rotated = await execute(
+      "pdf/rotate-pages",
+      { rotation: 90, engine: "qpdf" },
+      [corpusInput(rel)],
+      streaming(),
+    );
+    expect(isStreamed(rotated.out.files[0]!.data)).toBe(true);
+    const rot = await saved(rotated.out.files[0]!, "pdf");
+    expect(execFileSync("pdfinfo", ["-l", "14", rot], { encoding: "utf8" }).match(/rot:\s+90/g)).toHaveLength(14);
+    // the corpus's encrypted speech (41 pages, R3, empty user password; facts.json), over the threshold
+    const enc = "pdf-encrypted/tika-testPDF_protected.pdf";
+    const decrypted = await execute("pdf/decrypt", { engine: "qpdf" }, [corpusInput(enc)], streaming());
+    expect(decrypted.engine.name).toBe("qpdf");
+    expect(isStreamed(decrypted.out.files[0]!.data)).toBe(true);
+    const dec = await saved(decrypted.out.files[0]!, "pdf");
+    expect(execFileSync("qpdf", ["--show-encryption", dec], { encoding: "utf8" })).toMatch(/File is not encrypted/);
+    expect(pages(dec)).toBe(pages(corpusPath(enc)));
+  });
+});

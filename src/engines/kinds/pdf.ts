@@ -12,7 +12,8 @@
 import type { EngineResult } from "../errors";
 import type { WatermarkOptions } from "../../../native-protocol/image";
 import type { PageRange } from "./pdf-pages";
-import type { PdfInput } from "../../../native-protocol/pdf";
+import type { PdfInput, PdfStreamableInput } from "../../../native-protocol/pdf";
+import type { StreamedBytes } from "../../../native-protocol/frame";
 
 /**
  * What page operations report they could not keep of their inputs' document structure (issue 16):
@@ -27,7 +28,16 @@ export function addDropped(into: DroppedStructure, more: DroppedStructure | unde
 }
 
 /** One input document (native-protocol/pdf.ts: the native engine takes the same shape). */
-export type { PdfInput };
+export type { PdfInput, PdfStreamableInput };
+
+/**
+ * A page operation's document (issue 49): bytes, or from the native qpdf, when its input was streamed, a stream of
+ * its answer's file (client.ts: parts over the stream threshold come back as StreamedBytes).
+ */
+export type PdfData = Uint8Array | StreamedBytes;
+
+/** The answer of a page operation that streams (extract, rotate, decrypt). */
+export type PdfPagesOut = EngineResult<{ data: PdfData; dropped?: DroppedStructure }>;
 
 /** Permission flags of an encrypted PDF (ISO 32000-2 §7.6.4.2 Table 22, as pdf-lib and qpdf name them). */
 export interface PdfPermissions {
@@ -109,11 +119,11 @@ export interface PdfOps {
   /** One PDF of every input's pages in order; JPEG and PNG inputs (sniffed) become one page each. Document info of the first PDF is kept. */
   merge(req: { inputs: PdfInput[]; filename: string }): Promise<PdfOut>;
   /** One PDF per page, each with the document info and its page's structure; `dropped` sums the parts. */
-  split(req: { input: PdfInput }): Promise<EngineResult<{ parts: Uint8Array[]; dropped?: DroppedStructure }>>;
+  split(req: { input: PdfStreamableInput }): Promise<EngineResult<{ parts: PdfData[]; dropped?: DroppedStructure }>>;
   /** A PDF of the pages of `pages`, in the order given. INVALID_PAGES for a page that does not exist. */
-  extract(req: { input: PdfInput; pages: string }): Promise<PdfOut>;
+  extract(req: { input: PdfStreamableInput; pages: string }): Promise<PdfPagesOut>;
   /** Turns the pages of `pages` (all when absent) clockwise by `rotation` degrees (0, 90, 180, 270) relative to their /Rotate. */
-  rotate(req: { input: PdfInput; rotation: number; pages?: string }): Promise<PdfOut>;
+  rotate(req: { input: PdfStreamableInput; rotation: number; pages?: string }): Promise<PdfPagesOut>;
   /** AES-256 encryption (ISO 32000-2 revision 6). */
   encrypt(req: {
     input: PdfInput;
@@ -122,7 +132,7 @@ export interface PdfOps {
     permissions: PdfPermissions;
   }): Promise<PdfOut>;
   /** Removes the encryption (the input's `password` opens it). */
-  decrypt(req: { input: PdfInput }): Promise<PdfOut>;
+  decrypt(req: { input: PdfStreamableInput }): Promise<PdfPagesOut>;
   /** Draws a text and/or image (JPEG/PNG bytes) watermark. */
   watermark(req: {
     input: PdfInput;

@@ -35,8 +35,12 @@ type RequestOfKind<K extends NativeKind, M extends NativeKindMethod<K>> = M exte
     : false
   : false;
 
-/** A native answer as the Worker reads it: a file the server streams from disk (LocalFile) arrives as a stream. */
-type AsRead<T> = { [P in keyof T]: Exclude<T[P], LocalFile> | (LocalFile extends T[P] ? StreamedBytes : never) };
+/** A native answer's value as the Worker reads it: a file the server streams from disk (LocalFile) arrives as a stream; arrays of them too. */
+type Read<V> = V extends readonly (infer E)[]
+  ? Read<E>[]
+  : Exclude<V, LocalFile> | (LocalFile extends V ? StreamedBytes : never);
+/** A native answer as the Worker reads it ({@link Read} of each field). */
+type AsRead<T> = { [P in keyof T]: Read<T[P]> };
 
 /** The fields of a successful answer of the Worker's kind `K` to method `M`. */
 type KindAnswer<K extends NativeKind, M> = M extends keyof EngineKinds[K]

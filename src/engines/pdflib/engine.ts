@@ -7,7 +7,7 @@
 import { TaskError, toFailure } from "../errors";
 import type { EngineResult } from "../errors";
 import { resolvePages } from "../kinds/pdf-pages";
-import type { PdfEngine, PdfInput } from "../kinds/pdf";
+import type { PdfEngine, PdfInput, PdfStreamableInput } from "../kinds/pdf";
 import { mergeDocs } from "./merge";
 import { openPdf } from "./open";
 import { copyToNew, rotateDoc } from "./pages";
@@ -31,6 +31,16 @@ async function answer<T extends object>(fn: () => Promise<T>): Promise<EngineRes
 const open = (input: PdfInput) => openPdf(input.data, { filename: input.filename, password: input.password });
 
 /**
+ * `input` as bytes: pdf-lib holds a document whole, so a streamed input (issue 49: only the native qpdf takes those;
+ * routing sends pdf-lib bytes within its budget) is UNSUPPORTED, which hands the task on.
+ * @throws TaskError UNSUPPORTED
+ */
+function held(input: PdfStreamableInput): PdfInput {
+  if (input.data instanceof Uint8Array) return { ...input, data: input.data };
+  throw new TaskError("UNSUPPORTED", `pdf-lib takes ${input.filename} as bytes, not as a stream.`);
+}
+
+/**
  * Creates the pdf-lib engine (stateless; nothing loaded up front). `fonts` is where this platform
  * gets the watermark script faces (engines/text/faces.ts), loaded only when a watermark's text
  * needs them; without it watermark text is limited to WinAnsi (the standard PDF fonts).
@@ -44,7 +54,7 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
       }),
     split: (req) =>
       answer(async () => {
-        const src = new SourceIndex(await open(req.input));
+        const src = new SourceIndex(await open(held(req.input)));
         const parts: Uint8Array[] = [];
         const dropped: DroppedStructure = {};
         for (let page = 1; page <= src.pageRefs.length; page++) {
@@ -56,14 +66,14 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
       }),
     extract: (req) =>
       answer(async () => {
-        const src = new SourceIndex(await open(req.input));
+        const src = new SourceIndex(await open(held(req.input)));
         const pages = resolvePages(req.pages, src.pageRefs.length, req.input.filename);
         const { doc, dropped } = await copyToNew(src, pages);
         return { data: await savePdf(doc, req.input.filename), dropped };
       }),
     rotate: (req) =>
       answer(async () => {
-        const doc = await open(req.input);
+        const doc = await open(held(req.input));
         rotateDoc(doc, req.rotation, req.pages, req.input.filename);
         return { data: await savePdf(doc, req.input.filename) };
       }),
@@ -87,7 +97,7 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
         return { data: await savePdf(doc, req.input.filename) };
       }),
     // pdf-lib decrypts every object on load; saving writes them without an /Encrypt dictionary.
-    decrypt: (req) => answer(async () => ({ data: await savePdf(await open(req.input), req.input.filename) })),
+    decrypt: (req) => answer(async () => ({ data: await savePdf(await open(held(req.input)), req.input.filename) })),
     watermark: (req) =>
       answer(async () => {
         const doc = await open(req.input);

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { useEngine } from "../../engines/use";
-import { engineCall, formatOf, readInput } from "../kit";
+import { engineCall, formatOf, heldBytes, readInput } from "../kit";
 import type { OperationHandler } from "../types";
 import { METADATA_READ_FORMATS } from "./formats";
 import { looksLikePdf } from "../../engines/sniff";
@@ -29,7 +29,9 @@ async function decrypted(
   ctx: OperationContext,
 ): Promise<Uint8Array> {
   const { engine, row } = useEngine(ctx, "pdf", "pdf/decrypt");
-  return (await engineCall(engine.decrypt?.({ input: { data, filename, password } }), filename, row.name)).data;
+  return heldBytes(
+    (await engineCall(engine.decrypt?.({ input: { data, filename, password } }), filename, row.name)).data,
+  );
 }
 
 /** metadata: `password` for an encrypted PDF (input_format is common; `filename` is not offered). */

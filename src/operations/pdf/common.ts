@@ -6,10 +6,20 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { checkPages } from "../../engines/kinds/pdf-pages";
-import { addDropped, type DroppedStructure, type PdfEngine, type PdfInput, type PdfOut } from "../../engines/kinds/pdf";
+import {
+  addDropped,
+  type DroppedStructure,
+  type PdfData,
+  type PdfEngine,
+  type PdfInput,
+  type PdfOut,
+  type PdfPagesOut,
+  type PdfStreamableInput,
+} from "../../engines/kinds/pdf";
+import type { EngineRow } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, outputName, readInput, readInputOrStream, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 
 /** `pages` parameter: a page list (engines/kinds/pdf-pages.ts); length-capped so parsing stays cheap. */
@@ -34,7 +44,7 @@ export function checkPagesParam(params: { pages?: string }): string[] {
 }
 
 /** An OutputFile for PDF bytes. */
-export function pdfFile(filename: string, data: Uint8Array): OutputFile {
+export function pdfFile(filename: string, data: PdfData): OutputFile {
   return { filename, data, contentType: "application/pdf" };
 }
 
@@ -66,16 +76,43 @@ export const PDF_TO_PDF: Pick<OperationHandler, "kind" | "formats" | "credits" |
 
 /**
  * Runs one PDF engine method per input document (one output each, named like its input) with the
- * routed PDF engine. `call` returns undefined when the engine lacks the method (UNSUPPORTED, so
- * routing passes the task on).
+ * routed PDF engine, handing it each input's bytes. `call` returns undefined when the engine lacks the method
+ * (UNSUPPORTED, so routing passes the task on).
  */
-export async function perDocument(
+export function perDocument(
   operation: string,
   inputs: InputFile[],
   p: { filename?: string; input_format?: string },
   ctx: OperationContext,
   call: (engine: PdfEngine, input: PdfInput) => Promise<PdfOut> | undefined,
   password?: string,
+): Promise<OperationOutput> {
+  return eachDocument(operation, inputs, p, ctx, call, password, async (file, row) => readInput(file, ctx, row));
+}
+
+/**
+ * {@link perDocument} for the page operations that stream (issue 49: extract, rotate, decrypt): a row that takes
+ * streams (the native qpdf, `budget.streamOver`) gets a large input as a stream and may answer a stream; others bytes.
+ */
+export function perDocumentStreamed(
+  operation: string,
+  inputs: InputFile[],
+  p: { filename?: string; input_format?: string },
+  ctx: OperationContext,
+  call: (engine: PdfEngine, input: PdfStreamableInput) => Promise<PdfPagesOut> | undefined,
+  password?: string,
+): Promise<OperationOutput> {
+  return eachDocument(operation, inputs, p, ctx, call, password, (file, row) => readInputOrStream(file, ctx, row));
+}
+
+async function eachDocument<I extends PdfStreamableInput>(
+  operation: string,
+  inputs: InputFile[],
+  p: { filename?: string; input_format?: string },
+  ctx: OperationContext,
+  call: (engine: PdfEngine, input: I) => Promise<PdfOut | PdfPagesOut> | undefined,
+  password: string | undefined,
+  read: (file: InputFile, row: EngineRow) => Promise<I["data"]>,
 ): Promise<OperationOutput> {
   requirePdfInputs(inputs, operation, p.input_format);
   const { engine, row } = useEngine(ctx, "pdf", operation);
@@ -84,7 +121,7 @@ export async function perDocument(
   let version = row.version;
   for (const [i, file] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    const input: PdfInput = { data: await readInput(file, ctx, row), filename: file.filename, password };
+    const input = { data: await read(file, row), filename: file.filename, password } as I;
     const r = await engineCall(call(engine, input), "", row.name);
     version = r.engineVersion;
     addDropped(dropped, r.dropped);

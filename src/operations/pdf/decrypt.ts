@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { OperationHandler } from "../types";
-import { perDocument, PDF_TO_PDF } from "./common";
+import { perDocumentStreamed, PDF_TO_PDF } from "./common";
 
 const params = z.object({ password: z.string().max(127).optional() });
 
@@ -14,5 +14,5 @@ export const decryptPdf: OperationHandler<z.infer<typeof params>> = {
   ...PDF_TO_PDF,
   params,
   run: (inputs, p, ctx) =>
-    perDocument("pdf/decrypt", inputs, p, ctx, (engine, input) => engine.decrypt?.({ input }), p.password),
+    perDocumentStreamed("pdf/decrypt", inputs, p, ctx, (engine, input) => engine.decrypt?.({ input }), p.password),
 };

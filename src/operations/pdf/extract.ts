@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { checkPages } from "../../engines/kinds/pdf-pages";
 import type { OperationHandler } from "../types";
-import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
+import { passwordParam, perDocumentStreamed, PDF_TO_PDF } from "./common";
 
 const params = z.object({
   pages: z
@@ -21,7 +21,7 @@ export const extractPages: OperationHandler<z.infer<typeof params>> = {
   params,
   check: (p) => checkPages(p.pages),
   run: (inputs, p, ctx) =>
-    perDocument(
+    perDocumentStreamed(
       "pdf/extract-pages",
       inputs,
       p,

@@ -29,7 +29,7 @@ import { resolvePageSet } from "../../engines/kinds/pdf-pages";
 import type { PdfPageInfo, TextLayerWord } from "../../engines/kinds/pdf";
 import { hasEngine, useEngine, type EngineAccess, type UsedEngine } from "../../engines/use";
 import { enginesFor, HAND_OFF_CODES } from "../../engines/routing";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { boolParam, checkPagesParam, pagesParam, passwordParam, pdfFile, requirePdfInputs } from "./common";
 import { checkLanguages, languageParam, languagesOf } from "./ocr-languages";
@@ -178,7 +178,7 @@ async function orientPages(
       rotation: turn,
       pages: pages.join(","),
     });
-    data = (await engineCall(rotate, input.filename, pdf.row.name)).data;
+    data = await heldBytes((await engineCall(rotate, input.filename, pdf.row.name)).data);
   }
   return data;
 }

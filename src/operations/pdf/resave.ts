@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { addDropped, type DroppedStructure } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import {
   boolParam,
@@ -54,7 +54,7 @@ export const pdfResave: OperationHandler<z.infer<typeof params>> = {
         pagesEngine.row.name,
       );
       addDropped(dropped, saved.dropped);
-      let out = saved.data;
+      let out = await heldBytes(saved.data);
       ran = { name: pagesEngine.row.name, version: saved.engineVersion };
       if (p.pdf_a) {
         throwIfAborted(ctx.signal);

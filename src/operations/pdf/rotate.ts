@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { OperationHandler } from "../types";
-import { checkPagesParam, pagesParam, passwordParam, perDocument, PDF_TO_PDF } from "./common";
+import { checkPagesParam, pagesParam, passwordParam, perDocumentStreamed, PDF_TO_PDF } from "./common";
 
 /** "+90" | "-90" | "180" | "90" | "270" (or a number) → clockwise quarter turns as degrees 0..270. */
 export function parseRotation(value: string | number): number | null {
@@ -36,7 +36,7 @@ export const rotatePages: OperationHandler<z.infer<typeof params>> = {
   params,
   check: checkPagesParam,
   run: (inputs, p, ctx) =>
-    perDocument(
+    perDocumentStreamed(
       "pdf/rotate-pages",
       inputs,
       p,

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { addDropped, type DroppedStructure } from "../../engines/kinds/pdf";
 import { droppedExtra, passwordParam, pdfFile, requirePdfInputs, PDF_TO_PDF } from "./common";
@@ -26,7 +26,8 @@ export const splitPages: OperationHandler<z.infer<typeof params>> = {
     let version = row.version;
     for (const file of inputs) {
       throwIfAborted(ctx.signal);
-      const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
+      // the native qpdf takes a large input as a stream and answers its parts as streams (issue 49)
+      const input = { data: await readInputOrStream(file, ctx, row), filename: file.filename, password: p.password };
       const r = await engineCall(engine.split?.({ input }), "", row.name);
       version = r.engineVersion;
       addDropped(dropped, r.dropped);
