@@ -133,8 +133,10 @@ function framedInit(f: Framed): RequestInit {
 }
 
 /**
- * Reads a framed answer: parts up to `streamOver` bytes as bytes, until the first larger one; that part and every
- * later one as a StreamedBytes, to be read in order (each waits for the one before it). When the first streamed
+ * Reads a framed answer: parts as bytes while they add up to at most `streamOver` bytes, from the first that would
+ * take them past it on as StreamedBytes, to be read in order (each waits for the one before it); so the Worker holds
+ * at most `streamOver` bytes of an answer, however many parts it has (issue 49: a 200 MB PDF split into ten 20 MB
+ * pages was held whole when only a part over the threshold streamed). When the first streamed
  * part is the last (one output file: the usual answer) and nothing past the header has been read (a byte stream,
  * read BYOB) in workerd, it is the rest of the response body itself: piped on by its reader (R2) without its chunks
  * passing through JavaScript, whose garbage would otherwise grow with the file (issue 35's slow test).
@@ -143,13 +145,14 @@ async function readFramedAnswer(body: ReadableStream<Uint8Array>, streamOver: nu
   const r = new FrameReader(body);
   const { value, sizes } = await r.header();
   const parts: (Uint8Array | StreamedBytes)[] = [];
+  let held = 0;
   for (const [i, size] of sizes.entries()) {
     const streaming = parts.some((p) => !(p instanceof Uint8Array));
+    const fits = held + size <= streamOver;
     // workerd only (FixedLengthStream: its R2 puts pipe a body natively); Node reads the part as a stream of its own
-    const rest =
-      !streaming && size > streamOver && i === sizes.length - 1 && fixedLengthStream() ? r.detach() : undefined;
+    const rest = !streaming && !fits && i === sizes.length - 1 && fixedLengthStream() ? r.detach() : undefined;
     if (rest) parts.push({ stream: rest, length: size });
-    else if (!streaming && size <= streamOver) parts.push(await r.read(size));
+    else if (!streaming && fits) (parts.push(await r.read(size)), (held += size));
     else parts.push({ stream: r.stream(size), length: size });
   }
   if (parts.every((p) => p instanceof Uint8Array)) await r.end();
