@@ -1,7 +1,7 @@
 /**
  * The archive formats the native engine reads and writes (issue 34), for those 7-Zip in WebAssembly does
  * not decode, as the Worker's archive kind (src/engines/kinds/archive.ts) sends them and the native
- * engine's archive row (container/engines/archive.ts) runs them. Imports nothing.
+ * engine's archive row (container/engines/archive.ts) runs them.
  *
  * - single-file compressors, which answer their one member: lz (lzip), lzo (lzop), rz (rzip);
  * - tars under lzop or lzip: tar.lzo, tzo, tar.lz (the compressor, then the tar read by Debian's 7-Zip; a
@@ -12,7 +12,16 @@
  * file at hand (patool's test data, written by WinACE 2) lists as empty in it. RAR output stays refused:
  * no freely licensed RAR encoder exists.
  */
+import type { LocalFile, StreamedBytes } from "./frame.ts";
+
 export const NATIVE_ARCHIVE_INPUTS = ["lz", "lzo", "rz", "tar.lzo", "tzo", "tar.lz", "alz", "arc"] as const;
+
+/**
+ * Archives 7-Zip in WebAssembly reads too, which the native engine extracts when they are over its budget (issue 49:
+ * a 1.5 GB zip): the Worker streams the archive to the native engine's folder, Debian's 7-Zip extracts it there, and
+ * the members stream back one by one. "files" only: a repack of such an archive stays the WebAssembly engine's.
+ */
+export const NATIVE_ARCHIVE_LARGE_INPUTS = ["zip", "7z", "tar"] as const;
 export type NativeArchiveInput = (typeof NATIVE_ARCHIVE_INPUTS)[number];
 
 /**
@@ -26,11 +35,10 @@ export const NATIVE_ARCHIVE_OUTPUTS = ["zip", "7z", "tar", "tar.gz", "tgz", "tar
 export type NativeArchiveOutput = (typeof NATIVE_ARCHIVE_OUTPUTS)[number];
 
 /**
- * The native engine's limits on one archive call. The members travel back to the api Worker in its
- * memory (128 MB isolate), so the unpacked total is the WebAssembly engine's (64 MiB), the archive
- * itself may be as large as any native input (64 MiB); 10,000 entries; above 16 MiB unpacked, a ratio
- * over 200:1 is a decompression bomb; decoder dictionaries up to 64 MiB (Debian's 7-Zip runs outside
- * the isolate).
+ * The native engine's limits on one archive call whose archive came as bytes. The members travel back to the api
+ * Worker in its memory (128 MB isolate), so the unpacked total is the WebAssembly engine's (64 MiB), the archive
+ * itself may be as large as any native input (64 MiB); 10,000 entries; above 16 MiB unpacked, a ratio over 200:1 is a
+ * decompression bomb; decoder dictionaries up to 64 MiB (Debian's 7-Zip runs outside the isolate).
  */
 export const NATIVE_ARCHIVE_BUDGET = {
   maxBytes: 64 * 1024 * 1024,
@@ -41,10 +49,22 @@ export const NATIVE_ARCHIVE_BUDGET = {
   maxDictionaryBytes: 64 * 1024 * 1024,
 } as const;
 
+/**
+ * The limits of a call whose archive came streamed (issue 49): the members go back as files streamed from disk,
+ * so the archive and its unpacked total may be as large as a streamed input (5 GiB, the Worker's MAX_IMPORT_BYTES
+ * default), bounded by the native engine's disk budget; the entry count, bomb ratio and dictionaries as above.
+ */
+export const NATIVE_ARCHIVE_STREAM_BUDGET = {
+  ...NATIVE_ARCHIVE_BUDGET,
+  maxBytes: 5 * 1024 * 1024 * 1024,
+  maxTotalBytes: 5 * 1024 * 1024 * 1024,
+} as const;
+
 /** One native extraction request (the archive kind's ArchiveExtractRequest, as container/engines/archive.ts reads it). */
 export interface NativeArchiveExtractRequest {
-  input: { data: Uint8Array; filename: string };
-  format: NativeArchiveInput | (typeof TAR_LZO_INPUTS)[number];
+  /** The archive: bytes, or (issue 49) streamed by the Worker and written to the call's folder (LocalFile). */
+  input: { data: Uint8Array | StreamedBytes | LocalFile; filename: string };
+  format: NativeArchiveInput | (typeof TAR_LZO_INPUTS)[number] | (typeof NATIVE_ARCHIVE_LARGE_INPUTS)[number];
   password?: string;
   repack?: NativeArchiveOutput;
   level?: number;

@@ -89,7 +89,12 @@ export interface NativeKindAnswers {
   vector: { convert: { data: Uint8Array; warnings?: string[] } };
   archive: {
     create: { data: Uint8Array };
-    extract: { members: { path: string; data: Uint8Array }[]; skipped: unknown[]; archive?: Uint8Array };
+    // issue 49: members as LocalFiles (streamed back on a framed call)
+    extract: {
+      members: { path: string; data: Uint8Array | LocalFile }[];
+      skipped: unknown[];
+      archive?: Uint8Array | LocalFile;
+    };
     info: InfoAnswer;
   };
 }

@@ -154,6 +154,16 @@ async function loadEngine(): Promise<
   );
 }
 
+/** Members by path; the WebAssembly engine answers bytes (only the native one streams, issue 49). */
+function heldMembers(members: { path: string; data: Uint8Array | { length: number } }[]): Map<string, Uint8Array> {
+  return new Map(
+    members.map((m) => {
+      if (!(m.data instanceof Uint8Array)) throw new Error(`${m.path} came as a stream`);
+      return [m.path, m.data];
+    }),
+  );
+}
+
 async function sequence<T>(n: number, fn: () => Promise<T> | T): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < n; i++) out.push(await fn());
@@ -272,7 +282,7 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
         const r = await engine.extract(req);
         const ms = performance.now() - t;
         if (!r.ok) throw new Error(`engine extract ${format}: ${r.error.code} ${r.error.message}`);
-        verify(`engine extract of the engine's ${format}`, input, new Map(r.members.map((m) => [m.path, m.data])));
+        verify(`engine extract of the engine's ${format}`, input, heldMembers(r.members));
         return { ms, r };
       };
       const firstX = await extract();
@@ -303,7 +313,7 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
       });
       if (!cross.ok)
         throw new Error(`engine extract of the native ${format}: ${cross.error.code} ${cross.error.message}`);
-      verify(`engine extract of the native ${format}`, input, new Map(cross.members.map((m) => [m.path, m.data])));
+      verify(`engine extract of the native ${format}`, input, heldMembers(cross.members));
 
       rows.push({
         name: `${format} create`,
@@ -351,7 +361,7 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
       nativeX();
       const nativeFiles = readTree(out);
       for (const p of leftOut) nativeFiles.delete(p);
-      verify(`engine extract of ${rel}`, nativeFiles, new Map(firstX.r.members.map((m) => [m.path, m.data])));
+      verify(`engine extract of ${rel}`, nativeFiles, heldMembers(firstX.r.members));
       const nativeMs = median(await sequence(runs, nativeX));
       rows.push({
         name: `${format} extract (${basename(rel)})`,

@@ -12,10 +12,11 @@
  * either ending in OVER_BUDGET; only regular files are answered (symbolic links, devices and FIFOs skipped
  * and reported); a tool that fails is OPEN_FAILED, one that hangs TIMEOUT.
  */
-import { lstat, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, readdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   NATIVE_ARCHIVE_BUDGET as BUDGET,
+  NATIVE_ARCHIVE_STREAM_BUDGET as STREAM_BUDGET,
   type NativeArchiveCreateRequest,
   type NativeArchiveExtractRequest,
   type NativeArchiveOutput,
@@ -29,20 +30,24 @@ import {
   type ArchiveListing,
 } from "../../native-protocol/archive-listing.ts";
 import type { ToolRun } from "../run.ts";
-import { NativeError, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { LocalFile } from "../../native-protocol/frame.ts";
+import { NativeError, place, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+
+/** The limits of one call (native-protocol/archive.ts): BUDGET for an archive sent as bytes, STREAM_BUDGET when streamed. */
+type Limits = { [K in keyof typeof BUDGET]: number };
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
 
 /** The write cap of a stream that records no size: the bomb ratio of the archive's size, within the budget. */
-export function bombCap(archiveBytes: number): number {
-  return Math.min(Math.max(BUDGET.ratioFloorBytes, archiveBytes * BUDGET.maxRatio), BUDGET.maxTotalBytes);
+export function bombCap(archiveBytes: number, budget: Limits = BUDGET): number {
+  return Math.min(Math.max(budget.ratioFloorBytes, archiveBytes * budget.maxRatio), budget.maxTotalBytes);
 }
 
 /** Why extraction stopped at `cap`, for the OVER_BUDGET message. */
-function capReason(cap: number): string {
-  return cap < BUDGET.maxTotalBytes
-    ? `beyond ${BUDGET.maxRatio}:1 of its size (above ${mib(BUDGET.ratioFloorBytes)}) it is refused as a decompression bomb`
-    : `at most ${mib(BUDGET.maxTotalBytes)} is taken out`;
+function capReason(cap: number, budget: Limits): string {
+  return cap < budget.maxTotalBytes
+    ? `beyond ${budget.maxRatio}:1 of its size (above ${mib(budget.ratioFloorBytes)}) it is refused as a decompression bomb`
+    : `at most ${mib(budget.maxTotalBytes)} is taken out`;
 }
 
 /**
@@ -82,7 +87,7 @@ async function capped(
   call: NativeCall,
   cmd: string,
   args: string[],
-  opts: { cap: number; watch: string; cwd?: string; name: string },
+  opts: { cap: number; watch: string; cwd?: string; name: string; budget?: Limits },
 ): Promise<ToolRun> {
   const stop = new AbortController();
   let over = false;
@@ -108,7 +113,7 @@ async function capped(
     if (over || r.signal === "SIGXFSZ" || final > opts.cap)
       throw new NativeError(
         "OVER_BUDGET",
-        `${opts.name} unpacks to more than ${mib(opts.cap)}; ${capReason(opts.cap)}.`,
+        `${opts.name} unpacks to more than ${mib(opts.cap)}; ${capReason(opts.cap, opts.budget ?? BUDGET)}.`,
       );
     if (r.killed) throw new NativeError("TIMEOUT", `${cmd} did not finish within its time limit and was stopped.`);
     return r;
@@ -128,8 +133,8 @@ function readOk(r: ToolRun, name: string, what: string): void {
 }
 
 /** Throws the listing's refusal, if any. */
-function refuse(listing: ArchiveListing, archiveBytes: number, hasPassword: boolean): void {
-  const refusal = checkListing(listing, archiveBytes, BUDGET, hasPassword);
+function refuse(listing: ArchiveListing, archiveBytes: number, hasPassword: boolean, budget: Limits): void {
+  const refusal = checkListing(listing, archiveBytes, budget, hasPassword);
   if (refusal) throw new NativeError(refusal.code, refusal.message);
 }
 
@@ -160,16 +165,44 @@ export function parseNomarchListing(out: string): ArchiveListing {
   return { type: "arc", entries, errors: [] };
 }
 
-/** The members under `dir` (regular files), in the listing's order when one is given; the rest skipped. */
+/**
+ * The names in folder `at`, each valid UTF-8: a name a tool wrote in another encoding (a tar's Latin-1 names) is
+ * renamed to its UTF-8 reading (U+FFFD for what does not decode), so every later step can open it by a string path.
+ */
+async function utf8Names(at: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const raw of await readdir(at, { encoding: "buffer" })) {
+    let name = raw.toString("utf8");
+    if (!Buffer.from(name).equals(raw)) {
+      for (
+        let k = 2;
+        await lstat(join(at, name)).then(
+          () => true,
+          () => false,
+        );
+        k++
+      )
+        name = `${raw.toString("utf8")}-${k}`;
+      await rename(Buffer.concat([Buffer.from(`${at}/`), raw]), join(at, name));
+    }
+    names.push(name);
+  }
+  return names;
+}
+
+/**
+ * The members under `dir` (regular files), in the listing's order when one is given; the rest skipped. Each is
+ * answered as the file it is (issue 49): streamed back from disk on a framed call, read into the answer otherwise.
+ */
 async function collect(
   dir: string,
   entries: ArchiveEntry[] | undefined,
-): Promise<{ members: { path: string; data: Uint8Array }[]; skipped: { path: string; reason: string }[] }> {
-  const found = new Map<string, Uint8Array>();
+): Promise<{ members: { path: string; data: LocalFile }[]; skipped: { path: string; reason: string }[] }> {
+  const found = new Map<string, LocalFile>();
   const skipped: { path: string; reason: string }[] = [];
   const kinds = new Map((entries ?? []).map((e) => [e.path, e]));
   const walk = async (at: string, prefix: string): Promise<void> => {
-    for (const n of (await readdir(at)).sort()) {
+    for (const n of (await utf8Names(at)).sort()) {
       const st = await lstat(join(at, n));
       const rel = `${prefix}${n}`;
       const listed = kinds.get(rel);
@@ -178,13 +211,13 @@ async function collect(
         skipped.push({ path: rel, reason: `a symbolic link (to ${listed?.link || "?"}); links are not followed` });
       else if (!st.isFile() || listed?.type === "device")
         skipped.push({ path: rel, reason: "a device, FIFO or socket entry" });
-      else found.set(rel, new Uint8Array(await readFile(join(at, n))));
+      else found.set(rel, new LocalFile(join(at, n), st.size));
     }
   };
   await walk(dir, "");
   if (found.size + skipped.length > BUDGET.maxEntries)
     throw new NativeError("OVER_BUDGET", `The archive has more than ${BUDGET.maxEntries} entries.`);
-  const members: { path: string; data: Uint8Array }[] = [];
+  const members: { path: string; data: LocalFile }[] = [];
   for (const e of entries ?? [])
     if (found.has(e.path)) {
       members.push({ path: e.path, data: found.get(e.path)! });
@@ -199,7 +232,7 @@ async function sevenZipRead(
   call: NativeCall,
   path: string,
   out: string,
-  opts: { type?: string; name: string; archiveBytes: number; password?: string },
+  opts: { type?: string; name: string; archiveBytes: number; password?: string; budget: Limits },
 ) {
   const z = tool(call, "7z").path;
   const type = opts.type ? [`-t${opts.type}`] : [];
@@ -212,19 +245,25 @@ async function sevenZipRead(
       /Wrong password|encrypted/i.test(l.stderr + l.stdout) ? "INVALID_PASSWORD" : "OPEN_FAILED",
       `${opts.name} could not be read as an archive: ${why(`${l.stderr}\n${l.stdout}`, /ERROR|Error|Can ?not/)}`,
     );
-  refuse(listing, opts.archiveBytes, !!opts.password);
+  refuse(listing, opts.archiveBytes, !!opts.password, opts.budget);
   const files = listing.entries.filter((e) => e.type === "file");
   const declared = files.reduce((n, e) => n + e.size, 0);
   const cap = files.every((e) => e.sized !== false)
-    ? Math.min(declared + 1024 * 1024, BUDGET.maxTotalBytes)
-    : bombCap(opts.archiveBytes);
+    ? Math.min(declared + 1024 * 1024, opts.budget.maxTotalBytes)
+    : bombCap(opts.archiveBytes, opts.budget);
   await mkdir(out, { recursive: true });
   const r = await capped(call, z, ["x", `-o${out}`, "-y", ...type, pass, "-sccUTF-8", "-bso0", "-bsp0", path], {
     cap,
     watch: out,
     name: opts.name,
+    budget: opts.budget,
   });
-  if (r.code !== 0 && r.code !== 1) readOk(r, opts.name, "an archive by 7-Zip");
+  // 7-Zip exits 2 when it ignored a link pointing out of the folder: such a link is skipped anyway (collect)
+  const linksOnly =
+    r.code === 2 &&
+    /Dangerous link path was ignored/.test(r.stderr + r.stdout) &&
+    !/ERROR: (?!Dangerous link path was ignored)/.test(r.stderr + r.stdout);
+  if (r.code !== 0 && r.code !== 1 && !linksOnly) readOk(r, opts.name, "an archive by 7-Zip");
   return listing.entries;
 }
 
@@ -235,7 +274,7 @@ async function pack(
   format: NativeArchiveOutput,
   level: number,
   password?: string,
-): Promise<Uint8Array> {
+): Promise<string> {
   const z = tool(call, "7z").path;
   const outDir = join(call.work, "packed");
   await mkdir(outDir, { recursive: true });
@@ -253,7 +292,7 @@ async function pack(
     await run(call, z, ["a", `-t${base}`, ...method, ...crypt, "-bso0", "-bsp0", inner, "."], { cwd: from }),
     "7-Zip",
   );
-  if (base !== "tar" || format === "tar") return new Uint8Array(await readFile(inner));
+  if (base !== "tar" || format === "tar") return inner;
   const outer = `${inner}.${format === "tar.lzo" ? "lzo" : format.includes("bz") ? "bz2" : "gz"}`;
   if (format === "tar.lzo")
     fail(await run(call, tool(call, "lzop").path, [`-${Math.min(9, Math.max(1, level))}`, "-o", outer, inner]), "lzop");
@@ -261,7 +300,7 @@ async function pack(
     const t = format.includes("bz") ? "bzip2" : "gzip";
     fail(await run(call, z, ["a", `-t${t}`, `-mx=${level}`, "-mmt=1", "-bso0", "-bsp0", outer, inner]), "7-Zip");
   }
-  return new Uint8Array(await readFile(outer));
+  return outer;
 }
 
 /** The file name a tool is given for the input (lzop and rzip want their own extensions). */
@@ -277,15 +316,30 @@ const INPUT_EXT: Record<NativeArchiveExtractRequest["format"], string> = {
   dmg: "dmg",
   img: "img",
   iso: "iso",
+  // issue 49: archives over the WebAssembly engine's budget, streamed here
+  zip: "zip",
+  "7z": "7z",
+  tar: "tar",
 };
 
 /** Reads the archive into <work>/out; answers the listing's entries where it has one. */
-async function unpack(call: NativeCall, req: NativeArchiveExtractRequest, input: string, out: string) {
+async function unpack(
+  call: NativeCall,
+  req: NativeArchiveExtractRequest,
+  input: string,
+  out: string,
+  bytes: number,
+  budget: Limits,
+) {
   const name = req.input.filename;
-  const bytes = req.input.data.byteLength;
   await mkdir(out, { recursive: true });
   const single = async (t: string, args: (target: string) => string[], what: string, target: string) => {
-    const r = await capped(call, tool(call, t).path, args(target), { cap: bombCap(bytes), watch: target, name });
+    const r = await capped(call, tool(call, t).path, args(target), {
+      cap: bombCap(bytes, budget),
+      watch: target,
+      name,
+      budget,
+    });
     readOk(r, name, what);
   };
   switch (req.format) {
@@ -299,12 +353,12 @@ async function unpack(call: NativeCall, req: NativeArchiveExtractRequest, input:
     case "tzo": {
       const tar = join(call.work, "inner.tar");
       await single("lzop", (o) => ["-d", "-f", "-o", o, input], "lzop data", tar);
-      return sevenZipRead(call, tar, out, { type: "tar", name, archiveBytes: bytes });
+      return sevenZipRead(call, tar, out, { type: "tar", name, archiveBytes: bytes, budget });
     }
     case "tar.lz": {
       const tar = join(call.work, "inner.tar");
       await single("lzip", (o) => ["-d", "-o", o, input], "lzip data", tar);
-      return sevenZipRead(call, tar, out, { type: "tar", name, archiveBytes: bytes });
+      return sevenZipRead(call, tar, out, { type: "tar", name, archiveBytes: bytes, budget });
     }
     case "alz": {
       const unalz = tool(call, "unalz").path;
@@ -315,9 +369,9 @@ async function unpack(call: NativeCall, req: NativeArchiveExtractRequest, input:
           "OPEN_FAILED",
           `${name} could not be read as an ALZ archive: ${why(l.stdout + l.stderr)}`,
         );
-      refuse(listing, bytes, false);
-      const cap = Math.min(listing.entries.reduce((n, e) => n + e.size, 0) + 1024 * 1024, BUDGET.maxTotalBytes);
-      const r = await capped(call, unalz, ["-d", out, input], { cap, watch: out, name });
+      refuse(listing, bytes, false, budget);
+      const cap = Math.min(listing.entries.reduce((n, e) => n + e.size, 0) + 1024 * 1024, budget.maxTotalBytes);
+      const r = await capped(call, unalz, ["-d", out, input], { cap, watch: out, name, budget });
       readOk(r, name, "an ALZ archive");
       if (/error|fail|corrupt/i.test(r.stdout + r.stderr))
         throw new NativeError(
@@ -335,9 +389,9 @@ async function unpack(call: NativeCall, req: NativeArchiveExtractRequest, input:
           "OPEN_FAILED",
           `${name} could not be read as an ARC archive: ${why(l.stdout + l.stderr)}`,
         );
-      refuse(listing, bytes, false);
-      const cap = Math.min(listing.entries.reduce((n, e) => n + e.size, 0) + 1024 * 1024, BUDGET.maxTotalBytes);
-      const r = await capped(call, nomarch, [input], { cap, watch: out, cwd: out, name });
+      refuse(listing, bytes, false, budget);
+      const cap = Math.min(listing.entries.reduce((n, e) => n + e.size, 0) + 1024 * 1024, budget.maxTotalBytes);
+      const r = await capped(call, nomarch, [input], { cap, watch: out, cwd: out, name, budget });
       readOk(r, name, "an ARC archive");
       if (/error|bad|corrupt|crc/i.test(r.stdout + r.stderr))
         throw new NativeError("OPEN_FAILED", `${name} could not be extracted: ${why(r.stdout + r.stderr)}`);
@@ -346,24 +400,42 @@ async function unpack(call: NativeCall, req: NativeArchiveExtractRequest, input:
     case "dmg":
     case "img":
     case "iso":
-      return sevenZipRead(call, input, out, { name, archiveBytes: bytes, password: req.password });
+      return sevenZipRead(call, input, out, { name, archiveBytes: bytes, password: req.password, budget });
+    case "zip":
+    case "7z":
+    case "tar":
+      return sevenZipRead(call, input, out, {
+        type: req.format,
+        name,
+        archiveBytes: bytes,
+        password: req.password,
+        budget,
+      });
   }
 }
 
-/** extract: the members of the archive, or (repack) a new archive of them, paths kept. */
+/**
+ * extract: the members of the archive, or (repack) a new archive of them, paths kept. An archive that came streamed
+ * (issue 49: a LocalFile in the call's folder) is read under the stream budget, and its members go back as files.
+ */
 async function extract(req: NativeArchiveExtractRequest, call: NativeCall) {
   const name = req.input.filename;
+  const data = req.input.data;
   if (!(req.format in INPUT_EXT))
     throw new NativeError("UNSUPPORTED", `The native archive engine does not read ${req.format}.`);
-  if (req.input.data.byteLength > BUDGET.maxBytes)
+  if (!(data instanceof Uint8Array) && !(data instanceof LocalFile))
+    throw new NativeError("UNSUPPORTED", `${name} reached the native engine as neither bytes nor a file.`);
+  const streamed = data instanceof LocalFile;
+  const budget: Limits = streamed ? STREAM_BUDGET : BUDGET;
+  const bytes = streamed ? data.size : data.byteLength;
+  if (bytes > budget.maxBytes)
     throw new NativeError(
       "OVER_BUDGET",
-      `${name} is ${mib(req.input.data.byteLength)}; archives up to ${mib(BUDGET.maxBytes)} are read here.`,
+      `${name} is ${mib(bytes)}; archives up to ${mib(budget.maxBytes)} are read here.`,
     );
-  const input = join(call.work, `input.${INPUT_EXT[req.format]}`);
-  await writeFile(input, req.input.data);
+  const input = await place(call, `input.${INPUT_EXT[req.format]}`, data);
   const out = join(call.work, "out");
-  const entries = await unpack(call, req, input, out);
+  const entries = await unpack(call, req, input, out, bytes, budget);
   for (const e of entries ?? [])
     if (unsafePath(e.raw)) throw new NativeError("UNSAFE_ARCHIVE", `The member "${e.raw}" is unsafe.`);
   const { members, skipped } = await collect(out, entries ?? undefined);
@@ -374,9 +446,10 @@ async function extract(req: NativeArchiveExtractRequest, call: NativeCall) {
   for (const e of entries ?? []) if (e.type === "dir" && e.path) await mkdir(join(re, e.path), { recursive: true });
   for (const m of members) {
     await mkdir(dirname(join(re, m.path)), { recursive: true });
-    await writeFile(join(re, m.path), m.data);
+    await rename(m.data.path, join(re, m.path));
   }
-  return { members: [], skipped, archive: await pack(call, re, req.repack, req.level ?? 5) };
+  const packed = await pack(call, re, req.repack, req.level ?? 5);
+  return { members: [], skipped, archive: new LocalFile(packed, (await lstat(packed)).size) };
 }
 
 /** create: one archive of the request's files (tar.lzo included). */
@@ -394,10 +467,14 @@ async function create(req: NativeArchiveCreateRequest, call: NativeCall) {
     await mkdir(dirname(join(dir, f.name)), { recursive: true });
     await writeFile(join(dir, f.name), f.data);
   }
-  return { data: await pack(call, dir, req.format, req.level ?? 5, req.password) };
+  return { data: new Uint8Array(await readFile(await pack(call, dir, req.format, req.level ?? 5, req.password))) };
 }
 
-/** The native archive engine (kind archive: create, extract, info); each format checks its own tool. */
+/**
+ * The native archive engine (kind archive: create, extract, info); each format checks its own tool. It takes files
+ * (issue 49): a streamed archive reaches `extract` as a LocalFile in the call's folder, and its members (or the
+ * repacked archive) go back as files streamed from disk.
+ */
 export const archiveNative = {
   kind: "archive",
   methods: {
@@ -405,6 +482,7 @@ export const archiveNative = {
     create,
     info: async () => ({ wasmMemoryBytes: 0 }),
   },
+  files: true,
 } satisfies NativeEngineDef<"archive">;
 
 export default archiveNative;

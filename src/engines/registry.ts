@@ -478,10 +478,12 @@ export const ENGINES = [
   },
   {
     // archives 7-Zip in WebAssembly does not decode (issue 34): lzip, lzop, rzip, unalz, nomarch and Debian's 7-Zip 26
-    // in the native engine (container/engines/archive.ts); also tar.lzo from disk images
+    // in the native engine (container/engines/archive.ts); also tar.lzo from disk images; and (issue 49) zip, 7z and
+    // tar → files over the WebAssembly engine's budget, after it in this table
     ...nativeRow("archive-native"),
     offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: archives over 64 MiB travel streamed both ways (a 1.5 GB zip → files), up to the streamed limit
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
   },
   {

@@ -7,8 +7,10 @@
  * the kind's vocabulary (requests are typed by them); the row claims them in registry.ts.
  */
 import type { EngineResult } from "../errors";
+import type { LocalFile, StreamedBytes } from "../../../native-protocol/frame";
 import {
   NATIVE_ARCHIVE_INPUTS,
+  NATIVE_ARCHIVE_LARGE_INPUTS,
   NATIVE_ARCHIVE_OUTPUTS,
   TAR_LZO_INPUTS,
   type NativeArchiveInput,
@@ -76,7 +78,8 @@ export interface ArchiveMemberIn {
 /** One regular file taken out of an archive: its relative path inside the archive ("/"-separated) and bytes. */
 export interface ArchiveMemberOut {
   path: string;
-  data: Uint8Array;
+  /** The member's bytes; from the native engine, when the archive was streamed to it (issue 49), a stream. */
+  data: Uint8Array | StreamedBytes;
 }
 
 /** An entry of an archive that was not extracted, and why (a symbolic link, a device, a FIFO…). */
@@ -97,7 +100,12 @@ export interface ArchiveCreateRequest {
 
 /** Reads one archive: every regular file, or a new archive of them in `repack` format (paths kept). */
 export interface ArchiveExtractRequest {
-  input: { data: Uint8Array; filename: string };
+  /**
+   * The archive: bytes; for the native engine (issue 49) a stream too, which reaches it as a file in its folder
+   * (LocalFile, the shape the native engine reads: native-protocol/archive.ts) and which the WebAssembly engine
+   * refuses (UNSUPPORTED).
+   */
+  input: { data: Uint8Array | StreamedBytes | LocalFile; filename: string };
   format: ArchiveInput;
   password?: string;
   /** When set, the members are written into a new archive of this format instead of answered one by one. */
@@ -122,7 +130,11 @@ export interface ArchiveEngine {
   create(req: ArchiveCreateRequest): Promise<EngineResult<{ data: Uint8Array } & Measured>>;
   extract(
     req: ArchiveExtractRequest,
-  ): Promise<EngineResult<{ members: ArchiveMemberOut[]; skipped: SkippedEntry[]; archive?: Uint8Array } & Measured>>;
+  ): Promise<
+    EngineResult<
+      { members: ArchiveMemberOut[]; skipped: SkippedEntry[]; archive?: Uint8Array | StreamedBytes } & Measured
+    >
+  >;
   /** Version and current WebAssembly memory, bytes. */
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }
@@ -152,4 +164,6 @@ export interface ArchiveBudget {
 export const NATIVE_ARCHIVE_CONVERSIONS: readonly { input: string; output: string }[] = [
   ...NATIVE_ARCHIVE_INPUTS.flatMap((input) => [...ARCHIVE_OUTPUTS, "files"].map((output) => ({ input, output }))),
   ...TAR_LZO_INPUTS.map((input) => ({ input, output: "tar.lzo" })),
+  // issue 49: zip, 7z and tar over the WebAssembly engine's budget, streamed to the native 7-Zip, members streamed back
+  ...NATIVE_ARCHIVE_LARGE_INPUTS.map((input) => ({ input, output: "files" })),
 ];

@@ -35,10 +35,19 @@ type RequestOfKind<K extends NativeKind, M extends NativeKindMethod<K>> = M exte
     : false
   : false;
 
-/** A native answer's value as the Worker reads it: a file the server streams from disk (LocalFile) arrives as a stream; arrays of them too. */
-type Read<V> = V extends readonly (infer E)[]
-  ? Read<E>[]
-  : Exclude<V, LocalFile> | (LocalFile extends V ? StreamedBytes : never);
+/**
+ * A native answer's value as the Worker reads it: a file the server streams from disk (LocalFile) arrives as a
+ * stream, wherever it sits (in arrays and objects too).
+ */
+type Read<V> = V extends LocalFile
+  ? StreamedBytes
+  : V extends Uint8Array
+    ? V
+    : V extends readonly (infer E)[]
+      ? Read<E>[]
+      : V extends object
+        ? { [P in keyof V]: Read<V[P]> }
+        : V;
 /** A native answer as the Worker reads it ({@link Read} of each field). */
 type AsRead<T> = { [P in keyof T]: Read<T[P]> };
 

@@ -24,7 +24,6 @@ import type {
   ArchiveCreateRequest,
   ArchiveEngine,
   ArchiveExtractRequest,
-  ArchiveMemberOut,
   ArchiveOutput,
   SkippedEntry,
 } from "../kinds/archive";
@@ -38,6 +37,9 @@ export interface SevenZipLoader {
 }
 
 const version = SEVENZIP_ENGINE.version;
+
+/** A member as this engine holds it: its path and bytes (the kind's ArchiveMemberOut, never a stream here). */
+type HeldMember = { path: string; data: Uint8Array };
 
 /** A failure on the way, turned into data at the method's edge. */
 class Refusal extends Error {
@@ -300,23 +302,27 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
       return guarded((z) => {
         const name = req.input.filename;
         const password = req.password ?? "";
-        if (req.input.data.byteLength > budget.maxBytes)
+        // only the native engine takes an archive as a stream (issue 49); this one holds it in MEMFS
+        if (!(req.input.data instanceof Uint8Array))
+          throw new Refusal("UNSUPPORTED", `7-Zip in WebAssembly takes ${name} as bytes, not as a stream.`);
+        const input = req.input.data;
+        if (input.byteLength > budget.maxBytes)
           throw new Refusal(
             "OVER_BUDGET",
-            `${name} is ${mib(req.input.data.byteLength)}; archives up to ${mib(budget.maxBytes)} are read here.`,
+            `${name} is ${mib(input.byteLength)}; archives up to ${mib(budget.maxBytes)} are read here.`,
           );
         mkdirs(z, "/in");
         // under its own name: 7-Zip names a gzip/bzip2/xz/lzma/compress stream's single member after the archive's
         // name without its suffix, as gunzip does (issue 44: "archive~" from a fixed name), unless its header names it
         // 7-Zip's ar handler hides a .deb's debian-binary: the ar members are read from their headers too, first
         // (the input's bytes go to the file system below), and any 7-Zip did not give is added (issue 44)
-        const arOwn = arMembers(req.input.data); // views into the input, which MEMFS keeps unchanged
+        const arOwn = arMembers(input); // views into the input, which MEMFS keeps unchanged
         mkdirs(z, "/in/src");
         let path = `/in/src/${fsSafeName(name)}`;
-        z.FS.writeFile(path, req.input.data, { canOwn: true });
+        z.FS.writeFile(path, input, { canOwn: true });
         const plan = readPlan(req.format);
-        let listing = list(z, path, password, name, req.input.data, plan.type);
-        const archiveBytes = req.input.data.byteLength;
+        let listing = list(z, path, password, name, input, plan.type);
+        const archiveBytes = input.byteLength;
         // a compressed tar (or rpm's compressed cpio payload): unwrap the compression layers first, under the budget
         for (let layer = 0; plan.unwrapTo && !isType(listing.type, plan.unwrapTo); layer++) {
           if (layer === MAX_LAYERS)
@@ -402,7 +408,7 @@ function collect(
   z: SevenZip,
   entries: ArchiveEntry[],
   filename: string,
-): { members: ArchiveMemberOut[]; skipped: SkippedEntry[] } {
+): { members: HeldMember[]; skipped: SkippedEntry[] } {
   const skipped: SkippedEntry[] = [];
   const byPath = new Map(entries.map((e) => [e.path, e]));
   const found = walk(z, "/out");
@@ -412,7 +418,7 @@ function collect(
     if (e && (e.type === "symlink" || e.type === "device")) continue;
     data.set(p, z.take(`/out/${p}`));
   }
-  const members: ArchiveMemberOut[] = [];
+  const members: HeldMember[] = [];
   const seen = new Set<string>();
   for (const e of entries) {
     if (!e.path || e.type === "dir" || seen.has(e.path)) continue;

@@ -16,7 +16,7 @@ import {
 } from "../../engines/kinds/archive";
 import { useEngine } from "../../engines/use";
 import { uniqueNames } from "../io/zip";
-import { engineCall, formatOf, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, formatOf, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { archiveParams, REFUSED_OUTPUTS, type ArchiveParams } from "./common";
 
@@ -50,7 +50,8 @@ export const archiveExtract: OperationHandler<ArchiveParams> = {
       const repack = out === MEMBERS_FORMAT ? undefined : (out as ArchiveOutput);
       const r = await engineCall(
         engine.extract({
-          input: { data: await readInput(input, ctx, row), filename: input.filename },
+          // issue 49: a row that streams (the native archive engine) gets a large archive as a stream
+          input: { data: await readInputOrStream(input, ctx, row), filename: input.filename },
           format,
           password: p.password,
           repack,
@@ -78,7 +79,7 @@ export const archiveExtract: OperationHandler<ArchiveParams> = {
         members.push({
           path: m.path,
           filename: m.path.split("/").pop() || "file",
-          size: m.data.byteLength,
+          size: m.data instanceof Uint8Array ? m.data.byteLength : m.data.length,
           from: input.filename,
         });
       files.push(...r.members.map((m) => ({ filename: "", data: m.data })));
