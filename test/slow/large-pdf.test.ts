@@ -29,7 +29,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nativeServerPids, sampleRss, workerdPids } from "../support/proc-memory";
+import { watchServerMemory } from "../support/proc-memory";
 import { sdk, pollJob, type JobBody } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { scaled } from "../support/time-scale";
@@ -137,17 +137,7 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
   it("import/url → pdf/split-pages → export/url: one page a part, page 1's text kept; neither workerd nor the native server grows by the file", async () => {
     const size = statSync(source).size;
     expect(pdfinfo(source)).toMatch(new RegExp(`Pages:\\s+${PAGES}\\b`));
-    const workerd = workerdPids(server.pid);
-    const native = nativeServerPids(server.pid);
-    expect(workerd.length).toBeGreaterThan(0);
-    expect(native.length).toBe(1);
-    const idleOf = async (pids: number[]) => {
-      const s = sampleRss(pids);
-      await new Promise((r) => setTimeout(r, 2000));
-      return Math.max(...s.stop().map((x) => x.rss));
-    };
-    const [idleW, idleN] = await Promise.all([idleOf(workerd), idleOf(native)]);
-    const [samplerW, samplerN] = [sampleRss(workerd), sampleRss(native)];
+    const memory = await watchServerMemory(server.pid);
     const cc = sdk(KEY, server.base);
     const t1 = Date.now();
     const created = await cc.jobs.create({
@@ -174,9 +164,8 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
       parts.push(path);
     }
     const tDownload = Date.now() - t2;
-    const [samplesW, samplesN] = [samplerW.stop(), samplerN.stop()];
-    const peakW = Math.max(...samplesW.map((x) => x.rss));
-    const peakN = Math.max(...samplesN.map((x) => x.rss));
+    const { workerd, native } = memory.stop();
+    const [idleW, peakW, idleN, peakN] = [workerd.idle, workerd.peak, native.idle, native.peak];
     const total = parts.reduce((n, p) => n + statSync(p).size, 0);
     console.log(
       `large-pdf: ${(size / MB).toFixed(0)} MB PDF (${PAGES} pages of ${SIDE}×${SIDE} noise JPEG; generated in ` +

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nativeServerPids, sampleRss, workerdPids } from "../support/proc-memory";
+import { watchServerMemory } from "../support/proc-memory";
 import { sdk, pollJob } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
 import { scaled } from "../support/time-scale";
@@ -101,17 +101,7 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB zip of ${FILES} files through the nat
     const size = statSync(source).size;
     const want = listing(source);
     expect(want.size).toBe(FILES);
-    const workerd = workerdPids(server.pid);
-    const native = nativeServerPids(server.pid);
-    expect(workerd.length).toBeGreaterThan(0);
-    expect(native.length).toBe(1);
-    const idleOf = async (pids: number[]) => {
-      const s = sampleRss(pids);
-      await new Promise((r) => setTimeout(r, 2000));
-      return Math.max(...s.stop().map((x) => x.rss));
-    };
-    const [idleW, idleN] = await Promise.all([idleOf(workerd), idleOf(native)]);
-    const [samplerW, samplerN] = [sampleRss(workerd), sampleRss(native)];
+    const memory = await watchServerMemory(server.pid);
     const cc = sdk(KEY, server.base);
     const t1 = Date.now();
     const created = await cc.jobs.create({
@@ -141,9 +131,8 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB zip of ${FILES} files through the nat
       got.set(f.filename!, path);
     }
     const tDownload = Date.now() - t2;
-    const [samplesW, samplesN] = [samplerW.stop(), samplerN.stop()];
-    const peakW = Math.max(...samplesW.map((x) => x.rss));
-    const peakN = Math.max(...samplesN.map((x) => x.rss));
+    const { workerd, native } = memory.stop();
+    const [idleW, peakW, idleN, peakN] = [workerd.idle, workerd.peak, native.idle, native.peak];
     console.log(
       `large-zip: ${(size / MB).toFixed(0)} MB zip of ${FILES} files (stored; generated in ${(tGenerate / 1000).toFixed(1)} s); ` +
         `job ${(tJob / 1000).toFixed(1)} s, downloads ${(tDownload / 1000).toFixed(1)} s; workerd RSS idle ` +

@@ -101,3 +101,39 @@ export function sampleRss(pids: number[], everyMs = 250): { stop(): RssSample[] 
 export function peakBetween(samples: RssSample[], from: number, to: number): number {
   return Math.max(0, ...samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.rss));
 }
+
+/** The resident memory of one process group over a run: its idle size before, its peak during, bytes. */
+export interface Growth {
+  idle: number;
+  peak: number;
+  samples: RssSample[];
+}
+
+/**
+ * Watches the dev server's workerd (`workerdPids`) and native engine server (`nativeServerPids`) under `serverPid`:
+ * each one's idle size over `idleMs` first (the largest sample), then samples until `stop`, which gives both
+ * groups' idle size, peak and samples (the slow tests' memory oracle).
+ * @throws Error (an expect) when either group is not running
+ */
+export async function watchServerMemory(
+  serverPid: number,
+  idleMs = 2000,
+): Promise<{ stop(): { workerd: Growth; native: Growth } }> {
+  const workerd = workerdPids(serverPid);
+  const native = nativeServerPids(serverPid);
+  if (!workerd.length || native.length !== 1)
+    throw new Error(`expected workerd and one native server under ${serverPid}: ${workerd} / ${native}`);
+  const idleOf = async (pids: number[]) => {
+    const s = sampleRss(pids);
+    await new Promise((r) => setTimeout(r, idleMs));
+    return Math.max(...s.stop().map((x) => x.rss));
+  };
+  const [idleW, idleN] = await Promise.all([idleOf(workerd), idleOf(native)]);
+  const [w, n] = [sampleRss(workerd), sampleRss(native)];
+  const growth = (idle: number, samples: RssSample[]): Growth => ({
+    idle,
+    peak: Math.max(idle, ...samples.map((x) => x.rss)),
+    samples,
+  });
+  return { stop: () => ({ workerd: growth(idleW, w.stop()), native: growth(idleN, n.stop()) }) };
+}
