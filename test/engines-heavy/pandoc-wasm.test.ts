@@ -230,6 +230,20 @@ describe("the sandbox and the bounds", () => {
       });
     }
 
+  it("a docx declaring 1 GiB inflated is OVER_BUDGET unopened (Python's zipfile writes it)", async () => {
+    const bomb = join(dir, "bomb.docx");
+    execFileSync("python3", [
+      "-c",
+      "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED)\nwith z.open('word/document.xml','w') as f:\n for _ in range(64): f.write(b'\\0'*(1<<24))\nz.close()",
+      bomb,
+    ]);
+    const r = await engine.convert({
+      input: { data: new Uint8Array(readFileSync(bomb)), filename: "bomb.docx" },
+      format: "html",
+    });
+    expect(r.ok ? "ok" : r.error.code).toBe("OVER_BUDGET");
+  });
+
   it("a heap bomb is OVER_BUDGET, and the next call works", async () => {
     const bomb = await engine.convert({
       input: { data: new TextEncoder().encode("[".repeat(400_000)), filename: "bomb.md" },

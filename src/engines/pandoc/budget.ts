@@ -12,10 +12,19 @@ export interface PandocBudget {
   maxBytes: number;
   /** The GHC heap's cap (`+RTS -M`), bytes. */
   maxHeapBytes: number;
+  /**
+   * Largest sum of the sizes a zip container's entries declare (docx, odt, epub), bytes: a bomb is refused before
+   * pandoc inflates it. One whose sizes lie still meets the heap cap.
+   */
+  maxInflatedBytes: number;
 }
 
-/** 8 MiB in, a 48 MiB heap (≈ 90 MB of WebAssembly memory at most, below the 128 MB isolate with its JavaScript). */
+/**
+ * 8 MiB in, a 48 MiB heap (≈ 90 MB of WebAssembly memory at most, below the 128 MB isolate with its JavaScript), a
+ * container declaring at most 24 MiB inflated.
+ */
 export const DEFAULT_PANDOC_BUDGET: PandocBudget = {
   maxBytes: 8 * 1024 * 1024,
   maxHeapBytes: 48 * 1024 * 1024,
+  maxInflatedBytes: 24 * 1024 * 1024,
 };

@@ -43,6 +43,34 @@ function asUtf8(data: Uint8Array): { data: Uint8Array; recoded: boolean } {
   }
 }
 
+/**
+ * The sum of the uncompressed sizes a zip's central directory declares (APPNOTE.TXT 4.3.12, 4.3.16); Infinity for a
+ * ZIP64 container or a size of 0xFFFFFFFF (undeclared here); null when `data` has no readable central directory (not
+ * a zip: pandoc says what it is).
+ */
+export function declaredInflatedBytes(data: Uint8Array): number | null {
+  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let eocd = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 65535); i--)
+    if (v.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  if (eocd < 0) return null;
+  const count = v.getUint16(eocd + 10, true);
+  let at = v.getUint32(eocd + 16, true);
+  if (count === 0xffff || at === 0xffffffff) return Infinity;
+  let total = 0;
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > data.length || v.getUint32(at, true) !== 0x02014b50) return null;
+    const size = v.getUint32(at + 24, true);
+    if (size === 0xffffffff) return Infinity;
+    total += size;
+    at += 46 + v.getUint16(at + 28, true) + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
+  }
+  return total;
+}
+
 /** Creates the engine; the instance starts on the first call and is replaced after a heap overflow or a trap. */
 export function createPandocEngine(loader: PandocLoader): OfficeEngine {
   const budget = { ...DEFAULT_PANDOC_BUDGET, ...loader.budget };
@@ -68,6 +96,13 @@ export function createPandocEngine(loader: PandocLoader): OfficeEngine {
         `${req.input.filename} is ${req.input.data.byteLength} bytes; pandoc in WebAssembly takes up to ${budget.maxBytes}.`,
       );
     const binary = PANDOC_BINARY_INPUTS.has(input);
+    const inflated = binary ? declaredInflatedBytes(req.input.data) : null;
+    if (inflated !== null && inflated > budget.maxInflatedBytes)
+      throw new TaskError(
+        "OVER_BUDGET",
+        `${req.input.filename} would expand to ${inflated === Infinity ? "an undeclared size" : `${Math.round(inflated / 2 ** 20)} MiB`}; ` +
+          `pandoc in WebAssembly takes containers of up to ${budget.maxInflatedBytes / 2 ** 20} MiB (a zip bomb is refused unopened).`,
+      );
     const text = binary ? { data: req.input.data, recoded: false } : asUtf8(req.input.data);
     const inName = `input.${input}`;
     const outName = `output.${req.format}`;
