@@ -67,12 +67,15 @@ describe("ImageMagick engine", () => {
         .map(Number)
         .reduce((a, b) => a + b),
     ).toBe(310);
+    // issue 49: GIF's dither cache makes this ~117 MB by the estimate, over the isolate's 100 MB (the native ImageMagick
+    // takes it in production); the animation is what is tested here, so the budget is raised for the call
     const gif = await ok({
       op: "convert",
       input,
       inputFormat: "gif",
       outputFormat: "gif",
       options: { width: 100, height: 100, fit: "crop" },
+      budget: { maxMemoryBytes: 120e6 },
     });
     expect(identify(gif.outputs[0].data)).toMatchObject({ format: "GIF", width: 100, height: 100, frames: 31 });
     const png = await ok({ op: "convert", input, inputFormat: "gif", outputFormat: "png", options: {} });
@@ -91,6 +94,7 @@ describe("ImageMagick engine", () => {
     expect(pages).toEqual(["5x5", "5x5", "5x5"]); // pages are 10×10, 10×10 and 20×20 (identify)
     const gif = await ok({
       op: "watermark",
+      budget: { maxMemoryBytes: 120e6 }, // as above: GIF output over the isolate's 100 MB estimate (issue 49)
       input: corpus("images/pillow-chi.gif"),
       inputFormat: "gif",
       outputFormat: "gif",
@@ -135,15 +139,15 @@ describe("ImageMagick engine", () => {
     expect(dpi).toMatch(/^300/);
   });
 
-  it("converts a real 12 MP iPhone HEIC to full-size JPG within the memory budget", async () => {
+  it("refuses a real 12 MP iPhone HEIC at full size before decoding (over the 100 MB memory budget: native)", async () => {
     const input = corpus("images/tika-IMG_1034.heic");
-    const r = await ok({ op: "convert", input, inputFormat: "heic", outputFormat: "jpg", options: {} });
-    expect(identify(r.outputs[0].data)).toMatchObject({ format: "JPEG", width: 4032, height: 3024 });
-    expect(r.wasmMemoryBytes).toBeLessThan(110e6);
+    // issue 49: libheif's 6 bytes a pixel plus the JPEG and the copies pass the 100 MB budget; the native ImageMagick takes it
+    const full = await failure({ op: "convert", input, inputFormat: "heic", outputFormat: "jpg", options: {} });
+    expect(full.code).toBe("OVER_BUDGET");
     // GIF's quantizer alone takes ~70 MB: a 12 MP GIF is refused before decoding, with the numbers
     const e = await failure({ op: "convert", input, inputFormat: "heic", outputFormat: "gif", options: {} });
     expect(e.code).toBe("OVER_BUDGET");
-    expect(e.message).toMatch(/needs about \d+ MB of engine memory; this engine's budget is 120 MB/);
+    expect(e.message).toMatch(/needs about \d+ MB of engine memory; this engine's budget is 100 MB/);
   });
 
   it("renders SVG (with an embedded PNG) to PNG at its declared 80×80", async () => {

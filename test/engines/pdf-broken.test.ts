@@ -78,7 +78,7 @@ describe("budgets are checked before the work", () => {
     // over every PDF engine's budget
     for (const [, handler, params] of OPS)
       await expectTaskError(() => handler.run([sized(101 * 1024 * 1024)], params, ctx), "OVER_BUDGET");
-    // pdf-lib's own (20 MiB, issue 49: an isolate's 128 MB), for the operations only it serves here
+    // pdf-lib's own (16 MiB, issue 49: an isolate's 128 MB), for the operations only it serves here
     for (const [name, handler, params] of OPS.filter(([n]) =>
       ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark"].includes(n),
     ))

@@ -1,5 +1,5 @@
 /**
- * Big media and the engine budgets (issue 35): a video over the WebAssembly ffmpeg's budget (16 MiB)
+ * Big media and the engine budgets (issue 35): a video over the WebAssembly ffmpeg's budget (8 MiB)
  * is handed to the native ffmpeg without the WASM engine being asked; a 1 GB video is routed to the
  * native ffmpeg too and handed to it as a stream (the native media row streams inputs over
  * NATIVE_MAX_BYTES, up to NATIVE_STREAM_MAX_BYTES: native-protocol/frame.ts); over that, and a
@@ -47,7 +47,7 @@ const media = (calls: { name: string; input: unknown }[]) =>
   });
 
 describe("big media goes to the native engine", () => {
-  it("a 60 MB video skips the WebAssembly ffmpeg (16 MiB budget) for the native ffmpeg, as bytes", async () => {
+  it("a 60 MB video skips the WebAssembly ffmpeg (8 MiB budget) for the native ffmpeg, as bytes", async () => {
     const calls: { name: string; input: unknown }[] = [];
     const tried: { engine?: { name: string; version: string } } = {};
     await expect(

@@ -152,7 +152,7 @@ describe("execute: fallback, pinning and budgets", () => {
       },
     };
     const ctx = testContext({ engines: { imagemagick: spy } });
-    // declared 40 MB: over ImageMagick's 32 MiB budget and pdf-lib's 20 MiB (issue 49): neither is run
+    // declared 40 MB: over ImageMagick's 32 MiB budget and pdf-lib's 16 MiB (issue 49): neither is run
     await expect(
       execute("watermark", mark, [file("scan", await pdfOf([[300, 300]]), 40e6)], ctx),
     ).rejects.toMatchObject({ code: "OVER_BUDGET" });

@@ -22,12 +22,18 @@ export interface DxfBudget {
   maxSide: number;
 }
 
-/** The defaults: 2 MiB in (the corpus's FreeCAD drawing 11 times: ~13,500 entities), 400,000 objects, 1,000,000 points, a 16 MiB SVG, a 12-megapixel raster 30,000 px a side at most. */
+/**
+ * The defaults: 768 KiB in (the corpus's FreeCAD drawing 4 times: ~4,900 entities), 400,000 objects, 40,000 points, a
+ * 16 MiB SVG, a 6-megapixel raster (resvg's, resvg/budget.ts) 30,000 px a side at most. Issue 49, measured in Node under
+ * a 128 MB V8 heap (peak resident growth of one call in a fresh process, test/engines-heavy/isolate-memory.test.ts):
+ * ~2 KB a point drawn (1 MiB of LINEs, 42,000 points: +92 MB; a block of 1,000 LINEs inserted 39 times, 78,000 points:
+ * +141 MB; out of heap at 1,000,000), so 40,000 points and 768 KiB keep a call under ~100 MB.
+ */
 export const DEFAULT_DXF_BUDGET: DxfBudget = {
-  maxBytes: 2 * 1024 * 1024,
+  maxBytes: 512 * 1024,
   maxObjects: 400_000,
-  maxPoints: 1_000_000,
+  maxPoints: 40_000,
   maxSvgBytes: 16 * 1024 * 1024,
-  maxPixels: 12_000_000,
+  maxPixels: 6_000_000,
   maxSide: 30_000,
 };

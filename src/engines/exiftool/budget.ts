@@ -5,7 +5,15 @@
 import type { MetadataBudget } from "../kinds/metadata";
 
 /**
- * Defaults: 64 MB of input (a call's WASM memory is ~40 MB plus the file) and 30 s (AES-256
- * encrypted PDFs take 10–17 s in WASM, reference/wasm-engines.md).
+ * Defaults: 12 MiB of input to read, 2 MiB to write, and 30 s (AES-256 encrypted PDFs take 10–17 s in WASM,
+ * reference/wasm-engines.md). Issue 49, measured as the peak resident growth of one call in a fresh process (warm
+ * engine, test/engines-heavy/isolate-memory.test.ts): a read costs up to ~40 MB (a fresh interpreter) plus ~1.5–2.5×
+ * the file (17 MB JPEG +60–80 MB, 17 MB PDF +60 MB), a write ~40 MB plus ~10× (8.8 MB JPEG +125 MB, 17 MB +200 MB,
+ * 2.9 MB +81–91 MB), so 12 MiB and 2 MiB keep a call under ~100 MB with the file; larger files end OVER_BUDGET (no
+ * native twin reads metadata).
  */
-export const DEFAULT_EXIFTOOL_BUDGET: MetadataBudget = { maxBytes: 64 * 1024 * 1024, timeoutMs: 30_000 };
+export const DEFAULT_EXIFTOOL_BUDGET: MetadataBudget = {
+  maxBytes: 12 * 1024 * 1024,
+  maxWriteBytes: 2 * 1024 * 1024,
+  timeoutMs: 30_000,
+};

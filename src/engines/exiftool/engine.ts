@@ -163,6 +163,16 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
         if (problems.length)
           return { ok: false, error: fail("CONVERSION_FAILED", problems.join(" ")), engineVersion: version };
         const output = sandboxName(String(req.filename), req.format, "output");
+        const limit = budgetOf(req.budget).maxWriteBytes;
+        if (limit !== undefined && req?.input?.byteLength > limit)
+          return {
+            ok: false,
+            error: fail(
+              "OVER_BUDGET",
+              `${String(req.filename)} is ${req.input.byteLength} bytes; metadata is written into files up to ${limit} bytes.`,
+            ),
+            engineVersion: version,
+          };
         const c = await call(req, (input) => [...tagArgs(req.tags), "-o", output, input], output);
         if ("failure" in c) return { ok: false, error: c.failure!, engineVersion: version };
         if (c.run.exitCode === -1)

@@ -18,11 +18,15 @@ export interface FontBudget {
 }
 
 /**
- * The defaults: 8 MiB of input, 16 MiB of sfnt and 20,000 glyphs. The corpus's largest font (DejaVu Sans
- * Mono, 343 KB, 3,377 glyphs) is far inside; CJK fonts (15–20 MB, 30,000–65,000 glyphs) go native.
+ * The defaults: 768 KiB of input, 768 KiB of sfnt and 10,000 glyphs. The corpus's largest font (DejaVu Sans
+ * Mono, 343 KB, 3,377 glyphs) is inside; CJK fonts (15–20 MB, 30,000–65,000 glyphs) go native. Issue 49, measured
+ * in Node under a 128 MB V8 heap (peak resident growth of one call in a fresh process,
+ * test/engines-heavy/isolate-memory.test.ts): → svg, the heaviest output, costs ~100 bytes per byte of glyph data and
+ * ~6.5 KB a glyph (1.5 MB of TrueType, 4,900 glyphs of 120 points: +148 MB; 20,000 glyphs of 12 points: +131 MB;
+ * → woff +35 MB), so 768 KiB and 10,000 glyphs keep a call under ~100 MB.
  */
 export const DEFAULT_FONT_BUDGET: FontBudget = {
-  maxBytes: 8 * 1024 * 1024,
-  maxSfntBytes: 16 * 1024 * 1024,
-  maxGlyphs: 20_000,
+  maxBytes: 384 * 1024,
+  maxSfntBytes: 384 * 1024,
+  maxGlyphs: 5_000,
 };

@@ -35,6 +35,13 @@ import type { ImageBudget, ImageFormat } from "../kinds/image";
 import { RAW_FORMATS } from "../../../native-protocol/image";
 
 const BASE = 17e6;
+/**
+ * The input's bytes held at once: the runner's, the engine's copy into WebAssembly memory and the decoder's blobs.
+ * 2 until issue 49, when a 15.6 MB noise PNG → PNG at a 2× estimate of 80 MB measured 116 MB with its input
+ * (test/engines-heavy/isolate-memory.test.ts); 4, with PNG's encoder at 18 bytes a pixel, keeps the estimate above the
+ * measured peak.
+ */
+const INPUT_COPIES = 4;
 const DECODE: Partial<Record<ImageFormat, number>> = {
   heic: 6,
   avif: 6,
@@ -43,7 +50,8 @@ const DECODE: Partial<Record<ImageFormat, number>> = {
 };
 const ENCODE: Partial<Record<ImageFormat, number>> = {
   jpg: 0.5,
-  png: 7.5,
+  // 7.5 until issue 49: a 16-bit noise PNG → PNG measured 46 bytes a pixel in all (isolate-memory.test.ts)
+  png: 18,
   webp: 9,
   gif: 4,
   tiff: 6.5,
@@ -57,8 +65,12 @@ const ENCODE: Partial<Record<ImageFormat, number>> = {
   // an odd is a PNG in a stored zip: the PNG's cost and its copy into the package (odd.ts)
   odd: 9,
 };
-/** ImageMagick's colour quantizer allocates a 2^24-entry dither cache for every GIF it writes. */
-const GIF_FIXED = 80e6;
+/**
+ * ImageMagick's colour quantizer allocates a 2^24-entry dither cache for every GIF it writes: +71 MB measured at 16 kpx
+ * (the table above; 80 MB until issue 49 made the input count 4× and the budget 100 MB, when the measured figure, which
+ * with 4 B/px more stays above +106 MB at 10.7 MP, lets a page-size GIF through again).
+ */
+const GIF_FIXED = 72e6;
 /** JPEG output up to this size is written with optimized Huffman tables (and progressive in optimize). */
 export const JPEG_OPTIMIZE_MAX_PIXELS = 4_000_000;
 
@@ -97,7 +109,7 @@ export function estimateBytes(p: MemoryPlan): number {
     (p.outputFormat === "jpg" ? jpegCost : (ENCODE[p.outputFormat] ?? 14.5)) * p.outputPixels +
     (p.outputFormat === "gif" ? GIF_FIXED : 0);
   const extra = 8 * (p.extraPixels ?? 0);
-  return BASE + 2 * p.inputBytes + decode + animated + resize + encode + extra;
+  return BASE + INPUT_COPIES * p.inputBytes + decode + animated + resize + encode + extra;
 }
 
 /**

@@ -20,6 +20,8 @@ export type Metadata = Record<string, MetadataValue>;
 export interface MetadataBudget {
   /** Largest input in bytes (the whole file is copied into the interpreter's file system). */
   maxBytes: number;
+  /** Largest input of a write, bytes (a write holds the file several times over; absent: `maxBytes`). */
+  maxWriteBytes?: number;
   /**
    * Longest call in milliseconds. Enforced at each file operation of the interpreter in Node; in
    * workerd the clock stands still while WASM runs, so there the Worker's `limits.cpu_ms` is the bound.

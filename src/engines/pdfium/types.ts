@@ -7,11 +7,19 @@ import type { PdfOps, RasterBudget } from "../kinds/pdf";
 export type { RasterBudget, RasterFit, RasterPage, RasterRequest } from "../kinds/pdf";
 export type { PageRange as RasterPageRange } from "../kinds/pdf-pages";
 
+/**
+ * PDFium's budget in the api Worker's 128 MB isolate (issue 49). Measured in Node (peak resident growth of one call in
+ * a fresh process, warm instance; test/engines-heavy/isolate-memory.test.ts): a page costs ~19 bytes a pixel at worst
+ * (a photo page whose PNG does not compress: the RGBA bitmap in WebAssembly memory, the filtered rows, the deflated
+ * chunks and the PNG's copies), so 12 MP took +200 MB and 6 MP +105 MB; 4 MP (A4 at 200 dpi) takes ~+80 MB, which with
+ * a 16 MiB input stays under ~100 MB. Larger pages and PDFs end OVER_BUDGET and go to the native rasterizers
+ * (poppler's pdftocairo; the OCR pages at a lower dpi).
+ */
 export const DEFAULT_RASTER_BUDGET: RasterBudget = {
-  maxBytes: 100 * 1024 * 1024,
+  maxBytes: 16 * 1024 * 1024,
   maxPages: 2000,
-  // an A4 page at 300 dpi is 8.7 MP; 12 MP is 48 MB of RGBA
-  maxPagePixels: 12_000_000,
+  // an A4 page at 200 dpi is 3.9 MP (at 300 dpi 8.7 MP, native); 4 MP is 16 MB of RGBA
+  maxPagePixels: 4_000_000,
   // OCRmyPDF's hugemono.pdf declares 1225 MP
   maxImagePixels: 150_000_000,
   maxTotalPixels: 150_000_000,

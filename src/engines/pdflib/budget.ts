@@ -15,11 +15,13 @@ export type { PdfBudget };
  * measured 2026-11-29 in Node (peak RSS growth of one call in a fresh process, Ghostscript-written PDFs of 6 MB JPEG
  * pages), on top of the input the runner holds, pdf-lib needs 0.4–0.8× the input to rotate or extract, 2× to split,
  * 3× the inputs' total to merge and 3.7× to encrypt. At 24.5 MB encrypt peaked at 91 MB over the input (115 MB in
- * all), so 20 MiB (~100 MB at worst) is the most a 128 MB isolate takes with room for the Worker itself. Larger
+ * all), so 20 MiB (~100 MB at worst) seemed the most a 128 MB isolate takes with room for the Worker itself; the
+ * table-driven test of every engine (the high-water mark reset before the call, garbage collected before it, V8's
+ * heap capped at 128 MB) then measured encrypt at 18.1 MB from +51 to +79 MB (97 MB with the input), so 16 MiB. Larger
  * PDFs go to the native qpdf where it has the operation (merge, split, extract, rotate, decrypt: OVER_BUDGET hands
- * them on) and end OVER_BUDGET otherwise. `test/engines-heavy/pdf-isolate-memory.test.ts` keeps the bound.
+ * them on) and end OVER_BUDGET otherwise. `test/engines-heavy/isolate-memory.test.ts` keeps the bound.
  */
-export const DEFAULT_PDF_BUDGET: PdfBudget = { maxBytes: 20 * 1024 * 1024, maxPages: 2000 };
+export const DEFAULT_PDF_BUDGET: PdfBudget = { maxBytes: 16 * 1024 * 1024, maxPages: 2000 };
 
 /** Throws OVER_BUDGET when `size` (bytes) of file `name` exceeds the budget. */
 export function checkBytes(size: number, name: string, budget: PdfBudget = DEFAULT_PDF_BUDGET): void {

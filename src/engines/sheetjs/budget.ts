@@ -18,10 +18,16 @@ export interface SheetJsBudget {
   maxGridCells: number;
 }
 
-/** The defaults: 16 MiB in, 48 MiB inflated, 1,000,000 cells, a 20,000,000-position grid. */
+/**
+ * The defaults: 1 MiB in, 4 MiB inflated, 25,000 cells, a 1,000,000-position grid. Issue 49, measured in Node under a
+ * 128 MB V8 heap (peak resident growth of one call in a fresh process, test/engines-heavy/isolate-memory.test.ts):
+ * 1.3–3 KB a cell (50,000 cells of 40 characters: csv → xlsx +113 MB, that xlsx → ods +150 MB; 250,000 cells ran out
+ * of heap), so 25,000 cells and 1 MiB keep a call under ~100 MB; larger workbooks end OVER_BUDGET and go to
+ * LibreOffice.
+ */
 export const DEFAULT_SHEETJS_BUDGET: SheetJsBudget = {
-  maxBytes: 16 * 1024 * 1024,
-  maxInflatedBytes: 48 * 1024 * 1024,
-  maxCells: 1_000_000,
-  maxGridCells: 20_000_000,
+  maxBytes: 768 * 1024,
+  maxInflatedBytes: 4 * 1024 * 1024,
+  maxCells: 16_000,
+  maxGridCells: 1_000_000,
 };
