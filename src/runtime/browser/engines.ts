@@ -14,7 +14,7 @@ import { FONT_FILES } from "../../../native-protocol/media/formats";
 import type { FontFile, FontSource } from "../../engines/text/faces";
 import type { ImageEngine } from "../../engines/kinds/image";
 import { lazyEngine, lazyScriptEngines, once } from "../../engines/lazy";
-import { BROWSER_IMAGE_BUDGET } from "./budgets";
+import { BROWSER_IMAGE_BUDGET, BROWSER_SCRIPT_BUDGETS } from "./budgets";
 
 /** Where the page serves the engines' assets (dist/browser/ as built by `npm run build:browser`). */
 export interface BrowserAssets {
@@ -178,6 +178,6 @@ export function browserEngines(assets: BrowserAssets): EngineInstances {
       }),
     ),
     // fonts and spreadsheets (issue 47): JavaScript only, each ~1 MB chunk fetched on its first task
-    ...lazyScriptEngines(),
+    ...lazyScriptEngines(BROWSER_SCRIPT_BUDGETS),
   };
 }
