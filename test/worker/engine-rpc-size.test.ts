@@ -51,7 +51,11 @@ describe("engine RPC with files over 32 MiB", () => {
     if (!jpg.ok) throw new Error(jpg.error.message);
     const big = new Uint8Array(40 * 1024 * 1024);
     big.set(jpg.outputs[0].data);
-    const r = await engines().exiftool!.read({ input: big, filename: "big.jpg", budget: { maxBytes: 64 * 1024 * 1024 } });
+    const r = await engines().exiftool!.read({
+      input: big,
+      filename: "big.jpg",
+      budget: { maxBytes: 64 * 1024 * 1024 },
+    });
     expect(r.ok, JSON.stringify(!r.ok && r.error)).toBe(true);
     if (!r.ok) return;
     expect(r.metadata).toMatchObject({ FileType: "JPEG", ImageWidth: 64, ImageHeight: 48 });
