@@ -15,7 +15,7 @@ import { OCR_MIN_DPI, ocrPdf } from "../../src/operations/pdf/ocr";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { nodeTesseractEngine } from "../../src/runtime/node/tesseract";
 import { corpusPath, fact } from "../support/corpus";
-import { MULTIPAGE_RECALL, pdfPageText, stableNativeWords, recall } from "../support/ocr-recall";
+import { recall } from "../support/ocr-recall";
 import { bytesInput, corpusInput, dataOf, expectQpdfCheck, testContext, tmpFile } from "../support/pdf-helpers";
 
 const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), tesseract: nodeTesseractEngine() } });
@@ -106,31 +106,15 @@ describe("pdf/ocr", () => {
     expectQpdfCheck(forced.files[0]!);
   });
 
-  it("a scan with a 2160 pt page (OCRmyPDF's multipage.pdf): every page read at a dpi that fits, the large one lower; each page's words native tesseract finds are found", async () => {
+  it("a scan with a 2160 pt page (OCRmyPDF's multipage.pdf): OVER_BUDGET since issue 49, naming the page and PDFium's 4 MP", async () => {
+    // Issue 49 sized PDFium's page budget to the api Worker's isolate (4 MP, src/engines/pdfium/types.ts): the 30 × 30 in
+    // page 2 no longer fits at OCR_MIN_DPI (at 12 MP it was read at 81 ppi by the WebAssembly engine, 115 ppi natively).
+    // Rendering such pages in the native engine is left to do (README "Large files"); until then the task says why.
     const rel = "scans/ocrmypdf-multipage.pdf";
-    const out = await ocrPdf.run([corpusInput(rel)], { language: ["eng"] }, ctx);
-    const path = tmpFile(out.files[0]!);
-    expectQpdfCheck(out.files[0]!);
-    expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
-    const ocr = (
-      out.extra as { ocr: { pages: number[]; skipped_pages_with_text: number[]; dpi: Record<number, number> } }
-    ).ocr;
-    // page 4 already carries a text layer (GlyphLessFont): left alone, as without force_ocr everywhere
-    expect(ocr).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4] });
-    expect(Object.keys(ocr.dpi).map(Number)).toEqual(ocr.pages);
-    // the 30 × 30 in page within the WebAssembly engine's 6 MP: 81 ppi, the others higher
-    for (const n of [1, 3, 5, 6]) expect(ocr.dpi[n]).toBeGreaterThan(ocr.dpi[2]!);
-    expect(ocr.dpi[2]).toBeGreaterThanOrEqual(OCR_MIN_DPI);
-    expect(out.engine?.name).toBe("tesseract");
-    console.log(`${rel}: dpi per page ${JSON.stringify(ocr.dpi)}`);
-    const text = execFileSync("pdftotext", [path, "-"], { encoding: "utf8" });
-    for (const word of fact(rel).ocr_keywords as string[]) expect(text).toContain(word);
-    for (const n of ocr.pages) {
-      const reference = stableNativeWords(corpusPath(rel), n, [ocr.dpi[n]!, 150]);
-      const r = recall(reference, pdfPageText(path, n));
-      console.log(`${rel} page ${n}: recall of native tesseract's words ${r.toFixed(3)}`);
-      expect(r, `page ${n}`).toBeGreaterThanOrEqual(MULTIPAGE_RECALL[n]!);
-    }
+    const e = await ocrPdf.run([corpusInput(rel)], { language: ["eng"] }, ctx).catch((err) => err);
+    expect(e.code).toBe("OVER_BUDGET");
+    expect(e.message).toMatch(/page 2 is 2160×2160 pt.*4 megapixels/);
+    expect(OCR_MIN_DPI).toBe(72);
   });
 
   it("a page too large for every engine even at the lowest useful dpi is OVER_BUDGET, naming the page", async () => {

@@ -159,6 +159,9 @@ describe("camera raws in WebAssembly (LibRaw in magick-wasm)", () => {
         inputFormat: "kdc",
         outputFormat: to,
         options: {},
+        // issue 49: LibRaw's 30 B/px and GIF's dither cache estimate this GIF at ~103 MB, over the isolate's 100 MB (the
+        // native row takes it in production); what is tested is the picture, so the budget is raised for the call
+        ...(to === "gif" ? { budget: { maxMemoryBytes: 120e6 } } : {}),
       });
       if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
       const seen = oracle(r.outputs[0]!.data, to);
