@@ -157,6 +157,9 @@ describe("convert pairs listed in the catalogue", () => {
         inputFormat: from,
         outputFormat: to,
         options: width === undefined ? {} : { width },
+        // issue 49: a GIF's dither cache puts gif → gif at the corpus file's size over the isolate's 100 MB estimate
+        // (the native ImageMagick's then); the format is what is tested here
+        ...(to === "gif" ? { budget: { maxMemoryBytes: 120e6 } } : {}),
       });
       if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
       const out = oracle(r.outputs[0].data, to);
