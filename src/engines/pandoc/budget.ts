@@ -20,11 +20,13 @@ export interface PandocBudget {
 }
 
 /**
- * 8 MiB in, a 48 MiB heap (≈ 90 MB of WebAssembly memory at most, below the 128 MB isolate with its JavaScript), a
- * container declaring at most 24 MiB inflated.
+ * 1 MiB in, a 24 MiB heap, a container declaring at most 24 MiB inflated (issue 49,Measured by test/engines-heavy/isolate-memory.test.ts from the isolate's own figures (V8's used heap + external memory: array buffers and WebAssembly memory; README "Large files")):
+ * the engine holds ~86 MB idle (its running instance and the module's heap), so with a 48 MiB heap 256 KiB of
+ * Markdown → docx peaked at 104 MB and 8 MiB → html at 130 MB before the cap stopped it; with 24 MiB, 1 MiB of
+ * Markdown stops at the cap (OVER_BUDGET: native pandoc) at 98 MB.
  */
 export const DEFAULT_PANDOC_BUDGET: PandocBudget = {
-  maxBytes: 8 * 1024 * 1024,
-  maxHeapBytes: 48 * 1024 * 1024,
+  maxBytes: 1024 * 1024,
+  maxHeapBytes: 24 * 1024 * 1024,
   maxInflatedBytes: 24 * 1024 * 1024,
 };

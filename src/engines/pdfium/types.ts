@@ -8,18 +8,18 @@ export type { RasterBudget, RasterFit, RasterPage, RasterRequest } from "../kind
 export type { PageRange as RasterPageRange } from "../kinds/pdf-pages";
 
 /**
- * PDFium's budget in the api Worker's 128 MB isolate (issue 49). Measured in Node (peak resident growth of one call in
- * a fresh process, warm instance; test/engines-heavy/isolate-memory.test.ts): a page costs ~19 bytes a pixel at worst
- * (a photo page whose PNG does not compress: the RGBA bitmap in WebAssembly memory, the filtered rows, the deflated
- * chunks and the PNG's copies), so 12 MP took +200 MB and 6 MP +105 MB; 4 MP (A4 at 200 dpi) takes ~+80 MB, which with
- * a 16 MiB input stays under ~100 MB. Larger pages and PDFs end OVER_BUDGET and go to the native rasterizers
- * (poppler's pdftocairo; the OCR pages at a lower dpi).
+ * PDFium's budget in the api Worker's 128 MB isolate (issue 49). Measured by test/engines-heavy/isolate-memory.test.ts from the isolate's own figures (V8's used heap + external memory: array buffers and WebAssembly memory; README "Large files"): the engine
+ * holds ~40 MB idle (its instance's WebAssembly memory), and a page costs ~19 bytes a pixel at worst (a photo page whose
+ * PNG does not compress: the RGBA bitmap, the filtered rows, the deflated chunks and the PNG's copies); with a 15 MB
+ * input the isolate peaked at 130 MB for a 4 MP page, 101 MB at 2.4 MP, 98 MB at 2.2 MP (A4 or Letter at 150 dpi, the
+ * default density) and with a 9 MB one 84 MB; so 12 MiB and 2.2 MP. Larger pages
+ * and PDFs end OVER_BUDGET and go to the native rasterizers (poppler's pdftocairo; the OCR pages at a lower dpi).
  */
 export const DEFAULT_RASTER_BUDGET: RasterBudget = {
-  maxBytes: 16 * 1024 * 1024,
+  maxBytes: 12 * 1024 * 1024,
   maxPages: 2000,
-  // an A4 page at 200 dpi is 3.9 MP (at 300 dpi 8.7 MP, native); 4 MP is 16 MB of RGBA
-  maxPagePixels: 4_000_000,
+  // an A4 page at 150 dpi is 2.17 MP (at 300 dpi 8.7 MP, native); 2.2 MP is 8.8 MB of RGBA
+  maxPagePixels: 2_200_000,
   // OCRmyPDF's hugemono.pdf declares 1225 MP
   maxImagePixels: 150_000_000,
   maxTotalPixels: 150_000_000,

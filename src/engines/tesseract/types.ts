@@ -33,18 +33,17 @@ export interface TesseractBudget {
 }
 
 /**
- * Issue 49: an RGB 9 MP page whose orientation is detected took +110 MB over a warm instance (OSD loaded) in Node
- * (peak resident growth, test/engines-heavy/isolate-memory.test.ts), 6 MP +99 MB, 5 MP +91 MB, so 4 MP (PDFium's page
- * budget: an A4 page at 200 dpi;
- * the pdf/ocr operation picks the dpi so a page fits) and 8 MiB of file keep one call under ~100 MB; larger pages go
- * to the native tesseract.
+ * Issue 49: Measured by test/engines-heavy/isolate-memory.test.ts from the isolate's own figures (V8's used heap + external memory: array buffers and WebAssembly memory; README "Large files"): a warm instance with eng and OSD
+ * loaded holds ~82 MB; an RGB page whose orientation is detected peaked at 128 MB at 4 MP, 110 MB at 3 MP, 95 MB at
+ * 2 MP. So 2 MP (PDFium's page budget: an A4 page at 141 dpi; the pdf/ocr operation picks the dpi so a page fits) and
+ * 8 MiB of file; larger pages go to the native tesseract.
  * Before: 40 MiB of image file, 9 MP (every A4 or Letter page at 300 dpi),
  * sides up to 20,000 px, a fresh instance above 80 MiB (a 300 dpi page then still has its ~75 MB of
  * headroom below the 128 MB isolate limit from a fresh 20 MB instance), OSD below mean confidence 60.
  */
 export const DEFAULT_TESSERACT_BUDGET: TesseractBudget = {
   maxBytes: 8 * 1024 * 1024,
-  maxPixels: 4_000_000,
+  maxPixels: 2_000_000,
   maxSide: 20_000,
   resetAboveBytes: 80 * 1024 * 1024,
   weakConfidence: 60,

@@ -16,7 +16,7 @@
  * rendered page fits the pixels of the engine that reads it — {@link OCR_MAX_PIXELS} for tesseract in
  * WebAssembly (its memory grows with the page: 300 dpi Letter ≈ 95 MB of WASM memory, wasm-engines.md),
  * {@link OCR_NATIVE_MAX_PIXELS} for native tesseract, and never more than the rasterizer renders
- * (PDFium: 4 MP a page since issue 49). A page the
+ * (PDFium: 2.2 MP a page since issue 49). A page the
  * WebAssembly engine could only read below {@link OCR_GOOD_DPI} goes, alone, to the native OCR engine
  * when this host has one (at its higher resolution); without one it is read in WebAssembly down to
  * {@link OCR_MIN_DPI}. Only a page that does not fit even at OCR_MIN_DPI within every engine's budget
@@ -40,7 +40,7 @@ export const OCR_MAX_PAGES = 200;
 export const OCR_MAX_PIXELS = 6_000_000;
 /**
  * Largest rendered page in pixels handed to a native OCR engine. The page rasterizer's own per-page
- * budget (its row's `budget.maxPagePixels`: PDFium's 4 MP since issue 49, 16 MB of RGBA) bounds every engine below this.
+ * budget (its row's `budget.maxPagePixels`: PDFium's 2.2 MP since issue 49, 8.8 MB of RGBA) bounds every engine below this.
  */
 export const OCR_NATIVE_MAX_PIXELS = 4 * OCR_MAX_PIXELS;
 /** Preferred rendering resolution (tesseract's best accuracy is at 300 ppi). */
@@ -55,7 +55,7 @@ export const OCR_GOOD_DPI = 100;
  * OVER_BUDGET. At 72 ppi a pixel is a point: text of 20 pt and more — what pages of poster or drawing
  * size carry — still has an x-height above tesseract's ~10 px (OCRmyPDF's 30-inch page of 40 pt text
  * reads the same at 72 ppi as at 300), while below it a pixel is coarser than the PDF's own unit and
- * even large text breaks up. Within 4 MP it admits every page up to 27 × 27 in (issue 49; it was 48 × 48 in at PDFium's former 12 MP).
+ * even large text breaks up. Within 2.2 MP it admits every page up to 20 × 20 in (issue 49; it was 48 × 48 in at PDFium's former 12 MP).
  */
 export const OCR_MIN_DPI = 72;
 
