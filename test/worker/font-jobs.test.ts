@@ -39,14 +39,15 @@ function woffTables(d: Uint8Array): {
   return { signature: tagAt(d, 0), flavour: tagAt(d, 4), length: v.getUint32(8), tables };
 }
 
-const notoSans = () =>
-  (env as unknown as { FONTS: { font(f: string): Promise<Uint8Array> } }).FONTS.font("NotoSans-Regular.ttf");
+/** DejaVu Sans Mono, 343 KB: within fonteditor-core's 384 KiB in the api Worker (issue 49; Noto Sans, 629 KB, is not). */
+const dejaVuMono = () =>
+  (env as unknown as { FONTS: { font(f: string): Promise<Uint8Array> } }).FONTS.font("DejaVuSansMono.ttf");
 
 describe("fonts in the api Worker", () => {
   it("convert ttf → woff runs in fonteditor-core in the isolate, every table kept", async () => {
-    const ttf = await notoSans();
+    const ttf = await dejaVuMono();
     const job = await createJob({
-      in: { operation: "import/base64", file: b64(ttf), filename: "NotoSans-Regular.ttf" },
+      in: { operation: "import/base64", file: b64(ttf), filename: "DejaVuSansMono.ttf" },
       conv: { operation: "convert", input: "in", output_format: "woff" },
       out: { operation: "export/url", input: "conv" },
     });
@@ -54,7 +55,7 @@ describe("fonts in the api Worker", () => {
     const conv = taskByName(done, "conv");
     expect(done.status, JSON.stringify(conv)).toBe("finished");
     expect(conv).toMatchObject({ engine: "fonteditor" });
-    expect(taskByName(done, "out").result.files[0].filename).toBe("NotoSans-Regular.woff");
+    expect(taskByName(done, "out").result.files[0].filename).toBe("DejaVuSansMono.woff");
     const woff = await download(done);
     const got = woffTables(woff);
     expect(got.signature).toBe("wOFF");
@@ -65,7 +66,7 @@ describe("fonts in the api Worker", () => {
   });
 
   it("a truncated font ends with a task error code, and the job ends", async () => {
-    const ttf = (await notoSans()).subarray(0, 900);
+    const ttf = (await dejaVuMono()).subarray(0, 900);
     const job = await createJob({
       in: { operation: "import/base64", file: b64(ttf), filename: "cut.ttf" },
       conv: { operation: "convert", input: "in", output_format: "eot" },

@@ -36,13 +36,16 @@ import { checkLanguages, languageParam, languagesOf } from "./ocr-languages";
 
 /** Most pages OCRed per input on an in-Worker (WebAssembly) engine. */
 export const OCR_MAX_PAGES = 200;
-/** Largest rendered page in pixels handed to the WebAssembly OCR engine (≈ Letter at 250 dpi). */
-export const OCR_MAX_PIXELS = 6_000_000;
+/**
+ * Largest rendered page in pixels handed to the WebAssembly OCR engine: its budget, 2 MP since issue 49 (≈ Letter at
+ * 150 dpi; src/engines/tesseract/types.ts; it was 6 MP, ≈ Letter at 250 dpi).
+ */
+export const OCR_MAX_PIXELS = 2_000_000;
 /**
  * Largest rendered page in pixels handed to a native OCR engine. The page rasterizer's own per-page
  * budget (its row's `budget.maxPagePixels`: PDFium's 2.2 MP since issue 49, 8.8 MB of RGBA) bounds every engine below this.
  */
-export const OCR_NATIVE_MAX_PIXELS = 4 * OCR_MAX_PIXELS;
+export const OCR_NATIVE_MAX_PIXELS = 24_000_000;
 /** Preferred rendering resolution (tesseract's best accuracy is at 300 ppi). */
 export const OCR_DPI = 300;
 /**
