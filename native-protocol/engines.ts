@@ -268,7 +268,8 @@ export interface NativeEngineSpec {
 /** The native engines, in no particular order (the engine table, src/engines/registry.ts, orders the rows). */
 export const NATIVE_ENGINES = [
   { name: "ghostscript", kind: "pdf", tools: ["ghostscript"], uses: ["qpdf"], version: "10.00.0" },
-  { name: "qpdf", kind: "pdf", tools: ["qpdf"], version: "11.3.0" },
+  // poppler: pdfinfo, the page frames a watermark is drawn for (issue 49)
+  { name: "qpdf", kind: "pdf", tools: ["qpdf"], uses: ["poppler"], version: "11.3.0" },
   { name: "libreoffice", kind: "office", tools: ["libreoffice"], uses: ["ghostscript", "ffmpeg"], version: "7.4.7" },
   {
     name: "imagemagick-native",

@@ -16,7 +16,7 @@ import type { MediaRequest } from "./media/formats.ts";
 import type { MediaProbe } from "./media/probe.ts";
 import type { OcrPage, OcrRequest } from "./ocr.ts";
 import type { OfficePart, OfficeRequest } from "./office.ts";
-import type { PdfRequests } from "./pdf.ts";
+import type { PdfPageFrame, PdfRequests } from "./pdf.ts";
 import type { VectorRequest } from "./vector.ts";
 
 /** Kind → method → the request the native engine reads (`info` takes none). */
@@ -64,11 +64,15 @@ interface InfoAnswer {
  * server adds; a method may add more). Bytes may be a LocalFile where the engine takes files (issue 35).
  */
 export interface NativeKindAnswers {
-  pdf: { [M in "merge" | "pdfa" | "pdfx"]: { data: Uint8Array } } & {
+  pdf: { [M in "pdfa" | "pdfx"]: { data: Uint8Array } } & {
     // issue 49: the page operations answer files as LocalFiles (streamed back on a framed call)
-    [M in "extract" | "rotate" | "decrypt"]: { data: Uint8Array | LocalFile };
+    [M in "merge" | "extract" | "rotate" | "decrypt"]: { data: Uint8Array | LocalFile };
+  } & {
+    // warnings: options accepted and not honoured (the compatibility rule)
+    [M in "encrypt" | "watermark"]: { data: Uint8Array | LocalFile; warnings?: string[] };
   } & {
     split: { parts: (Uint8Array | LocalFile)[] };
+    pageFrames: { pages: PdfPageFrame[] };
     optimize: { data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean };
   };
   office: {

@@ -295,9 +295,20 @@ export const ENGINES = [
   },
   {
     ...nativeRow("qpdf"),
-    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/decrypt"] },
-    // issue 49: split, extract, rotate and decrypt stream inputs over 64 MiB (a 1 GB scan) to qpdf's folder and their
-    // outputs back; merge takes bytes
+    offers: {
+      operations: [
+        "merge",
+        "pdf/split-pages",
+        "pdf/extract-pages",
+        "pdf/rotate-pages",
+        "pdf/encrypt",
+        "pdf/decrypt",
+        "watermark",
+      ],
+    },
+    // issue 49: every operation streams inputs over 64 MiB (a 1 GB scan) to qpdf's folder and its outputs back: the
+    // native twin of each of pdf-lib's, which hands it what is over its budget (OVER_BUDGET); a watermark is drawn by
+    // pdf-lib on blank pages of the document's frames and laid on by qpdf (operations/pdf/watermark.ts)
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: [],
   },

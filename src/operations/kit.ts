@@ -95,7 +95,8 @@ export async function heldBytes(data: Uint8Array | StreamedBytes): Promise<Uint8
  * media row, issue 35): its bytes up to the stream threshold — the row's `streamOver`, or the
  * deployment's `nativeStreamBytes` (NATIVE_STREAM_BYTES) when lower — and above it a stream of exactly
  * its size read from the store, so no whole file passes through the Worker's memory. Any other row:
- * {@link readInput}.
+ * {@link readInput}. `held`: bytes of the same call the caller already holds (merge's earlier inputs), counted against
+ * the threshold with this file, so a call's inputs together stay under it.
  * @throws TaskError OVER_BUDGET (over the row's `maxBytes`) | FILE_NOT_FOUND | CANCELLED
  */
 export async function readInputOrStream(
@@ -103,9 +104,13 @@ export async function readInputOrStream(
   ctx: { signal: AbortSignal; settings: { nativeStreamBytes?: number } },
   row: EngineRow,
   label = "input",
+  held = 0,
 ): Promise<Uint8Array | StreamedBytes> {
   const { maxBytes, streamOver } = row.budget;
-  if (streamOver === undefined || file.size <= Math.min(streamOver, ctx.settings.nativeStreamBytes ?? streamOver))
+  if (
+    streamOver === undefined ||
+    held + file.size <= Math.min(streamOver, ctx.settings.nativeStreamBytes ?? streamOver)
+  )
     return readInput(file, ctx, row, label);
   if (file.size > maxBytes)
     throw new TaskError(

@@ -22,7 +22,7 @@ import { IMAGE_PDF_INPUTS } from "../../engines/registry";
 import { recordedPpi, sniffImage, tiffPages } from "../../engines/sniff";
 import { useEngine, type UsedEngine } from "../../engines/use";
 import { inputFormatOf } from "../image/common";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
 import type { CommonParams, InputFile, OperationContext, OperationHandler, OutputFile } from "../types";
 import { boolParam, pdfFile } from "./common";
 import { toDisplayWords } from "./ocr";
@@ -118,7 +118,8 @@ async function imagesToPdf(
       files.push(pdfFile(name, merged.data));
       continue;
     }
-    const input = { data: merged.data, filename: name };
+    // merged from bytes, so bytes (or a small stream) back
+    const input = { data: await heldBytes(merged.data), filename: name };
     const info = (await engineCall(pdf.engine.pageInfo?.({ input }), file.filename, pdf.row.name)).pages;
     const layers: { page: number; words: TextLayerWord[] }[] = [];
     const rotations: Record<number, number> = {};

@@ -8,15 +8,17 @@
  * Encrypted inputs open with `password` (one string: tried on every encrypted input; an array:
  * the password of each input in `input` order, null or "" for an input that needs none); the
  * merged PDF is written unencrypted. A missing or wrong password is INVALID_PASSWORD naming the file.
+ * On a row that takes streams (the native qpdf, issue 49) PDF inputs past its threshold go as streams and the merged
+ * PDF may come back as one: merging 1 GB PDFs holds none of them in the Worker.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { canonicalFormat } from "../../engines/kinds/image";
-import type { PdfInput } from "../../engines/kinds/pdf";
+import type { PdfStreamableInput } from "../../engines/kinds/pdf";
 import { looksLikePdf, sniffImage } from "../../engines/sniff";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
+import { baseName, engineCall, readInput, readInputOrStream, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/registry";
@@ -86,15 +88,28 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
         `The merge inputs add up to ${total} bytes; the ${row.name} engine merges up to ${row.budget.maxBytes} bytes.`,
       );
     }
-    const docs: PdfInput[] = [];
+    const docs: PdfStreamableInput[] = [];
     const passwordOf = (i: number) => (Array.isArray(p.password) ? p.password[i] || undefined : p.password);
+    // bytes the Worker holds for this call: on a row that takes streams (the native qpdf), PDFs past its threshold go
+    // as streams (issue 49), so the inputs together stay under it however many there are
+    let held = 0;
     for (const [i, input] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       if (isOfficeFile(input.filename)) {
-        docs.push({ data: await officePdf(ctx, input), filename: input.filename });
+        const pdf = await officePdf(ctx, input);
+        held += pdf.byteLength;
+        docs.push({ data: pdf, filename: input.filename });
+        continue;
+      }
+      if (row.budget.streamOver !== undefined && ["pdf", ""].includes(extensionOf(input.filename))) {
+        // a PDF by its name (qpdf refuses what is not one); its bytes when they fit, else a stream
+        const data = await readInputOrStream(input, ctx, row, "input", held);
+        if (data instanceof Uint8Array) held += data.byteLength;
+        docs.push({ data, filename: input.filename, ...(passwordOf(i) ? { password: passwordOf(i) } : {}) });
         continue;
       }
       const bytes = await readInput(input, ctx, row);
+      held += bytes.byteLength;
       if (looksLikePdf(bytes) || sniffImage(bytes)) {
         docs.push({
           data: bytes,

@@ -2,13 +2,61 @@
  * watermark on PDFs: text and/or an image (JPEG/PNG from the task named by `image`), on the pages
  * of `pages`, above or below the page content, with opacity, rotation, position and margins
  * (watermark-params.ts), drawn by the routed PDF engine (engines/kinds/pdf.ts `watermark`).
+ *
+ * pdf-lib draws on the document within its budget. A larger PDF goes to the native qpdf (issue 49), which cannot draw:
+ * it reads the pages' displayed frames (`pageFrames`, the input streamed), pdf-lib draws the same watermark on one blank
+ * page per distinct frame (`stamp`, a few KB), and qpdf lays those on the pages (`watermark` with `stamp`, the input
+ * streamed again: --overlay, or --underlay for layer below), so each page gets what pdf-lib would have drawn on it.
  */
 import { TaskError } from "../../engines/errors";
-import { useEngine } from "../../engines/use";
-import { readInput } from "../kit";
-import type { OperationHandler } from "../types";
-import { perDocument, PDF_TO_PDF } from "./common";
+import type { PdfEngine, PdfPagesOut, PdfStreamableInput, PdfWatermark } from "../../engines/kinds/pdf";
+import { resolvePageSet } from "../../engines/kinds/pdf-pages";
+import { useEngine, useEngineWhere } from "../../engines/use";
+import { engineCall, readInput } from "../kit";
+import type { OperationContext, OperationHandler } from "../types";
+import { perDocumentStreamed, PDF_TO_PDF } from "./common";
 import { checkWatermark, watermarkParams, type WatermarkParams } from "./watermark-params";
+
+type Image = { data: Uint8Array; filename: string };
+
+/**
+ * The watermark laid by an engine that cannot draw one (the native qpdf): the frames of `input`, the stamp pdf-lib
+ * draws for them, and the call that lays it on `again()` (the input read once more).
+ * @throws TaskError ENGINE_UNAVAILABLE when no engine here draws stamps | the engines' codes (INVALID_PAGES, …)
+ */
+async function stamped(
+  ctx: OperationContext,
+  engine: PdfEngine,
+  rowName: string,
+  input: PdfStreamableInput,
+  again: () => Promise<PdfStreamableInput>,
+  mark: PdfWatermark,
+  image: Image | undefined,
+): Promise<PdfPagesOut> {
+  const drawer = useEngineWhere(ctx, "pdf", "watermark", (e) => !!e.stamp);
+  if (!drawer)
+    throw new TaskError("ENGINE_UNAVAILABLE", `No engine here draws the watermark ${rowName} lays on large PDFs.`);
+  const { pages: frames } = await engineCall(engine.pageFrames?.({ input }), "", rowName);
+  const selected = new Set(resolvePageSet(mark.pages, frames.length, input.filename));
+  const distinct: { width: number; height: number }[] = [];
+  const index = new Map<string, number>();
+  const pages = frames.map((f, i) => {
+    if (!selected.has(i + 1)) return 0;
+    const key = `${f.width.toFixed(2)}x${f.height.toFixed(2)}`;
+    if (!index.has(key)) index.set(key, distinct.push({ width: f.width, height: f.height }));
+    return index.get(key)!;
+  });
+  const stamp = distinct.length
+    ? await engineCall(drawer.engine.stamp?.({ frames: distinct, mark, image }), "", drawer.row.name)
+    : { data: new Uint8Array() };
+  const result = await engine.watermark?.({
+    input: await again(),
+    mark,
+    stamp: { data: stamp.data, pages, ...(mark.layer === "below" ? { below: true } : {}) },
+  });
+  if (!result) throw new TaskError("UNSUPPORTED", `The ${rowName} engine does not offer watermark.`);
+  return result;
+}
 
 export const watermarkPdf: OperationHandler<WatermarkParams> = {
   operation: "watermark",
@@ -17,7 +65,7 @@ export const watermarkPdf: OperationHandler<WatermarkParams> = {
   taskRefs: ["image"],
   check: checkWatermark,
   async run(inputs, p, ctx) {
-    let image: { data: Uint8Array; filename: string } | undefined;
+    let image: Image | undefined;
     if (p.image) {
       const files = await ctx.taskFiles(p.image);
       if (files.length === 0)
@@ -26,12 +74,15 @@ export const watermarkPdf: OperationHandler<WatermarkParams> = {
       image = { filename: files[0].filename, data: await readInput(files[0], ctx, row, "watermark image") };
     }
     const { image: _task, password, ...mark } = p;
-    return perDocument(
+    return perDocumentStreamed(
       "watermark",
       inputs,
       p,
       ctx,
-      (engine, input) => engine.watermark?.({ input, mark, image }),
+      (engine, input, again, row) =>
+        engine.stamp || !engine.pageFrames
+          ? engine.watermark?.({ input, mark, ...(image ? { image } : {}) })
+          : stamped(ctx, engine, row.name, input, again, mark, image),
       password,
     );
   },
