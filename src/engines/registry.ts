@@ -304,7 +304,10 @@ export const ENGINES = [
         "pdf/encrypt",
         "pdf/decrypt",
         "watermark",
+        "convert",
       ],
+      // convert pdf → pdf: the re-save (operations/pdf/resave.ts), as an extract of every page
+      formatsOf: { convert: [{ input: "pdf", output: "pdf" }] },
     },
     // issue 49: every operation streams inputs over 64 MiB (a 1 GB scan) to qpdf's folder and its outputs back: the
     // native twin of each of pdf-lib's, which hands it what is over its budget (OVER_BUDGET); a watermark is drawn by

@@ -315,3 +315,24 @@ describe("watermark on the native qpdf: pdf-lib's stamp laid on by qpdf --overla
     expect(pdftotext(out, 2400)).toContain(pdftotext(src, 12).slice(0, 30));
   });
 });
+
+describe("convert pdf → pdf (the re-save) on the native qpdf (issue 49)", () => {
+  it("the 2,400-page PDF: pdf-lib OVER_BUDGET → qpdf re-saves the pages given, the input streamed", async () => {
+    const calls: Call[] = [];
+    const sent: Sent[] = [];
+    const r = await execute(
+      "convert",
+      { input_format: "pdf", output_format: "pdf", pages: "2390-" },
+      [fileInput(bigPdf)],
+      streaming(calls, sent),
+    );
+    expect(calls).toContainEqual({ method: "extract", code: "OVER_BUDGET" });
+    expect(r.engine.name).toBe("qpdf");
+    expect(sent).toEqual([{ method: "extract", streamed: [true] }]);
+    const out = await saved(r.out.files[0]!);
+    expect(pages(out)).toBe(11);
+    const src = corpusPath("pdf/gotenberg-pages_12.pdf");
+    expect(pdftotext(out, 11)).toBe(pdftotext(src, 12));
+    expect(pdftotext(out, 1)).toBe(pdftotext(src, 2));
+  });
+});

@@ -96,17 +96,19 @@ describe("engine order", () => {
       merge: ["qpdf"],
     });
     expect(parseEngineOrder(undefined)).toEqual({});
-    // a watermark of a file of unknown format: every handler fits (image, PDF, video, office through PDF); the table orders them
+    // a watermark of a file of unknown format: every handler fits (image, PDF, video, office through PDF); the table
+    // orders them (qpdf: the native twin of pdf-lib's, issue 49)
     expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual([
       "imagemagick",
       "pdflib",
       "ffmpeg",
+      "qpdf",
       "libreoffice",
       "ffmpeg-native",
     ]);
     expect(
       route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name),
-    ).toEqual(["pdflib", "imagemagick", "ffmpeg", "libreoffice", "ffmpeg-native"]);
+    ).toEqual(["pdflib", "imagemagick", "ffmpeg", "qpdf", "libreoffice", "ffmpeg-native"]);
   });
 
   it("refuses what no engine can do, and a pin nothing here honours", () => {

@@ -99,7 +99,7 @@ export function browserFontSource(base: string | URL): FontSource {
  * checks them against the engines themselves.
  */
 export const ENGINE_METHODS = {
-  pdflib: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "pageInfo", "textLayer"],
+  pdflib: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "pageInfo", "textLayer", "stamp"],
   pdfium: ["rasterize"],
   imagemagick: ["info", "run"],
   resvg: ["info", "run"],
