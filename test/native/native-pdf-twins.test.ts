@@ -20,7 +20,7 @@ import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
-import { repeatedPdf, spied, type Call } from "../support/native-fixtures";
+import { randomBytes, repeatedPdf, spied, type Call } from "../support/native-fixtures";
 import { testContext } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
 
@@ -334,5 +334,56 @@ describe("convert pdf → pdf (the re-save) on the native qpdf (issue 49)", () =
     const src = corpusPath("pdf/gotenberg-pages_12.pdf");
     expect(pdftotext(out, 11)).toBe(pdftotext(src, 12));
     expect(pdftotext(out, 1)).toBe(pdftotext(src, 2));
+  });
+});
+
+describe("bad input to the native twins: a task error with a code, never a crash", () => {
+  /** A file of this test's folder holding `bytes`. */
+  function junk(name: string, bytes: Uint8Array): string {
+    const path = join(scratch, name);
+    writeFileSync(path, bytes);
+    return path;
+  }
+
+  it("100 KB of noise named .pdf, streamed: merge, encrypt and watermark on qpdf end with a code", async () => {
+    const noise = junk("noise.pdf", randomBytes(100_000, 7));
+    const ctx = () => streaming();
+    await expect(
+      execute("merge", { output_format: "pdf", engine: "qpdf" }, [fileInput(noise), fileInput(bigPdf)], ctx()),
+    ).rejects.toMatchObject({
+      // qpdf: "not a PDF" (UNSUPPORTED) hands it to pdf-lib, whose merge takes PDFs and images only
+      code: "INVALID_CONVERSION_TYPE",
+      message: expect.stringContaining("noise.pdf"),
+    });
+    await expect(
+      execute("pdf/encrypt", { set_password: "x", engine: "qpdf" }, [fileInput(noise)], ctx()),
+    ).rejects.toMatchObject({ code: "OPEN_FAILED" });
+    await expect(execute("watermark", { text: "x", engine: "qpdf" }, [fileInput(noise)], ctx())).rejects.toMatchObject({
+      code: "OPEN_FAILED",
+    });
+  });
+
+  it("a PDF cut in half (its xref gone), streamed: merge reconstructs or refuses it with a code; the server still answers", async () => {
+    const whole = readFileSync(corpusPath("pdf/pdfjs-tracemonkey.pdf"));
+    const cut = junk("cut.pdf", new Uint8Array(whole.subarray(0, whole.length >> 1)));
+    const r = await execute("merge", { output_format: "pdf", engine: "qpdf" }, [fileInput(cut)], streaming()).then(
+      async (ok) => ({ pages: pages(await saved(ok.out.files[0]!)) }),
+      (err: { code?: string }) => ({ code: err.code }),
+    );
+    // qpdf recovers what the cut file still holds (its pages up to the cut) or says it cannot open it
+    if ("code" in r) expect(r.code).toBe("OPEN_FAILED");
+    else expect(r.pages).toBeGreaterThan(0);
+    expect((await fetch(`${native.url}/health`)).status).toBe(200);
+  });
+
+  it("a stamp drawn for another page count is refused (CONVERSION_FAILED), not laid on the wrong pages", async () => {
+    const qpdf = native.engines().qpdf as PdfEngine;
+    const stamp = readFileSync(corpusPath("pdf/pdfjs-rotation.pdf"));
+    const r = await qpdf.watermark!({
+      input: { data: new Uint8Array(readFileSync(corpusPath("pdf/gotenberg-pages_12.pdf"))), filename: "g.pdf" },
+      mark: {},
+      stamp: { data: new Uint8Array(stamp), pages: [1, 2] },
+    });
+    expect(r.ok ? "ok" : r.error.code).toBe("CONVERSION_FAILED");
   });
 });

@@ -8,7 +8,7 @@
  * page per distinct frame (`stamp`, a few KB), and qpdf lays those on the pages (`watermark` with `stamp`, the input
  * streamed again: --overlay, or --underlay for layer below), so each page gets what pdf-lib would have drawn on it.
  */
-import { TaskError } from "../../engines/errors";
+import { TaskError, toFailure } from "../../engines/errors";
 import type { PdfEngine, PdfPagesOut, PdfStreamableInput, PdfWatermark } from "../../engines/kinds/pdf";
 import { resolvePageSet } from "../../engines/kinds/pdf-pages";
 import { useEngine, useEngineWhere } from "../../engines/use";
@@ -20,11 +20,36 @@ import { checkWatermark, watermarkParams, type WatermarkParams } from "./waterma
 type Image = { data: Uint8Array; filename: string };
 
 /**
+ * Most distinct page frames one stamp is drawn for: pdf-lib draws the stamp in the Worker, a page a frame, so a
+ * document whose pages come in more sizes than this (a hostile one: every page its own) is OVER_BUDGET.
+ */
+export const MAX_STAMP_FRAMES = 500;
+
+/**
  * The watermark laid by an engine that cannot draw one (the native qpdf): the frames of `input`, the stamp pdf-lib
- * draws for them, and the call that lays it on `again()` (the input read once more).
- * @throws TaskError ENGINE_UNAVAILABLE when no engine here draws stamps | the engines' codes (INVALID_PAGES, …)
+ * draws for them, and the call that lays it on `again()` (the input read once more). Its steps' errors come back as
+ * a failure as data (ENGINE_UNAVAILABLE when no engine here draws stamps, OVER_BUDGET past MAX_STAMP_FRAMES, the
+ * engines' codes: OPEN_FAILED, INVALID_PAGES…), as an engine's would.
  */
 async function stamped(
+  ctx: OperationContext,
+  engine: PdfEngine,
+  rowName: string,
+  input: PdfStreamableInput,
+  again: () => Promise<PdfStreamableInput>,
+  mark: PdfWatermark,
+  image: Image | undefined,
+): Promise<PdfPagesOut> {
+  try {
+    return await stampSteps(ctx, engine, rowName, input, again, mark, image);
+  } catch (err) {
+    if (!(err instanceof TaskError)) throw err;
+    return { ok: false, error: toFailure(err), engineVersion: "" };
+  }
+}
+
+/** The steps of {@link stamped}. @throws TaskError */
+async function stampSteps(
   ctx: OperationContext,
   engine: PdfEngine,
   rowName: string,
@@ -46,6 +71,11 @@ async function stamped(
     if (!index.has(key)) index.set(key, distinct.push({ width: f.width, height: f.height }));
     return index.get(key)!;
   });
+  if (distinct.length > MAX_STAMP_FRAMES)
+    throw new TaskError(
+      "OVER_BUDGET",
+      `${input.filename} has pages of ${distinct.length} sizes; a watermark of a PDF this large is drawn for at most ${MAX_STAMP_FRAMES}.`,
+    );
   const stamp = distinct.length
     ? await engineCall(drawer.engine.stamp?.({ frames: distinct, mark, image }), "", drawer.row.name)
     : { data: new Uint8Array() };
@@ -70,7 +100,9 @@ export const watermarkPdf: OperationHandler<WatermarkParams> = {
       const files = await ctx.taskFiles(p.image);
       if (files.length === 0)
         throw new TaskError("FILE_NOT_FOUND", `image: task ${p.image} has no file to use as the watermark image.`);
-      const { row } = useEngine(ctx, "pdf", "watermark");
+      // under the budget of the engine that draws it: pdf-lib, also where it draws the stamp the native qpdf lays
+      const drawer = useEngineWhere(ctx, "pdf", "watermark", (e) => !!e.stamp);
+      const { row } = drawer ?? useEngine(ctx, "pdf", "watermark");
       image = { filename: files[0].filename, data: await readInput(files[0], ctx, row, "watermark image") };
     }
     const { image: _task, password, ...mark } = p;
