@@ -174,6 +174,39 @@ describe("merge on the native qpdf, inputs streamed (issue 49)", () => {
   });
 });
 
+describe("merge on the native qpdf keeps taking images (issue 49)", () => {
+  it("the 2,400-page PDF, a JPEG and a PNG: pdf-lib OVER_BUDGET → qpdf, each image a page pdf-lib made (pdfimages: its size)", async () => {
+    const calls: Call[] = [];
+    const jpeg = corpusPath("images/tika-testJPEG_GEO.jpg");
+    const png = corpusPath("images/pngsuite-basn6a16.png");
+    const r = await execute(
+      "merge",
+      { output_format: "pdf" },
+      [fileInput(bigPdf), fileInput(jpeg), fileInput(png)],
+      streaming(calls),
+    );
+    expect(calls).toContainEqual({ method: "merge", code: "OVER_BUDGET" });
+    expect(r.engine.name).toBe("qpdf");
+    const out = await saved(r.out.files[0]!);
+    expect(pages(out)).toBe(2402);
+    // the images on the last two pages, at their pixel sizes (100 × 68 JPEG, 32 × 32 PNG)
+    const list = execFileSync("pdfimages", ["-f", "2401", "-l", "2402", "-list", out], { encoding: "utf8" })
+      .split("\n")
+      .slice(2)
+      .filter((l) => l.trim())
+      .map((l) => l.trim().split(/\s+/))
+      .filter((c) => c[2] === "image"); // the PNG's alpha is an smask of its own
+    expect(list.map((c) => [c[0], c[3], c[4]])).toEqual([
+      ["2401", "100", "68"],
+      ["2402", "32", "32"],
+    ]);
+    // a page the size of the image at 72 ppi, as pdf-lib's own merge makes it (the JPEG declares no density)
+    expect(execFileSync("pdfinfo", ["-f", "2402", "-l", "2402", out], { encoding: "utf8" })).toMatch(
+      /Page\s+2402 size:\s+32 x 32 pts/,
+    );
+  });
+});
+
 describe("pdf/encrypt on the native qpdf (issue 49)", () => {
   it("the 2,400-page PDF: pdf-lib OVER_BUDGET → qpdf, AES-256 R6 with the permissions mapped; opens with the user password only", async () => {
     const calls: Call[] = [];

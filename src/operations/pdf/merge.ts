@@ -9,16 +9,17 @@
  * the password of each input in `input` order, null or "" for an input that needs none); the
  * merged PDF is written unencrypted. A missing or wrong password is INVALID_PASSWORD naming the file.
  * On a row that takes streams (the native qpdf, issue 49) PDF inputs past its threshold go as streams and the merged
- * PDF may come back as one: merging 1 GB PDFs holds none of them in the Worker.
+ * PDF may come back as one: merging 1 GB PDFs holds none of them in the Worker. Images become one-page PDFs by pdf-lib
+ * first there (qpdf merges PDFs only).
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { canonicalFormat } from "../../engines/kinds/image";
 import type { PdfStreamableInput } from "../../engines/kinds/pdf";
 import { looksLikePdf, sniffImage } from "../../engines/sniff";
-import { useEngine } from "../../engines/use";
+import { useEngine, useEngineWhere } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, readInput, readInputOrStream, throwIfAborted } from "../kit";
+import { baseName, engineCall, heldBytes, readInput, readInputOrStream, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/registry";
@@ -62,6 +63,30 @@ async function imageToPng(
     throw refuse(err); // no image engine here: the way out is the same as for a format merge does not take
   }
   return pngPages(ctx, image, bytes, inputFormat, filename);
+}
+
+/**
+ * On a row that merges PDFs only (the native qpdf, issue 49), each JPEG or PNG page as a one-page PDF the in-Worker
+ * pdf-lib makes first (its page size from the image's ppi, as in pdf-lib's own merge), so a merge too large for pdf-lib
+ * still takes images. PDFs and streams pass unchanged.
+ * @throws TaskError UNSUPPORTED when no in-Worker PDF engine is here | its codes (OVER_BUDGET, OPEN_FAILED…)
+ */
+async function imagePagesAsPdf(ctx: OperationContext, docs: PdfStreamableInput[]): Promise<PdfStreamableInput[]> {
+  const out: PdfStreamableInput[] = [];
+  for (const d of docs) {
+    if (!(d.data instanceof Uint8Array) || looksLikePdf(d.data) || !sniffImage(d.data)) {
+      out.push(d);
+      continue;
+    }
+    throwIfAborted(ctx.signal);
+    const maker = useEngineWhere(ctx, "pdf", "merge", (_, row) => row.placement === "in-worker");
+    if (!maker)
+      throw new TaskError("UNSUPPORTED", `${d.filename}: no engine here makes a PDF page of an image to merge.`);
+    const page = { data: d.data, filename: d.filename, ...(d.ppi ? { ppi: d.ppi } : {}) };
+    const r = await engineCall(maker.engine.merge?.({ inputs: [page], filename: d.filename }), "", maker.row.name);
+    out.push({ data: await heldBytes(r.data), filename: d.filename });
+  }
+  return out;
 }
 
 export const mergePdf: OperationHandler<z.infer<typeof params>> = {
@@ -122,7 +147,8 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
       }
     }
     const name = p.filename ?? `${baseName(inputs[0].filename)}.pdf`;
-    const r = await engineCall(engine.merge?.({ inputs: docs, filename: name }), "", row.name);
+    const ready = row.placement === "native" ? await imagePagesAsPdf(ctx, docs) : docs;
+    const r = await engineCall(engine.merge?.({ inputs: ready, filename: name }), "", row.name);
     return {
       files: [pdfFile(name, r.data)],
       ...droppedExtra(r.dropped ?? {}),
