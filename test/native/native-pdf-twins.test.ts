@@ -142,6 +142,33 @@ describe("merge on the native qpdf, inputs streamed (issue 49)", () => {
     }
   });
 
+  it("an encrypted input streamed with its password (one per input): its pages in; a wrong one is INVALID_PASSWORD", async () => {
+    const locked = corpusPath("pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf");
+    const plain = corpusPath("pdf/gotenberg-pages_12.pdf");
+    const sent: Sent[] = [];
+    const r = await execute(
+      "merge",
+      { output_format: "pdf", engine: "qpdf", password: [null, "view"] },
+      [fileInput(plain), fileInput(locked)],
+      streaming([], sent, 4096),
+    );
+    expect(sent).toEqual([{ method: "merge", streamed: [true, true] }]);
+    const out = await saved(r.out.files[0]!);
+    // written unencrypted, as pdf-lib's merge
+    expect(execFileSync("qpdf", ["--show-encryption", out], { encoding: "utf8" })).toContain("File is not encrypted");
+    const lockedPages = pages(locked, ["-upw", "view"]);
+    expect(pages(out)).toBe(12 + lockedPages);
+    expect(pdftotext(out, 13)).toBe(pdftotext(locked, 1, ["-upw", "view"]));
+    await expect(
+      execute(
+        "merge",
+        { output_format: "pdf", engine: "qpdf", password: [null, "wrong"] },
+        [fileInput(plain), fileInput(locked)],
+        streaming([], [], 4096),
+      ),
+    ).rejects.toMatchObject({ code: "INVALID_PASSWORD" });
+  });
+
   it("small PDFs are held while their total fits the threshold; the one that takes it past goes as a stream", async () => {
     const sent: Sent[] = [];
     const small = ["pdf/pdfjs-rotation.pdf", "pdf/pdfjs-js-buttons.pdf", "pdf/pdfjs-ArabicCIDTrueType.pdf"];
