@@ -353,6 +353,23 @@ describe("watermark on the native qpdf: pdf-lib's stamp laid on by qpdf --overla
     expect(pdftotext(q, 5)).toContain(pdftotext(mixedPdf, 5).slice(0, 40));
   });
 
+  it("an input under the threshold still goes as a stream both times (read twice, never held twice)", async () => {
+    const sent: Sent[] = [];
+    const rel = "pdf/pdfjs-rotation.pdf"; // 6.6 KB
+    const r = await execute(
+      "watermark",
+      { text: "SMALL", engine: "qpdf" },
+      [fileInput(corpusPath(rel))],
+      streaming([], sent),
+    );
+    expect(sent).toEqual([
+      { method: "pageFrames", streamed: [true] },
+      { method: "watermark", streamed: [true] },
+    ]);
+    const out = await saved(r.out.files[0]!);
+    for (const page of [1, 2]) expect(pdftotext(out, page)).toContain("SMALL");
+  });
+
   it("the 2,400-page PDF: pdf-lib OVER_BUDGET → qpdf; every page keeps its size and carries the text (layer below)", async () => {
     const calls: Call[] = [];
     const r = await execute(

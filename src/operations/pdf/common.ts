@@ -93,8 +93,9 @@ export function perDocument(
 /**
  * {@link perDocument} for the page operations that stream (issue 49: extract, rotate, encrypt, decrypt, watermark): a
  * row that takes streams (the native qpdf, `budget.streamOver`) gets a large input as a stream and may answer a stream;
- * others bytes. `again` reads the same input once more (a stream is read once: the watermark's second call). The
- * engines' `warnings` (options accepted but not honoured) end in result.warnings.
+ * others bytes. `again` reads the same input once more (a stream is read once: the watermark's second call); with
+ * `streamAlways(row)` true a row that takes streams gets every input as one, whatever its size (so two reads never hold
+ * two copies). The engines' `warnings` (options accepted but not honoured) end in result.warnings.
  */
 export function perDocumentStreamed(
   operation: string,
@@ -108,8 +109,11 @@ export function perDocumentStreamed(
     row: EngineRow,
   ) => Promise<PdfPagesOut> | undefined,
   password?: string,
+  streamAlways?: (row: EngineRow) => boolean,
 ): Promise<OperationOutput> {
-  return eachDocument(operation, inputs, p, ctx, call, password, (file, row) => readInputOrStream(file, ctx, row));
+  return eachDocument(operation, inputs, p, ctx, call, password, (file, row) =>
+    readInputOrStream(file, ctx, row, "input", streamAlways?.(row) ? Infinity : 0),
+  );
 }
 
 async function eachDocument<I extends PdfStreamableInput>(

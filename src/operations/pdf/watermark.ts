@@ -116,6 +116,8 @@ export const watermarkPdf: OperationHandler<WatermarkParams> = {
           ? engine.watermark?.({ input, mark, ...(image ? { image } : {}) })
           : stamped(ctx, engine, row.name, input, again, mark, image),
       password,
+      // read twice there: streamed both times, never two copies held
+      (row) => row.placement === "native",
     );
   },
 };
