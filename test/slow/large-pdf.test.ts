@@ -10,7 +10,8 @@
  * lowered").
  *
  * The same file then goes import/url (with a 14-page corpus PDF) → merge → export/url: over pdf-lib's budget the merge
- * goes to the native qpdf, the large input streamed to its folder and the merged PDF streamed back.
+ * goes to the native qpdf, both inputs streamed to its folder in one framed call (NATIVE_STREAM_BYTES is lowered to
+ * 512 KiB here, under the small one's size) and the merged PDF streamed back.
  *
  * Oracles: Debian's pdfinfo (one page per part, the parts' count the source's page count; the merged PDF's pages the
  * sum) and pdftotext (page 1's text kept; the merged pages in order) on the files export/url serves; the parts' sizes against the source; the resident memory (VmRSS from
@@ -55,7 +56,9 @@ const MAX_GROWTH = 0.4 * TARGET;
 /** The native tools' memory limit, MB (NATIVE_MEMORY_MB: RLIMIT_AS of each run), below the file's size. */
 const NATIVE_MEMORY_MB = 512;
 const KEY = "key-pdf";
-/** A small corpus PDF merged after the large one (14 pages). */
+/** The native stream threshold of this server, bytes: under the small PDF's size. */
+const STREAM_BYTES = 512 * 1024;
+/** A small corpus PDF merged after the large one (14 pages, 1 MB). */
 const SMALL = corpusPath("pdf/pdfjs-tracemonkey.pdf");
 const MB = 1e6;
 
@@ -138,8 +141,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
   // every native tool runs under a 512 MB address-space limit (RLIMIT_AS), below the file's size: a tool holding the
   // file whole fails, so the job's success shows that nothing is held whole (issue 49)
+  // NATIVE_STREAM_BYTES lowered to 512 KiB: the merge's small input (1 MB) is streamed too, so one framed call carries
+  // two streams through workerd (the split's parts, ~100 MB each, stream at either threshold)
   server = await startDevServer(
-    { API_KEYS: `${KEY}:pdf`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB) },
+    {
+      API_KEYS: `${KEY}:pdf`,
+      ALLOW_PRIVATE_IMPORTS: "true",
+      NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB),
+      NATIVE_STREAM_BYTES: String(STREAM_BYTES),
+    },
     scaled(300_000),
   );
 }, scaled(600_000));
@@ -240,6 +250,7 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
       `large-pdf merge: ${(size / MB).toFixed(0)} MB + ${(statSync(SMALL).size / MB).toFixed(1)} MB → ` +
         `${(statSync(path).size / MB).toFixed(0)} MB; job ${(tJob / 1000).toFixed(1)} s; ${growth(m)}`,
     );
+    expect(statSync(SMALL).size).toBeGreaterThan(STREAM_BYTES);
     expect(pageCount(path)).toBe(PAGES + pageCount(SMALL));
     expect(pageText(path, 1)).toBe("Page 1");
     expect(pageText(path, PAGES)).toBe(`Page ${PAGES}`);
