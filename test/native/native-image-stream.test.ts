@@ -159,6 +159,44 @@ describe("streamed tiff → pdf on the libtiff row (tiff2pdf)", () => {
     expect(images).toEqual(pages);
   });
 
+  it("hostile TIFFs on tiff2pdf: a 60000 × 60000 page declared over 1 KB is OVER_BUDGET (its -m limit), junk OPEN_FAILED", async () => {
+    // one strip of 8-bit grey declared 60000 × 60000 (3.6 GB of samples) over a kilobyte of zeros
+    const entries: [number, number, number][] = [
+      [256, 4, 60000],
+      [257, 4, 60000],
+      [258, 3, 8],
+      [259, 3, 1],
+      [262, 3, 1],
+      [273, 4, 122],
+      [277, 3, 1],
+      [278, 4, 60000],
+      [279, 4, 60000 * 60000],
+    ];
+    const bomb = Buffer.alloc(122 + 1024);
+    bomb.write("II*\0", 0, "latin1");
+    bomb.writeUInt32LE(8, 4);
+    bomb.writeUInt16LE(entries.length, 8);
+    entries.forEach(([tag, type, value], i) => {
+      const e = 10 + i * 12;
+      bomb.writeUInt16LE(tag, e);
+      bomb.writeUInt16LE(type, e + 2);
+      bomb.writeUInt32LE(1, e + 4);
+      if (type === 3) bomb.writeUInt16LE(value, e + 8);
+      else bomb.writeUInt32LE(value, e + 8);
+    });
+    const pinned = { output_format: "pdf", engine: "libtiff" };
+    const err = await expectTaskError(
+      () => execute("convert", pinned, [bytesInput("bomb.tiff", new Uint8Array(bomb))], streaming()),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toMatch(/memory/);
+    const junk = new TextEncoder().encode("II*\0 this is not a tiff ".repeat(100));
+    await expectTaskError(
+      () => execute("convert", pinned, [bytesInput("junk.tiff", junk)], streaming()),
+      "OPEN_FAILED",
+    );
+  });
+
   it("a TIFF over the libtiff row's 4 GiB and ImageMagick's 1 GiB → OVER_BUDGET naming the limit, nothing read", async () => {
     const huge: InputFile = {
       ...corpusInput("images/pillow-multipage.tiff", "huge.tif"),
