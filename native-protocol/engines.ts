@@ -95,6 +95,15 @@ export const NATIVE_TOOLS = [
     packages: ["libraw-bin"],
   },
   {
+    // TIFF scans → PDF (issue 49): libtiff's tiff2pdf copies each page's strips (container/engines/libtiff.ts); its usage
+    // (no arguments, exit 1) names the library's version; tiffinfo of the same package counts the pages
+    name: "tiff2pdf",
+    bins: ["tiff2pdf"],
+    versionArgs: [],
+    version: /LIBTIFF, Version (\d+\.\d+\.\d+)/,
+    packages: ["libtiff-tools"],
+  },
+  {
     // GIMP's XCF images (issue 46's example of a native engine in four files): container/engines/gimp.ts
     name: "gimp",
     bins: ["gimp-console-2.10"],
@@ -281,6 +290,7 @@ export const NATIVE_ENGINES = [
   },
   { name: "libraw", kind: "image", tools: ["libraw"], uses: ["imagemagick"], version: "0.20.2" },
   { name: "gimp", kind: "image", tools: ["gimp"], uses: ["imagemagick"], version: "2.10.34" },
+  { name: "libtiff", kind: "image", tools: ["tiff2pdf"], version: "4.5.0" },
   {
     name: "native-command",
     kind: "command",

@@ -83,7 +83,7 @@ export interface NativeKindAnswers {
       parts?: OfficePart[];
     };
   };
-  image: { run: { outputs: { data: Uint8Array; format: string }[] }; info: InfoAnswer };
+  image: { run: { outputs: { data: Uint8Array | LocalFile; format: string }[] }; info: InfoAnswer };
   command: { run: CommandAnswer };
   media: { run: { data: Uint8Array | LocalFile; probe: MediaProbe | null }; command: CommandAnswer; info: InfoAnswer };
   ocr: { recognize: OcrPage };

@@ -55,8 +55,10 @@ import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
+  NATIVE_IMAGE_MAX_BYTES,
   NATIVE_MAX_BYTES,
   NATIVE_STREAM_MAX_BYTES,
+  NATIVE_TIFF_MAX_BYTES,
   nativeRow,
   OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
@@ -134,6 +136,14 @@ const VECTOR_PAIRS: readonly FormatPair[] = [
 /** The pairs the dxf row converts: dxf → svg and the raster outputs resvg draws (CAD_RASTER_OUTPUTS). */
 const DXF_PAIRS: readonly FormatPair[] = ["svg", ...CAD_RASTER_OUTPUTS].map((output) => ({ input: "dxf", output }));
 
+/**
+ * False for an image → pdf pair of the images pdf-lib embeds (pdflib/images.ts IMAGE_PDF_INPUTS): those are
+ * operations/pdf/from-images.ts's — pdf-lib's, and over its budget the libtiff row's (issue 49) — not the ImageMagick
+ * rows', which would write one page of a multi-page TIFF.
+ */
+const notImagePdf = (p: FormatPair) =>
+  !(p.output === "pdf" && (IMAGE_PDF_INPUTS as readonly string[]).includes(p.input));
+
 /** The table, in default routing priority. */
 export const ENGINES = [
   {
@@ -172,7 +182,9 @@ export const ENGINES = [
     // native LibRaw's
     offers: {
       operations: ["convert", "thumbnail", "watermark", "optimize"],
-      formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))),
+      formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))).filter(
+        notImagePdf,
+      ),
     },
     budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
     aliases: ["graphicsmagick", "vips", "libvips"],
@@ -386,15 +398,34 @@ export const ENGINES = [
     aliases: ["inkscape"],
   },
   {
+    // libtiff's tiff2pdf (issue 49): a TIFF scan over pdf-lib's budget → pdf, its strips copied page by page (native
+    // ImageMagick's policy refuses its PDF coder); before imagemagick-native, which takes what it hands on (a resize).
+    // Reached by image → pdf's streamed handler (operations/pdf/from-images.ts imagePdfStreamed)
+    ...nativeRow("libtiff"),
+    offers: {
+      operations: ["convert"],
+      formats: [
+        { input: "tiff", output: "pdf" },
+        { input: "tif", output: "pdf" },
+      ],
+    },
+    budget: { maxBytes: NATIVE_TIFF_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
+    aliases: ["tiff2pdf"],
+  },
+  {
     ...nativeRow("imagemagick-native"),
     offers: {
       operations: ["convert", "thumbnail"],
       formats: [
-        ...NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+        ...NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))).filter(
+          notImagePdf,
+        ),
         ...NATIVE_IMAGE_EXTRA_PAIRS,
       ],
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: convert and thumbnail stream inputs over 64 MiB (a 300 MB scan, a large PSB or PNG) to its folder and
+    // their outputs back, up to what its policy can decode (rows.ts NATIVE_IMAGE_MAX_BYTES)
+    budget: { maxBytes: NATIVE_IMAGE_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: [],
   },
   {
@@ -566,7 +597,12 @@ export { VECTOR_INPUTS, VECTOR_PAIRS };
 export { RAW_INPUTS };
 /** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw; xcf by GIMP). */
 export const NATIVE_ONLY_IMAGE_INPUTS = [
-  ...new Set(listedPairs("image", "convert", "native").map((p) => p.input as ImageFormat)),
+  ...new Set(
+    listedPairs("image", "convert", "native")
+      // images → pdf are pdf-lib's pairs, the libtiff row's (tif, tiff → pdf) only over its budget
+      .filter((p) => p.output !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(p.input))
+      .map((p) => p.input as ImageFormat),
+  ),
 ].filter((f) => !READABLE_FORMATS.includes(f));
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };

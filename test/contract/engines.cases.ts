@@ -13,6 +13,7 @@ import type { EngineKinds } from "../../src/engines/kinds";
 import type { PdfData, PdfEngine } from "../../src/engines/kinds/pdf";
 import { ALL_PERMISSIONS } from "../support/pdf-permissions";
 import { ENGINES, type EngineInstances, type EngineRow } from "../../src/engines/registry";
+import { heldBytes } from "../../src/operations/kit";
 
 /** A PDF whose pages have the given sizes in points, each page showing its number. */
 export async function pdfOf(sizes: [number, number][], title = "Contract"): Promise<Uint8Array> {
@@ -331,7 +332,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
         options: { width: 100 },
       });
       expect(out.ok, out.ok ? "" : `${out.error.code}: ${out.error.message}`).toBe(true);
-      if (out.ok) expect(jpegSize(out.outputs[0].data)).toEqual([100, 50]);
+      if (out.ok) expect(jpegSize(await heldBytes(out.outputs[0].data))).toEqual([100, 50]);
       const bad = await engine().run({
         op: "convert",
         input: input.subarray(0, 60),

@@ -44,10 +44,16 @@ describe("engine order", () => {
     expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual([
       "resvg",
       "imagemagick",
+      "libtiff",
       "imagemagick-native",
       "libraw",
       "gimp",
     ]);
+    // issue 49: image → pdf of the images pdf-lib embeds is no ImageMagick row's (a TIFF's first page only); a TIFF scan
+    // over pdf-lib's budget goes to libtiff's tiff2pdf, streamed
+    for (const input of ["tiff", "tif"])
+      expect(names(enginesFor({ kind: "image", operation: "convert", input, output: "pdf" }))).toEqual(["libtiff"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert", input: "png", output: "pdf" }))).toEqual([]);
     // SVG goes to resvg first (issue 33), other images never reach it
     expect(names(enginesFor({ kind: "image", operation: "thumbnail", input: "svg", output: "png" }))).toEqual([
       "resvg",

@@ -114,7 +114,7 @@ export const ENGINE_METHODS = {
 export function browserEngines(assets: BrowserAssets): EngineInstances {
   const at = (name: string) => new URL(name, assets.base);
   const fonts = browserFontSource(assets.base);
-  const imagemagick = lazyEngine<ImageEngine>(ENGINE_METHODS.imagemagick, async () =>
+  const imagemagick = lazyEngine<ImageEngine<Uint8Array>>(ENGINE_METHODS.imagemagick, async () =>
     (await import("../../engines/imagemagick/engine")).createImageMagickEngine({
       loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))),
       fonts,
