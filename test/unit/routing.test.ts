@@ -117,6 +117,26 @@ describe("engine order", () => {
     ).toEqual(["pdflib", "imagemagick", "ffmpeg", "qpdf", "libreoffice", "ffmpeg-native"]);
   });
 
+  it("routes CloudConvert's other names of image formats (jpeg, jfif, tif) as jpg and tiff, by extension and by input_format", () => {
+    const names = (p: Record<string, unknown>, file: string) => route("convert", p, file).map((c) => c.engine.name);
+    expect(names({ output_format: "png" }, "photo.jpeg")).toEqual(names({ output_format: "png" }, "photo.jpg"));
+    expect(names({ output_format: "webp" }, "scan.TIF")).toEqual(names({ output_format: "webp" }, "scan.tiff"));
+    expect(names({ input_format: "jfif", output_format: "gif" }, "x")).toEqual(
+      names({ output_format: "gif" }, "x.jpg"),
+    );
+    expect(names({ output_format: "png" }, "photo.jpeg")[0]).toBe("imagemagick");
+    // a name a handler offers itself keeps its own candidates (tif → pdf: libtiff among them)
+    expect(names({ output_format: "pdf" }, "scan.tif")).toContain("libtiff");
+    const job = parseJobTasks(
+      {
+        a: { operation: "import/url", url: "https://example.com/s.tif" },
+        b: { operation: "convert", input: "a", input_format: "tif", output_format: "png" },
+      },
+      TASK_CATALOG,
+    );
+    expect(job).not.toHaveProperty("errors");
+  });
+
   it("refuses what no engine can do, and a pin nothing here honours", () => {
     expect(() => route("convert", { output_format: "pdf" }, "a.xyz")).toThrow(
       expect.objectContaining({ code: "INVALID_CONVERSION_TYPE" }),

@@ -51,6 +51,14 @@ export function canonicalFormat(name: string | undefined): ImageFormat | undefin
   return IMAGE_FORMATS.includes(f) ? f : undefined;
 }
 
+/**
+ * Other names of an image format that CloudConvert's catalogue lists as inputs of their own (reference
+ * cloudconvert-catalogue.md, Image: jfif, jpeg, tif beside jpg and tiff). A file named `photo.jpeg` or `scan.tif`, or
+ * `input_format: "jpeg"`, routes as its canonical format (src/operations/registry.ts `route`), and GET /v2/operations
+ * lists these names beside the canonical ones (src/api/operations.ts).
+ */
+export const LISTED_INPUT_ALIASES: Readonly<Record<string, ImageFormat>> = { jpeg: "jpg", jfif: "jpg", tif: "tiff" };
+
 /** MIME type of each image format (an output's `contentType`). */
 export const MIME: Record<ImageFormat, string> = {
   png: "image/png",
