@@ -92,7 +92,8 @@ export interface NativeKindAnswers {
   cad: { convert: { data: Uint8Array } };
   vector: { convert: { data: Uint8Array; warnings?: string[] } };
   archive: {
-    create: { data: Uint8Array };
+    // issue 49: the archive written on disk, answered as a LocalFile (streamed back on a framed call)
+    create: { data: Uint8Array | LocalFile };
     // issue 49: members as LocalFiles (streamed back on a framed call)
     extract: {
       members: { path: string; data: Uint8Array | LocalFile }[];

@@ -24,7 +24,7 @@ import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS } from "./kinds/archive";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS, NATIVE_ARCHIVE_CREATES } from "./kinds/archive";
 import { VECTOR_INPUTS, VECTOR_ODD_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
@@ -495,7 +495,13 @@ export const ENGINES = [
     // in the native engine (container/engines/archive.ts); also tar.lzo from disk images; and (issue 49) zip, 7z and
     // tar → files over the WebAssembly engine's budget, after it in this table
     ...nativeRow("archive-native"),
-    offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
+    // issue 49: and `archive` of files over the WebAssembly 7-Zip's budget (its OVER_BUDGET hands the task on here, after
+    // it in this table), each streamed from the store to the native folder, the archive written there and streamed back
+    offers: {
+      operations: ["convert", "archive"],
+      formats: [...NATIVE_ARCHIVE_CONVERSIONS, ...NATIVE_ARCHIVE_CREATES],
+      formatsOf: { convert: NATIVE_ARCHIVE_CONVERSIONS, archive: NATIVE_ARCHIVE_CREATES },
+    },
     // issue 49: archives over 64 MiB travel streamed both ways (a 1.5 GB zip → files), up to the streamed limit
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
