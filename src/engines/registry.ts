@@ -438,6 +438,15 @@ export const ENGINES = [
     aliases: ["ffmpeg"],
   },
   {
+    // Debian's exiftool (issue 49, container/engines/exiftool.ts): metadata and metadata/write of files over the
+    // WebAssembly ExifTool's budget (its OVER_BUDGET hands the task on here, after it in this table); files over 64 MiB
+    // stream to its folder and the written file streams back
+    ...nativeRow("exiftool-native"),
+    offers: { operations: ["metadata", "metadata/write"] },
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
+    aliases: ["exiftool"],
+  },
+  {
     // fonts in JavaScript (issue 47): fonteditor-core in the api Worker and the browser, before fontTools for the
     // pairs it offers (test/engines/font-engine.test.ts holds it to fontTools and fc-scan on every corpus font);
     // WOFF2, TrueType → OpenType and SVG in stay native, and its budget or an MTX-compressed EOT hands off there

@@ -8,9 +8,11 @@
  * runs (time). Failures come back as data ({ok: false, error}) with ExifTool's own message kept.
  */
 import type { TaskFailure } from "../errors";
+import { isStreamed, type StreamedBytes } from "../../../native-protocol/frame";
 import { messagesOf, toMetadata } from "./json";
 import { runExifTool, type PerlRun, type SandboxFiles } from "./perl";
-import { namedProperty, tagArgs } from "./tags";
+import { tagArgs } from "./tags";
+import { writeRefusal } from "../../../native-protocol/metadata";
 import { DEFAULT_EXIFTOOL_BUDGET } from "./budget";
 import {
   checkTags,
@@ -53,20 +55,10 @@ function interpreterFailure(run: PerlRun, budget: MetadataBudget, what: string):
   return fail("OPEN_FAILED", `ExifTool could not read ${what}: ${message}`);
 }
 
-/** The refusal of a write, naming the property when ExifTool's messages do. */
+/** The refusal of a write, naming the property when ExifTool's messages do (native-protocol/metadata.ts). */
 function writeFailure(messages: string[], names: string[], what: string): TaskFailure | undefined {
-  for (const m of messages) {
-    const name = namedProperty(m, names);
-    if (name)
-      return fail(
-        "CONVERSION_FAILED",
-        `metadata.${name} cannot be written to ${what}: ${m.replace(/^(Warning|Error): /, "")}`,
-      );
-  }
-  const cannot = messages.find((m) => /Can't write \S+ files|not yet supported|Writing of \S+ files/i.test(m));
-  if (cannot)
-    return fail("UNSUPPORTED", `ExifTool cannot write metadata into ${what}: ${cannot.replace(/^Error: /, "")}`);
-  return undefined;
+  const r = writeRefusal(messages, names, what);
+  return r && fail(r.code, r.message);
 }
 
 /** Creates the in-process engine. Nothing is loaded until the first call. */
@@ -101,11 +93,16 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
 
   /** Common prologue: shape and byte budget checks, then the run. */
   async function call(
-    req: { input: Uint8Array; filename: string; format?: string; budget?: Partial<MetadataBudget> },
+    req: { input: Uint8Array | StreamedBytes; filename: string; format?: string; budget?: Partial<MetadataBudget> },
     args: (input: string) => string[],
     outputPath?: string,
   ) {
     const budget = budgetOf(req.budget);
+    // only the native ExifTool takes a stream (issue 49): a hand-off code, so routing passes the task on
+    if (isStreamed(req?.input))
+      return {
+        failure: fail("UNSUPPORTED", `ExifTool in WebAssembly takes ${req.filename} as bytes, not as a stream.`),
+      };
     if (!(req?.input instanceof Uint8Array))
       return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
     const what = String(req.filename ?? "the file");

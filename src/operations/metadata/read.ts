@@ -10,11 +10,15 @@
  * pure Perl), and ExifTool reads the decrypted copy — so the properties are the document's (Info,
  * XMP, PageCount …) while FileSize is the decrypted copy's and the Encryption property is absent.
  * A wrong or missing password is INVALID_PASSWORD.
+ *
+ * A file over the WebAssembly ExifTool's budget is read by Debian's exiftool in the native engine (row
+ * exiftool-native, issue 49), streamed to its disk above the stream threshold (why not range reads:
+ * container/engines/exiftool.ts).
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { useEngine } from "../../engines/use";
-import { engineCall, formatOf, heldBytes, readInput } from "../kit";
+import { engineCall, formatOf, heldBytes, readInput, readInputOrStream } from "../kit";
 import type { OperationHandler } from "../types";
 import { METADATA_READ_FORMATS } from "./formats";
 import { looksLikePdf } from "../../engines/sniff";
@@ -49,11 +53,13 @@ export const metadataRead: OperationHandler<z.infer<typeof metadataParams>> = {
     const input = inputs[0];
     if (!input) throw new TaskError("INVALID_CONVERSION_TYPE", "metadata needs an input file.");
     const format = formatOf(input, p.input_format);
-    let bytes = await readInput(input, ctx, row);
-    if (p.password !== undefined && (format === "pdf" || looksLikePdf(bytes)))
-      bytes = await decrypted(bytes, input.filename, p.password, ctx);
+    // issue 49: a row that streams (the native ExifTool) gets a file over its threshold as a stream; an encrypted PDF
+    // is decrypted first by the PDF engine, which takes bytes
+    let data = p.password === undefined ? await readInputOrStream(input, ctx, row) : await readInput(input, ctx, row);
+    if (p.password !== undefined && data instanceof Uint8Array && (format === "pdf" || looksLikePdf(data)))
+      data = await decrypted(data, input.filename, p.password, ctx);
     const r = await engineCall(
-      engine.read({ input: bytes, filename: input.filename, format }),
+      engine.read({ input: data, filename: input.filename, format }),
       input.filename,
       row.name,
     );
