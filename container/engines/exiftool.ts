@@ -4,15 +4,13 @@
  * native-protocol/metadata.ts), so routing hands a task from one to the other. A file over the Worker's threshold
  * comes streamed into the call's folder (LocalFile); the written file goes back as a LocalFile, streamed from disk.
  *
- * Why the whole file and not range reads from R2 (the issue asked for them): ExifTool reads a seekable file where
- * its format's structure says (a JPEG's segments in order, then its trailer at the end; an MP4's atoms wherever the
- * `moov` box sits, often at the end; a PDF's xref from its end), so what it needs is known only while it reads. The
- * native engine has no way to ask the Worker for a range in the middle of a call: the framed wire is one request and
- * one answer (native-protocol/frame.ts), and the container holds no R2 credentials. The in-Worker ExifTool could in
- * principle (zeroperl is built with Asyncify and its WASI layer reads Blob-backed files with `await`), but it would
- * need a Blob whose slices are R2 range reads passed into the engine Worker over RPC, with a read-ahead cache (Perl
- * reads 8 KiB at a time: thousands of sub-requests otherwise); not built here. So the file is streamed to this
- * engine's disk, which holds no byte of it in memory.
+ * Range reads (issue 49: "metadata reads what ExifTool needs with range reads from R2") are the WebAssembly
+ * ExifTool's (src/engines/exiftool/ranged.ts: zeroperl awaits a Blob's slices, so ExifTool's reads become ranged
+ * reads of the stored file through the engine Worker's RPC): a stored file of any size is read there first, and only
+ * one ExifTool reads through past that engine's byte budget (a long text file), or one not stored where ranges are
+ * read, comes here. This engine cannot read by ranges: the framed wire is one request and one answer
+ * (native-protocol/frame.ts), so nothing could ask the Worker for a range in the middle of a call, and the container
+ * holds no R2 credentials; so the file is streamed to its disk, and no byte of it is held in memory.
  *
  * Nothing the user sends reaches ExifTool's options: the file is `input.<ext>` (the extension only when it is plain
  * letters and digits), `-config ""` comes first so no configuration file is loaded (ExifTool's own rule: it must be

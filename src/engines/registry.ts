@@ -112,9 +112,12 @@ export interface EngineRow {
    * also says how many pixels it renders a page to (`maxPagePixels`), which pdf/ocr sizes its pages by.
    * An engine that takes streamed inputs (the native media row, issue 35) says from which size on
    * (`streamOver`): larger inputs reach it as streams where the operation reads them with
-   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes.
+   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes. An engine that reads
+   * its input by ranges (issue 49: the WebAssembly ExifTool's metadata) says up to which size (`rangeMaxBytes`): an
+   * operation that reads ranges (its handler's `readsRanges`) is routed to it by that size, and `maxBytes` then bounds
+   * what it reads, not the file.
    */
-  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number };
+  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number; rangeMaxBytes?: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
   aliases: readonly string[];
 }
@@ -221,7 +224,8 @@ export const ENGINES = [
     kind: "metadata",
     placement: "engine-worker",
     offers: { operations: ["metadata", "metadata/write"] },
-    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
+    // issue 49: metadata reads a stored file of any size by ranges, at most maxBytes of it (exiftool/ranged.ts)
+    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes, rangeMaxBytes: NATIVE_STREAM_MAX_BYTES },
     aliases: [],
   },
   {

@@ -5,6 +5,7 @@
  * into a TaskError.
  */
 import type { DeferredBytes, StreamedBytes } from "../../native-protocol/frame";
+import type { RangedBytes } from "../../native-protocol/metadata";
 import { TaskError, type TaskFailure } from "../engines/errors";
 import type { EngineRow } from "../engines/registry";
 import { extensionOf } from "./io/filenames";
@@ -129,6 +130,24 @@ async function openStream(file: InputFile, ctx: { signal: AbortSignal }): Promis
   if (ctx.signal.aborted) await stream.cancel().catch(() => {});
   throwIfAborted(ctx.signal);
   return stream;
+}
+
+/**
+ * An input read by ranges (issue 49: metadata reads what ExifTool asks for, engines/exiftool/ranged.ts) for a row that
+ * reads by ranges (registry.ts `budget.rangeMaxBytes`) when its store reads ranges (InputFile `range`: R2); undefined
+ * otherwise, or when the file is over the row's `rangeMaxBytes`. Each read is checked for cancellation.
+ */
+export function rangedInput(file: InputFile, ctx: { signal: AbortSignal }, row: EngineRow): RangedBytes | undefined {
+  const { rangeMaxBytes } = row.budget;
+  const range = file.range?.bind(file);
+  if (!range || rangeMaxBytes === undefined || file.size > rangeMaxBytes) return undefined;
+  return {
+    length: file.size,
+    async read(offset, length) {
+      throwIfAborted(ctx.signal);
+      return range(offset, length);
+    },
+  };
 }
 
 /**

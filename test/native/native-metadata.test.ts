@@ -115,7 +115,9 @@ describe("metadata on the native exiftool, the file streamed to it (issue 49)", 
     });
   }
 
-  it("a file over the WebAssembly ExifTool's budget: its OVER_BUDGET hands the task to exiftool-native", async () => {
+  // a stored file is read by ranges in the WebAssembly ExifTool first (test/engines/metadata-ranged.test.ts,
+  // test/worker/metadata-ranged.test.ts); one from a store that reads no ranges (here: files on disk) is read whole
+  it("a file over the WebAssembly ExifTool's budget, not read by ranges: its OVER_BUDGET hands the task to exiftool-native", async () => {
     // an uncompressed TIFF 1 MiB over the WebAssembly budget, generated and deleted after
     const side = Math.ceil(Math.sqrt((DEFAULT_EXIFTOOL_BUDGET.maxBytes + (1 << 20)) / 3));
     const big = join(scratch, "big.tif");

@@ -12,7 +12,8 @@ import { isStreamed, type StreamedBytes } from "../../../native-protocol/frame";
 import { messagesOf, toMetadata } from "./json";
 import { runExifTool, type PerlRun, type SandboxFiles } from "./perl";
 import { tagArgs } from "./tags";
-import { writeRefusal } from "../../../native-protocol/metadata";
+import { rangedFile } from "./ranged";
+import { writeRefusal, type RangedBytes } from "../../../native-protocol/metadata";
 import { DEFAULT_EXIFTOOL_BUDGET } from "./budget";
 import {
   checkTags,
@@ -38,6 +39,17 @@ const fail = (code: TaskFailure["code"], message: string, retryable = false): Ta
   message,
   retryable,
 });
+
+/** Whether `v` is a file read by ranges (kinds/metadata.ts RangedBytes). */
+function isRanged(v: unknown): v is RangedBytes {
+  return (
+    !!v &&
+    typeof v === "object" &&
+    !(v instanceof Uint8Array) &&
+    typeof (v as RangedBytes).read === "function" &&
+    typeof (v as RangedBytes).length === "number"
+  );
+}
 
 /** Sandbox file name: "input" plus the format's extension when it is a plain one (ExifTool decides some types by it). */
 function sandboxName(filename: string, format: string | undefined, stem: string): string {
@@ -93,7 +105,12 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
 
   /** Common prologue: shape and byte budget checks, then the run. */
   async function call(
-    req: { input: Uint8Array | StreamedBytes; filename: string; format?: string; budget?: Partial<MetadataBudget> },
+    req: {
+      input: Uint8Array | StreamedBytes | RangedBytes;
+      filename: string;
+      format?: string;
+      budget?: Partial<MetadataBudget>;
+    },
     args: (input: string) => string[],
     outputPath?: string,
   ) {
@@ -103,10 +120,12 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
       return {
         failure: fail("UNSUPPORTED", `ExifTool in WebAssembly takes ${req.filename} as bytes, not as a stream.`),
       };
-    if (!(req?.input instanceof Uint8Array))
-      return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
     const what = String(req.filename ?? "the file");
-    if (req.input.byteLength > budget.maxBytes) {
+    // issue 49: a file read by ranges, at most the byte budget of it (ranged.ts)
+    const ranged = isRanged(req?.input) ? rangedFile(req.input, budget.maxBytes) : undefined;
+    if (!ranged && !(req?.input instanceof Uint8Array))
+      return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
+    if (req.input instanceof Uint8Array && req.input.byteLength > budget.maxBytes) {
       return {
         failure: fail(
           "OVER_BUDGET",
@@ -130,12 +149,19 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
     const started = performance.now();
     const run = await runExifTool(
       a.module,
-      { ...a.files, [input]: req.input },
+      { ...a.files, [input]: ranged?.blob ?? (req.input as Uint8Array) },
       args(input),
       outputPath,
       budget.timeoutMs,
     );
     lastMemory = run.wasmMemoryBytes;
+    if (ranged?.overBudget())
+      return {
+        failure: fail(
+          "OVER_BUDGET",
+          `ExifTool would read more than ${budget.maxBytes} bytes of ${what}; metadata is read here up to that many.`,
+        ),
+      };
     return { run, input, what, budget, ms: performance.now() - started };
   }
 

@@ -11,7 +11,7 @@
  */
 import type { TaskFailure } from "../errors";
 import type { StreamedBytes } from "../../../native-protocol/frame";
-import type { Metadata } from "../../../native-protocol/metadata";
+import type { Metadata, RangedBytes } from "../../../native-protocol/metadata";
 
 /** Limits of one call, checked before the interpreter starts (bytes) and while it runs (time). */
 export interface MetadataBudget {
@@ -42,8 +42,13 @@ interface RequestBase {
   budget?: Partial<MetadataBudget>;
 }
 
-/** Read every property ExifTool prints for the file (`exiftool -json FILE`). */
-export type MetadataReadRequest = RequestBase;
+/**
+ * Read every property ExifTool prints for the file (`exiftool -json FILE`). The WebAssembly engine also takes the file
+ * by ranges (issue 49, RangedBytes): it then reads only what ExifTool's parsers ask for, at most its byte budget.
+ */
+export interface MetadataReadRequest extends Omit<RequestBase, "input"> {
+  input: RequestBase["input"] | RangedBytes;
+}
 
 /** Write properties into a copy of the file (`exiftool -TAG=VALUE... -o OUT FILE`). */
 export interface MetadataWriteRequest extends RequestBase {
@@ -96,4 +101,4 @@ export interface MetadataEngine {
 // The rules for the properties `metadata/write` may set (checked by the operation at task creation and again by each
 // engine) and the result's value types are shared with the native ExifTool: native-protocol/metadata.ts.
 export { checkTags, MAX_VALUE_LENGTH, TAG_NAME } from "../../../native-protocol/metadata";
-export type { Metadata, MetadataValue } from "../../../native-protocol/metadata";
+export type { Metadata, MetadataValue, RangedBytes } from "../../../native-protocol/metadata";
