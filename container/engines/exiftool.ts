@@ -37,7 +37,7 @@ const MAX_JSON_BYTES = 16 * 1024 * 1024;
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
 
 /** The local name of the input or output: `stem` plus the format's extension when it is a plain one (as the WebAssembly engine names it). */
-export function localName(filename: string, format: string | undefined, stem: string): string {
+export function exiftoolName(filename: string, format: string | undefined, stem: string): string {
   const ext = (format ?? (filename.includes(".") ? filename.slice(filename.lastIndexOf(".") + 1) : "")).toLowerCase();
   return /^[a-z0-9]{1,10}$/.test(ext) ? `${stem}.${ext}` : stem;
 }
@@ -61,7 +61,7 @@ async function placeInput(req: NativeMetadataReadRequest, call: NativeCall): Pro
       "OVER_BUDGET",
       `${what} is ${mib(bytes)}; metadata is read here for files up to ${mib(max)}.`,
     );
-  const name = localName(what, req.format, "input");
+  const name = exiftoolName(what, req.format, "input");
   await place(call, name, data);
   return name;
 }
@@ -98,7 +98,7 @@ async function write(req: NativeMetadataWriteRequest, call: NativeCall) {
   const problems = checkTags(tags);
   if (problems.length) throw new NativeError("CONVERSION_FAILED", problems.join(" "));
   const input = await placeInput(req, call);
-  const output = localName(what, req.format, "output");
+  const output = exiftoolName(what, req.format, "output");
   const r = await exiftool(call, [...tagArgs(tags), "-o", output, input], `writing ${what}`);
   const messages = [
     ...messagesOf(r.stderr, input),
