@@ -217,6 +217,15 @@ export const NATIVE_TOOLS = [
   { name: "unalz", bins: ["unalz"], versionArgs: [], version: /unalz v(\d+\.\d+)/, packages: ["unalz"] },
   { name: "nomarch", bins: ["nomarch"], versionArgs: ["-v"], version: /nomarch (\d+\.\d+)/, packages: ["nomarch"] },
   {
+    // metadata (issue 49, container/engines/exiftool.ts): Debian's exiftool for files over the WebAssembly ExifTool's
+    // budget; Archive::Zip, without which it reads DOCX/XLSX/EPUB as plain ZIP (the WebAssembly build bundles it)
+    name: "exiftool",
+    bins: ["exiftool"],
+    versionArgs: ["-ver"],
+    version: /^(\d+\.\d+)/,
+    packages: ["libimage-exiftool-perl", "libarchive-zip-perl"],
+  },
+  {
     // CAD drawings (issue 33): Inkscape with its DXF import extension (container/tools.ts checks it is there),
     // run by Debian's python3 (container/engines/cad.ts)
     name: "inkscape-cad",
@@ -330,6 +339,7 @@ export const NATIVE_ENGINES = [
     version: "26.02",
     file: "archive",
   },
+  { name: "exiftool-native", kind: "metadata", tools: ["exiftool"], version: "12.57", file: "exiftool" },
 ] as const satisfies readonly NativeEngineSpec[];
 
 /** One row of {@link NATIVE_ENGINES}. */

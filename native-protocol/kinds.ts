@@ -9,6 +9,7 @@ import type { NativeArchiveCreateRequest, NativeArchiveExtractRequest } from "./
 import type { CadRequest } from "./cad.ts";
 import type { CommandRequest, MediaCommandRequest } from "./command.ts";
 import type { LocalFile } from "./frame.ts";
+import type { Metadata, NativeMetadataReadRequest, NativeMetadataWriteRequest } from "./metadata.ts";
 import type { EbookRequest } from "./ebook.ts";
 import type { FontRequest } from "./font.ts";
 import type { ImageRunRequest } from "./image.ts";
@@ -32,6 +33,7 @@ export interface NativeKindRequests {
   cad: { convert: CadRequest };
   vector: { convert: VectorRequest };
   archive: { create: NativeArchiveCreateRequest; extract: NativeArchiveExtractRequest; info: unknown };
+  metadata: { read: NativeMetadataReadRequest; write: NativeMetadataWriteRequest; info: unknown };
 }
 
 /** An engine kind the native engine serves. */
@@ -92,13 +94,20 @@ export interface NativeKindAnswers {
   cad: { convert: { data: Uint8Array } };
   vector: { convert: { data: Uint8Array; warnings?: string[] } };
   archive: {
-    create: { data: Uint8Array };
+    // issue 49: the archive written on disk, answered as a LocalFile (streamed back on a framed call)
+    create: { data: Uint8Array | LocalFile };
     // issue 49: members as LocalFiles (streamed back on a framed call)
     extract: {
       members: { path: string; data: Uint8Array | LocalFile }[];
       skipped: unknown[];
       archive?: Uint8Array | LocalFile;
     };
+    info: InfoAnswer;
+  };
+  // issue 49: Debian's exiftool for files over the WebAssembly ExifTool's budget; the written file as a LocalFile
+  metadata: {
+    read: { metadata: Metadata; ms: number; wasmMemoryBytes: number };
+    write: { data: Uint8Array | LocalFile; warnings: string[]; ms: number; wasmMemoryBytes: number };
     info: InfoAnswer;
   };
 }

@@ -24,7 +24,7 @@ import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS } from "./kinds/archive";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS, NATIVE_ARCHIVE_CREATES } from "./kinds/archive";
 import { VECTOR_INPUTS, VECTOR_ODD_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
@@ -114,9 +114,12 @@ export interface EngineRow {
    * also says how many pixels it renders a page to (`maxPagePixels`), which pdf/ocr sizes its pages by.
    * An engine that takes streamed inputs (the native media row, issue 35) says from which size on
    * (`streamOver`): larger inputs reach it as streams where the operation reads them with
-   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes.
+   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes. An engine that reads
+   * its input by ranges (issue 49: the WebAssembly ExifTool's metadata) says up to which size (`rangeMaxBytes`): an
+   * operation that reads ranges (its handler's `readsRanges`) is routed to it by that size, and `maxBytes` then bounds
+   * what it reads, not the file.
    */
-  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number };
+  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number; rangeMaxBytes?: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
   aliases: readonly string[];
 }
@@ -233,7 +236,8 @@ export const ENGINES = [
     kind: "metadata",
     placement: "engine-worker",
     offers: { operations: ["metadata", "metadata/write"] },
-    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
+    // issue 49: metadata reads a stored file of any size by ranges, at most maxBytes of it (exiftool/ranged.ts)
+    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes, rangeMaxBytes: NATIVE_STREAM_MAX_BYTES },
     aliases: [],
   },
   {
@@ -469,6 +473,15 @@ export const ENGINES = [
     aliases: ["ffmpeg"],
   },
   {
+    // Debian's exiftool (issue 49, container/engines/exiftool.ts): metadata and metadata/write of files over the
+    // WebAssembly ExifTool's budget (its OVER_BUDGET hands the task on here, after it in this table); files over 64 MiB
+    // stream to its folder and the written file streams back
+    ...nativeRow("exiftool-native"),
+    offers: { operations: ["metadata", "metadata/write"] },
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
+    aliases: ["exiftool"],
+  },
+  {
     // fonts in JavaScript (issue 47): fonteditor-core in the api Worker and the browser, before fontTools for the
     // pairs it offers (test/engines/font-engine.test.ts holds it to fontTools and fc-scan on every corpus font);
     // WOFF2, TrueType → OpenType and SVG in stay native, and its budget or an MTX-compressed EOT hands off there
@@ -526,7 +539,13 @@ export const ENGINES = [
     // in the native engine (container/engines/archive.ts); also tar.lzo from disk images; and (issue 49) zip, 7z and
     // tar → files over the WebAssembly engine's budget, after it in this table
     ...nativeRow("archive-native"),
-    offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
+    // issue 49: and `archive` of files over the WebAssembly 7-Zip's budget (its OVER_BUDGET hands the task on here, after
+    // it in this table), each streamed from the store to the native folder, the archive written there and streamed back
+    offers: {
+      operations: ["convert", "archive"],
+      formats: [...NATIVE_ARCHIVE_CONVERSIONS, ...NATIVE_ARCHIVE_CREATES],
+      formatsOf: { convert: NATIVE_ARCHIVE_CONVERSIONS, archive: NATIVE_ARCHIVE_CREATES },
+    },
     // issue 49: archives over 64 MiB travel streamed both ways (a 1.5 GB zip → files), up to the streamed limit
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
