@@ -3,7 +3,7 @@
  * tools (container/engines/ghostscript.ts, qpdf.ts) take: one document's bytes, its name and its
  * password.
  */
-import type { LocalFile, StreamedBytes } from "./frame.ts";
+import type { DeferredBytes, LocalFile, StreamedBytes } from "./frame.ts";
 import type { WatermarkOptions } from "./image.ts";
 
 /** One input document. */
@@ -23,10 +23,11 @@ export interface PdfInput {
 /**
  * An input of the page operations that stream (issue 49: split, extract, rotate, decrypt): its bytes, or for the
  * native qpdf a stream of known length (StreamedBytes) the Worker sends on the framed wire, which reaches qpdf as a
- * file in its folder (LocalFile), so a 1 GB PDF is held whole by neither side. pdf-lib answers UNSUPPORTED to a stream.
+ * file in its folder (LocalFile), so a 1 GB PDF is held whole by neither side; merge's streams are DeferredBytes, opened
+ * one after another as the framed body reaches them. pdf-lib answers UNSUPPORTED to a stream.
  */
 export interface PdfStreamableInput extends Omit<PdfInput, "data"> {
-  data: Uint8Array | StreamedBytes | LocalFile;
+  data: Uint8Array | StreamedBytes | DeferredBytes | LocalFile;
 }
 
 /**

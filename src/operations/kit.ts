@@ -107,6 +107,23 @@ export async function readInputOrStream(
   label = "input",
   held = 0,
 ): Promise<Uint8Array | StreamedBytes> {
+  const data = await readInputOrDefer(file, ctx, row, label, held);
+  return data instanceof Uint8Array ? data : { stream: await data.open(), length: data.length };
+}
+
+/**
+ * {@link readInputOrStream} whose stream is opened only when a framed call reaches it ({@link deferredInput}): for an
+ * operation that may send several large inputs in one call (merge), so that their store reads open one after another
+ * (a Worker keeps six connections; an R2 body opened early and left unread holds one).
+ * @throws TaskError OVER_BUDGET (over the row's `maxBytes`) | FILE_NOT_FOUND | CANCELLED
+ */
+export async function readInputOrDefer(
+  file: InputFile,
+  ctx: { signal: AbortSignal; settings: { nativeStreamBytes?: number } },
+  row: EngineRow,
+  label = "input",
+  held = 0,
+): Promise<Uint8Array | DeferredBytes> {
   const { maxBytes, streamOver } = row.budget;
   if (
     streamOver === undefined ||
@@ -118,7 +135,7 @@ export async function readInputOrStream(
       "OVER_BUDGET",
       `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(maxBytes)} MiB.`,
     );
-  return { stream: await openStream(file, ctx), length: file.size };
+  return deferredInput(file, ctx);
 }
 
 /** The stream of an input's stored bytes (its store's, or its bytes' where it has none). @throws TaskError CANCELLED */

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isStreamed } from "../../native-protocol/frame";
+import { isDeferred, isStreamed } from "../../native-protocol/frame";
 import type { PdfEngine } from "../../src/engines/kinds/pdf";
 import type { EngineInstances } from "../../src/engines/registry";
 import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
@@ -82,7 +82,8 @@ function recorded(engine: PdfEngine, sent: Sent[]): PdfEngine {
       if (typeof v !== "function") return v;
       return (req: { input?: { data: unknown }; inputs?: { data: unknown }[] }) => {
         const inputs = req.inputs ?? (req.input ? [req.input] : []);
-        sent.push({ method: String(prop), streamed: inputs.map((i) => isStreamed(i.data)) });
+        // a stream opened now or when the framed body reaches it (merge: DeferredBytes)
+        sent.push({ method: String(prop), streamed: inputs.map((i) => isStreamed(i.data) || isDeferred(i.data)) });
         return v.call(target, req);
       };
     },

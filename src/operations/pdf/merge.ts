@@ -19,7 +19,7 @@ import type { PdfStreamableInput } from "../../engines/kinds/pdf";
 import { looksLikePdf, sniffImage } from "../../engines/sniff";
 import { useEngine, useEngineWhere } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, heldBytes, readInput, readInputOrStream, throwIfAborted } from "../kit";
+import { baseName, engineCall, heldBytes, readInput, readInputOrDefer, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/registry";
@@ -127,8 +127,8 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
         continue;
       }
       if (row.budget.streamOver !== undefined && ["pdf", ""].includes(extensionOf(input.filename))) {
-        // a PDF by its name (qpdf refuses what is not one); its bytes when they fit, else a stream
-        const data = await readInputOrStream(input, ctx, row, "input", held);
+        // a PDF by its name (qpdf refuses what is not one); its bytes when they fit, else a stream opened when its turn comes
+        const data = await readInputOrDefer(input, ctx, row, "input", held);
         if (data instanceof Uint8Array) held += data.byteLength;
         docs.push({ data, filename: input.filename, ...(passwordOf(i) ? { password: passwordOf(i) } : {}) });
         continue;
