@@ -8,9 +8,9 @@ import type { LocalFile, StreamedBytes } from "./frame.ts";
 /**
  * The largest document the office row (LibreOffice) takes, bytes (issue 49): 1 GiB, which is also the most a zipped
  * document may expand to before it is refused as a zip bomb (container/engines/libreoffice.ts MAX_EXPANDED_BYTES). A
- * docx or pptx of pictures stores them undeflated, so a larger one would expand past that anyway; and LibreOffice
- * loads the whole document into its own memory (a 200 MB docx of pictures peaks at ~0.7 GB in soffice: README
- * "Large files"), so within the 3 GiB soffice runs under, 1 GiB of input is about the most it can open.
+ * docx or pptx of pictures stores them undeflated, so a larger one would expand past that anyway. LibreOffice loads the
+ * whole document into its own memory (a 209 MB docx of 30 pictures peaked at ~740 MB in soffice: test/slow/
+ * large-docx.test.ts), within its address-space limit (NATIVE_OFFICE_MEMORY_MB, 3 GiB by default).
  */
 export const OFFICE_MAX_BYTES = 1024 * 1024 * 1024;
 

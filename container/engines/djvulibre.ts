@@ -12,7 +12,18 @@
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { DJVU_OUTPUTS, type OfficeRequest } from "../../native-protocol/office.ts";
-import { NativeError, check, get, heldData, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 
 /** The most pixels one page may declare (width × height at its own resolution): 600 dpi A3 is ~70 million. */
 export const MAX_PAGE_PIXELS = 150_000_000;

@@ -13,7 +13,12 @@ import { readdir, rename } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { delimitedImport } from "../office/delimited.ts";
 import { OfficeError, OfficePool, type OfficeFormat, type OfficeRequest as PoolRequest } from "../office/pool.ts";
-import { OFFICE_MAX_BYTES, type OfficePart, type OfficeRequest, type TextEncoding } from "../../native-protocol/office.ts";
+import {
+  OFFICE_MAX_BYTES,
+  type OfficePart,
+  type OfficeRequest,
+  type TextEncoding,
+} from "../../native-protocol/office.ts";
 import {
   NativeError,
   check,
@@ -37,11 +42,19 @@ import { SNIFF_BYTES } from "../../native-protocol/delimited.ts";
 
 let pool: OfficePool | undefined;
 
-/** The pool, started on first use. Size from NATIVE_OFFICE_POOL (default 2). */
+/**
+ * The pool, started on first use. Size from NATIVE_OFFICE_POOL (default 2); each soffice's address-space limit
+ * (RLIMIT_AS) from NATIVE_OFFICE_MEMORY_MB (default the pool's 3 GiB). Not NATIVE_MEMORY_MB, the other tools' limit:
+ * LibreOffice loads the whole document into its own memory and needs ~130 MB only to start (measured, issue 49: the
+ * pool's soffice opened and exported a 209 MB docx of 30 pictures under 1536 MiB, not under 1024 MiB, peaking at
+ * ~740 MB resident; test/slow/large-docx.test.ts).
+ */
 export function officePool(workRoot: string): OfficePool {
+  const mb = Number(process.env.NATIVE_OFFICE_MEMORY_MB);
   pool ??= new OfficePool({
     workRoot: join(workRoot, "office"),
     size: Number(process.env.NATIVE_OFFICE_POOL ?? 2) || 2,
+    ...(mb > 0 ? { memoryBytes: mb * 1024 * 1024 } : {}),
   });
   return pool;
 }
@@ -242,7 +255,10 @@ async function headOf(path: string, n: number): Promise<Uint8Array> {
 async function placed(call: NativeCall, req: OfficeRequest, name: string): Promise<string> {
   const data = req.input.data;
   if (!(data instanceof Uint8Array) && !(data instanceof LocalFile))
-    throw new NativeError("UNSUPPORTED", `${req.input.filename} reached the native engine as neither bytes nor a file.`);
+    throw new NativeError(
+      "UNSUPPORTED",
+      `${req.input.filename} reached the native engine as neither bytes nor a file.`,
+    );
   return place(call, name, data);
 }
 

@@ -14,7 +14,18 @@
 import type { OfficeRequest } from "../../native-protocol/office.ts";
 import { PANDOC_READERS, PANDOC_WRITERS as SHARED_WRITERS } from "../../native-protocol/pandoc.ts";
 import { join } from "node:path";
-import { NativeError, check, get, heldData, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { officeFailure, officePool } from "./libreoffice.ts";
 
 /** Output format → pandoc writer: the shared table, and pdf laid out by LibreOffice from pandoc's ODT. */

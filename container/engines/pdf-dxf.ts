@@ -7,7 +7,18 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { OfficePart, OfficeRequest } from "../../native-protocol/office.ts";
-import { NativeError, check, get, heldData, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { privateEnv } from "./inkscape.ts";
 
 /** The most pages converted to DXF (one Inkscape run each). */

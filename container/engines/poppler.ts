@@ -7,7 +7,18 @@
  * document is made a PDF first).
  */
 import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
-import { NativeError, check, get, heldData, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { distillArgs } from "./postscript.ts";
 import { qpdfRange } from "./qpdf.ts";
 

@@ -114,7 +114,8 @@ export async function zipMembers(src: ZipSource): Promise<ZipMember[]> {
   const count = ev.getUint16(e + 10, true);
   const cdSize = ev.getUint32(e + 12, true);
   const cdAt = ev.getUint32(e + 16, true);
-  if (count === 0xffff || cdSize === 0xffffffff || cdAt === 0xffffffff) throw new ZipUnreadable("a zip64 archive", true);
+  if (count === 0xffff || cdSize === 0xffffffff || cdAt === 0xffffffff)
+    throw new ZipUnreadable("a zip64 archive", true);
   if (cdAt + cdSize > tailAt + e) throw new ZipUnreadable("the central directory runs past its end record");
   const cd = await src.read(cdAt, cdSize);
   const v = new DataView(cd.buffer, cd.byteOffset, cd.byteLength);
@@ -264,7 +265,7 @@ async function write(
     const body = bodies[i]!;
     if ("bytes" in body) await sink(body.bytes);
     else
-      for (let done = 0; done < e.compressed; ) {
+      for (let done = 0; done < e.compressed;) {
         const piece = await src.read(body.from + done, Math.min(CHUNK, e.compressed - done));
         if (!piece.byteLength) throw new ZipUnreadable(`${e.name}: the zip ended inside it`);
         await sink(piece);
