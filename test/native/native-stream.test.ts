@@ -23,6 +23,7 @@ import {
 } from "../../native-protocol/frame";
 import { nativeRpc } from "../../src/engines/native/client";
 import type { OperationContext, OutputFile } from "../../src/operations/types";
+import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
@@ -479,6 +480,29 @@ describe("streamed LibreOffice (issue 49)", () => {
     expect(r.engine.name).toBe("libreoffice");
     expect(isStreamed(r.out.files[0]!.data)).toBe(true);
     expect(pdfPages(await saved(r.out.files[0]!, "pdf"))).toBe(slides(rel));
+  });
+
+  it("thumbnail of a docx streamed in: a 200 px PNG; its PDF is held up to the answer threshold, over it OVER_BUDGET", async () => {
+    const rel = "office/gotenberg-pages_3.docx";
+    // the document streams (nativeStreamBytes), LibreOffice's PDF comes back as bytes (the answer threshold: 64 MiB)
+    const held = testContext({
+      engines: { ...nodeEngines(), ...native.engines() },
+      settings: { nativeStreamBytes: TINY } as never,
+    });
+    const r = await execute("thumbnail", { output_format: "png", width: 200 }, [corpusInput(rel)], held);
+    expect(r.engine.name).toBe("libreoffice");
+    const png = await saved(r.out.files[0]!, "png");
+    expect(execFileSync("identify", ["-format", "%m %w", png], { encoding: "utf8" })).toBe("PNG 200");
+    // answers over 1 KiB streamed: a stream comes back only from a framed call, and the PDF step refuses to hold it
+    const streamedBack = testContext({
+      engines: { ...nodeEngines(), ...native.engines({ streamOver: TINY }) },
+      settings: { nativeStreamBytes: TINY } as never,
+    });
+    const err = await expectTaskError(
+      () => execute("thumbnail", { output_format: "png", width: 200 }, [corpusInput(rel)], streamedBack),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toMatch(/its PDF is \d+ bytes/);
   });
 
   it("office → office streamed too: gotenberg-pages_3.docx → odt, its content.xml holds every page's text", async () => {
