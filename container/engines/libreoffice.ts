@@ -22,6 +22,7 @@ import {
 import {
   NativeError,
   check,
+  fileOf,
   get,
   localFile,
   localName,
@@ -37,7 +38,7 @@ import { fromPdf, isPostScript } from "./poppler.ts";
 import { distillArgs } from "./postscript.ts";
 import { slidesToSwf } from "./slides-swf.ts";
 import { ZipUnreadable, withFileSource, zipMembers, type ZipSource } from "../lib/zip-edit.ts";
-import { LocalFile } from "../../native-protocol/frame.ts";
+import type { LocalFile } from "../../native-protocol/frame.ts";
 import { SNIFF_BYTES } from "../../native-protocol/delimited.ts";
 
 let pool: OfficePool | undefined;
@@ -253,13 +254,7 @@ async function headOf(path: string, n: number): Promise<Uint8Array> {
  * @throws NativeError UNSUPPORTED for a stream (the server hands a method files or bytes only)
  */
 async function placed(call: NativeCall, req: OfficeRequest, name: string): Promise<string> {
-  const data = req.input.data;
-  if (!(data instanceof Uint8Array) && !(data instanceof LocalFile))
-    throw new NativeError(
-      "UNSUPPORTED",
-      `${req.input.filename} reached the native engine as neither bytes nor a file.`,
-    );
-  return place(call, name, data);
+  return place(call, name, fileOf(req.input.data, req.input.filename));
 }
 
 async function convert(req: OfficeRequest, call: NativeCall) {
