@@ -10,7 +10,7 @@
  * Memory limits: every other native tool runs under a 512 MB address-space limit (NATIVE_MEMORY_MB), and LibreOffice
  * under SOFFICE_MEMORY_MB (NATIVE_OFFICE_MEMORY_MB, 1.5 GiB). LibreOffice is the exception the issue's "limit below the
  * file's size" cannot cover: it loads the whole document into its own memory (measured: its peak resident memory is
- * ~3.5× this file's size, 730–744 MB; `soffice --convert-to` of it fails to load under a 640 MiB RLIMIT_AS, and soffice
+ * ~3.5–3.8× this file's size, 730–803 MB; `soffice --convert-to` of it fails to load under a 640 MiB RLIMIT_AS, and soffice
  * cannot even start under 192 MiB, below the file's size), so its limit stays where it opens and exports the file, and
  * the test reports soffice's measured peak (VmHWM) against the file's size. What streaming bounds is the Worker's and
  * the native server's memory, not LibreOffice's.
