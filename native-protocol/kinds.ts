@@ -78,11 +78,12 @@ export interface NativeKindAnswers {
     optimize: { data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean };
   };
   office: {
+    // issue 49: LibreOffice answers its outputs as LocalFiles (streamed back on a framed call)
     convert: {
-      data: Uint8Array;
+      data: Uint8Array | LocalFile;
       pages: number | null;
       fontsSubstituted: { requested: string; used: string }[];
-      parts?: OfficePart[];
+      parts?: OfficePart<Uint8Array | LocalFile>[];
     };
   };
   image: { run: { outputs: { data: Uint8Array | LocalFile; format: string }[] }; info: InfoAnswer };

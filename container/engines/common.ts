@@ -157,6 +157,16 @@ export async function localFile(call: NativeCall, name: string): Promise<LocalFi
   return new LocalFile(p, (await stat(p)).size);
 }
 
+/**
+ * A request's file as bytes, for an engine whose methods take bytes (its `files` unset: the server hands it each part
+ * as bytes, whatever the wire).
+ * @throws NativeError UNSUPPORTED for anything else (a LocalFile or a stream never reaches such an engine)
+ */
+export function heldData(input: { data: unknown; filename: string }): Uint8Array {
+  if (input.data instanceof Uint8Array) return input.data;
+  throw new NativeError("UNSUPPORTED", `${input.filename} reached an engine that takes bytes as a file or stream.`);
+}
+
 /** Reads a file of the call's directory. */
 export async function get(call: NativeCall, name: string): Promise<Uint8Array> {
   return new Uint8Array(await readFile(join(call.work, name)));

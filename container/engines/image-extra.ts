@@ -13,7 +13,8 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { MAX_EXPANDED_BYTES, officePool, zipExpandedBytes } from "./libreoffice.ts";
+import { officePool, refuseZipBomb } from "./libreoffice.ts";
+import { bytesSource } from "../lib/zip-edit.ts";
 import { oddOfPng } from "./odd.ts";
 import { which } from "../tools.ts";
 import { renderArgs } from "./postscript.ts";
@@ -70,15 +71,9 @@ export async function pngToIcns(
 /** Renders an odd's first page (LibreOffice Draw → PDF → Ghostscript) as in.bin (PNG) at `dpi`. */
 export async function oddToPng(call: NativeCall, data: Uint8Array, dpi: number): Promise<void> {
   tool(call, "libreoffice");
-  const expanded = zipExpandedBytes(data);
+  const expanded = await refuseZipBomb(bytesSource(data), "This odd");
   if (expanded === null)
     throw new NativeError("OPEN_FAILED", "This odd is not an OpenDocument Drawing (not a zip package).");
-  if (expanded > MAX_EXPANDED_BYTES)
-    throw new NativeError(
-      "OVER_BUDGET",
-      `This odd would expand to ${expanded === Infinity ? "an undeclared size" : `${Math.round(expanded / 2 ** 20)} MiB`}; ` +
-        `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
-    );
   const input = await put(call, "in.odg", data);
   try {
     await officePool(call.root).convert({

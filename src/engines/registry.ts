@@ -33,7 +33,7 @@ import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/font";
-import { DJVU_OUTPUTS } from "../../native-protocol/office";
+import { DJVU_OUTPUTS, OFFICE_MAX_BYTES } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS, CAD_RASTER_OUTPUTS } from "../../native-protocol/cad";
 import { DEFAULT_DXF_BUDGET } from "./dxf/budget";
@@ -343,7 +343,9 @@ export const ENGINES = [
       // HTML loaded into Writer (as html → doc): pandoc's by default, Writer's when the task pins office/libreoffice
       pinnedFormats: ["docx", "odt", "rtf", "txt"].map((output) => ({ input: "html", output })),
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: documents over 64 MiB (a 200 MB docx of pictures) stream to LibreOffice's folder and its outputs back,
+    // up to OFFICE_MAX_BYTES (1 GiB: the most a zipped document may expand to; native-protocol/office.ts says why)
+    budget: { maxBytes: OFFICE_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     // pdftron-pdf2word: CloudConvert's pdf → docx engine; a pin on it is served by LibreOffice (with a warning)
     aliases: ["office", "openoffice", "pdftron-pdf2word", "pdftron"],
   },
