@@ -9,7 +9,8 @@
  * temp folder), NATIVE_MAX_SECONDS (cap of one call, 600), NATIVE_MEMORY_MB (RLIMIT_AS of each tool
  * run, 2048), NATIVE_MAX_BODY_MB (largest request held in memory, {@link DEFAULT_MAX_BODY_MB}), NATIVE_MAX_STREAM_MB
  * (largest framed request, written to disk, {@link DEFAULT_MAX_STREAM_MB}), NATIVE_BODY_IDLE_SECONDS (longest pause
- * inside a framed request's body, 60), NATIVE_OFFICE_POOL (soffice processes, 2), NATIVE_DISK_BUDGET_BYTES (disk the
+ * inside a framed request's body, 60), NATIVE_OFFICE_POOL (soffice processes, 2), NATIVE_OFFICE_MEMORY_MB (RLIMIT_AS
+ * of each soffice, 3072; engines/libreoffice.ts), NATIVE_DISK_BUDGET_BYTES (disk the
  * calls in flight may hold between them, container/disk-budget.ts; default 90% of the work folder's free space).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

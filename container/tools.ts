@@ -38,6 +38,7 @@ const LOCAL: { [N in NativeToolName]?: Partial<ToolSpec> } = {
     extra: () => new Promise((ok) => execFile(UNO_PYTHON, ["-c", "import uno"], { timeout: 10_000 }, (e) => ok(!e))),
   },
   icnsutils: { extra: async () => !!which("png2icns") },
+  tiff2pdf: { extra: async () => !!which("tiffinfo") },
   // Inkscape's DXF input is a Python extension: its file, and inkex importable (it needs lxml and numpy)
   "inkscape-cad": {
     extra: () =>

@@ -12,7 +12,7 @@
  * file at hand (patool's test data, written by WinACE 2) lists as empty in it. RAR output stays refused:
  * no freely licensed RAR encoder exists.
  */
-import type { LocalFile, StreamedBytes } from "./frame.ts";
+import type { DeferredBytes, LocalFile, StreamedBytes } from "./frame.ts";
 
 export const NATIVE_ARCHIVE_INPUTS = ["lz", "lzo", "rz", "tar.lzo", "tzo", "tar.lz", "alz", "arc"] as const;
 
@@ -70,9 +70,13 @@ export interface NativeArchiveExtractRequest {
   level?: number;
 }
 
-/** One native create request (the archive kind's ArchiveCreateRequest, as container/engines/archive.ts reads it). */
+/**
+ * One native create request (the archive kind's ArchiveCreateRequest, as container/engines/archive.ts reads it). A
+ * member is bytes, or (issue 49: files over the WebAssembly 7-Zip's budget) a stream the Worker opens when the framed
+ * call reaches it, written to the call's folder (LocalFile) before the method runs.
+ */
 export interface NativeArchiveCreateRequest {
-  files: { name: string; data: Uint8Array }[];
+  files: { name: string; data: Uint8Array | DeferredBytes | LocalFile }[];
   format: NativeArchiveOutput;
   password?: string;
   level?: number;

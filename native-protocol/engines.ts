@@ -95,6 +95,15 @@ export const NATIVE_TOOLS = [
     packages: ["libraw-bin"],
   },
   {
+    // TIFF scans → PDF (issue 49): libtiff's tiff2pdf copies each page's strips (container/engines/libtiff.ts); its usage
+    // (no arguments, exit 1) names the library's version; tiffinfo of the same package counts the pages
+    name: "tiff2pdf",
+    bins: ["tiff2pdf"],
+    versionArgs: [],
+    version: /LIBTIFF, Version (\d+\.\d+\.\d+)/,
+    packages: ["libtiff-tools"],
+  },
+  {
     // GIMP's XCF images (issue 46's example of a native engine in four files): container/engines/gimp.ts
     name: "gimp",
     bins: ["gimp-console-2.10"],
@@ -208,6 +217,15 @@ export const NATIVE_TOOLS = [
   { name: "unalz", bins: ["unalz"], versionArgs: [], version: /unalz v(\d+\.\d+)/, packages: ["unalz"] },
   { name: "nomarch", bins: ["nomarch"], versionArgs: ["-v"], version: /nomarch (\d+\.\d+)/, packages: ["nomarch"] },
   {
+    // metadata (issue 49, container/engines/exiftool.ts): Debian's exiftool for files over the WebAssembly ExifTool's
+    // budget; Archive::Zip, without which it reads DOCX/XLSX/EPUB as plain ZIP (the WebAssembly build bundles it)
+    name: "exiftool",
+    bins: ["exiftool"],
+    versionArgs: ["-ver"],
+    version: /^(\d+\.\d+)/,
+    packages: ["libimage-exiftool-perl", "libarchive-zip-perl"],
+  },
+  {
     // CAD drawings (issue 33): Inkscape with its DXF import extension (container/tools.ts checks it is there),
     // run by Debian's python3 (container/engines/cad.ts)
     name: "inkscape-cad",
@@ -268,7 +286,8 @@ export interface NativeEngineSpec {
 /** The native engines, in no particular order (the engine table, src/engines/registry.ts, orders the rows). */
 export const NATIVE_ENGINES = [
   { name: "ghostscript", kind: "pdf", tools: ["ghostscript"], uses: ["qpdf"], version: "10.00.0" },
-  { name: "qpdf", kind: "pdf", tools: ["qpdf"], version: "11.3.0" },
+  // poppler: pdfinfo, the page frames a watermark is drawn for (issue 49)
+  { name: "qpdf", kind: "pdf", tools: ["qpdf"], uses: ["poppler"], version: "11.3.0" },
   { name: "libreoffice", kind: "office", tools: ["libreoffice"], uses: ["ghostscript", "ffmpeg"], version: "7.4.7" },
   {
     name: "imagemagick-native",
@@ -280,6 +299,7 @@ export const NATIVE_ENGINES = [
   },
   { name: "libraw", kind: "image", tools: ["libraw"], uses: ["imagemagick"], version: "0.20.2" },
   { name: "gimp", kind: "image", tools: ["gimp"], uses: ["imagemagick"], version: "2.10.34" },
+  { name: "libtiff", kind: "image", tools: ["tiff2pdf"], version: "4.5.0" },
   {
     name: "native-command",
     kind: "command",
@@ -319,6 +339,7 @@ export const NATIVE_ENGINES = [
     version: "26.02",
     file: "archive",
   },
+  { name: "exiftool-native", kind: "metadata", tools: ["exiftool"], version: "12.57", file: "exiftool" },
 ] as const satisfies readonly NativeEngineSpec[];
 
 /** One row of {@link NATIVE_ENGINES}. */

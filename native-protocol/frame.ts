@@ -31,6 +31,17 @@ export interface StreamedBytes {
 }
 
 /**
+ * Bytes whose stream is opened only when a framed body reaches them (issue 49: the members of an archive written
+ * natively, each an R2 object): several files of one call are read one after the other, never all open at once (a
+ * Worker keeps at most six connections open, and an R2 body opened early and left unread would hold one). A part
+ * like any other on the wire; {@link frame} calls `open` when the part before it has been sent.
+ */
+export interface DeferredBytes {
+  open(): Promise<ReadableStream<Uint8Array>>;
+  length: number;
+}
+
+/**
  * A part of a framed request as a native engine method receives it when the engine takes files
  * (container/engines/common.ts `NativeEngineDef.files`): written to `path` in the call's folder, `size` bytes. A
  * method may answer a LocalFile too; the server then streams it from disk. Only the server makes them: JSON cannot.
@@ -59,15 +70,30 @@ export function isStreamed(v: unknown): v is StreamedBytes {
   );
 }
 
-/** Whether any StreamedBytes is inside `value` (then a call must be framed). */
+/** Whether `v` is a {@link DeferredBytes}. */
+export function isDeferred(v: unknown): v is DeferredBytes {
+  return (
+    !!v &&
+    typeof v === "object" &&
+    typeof (v as DeferredBytes).open === "function" &&
+    typeof (v as DeferredBytes).length === "number"
+  );
+}
+
+/** Whether any StreamedBytes or DeferredBytes is inside `value` (then a call must be framed). */
 export function hasStreams(value: unknown): boolean {
-  if (isStreamed(value)) return true;
+  if (isStreamed(value) || isDeferred(value)) return true;
   if (value instanceof Uint8Array || !value || typeof value !== "object") return false;
   return (Array.isArray(value) ? value : Object.values(value)).some(hasStreams);
 }
 
-/** One part to write: bytes, or a stream of `length` bytes opened when its turn comes. */
-export type PartSource = Uint8Array | { length: number; open(): ReadableStream<Uint8Array> };
+/**
+ * One part to write: bytes, or a stream of `length` bytes opened when its turn comes (`open` may settle later: a
+ * DeferredBytes' read starts then; `deferred` marks such a part, which is never opened to be cancelled).
+ */
+export type PartSource =
+  | Uint8Array
+  | { length: number; open(): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>; deferred?: boolean };
 
 /** A framed body being written. */
 export interface Framed {
@@ -94,6 +120,7 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
   const walk = (v: unknown): unknown => {
     if (v instanceof Uint8Array) return { [BYTES]: parts.push(v) - 1 };
     if (isStreamed(v)) return { [BYTES]: parts.push({ length: v.length, open: () => v.stream }) - 1 };
+    if (isDeferred(v)) return { [BYTES]: parts.push({ length: v.length, open: () => v.open(), deferred: true }) - 1 };
     if (!v || typeof v !== "object") return v;
     const part = leaf?.(v);
     if (part) return { [BYTES]: parts.push(part) - 1 };
@@ -112,7 +139,9 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
   let opened = false;
   const items: PartSource[] = [
     head,
-    ...parts.map((p) => (p instanceof Uint8Array ? p : { length: p.length, open: () => ((opened = true), p.open()) })),
+    ...parts.map((p) =>
+      p instanceof Uint8Array ? p : { ...p, length: p.length, open: () => ((opened = true), p.open()) },
+    ),
   ];
   let i = 0;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -129,7 +158,7 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
             continue;
           }
           if (!reader) {
-            reader = s.open().getReader();
+            reader = (await s.open()).getReader();
             sent = 0;
           }
           const r = await reader.read();
@@ -148,7 +177,9 @@ export function frame(value: unknown, leaf?: (v: object) => PartSource | undefin
       async cancel(reason) {
         await reader?.cancel(reason);
         // parts not reached yet: release their streams (an R2 body left unread holds its connection)
-        for (const s of items.slice(i + 1)) if (!(s instanceof Uint8Array) && opened) await s.open().cancel(reason);
+        // (a deferred part not reached was never opened: nothing to release)
+        for (const s of items.slice(i + 1))
+          if (!(s instanceof Uint8Array) && !s.deferred && opened) await (await s.open()).cancel(reason);
       },
     },
     { highWaterMark: 0 },

@@ -4,6 +4,7 @@
  * formats, the options of convert, thumbnail, watermark and optimize (CloudConvert's vocabulary,
  * contract §6), the budget, and {@link ImageRunRequest}. Sizes in pixels.
  */
+import type { LocalFile, StreamedBytes } from "./frame.ts";
 import type { WatermarkPlacement } from "./placement.ts";
 
 /**
@@ -147,9 +148,17 @@ export interface ImageBudget {
   maxMemoryBytes: number;
 }
 
-interface RequestBase {
-  /** The input file's bytes. */
-  input: Uint8Array;
+/**
+ * The input of convert and thumbnail (issue 49): its bytes, or for the native image rows a stream of known length
+ * (StreamedBytes) the Worker sends on the framed wire over the row's `streamOver`, which reaches the native engine as a
+ * file in its call's folder (LocalFile), so a 300 MB scan is held whole by neither side. The WebAssembly engine answers
+ * UNSUPPORTED to anything but bytes. Modelled on native-protocol/pdf.ts PdfStreamableInput.
+ */
+export type ImageStreamableInput = Uint8Array | StreamedBytes | LocalFile;
+
+interface RequestBase<I = Uint8Array> {
+  /** The input file's bytes (convert and thumbnail: {@link ImageStreamableInput}). */
+  input: I;
   /** Input format, canonical (`jpg`, not `jpeg`). */
   inputFormat: ImageFormat;
   /** Output format, canonical. */
@@ -160,8 +169,8 @@ interface RequestBase {
 
 /** One engine call. `op` selects the pipeline and the type of `options`. */
 export type ImageRunRequest =
-  | (RequestBase & { op: "convert"; options: ConvertOptions })
-  | (RequestBase & { op: "thumbnail"; options: ThumbnailOptions })
+  | (RequestBase<ImageStreamableInput> & { op: "convert"; options: ConvertOptions })
+  | (RequestBase<ImageStreamableInput> & { op: "thumbnail"; options: ThumbnailOptions })
   | (RequestBase & { op: "optimize"; options: OptimizeOptions })
   | (RequestBase & {
       op: "watermark";

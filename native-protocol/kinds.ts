@@ -9,6 +9,7 @@ import type { NativeArchiveCreateRequest, NativeArchiveExtractRequest } from "./
 import type { CadRequest } from "./cad.ts";
 import type { CommandRequest, MediaCommandRequest } from "./command.ts";
 import type { LocalFile } from "./frame.ts";
+import type { Metadata, NativeMetadataReadRequest, NativeMetadataWriteRequest } from "./metadata.ts";
 import type { EbookRequest } from "./ebook.ts";
 import type { FontRequest } from "./font.ts";
 import type { ImageRunRequest } from "./image.ts";
@@ -16,7 +17,7 @@ import type { MediaRequest } from "./media/formats.ts";
 import type { MediaProbe } from "./media/probe.ts";
 import type { OcrPage, OcrRequest } from "./ocr.ts";
 import type { OfficePart, OfficeRequest } from "./office.ts";
-import type { PdfRequests } from "./pdf.ts";
+import type { PdfPageFrame, PdfRequests } from "./pdf.ts";
 import type { VectorRequest } from "./vector.ts";
 
 /** Kind → method → the request the native engine reads (`info` takes none). */
@@ -32,6 +33,7 @@ export interface NativeKindRequests {
   cad: { convert: CadRequest };
   vector: { convert: VectorRequest };
   archive: { create: NativeArchiveCreateRequest; extract: NativeArchiveExtractRequest; info: unknown };
+  metadata: { read: NativeMetadataReadRequest; write: NativeMetadataWriteRequest; info: unknown };
 }
 
 /** An engine kind the native engine serves. */
@@ -64,22 +66,27 @@ interface InfoAnswer {
  * server adds; a method may add more). Bytes may be a LocalFile where the engine takes files (issue 35).
  */
 export interface NativeKindAnswers {
-  pdf: { [M in "merge" | "pdfa" | "pdfx"]: { data: Uint8Array } } & {
+  pdf: { [M in "pdfa" | "pdfx"]: { data: Uint8Array } } & {
     // issue 49: the page operations answer files as LocalFiles (streamed back on a framed call)
-    [M in "extract" | "rotate" | "decrypt"]: { data: Uint8Array | LocalFile };
+    [M in "merge" | "extract" | "rotate" | "decrypt"]: { data: Uint8Array | LocalFile };
+  } & {
+    // warnings: options accepted and not honoured (the compatibility rule)
+    [M in "encrypt" | "watermark"]: { data: Uint8Array | LocalFile; warnings?: string[] };
   } & {
     split: { parts: (Uint8Array | LocalFile)[] };
+    pageFrames: { pages: PdfPageFrame[] };
     optimize: { data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean };
   };
   office: {
+    // issue 49: LibreOffice answers its outputs as LocalFiles (streamed back on a framed call)
     convert: {
-      data: Uint8Array;
+      data: Uint8Array | LocalFile;
       pages: number | null;
       fontsSubstituted: { requested: string; used: string }[];
-      parts?: OfficePart[];
+      parts?: OfficePart<Uint8Array | LocalFile>[];
     };
   };
-  image: { run: { outputs: { data: Uint8Array; format: string }[] }; info: InfoAnswer };
+  image: { run: { outputs: { data: Uint8Array | LocalFile; format: string }[] }; info: InfoAnswer };
   command: { run: CommandAnswer };
   media: { run: { data: Uint8Array | LocalFile; probe: MediaProbe | null }; command: CommandAnswer; info: InfoAnswer };
   ocr: { recognize: OcrPage };
@@ -88,13 +95,20 @@ export interface NativeKindAnswers {
   cad: { convert: { data: Uint8Array } };
   vector: { convert: { data: Uint8Array; warnings?: string[] } };
   archive: {
-    create: { data: Uint8Array };
+    // issue 49: the archive written on disk, answered as a LocalFile (streamed back on a framed call)
+    create: { data: Uint8Array | LocalFile };
     // issue 49: members as LocalFiles (streamed back on a framed call)
     extract: {
       members: { path: string; data: Uint8Array | LocalFile }[];
       skipped: unknown[];
       archive?: Uint8Array | LocalFile;
     };
+    info: InfoAnswer;
+  };
+  // issue 49: Debian's exiftool for files over the WebAssembly ExifTool's budget; the written file as a LocalFile
+  metadata: {
+    read: { metadata: Metadata; ms: number; wasmMemoryBytes: number };
+    write: { data: Uint8Array | LocalFile; warnings: string[]; ms: number; wasmMemoryBytes: number };
     info: InfoAnswer;
   };
 }

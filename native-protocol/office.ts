@@ -1,15 +1,37 @@
 /**
  * The request of one office conversion, as the Worker's office kind (src/engines/kinds/office.ts)
  * sends it and the native engine's office engines (container/engines/libreoffice.ts, poppler.ts,
- * pandoc.ts) convert it. Imports nothing.
+ * pandoc.ts) convert it. Imports types only.
  */
+import type { LocalFile, StreamedBytes } from "./frame.ts";
+
+/**
+ * The largest document the office row (LibreOffice) takes, bytes (issue 49): 1 GiB, which is also the most a zipped
+ * document may expand to before it is refused as a zip bomb (container/engines/libreoffice.ts MAX_EXPANDED_BYTES). A
+ * docx or pptx of pictures stores them undeflated, so a larger one would expand past that anyway. LibreOffice loads the
+ * whole document into its own memory (a 209 MB docx of 30 pictures peaked at ~740 MB in soffice: test/slow/
+ * large-docx.test.ts), within its address-space limit (NATIVE_OFFICE_MEMORY_MB, 3 GiB by default).
+ */
+export const OFFICE_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * One document: its bytes, or (issue 49: inputs over the stream threshold, for the native LibreOffice only) a stream
+ * of known length the Worker sends on the framed wire, which reaches LibreOffice as a file in its call's folder
+ * (LocalFile). Engines that hold documents whole (SheetJS, pandoc in WebAssembly, the native pandoc, poppler,
+ * DjVuLibre) answer UNSUPPORTED to a stream or file; routing gives them bytes within their budgets.
+ */
+export interface OfficeInput {
+  data: Uint8Array | StreamedBytes | LocalFile;
+  filename: string;
+  password?: string;
+}
 
 /**
  * One document conversion: `format` is the output's extension (pdf, docx, csv, txt, svg …; which pairs an
  * engine takes is its row's, src/engines/registry.ts); `password` opens an encrypted document.
  */
 export interface OfficeRequest {
-  input: { data: Uint8Array; filename: string; password?: string };
+  input: OfficeInput;
   /** Output format (the native engine takes an absent one as pdf). */
   format: string;
   /**
@@ -42,11 +64,14 @@ export interface OfficeRequest {
 /** What the djvulibre row writes from a DjVu (issue 32; container/engines/djvulibre.ts): pdf, one image per page, a re-save. */
 export const DJVU_OUTPUTS = ["pdf", "png", "jpg", "djvu"] as const;
 
-/** One output file of a conversion that makes several (a csv per sheet, an svg per page): its label and bytes. */
-export interface OfficePart {
+/**
+ * One output file of a conversion that makes several (a csv per sheet, an svg per page): its label and bytes (`D`:
+ * the native LibreOffice answers files, LocalFile, which reach the Worker as streams when large).
+ */
+export interface OfficePart<D = Uint8Array> {
   /** What tells it apart: the sheet name or the 1-based page number. */
   label: string;
-  data: Uint8Array;
+  data: D;
 }
 
 /** Encodings the text outputs (txt, csv) are written in (the names CloudConvert's users send, lower-case). */

@@ -3,7 +3,8 @@
  * tools (container/engines/ghostscript.ts, qpdf.ts) take: one document's bytes, its name and its
  * password.
  */
-import type { LocalFile, StreamedBytes } from "./frame.ts";
+import type { DeferredBytes, LocalFile, StreamedBytes } from "./frame.ts";
+import type { WatermarkOptions } from "./image.ts";
 
 /** One input document. */
 export interface PdfInput {
@@ -22,19 +23,60 @@ export interface PdfInput {
 /**
  * An input of the page operations that stream (issue 49: split, extract, rotate, decrypt): its bytes, or for the
  * native qpdf a stream of known length (StreamedBytes) the Worker sends on the framed wire, which reaches qpdf as a
- * file in its folder (LocalFile), so a 1 GB PDF is held whole by neither side. pdf-lib answers UNSUPPORTED to a stream.
+ * file in its folder (LocalFile), so a 1 GB PDF is held whole by neither side; merge's streams are DeferredBytes, opened
+ * one after another as the framed body reaches them. pdf-lib answers UNSUPPORTED to a stream.
  */
 export interface PdfStreamableInput extends Omit<PdfInput, "data"> {
-  data: Uint8Array | StreamedBytes | LocalFile;
+  data: Uint8Array | StreamedBytes | DeferredBytes | LocalFile;
+}
+
+/**
+ * Permission flags of an encrypted PDF (ISO 32000-2 §7.6.4.2 Table 22, as pdf-lib and qpdf name them): what whoever
+ * opens it with the user password may do.
+ */
+export interface PdfPermissions {
+  printing: false | "lowResolution" | "highResolution";
+  copying: boolean;
+  contentAccessibility: boolean;
+  documentAssembly: boolean;
+  fillingForms: boolean;
+  annotating: boolean;
+  modifying: boolean;
+}
+
+/** One page as displayed, in points: its width and height after /Rotate (clockwise degrees) inside its box. */
+export interface PdfPageFrame {
+  width: number;
+  height: number;
+  rotation: number;
+}
+
+/**
+ * A watermark already drawn (issue 49, the native watermark of a PDF too large for pdf-lib): `data` is a small PDF whose
+ * page k (1-based) is the watermark on a blank page of one displayed frame, and `pages[i]` the stamp page to lay on
+ * page i + 1 of the input (0: none). `below`: under the page content instead of over it.
+ */
+export interface PdfStamp {
+  data: Uint8Array;
+  pages: number[];
+  below?: boolean;
 }
 
 /** The native pdf methods' requests (container/engines/qpdf.ts, ghostscript.ts): what each reads of the pdf kind's. */
 export interface PdfRequests {
-  merge: { inputs: PdfInput[]; filename: string };
+  merge: { inputs: PdfStreamableInput[]; filename: string };
   split: { input: PdfStreamableInput };
   extract: { input: PdfStreamableInput; pages: string };
   rotate: { input: PdfStreamableInput; rotation: number; pages?: string };
   decrypt: { input: PdfStreamableInput };
+  encrypt: { input: PdfStreamableInput; userPassword: string; ownerPassword: string; permissions: PdfPermissions };
+  pageFrames: { input: PdfStreamableInput };
+  // the stamp's bytes reach an engine that takes files as a LocalFile, as every part of a framed call does
+  watermark: {
+    input: PdfStreamableInput;
+    mark?: WatermarkOptions;
+    stamp?: Omit<PdfStamp, "data"> & { data: Uint8Array | LocalFile };
+  };
   pdfa: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } };
   pdfx: { input: PdfInput; variant: string };
   optimize: { input: PdfInput; profile?: string; flattenSignatures?: boolean };

@@ -254,7 +254,9 @@ export async function benchArchive(runs = 5): Promise<ArchiveBenchRow[]> {
         return { ms, r };
       };
       const first = await create(); // warm-up (the first one compiles the module)
+      // the WebAssembly engine answers bytes (only the native one streams an archive back)
       const engineArchive = first.r.data;
+      if (!(engineArchive instanceof Uint8Array)) throw new Error(`engine create ${format}: a stream, not bytes`);
       let createPeak = first.r.wasmMemoryBytes ?? 0;
       const createMs = median(
         await sequence(runs, async () => {

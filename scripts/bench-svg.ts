@@ -12,6 +12,7 @@ import { inkDiff, rgb } from "../test/support/raster-oracle";
 import { inkscapePng, rsvgPng } from "../test/support/svg-oracle";
 import { nodeImageMagickEngine } from "../src/runtime/node/imagemagick";
 import { nodeResvgEngine } from "../src/runtime/node/resvg";
+import { heldBytes } from "../src/operations/kit";
 
 const RUNS = Number(process.argv[2] ?? 5);
 const FILES = ["vector/inkscape-i18n.svg", "vector/inkscape-text-on-path.svg", "vector/inkscape-gradient.svg"];
@@ -33,7 +34,7 @@ const resvg = nodeResvgEngine({ encoder: imagemagick });
 const viaEngine = (e: typeof resvg, input: Uint8Array) => async () => {
   const r = await e.run({ op: "convert", input, inputFormat: "svg", outputFormat: "png", options: {} });
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.outputs[0].data;
+  return heldBytes(r.outputs[0].data);
 };
 
 for (const rel of FILES) {

@@ -12,7 +12,7 @@
  * either ending in OVER_BUDGET; only regular files are answered (symbolic links, devices and FIFOs skipped
  * and reported); a tool that fails is OPEN_FAILED, one that hangs TIMEOUT.
  */
-import { lstat, mkdir, readFile, readdir, rename, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   NATIVE_ARCHIVE_BUDGET as BUDGET,
@@ -452,28 +452,51 @@ async function extract(req: NativeArchiveExtractRequest, call: NativeCall) {
   return { members: [], skipped, archive: new LocalFile(packed, (await lstat(packed)).size) };
 }
 
-/** create: one archive of the request's files (tar.lzo included). */
+/**
+ * create: one archive of the request's files (tar.lzo included), written on disk and answered as a LocalFile
+ * (streamed back on a framed call, read into the answer's bytes on the buffered wire). Members come as bytes, or
+ * (issue 49: files over the WebAssembly 7-Zip's budget) as files a framed call wrote to the call's folder, moved into
+ * place: their total is then held to the streamed budget, the bytes' to the in-memory one. A member's name is one
+ * path the archive may hold (no absolute path, no "..": UNSAFE_ARCHIVE), written where it says under the folder 7-Zip
+ * packs, and never a second time (CONVERSION_FAILED: the operation makes them unique).
+ */
 async function create(req: NativeArchiveCreateRequest, call: NativeCall) {
-  const total = req.files.reduce((n, f) => n + f.data.byteLength, 0);
-  if (total > BUDGET.maxTotalBytes)
+  const streamed = req.files.some((f) => f.data instanceof LocalFile);
+  const budget: Limits = streamed ? STREAM_BUDGET : BUDGET;
+  let total = 0;
+  for (const f of req.files) {
+    if (!(f.data instanceof Uint8Array) && !(f.data instanceof LocalFile))
+      throw new NativeError("UNSUPPORTED", `${f.name} reached the native engine as neither bytes nor a file.`);
+    total += f.data instanceof LocalFile ? f.data.size : f.data.byteLength;
+  }
+  if (total > budget.maxTotalBytes)
     throw new NativeError(
       "OVER_BUDGET",
-      `The files total ${mib(total)}; one archive takes at most ${mib(BUDGET.maxTotalBytes)} here.`,
+      `The files total ${mib(total)}; one archive takes at most ${mib(budget.maxTotalBytes)} here.`,
     );
+  if (req.files.length > budget.maxEntries)
+    throw new NativeError("OVER_BUDGET", `${req.files.length} files; one archive takes at most ${budget.maxEntries}.`);
   const dir = join(call.work, "a");
   await mkdir(dir, { recursive: true });
+  const taken = new Set<string>();
   for (const f of req.files) {
-    if (unsafePath(f.name)) throw new NativeError("UNSAFE_ARCHIVE", `The file name "${f.name}" is unsafe.`);
-    await mkdir(dirname(join(dir, f.name)), { recursive: true });
-    await writeFile(join(dir, f.name), f.data);
+    const rel = typeof f.name === "string" ? relativePath(f.name) : "";
+    if (!rel || unsafePath(f.name) || rel.split("/").some((s) => s === "." || s === ".."))
+      throw new NativeError("UNSAFE_ARCHIVE", `The file name "${String(f.name)}" is unsafe.`);
+    if (taken.has(rel)) throw new NativeError("CONVERSION_FAILED", `Two files are named "${rel}".`);
+    taken.add(rel);
+    await mkdir(dirname(join(dir, rel)), { recursive: true });
+    await place(call, join("a", rel), f.data as Uint8Array | LocalFile);
   }
-  return { data: new Uint8Array(await readFile(await pack(call, dir, req.format, req.level ?? 5, req.password))) };
+  const packed = await pack(call, dir, req.format, req.level ?? 5, req.password);
+  return { data: new LocalFile(packed, (await lstat(packed)).size) };
 }
 
 /**
  * The native archive engine (kind archive: create, extract, info); each format checks its own tool. It takes files
  * (issue 49): a streamed archive reaches `extract` as a LocalFile in the call's folder, and its members (or the
- * repacked archive) go back as files streamed from disk.
+ * repacked archive) go back as files streamed from disk; the files of `create` arrive the same way, and the archive
+ * it writes goes back from disk.
  */
 export const archiveNative = {
   kind: "archive",

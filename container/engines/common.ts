@@ -125,10 +125,46 @@ export async function place(call: NativeCall, name: string, data: Uint8Array | L
   return p;
 }
 
+/**
+ * A request's file as the engine may place it: bytes, or a LocalFile (a framed call's part already in the call's
+ * folder). A StreamedBytes never reaches the server as one (the framed reader turns it into either).
+ * @throws NativeError UNSUPPORTED for anything else
+ */
+export function fileOf(data: unknown, what: string): Uint8Array | LocalFile {
+  if (data instanceof Uint8Array || data instanceof LocalFile) return data;
+  throw new NativeError("UNSUPPORTED", `${what} reached the native engine as neither bytes nor a file.`);
+}
+
+/**
+ * A request's file as bytes, for a tool step that reads it in memory (a zip's directory, an XCF's header): bytes as
+ * they are, a LocalFile read when it is at most `maxBytes`.
+ * @throws NativeError OVER_BUDGET (a larger file) | UNSUPPORTED (neither bytes nor a file)
+ */
+export async function bytesOf(data: unknown, maxBytes: number, what: string): Promise<Uint8Array> {
+  const f = fileOf(data, what);
+  if (f instanceof Uint8Array) return f;
+  if (f.size > maxBytes)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${what} is ${Math.round(f.size / 2 ** 20)} MiB; this step of the native engine reads at most ${Math.round(maxBytes / 2 ** 20)} MiB.`,
+    );
+  return new Uint8Array(await readFile(f.path));
+}
+
 /** A file of the call's directory as a LocalFile answer (streamed from disk on a framed call). */
 export async function localFile(call: NativeCall, name: string): Promise<LocalFile> {
   const p = join(call.work, name);
   return new LocalFile(p, (await stat(p)).size);
+}
+
+/**
+ * A request's file as bytes, for an engine whose methods take bytes (its `files` unset: the server hands it each part
+ * as bytes, whatever the wire).
+ * @throws NativeError UNSUPPORTED for anything else (a LocalFile or a stream never reaches such an engine)
+ */
+export function heldData(input: { data: unknown; filename: string }): Uint8Array {
+  if (input.data instanceof Uint8Array) return input.data;
+  throw new NativeError("UNSUPPORTED", `${input.filename} reached an engine that takes bytes as a file or stream.`);
 }
 
 /** Reads a file of the call's directory. */

@@ -12,7 +12,18 @@
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { DJVU_OUTPUTS, type OfficeRequest } from "../../native-protocol/office.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 
 /** The most pixels one page may declare (width × height at its own resolution): 600 dpi A3 is ~70 million. */
 export const MAX_PAGE_PIXELS = 150_000_000;
@@ -64,14 +75,14 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   const format = req.format ?? "pdf";
   if (!(DJVU_OUTPUTS as readonly string[]).includes(format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `DjVuLibre does not convert djvu to ${format}.`);
-  if (!isDjvu(req.input.data))
+  if (!isDjvu(heldData(req.input)))
     throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a DjVu file (no AT&TFORM DJVU/DJVM header).`);
-  if (isIndirectDjvu(req.input.data))
+  if (isIndirectDjvu(heldData(req.input)))
     throw new NativeError(
       "UNSUPPORTED",
       `${req.input.filename} is an indirect DjVu (its pages are separate files it names); only bundled DjVu documents are read. Bundle it with djvmcvt -b first.`,
     );
-  const input = await put(call, "in.djvu", req.input.data);
+  const input = await put(call, "in.djvu", heldData(req.input));
   const pages = await pageSizes(call, bin("djvused"), input, req.input.filename);
   const fail = (t: string) =>
     new NativeError("CONVERSION_FAILED", `DjVuLibre could not convert ${req.input.filename}: ${why(t)}`);

@@ -15,7 +15,7 @@
 import { cp, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageRunRequest } from "../../native-protocol/image.ts";
-import { NativeError, check, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { NativeError, bytesOf, check, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { runImageMagick } from "./imagemagick.ts";
 
 /** The largest canvas GIMP is asked to open, pixels (a 600 dpi A2 scan is ~35 million). */
@@ -69,14 +69,16 @@ async function runXcf(req: ImageRunRequest, call: NativeCall) {
   tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native GIMP engine does not do ${req.op}.`);
-  const canvas = xcfCanvas(req.input);
+  // the row takes no files (its inputs stay under the byte threshold): bytes, which the header check reads
+  const input = await bytesOf(req.input, Number.MAX_SAFE_INTEGER, "This XCF file");
+  const canvas = xcfCanvas(input);
   if (!canvas) throw new NativeError("OPEN_FAILED", 'The input is not a GIMP XCF image (no "gimp xcf" header).');
   if (canvas.width * canvas.height > MAX_CANVAS_PIXELS)
     throw new NativeError(
       "OVER_BUDGET",
       `This XCF file declares a ${canvas.width} × ${canvas.height} canvas; at most ${MAX_CANVAS_PIXELS / 1e6} million pixels are opened.`,
     );
-  await put(call, "in.xcf", req.input);
+  await put(call, "in.xcf", input);
   const png = await flatten(call, "this XCF file");
   return runImageMagick({ ...req, input: png, inputFormat: "png" } as ImageRunRequest, call);
 }

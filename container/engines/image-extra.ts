@@ -13,18 +13,20 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { MAX_EXPANDED_BYTES, officePool, zipExpandedBytes } from "./libreoffice.ts";
+import { officePool, refuseZipBomb } from "./libreoffice.ts";
+import { bytesSource } from "../lib/zip-edit.ts";
 import { oddOfPng } from "./odd.ts";
 import { which } from "../tools.ts";
 import { renderArgs } from "./postscript.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall } from "./common.ts";
+import type { LocalFile } from "../../native-protocol/frame.ts";
+import { NativeError, check, get, place, put, run, tool, why, type NativeCall } from "./common.ts";
 
 /** Square icon sizes png2icns writes (icnsutils 0.8: is32/il32/ih32/it32/ic08/ic09). */
 const ICNS_SIZES = [16, 32, 48, 128, 256, 512];
 
 /** Writes the PNG of an icns (its largest icon) as in.bin in the call's folder. */
-export async function icnsToPng(call: NativeCall, data: Uint8Array): Promise<void> {
-  await put(call, "in.icns", data);
+export async function icnsToPng(call: NativeCall, data: Uint8Array | LocalFile): Promise<void> {
+  await place(call, "in.icns", data);
   await run(call, "mkdir", ["icons"]);
   const r = await run(call, tool(call, "icnsutils").path, ["-x", "-o", "icons", "in.icns"]);
   check(r, "icns2png", (t) => new NativeError("OPEN_FAILED", `icns2png could not read this icns: ${why(t)}`));
@@ -69,15 +71,9 @@ export async function pngToIcns(
 /** Renders an odd's first page (LibreOffice Draw → PDF → Ghostscript) as in.bin (PNG) at `dpi`. */
 export async function oddToPng(call: NativeCall, data: Uint8Array, dpi: number): Promise<void> {
   tool(call, "libreoffice");
-  const expanded = zipExpandedBytes(data);
+  const expanded = await refuseZipBomb(bytesSource(data), "This odd");
   if (expanded === null)
     throw new NativeError("OPEN_FAILED", "This odd is not an OpenDocument Drawing (not a zip package).");
-  if (expanded > MAX_EXPANDED_BYTES)
-    throw new NativeError(
-      "OVER_BUDGET",
-      `This odd would expand to ${expanded === Infinity ? "an undeclared size" : `${Math.round(expanded / 2 ** 20)} MiB`}; ` +
-        `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
-    );
   const input = await put(call, "in.odg", data);
   try {
     await officePool(call.root).convert({
@@ -104,8 +100,8 @@ export async function pngToOdd(call: NativeCall, name: string, width: number, he
 }
 
 /** The first page of an XPS as SVG by mutool (the image kind's `run` output for xps → svg). */
-export async function xpsToSvg(call: NativeCall, data: Uint8Array) {
-  await put(call, "in.xps", data);
+export async function xpsToSvg(call: NativeCall, data: Uint8Array | LocalFile) {
+  await place(call, "in.xps", data);
   const r = await run(call, tool(call, "mupdf").path, ["convert", "-F", "svg", "-o", "page.svg", "in.xps", "1"]);
   check(r, "mutool", (t) => new NativeError("OPEN_FAILED", `mutool could not read this xps: ${why(t)}`));
   const svg = await get(call, "page1.svg");

@@ -5,10 +5,30 @@
  * (src/engines/kinds/image.ts): convert and thumbnail; watermark and optimize answer
  * UNSUPPORTED and stay with the WASM engine. Pixel work beyond ImageMagick's own resource policy
  * (memory, map, disk, area) fails as OVER_BUDGET.
+ *
+ * Large images (issue 49): the engine takes files (`files: true`): an input the Worker streams (over the row's
+ * `streamOver`) is in the call's folder already and is moved to in.bin, never read into this process, and outputs are
+ * answered as files streamed back from disk. ImageMagick itself keeps a large picture's pixel cache on disk in the
+ * call's folder past a share of the tool's memory limit ({@link magickEnv}).
  */
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { ConvertOptions, Fit, ImageRunRequest, ThumbnailOptions } from "../../native-protocol/image.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  bytesOf,
+  check,
+  fileOf,
+  get,
+  localFile,
+  place,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { POSTSCRIPT_INPUTS, POSTSCRIPT_OUTPUTS, distillArgs, postScriptOf, readPpm, renderArgs } from "./postscript.ts";
 import { icnsToPng, oddToPng, pngToIcns, pngToOdd, xpsToSvg } from "./image-extra.ts";
 
@@ -53,6 +73,36 @@ export const CODER: Record<string, string> = {
  */
 const OPAQUE = new Set(["jpg", "heic", "avif", ...POSTSCRIPT_OUTPUTS]);
 
+/**
+ * Most bytes of pixels (the PPM ImageMagick writes) turned into eps/ps/pdf here: postscript.ts encodes the picture in
+ * this process's memory (about three times its size at the peak), so a larger one is OVER_BUDGET rather than held —
+ * the Worker's own byte threshold (NATIVE_MAX_BYTES, 64 MiB: 22 million RGB pixels, an A4 page at 400 dpi is 15.5).
+ * A large TIFF scan → pdf is the libtiff row's (container/engines/libtiff.ts), which copies its strips on disk.
+ */
+export const POSTSCRIPT_MAX_PIXEL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Most bytes of an input read into this process for a step that needs it in memory (an OpenDocument Drawing's zip
+ * directory): the Worker's byte threshold, under which the input arrives as bytes anyway.
+ */
+const HELD_INPUT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * ImageMagick's resource limits for one call's runs (issue 49: a 300 MB scan under a lowered NATIVE_MEMORY_MB): its
+ * pixel cache may take a quarter of the tool's address-space limit (RLIMIT_AS, `call.memoryBytes`) on the heap
+ * (MAGICK_MEMORY_LIMIT) and another quarter memory-mapped (MAGICK_MAP_LIMIT) — the other half is the program, its
+ * coders' libraries and their row buffers — and the rest goes to a disk cache in the call's folder
+ * (MAGICK_TEMPORARY_PATH; its folder is the call's disk reservation, container/disk-budget.ts). Debian's policy.xml
+ * (/etc/ImageMagick-6) caps these from above (memory 256 MiB, map 512 MiB: a higher limit is lowered to the policy's)
+ * and bounds the rest: width and height 16K pixels, area 128 megapixels, disk 1 GiB of cache; an image past them
+ * fails "cache resources exhausted" / "width or height exceeds limit", which {@link runImageMagick} answers
+ * OVER_BUDGET.
+ */
+export function magickEnv(call: Pick<NativeCall, "memoryBytes" | "work">): Record<string, string> {
+  const quarter = `${Math.max(16, Math.floor(call.memoryBytes / 4 / 2 ** 20))}MiB`;
+  return { MAGICK_MEMORY_LIMIT: quarter, MAGICK_MAP_LIMIT: quarter, MAGICK_TEMPORARY_PATH: call.work };
+}
+
 /** The resize arguments for a box and fit (contract §6 `fit`). */
 function resize(o: { width?: number; height?: number; fit?: Fit }, thumb: boolean): string[] {
   if (!o.width && !o.height) return [];
@@ -73,7 +123,8 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native ImageMagick engine does not do ${req.op}.`);
   // issue 34: xps → svg is MuPDF's (image-extra.ts), not a raster
-  if (req.inputFormat === "xps" && req.outputFormat === "svg" && req.op === "convert") return xpsToSvg(call, req.input);
+  const input = fileOf(req.input, `This ${req.inputFormat} image`);
+  if (req.inputFormat === "xps" && req.outputFormat === "svg" && req.op === "convert") return xpsToSvg(call, input);
   const inCoder = CODER[req.inputFormat];
   const outCoder = CODER[req.outputFormat];
   if (!inCoder || !outCoder || req.outputFormat === "svg")
@@ -86,7 +137,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
   if (POSTSCRIPT_INPUTS.has(req.inputFormat)) {
     // Ghostscript renders the first page (its PNG is what ImageMagick reads as in.bin)
     const gs = tool(call, "ghostscript");
-    await put(call, "in.ps", req.input);
+    await place(call, "in.ps", input);
     const g = await run(call, gs.path, renderArgs("in.ps", "in.bin", o.pixel_density ?? 150));
     check(
       g,
@@ -95,7 +146,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     );
   } else if (req.inputFormat === "xps") {
     // libgxps renders the first page (it reads the page's parts from the package only)
-    await put(call, "in.xps", req.input);
+    await place(call, "in.xps", input);
     const g = await run(call, tool(call, "gxps").path, [
       "-f",
       "1",
@@ -108,19 +159,23 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     ]);
     check(g, "libgxps", (t) => new NativeError("OPEN_FAILED", `libgxps could not render this xps: ${why(t)}`));
     await put(call, "in.bin", await get(call, "page-1.png"));
-  } else if (req.inputFormat === "icns") await icnsToPng(call, req.input);
-  else if (req.inputFormat === "odd") await oddToPng(call, req.input, o.pixel_density ?? 96);
-  else await put(call, "in.bin", req.input);
+  } else if (req.inputFormat === "icns") await icnsToPng(call, input);
+  else if (req.inputFormat === "odd")
+    await oddToPng(call, await bytesOf(input, HELD_INPUT_MAX_BYTES, "This odd"), o.pixel_density ?? 96);
+  else await place(call, "in.bin", input);
+  const env = magickEnv(call);
   const viaPostScript = POSTSCRIPT_OUTPUTS.has(req.outputFormat);
   const thumb = req.op === "thumbnail";
   // Frames read, counted from the start: ImageMagick stops decoding after the last one asked for (a GIF
   // of 40,000 frames takes IM 6 minutes even to ping in full). Animated outputs keep at most MAX_FRAMES.
   const frames = thumb
     ? `[0-${Math.max(0, (o.count ?? 1) - 1)}]`
-    : // a PSD's images after the first are its layers, not frames: the first is the merged picture
-      ANIMATED.has(req.outputFormat) && req.inputFormat !== "psd"
-      ? `[0-${MAX_FRAMES - 1}]`
-      : "[0]";
+    : o.frame !== undefined
+      ? `[${Math.max(0, Math.floor(o.frame))}]` // one page of a scan (issue 44's per-page convert)
+      : // a PSD's images after the first are its layers, not frames: the first is the merged picture
+        ANIMATED.has(req.outputFormat) && req.inputFormat !== "psd"
+        ? `[0-${MAX_FRAMES - 1}]`
+        : "[0]";
   const out = viaPostScript
     ? "ppm:out.ppm"
     : thumb && (o.count ?? 1) > 1
@@ -143,7 +198,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     ...(viaPostScript ? ["-depth", "8"] : []), // postscript.ts writes 8-bit samples
     out,
   ];
-  const r = await run(call, im.path, args);
+  const r = await run(call, im.path, args, { env });
   check(r, "ImageMagick", (t) =>
     /cache resources exhausted|width or height exceeds|memory allocation failed|area/i.test(t)
       ? new NativeError(
@@ -166,7 +221,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
     .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
   const outputs = [];
   for (const n of names) {
-    const id = await run(call, im.path, ["-ping", `${outCoder}:${n}`, "-format", "%w %h\\n", "info:"]);
+    const id = await run(call, im.path, ["-ping", `${outCoder}:${n}`, "-format", "%w %h\\n", "info:"], { env });
     const [w, h] = id.stdout.trim().split("\n")[0]!.split(" ").map(Number);
     if (req.outputFormat === "icns") {
       const icon = await pngToIcns(call, n, w ?? 0, h ?? 0);
@@ -177,7 +232,7 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
       data:
         req.outputFormat === "odd"
           ? await pngToOdd(call, n, w ?? 0, h ?? 0, o.pixel_density ?? 96)
-          : await get(call, n),
+          : await localFile(call, n), // streamed back from disk on a framed call, read into the answer otherwise
       format: req.outputFormat,
       width: w ?? 0,
       height: h ?? 0,
@@ -189,6 +244,13 @@ export async function runImageMagick(req: ImageRunRequest, call: NativeCall) {
 
 /** The picture ImageMagick wrote as out.ppm, as eps/ps (postscript.ts) or a PDF of it (Ghostscript's pdfwrite). */
 async function postScriptOutput(format: string, call: NativeCall) {
+  const size = (await stat(join(call.work, "out.ppm"))).size;
+  if (size > POSTSCRIPT_MAX_PIXEL_BYTES)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `The picture is ${Math.round(size / 2 ** 20)} MiB of pixels; the native engine writes ${format} of at most ` +
+        `${POSTSCRIPT_MAX_PIXEL_BYTES / 2 ** 20} MiB of pixels (reduce width/height).`,
+    );
   const ppm = await get(call, "out.ppm");
   const { width, height } = readPpm(ppm);
   let data = postScriptOf(ppm, format === "eps" ? "eps" : "ps");
@@ -211,6 +273,10 @@ async function info(_req: unknown, call: NativeCall) {
 }
 
 /** Native ImageMagick (kind image: run, info). */
-export const imagemagick = { kind: "image", methods: { run: runImageMagick, info } } satisfies NativeEngineDef<"image">;
+export const imagemagick = {
+  kind: "image",
+  methods: { run: runImageMagick, info },
+  files: true,
+} satisfies NativeEngineDef<"image">;
 
 export default imagemagick;

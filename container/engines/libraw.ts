@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageRunRequest } from "../../native-protocol/image.ts";
-import { NativeError, check, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import { NativeError, check, fileOf, place, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { runImageMagick } from "./imagemagick.ts";
 
 /** dcraw_emu's arguments: camera white balance, sRGB, AHD interpolation, TIFF to `out`, from `input`. */
@@ -23,7 +23,7 @@ async function runRaw(req: ImageRunRequest, call: NativeCall) {
   tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native LibRaw engine does not do ${req.op}.`);
-  await put(call, "raw.in", req.input);
+  await place(call, "raw.in", fileOf(req.input, `This ${req.inputFormat} file`));
   const r = await run(call, libraw.path, dcrawArgs("raw.in", "raw.tiff"));
   check(
     r,

@@ -9,16 +9,24 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, rename } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { delimitedImport } from "../office/delimited.ts";
 import { OfficeError, OfficePool, type OfficeFormat, type OfficeRequest as PoolRequest } from "../office/pool.ts";
-import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
+import {
+  OFFICE_MAX_BYTES,
+  type OfficePart,
+  type OfficeRequest,
+  type TextEncoding,
+} from "../../native-protocol/office.ts";
 import {
   NativeError,
   check,
+  fileOf,
   get,
+  localFile,
   localName,
+  place,
   put,
   run,
   tool,
@@ -29,15 +37,25 @@ import {
 import { fromPdf, isPostScript } from "./poppler.ts";
 import { distillArgs } from "./postscript.ts";
 import { slidesToSwf } from "./slides-swf.ts";
-import { endOfCentralDirectory } from "../lib/zip-edit.ts";
+import { ZipUnreadable, withFileSource, zipMembers, type ZipSource } from "../lib/zip-edit.ts";
+import type { LocalFile } from "../../native-protocol/frame.ts";
+import { SNIFF_BYTES } from "../../native-protocol/delimited.ts";
 
 let pool: OfficePool | undefined;
 
-/** The pool, started on first use. Size from NATIVE_OFFICE_POOL (default 2). */
+/**
+ * The pool, started on first use. Size from NATIVE_OFFICE_POOL (default 2); each soffice's address-space limit
+ * (RLIMIT_AS) from NATIVE_OFFICE_MEMORY_MB (default the pool's 3 GiB). Not NATIVE_MEMORY_MB, the other tools' limit:
+ * LibreOffice loads the whole document into its own memory and needs ~130 MB only to start (measured, issue 49: the
+ * pool's soffice opened and exported a 209 MB docx of 30 pictures under 1536 MiB, not under 1024 MiB, peaking at
+ * ~740 MB resident; test/slow/large-docx.test.ts).
+ */
 export function officePool(workRoot: string): OfficePool {
+  const mb = Number(process.env.NATIVE_OFFICE_MEMORY_MB);
   pool ??= new OfficePool({
     workRoot: join(workRoot, "office"),
     size: Number(process.env.NATIVE_OFFICE_POOL ?? 2) || 2,
+    ...(mb > 0 ? { memoryBytes: mb * 1024 * 1024 } : {}),
   });
   return pool;
 }
@@ -182,57 +200,82 @@ export function officeFailure(err: unknown, filename: string): unknown {
 }
 
 /** Reads the per-sheet csv files the csv filter wrote for sheet -1 (`out-<sheet name>.csv`), in sheet order by name. */
-async function sheetParts(call: NativeCall): Promise<OfficePart[]> {
+async function sheetParts(call: NativeCall): Promise<OfficePart<LocalFile>[]> {
   const names = (await readdir(call.work)).filter((n) => /^out-.+\.csv$/.test(n));
-  return Promise.all(names.map(async (n) => ({ label: n.slice(4, -4), data: await get(call, n) })));
+  return Promise.all(names.map(async (n) => ({ label: n.slice(4, -4), data: await localFile(call, n) })));
 }
 
-/** The most a ZIP-based document (OOXML, ODF, iWork) may expand to, bytes: past it the input is a zip bomb to us. */
-export const MAX_EXPANDED_BYTES = 1024 * 1024 * 1024;
+/**
+ * The most a ZIP-based document (OOXML, ODF, iWork) may expand to, bytes: past it the input is a zip bomb to us. The
+ * office row's input limit too (native-protocol/office.ts OFFICE_MAX_BYTES): pictures are stored, not deflated, so a
+ * larger document would expand past it anyway.
+ */
+export const MAX_EXPANDED_BYTES = OFFICE_MAX_BYTES;
 
 /**
- * The total uncompressed size a ZIP's central directory declares (Infinity for ZIP64 sizes: such a file is refused
- * rather than inflated), or null when `data` is not a ZIP or its central directory does not parse (a truncated
- * file: LibreOffice, which reads packages through the same directory, refuses it as damaged).
+ * The total uncompressed size a ZIP's central directory declares (Infinity for a zip64 archive: such a file is refused
+ * rather than inflated), or null when `src` is not a ZIP or its central directory does not parse (a truncated file:
+ * LibreOffice, which reads packages through the same directory, refuses it as damaged). Reads the directory alone,
+ * never the members (zip-edit.ts), so a 1 GB document is not held.
  */
-export function zipExpandedBytes(data: Uint8Array): number | null {
-  if (!startsWith(data, ZIP)) return null;
-  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const eocd = endOfCentralDirectory(data);
-  if (eocd < 0) return null;
-  const entries = v.getUint16(eocd + 10, true);
-  let at = v.getUint32(eocd + 16, true);
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
-    if (at + 46 > data.length || v.getUint32(at, true) !== 0x02014b50) return null;
-    const size = v.getUint32(at + 24, true);
-    if (size === 0xffffffff) return Infinity;
-    total += size;
-    at += 46 + v.getUint16(at + 28, true) + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
+export async function zipExpandedBytes(src: ZipSource): Promise<number | null> {
+  if (!startsWith(await src.read(0, 4), ZIP)) return null;
+  try {
+    return (await zipMembers(src)).reduce((n, m) => n + m.size, 0);
+  } catch (err) {
+    if (err instanceof ZipUnreadable) return err.zip64 ? Infinity : null;
+    throw err;
   }
-  return total;
+}
+
+/**
+ * Refuses a ZIP-based document declaring more than MAX_EXPANDED_BYTES (a zip bomb), read from its directory.
+ * @throws NativeError OVER_BUDGET
+ */
+export async function refuseZipBomb(src: ZipSource, what: string): Promise<number | null> {
+  const expanded = await zipExpandedBytes(src);
+  if (expanded !== null && expanded > MAX_EXPANDED_BYTES)
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${what} would expand to ${expanded === Infinity ? "an undeclared size" : `${Math.round(expanded / 2 ** 20)} MiB`}; ` +
+        `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
+    );
+  return expanded;
+}
+
+/** The first `n` bytes of the file at `path` (fewer when it is shorter). */
+async function headOf(path: string, n: number): Promise<Uint8Array> {
+  return withFileSource(path, (src) => src.read(0, n));
+}
+
+/**
+ * Puts the request's document in the call's folder as `name` (bytes written; a framed call's file, already there,
+ * moved: issue 49) and answers its path.
+ * @throws NativeError UNSUPPORTED for a stream (the server hands a method files or bytes only)
+ */
+async function placed(call: NativeCall, req: OfficeRequest, name: string): Promise<string> {
+  return place(call, name, fileOf(req.input.data, req.input.filename));
 }
 
 async function convert(req: OfficeRequest, call: NativeCall) {
   tool(call, "libreoffice");
-  const expanded = zipExpandedBytes(req.input.data);
-  if (expanded !== null && expanded > MAX_EXPANDED_BYTES)
-    throw new NativeError(
-      "OVER_BUDGET",
-      `${req.input.filename} would expand to ${expanded === Infinity ? "an undeclared size" : `${Math.round(expanded / 2 ** 20)} MiB`}; ` +
-        `documents may expand to at most ${MAX_EXPANDED_BYTES / 2 ** 20} MiB (a zip bomb is refused unopened).`,
-    );
+  let path = await placed(call, req, localName("in", req.input.filename));
+  // issue 49: the document is read from its file, its first bytes and its zip directory only
+  await withFileSource(path, (src) => refuseZipBomb(src, req.input.filename));
+  const head = await headOf(path, SNIFF_BYTES + 1);
   const format = req.format ?? "pdf";
-  if (isPostScript(req.input.data)) return postScriptToSlides(req, call, format);
-  const isPdf = new TextDecoder().decode(req.input.data.subarray(0, 1024)).includes("%PDF-");
-  if (!isPdf) sniff(req.input.filename, req.input.data);
+  if (isPostScript(head)) return postScriptToSlides(req, call, format, path);
+  const isPdf = new TextDecoder().decode(head.subarray(0, 1024)).includes("%PDF-");
+  if (!isPdf) sniff(req.input.filename, head);
   const pool = officePool(call.root);
   const password = req.input.password;
-  // delimited text (csv, tsv) needs Calc's CSV import with options, or it never loads (issue 44)
-  const base = { password, timeoutMs: call.timeoutMs, ...delimitedImport(req.input.filename, req.input.data) };
+  // delimited text (csv, tsv) needs Calc's CSV import with options, or it never loads (issue 44); its charset and
+  // separator are judged from the first SNIFF_BYTES, which `head` holds (one byte more tells a longer file)
+  const base = { password, timeoutMs: call.timeoutMs, ...delimitedImport(req.input.filename, head) };
   try {
     if (isPdf) {
-      const input = await put(call, "in.pdf", req.input.data);
+      if (basename(path) !== "in.pdf") await rename(path, (path = join(call.work, "in.pdf")));
+      const input = path;
       if (FROM_PDF_TEXT.has(format)) {
         // pdftohtml keeps every page's text in reading order and the images (as data: URLs); Writer lays it out again
         const html = await fromPdf(call, input, "html", { filename: req.input.filename, password });
@@ -244,7 +287,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
           output: join(call.work, `out.${format}`),
           format: format as OfficeFormat,
         });
-        return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted: [] };
+        return { data: await localFile(call, `out.${format}`), pages: r.pages, fontsSubstituted: [] };
       }
       if (FROM_PDF_DRAW.has(format)) {
         const r = await pool.convert({
@@ -255,7 +298,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
           importFilter: "draw_pdf_import",
         });
         const parts = await Promise.all(
-          (r.files ?? []).map(async (f, i) => ({ label: String(i + 1), data: await get(call, basename(f)) })),
+          (r.files ?? []).map(async (f, i) => ({ label: String(i + 1), data: await localFile(call, basename(f)) })),
         );
         if (!parts.length)
           throw new NativeError("CONVERSION_FAILED", `${req.input.filename}: LibreOffice Draw found no pages.`);
@@ -270,11 +313,11 @@ async function convert(req: OfficeRequest, call: NativeCall) {
           format: "odg",
           importFilter: "draw_pdf_import",
         });
-        return { data: await get(call, "out.odg"), pages: r.pages, fontsSubstituted: [] };
+        return { data: await localFile(call, "out.odg"), pages: r.pages, fontsSubstituted: [] };
       }
       throw new NativeError("INVALID_CONVERSION_TYPE", `LibreOffice does not convert PDF to ${format} here.`);
     }
-    const input = await put(call, localName("in", req.input.filename), req.input.data);
+    const input = path;
     const viaPdf = async () => {
       const pdf = join(call.work, "via.pdf");
       const r = await pool.convert({
@@ -299,7 +342,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
         data: r.data,
         pages: r.pages,
         fontsSubstituted: await substitutions(r.fonts),
-        ...(r.parts ? { parts: r.parts } : {}),
+        ...("parts" in r && r.parts ? { parts: r.parts } : {}),
       };
     }
     const output = join(call.work, `out.${format}`);
@@ -330,7 +373,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     }
     if (r.files) {
       const parts = await Promise.all(
-        r.files.map(async (f, i) => ({ label: String(i + 1), data: await get(call, basename(f)) })),
+        r.files.map(async (f, i) => ({ label: String(i + 1), data: await localFile(call, basename(f)) })),
       );
       return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted };
     }
@@ -339,7 +382,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
       const parts = existsSync(output) ? [] : await sheetParts(call);
       if (parts.length === 1) return { data: parts[0]!.data, pages: 1, fontsSubstituted };
     }
-    return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted };
+    return { data: await localFile(call, `out.${format}`), pages: r.pages, fontsSubstituted };
   } catch (err) {
     throw officeFailure(err, req.input.filename);
   }
@@ -356,10 +399,10 @@ export const PS_SLIDE_OUTPUTS = new Set(["odp", "ppt", "pptx"]);
  * PostScript → odp/ppt/pptx: Ghostscript's pdfwrite (-dSAFER) makes a PDF, which Impress's PDF import
  * (impress_pdf_import: one slide per page, text kept as text boxes) loads and the presentation's export writes.
  */
-async function postScriptToSlides(req: OfficeRequest, call: NativeCall, format: string) {
+async function postScriptToSlides(req: OfficeRequest, call: NativeCall, format: string, path: string) {
   if (!PS_SLIDE_OUTPUTS.has(format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `LibreOffice does not convert PostScript to ${format} here.`);
-  await put(call, "in.ps", req.input.data);
+  if (basename(path) !== "in.ps") await rename(path, join(call.work, "in.ps"));
   const g = await run(call, tool(call, "ghostscript").path, distillArgs("in.ps", "in.pdf"));
   check(
     g,
@@ -374,7 +417,7 @@ async function postScriptToSlides(req: OfficeRequest, call: NativeCall, format: 
       importFilter: "impress_pdf_import",
       timeoutMs: call.timeoutMs,
     });
-    return { data: await get(call, `out.${format}`), pages: r.pages, fontsSubstituted: [] };
+    return { data: await localFile(call, `out.${format}`), pages: r.pages, fontsSubstituted: [] };
   } catch (err) {
     throw officeFailure(err, req.input.filename);
   }
@@ -384,7 +427,7 @@ async function toXps(
   call: NativeCall,
   pdf: string,
   filename: string,
-): Promise<{ data: Uint8Array; pages: number | null; parts?: OfficePart[] }> {
+): Promise<{ data: LocalFile; pages: number | null }> {
   const gs = tool(call, "ghostscript").path;
   const r = await run(call, gs, [
     "-dSAFER",
@@ -400,10 +443,14 @@ async function toXps(
     "Ghostscript (xpswrite)",
     (t) => new NativeError("CONVERSION_FAILED", `${filename}: xpswrite failed: ${why(t)}`),
   );
-  return { data: await get(call, "out.xps"), pages: null };
+  return { data: await localFile(call, "out.xps"), pages: null };
 }
 
-/** The LibreOffice engine (kind office: convert). */
-export const libreoffice = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+/**
+ * The LibreOffice engine (kind office: convert). It takes files (issue 49): a framed call's document reaches it as a
+ * LocalFile in the call's folder, and its outputs go back as files, so a 200 MB docx and its PDF are held whole by
+ * neither the Worker nor this server (LibreOffice itself loads the document: its own memory is soffice's).
+ */
+export const libreoffice = { kind: "office", methods: { convert }, files: true } satisfies NativeEngineDef<"office">;
 
 export default libreoffice;

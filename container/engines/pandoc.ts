@@ -14,7 +14,18 @@
 import type { OfficeRequest } from "../../native-protocol/office.ts";
 import { PANDOC_READERS, PANDOC_WRITERS as SHARED_WRITERS } from "../../native-protocol/pandoc.ts";
 import { join } from "node:path";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { officeFailure, officePool } from "./libreoffice.ts";
 
 /** Output format → pandoc writer: the shared table, and pdf laid out by LibreOffice from pandoc's ODT. */
@@ -46,7 +57,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   const out = PANDOC_WRITERS[req.format];
   if (!reader || !out)
     throw new NativeError("INVALID_CONVERSION_TYPE", `pandoc does not convert ${input} to ${req.format}.`);
-  await put(call, `in.${input}`, req.input.data);
+  await put(call, `in.${input}`, heldData(req.input));
   const fail = (t: string) =>
     new NativeError("CONVERSION_FAILED", `pandoc could not convert ${req.input.filename}: ${why(t)}`);
   // 1. read, sandboxed (includes and files are not read), into pandoc's JSON AST. (Pandoc 2.17's --sandbox also

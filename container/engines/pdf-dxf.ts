@@ -7,7 +7,18 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { OfficePart, OfficeRequest } from "../../native-protocol/office.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { privateEnv } from "./inkscape.ts";
 
 /** The most pages converted to DXF (one Inkscape run each). */
@@ -38,7 +49,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   if (req.format !== "dxf")
     throw new NativeError("INVALID_CONVERSION_TYPE", `This engine writes dxf, not ${req.format}.`);
   const inkscape = tool(call, "inkscape").path;
-  const input = await put(call, "in.pdf", req.input.data);
+  const input = await put(call, "in.pdf", heldData(req.input));
   const until = Date.now() + Math.min(call.timeoutMs, PDF_DXF_MAX_MS);
   const left = () => Math.max(1, until - Date.now());
   const info = await run(call, "pdfinfo", [input], { timeoutMs: left() });

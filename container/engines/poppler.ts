@@ -7,7 +7,18 @@
  * document is made a PDF first).
  */
 import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  get,
+  heldData,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { distillArgs } from "./postscript.ts";
 import { qpdfRange } from "./qpdf.ts";
 
@@ -179,10 +190,10 @@ export function isPostScript(data: Uint8Array): boolean {
 
 async function convert(req: OfficeRequest, call: NativeCall) {
   const format = req.format ?? "txt";
-  const head = new TextDecoder().decode(req.input.data.subarray(0, 1024));
+  const head = new TextDecoder().decode(heldData(req.input).subarray(0, 1024));
   let name: string;
-  if (isPostScript(req.input.data)) {
-    await put(call, "in.ps", req.input.data);
+  if (isPostScript(heldData(req.input))) {
+    await put(call, "in.ps", heldData(req.input));
     const g = await prun(call, tool(call, "ghostscript").path, distillArgs("in.ps", "in.pdf"));
     check(
       g,
@@ -192,7 +203,7 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     name = "in.pdf";
   } else if (!head.includes("%PDF-"))
     throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a PDF (its bytes do not start like one).`);
-  else name = await put(call, "in.pdf", req.input.data);
+  else name = await put(call, "in.pdf", heldData(req.input));
   const r = await fromPdf(call, name, format, {
     filename: req.input.filename,
     password: req.input.password,

@@ -6,13 +6,13 @@
  */
 import { open as openFile, readdir } from "node:fs/promises";
 import { LocalFile } from "../../native-protocol/frame.ts";
-import type { PdfInput, PdfStreamableInput } from "../../native-protocol/pdf.ts";
+import type { PdfPageFrame, PdfRequests, PdfStreamableInput } from "../../native-protocol/pdf.ts";
 import {
   NativeError,
   check,
-  get,
   localFile,
   place,
+  put,
   run,
   tool,
   why,
@@ -115,7 +115,12 @@ async function rotate(req: { input: PdfStreamableInput; rotation: number; pages?
   return { data: await localFile(call, "out.pdf") };
 }
 
-async function merge(req: { inputs: PdfInput[]; filename: string }, call: NativeCall) {
+/**
+ * One PDF of the inputs' pages in order (qpdf --empty --pages): each input bytes or a file already in the call's folder
+ * (a framed call's streamed parts, issue 49), the answer a file, so merging 1 GB PDFs holds none of them in memory.
+ * @throws NativeError UNSUPPORTED for an input that is not a PDF (the Worker's pdf-lib takes JPEG and PNG pages)
+ */
+async function merge(req: PdfRequests["merge"], call: NativeCall) {
   const args: string[] = [];
   for (const [i, input] of req.inputs.entries()) {
     if (new TextDecoder().decode(await head(input.data, 1024)).indexOf("%PDF-") < 0) {
@@ -125,23 +130,150 @@ async function merge(req: { inputs: PdfInput[]; filename: string }, call: Native
     args.push(`in-${i}.pdf`, ...pw(input), "1-z");
   }
   await qpdf(call, ["--empty", "--pages", ...args, "--", "out.pdf"], req.filename);
-  return { data: await get(call, "out.pdf") };
+  return { data: await localFile(call, "out.pdf") };
 }
 
-async function decrypt(req: { input: PdfStreamableInput }, call: NativeCall) {
+/**
+ * Writes `args` to the argument file `name` (qpdf @file: one argument a line) and answers "@name": for passwords, which
+ * a command line shows to other processes, and for page lists longer than one argument may be.
+ * @throws NativeError UNSUPPORTED for an argument with a line break (it would split into two)
+ */
+async function argFile(call: NativeCall, name: string, args: string[]): Promise<string> {
+  if (args.some((a) => /[\r\n]/.test(a)))
+    throw new NativeError("UNSUPPORTED", "A password with a line break cannot be given to the qpdf engine.");
+  await put(call, name, new TextEncoder().encode(args.join("\n") + "\n"));
+  return `@${name}`;
+}
+
+/** qpdf's y/n of a permission flag. */
+const yn = (b: boolean) => (b ? "y" : "n");
+
+/**
+ * AES-256 encryption (qpdf --encrypt … 256, ISO 32000-2 revision 6) with the permissions mapped to qpdf's flags one
+ * for one: printing → --print=full|low|none, copying → --extract, documentAssembly → --assemble, fillingForms →
+ * --form, annotating → --annotate, modifying → --modify-other. qpdf ignores --accessibility at 256 bits (PDF 2.0
+ * does not allow restricting it), so `contentAccessibility: false` comes back as a warning.
+ */
+async function encrypt(req: PdfRequests["encrypt"], call: NativeCall) {
+  await open(call, req.input);
+  const p = req.permissions;
+  const print = p.printing === false ? "none" : p.printing === "lowResolution" ? "low" : "full";
+  // the passwords go in an argument file (qpdf @file), not on a command line another process could read
+  const args = await argFile(call, "encrypt.args", [
+    ...pw(req.input),
+    "--encrypt",
+    req.userPassword,
+    req.ownerPassword,
+    "256",
+    `--print=${print}`,
+    `--extract=${yn(p.copying)}`,
+    `--assemble=${yn(p.documentAssembly)}`,
+    `--form=${yn(p.fillingForms)}`,
+    `--annotate=${yn(p.annotating)}`,
+    `--modify-other=${yn(p.modifying)}`,
+    "--",
+    "in.pdf",
+    "out.pdf",
+  ]);
+  await qpdf(call, [args], req.input.filename);
+  const warnings = p.contentAccessibility
+    ? []
+    : [
+        "allow_accessibility false is not honoured by the qpdf engine: AES-256 PDFs (PDF 2.0) cannot restrict accessibility.",
+      ];
+  return { data: await localFile(call, "out.pdf"), ...(warnings.length ? { warnings } : {}) };
+}
+
+/** The longest one pdfinfo run may take, ms (as poppler.ts's runs). */
+const PDFINFO_MAX_MS = 60_000;
+
+/**
+ * Each page's displayed frame in the box qpdf lays an overlay in (its TrimBox, which defaults to the CropBox):
+ * poppler's pdfinfo -box, which reads the page tree without loading the pages' content.
+ */
+async function pageFrames(req: PdfRequests["pageFrames"], call: NativeCall): Promise<{ pages: PdfPageFrame[] }> {
+  const count = await open(call, req.input);
+  const password = req.input.password ? ["-opw", req.input.password, "-upw", req.input.password] : [];
+  const r = await run(call, "pdfinfo", [...password, "-box", "-f", "1", "-l", String(count), "in.pdf"], {
+    timeoutMs: Math.min(call.timeoutMs, PDFINFO_MAX_MS),
+    // seven lines of at most ~80 characters a page: all of them (the output's tail is kept past the cap)
+    maxOutput: count * 640 + 64 * 1024,
+  });
+  check(r, "pdfinfo", (t) => new NativeError("OPEN_FAILED", `pdfinfo could not read ${req.input.filename}: ${why(t)}`));
+  const pages: PdfPageFrame[] = [];
+  for (const m of r.stdout.matchAll(/^Page\s+(\d+) rot:\s+(-?\d+)/gm)) {
+    const n = Number(m[1]);
+    const box = new RegExp(`^Page\\s+${n} TrimBox:\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)`, "m").exec(r.stdout);
+    if (!box) throw new NativeError("OPEN_FAILED", `pdfinfo gave no box for page ${n} of ${req.input.filename}.`);
+    const [x0, y0, x1, y1] = box.slice(1).map(Number) as [number, number, number, number];
+    const rotation = (((Number(m[2]) % 360) + 360) % 360) as number;
+    const [w, h] = [Math.abs(x1 - x0), Math.abs(y1 - y0)];
+    pages[n - 1] = rotation % 180 ? { width: h, height: w, rotation } : { width: w, height: h, rotation };
+  }
+  if (pages.length !== count || pages.some((p) => !p))
+    throw new NativeError(
+      "OPEN_FAILED",
+      `pdfinfo listed ${pages.length} of the ${count} pages of ${req.input.filename}.`,
+    );
+  return { pages };
+}
+
+/**
+ * Lays a watermark drawn in the Worker (`stamp`: a small PDF, one page per displayed frame) on the input's pages with
+ * qpdf --overlay (--underlay for `below`): page i + 1 gets stamp page `stamp.pages[i]` (0: none). qpdf fits a stamp
+ * page into the page's TrimBox upright as displayed (its /Rotate undone), centred, shrunk when larger and never
+ * enlarged; a stamp page the size of the frame (pageFrames) lands 1:1. The output is written unencrypted, as pdf-lib's.
+ * @throws NativeError UNSUPPORTED without a stamp (qpdf draws no text) | CONVERSION_FAILED when the stamp's page list
+ *   does not match the document
+ */
+async function watermark(req: PdfRequests["watermark"], call: NativeCall) {
+  const stamp = req.stamp;
+  if (!stamp)
+    throw new NativeError("UNSUPPORTED", "The native qpdf lays a watermark drawn in the Worker; it draws none itself.");
+  const count = await open(call, req.input);
+  if (stamp.pages.length !== count)
+    throw new NativeError(
+      "CONVERSION_FAILED",
+      `The watermark was drawn for ${stamp.pages.length} pages; ${req.input.filename} has ${count}.`,
+    );
+  const to: number[] = [];
+  const from: number[] = [];
+  for (const [i, k] of stamp.pages.entries()) if (k > 0) (to.push(i + 1), from.push(k));
+  if (!to.length) {
+    await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "out.pdf"], req.input.filename);
+    return { data: await localFile(call, "out.pdf") };
+  }
+  await place(call, "stamp.pdf", stamp.data);
+  // the page lists in an argument file (qpdf @file): one per page of a 100,000-page document is past a command line's
+  const args = [
+    ...pw(req.input),
+    "--decrypt",
+    stamp.below ? "--underlay" : "--overlay",
+    "stamp.pdf",
+    `--to=${to.join(",")}`,
+    `--from=${from.join(",")}`,
+    "--",
+    "in.pdf",
+    "out.pdf",
+  ];
+  await qpdf(call, [await argFile(call, "overlay.args", args)], req.input.filename);
+  return { data: await localFile(call, "out.pdf") };
+}
+
+async function decrypt(req: PdfRequests["decrypt"], call: NativeCall) {
   await open(call, req.input);
   await qpdf(call, [...pw(req.input), "--decrypt", "in.pdf", "out.pdf"], req.input.filename);
   return { data: await localFile(call, "out.pdf") };
 }
 
 /**
- * The qpdf engine (kind pdf: merge, split, extract, rotate, decrypt). It takes files (issue 49): a framed call's input
- * reaches it as a LocalFile in the call's folder, and its outputs go back as files, so a 1 GB PDF is never held in
- * memory.
+ * The qpdf engine (kind pdf: merge, split, extract, rotate, encrypt, decrypt, watermark of a stamp drawn in the Worker,
+ * and the page frames it is drawn for). It takes files (issue 49): a framed call's inputs reach it as LocalFiles in the
+ * call's folder, and its outputs go back as files, so a 1 GB PDF is never held in memory.
  */
 export const qpdfEngine = {
   kind: "pdf",
-  methods: { merge, split, extract, rotate, decrypt },
+  methods: { merge, split, extract, rotate, encrypt, decrypt, watermark, pageFrames },
   files: true,
 } satisfies NativeEngineDef<"pdf">;
 

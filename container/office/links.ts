@@ -18,7 +18,16 @@
  * - RTF: the path of INCLUDEPICTURE, INCLUDETEXT, IMPORT and LINK fields.
  * What a link showed is then missing from the output, as in a desktop office suite opening the file elsewhere.
  */
-import { editZipText } from "../lib/zip-edit.ts";
+import { open, type FileHandle } from "node:fs/promises";
+import { basename } from "node:path";
+import {
+  ZipMemberTooLarge,
+  ZipUnreadable,
+  bytesSource,
+  editZipText,
+  withFileSource,
+  type ZipSource,
+} from "../lib/zip-edit.ts";
 
 /** What was cut from a document: the new bytes (null when nothing was) and how many references. */
 export interface CutLinks {
@@ -127,28 +136,103 @@ export function cutRtfLinks(rtf: string): { text: string; cut: number } {
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 
 /**
- * `data` (a document named `filename`) with its outside references cut (see the file's comment); `data: null` when
- * there was nothing to cut. Never throws: a document it cannot read is LibreOffice's to refuse.
+ * The largest text document (RTF, flat ODF, HTML) whose links are cut, bytes: its references are found in its whole
+ * text, so it is read whole (a zipped document is not: only its XML members are). Under V8's longest string (2^29 - 24
+ * characters), with room for the edited copy beside it.
  */
-export function cutExternalLinks(filename: string, data: Uint8Array): CutLinks {
-  if (ZIP.every((b, i) => data[i] === b)) {
-    let cut = 0;
-    const out = editZipText(
-      data,
-      (name) => /\.(xml|rels)$/i.test(name) && !/^META-INF\/manifest\.xml$/i.test(name),
-      (name, text) => {
-        const r = /\.rels$/i.test(name) ? cutOoxmlLinks(text) : cutOdfLinks(text);
-        cut += r.cut;
-        return r.text;
-      },
-    );
-    return { data: out, cut };
+export const MAX_TEXT_LINK_BYTES = 256 * 1024 * 1024;
+
+/** A document whose links could not be checked, so it must not be opened: `code` says why (task error vocabulary). */
+export class LinksUnchecked extends Error {
+  readonly code: "OPEN_FAILED" | "OVER_BUDGET";
+  constructor(code: "OPEN_FAILED" | "OVER_BUDGET", message: string) {
+    super(message);
+    this.code = code;
   }
-  const head = asText(data.subarray(0, 4096));
-  let r: { text: string; cut: number } | null = null;
-  if (/^\s*\{\\rtf/.test(head)) r = cutRtfLinks(asText(data));
-  else if (/<office:document\b/.test(head) || /\.fod[tsgp]$/i.test(filename)) r = cutOdfLinks(asText(data));
-  else if (/\.x?html?$/i.test(filename) || /<(!doctype html|html)\b/i.test(head)) r = cutHtmlLinks(asText(data));
-  if (!r || r.cut === 0) return { data: null, cut: 0 };
-  return { data: asBytes(r.text), cut: r.cut };
+}
+
+/**
+ * Writes to `sink` the document in `src` (named `filename`) with its outside references cut (see the file's comment),
+ * or nothing when there was nothing to cut; answers how many references were cut. A zip is read by its directory and
+ * its XML members only (zip-edit.ts), every other member copied a chunk at a time; a text document is read whole.
+ * @throws LinksUnchecked OPEN_FAILED (a zip whose directory does not parse, zip64 included) | OVER_BUDGET (a text
+ *   document over MAX_TEXT_LINK_BYTES, an XML member over zip-edit's limit) | whatever `sink` throws
+ */
+async function cutFrom(filename: string, src: ZipSource, sink: (chunk: Uint8Array) => Promise<void>): Promise<number> {
+  const first = await src.read(0, 4096);
+  if (ZIP.every((b, i) => first[i] === b)) {
+    let cut = 0;
+    try {
+      await editZipText(
+        src,
+        sink,
+        (name) => /\.(xml|rels)$/i.test(name) && !/^META-INF\/manifest\.xml$/i.test(name),
+        (name, text) => {
+          const r = /\.rels$/i.test(name) ? cutOoxmlLinks(text) : cutOdfLinks(text);
+          cut += r.cut;
+          return r.text;
+        },
+      );
+    } catch (err) {
+      if (err instanceof ZipUnreadable)
+        throw new LinksUnchecked(
+          "OPEN_FAILED",
+          `${filename} is a zip whose directory could not be read (${err.message}), so its links to outside files could not be checked.`,
+        );
+      if (err instanceof ZipMemberTooLarge) throw new LinksUnchecked("OVER_BUDGET", `${filename}: ${err.message}.`);
+      throw err;
+    }
+    return cut;
+  }
+  const head = asText(first);
+  const kind = /^\s*\{\\rtf/.test(head)
+    ? cutRtfLinks
+    : /<office:document\b/.test(head) || /\.fod[tsgp]$/i.test(filename)
+      ? cutOdfLinks
+      : /\.x?html?$/i.test(filename) || /<(!doctype html|html)\b/i.test(head)
+        ? cutHtmlLinks
+        : null;
+  if (!kind) return 0;
+  if (src.size > MAX_TEXT_LINK_BYTES)
+    throw new LinksUnchecked(
+      "OVER_BUDGET",
+      `${filename} is ${src.size} bytes; a text document (RTF, flat ODF, HTML) is read whole to cut its links to ` +
+        `outside files, up to ${MAX_TEXT_LINK_BYTES} bytes.`,
+    );
+  const r = kind(asText(await src.read(0, src.size)));
+  if (r.cut) await sink(asBytes(r.text));
+  return r.cut;
+}
+
+/**
+ * `data` (a document named `filename`) with its outside references cut (see the file's comment); `data: null` when
+ * there was nothing to cut.
+ * @throws LinksUnchecked (see {@link cutExternalLinksInFile})
+ */
+export async function cutExternalLinks(filename: string, data: Uint8Array): Promise<CutLinks> {
+  const chunks: Uint8Array[] = [];
+  const cut = await cutFrom(filename, bytesSource(data), async (c) => void chunks.push(c.slice()));
+  return { data: cut ? new Uint8Array(Buffer.concat(chunks)) : null, cut };
+}
+
+/**
+ * The document at `path` with its outside references cut, written to `out` (created only when something was cut);
+ * answers how many were cut (0: `out` was not written). Neither file is held whole unless it is a text document
+ * (RTF, flat ODF, HTML, up to MAX_TEXT_LINK_BYTES): a zipped one is read by its directory and XML members and copied
+ * a chunk at a time (issue 49).
+ * @throws LinksUnchecked OPEN_FAILED (a zip whose directory does not parse) | OVER_BUDGET (a text document over
+ *   MAX_TEXT_LINK_BYTES; an XML member over zip-edit's limit) | the file system's errors reading `path`, writing `out`
+ */
+export async function cutExternalLinksInFile(path: string, out: string): Promise<number> {
+  let fh: FileHandle | undefined;
+  try {
+    return await withFileSource(path, (src) =>
+      cutFrom(basename(path), src, async (chunk) => {
+        fh ??= await open(out, "w");
+        await fh.writeFile(chunk);
+      }),
+    );
+  } finally {
+    await fh?.close();
+  }
 }

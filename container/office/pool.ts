@@ -19,31 +19,30 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { CSV_IMPORT_FILTER } from "./delimited.ts";
 import { writeProfile } from "./profile.ts";
-import { cutExternalLinks } from "./links.ts";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { LinksUnchecked, cutExternalLinksInFile } from "./links.ts";
+import { access, mkdir, rm } from "node:fs/promises";
 import { basename } from "node:path";
 
 /**
  * The document at `path` without its references to files outside it (links.ts), written as a copy of the same name
  * in `dir` (the original is never changed: it may be the caller's, or read-only); null when it has none, or cannot be
- * read (LibreOffice then reports it as missing or damaged).
- * @throws OfficeError OPEN_FAILED when links had to be cut but the copy could not be written (never opened with them)
+ * read (LibreOffice then reports it as missing or damaged). Neither file is held whole (issue 49): a zipped document is
+ * read by its directory and XML members, and copied a chunk at a time only when something is cut.
+ * @throws OfficeError OPEN_FAILED when its links could not be checked (a zip whose directory does not parse) or had to
+ *   be cut but the copy could not be written | OVER_BUDGET when it is too large to check (links.ts) — never opened then
  */
 async function unlinkedCopy(path: string, dir: string): Promise<string | null> {
-  let data: Uint8Array;
   try {
-    data = new Uint8Array(await readFile(path));
+    await access(path, constants.R_OK);
   } catch {
     return null;
   }
-  const r = cutExternalLinks(basename(path), data);
-  if (!r.data) return null;
+  const copy = join(dir, basename(path));
   try {
     await mkdir(dir, { recursive: true });
-    const copy = join(dir, basename(path));
-    await writeFile(copy, r.data);
-    return copy;
+    return (await cutExternalLinksInFile(path, copy)) > 0 ? copy : null;
   } catch (err) {
+    if (err instanceof LinksUnchecked) throw new OfficeError(err.code, err.message);
     throw new OfficeError("OPEN_FAILED", `the document's links to outside files could not be cut: ${String(err)}`);
   }
 }
@@ -68,6 +67,7 @@ export interface OfficeResult {
 /** Every code an OfficeError can carry. */
 export const OFFICE_ERROR_CODES = [
   "INVALID_PASSWORD",
+  "OVER_BUDGET",
   "OPEN_FAILED",
   "CONVERT_FAILED",
   "NO_FILTER",
@@ -95,6 +95,7 @@ interface BridgeLine {
 /**
  * Why a conversion failed. `code` is one of:
  * - INVALID_PASSWORD: the document is encrypted and no password, or a wrong one, was given;
+ * - OVER_BUDGET: the document is too large for its links to outside files to be checked (links.ts), so not opened;
  * - OPEN_FAILED: LibreOffice could not load the input (missing, damaged, unknown or unsupported format);
  * - CONVERT_FAILED: loaded but cannot be written in the asked format (e.g. docx/odt from a spreadsheet,
  *   any output from PDF input), or the export itself failed;

@@ -7,7 +7,9 @@
 import { Hono, type Context } from "hono";
 import { enginesFor } from "../engines/routing";
 import { nativeRowsAvailable } from "../runtime/workerd/native";
+import { LISTED_INPUT_ALIASES } from "../engines/kinds/image";
 import { HANDLERS } from "../operations/registry";
+import type { FormatPair } from "../operations/types";
 import { includes, q, type AppEnv } from "./context";
 import { optionsOf } from "./options";
 import { listBody, pageOf } from "./pagination";
@@ -30,11 +32,11 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
   const f = (k: string) => q(c.req.query(`filter[${k}]`));
   const inc = includes(c.req.query("include"));
   const rows = HANDLERS.flatMap((h) =>
-    h.formats.flatMap((fmt) =>
+    withListedAliases(h.formats).flatMap(({ fmt, listed }) =>
       enginesFor({ kind: h.kind, operation: h.operation, input: fmt.input, output: fmt.output }).map((e) => ({
         h,
         e,
-        input: orNull(fmt.input),
+        input: orNull(listed),
         output: orNull(fmt.output),
       })),
     ),
@@ -72,4 +74,19 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
       : {}),
   }));
   return c.json(listBody(c.req.url, p, data, rows.length > p.offset + p.perPage));
+}
+
+/**
+ * A handler's pairs, each with the input name to list, plus a pair under each of CloudConvert's other names of an image
+ * format (LISTED_INPUT_ALIASES: jpeg, jfif → jpg; tif → tiff) where the handler does not offer that name itself; the
+ * task routes the same way (src/operations/registry.ts `route`).
+ */
+function withListedAliases(formats: readonly FormatPair[]): { fmt: FormatPair; listed: string }[] {
+  const own = new Set(formats.map((f) => `${f.input}>${f.output}`));
+  return formats.flatMap((fmt) => [
+    { fmt, listed: fmt.input },
+    ...Object.entries(LISTED_INPUT_ALIASES)
+      .filter(([alias, canonical]) => fmt.input === canonical && !own.has(`${alias}>${fmt.output}`))
+      .map(([alias]) => ({ fmt, listed: alias })),
+  ]);
 }

@@ -24,7 +24,7 @@ import type { ImageFormat } from "./kinds/image";
 import { DEFAULT_PDF_BUDGET } from "./pdflib/budget";
 import { PDFLIB_ENGINE } from "./pdflib/version";
 import { DEFAULT_RASTER_BUDGET, PDFIUM_ENGINE } from "./pdfium/types";
-import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS } from "./kinds/archive";
+import { ARCHIVE_INPUTS, ARCHIVE_OUTPUTS, NATIVE_ARCHIVE_CONVERSIONS, NATIVE_ARCHIVE_CREATES } from "./kinds/archive";
 import { VECTOR_INPUTS, VECTOR_ODD_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "./kinds/vector";
 import { DEFAULT_ARCHIVE_BUDGET } from "./sevenzip/budget";
 import { SEVENZIP_ENGINE } from "./sevenzip/version";
@@ -33,7 +33,7 @@ import { TESSERACT_ENGINE } from "./tesseract/version";
 import { READABLE_FORMATS, SVG_OUTPUTS, WRITABLE_FORMATS } from "./imagemagick/formats";
 import { IMAGE_PDF_INPUTS } from "./pdflib/images";
 import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/font";
-import { DJVU_OUTPUTS } from "../../native-protocol/office";
+import { DJVU_OUTPUTS, OFFICE_MAX_BYTES } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS, CAD_RASTER_OUTPUTS } from "../../native-protocol/cad";
 import { DEFAULT_DXF_BUDGET } from "./dxf/budget";
@@ -55,8 +55,10 @@ import {
   NATIVE_IMAGE_INPUTS,
   NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
+  NATIVE_IMAGE_MAX_BYTES,
   NATIVE_MAX_BYTES,
   NATIVE_STREAM_MAX_BYTES,
+  NATIVE_TIFF_MAX_BYTES,
   nativeRow,
   OFFICE_CONVERSIONS,
   OFFICE_INPUTS,
@@ -112,9 +114,12 @@ export interface EngineRow {
    * also says how many pixels it renders a page to (`maxPagePixels`), which pdf/ocr sizes its pages by.
    * An engine that takes streamed inputs (the native media row, issue 35) says from which size on
    * (`streamOver`): larger inputs reach it as streams where the operation reads them with
-   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes.
+   * operations/kit.ts `readInputOrStream`, and are refused (OVER_BUDGET) where it reads bytes. An engine that reads
+   * its input by ranges (issue 49: the WebAssembly ExifTool's metadata) says up to which size (`rangeMaxBytes`): an
+   * operation that reads ranges (its handler's `readsRanges`) is routed to it by that size, and `maxBytes` then bounds
+   * what it reads, not the file.
    */
-  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number };
+  budget: { maxBytes: number; maxPagePixels?: number; streamOver?: number; rangeMaxBytes?: number };
   /** CloudConvert engine names (contract §6 `engine`) a pin may use for this engine's work. */
   aliases: readonly string[];
 }
@@ -133,6 +138,14 @@ const VECTOR_PAIRS: readonly FormatPair[] = [
 
 /** The pairs the dxf row converts: dxf → svg and the raster outputs resvg draws (CAD_RASTER_OUTPUTS). */
 const DXF_PAIRS: readonly FormatPair[] = ["svg", ...CAD_RASTER_OUTPUTS].map((output) => ({ input: "dxf", output }));
+
+/**
+ * False for an image → pdf pair of the images pdf-lib embeds (pdflib/images.ts IMAGE_PDF_INPUTS): those are
+ * operations/pdf/from-images.ts's — pdf-lib's, and over its budget the libtiff row's (issue 49) — not the ImageMagick
+ * rows', which would write one page of a multi-page TIFF.
+ */
+const notImagePdf = (p: FormatPair) =>
+  !(p.output === "pdf" && (IMAGE_PDF_INPUTS as readonly string[]).includes(p.input));
 
 /** The table, in default routing priority. */
 export const ENGINES = [
@@ -172,7 +185,9 @@ export const ENGINES = [
     // native LibRaw's
     offers: {
       operations: ["convert", "thumbnail", "watermark", "optimize"],
-      formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))),
+      formats: READABLE_FORMATS.flatMap((input) => WRITABLE_FORMATS.map((output) => ({ input, output }))).filter(
+        notImagePdf,
+      ),
     },
     budget: { maxBytes: DEFAULT_IMAGE_BUDGET.maxBytes },
     aliases: ["graphicsmagick", "vips", "libvips"],
@@ -221,7 +236,8 @@ export const ENGINES = [
     kind: "metadata",
     placement: "engine-worker",
     offers: { operations: ["metadata", "metadata/write"] },
-    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes },
+    // issue 49: metadata reads a stored file of any size by ranges, at most maxBytes of it (exiftool/ranged.ts)
+    budget: { maxBytes: DEFAULT_EXIFTOOL_BUDGET.maxBytes, rangeMaxBytes: NATIVE_STREAM_MAX_BYTES },
     aliases: [],
   },
   {
@@ -295,9 +311,23 @@ export const ENGINES = [
   },
   {
     ...nativeRow("qpdf"),
-    offers: { operations: ["merge", "pdf/split-pages", "pdf/extract-pages", "pdf/rotate-pages", "pdf/decrypt"] },
-    // issue 49: split, extract, rotate and decrypt stream inputs over 64 MiB (a 1 GB scan) to qpdf's folder and their
-    // outputs back; merge takes bytes
+    offers: {
+      operations: [
+        "merge",
+        "pdf/split-pages",
+        "pdf/extract-pages",
+        "pdf/rotate-pages",
+        "pdf/encrypt",
+        "pdf/decrypt",
+        "watermark",
+        "convert",
+      ],
+      // convert pdf → pdf: the re-save (operations/pdf/resave.ts), as an extract of every page
+      formatsOf: { convert: [{ input: "pdf", output: "pdf" }] },
+    },
+    // issue 49: every operation streams inputs over 64 MiB (a 1 GB scan) to qpdf's folder and its outputs back: the
+    // native twin of each of pdf-lib's, which hands it what is over its budget (OVER_BUDGET); a watermark is drawn by
+    // pdf-lib on blank pages of the document's frames and laid on by qpdf (operations/pdf/watermark.ts)
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: [],
   },
@@ -313,7 +343,9 @@ export const ENGINES = [
       // HTML loaded into Writer (as html → doc): pandoc's by default, Writer's when the task pins office/libreoffice
       pinnedFormats: ["docx", "odt", "rtf", "txt"].map((output) => ({ input: "html", output })),
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: documents over 64 MiB (a 200 MB docx of pictures) stream to LibreOffice's folder and its outputs back,
+    // up to OFFICE_MAX_BYTES (1 GiB: the most a zipped document may expand to; native-protocol/office.ts says why)
+    budget: { maxBytes: OFFICE_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     // pdftron-pdf2word: CloudConvert's pdf → docx engine; a pin on it is served by LibreOffice (with a warning)
     aliases: ["office", "openoffice", "pdftron-pdf2word", "pdftron"],
   },
@@ -372,15 +404,34 @@ export const ENGINES = [
     aliases: ["inkscape"],
   },
   {
+    // libtiff's tiff2pdf (issue 49): a TIFF scan over pdf-lib's budget → pdf, its strips copied page by page (native
+    // ImageMagick's policy refuses its PDF coder); before imagemagick-native, which takes what it hands on (a resize).
+    // Reached by image → pdf's streamed handler (operations/pdf/from-images.ts imagePdfStreamed)
+    ...nativeRow("libtiff"),
+    offers: {
+      operations: ["convert"],
+      formats: [
+        { input: "tiff", output: "pdf" },
+        { input: "tif", output: "pdf" },
+      ],
+    },
+    budget: { maxBytes: NATIVE_TIFF_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
+    aliases: ["tiff2pdf"],
+  },
+  {
     ...nativeRow("imagemagick-native"),
     offers: {
       operations: ["convert", "thumbnail"],
       formats: [
-        ...NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
+        ...NATIVE_IMAGE_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))).filter(
+          notImagePdf,
+        ),
         ...NATIVE_IMAGE_EXTRA_PAIRS,
       ],
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: convert and thumbnail stream inputs over 64 MiB (a 300 MB scan, a large PSB or PNG) to its folder and
+    // their outputs back, up to what its policy can decode (rows.ts NATIVE_IMAGE_MAX_BYTES)
+    budget: { maxBytes: NATIVE_IMAGE_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: [],
   },
   {
@@ -422,6 +473,15 @@ export const ENGINES = [
     // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); command takes bytes
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
+  },
+  {
+    // Debian's exiftool (issue 49, container/engines/exiftool.ts): metadata and metadata/write of files over the
+    // WebAssembly ExifTool's budget (its OVER_BUDGET hands the task on here, after it in this table); files over 64 MiB
+    // stream to its folder and the written file streams back
+    ...nativeRow("exiftool-native"),
+    offers: { operations: ["metadata", "metadata/write"] },
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
+    aliases: ["exiftool"],
   },
   {
     // fonts in JavaScript (issue 47): fonteditor-core in the api Worker and the browser, before fontTools for the
@@ -481,7 +541,13 @@ export const ENGINES = [
     // in the native engine (container/engines/archive.ts); also tar.lzo from disk images; and (issue 49) zip, 7z and
     // tar → files over the WebAssembly engine's budget, after it in this table
     ...nativeRow("archive-native"),
-    offers: { operations: ["convert"], formats: NATIVE_ARCHIVE_CONVERSIONS },
+    // issue 49: and `archive` of files over the WebAssembly 7-Zip's budget (its OVER_BUDGET hands the task on here, after
+    // it in this table), each streamed from the store to the native folder, the archive written there and streamed back
+    offers: {
+      operations: ["convert", "archive"],
+      formats: [...NATIVE_ARCHIVE_CONVERSIONS, ...NATIVE_ARCHIVE_CREATES],
+      formatsOf: { convert: NATIVE_ARCHIVE_CONVERSIONS, archive: NATIVE_ARCHIVE_CREATES },
+    },
     // issue 49: archives over 64 MiB travel streamed both ways (a 1.5 GB zip → files), up to the streamed limit
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["archivetool", "lzip", "lzop", "rzip", "unalz", "nomarch"],
@@ -552,7 +618,12 @@ export { VECTOR_INPUTS, VECTOR_PAIRS };
 export { RAW_INPUTS };
 /** Image inputs only native rows read (issue 34: ppm, tga, jp2 by ImageMagick; the camera raws by LibRaw; xcf by GIMP). */
 export const NATIVE_ONLY_IMAGE_INPUTS = [
-  ...new Set(listedPairs("image", "convert", "native").map((p) => p.input as ImageFormat)),
+  ...new Set(
+    listedPairs("image", "convert", "native")
+      // images → pdf are pdf-lib's pairs, the libtiff row's (tif, tiff → pdf) only over its budget
+      .filter((p) => p.output !== "pdf" || !(IMAGE_PDF_INPUTS as readonly string[]).includes(p.input))
+      .map((p) => p.input as ImageFormat),
+  ),
 ].filter((f) => !READABLE_FORMATS.includes(f));
 /** Office formats the office engine (row "libreoffice") reads. */
 export { OFFICE_INPUTS };

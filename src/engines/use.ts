@@ -62,3 +62,21 @@ export function useEngine<K extends EngineKind>(
     `No ${kind} engine for ${operation} is reachable in this runtime (engines that do it: ${names}).`,
   );
 }
+
+/**
+ * The first engine of `kind` for `operation` present here, in routing order (the routed engine not preferred), that
+ * `has` accepts: an engine an operation needs for one method the routed one lacks (the watermark stamp pdf-lib draws
+ * for the native qpdf, issue 49; the PDF page it makes of an image merged there). Undefined when none is here.
+ */
+export function useEngineWhere<K extends EngineKind>(
+  access: EngineAccess,
+  kind: K,
+  operation: string,
+  has: (engine: EngineKinds[K], row: EngineRow) => boolean,
+): UsedEngine<K> | undefined {
+  for (const row of enginesFor({ kind, operation, order: access.engineOrder })) {
+    const engine = instanceOf(access, row, kind);
+    if (engine && has(engine, row)) return { engine, row };
+  }
+  return undefined;
+}

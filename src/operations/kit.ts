@@ -4,7 +4,8 @@
  * budget, cancellation, and turning an engine's answer (data, engines/errors.ts EngineResult) back
  * into a TaskError.
  */
-import type { StreamedBytes } from "../../native-protocol/frame";
+import type { DeferredBytes, StreamedBytes } from "../../native-protocol/frame";
+import type { RangedBytes } from "../../native-protocol/metadata";
 import { TaskError, type TaskFailure } from "../engines/errors";
 import type { EngineRow } from "../engines/registry";
 import { extensionOf } from "./io/filenames";
@@ -95,7 +96,8 @@ export async function heldBytes(data: Uint8Array | StreamedBytes): Promise<Uint8
  * media row, issue 35): its bytes up to the stream threshold — the row's `streamOver`, or the
  * deployment's `nativeStreamBytes` (NATIVE_STREAM_BYTES) when lower — and above it a stream of exactly
  * its size read from the store, so no whole file passes through the Worker's memory. Any other row:
- * {@link readInput}.
+ * {@link readInput}. `held`: bytes of the same call the caller already holds (merge's earlier inputs), counted against
+ * the threshold with this file, so a call's inputs together stay under it.
  * @throws TaskError OVER_BUDGET (over the row's `maxBytes`) | FILE_NOT_FOUND | CANCELLED
  */
 export async function readInputOrStream(
@@ -103,21 +105,75 @@ export async function readInputOrStream(
   ctx: { signal: AbortSignal; settings: { nativeStreamBytes?: number } },
   row: EngineRow,
   label = "input",
+  held = 0,
 ): Promise<Uint8Array | StreamedBytes> {
+  const data = await readInputOrDefer(file, ctx, row, label, held);
+  return data instanceof Uint8Array ? data : { stream: await data.open(), length: data.length };
+}
+
+/**
+ * {@link readInputOrStream} whose stream is opened only when a framed call reaches it ({@link deferredInput}): for an
+ * operation that may send several large inputs in one call (merge), so that their store reads open one after another
+ * (a Worker keeps six connections; an R2 body opened early and left unread holds one).
+ * @throws TaskError OVER_BUDGET (over the row's `maxBytes`) | FILE_NOT_FOUND | CANCELLED
+ */
+export async function readInputOrDefer(
+  file: InputFile,
+  ctx: { signal: AbortSignal; settings: { nativeStreamBytes?: number } },
+  row: EngineRow,
+  label = "input",
+  held = 0,
+): Promise<Uint8Array | DeferredBytes> {
   const { maxBytes, streamOver } = row.budget;
-  if (streamOver === undefined || file.size <= Math.min(streamOver, ctx.settings.nativeStreamBytes ?? streamOver))
+  if (
+    streamOver === undefined ||
+    held + file.size <= Math.min(streamOver, ctx.settings.nativeStreamBytes ?? streamOver)
+  )
     return readInput(file, ctx, row, label);
   if (file.size > maxBytes)
     throw new TaskError(
       "OVER_BUDGET",
       `The ${label} ${file.filename} is ${mib(file.size)} MiB; the ${row.name} engine takes files up to ${mib(maxBytes)} MiB.`,
     );
+  return deferredInput(file, ctx);
+}
+
+/** The stream of an input's stored bytes (its store's, or its bytes' where it has none). @throws TaskError CANCELLED */
+async function openStream(file: InputFile, ctx: { signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
+  throwIfAborted(ctx.signal);
   const stream = file.stream
     ? await file.stream()
     : new Blob([(await file.bytes()) as Uint8Array<ArrayBuffer>]).stream();
   if (ctx.signal.aborted) await stream.cancel().catch(() => {});
   throwIfAborted(ctx.signal);
-  return { stream, length: file.size };
+  return stream;
+}
+
+/**
+ * An input read by ranges (issue 49: metadata reads what ExifTool asks for, engines/exiftool/ranged.ts) for a row that
+ * reads by ranges (registry.ts `budget.rangeMaxBytes`) when its store reads ranges (InputFile `range`: R2); undefined
+ * otherwise, or when the file is over the row's `rangeMaxBytes`. Each read is checked for cancellation.
+ */
+export function rangedInput(file: InputFile, ctx: { signal: AbortSignal }, row: EngineRow): RangedBytes | undefined {
+  const { rangeMaxBytes } = row.budget;
+  const range = file.range?.bind(file);
+  if (!range || rangeMaxBytes === undefined || file.size > rangeMaxBytes) return undefined;
+  return {
+    length: file.size,
+    async read(offset, length) {
+      throwIfAborted(ctx.signal);
+      return range(offset, length);
+    },
+  };
+}
+
+/**
+ * An input as bytes read only when a framed call to the native engine reaches it (issue 49, native-protocol/frame.ts
+ * DeferredBytes): for operations that send several large files in one call (archive), so that their store reads are
+ * opened one after another, never all at once. Its size is the stored one; a stream of another length fails the call.
+ */
+export function deferredInput(file: InputFile, ctx: { signal: AbortSignal }): DeferredBytes {
+  return { length: file.size, open: () => openStream(file, ctx) };
 }
 
 /**

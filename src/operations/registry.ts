@@ -6,6 +6,7 @@
  * watermark, say) are ordered by the engine table, not by the position of handlers here.
  */
 import { TaskError } from "../engines/errors";
+import { canonicalFormat } from "../engines/kinds/image";
 import type { EngineRow } from "../engines/registry";
 import { enginesFor, fallbackOnly, type EngineOrder } from "../engines/routing";
 import { ENGINES } from "../engines/registry";
@@ -125,6 +126,17 @@ export function fitsFormats(formats: readonly FormatPair[], input?: string, outp
   );
 }
 
+/**
+ * The input format a task routes as: `input` itself when a handler offers it (with `output`), else its canonical image
+ * format when that is another name of one (jpeg, jfif → jpg; tif → tiff: engines/kinds/image.ts) and a handler offers
+ * that, else `input` unchanged. CloudConvert lists those names as inputs of their own, so `photo.jpeg` converts as jpg.
+ */
+export function routedInputFormat(handlers: readonly OperationHandler[], input?: string, output?: string) {
+  if (!input || handlers.some((h) => fitsFormats(h.formats, input, output))) return input;
+  const canonical = canonicalFormat(input);
+  return canonical && handlers.some((h) => fitsFormats(h.formats, canonical, output)) ? canonical : input;
+}
+
 /** What a task asks for: formats (lower-case), the `engine` pin and the deployment's order. */
 export interface CandidateQuery {
   input?: string;
@@ -187,7 +199,7 @@ export function route(
     (params.input_format as string | undefined) ?? (inputName ? extensionOf(inputName) || undefined : undefined);
   const output = params.output_format as string | undefined;
   const pin = params.engine as string | undefined;
-  const found = candidatesOf(handlers, { input, output, pin, order });
+  const found = candidatesOf(handlers, { input: routedInputFormat(handlers, input, output), output, pin, order });
   if (found.length) return found;
   const what = `${operation} from ${input ?? "unknown format"}${output ? ` to ${output}` : ""}`;
   if (pin && candidatesOf(handlers, { input, output, order }).length) {

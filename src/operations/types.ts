@@ -31,6 +31,11 @@ export interface InputFile {
    * memory anyway (tests, the browser): the kit then streams the bytes.
    */
   stream?(): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * Reads `length` bytes from `offset` (issue 49: metadata reads what ExifTool asks for, kit.ts `rangedInput`).
+   * Throws TaskError FILE_NOT_FOUND when the object is gone. Absent where files are held in memory anyway.
+   */
+  range?(offset: number, length: number): Promise<Uint8Array>;
 }
 
 /** One file an operation produced; the runner writes it to the FileStore. */
@@ -120,6 +125,11 @@ export interface OperationHandler<P = Record<string, unknown>> {
   secretParams?: readonly string[];
   /** Whether the task takes `input` (false for import/* and capture-website). */
   takesInput: boolean;
+  /**
+   * Whether it reads its input by ranges where the store and the engine allow (issue 49: metadata): routing then
+   * holds an engine's `budget.rangeMaxBytes`, not its `maxBytes`, against the input's size (runner/execute.ts).
+   */
+  readsRanges?: boolean;
   /**
    * Parameters whose value names another task of the job (watermark `image`, capture-website
    * `header_template`): the graph treats them as inputs (existence, cycles, waiting for them) when the

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { ENGINES } from "../engines/registry";
 import { answersTo } from "../engines/routing";
-import { candidatesOf, fitsFormats, handlersOf } from "./registry";
+import { candidatesOf, fitsFormats, handlersOf, routedInputFormat } from "./registry";
 import type { OperationHandler } from "./types";
 
 const format = z
@@ -154,7 +154,7 @@ export function validateTaskParams(
   const { input_format, output_format, engine } = common.data;
   const operation = handlers[0].operation;
   if (!output_format && handlers.some((h) => h.requiresOutputFormat)) return { errors: ["output_format is required."] };
-  const q = { input: input_format, output: output_format };
+  const q = { input: routedInputFormat(handlers, input_format, output_format), output: output_format };
   const what = [input_format && `from ${input_format}`, output_format && `to ${output_format}`]
     .filter(Boolean)
     .join(" ");
@@ -187,7 +187,8 @@ export function validateTaskParams(
     };
   }
   // without input_format, the format the input will probably have picks the handler first
-  const hinted = !input_format && inputHint ? fit.filter((h) => fitsFormats(h.formats, inputHint, output_format)) : fit;
+  const hint = routedInputFormat(handlers, inputHint, output_format);
+  const hinted = !input_format && hint ? fit.filter((h) => fitsFormats(h.formats, hint, output_format)) : fit;
   if (!input_format && inputHint && hinted.length === 0) {
     const anyFits = fit.some((h) => {
       const j = judge(h, cleaned);

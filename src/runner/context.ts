@@ -84,5 +84,10 @@ export function inputFile(files: FileStore, f: StoredOutput, fromTask: string): 
       if (!o) throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
       return o.body;
     },
+    async range(offset, length) {
+      const o = await files.stream(f.key, { offset, length });
+      if (!o) throw new TaskError("FILE_NOT_FOUND", `The file ${f.filename} of task ${fromTask} is no longer stored.`);
+      return new Uint8Array(await new Response(o.body).arrayBuffer());
+    },
   };
 }

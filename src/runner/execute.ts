@@ -39,9 +39,11 @@ function runnable(all: Candidate[], ctx: OperationContext, largest: number, oper
       `${operation} needs the ${names} engine, which is not reachable in this deployment.`,
     );
   }
-  const fit = here.filter((c) => largest <= c.engine.budget.maxBytes);
+  // issue 49: an operation that reads its input by ranges (metadata) is held to the engine's rangeMaxBytes
+  const limit = (c: Candidate) => (c.handler.readsRanges && c.engine.budget.rangeMaxBytes) || c.engine.budget.maxBytes;
+  const fit = here.filter((c) => largest <= limit(c));
   if (fit.length === 0) {
-    const max = Math.max(...here.map((c) => c.engine.budget.maxBytes));
+    const max = Math.max(...here.map(limit));
     throw new TaskError(
       "OVER_BUDGET",
       `An input of ${operation} is ${largest} bytes; the engines here take files up to ${max} bytes.`,

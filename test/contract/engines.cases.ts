@@ -13,6 +13,7 @@ import type { EngineKinds } from "../../src/engines/kinds";
 import type { PdfData, PdfEngine } from "../../src/engines/kinds/pdf";
 import { ALL_PERMISSIONS } from "../support/pdf-permissions";
 import { ENGINES, type EngineInstances, type EngineRow } from "../../src/engines/registry";
+import { heldBytes } from "../../src/operations/kit";
 
 /** A PDF whose pages have the given sizes in points, each page showing its number. */
 export async function pdfOf(sizes: [number, number][], title = "Contract"): Promise<Uint8Array> {
@@ -331,7 +332,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
         options: { width: 100 },
       });
       expect(out.ok, out.ok ? "" : `${out.error.code}: ${out.error.message}`).toBe(true);
-      if (out.ok) expect(jpegSize(out.outputs[0].data)).toEqual([100, 50]);
+      if (out.ok) expect(jpegSize(await heldBytes(out.outputs[0].data))).toEqual([100, 50]);
       const bad = await engine().run({
         op: "convert",
         input: input.subarray(0, 60),
@@ -387,7 +388,10 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       expect(r).toMatchObject({ ok: true, metadata: { Title: "Quarterly", PageCount: 2, FileType: "PDF" } });
       const w = await engine().write({ input: pdf, filename: "q.pdf", tags: { Title: "Annual" } });
       expect(w.ok).toBe(true);
-      if (w.ok) expect((await PDFDocument.load(w.data, { updateMetadata: false })).getTitle()).toBe("Annual");
+      // the in-Worker engines answer bytes (only the native ExifTool streams a written file back: issue 49)
+      if (w.ok) expect(w.data).toBeInstanceOf(Uint8Array);
+      if (w.ok && w.data instanceof Uint8Array)
+        expect((await PDFDocument.load(w.data, { updateMetadata: false })).getTitle()).toBe("Annual");
     });
   });
 
@@ -404,7 +408,8 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
         format: output,
       });
       expect(r.ok ? "ok" : `${r.error.code}: ${r.error.message}`).toBe("ok");
-      if (r.ok) expect(textOf(r.data)).toContain(TOKEN);
+      // an in-Worker office engine answers bytes (only the native LibreOffice streams: issue 49)
+      if (r.ok) expect(textOf(r.data instanceof Uint8Array ? r.data : new Uint8Array())).toContain(TOKEN);
     });
     it("answers a pair it does not offer as data", async () => {
       const r = await engine().convert({

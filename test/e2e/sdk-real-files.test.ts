@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -249,6 +249,40 @@ describe("real files through the SDK (issue 44)", () => {
         ]),
       );
       expect(1 - mean, `${script}: ink in its band`).toBeGreaterThan(0.01);
+    }
+  });
+
+  it("a .tif and a .jpeg (CloudConvert's own names of TIFF and JPEG) → png and jpg, by extension and by input_format; listed under those names", async () => {
+    const dims = (path: string) => sh("identify", ["-format", "%w×%h;", path]).split(";")[0];
+    const dir = mkdtempSync(join(tmpdir(), "sdk-real-files-alias-"));
+    try {
+      const jpeg = join(dir, "landscape.jpeg");
+      copyFileSync(corpusPath("images/exif-orientation-Landscape_1.jpg"), jpeg);
+      for (const path of [corpusPath("images/pillow-hopper.tif"), jpeg]) {
+        const { job, files } = await runFileJob(server.base, path, {
+          png: { operation: "convert", input: "in", output_format: "png" },
+          jpg: { operation: "convert", input: "in", output_format: "jpg" },
+          named: {
+            operation: "convert",
+            input: "in",
+            input_format: path.endsWith(".tif") ? "tif" : "jpeg",
+            output_format: "webp",
+          },
+        });
+        expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.status, t.message]))).toBe("finished");
+        for (const name of ["png", "jpg", "named"]) expect(dims(files[name]![0]!.path), name).toBe(dims(path));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (const input of ["tif", "jpeg", "jfif"]) {
+      const listed = (await (
+        await fetch(`${server.base}/v2/operations?filter[operation]=convert&filter[input_format]=${input}`)
+      ).json()) as { data: { output_format: string }[] };
+      expect(
+        listed.data.map((r) => r.output_format),
+        input,
+      ).toEqual(expect.arrayContaining(["png", "jpg", "webp"]));
     }
   });
 });

@@ -184,7 +184,7 @@ describe("passwords", () => {
       const r = await engine.create({ files, format, password: "s3cret pass" });
       if (!r.ok) throw new Error(r.error.message);
       const path = join(TMP, `locked.${format}`);
-      writeFileSync(path, r.data);
+      writeFileSync(path, held(r.data));
       expect(() => execFileSync("7z", ["t", "-ps3cret pass", path], { stdio: "pipe" })).not.toThrow();
       expect(() => execFileSync("7z", ["t", "-pnope", path], { stdio: "pipe" })).toThrow();
       const back = await engine.extract({
@@ -235,7 +235,7 @@ describe("hostile and broken archives", () => {
       format: "tar",
     });
     if (!tar.ok) throw new Error(tar.error.message);
-    const gz = gzipSync(tar.data);
+    const gz = gzipSync(held(tar.data));
     new DataView(gz.buffer, gz.byteOffset + gz.length - 4, 4).setUint32(0, 1000, true); // ISIZE claims 1000 bytes
     const r = await small.extract({ input: { data: gz, filename: "liar.tar.gz" }, format: "tar.gz" });
     expect(r.ok ? "ok" : r.error.code).toBe("OVER_BUDGET");
@@ -400,7 +400,7 @@ describe("archives written by the engine, read by native tools", () => {
       const r = await engine.create({ files: inputs, format });
       if (!r.ok) throw new Error(r.error.message);
       const path = join(TMP, `out.${format}`);
-      writeFileSync(path, r.data);
+      writeFileSync(path, held(r.data));
       const listed = LIST[format]!(path).split("\n").filter(Boolean).sort();
       expect(listed).toEqual(inputs.map((f) => f.name).sort());
       const sizes = sevenZipList(format.startsWith("tar.") ? path : path);

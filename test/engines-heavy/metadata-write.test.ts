@@ -10,7 +10,9 @@ import { corpusBytes, exiftool, nativeMetadata, scalar } from "../support/metada
 async function write(rel: string, tags: MetadataWriteRequest["tags"], filename = rel.split("/").pop()!) {
   const r = await exiftool().write({ input: corpusBytes(rel), filename, tags });
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r;
+  // the WebAssembly engine answers bytes (only the native one streams a written file back)
+  if (!(r.data instanceof Uint8Array)) throw new Error("the WebAssembly ExifTool answered a stream");
+  return { ...r, data: r.data };
 }
 async function refusal(rel: string, tags: MetadataWriteRequest["tags"]) {
   const r = await exiftool().write({ input: corpusBytes(rel), filename: rel.split("/").pop()!, tags });

@@ -27,9 +27,11 @@ describe("image operation rows", () => {
     for (const h of IMAGE_HANDLERS) {
       expect(h.kind).toBe("image");
       // WebAssembly first; the native engine's ImageMagick takes convert and thumbnail over budget (issue 12),
-      // LibRaw the camera raws (issue 34); resvg draws SVG for both (issue 33)
+      // LibRaw the camera raws (issue 34); resvg draws SVG for both (issue 33); libtiff a TIFF scan → pdf (issue 49)
       const drawsSvg = ["convert", "thumbnail"].includes(h.operation);
-      const native = drawsSvg ? ["imagemagick-native", "libraw", "gimp"] : [];
+      const native = drawsSvg
+        ? [...(h.operation === "convert" ? ["libtiff"] : []), "imagemagick-native", "libraw", "gimp"]
+        : [];
       expect(enginesFor({ kind: h.kind, operation: h.operation }).map((e) => e.name)).toEqual([
         ...(drawsSvg ? ["resvg"] : []),
         "imagemagick",

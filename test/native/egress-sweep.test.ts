@@ -1237,37 +1237,39 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("${r.url("sw.j
     expect: "any",
   })),
 
-  // --- metadata: ExifTool
-  {
-    row: "exiftool",
-    kind: "an SVG's external entities and XInclude",
-    operation: "metadata",
-    input: (r) => ({ name: "refs.svg", data: SVG_KINDS[4]![1](r) }),
-    outputs: ["json"],
-  },
-  {
-    row: "exiftool",
-    kind: "an XMP packet's external entities and XInclude",
-    operation: "metadata",
-    input: (r) => ({
-      name: "refs.xmp",
-      data: `<?xml version="1.0"?><!DOCTYPE x:xmpmeta [<!ENTITY web SYSTEM "${r.url("xmp-entity")}"><!ENTITY local SYSTEM "file://${r.file("xmp-entity")}">]><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Own [&web;][&local;]</dc:title></rdf:Description><xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="${r.url("xmp-xinclude")}"/></rdf:RDF></x:xmpmeta>`,
-    }),
-    outputs: ["json"],
-  },
-  {
-    row: "exiftool",
-    kind: "an HTML page's stylesheet, img and meta refresh",
-    operation: "metadata",
-    input: (r) => ({
-      name: "page.html",
-      data: page(
-        `<meta http-equiv="refresh" content="0; url=${r.url("refresh")}"><link rel="stylesheet" href="${r.url("style.css")}">`,
-        `<img src="${r.url("img.png")}">`,
-      ),
-    }),
-    outputs: ["json"],
-  },
+  // --- metadata: ExifTool in WebAssembly and (issue 49) Debian's exiftool in the native engine
+  ...(["exiftool", "exiftool-native"] as const).flatMap((row): EgressCase[] => [
+    {
+      row,
+      kind: "an SVG's external entities and XInclude",
+      operation: "metadata",
+      input: (r) => ({ name: "refs.svg", data: SVG_KINDS[4]![1](r) }),
+      outputs: ["json"],
+    },
+    {
+      row,
+      kind: "an XMP packet's external entities and XInclude",
+      operation: "metadata",
+      input: (r) => ({
+        name: "refs.xmp",
+        data: `<?xml version="1.0"?><!DOCTYPE x:xmpmeta [<!ENTITY web SYSTEM "${r.url("xmp-entity")}"><!ENTITY local SYSTEM "file://${r.file("xmp-entity")}">]><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Own [&web;][&local;]</dc:title></rdf:Description><xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="${r.url("xmp-xinclude")}"/></rdf:RDF></x:xmpmeta>`,
+      }),
+      outputs: ["json"],
+    },
+    {
+      row,
+      kind: "an HTML page's stylesheet, img and meta refresh",
+      operation: "metadata",
+      input: (r) => ({
+        name: "page.html",
+        data: page(
+          `<meta http-equiv="refresh" content="0; url=${r.url("refresh")}"><link rel="stylesheet" href="${r.url("style.css")}">`,
+          `<img src="${r.url("img.png")}">`,
+        ),
+      }),
+      outputs: ["json"],
+    },
+  ]),
 ];
 
 /**

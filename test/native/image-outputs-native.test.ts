@@ -14,6 +14,7 @@ import type { EngineInstances } from "../../src/engines/registry";
 import { NATIVE_IMAGE_INPUTS, NATIVE_IMAGE_OUTPUTS } from "../../src/engines/native/rows";
 import { enginesFor } from "../../src/engines/routing";
 import { CONVERT_PAIRS } from "../../src/operations/image/convert";
+import { heldBytes } from "../../src/operations/kit";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { testContext } from "../support/context";
@@ -157,7 +158,8 @@ describe("the native ImageMagick writes PSD and AVIF (over-budget inputs go ther
       const src = corpus("images/cloudconvert-input.png");
       const r = await engine.run({ op: "convert", input: src, inputFormat: "png", outputFormat: to, options: {} });
       if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-      const out = r.outputs[0];
+      // the buffered wire reads the engine's answer file into bytes
+      const out = { ...r.outputs[0], data: await heldBytes(r.outputs[0].data) };
       expect(exif(out.data, "FileType").FileType).toBe(to.toUpperCase());
       // IM 6 names AVIF "HEIC" (its HEIC coder reads both)
       expect(identify(out.data)).toMatchObject({

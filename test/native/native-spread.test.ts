@@ -69,7 +69,9 @@ async function burst(engine: OfficeEngine, during?: () => Promise<void>): Promis
   answers.forEach((a, i) => {
     expect(a.ok, JSON.stringify(a.ok ? {} : a.error)).toBe(true);
     if (!a.ok) return;
-    const got = pdfFacts(a.data, i);
+    // a buffered call (bytes in) answers bytes; a stream here would fail the check
+    expect(a.data).toBeInstanceOf(Uint8Array);
+    const got = pdfFacts(a.data as Uint8Array, i);
     expect(got.pages).toBe(facts.expected_pdf_pages);
     expect(got.text).toContain(facts.text_excerpt);
   });

@@ -23,6 +23,7 @@ import {
 } from "../../native-protocol/frame";
 import { nativeRpc } from "../../src/engines/native/client";
 import type { OperationContext, OutputFile } from "../../src/operations/types";
+import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
@@ -418,4 +419,106 @@ describe("streamed archive extraction (issue 49)", () => {
       expect(members.filter((m) => !paxSparse(m.path)).length).toBe(want.size);
     });
   }
+});
+
+describe("streamed LibreOffice (issue 49)", () => {
+  /** A 1 KiB threshold: the corpus's office documents (6–700 KB) and LibreOffice's outputs go framed both ways. */
+  const TINY = 1024;
+  const ctx = () =>
+    testContext({ engines: native.engines({ streamOver: TINY }), settings: { nativeStreamBytes: TINY } as never });
+  /** The text of a package's member, its tags dropped, by Python's zipfile (an oracle outside this project's code). */
+  const memberText = (rel: string, member: string) =>
+    execFileSync(
+      "python3",
+      [
+        "-c",
+        "import sys,zipfile,re;print(' '.join(re.sub(r'<[^>]+>',' ',zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode('utf8')).split()))",
+        corpusPath(rel),
+        member,
+      ],
+      { encoding: "utf8" },
+    );
+  /** Slides of a pptx, counted by Python's zipfile. */
+  const slides = (rel: string) =>
+    Number(
+      execFileSync(
+        "python3",
+        [
+          "-c",
+          "import sys,zipfile,re;print(sum(1 for n in zipfile.ZipFile(sys.argv[1]).namelist() if re.match(r'ppt/slides/slide\\d+\\.xml$',n)))",
+          corpusPath(rel),
+        ],
+        { encoding: "utf8" },
+      ),
+    );
+  const pdfText = (path: string) =>
+    execFileSync("pdftotext", [path, "-"], { encoding: "utf8" }).replace(/\s+/g, " ").trim();
+  const pdfPages = (path: string) =>
+    Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [path], { encoding: "utf8" }))![1]);
+
+  for (const [rel, member, phrase] of [
+    ["office/gotenberg-pages_3.docx", "word/document.xml", "Page 3"],
+    ["office/tika-testODFwithOOo3.odt", "content.xml", "Another interesting project is"],
+    ["office/tika-testEXCEL.xlsx", "xl/sharedStrings.xml", "Sample Excel Worksheet - Numbers and their Squares"],
+    ["office/xapian-presentation.odp", "content.xml", "You share your birthday with over 100 million people."],
+  ] as const) {
+    it(`${rel} → pdf, the document and its PDF streamed: pdftotext finds the source's "${phrase}"`, async () => {
+      expect(memberText(rel, member)).toContain(phrase);
+      const input = corpusInput(rel);
+      expect(input.size).toBeGreaterThan(TINY);
+      const r = await execute("convert", { output_format: "pdf" }, [input], ctx());
+      expect(r.engine.name).toBe("libreoffice");
+      // a StreamedBytes answer comes only from a framed call (a buffered answer is bytes)
+      expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+      expect(pdfText(await saved(r.out.files[0]!, "pdf"))).toContain(phrase);
+    });
+  }
+
+  it("office/python-pptx-cht-charts.pptx → pdf streamed: a page per slide (Python's zipfile counts them)", async () => {
+    const rel = "office/python-pptx-cht-charts.pptx";
+    const r = await execute("convert", { output_format: "pdf" }, [corpusInput(rel)], ctx());
+    expect(r.engine.name).toBe("libreoffice");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    expect(pdfPages(await saved(r.out.files[0]!, "pdf"))).toBe(slides(rel));
+  });
+
+  it("thumbnail of a docx streamed in: a 200 px PNG; its PDF is held up to the answer threshold, over it OVER_BUDGET", async () => {
+    const rel = "office/gotenberg-pages_3.docx";
+    // the document streams (nativeStreamBytes), LibreOffice's PDF comes back as bytes (the answer threshold: 64 MiB)
+    const held = testContext({
+      engines: { ...nodeEngines(), ...native.engines() },
+      settings: { nativeStreamBytes: TINY } as never,
+    });
+    const r = await execute("thumbnail", { output_format: "png", width: 200 }, [corpusInput(rel)], held);
+    expect(r.engine.name).toBe("libreoffice");
+    const png = await saved(r.out.files[0]!, "png");
+    expect(execFileSync("identify", ["-format", "%m %w", png], { encoding: "utf8" })).toBe("PNG 200");
+    // answers over 1 KiB streamed: a stream comes back only from a framed call, and the PDF step refuses to hold it
+    const streamedBack = testContext({
+      engines: { ...nodeEngines(), ...native.engines({ streamOver: TINY }) },
+      settings: { nativeStreamBytes: TINY } as never,
+    });
+    const err = await expectTaskError(
+      () => execute("thumbnail", { output_format: "png", width: 200 }, [corpusInput(rel)], streamedBack),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toMatch(/its PDF is \d+ bytes/);
+  });
+
+  it("office → office streamed too: gotenberg-pages_3.docx → odt, its content.xml holds every page's text", async () => {
+    const r = await execute("convert", { output_format: "odt" }, [corpusInput("office/gotenberg-pages_3.docx")], ctx());
+    expect(r.engine.name).toBe("libreoffice");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const odt = await saved(r.out.files[0]!, "odt");
+    const text = execFileSync(
+      "python3",
+      [
+        "-c",
+        "import sys,zipfile,re;print(' '.join(re.sub(r'<[^>]+>',' ',zipfile.ZipFile(sys.argv[1]).read('content.xml').decode('utf8')).split()))",
+        odt,
+      ],
+      { encoding: "utf8" },
+    );
+    for (const p of ["Page 1", "Page 2", "Page 3"]) expect(text).toContain(p);
+  });
 });

@@ -9,8 +9,12 @@
  * finishing shows that no tool held the file whole (the issue's "same test with the native engine's memory limit
  * lowered").
  *
- * Oracles: Debian's pdfinfo (one page per part, the parts' count the source's page count) and pdftotext (page 1's
- * text kept) on the files export/url serves; the parts' sizes against the source; the resident memory (VmRSS from
+ * The same file then goes import/url (with a 14-page corpus PDF) → merge → export/url: over pdf-lib's budget the merge
+ * goes to the native qpdf, both inputs streamed to its folder in one framed call (NATIVE_STREAM_BYTES is lowered to
+ * 512 KiB here, under the small one's size) and the merged PDF streamed back.
+ *
+ * Oracles: Debian's pdfinfo (one page per part, the parts' count the source's page count; the merged PDF's pages the
+ * sum) and pdftotext (page 1's text kept; the merged pages in order) on the files export/url serves; the parts' sizes against the source; the resident memory (VmRSS from
  * /proc, every 250 ms) of the service's workerd and of the native engine's server, from before the job until the last
  * download has ended.
  */
@@ -33,6 +37,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusPath } from "../support/corpus";
 import { watchServerMemory } from "../support/proc-memory";
 import { sdk, pollJob, type JobBody } from "../support/sdk";
 import { startDevServer, type DevServer } from "../support/server";
@@ -51,6 +56,10 @@ const MAX_GROWTH = 0.4 * TARGET;
 /** The native tools' memory limit, MB (NATIVE_MEMORY_MB: RLIMIT_AS of each run), below the file's size. */
 const NATIVE_MEMORY_MB = 512;
 const KEY = "key-pdf";
+/** The native stream threshold of this server, bytes: under the small PDF's size. */
+const STREAM_BYTES = 512 * 1024;
+/** A small corpus PDF merged after the large one (14 pages, 1 MB). */
+const SMALL = corpusPath("pdf/pdfjs-tracemonkey.pdf");
 const MB = 1e6;
 
 let server: DevServer;
@@ -121,17 +130,26 @@ beforeAll(async () => {
   writePdf(source, jpeg, SIDE, SIDE);
   rmSync(jpeg);
   tGenerate = Date.now() - t0;
+  const served: Record<string, string> = { "/scan.pdf": source, "/small.pdf": SMALL };
   files = createServer((req, res) => {
-    if (req.url !== "/scan.pdf") return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "application/pdf", "content-length": String(statSync(source).size) });
-    createReadStream(source).pipe(res);
+    const path = served[req.url ?? ""];
+    if (!path) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/pdf", "content-length": String(statSync(path).size) });
+    createReadStream(path).pipe(res);
   });
   await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
   // every native tool runs under a 512 MB address-space limit (RLIMIT_AS), below the file's size: a tool holding the
   // file whole fails, so the job's success shows that nothing is held whole (issue 49)
+  // NATIVE_STREAM_BYTES lowered to 512 KiB: the merge's small input (1 MB) is streamed too, so one framed call carries
+  // two streams through workerd (the split's parts, ~100 MB each, stream at either threshold)
   server = await startDevServer(
-    { API_KEYS: `${KEY}:pdf`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB) },
+    {
+      API_KEYS: `${KEY}:pdf`,
+      ALLOW_PRIVATE_IMPORTS: "true",
+      NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB),
+      NATIVE_STREAM_BYTES: String(STREAM_BYTES),
+    },
     scaled(300_000),
   );
 }, scaled(600_000));
@@ -143,6 +161,16 @@ afterAll(async () => {
 });
 
 const pdfinfo = (path: string) => execFileSync("pdfinfo", [path], { encoding: "utf8" });
+const pageCount = (path: string) => Number(/Pages:\s+(\d+)/.exec(pdfinfo(path))![1]);
+const pageText = (path: string, page: number) =>
+  execFileSync("pdftotext", ["-f", String(page), "-l", String(page), path, "-"], { encoding: "utf8" })
+    .replace(/\s+/g, " ")
+    .trim();
+/** The growth of workerd's and the native server's resident memory over their idle size, as a line of the log. */
+const growth = (m: ReturnType<Awaited<ReturnType<typeof watchServerMemory>>["stop"]>) =>
+  `workerd RSS idle ${(m.workerd.idle / MB).toFixed(0)} MB, peak ${(m.workerd.peak / MB).toFixed(0)} MB ` +
+  `(+${((m.workerd.peak - m.workerd.idle) / MB).toFixed(0)} MB); native server RSS idle ${(m.native.idle / MB).toFixed(0)} MB, ` +
+  `peak ${(m.native.peak / MB).toFixed(0)} MB (+${((m.native.peak - m.native.idle) / MB).toFixed(0)} MB)`;
 
 describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
   it("import/url → pdf/split-pages → export/url: one page a part, page 1's text kept; neither workerd nor the native server grows by the file", async () => {
@@ -194,5 +222,42 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
     expect(total).toBeGreaterThan(size * 0.99);
     expect(peakW - idleW).toBeLessThan(MAX_GROWTH);
     expect(peakN - idleN).toBeLessThan(MAX_GROWTH);
+  });
+  it("import/url ×2 → merge → export/url: the large PDF then a corpus one, pages 10 + 14 in order; neither process grows by the file", async () => {
+    const size = statSync(source).size;
+    const memory = await watchServerMemory(server.pid);
+    const cc = sdk(KEY, server.base);
+    const t1 = Date.now();
+    const created = await cc.jobs.create({
+      tasks: {
+        big: { operation: "import/url", url: `${base}/scan.pdf` },
+        small: { operation: "import/url", url: `${base}/small.pdf` },
+        merged: { operation: "merge", input: ["big", "small"], output_format: "pdf" },
+        out: { operation: "export/url", input: "merged" },
+      },
+    } as unknown as JobBody);
+    const job = await pollJob(cc, created.id);
+    const tJob = Date.now() - t1;
+    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
+    expect(job.tasks.find((t) => t.name === "merged")!.engine).toBe("qpdf");
+    const [f] = cc.jobs.getExportUrls(job);
+    const res = await fetch(f!.url!);
+    expect(res.status).toBe(200);
+    const path = join(dir, "merged.pdf");
+    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(path));
+    const m = memory.stop();
+    console.log(
+      `large-pdf merge: ${(size / MB).toFixed(0)} MB + ${(statSync(SMALL).size / MB).toFixed(1)} MB → ` +
+        `${(statSync(path).size / MB).toFixed(0)} MB; job ${(tJob / 1000).toFixed(1)} s; ${growth(m)}`,
+    );
+    expect(statSync(SMALL).size).toBeGreaterThan(STREAM_BYTES);
+    expect(pageCount(path)).toBe(PAGES + pageCount(SMALL));
+    expect(pageText(path, 1)).toBe("Page 1");
+    expect(pageText(path, PAGES)).toBe(`Page ${PAGES}`);
+    expect(pageText(path, PAGES + 1)).toBe(pageText(SMALL, 1));
+    expect(statSync(path).size).toBeGreaterThan(size);
+    expect(m.workerd.peak - m.workerd.idle).toBeLessThan(MAX_GROWTH);
+    expect(m.native.peak - m.native.idle).toBeLessThan(MAX_GROWTH);
+    rmSync(path);
   });
 });

@@ -39,9 +39,9 @@ export function bytesInput(filename: string, data: Uint8Array): InputFile {
 /** An operation's answer whose outputs are bytes in memory, as every engine's are (only imports stream into storage). */
 export type BytesOutput = OperationOutput & { files: (OutputFile & { data: Uint8Array })[] };
 
-let engine: ImageEngine | undefined;
+let engine: ImageEngine<Uint8Array> | undefined;
 /** The in-process engine (ImageMagick is initialised on first use). */
-export function imageMagick(): ImageEngine {
+export function imageMagick(): ImageEngine<Uint8Array> {
   engine ??= nodeImageMagickEngine();
   return engine;
 }

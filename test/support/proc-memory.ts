@@ -137,3 +137,38 @@ export async function watchServerMemory(
   });
   return { stop: () => ({ workerd: growth(idleW, w.stop()), native: growth(idleN, n.stop()) }) };
 }
+
+/** Pids of LibreOffice's `soffice.bin` processes under `root` (the native engine's office pool, office/pool.ts). */
+export function sofficePids(root: number): number[] {
+  return pidsUnder(root, (_, comm) => comm === "soffice.bin");
+}
+
+/** VmHWM (peak resident memory since it started) in bytes of `pid`, 0 when it is gone. */
+export function hwm(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Watches the processes `find()` answers (looked up again every `everyMs`: they may start, and be restarted, during
+ * the run) and answers on `stop()` the largest VmHWM any of them reached while watched, bytes, and how many were seen.
+ */
+export function watchPeak(find: () => number[], everyMs = 250): { stop(): { peak: number; seen: number } } {
+  const peaks = new Map<number, number>();
+  const take = () => {
+    for (const pid of find()) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, hwm(pid)));
+  };
+  take();
+  const t = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(t);
+      take();
+      return { peak: Math.max(0, ...peaks.values()), seen: peaks.size };
+    },
+  };
+}

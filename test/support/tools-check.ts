@@ -50,6 +50,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   bzip2: "bzip2",
   dcraw_emu: "libraw-bin",
   simple_dcraw: "libraw-bin",
+  tiff2pdf: "libtiff-tools",
+  tiffinfo: "libtiff-tools",
   xpstopng: "libgxps-utils",
   tar: "tar",
   chromium: "chromium",

@@ -3,7 +3,8 @@
  * is handed to the native ffmpeg without the WASM engine being asked; a 1 GB video is routed to the
  * native ffmpeg too and handed to it as a stream (the native media row streams inputs over
  * NATIVE_MAX_BYTES, up to NATIVE_STREAM_MAX_BYTES: native-protocol/frame.ts); over that, and a
- * document over the other native rows' NATIVE_MAX_BYTES, is a coded OVER_BUDGET naming the limit.
+ * document over a native row's NATIVE_MAX_BYTES that takes bytes only, is a coded OVER_BUDGET naming the limit
+ * (large office documents: large-office-routing.test.ts).
  * Stand-ins record which engine routing asked and what it was given; the sizes are declared, as R2
  * reports them.
  */
@@ -87,13 +88,13 @@ describe("big media goes to the native engine", () => {
     });
   });
 
-  it("a 100 MB docx is still over the native office budget (64 MiB, in memory): OVER_BUDGET naming it", async () => {
+  it("a document over a native row that takes bytes only (the native pandoc, 64 MiB) is OVER_BUDGET naming it", async () => {
     await expect(
       execute(
         "convert",
-        { output_format: "pdf" },
-        [file("big.docx", 100e6)],
-        testContext({ engines: { libreoffice: {} } as never }),
+        { output_format: "docx" },
+        [file("big.md", 100e6)],
+        testContext({ engines: { pandoc: {} } as never }),
       ),
     ).rejects.toMatchObject({
       code: "OVER_BUDGET",
@@ -131,7 +132,7 @@ describe("operations/kit.ts: bytes or a stream, by the row's threshold", () => {
   });
 
   it("a row that does not stream reads bytes up to its budget", async () => {
-    const office = engineRow("libreoffice")!;
-    expect(await readInputOrStream(file("a.docx", 1000), ctx(10), office)).toBeInstanceOf(Uint8Array);
+    const pandoc = engineRow("pandoc")!;
+    expect(await readInputOrStream(file("a.md", 1000), ctx(10), pandoc)).toBeInstanceOf(Uint8Array);
   });
 });

@@ -4,13 +4,15 @@
  * zip to Info-ZIP (`unzip -t`, member names, every other member's bytes).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync, zipSync } from "fflate";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
+  LinksUnchecked,
   cutExternalLinks,
+  cutExternalLinksInFile,
   cutHtmlLinks,
   cutOdfLinks,
   cutOoxmlLinks,
@@ -98,7 +100,7 @@ describe("cutOoxmlLinks, cutHtmlLinks, cutRtfLinks", () => {
 });
 
 describe("cutExternalLinks on a zip", () => {
-  it("edits content.xml only; Info-ZIP tests the result, and every other member keeps its bytes", () => {
+  it("edits content.xml only; Info-ZIP tests the result, and every other member keeps its bytes", async () => {
     const picture = new Uint8Array(5000).map((_, i) => (i * 7) % 251);
     const zip = zipSync({
       mimetype: [enc.encode("application/vnd.oasis.opendocument.graphics"), { level: 0 }],
@@ -108,7 +110,7 @@ describe("cutExternalLinks on a zip", () => {
       "Pictures/1.bin": picture,
       "META-INF/manifest.xml": enc.encode("<m/>"),
     });
-    const r = cutExternalLinks("d.odg", zip);
+    const r = await cutExternalLinks("d.odg", zip);
     expect(r.cut).toBe(1);
     const dir = mkdtempSync(join(tmpdir(), "links-"));
     writeFileSync(join(dir, "d.zip"), r.data!);
@@ -119,6 +121,94 @@ describe("cutExternalLinks on a zip", () => {
     expect(new TextDecoder().decode(members["content.xml"])).toBe(
       '<r xmlns:xlink="http://www.w3.org/1999/xlink"><draw:image xlink:href=""/>é</r>',
     );
-    expect(cutExternalLinks("plain.odg", unzipSync(zip)["Pictures/1.bin"]!).data).toBeNull();
+    expect((await cutExternalLinks("plain.odg", unzipSync(zip)["Pictures/1.bin"]!)).data).toBeNull();
+  });
+});
+
+describe("cutExternalLinksInFile (issue 49: a document on disk, never read whole)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "links-file-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** A docx-like zip by Python's zipfile: an external picture relationship, and `mb` MiB of random bytes stored. */
+  function zipOnDisk(name: string, mb: number, opts: { external?: boolean; zip64?: boolean } = {}): string {
+    const path = join(dir, name);
+    const rel = opts.external
+      ? '<Relationship Id="rIdL" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="file:///etc/x.png" TargetMode="External"/>'
+      : "";
+    execFileSync("python3", [
+      "-c",
+      "import sys,os,zipfile\n" +
+        // zip64 (sizes at their 0xFFFFFFFF marker, the real ones in the extra field) for members over 1 KiB
+        "if sys.argv[4]=='1': zipfile.ZIP64_LIMIT=1024\n" +
+        "z=zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED)\n" +
+        "z.writestr('word/_rels/document.xml.rels','<Relationships>'+sys.argv[3]+'</Relationships>')\n" +
+        "with z.open(zipfile.ZipInfo('word/media/noise.bin'),'w',force_zip64=True) as f: f.write(os.urandom(int(sys.argv[2])*1048576))\n" +
+        "z.writestr('word/document.xml','<w:document>words</w:document>')\n" +
+        "z.close()",
+      path,
+      String(mb),
+      rel,
+      opts.zip64 ? "1" : "0",
+    ]);
+    return path;
+  }
+  /** Member name → bytes, by Python's zipfile (which checks each CRC as it reads). */
+  const members = (path: string): Record<string, Buffer> =>
+    Object.fromEntries(
+      Object.entries(
+        JSON.parse(
+          execFileSync(
+            "python3",
+            [
+              "-c",
+              "import sys,zipfile,json,base64;z=zipfile.ZipFile(sys.argv[1]);print(json.dumps({n:base64.b64encode(z.read(n)).decode() for n in z.namelist()}))",
+              path,
+            ],
+            { encoding: "utf8", maxBuffer: 64 << 20 },
+          ),
+        ) as Record<string, string>,
+      ).map(([k, v]) => [k, Buffer.from(v, "base64")]),
+    );
+
+  it("a zip with an external link: the copy has it emptied, Info-ZIP tests it, and the 5 MiB member (five copy chunks) is unchanged", async () => {
+    const src = zipOnDisk("linked.docx", 5, { external: true });
+    const out = join(dir, "linked-cut.docx");
+    expect(await cutExternalLinksInFile(src, out)).toBe(1);
+    expect(execFileSync("unzip", ["-t", out], { encoding: "utf8" })).toMatch(/No errors detected/);
+    const [a, b] = [members(src), members(out)];
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    expect(b["word/media/noise.bin"]!.equals(a["word/media/noise.bin"]!)).toBe(true);
+    expect(b["word/document.xml"]!.toString()).toBe("<w:document>words</w:document>");
+    expect(b["word/_rels/document.xml.rels"]!.toString()).toContain('Target="" TargetMode="External"');
+    expect(b["word/_rels/document.xml.rels"]!.toString()).not.toContain("/etc/x.png");
+  });
+
+  it("a zip with nothing to cut: 0, and no copy is written", async () => {
+    const src = zipOnDisk("plain.docx", 1);
+    const out = join(dir, "plain-cut.docx");
+    expect(await cutExternalLinksInFile(src, out)).toBe(0);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("a zip whose directory is cut off, and a zip64 member: refused (OPEN_FAILED), not opened with links unchecked", async () => {
+    const cut = zipOnDisk("cut.docx", 1, { external: true });
+    truncateSync(cut, statSync(cut).size - 30);
+    const wide = zipOnDisk("wide.docx", 1, { external: true, zip64: true });
+    for (const path of [cut, wide]) {
+      const err = await cutExternalLinksInFile(path, `${path}.out`).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LinksUnchecked);
+      expect((err as LinksUnchecked).code).toBe("OPEN_FAILED");
+      expect((err as LinksUnchecked).message).toMatch(path === wide ? /zip64/ : /end-of-central-directory/);
+      expect(existsSync(`${path}.out`)).toBe(false);
+    }
+  });
+
+  it("a text document (RTF) is cut from its file as from its bytes", async () => {
+    const rtf = '{\\rtf1 words{\\field{\\*\\fldinst{INCLUDEPICTURE "/etc/x.png"}}{\\fldrslt{}}}}';
+    const path = join(dir, "fields.rtf");
+    writeFileSync(path, rtf);
+    expect(await cutExternalLinksInFile(path, join(dir, "fields-cut.rtf"))).toBe(1);
+    const fromBytes = await cutExternalLinks("fields.rtf", enc.encode(rtf));
+    expect(readFileSync(join(dir, "fields-cut.rtf"))).toEqual(Buffer.from(fromBytes.data!));
+    expect(readFileSync(join(dir, "fields-cut.rtf"), "latin1")).not.toContain("/etc/x.png");
   });
 });

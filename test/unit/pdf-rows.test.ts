@@ -41,6 +41,8 @@ describe("PDF registry rows", () => {
       // image → pdf, searchable with ocr (issue 17)
       "convert:pdflib",
       "convert:tesseract",
+      // a TIFF scan over pdf-lib's budget → pdf, streamed (issue 49)
+      "convert:libtiff",
     ]);
     for (const h of PDF_HANDLERS) {
       expect(h.formats.length).toBeGreaterThan(0);

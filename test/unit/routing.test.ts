@@ -44,10 +44,16 @@ describe("engine order", () => {
     expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual([
       "resvg",
       "imagemagick",
+      "libtiff",
       "imagemagick-native",
       "libraw",
       "gimp",
     ]);
+    // issue 49: image → pdf of the images pdf-lib embeds is no ImageMagick row's (a TIFF's first page only); a TIFF scan
+    // over pdf-lib's budget goes to libtiff's tiff2pdf, streamed
+    for (const input of ["tiff", "tif"])
+      expect(names(enginesFor({ kind: "image", operation: "convert", input, output: "pdf" }))).toEqual(["libtiff"]);
+    expect(names(enginesFor({ kind: "image", operation: "convert", input: "png", output: "pdf" }))).toEqual([]);
     // SVG goes to resvg first (issue 33), other images never reach it
     expect(names(enginesFor({ kind: "image", operation: "thumbnail", input: "svg", output: "png" }))).toEqual([
       "resvg",
@@ -96,17 +102,39 @@ describe("engine order", () => {
       merge: ["qpdf"],
     });
     expect(parseEngineOrder(undefined)).toEqual({});
-    // a watermark of a file of unknown format: every handler fits (image, PDF, video, office through PDF); the table orders them
+    // a watermark of a file of unknown format: every handler fits (image, PDF, video, office through PDF); the table
+    // orders them (qpdf: the native twin of pdf-lib's, issue 49)
     expect(route("watermark", { text: "x" }, "scan").map((c) => c.engine.name)).toEqual([
       "imagemagick",
       "pdflib",
       "ffmpeg",
+      "qpdf",
       "libreoffice",
       "ffmpeg-native",
     ]);
     expect(
       route("watermark", { text: "x" }, "scan", parseEngineOrder("watermark=pdflib")).map((c) => c.engine.name),
-    ).toEqual(["pdflib", "imagemagick", "ffmpeg", "libreoffice", "ffmpeg-native"]);
+    ).toEqual(["pdflib", "imagemagick", "ffmpeg", "qpdf", "libreoffice", "ffmpeg-native"]);
+  });
+
+  it("routes CloudConvert's other names of image formats (jpeg, jfif, tif) as jpg and tiff, by extension and by input_format", () => {
+    const names = (p: Record<string, unknown>, file: string) => route("convert", p, file).map((c) => c.engine.name);
+    expect(names({ output_format: "png" }, "photo.jpeg")).toEqual(names({ output_format: "png" }, "photo.jpg"));
+    expect(names({ output_format: "webp" }, "scan.TIF")).toEqual(names({ output_format: "webp" }, "scan.tiff"));
+    expect(names({ input_format: "jfif", output_format: "gif" }, "x")).toEqual(
+      names({ output_format: "gif" }, "x.jpg"),
+    );
+    expect(names({ output_format: "png" }, "photo.jpeg")[0]).toBe("imagemagick");
+    // a name a handler offers itself keeps its own candidates (tif → pdf: libtiff among them)
+    expect(names({ output_format: "pdf" }, "scan.tif")).toContain("libtiff");
+    const job = parseJobTasks(
+      {
+        a: { operation: "import/url", url: "https://example.com/s.tif" },
+        b: { operation: "convert", input: "a", input_format: "tif", output_format: "png" },
+      },
+      TASK_CATALOG,
+    );
+    expect(job).not.toHaveProperty("errors");
   });
 
   it("refuses what no engine can do, and a pin nothing here honours", () => {

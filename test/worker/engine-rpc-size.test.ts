@@ -9,13 +9,16 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { workerdEngines } from "../../src/runtime/workerd/engines";
 import type { Env } from "../../src/env";
+import type { ImageEngine } from "../../src/engines/kinds/image";
 import { bmpOf as bmp } from "../contract/engines.cases";
 
 const engines = () => workerdEngines(env as unknown as Env);
+/** The WebAssembly ImageMagick's engine Worker: it answers bytes (only the native rows answer streams). */
+const imagemagick = () => engines().imagemagick as ImageEngine<Uint8Array>;
 
 describe("engine RPC with files over 32 MiB", () => {
   it("the ImageMagick engine Worker takes an input of exactly its 32 MiB budget", async () => {
-    const jpg = await engines().imagemagick!.run({
+    const jpg = await imagemagick().run({
       op: "convert",
       input: bmp(64, 48),
       inputFormat: "bmp",
@@ -25,7 +28,7 @@ describe("engine RPC with files over 32 MiB", () => {
     if (!jpg.ok) throw new Error(jpg.error.message);
     const padded = new Uint8Array(32 * 1024 * 1024); // a JPEG followed by zeros after its EOI marker
     padded.set(jpg.outputs[0].data);
-    const r = await engines().imagemagick!.run({
+    const r = await imagemagick().run({
       op: "convert",
       input: padded,
       inputFormat: "jpg",
@@ -43,7 +46,7 @@ describe("engine RPC with files over 32 MiB", () => {
   }, 120_000);
 
   it("the ExifTool engine Worker reads a 40 MiB file", async () => {
-    const jpg = await engines().imagemagick!.run({
+    const jpg = await imagemagick().run({
       op: "convert",
       input: bmp(64, 48),
       inputFormat: "bmp",

@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import resvgWasm from "@resvg/resvg-wasm/index_bg.wasm";
+import type { ImageEngine } from "../../src/engines/kinds/image";
 import type { EngineRpc } from "../../src/engines/remote";
 import { remoteEngine } from "../../src/engines/remote";
 import { createResvgEngine } from "../../src/engines/resvg/engine";
@@ -19,7 +20,8 @@ const bindings = env as { FONTS?: object; IMAGEMAGICK?: EngineRpc };
 const engine = createResvgEngine({
   loadWasm: async () => resvgWasm,
   fonts: bindings.FONTS ? serviceFontSource(bindings.FONTS) : undefined,
-  encoder: bindings.IMAGEMAGICK ? remoteEngine("image", bindings.IMAGEMAGICK) : undefined,
+  // the WebAssembly ImageMagick's engine Worker: its outputs are bytes (it never answers a stream)
+  encoder: bindings.IMAGEMAGICK ? (remoteEngine("image", bindings.IMAGEMAGICK) as ImageEngine<Uint8Array>) : undefined,
 });
 
 /** Bind it with `[[services]] binding = "RESVG", service = "edge-convert-resvg"`. */

@@ -8,9 +8,12 @@
  * runs (time). Failures come back as data ({ok: false, error}) with ExifTool's own message kept.
  */
 import type { TaskFailure } from "../errors";
+import { isStreamed, type StreamedBytes } from "../../../native-protocol/frame";
 import { messagesOf, toMetadata } from "./json";
 import { runExifTool, type PerlRun, type SandboxFiles } from "./perl";
-import { namedProperty, tagArgs } from "./tags";
+import { tagArgs } from "./tags";
+import { rangedFile } from "./ranged";
+import { writeRefusal, type RangedBytes } from "../../../native-protocol/metadata";
 import { DEFAULT_EXIFTOOL_BUDGET } from "./budget";
 import {
   checkTags,
@@ -37,6 +40,17 @@ const fail = (code: TaskFailure["code"], message: string, retryable = false): Ta
   retryable,
 });
 
+/** Whether `v` is a file read by ranges (kinds/metadata.ts RangedBytes). */
+function isRanged(v: unknown): v is RangedBytes {
+  return (
+    !!v &&
+    typeof v === "object" &&
+    !(v instanceof Uint8Array) &&
+    typeof (v as RangedBytes).read === "function" &&
+    typeof (v as RangedBytes).length === "number"
+  );
+}
+
 /** Sandbox file name: "input" plus the format's extension when it is a plain one (ExifTool decides some types by it). */
 function sandboxName(filename: string, format: string | undefined, stem: string): string {
   const ext = (format ?? (filename.includes(".") ? filename.slice(filename.lastIndexOf(".") + 1) : "")).toLowerCase();
@@ -53,20 +67,10 @@ function interpreterFailure(run: PerlRun, budget: MetadataBudget, what: string):
   return fail("OPEN_FAILED", `ExifTool could not read ${what}: ${message}`);
 }
 
-/** The refusal of a write, naming the property when ExifTool's messages do. */
+/** The refusal of a write, naming the property when ExifTool's messages do (native-protocol/metadata.ts). */
 function writeFailure(messages: string[], names: string[], what: string): TaskFailure | undefined {
-  for (const m of messages) {
-    const name = namedProperty(m, names);
-    if (name)
-      return fail(
-        "CONVERSION_FAILED",
-        `metadata.${name} cannot be written to ${what}: ${m.replace(/^(Warning|Error): /, "")}`,
-      );
-  }
-  const cannot = messages.find((m) => /Can't write \S+ files|not yet supported|Writing of \S+ files/i.test(m));
-  if (cannot)
-    return fail("UNSUPPORTED", `ExifTool cannot write metadata into ${what}: ${cannot.replace(/^Error: /, "")}`);
-  return undefined;
+  const r = writeRefusal(messages, names, what);
+  return r && fail(r.code, r.message);
 }
 
 /** Creates the in-process engine. Nothing is loaded until the first call. */
@@ -101,15 +105,27 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
 
   /** Common prologue: shape and byte budget checks, then the run. */
   async function call(
-    req: { input: Uint8Array; filename: string; format?: string; budget?: Partial<MetadataBudget> },
+    req: {
+      input: Uint8Array | StreamedBytes | RangedBytes;
+      filename: string;
+      format?: string;
+      budget?: Partial<MetadataBudget>;
+    },
     args: (input: string) => string[],
     outputPath?: string,
   ) {
     const budget = budgetOf(req.budget);
-    if (!(req?.input instanceof Uint8Array))
-      return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
+    // only the native ExifTool takes a stream (issue 49): a hand-off code, so routing passes the task on
+    if (isStreamed(req?.input))
+      return {
+        failure: fail("UNSUPPORTED", `ExifTool in WebAssembly takes ${req.filename} as bytes, not as a stream.`),
+      };
     const what = String(req.filename ?? "the file");
-    if (req.input.byteLength > budget.maxBytes) {
+    // issue 49: a file read by ranges, at most the byte budget of it (ranged.ts)
+    const ranged = isRanged(req?.input) ? rangedFile(req.input, budget.maxBytes) : undefined;
+    if (!ranged && !(req?.input instanceof Uint8Array))
+      return { failure: fail("INTERNAL_ERROR", "Engine request without `input` bytes.") };
+    if (req.input instanceof Uint8Array && req.input.byteLength > budget.maxBytes) {
       return {
         failure: fail(
           "OVER_BUDGET",
@@ -133,12 +149,19 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
     const started = performance.now();
     const run = await runExifTool(
       a.module,
-      { ...a.files, [input]: req.input },
+      { ...a.files, [input]: ranged?.blob ?? (req.input as Uint8Array) },
       args(input),
       outputPath,
       budget.timeoutMs,
     );
     lastMemory = run.wasmMemoryBytes;
+    if (ranged?.overBudget())
+      return {
+        failure: fail(
+          "OVER_BUDGET",
+          `ExifTool would read more than ${budget.maxBytes} bytes of ${what}; metadata is read here up to that many.`,
+        ),
+      };
     return { run, input, what, budget, ms: performance.now() - started };
   }
 

@@ -14,8 +14,11 @@
  */
 import { MemoryFileSystem, ZeroPerl } from "@6over3/zeroperl-ts";
 
-/** Paths and contents of the interpreter's file system: the script, libraries, input. */
-export type SandboxFiles = Record<string, Uint8Array>;
+/**
+ * Paths and contents of the interpreter's file system: the script, libraries, input. A Blob is read by ranges as the
+ * interpreter asks (issue 49, ranged.ts: zeroperl awaits a Blob's slices).
+ */
+export type SandboxFiles = Record<string, Uint8Array | Blob>;
 
 /** What one run produced. */
 export interface PerlRun {

@@ -41,8 +41,13 @@ export interface ImageMagickLoader {
   recycleAboveBytes?: number;
 }
 
-/** Requests arrive over RPC from other code: check the shape before touching WASM. */
-function checkRequest(req: ImageRunRequest): void {
+/**
+ * Requests arrive over RPC from other code: check the shape before touching WASM. An input sent as a stream (issue
+ * 49: only the native rows take those) is UNSUPPORTED here, so routing hands it on.
+ */
+function checkRequest(req: ImageRunRequest): asserts req is ImageRunRequest & { input: Uint8Array } {
+  if (req?.input && typeof req.input === "object" && "stream" in req.input)
+    throw new TaskError("UNSUPPORTED", "The WebAssembly ImageMagick engine takes an image as bytes, not as a stream.");
   if (!(req?.input instanceof Uint8Array))
     throw new TaskError("INTERNAL_ERROR", "Engine request without `input` bytes.");
   for (const f of [req.inputFormat, req.outputFormat]) {
@@ -51,7 +56,7 @@ function checkRequest(req: ImageRunRequest): void {
   }
 }
 
-function dispatch(req: ImageRunRequest, budget: ImageBudget, text?: ShapedText): ImageRunOutput[] {
+function dispatch(req: ImageRunRequest, budget: ImageBudget, text?: ShapedText): ImageRunOutput<Uint8Array>[] {
   checkRequest(req);
   switch (req.op) {
     case "convert":
@@ -88,7 +93,7 @@ async function svgFontsFor(req: ImageRunRequest, fonts: FontSource | undefined) 
 }
 
 /** Creates the in-process engine. Nothing is loaded until the first call. */
-export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine {
+export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine<Uint8Array> {
   let version = "";
   let assets: Promise<WebAssembly.Module | Uint8Array> | undefined;
   const init = async () => {
@@ -124,7 +129,7 @@ export function createImageMagickEngine(loader: ImageMagickLoader): ImageEngine 
         if (svgFaces) registerSvgFonts(svgFaces);
         applyResourceLimits(budget);
         const outputs = dispatch(req, budget, text);
-        const result: ImageRunResult = {
+        const result: ImageRunResult<Uint8Array> = {
           ok: true,
           outputs,
           engineVersion: version,

@@ -7,7 +7,7 @@
  * the kind's vocabulary (requests are typed by them); the row claims them in registry.ts.
  */
 import type { EngineResult } from "../errors";
-import type { LocalFile, StreamedBytes } from "../../../native-protocol/frame";
+import type { DeferredBytes, LocalFile, StreamedBytes } from "../../../native-protocol/frame";
 import {
   NATIVE_ARCHIVE_INPUTS,
   NATIVE_ARCHIVE_LARGE_INPUTS,
@@ -69,10 +69,14 @@ export type ArchiveOutput = (typeof ARCHIVE_OUTPUTS)[number] | NativeArchiveOutp
 export type ArchiveInput = (typeof ARCHIVE_INPUTS)[number] | NativeArchiveInput;
 export { NATIVE_ARCHIVE_INPUTS, NATIVE_ARCHIVE_OUTPUTS, TAR_LZO_INPUTS };
 
-/** One file put into an archive: its member name (a plain name, or a relative path with "/") and bytes. */
+/**
+ * One file put into an archive: its member name (a plain name, or a relative path with "/") and bytes; for the
+ * native engine (issue 49) a stream opened when the framed call reaches it (DeferredBytes: the file read from R2
+ * into the native engine's folder, one member after another), which the WebAssembly engine refuses (UNSUPPORTED).
+ */
 export interface ArchiveMemberIn {
   name: string;
-  data: Uint8Array;
+  data: Uint8Array | DeferredBytes;
 }
 
 /** One regular file taken out of an archive: its relative path inside the archive ("/"-separated) and bytes. */
@@ -127,7 +131,8 @@ interface Measured {
  * absolute or climbs with ".."), OVER_BUDGET (numbers in the message), UNSUPPORTED.
  */
 export interface ArchiveEngine {
-  create(req: ArchiveCreateRequest): Promise<EngineResult<{ data: Uint8Array } & Measured>>;
+  /** The archive's bytes; from the native engine (issue 49) a stream when over the answer threshold. */
+  create(req: ArchiveCreateRequest): Promise<EngineResult<{ data: Uint8Array | StreamedBytes } & Measured>>;
   extract(
     req: ArchiveExtractRequest,
   ): Promise<
@@ -167,3 +172,13 @@ export const NATIVE_ARCHIVE_CONVERSIONS: readonly { input: string; output: strin
   // issue 49: zip, 7z and tar over the WebAssembly engine's budget, streamed to the native 7-Zip, members streamed back
   ...NATIVE_ARCHIVE_LARGE_INPUTS.map((input) => ({ input, output: "files" })),
 ];
+
+/**
+ * The pairs the native archive engine writes by `archive` (issue 49): any files → every format the WebAssembly 7-Zip
+ * writes (ARCHIVE_OUTPUTS), which Debian's 7-Zip 26 writes too (zip, 7z, tar; gzip and bzip2 around the tar), for
+ * files over the WebAssembly engine's budget.
+ */
+export const NATIVE_ARCHIVE_CREATES: readonly { input: string; output: string }[] = ARCHIVE_OUTPUTS.map((output) => ({
+  input: "*",
+  output,
+}));

@@ -11,6 +11,7 @@
  * not survive RPC (DESIGN.md principle 4). Operations turn them back into TaskError with
  * `engineCall` (operations/kit.ts).
  */
+import type { StreamedBytes } from "../../../native-protocol/frame";
 import type { TaskFailure } from "../errors";
 import type { ImageFormat, ImageRunRequest } from "../../../native-protocol/image";
 import { RAW_FORMATS, type RawFormat } from "../../../native-protocol/image";
@@ -50,6 +51,14 @@ export function canonicalFormat(name: string | undefined): ImageFormat | undefin
   return IMAGE_FORMATS.includes(f) ? f : undefined;
 }
 
+/**
+ * Other names of an image format that CloudConvert's catalogue lists as inputs of their own (reference
+ * cloudconvert-catalogue.md, Image: jfif, jpeg, tif beside jpg and tiff). A file named `photo.jpeg` or `scan.tif`, or
+ * `input_format: "jpeg"`, routes as its canonical format (src/operations/registry.ts `route`), and GET /v2/operations
+ * lists these names beside the canonical ones (src/api/operations.ts).
+ */
+export const LISTED_INPUT_ALIASES: Readonly<Record<string, ImageFormat>> = { jpeg: "jpg", jfif: "jpg", tif: "tiff" };
+
 /** MIME type of each image format (an output's `contentType`). */
 export const MIME: Record<ImageFormat, string> = {
   png: "image/png",
@@ -84,15 +93,24 @@ export type {
   ImageBudget,
   ImageFormat,
   ImageRunRequest,
+  ImageStreamableInput,
   OptimizeOptions,
   ThumbnailOptions,
   WatermarkOptions,
 } from "../../../native-protocol/image";
 export type { WatermarkPlacement } from "../../../native-protocol/placement";
 
-/** One produced image. */
-export interface ImageRunOutput {
-  data: Uint8Array;
+/**
+ * What an image engine answers an output's data as: bytes, or (issue 49) from the native engine on a streamed call (an
+ * input sent as a stream) a stream for an output over the answer threshold (operations/kit.ts heldBytes reads it
+ * where bytes are needed). The WebAssembly engines answer bytes only (their factories say so: `ImageEngine<Uint8Array>`).
+ */
+export type ImageData = Uint8Array | StreamedBytes;
+
+/** One produced image; `D` is its data's type ({@link ImageData}). */
+export interface ImageRunOutput<D extends ImageData = ImageData> {
+  /** Its bytes, or a stream of them ({@link ImageData}). */
+  data: D;
   format: ImageFormat;
   width: number;
   height: number;
@@ -101,11 +119,11 @@ export interface ImageRunOutput {
   ppi?: number;
 }
 
-/** Result of one engine call, as data. */
-export type ImageRunResult =
+/** Result of one engine call, as data; `D` is its outputs' data type. */
+export type ImageRunResult<D extends ImageData = ImageData> =
   | {
       ok: true;
-      outputs: ImageRunOutput[];
+      outputs: ImageRunOutput<D>[];
       /** The engine's real version, e.g. ImageMagick "7.1.2-30". */
       engineVersion: string;
       /** Size of the engine's WebAssembly.Memory after the call, bytes (it never shrinks, so it is the peak; 0 natively). */
@@ -115,10 +133,13 @@ export type ImageRunResult =
     }
   | { ok: false; error: TaskFailure; engineVersion: string };
 
-/** An image engine: the in-process engine or an engine Worker's RPC stub (`ctx.engines.imagemagick`, …). */
-export interface ImageEngine {
+/**
+ * An image engine: the in-process engine or an engine Worker's RPC stub (`ctx.engines.imagemagick`, …), or the native
+ * engine's rows; `D` is its outputs' data type (bytes for the WebAssembly engines, {@link ImageData} for the kind).
+ */
+export interface ImageEngine<D extends ImageData = ImageData> {
   /** Runs one operation. Never rejects for bad input: failures come back as `{ok: false}`. */
-  run(request: ImageRunRequest): Promise<ImageRunResult>;
+  run(request: ImageRunRequest): Promise<ImageRunResult<D>>;
   /** Initialises the engine if needed and reports its version and the WebAssembly memory in use, bytes. */
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }

@@ -85,6 +85,7 @@ export const KIND_METHODS = {
     "pdfa",
     "pdfx",
     "optimize",
+    "pageFrames",
   ],
   metadata: ["read", "write", "info"],
   office: ["convert"],

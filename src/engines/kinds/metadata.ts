@@ -1,7 +1,8 @@
 /**
  * The metadata kind (kinds/index.ts): what the metadata operations call and what a metadata engine
  * serves over RPC. Implemented by ExifTool in WebAssembly (engines/exiftool, engine Worker
- * wasm/exiftool/worker.ts); property names are ExifTool's tag names.
+ * wasm/exiftool/worker.ts) and, for files over its budget (issue 49), by Debian's exiftool in the native engine
+ * (row exiftool-native, container/engines/exiftool.ts); property names are ExifTool's tag names.
  *
  * Everything is plain, structured-clone-serializable data (bytes in, bytes out), because in the
  * Worker `ctx.engines.exiftool` is a service-binding stub and in Node it is the in-process engine
@@ -9,12 +10,8 @@
  * identity does not survive RPC (DESIGN.md principle 4).
  */
 import type { TaskFailure } from "../errors";
-
-/** One metadata value as the `metadata` result carries it: ExifTool's printed value, scalar. */
-export type MetadataValue = string | number;
-
-/** Property name (ExifTool tag name, e.g. "Title", "ImageWidth") → value. */
-export type Metadata = Record<string, MetadataValue>;
+import type { StreamedBytes } from "../../../native-protocol/frame";
+import type { Metadata, RangedBytes } from "../../../native-protocol/metadata";
 
 /** Limits of one call, checked before the interpreter starts (bytes) and while it runs (time). */
 export interface MetadataBudget {
@@ -30,8 +27,11 @@ export interface MetadataBudget {
 }
 
 interface RequestBase {
-  /** The file's bytes. */
-  input: Uint8Array;
+  /**
+   * The file's bytes; for the native engine (issue 49) a stream too, which reaches it as a file in its folder and
+   * which the WebAssembly engine refuses (UNSUPPORTED, a hand-off).
+   */
+  input: Uint8Array | StreamedBytes;
   /** The name the user uploaded (reported as SourceFile/FileName; never a sandbox path). */
   filename: string;
   /**
@@ -44,8 +44,13 @@ interface RequestBase {
   budget?: Partial<MetadataBudget>;
 }
 
-/** Read every property ExifTool prints for the file (`exiftool -json FILE`). */
-export type MetadataReadRequest = RequestBase;
+/**
+ * Read every property ExifTool prints for the file (`exiftool -json FILE`). The WebAssembly engine also takes the file
+ * by ranges (issue 49, RangedBytes): it then reads only what ExifTool's parsers ask for, at most its byte budget.
+ */
+export interface MetadataReadRequest extends Omit<RequestBase, "input"> {
+  input: RequestBase["input"] | RangedBytes;
+}
 
 /** Write properties into a copy of the file (`exiftool -TAG=VALUE... -o OUT FILE`). */
 export interface MetadataWriteRequest extends RequestBase {
@@ -78,8 +83,8 @@ export type MetadataReadResult =
 export type MetadataWriteResult =
   | (CallFacts & {
       ok: true;
-      /** The new file. */
-      data: Uint8Array;
+      /** The new file; from the native engine (issue 49) a stream when over the answer threshold. */
+      data: Uint8Array | StreamedBytes;
       /** ExifTool's minor warnings that named no requested property (e.g. "Creating non-standard IPTC in PNG"). */
       warnings: string[];
     })
@@ -95,54 +100,7 @@ export interface MetadataEngine {
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }
 
-// Rules for the properties `metadata/write` may set (checked by the operation at task creation and
-// again by the engine).
-
-/** `Tag` or `Group:Tag` (ExifTool tag names are letters, digits, `-` and `_`; e.g. "XMP-dc:Title"). */
-export const TAG_NAME = /^(?:[A-Za-z][\w-]{0,63}:)?[A-Za-z][\w-]{0,63}$/;
-
-/**
- * Pseudo-tags that would rename, move, link or strip the file rather than set metadata
- * (ExifTool "Extra Tags" writable only as file operations), and the File group itself.
- */
-const FORBIDDEN = new Set([
-  "all",
-  "filename",
-  "directory",
-  "testname",
-  "hardlink",
-  "symlink",
-  "filemodifydate",
-  "filecreatedate",
-  "filepermissions",
-  "fileattributes",
-  "fileuserid",
-  "filegroupid",
-]);
-
-/** Largest value of one property, characters (XMP and PDF strings are unbounded; this keeps calls small). */
-export const MAX_VALUE_LENGTH = 64 * 1024;
-
-/**
- * Checks the `metadata` object of metadata/write. Returns messages naming each bad property
- * (empty when all are fine). Values: string, number, or a list of strings (Keywords).
- */
-export function checkTags(tags: Record<string, unknown>): string[] {
-  const errors: string[] = [];
-  const names = Object.keys(tags);
-  if (names.length === 0) errors.push('metadata must name at least one property, e.g. {"Title": "Report"}.');
-  for (const name of names) {
-    const value = tags[name];
-    const bare = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
-    if (!TAG_NAME.test(name))
-      errors.push(`metadata.${name}: not an ExifTool property name (letters, digits, - and _, optionally Group:Name).`);
-    else if (FORBIDDEN.has(bare.toLowerCase()) || /^file:/i.test(name))
-      errors.push(`metadata.${name}: describes the file, not its metadata, and cannot be written.`);
-    const list = Array.isArray(value) ? value : [value];
-    if (list.some((v) => typeof v !== "string" && typeof v !== "number"))
-      errors.push(`metadata.${name}: must be a string, a number or a list of strings.`);
-    else if (list.some((v) => String(v).length > MAX_VALUE_LENGTH))
-      errors.push(`metadata.${name}: longer than ${MAX_VALUE_LENGTH} characters.`);
-  }
-  return errors;
-}
+// The rules for the properties `metadata/write` may set (checked by the operation at task creation and again by each
+// engine) and the result's value types are shared with the native ExifTool: native-protocol/metadata.ts.
+export { checkTags, MAX_VALUE_LENGTH, TAG_NAME } from "../../../native-protocol/metadata";
+export type { Metadata, MetadataValue, RangedBytes } from "../../../native-protocol/metadata";

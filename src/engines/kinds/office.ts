@@ -1,14 +1,34 @@
 /**
  * The office kind (kinds/index.ts): office documents converted, today by LibreOffice in the native
- * engine (row "libreoffice"; which formats it reads is its row's, registry.ts). Bytes in, bytes out,
+ * engine (row "libreoffice"; which formats it reads is its row's, registry.ts). Bytes in, bytes out —
+ * or for the native LibreOffice a stream each way (issue 49: inputs over the row's `streamOver`) —,
  * failures as data ({@link EngineResult}), the shapes that cross the native engine's HTTP seam
  * (native-protocol/wire.ts) unchanged.
  */
-import type { OfficePart, OfficeRequest } from "../../../native-protocol/office";
+import type { StreamedBytes } from "../../../native-protocol/frame";
+import type { OfficeInput, OfficePart, OfficeRequest } from "../../../native-protocol/office";
+import { TaskError } from "../errors";
 import type { EngineResult } from "../errors";
 
 /** One office conversion's request, shared with the native engine (native-protocol/office.ts). */
-export type { OfficePart, OfficeRequest };
+export type { OfficeInput, OfficePart, OfficeRequest };
+
+/**
+ * An office output's bytes, or (from the native LibreOffice, on a call whose input streamed) a stream of its file
+ * (native/client.ts: answer files over the stream threshold come back as StreamedBytes).
+ */
+export type OfficeData = Uint8Array | StreamedBytes;
+
+/**
+ * The input's bytes, for an engine that holds a document whole (SheetJS, pandoc in WebAssembly): a stream (issue 49:
+ * only the native LibreOffice takes those; routing gives other rows bytes within their budgets) is UNSUPPORTED, which
+ * hands the task on.
+ * @throws TaskError UNSUPPORTED
+ */
+export function heldDocument(input: OfficeInput, engine: string): Uint8Array {
+  if (input.data instanceof Uint8Array) return input.data;
+  throw new TaskError("UNSUPPORTED", `${engine} takes ${input.filename} as bytes, not as a stream.`);
+}
 
 /** A font the document asked for that the engine does not have, and the face used instead (fontconfig's match). */
 export interface FontSubstitution {
@@ -27,10 +47,10 @@ export interface OfficeEngine {
    */
   convert(req: OfficeRequest): Promise<
     EngineResult<{
-      data: Uint8Array;
+      data: OfficeData;
       pages: number | null;
       fontsSubstituted: FontSubstitution[];
-      parts?: OfficePart[];
+      parts?: OfficePart<OfficeData>[];
       warnings?: string[];
     }>
   >;

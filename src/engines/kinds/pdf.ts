@@ -12,7 +12,13 @@
 import type { EngineResult } from "../errors";
 import type { WatermarkOptions } from "../../../native-protocol/image";
 import type { PageRange } from "./pdf-pages";
-import type { PdfInput, PdfStreamableInput } from "../../../native-protocol/pdf";
+import type {
+  PdfInput,
+  PdfPageFrame,
+  PdfPermissions,
+  PdfStamp,
+  PdfStreamableInput,
+} from "../../../native-protocol/pdf";
 import type { StreamedBytes } from "../../../native-protocol/frame";
 
 /**
@@ -28,7 +34,7 @@ export function addDropped(into: DroppedStructure, more: DroppedStructure | unde
 }
 
 /** One input document (native-protocol/pdf.ts: the native engine takes the same shape). */
-export type { PdfInput, PdfStreamableInput };
+export type { PdfInput, PdfPageFrame, PdfPermissions, PdfStamp, PdfStreamableInput };
 
 /**
  * A page operation's document (issue 49): bytes, or from the native qpdf, when its input was streamed, a stream of
@@ -36,19 +42,11 @@ export type { PdfInput, PdfStreamableInput };
  */
 export type PdfData = Uint8Array | StreamedBytes;
 
-/** The answer of a page operation that streams (extract, rotate, decrypt). */
-export type PdfPagesOut = EngineResult<{ data: PdfData; dropped?: DroppedStructure }>;
-
-/** Permission flags of an encrypted PDF (ISO 32000-2 §7.6.4.2 Table 22, as pdf-lib and qpdf name them). */
-export interface PdfPermissions {
-  printing: false | "lowResolution" | "highResolution";
-  copying: boolean;
-  contentAccessibility: boolean;
-  documentAssembly: boolean;
-  fillingForms: boolean;
-  annotating: boolean;
-  modifying: boolean;
-}
+/**
+ * The answer of a page operation that streams (merge, extract, rotate, encrypt, decrypt, watermark); `warnings`: what
+ * the engine accepted but did not honour (the compatibility rule: reported in result.warnings).
+ */
+export type PdfPagesOut = EngineResult<{ data: PdfData; dropped?: DroppedStructure; warnings?: string[] }>;
 
 /**
  * A watermark on PDF pages (contract §6 "watermark"). Units: points (1/72 in) for font_size,
@@ -116,8 +114,11 @@ export type PdfOut = EngineResult<{ data: Uint8Array; dropped?: DroppedStructure
 
 /** Every PDF method; an engine implements a subset ({@link PdfEngine}). */
 export interface PdfOps {
-  /** One PDF of every input's pages in order; JPEG and PNG inputs (sniffed) become one page each. Document info of the first PDF is kept. */
-  merge(req: { inputs: PdfInput[]; filename: string }): Promise<PdfOut>;
+  /**
+   * One PDF of every input's pages in order; JPEG and PNG inputs (sniffed) become one page each. Document info of the
+   * first PDF is kept. Inputs may be streams for the native qpdf (issue 49), which then answers a stream when large.
+   */
+  merge(req: { inputs: PdfStreamableInput[]; filename: string }): Promise<PdfPagesOut>;
   /** One PDF per page, each with the document info and its page's structure; `dropped` sums the parts. */
   split(req: { input: PdfStreamableInput }): Promise<EngineResult<{ parts: PdfData[]; dropped?: DroppedStructure }>>;
   /** A PDF of the pages of `pages`, in the order given. INVALID_PAGES for a page that does not exist. */
@@ -126,16 +127,31 @@ export interface PdfOps {
   rotate(req: { input: PdfStreamableInput; rotation: number; pages?: string }): Promise<PdfPagesOut>;
   /** AES-256 encryption (ISO 32000-2 revision 6). */
   encrypt(req: {
-    input: PdfInput;
+    input: PdfStreamableInput;
     userPassword: string;
     ownerPassword: string;
     permissions: PdfPermissions;
-  }): Promise<PdfOut>;
+  }): Promise<PdfPagesOut>;
   /** Removes the encryption (the input's `password` opens it). */
   decrypt(req: { input: PdfStreamableInput }): Promise<PdfPagesOut>;
-  /** Draws a text and/or image (JPEG/PNG bytes) watermark. */
+  /**
+   * Draws a text and/or image (JPEG/PNG bytes) watermark (pdf-lib), or lays a watermark already drawn on the pages
+   * (`stamp`, from {@link PdfOps.stamp}: the native qpdf's overlay, issue 49, which takes the input as a stream).
+   */
   watermark(req: {
-    input: PdfInput;
+    input: PdfStreamableInput;
+    mark: PdfWatermark;
+    image?: { data: Uint8Array; filename: string };
+    stamp?: PdfStamp;
+  }): Promise<PdfPagesOut>;
+  /** Each page's displayed frame (points, after /Rotate, in the box a stamp is laid in), in order; the input may be a stream. */
+  pageFrames(req: { input: PdfStreamableInput }): Promise<EngineResult<{ pages: PdfPageFrame[] }>>;
+  /**
+   * The watermark `mark` drawn alone on blank pages, one per frame of `frames` (page k: frames[k - 1]), as a small PDF:
+   * what {@link PdfOps.watermark}'s `stamp` lays on the pages of a document too large to open here (issue 49).
+   */
+  stamp(req: {
+    frames: { width: number; height: number }[];
     mark: PdfWatermark;
     image?: { data: Uint8Array; filename: string };
   }): Promise<PdfOut>;

@@ -111,7 +111,7 @@ function joined(Fixed: FixedLength, pieces: readonly PartSource[], length: numbe
         const w = fixed.writable.getWriter();
         await w.write(p);
         w.releaseLock();
-      } else await p.open().pipeTo(fixed.writable, { preventClose: true });
+      } else await (await p.open()).pipeTo(fixed.writable, { preventClose: true });
     }
     await fixed.writable.close();
   })().catch((err) => fixed.writable.abort(err).catch(() => {}));

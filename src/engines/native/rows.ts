@@ -170,6 +170,23 @@ export const NATIVE_MAX_BYTES = 64 * 1024 * 1024;
  */
 export const NATIVE_STREAM_MAX_BYTES = 5 * 1024 ** 3;
 
+/**
+ * The largest image the native ImageMagick row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB. Its
+ * policy (/etc/ImageMagick-6/policy.xml, Debian 12) decodes at most 128 megapixels a picture and 1 GiB of pixel cache
+ * on disk (8 bytes a pixel at Q16: ~134 megapixels decoded at once), and 128 megapixels of 16-bit RGBA, the fattest
+ * common layout uncompressed, is 1 GiB: a larger single-image file holds more pixels than ImageMagick may decode, so
+ * it would only end OVER_BUDGET after the upload to the native engine. (A multi-page TIFF larger than this is the
+ * libtiff row's for → pdf, one page at a time: {@link NATIVE_TIFF_MAX_BYTES}.)
+ */
+export const NATIVE_IMAGE_MAX_BYTES = 1024 ** 3;
+
+/**
+ * The largest TIFF the libtiff row (tiff2pdf, issue 49) turns into a PDF: 4 GiB, a classic TIFF's 32-bit offsets'
+ * reach (BigTIFF aside: scanners write classic TIFF). tiff2pdf holds one page at a time (its -m allocation limit is
+ * half the tool's memory limit), and the call's disk reservation (2 × the input: input and PDF) bounds the rest.
+ */
+export const NATIVE_TIFF_MAX_BYTES = 4 * 1024 ** 3;
+
 /** Engine-table row name → the native tools that serve it, any one suffices (native-protocol/engines.ts). */
 export const NATIVE_TOOL_OF: Record<string, readonly string[]> = Object.fromEntries(
   NATIVE_ENGINES.map((r) => [r.name, r.tools]),

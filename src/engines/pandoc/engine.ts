@@ -13,7 +13,7 @@
  * decides), OVER_BUDGET over its bounds, CONVERSION_FAILED when pandoc refuses the input (its message kept).
  */
 import { TaskError, toFailure } from "../errors";
-import type { OfficeEngine, OfficeRequest } from "../kinds/office";
+import { heldDocument, type OfficeEngine, type OfficeRequest } from "../kinds/office";
 import { DEFAULT_PANDOC_BUDGET, type PandocBudget } from "./budget";
 import { PANDOC_BINARY_INPUTS, PANDOC_WASM_READERS, PANDOC_WASM_WRITERS } from "./formats";
 import { PANDOC_WASM_ENGINE } from "./version";
@@ -90,20 +90,21 @@ export function createPandocEngine(loader: PandocLoader): OfficeEngine {
     const writer = PANDOC_WASM_WRITERS[req.format];
     if (!reader || !writer)
       throw new TaskError("UNSUPPORTED", `pandoc-wasm does not convert ${input || "this file"} to ${req.format}.`);
-    if (req.input.data.byteLength > budget.maxBytes)
+    const data = heldDocument(req.input, "pandoc in WebAssembly");
+    if (data.byteLength > budget.maxBytes)
       throw new TaskError(
         "OVER_BUDGET",
-        `${req.input.filename} is ${req.input.data.byteLength} bytes; pandoc in WebAssembly takes up to ${budget.maxBytes}.`,
+        `${req.input.filename} is ${data.byteLength} bytes; pandoc in WebAssembly takes up to ${budget.maxBytes}.`,
       );
     const binary = PANDOC_BINARY_INPUTS.has(input);
-    const inflated = binary ? declaredInflatedBytes(req.input.data) : null;
+    const inflated = binary ? declaredInflatedBytes(data) : null;
     if (inflated !== null && inflated > budget.maxInflatedBytes)
       throw new TaskError(
         "OVER_BUDGET",
         `${req.input.filename} would expand to ${inflated === Infinity ? "an undeclared size" : `${Math.round(inflated / 2 ** 20)} MiB`}; ` +
           `pandoc in WebAssembly takes containers of up to ${budget.maxInflatedBytes / 2 ** 20} MiB (a zip bomb is refused unopened).`,
       );
-    const text = binary ? { data: req.input.data, recoded: false } : asUtf8(req.input.data);
+    const text = binary ? { data, recoded: false } : asUtf8(data);
     const inName = `input.${input}`;
     const outName = `output.${req.format}`;
     const p = await pandoc();

@@ -16,7 +16,7 @@ import { addTextLayer, displaySize, glyphlessFont, pageHasFonts } from "./text-l
 import { addDropped, type DroppedStructure } from "../kinds/pdf";
 import { SourceIndex } from "./structure-source";
 import { PDFLIB_ENGINE } from "./version";
-import { watermarkDoc } from "./watermark";
+import { stampDoc, watermarkDoc } from "./watermark";
 import type { FontSource } from "../text/faces";
 
 /** Runs `fn`, turning what it throws into a failure as data. */
@@ -49,7 +49,7 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
   return {
     merge: (req) =>
       answer(async () => {
-        const { doc, dropped } = await mergeDocs(req.inputs);
+        const { doc, dropped } = await mergeDocs(req.inputs.map(held));
         return { data: await savePdf(doc, req.filename), dropped };
       }),
     split: (req) =>
@@ -79,7 +79,7 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
       }),
     encrypt: (req) =>
       answer(async () => {
-        const doc = await open(req.input);
+        const doc = await open(held(req.input));
         try {
           doc.encrypt({
             userPassword: req.userPassword,
@@ -98,11 +98,17 @@ export function createPdfLibEngine(options: { fonts?: FontSource } = {}): PdfEng
       }),
     // pdf-lib decrypts every object on load; saving writes them without an /Encrypt dictionary.
     decrypt: (req) => answer(async () => ({ data: await savePdf(await open(held(req.input)), req.input.filename) })),
+    // draws the watermark itself (a `stamp` is for the native qpdf, which cannot draw one)
     watermark: (req) =>
       answer(async () => {
-        const doc = await open(req.input);
+        const doc = await open(held(req.input));
         await watermarkDoc(doc, req.mark, req.input.filename, req.image, options.fonts);
         return { data: await savePdf(doc, req.input.filename) };
+      }),
+    stamp: (req) =>
+      answer(async () => {
+        const doc = await stampDoc(req.frames, req.mark, req.image, options.fonts);
+        return { data: await savePdf(doc, "the watermark") };
       }),
     pageInfo: (req) =>
       answer(async () => {

@@ -15,7 +15,7 @@
  */
 import fontkit from "@cantoo/fontkit";
 import {
-  type PDFDocument,
+  PDFDocument,
   type PDFFont,
   type PDFImage,
   type PDFPage,
@@ -310,4 +310,22 @@ export async function watermarkDoc(
   }
   const image = imageBytes ? await embedImage(doc, imageBytes.data, imageBytes.filename) : undefined;
   for (const n of selected) watermarkPage(pages[n - 1], p, text, image);
+}
+
+/**
+ * The watermark `p` alone on blank pages, one per frame of `frames` (points, as displayed: no /Rotate), laid out as
+ * {@link watermarkDoc} lays it on a page of that frame (`p.pages` is not read: every page gets it): the stamp the
+ * native qpdf overlays on a document too large to open here (issue 49, kinds/pdf.ts `stamp`).
+ * @throws TaskError as watermarkDoc
+ */
+export async function stampDoc(
+  frames: { width: number; height: number }[],
+  p: PdfWatermark,
+  imageBytes?: { filename: string; data: Uint8Array },
+  fonts?: FontSource,
+): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  for (const f of frames) doc.addPage([f.width, f.height]);
+  await watermarkDoc(doc, { ...p, pages: undefined, layer: "above" }, "the watermark", imageBytes, fonts);
+  return doc;
 }

@@ -33,7 +33,7 @@ export interface ResvgLoader {
   /** The shipped faces (engines/text/faces.ts); without it, an SVG with text ends UNSUPPORTED. */
   fonts?: FontSource;
   /** The image engine that re-encodes the PNG (outputs other than PNG, exact boxes, densities). */
-  encoder?: ImageEngine;
+  encoder?: ImageEngine<Uint8Array>;
   budget?: Partial<SvgBudget>;
 }
 
@@ -126,11 +126,11 @@ async function facesFor(svg: string, fonts: FontSource | undefined): Promise<{ s
 }
 
 /** Creates the engine. Nothing is loaded until the first call. */
-export function createResvgEngine(loader: ResvgLoader): ImageEngine {
+export function createResvgEngine(loader: ResvgLoader): ImageEngine<Uint8Array> {
   const budget: SvgBudget = { ...DEFAULT_SVG_BUDGET, ...loader.budget };
   const version = RESVG_ENGINE.version;
 
-  async function render(req: ImageRunRequest): Promise<ImageRunOutput> {
+  async function render(req: ImageRunRequest): Promise<ImageRunOutput<Uint8Array>> {
     if (req.inputFormat !== "svg") throw new TaskError("UNSUPPORTED", "resvg reads SVG only.");
     if (req.op !== "convert" && req.op !== "thumbnail")
       throw new TaskError("UNSUPPORTED", `resvg does not ${req.op} images.`);
@@ -223,7 +223,7 @@ export function createResvgEngine(loader: ResvgLoader): ImageEngine {
       await resvgModule(loader);
       return { engineVersion: version, wasmMemoryBytes: wasmMemoryBytes() };
     },
-    async run(req): Promise<ImageRunResult> {
+    async run(req): Promise<ImageRunResult<Uint8Array>> {
       const started = performance.now();
       try {
         const out = await render(req);

@@ -277,7 +277,13 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
   return {
     async create(req: ArchiveCreateRequest) {
       return guarded((z) => {
-        const total = req.files.reduce((n, f) => n + f.data.byteLength, 0);
+        // only the native engine takes members as streams (issue 49); this one holds them in MEMFS
+        const files = req.files.map((f) => {
+          if (!(f.data instanceof Uint8Array))
+            throw new Refusal("UNSUPPORTED", `7-Zip in WebAssembly takes ${f.name} as bytes, not as a stream.`);
+          return { name: f.name, data: f.data };
+        });
+        const total = files.reduce((n, f) => n + f.data.byteLength, 0);
         if (total > budget.maxTotalBytes)
           throw new Refusal(
             "OVER_BUDGET",
@@ -289,7 +295,7 @@ export function createSevenZipEngine(loader: SevenZipLoader): ArchiveEngine {
             `A ${req.format} archive cannot be encrypted; use zip or 7z with a password.`,
           );
         mkdirs(z, "/a");
-        for (const f of req.files) {
+        for (const f of files) {
           const slash = f.name.lastIndexOf("/");
           if (slash > 0) mkdirs(z, `/a/${f.name.slice(0, slash)}`);
           z.FS.writeFile(`/a/${f.name}`, f.data, { canOwn: true });

@@ -22,7 +22,7 @@ import * as XLSX from "@e965/xlsx";
 import type { CellObject, WorkBook, WorkSheet } from "@e965/xlsx";
 import type { TextEncoding } from "../../../native-protocol/office";
 import { TaskError, toFailure } from "../errors";
-import type { OfficeEngine, OfficePart, OfficeRequest } from "../kinds/office";
+import { heldDocument, type OfficeEngine, type OfficePart, type OfficeRequest } from "../kinds/office";
 import { DEFAULT_SHEETJS_BUDGET, type SheetJsBudget } from "./budget";
 import { decodeDelimited, parseDelimited } from "./delimited";
 import { SHEETJS_PAIRS } from "./formats";
@@ -73,7 +73,7 @@ function convertSheet(
   const output = req.format.toLowerCase();
   if (!SHEETJS_PAIRS.some((p) => p.input === input && p.output === output))
     throw new TaskError("UNSUPPORTED", `SheetJS does not convert ${input || "this file"} to ${output}.`);
-  const data = req.input.data;
+  const data = heldDocument(req.input, "SheetJS");
   if (data.length > budget.maxBytes)
     throw new TaskError("OVER_BUDGET", `${req.input.filename} is over SheetJS's ${budget.maxBytes}-byte budget.`);
   const wb = readWorkbook(req.input.filename, input, data, output, budget);

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import type { EngineRow } from "../../engines/registry";
-import { readInput } from "../kit";
+import type { DeferredBytes } from "../../../native-protocol/frame";
+import { deferredInput, readInput } from "../kit";
 import type { InputFile, OperationContext } from "../types";
 
 /** Parameters of archive and of convert from an archive. */
@@ -51,4 +52,25 @@ export async function readAll(inputs: InputFile[], ctx: OperationContext, row: E
   const out: Uint8Array[] = [];
   for (const f of inputs) out.push(await readInput(f, ctx, row));
   return out;
+}
+
+/**
+ * The files to archive for the routed engine (issue 49): their total refused over its `maxBytes` first; for a row
+ * that streams (registry.ts `streamOver`: the native archive engine) whose files total more than its threshold (the
+ * row's `streamOver`, or the deployment's NATIVE_STREAM_BYTES when lower), every file as DeferredBytes, read from
+ * the store into the native engine's folder one after another as the framed call is sent, so the Worker holds none
+ * of them; otherwise every file's bytes ({@link readAll}).
+ * @throws TaskError OVER_BUDGET | FILE_NOT_FOUND | CANCELLED
+ */
+export async function readOrDefer(
+  inputs: InputFile[],
+  ctx: OperationContext,
+  row: EngineRow,
+): Promise<(Uint8Array | DeferredBytes)[]> {
+  const { streamOver } = row.budget;
+  const total = inputs.reduce((n, f) => n + f.size, 0);
+  const threshold = Math.min(streamOver ?? Infinity, ctx.settings.nativeStreamBytes ?? Infinity);
+  if (streamOver === undefined || total <= threshold) return readAll(inputs, ctx, row);
+  if (total > row.budget.maxBytes) return readAll(inputs, ctx, row); // refused there, with its message
+  return inputs.map((f) => deferredInput(f, ctx));
 }

@@ -2,14 +2,15 @@
  * `archive` (service-spec: "creates a ZIP, RAR, 7Z, TAR, TAR.GZ or TAR.BZ2 archive"; issue 15): one
  * archive of the files of all its inputs, written by the archive engine (7-Zip). Member names are
  * the files' own names, a repeated name made unique the way export/url's archive does ("a.pdf",
- * "a-2.pdf"). RAR is refused at creation (REFUSED_OUTPUTS).
+ * "a-2.pdf"). RAR is refused at creation (REFUSED_OUTPUTS). Over the WebAssembly engine's budget the native 7-Zip
+ * (row archive-native, issue 49) writes it on disk with the same options (password: AES-256; compression_level: -mx).
  */
 import { ARCHIVE_OUTPUTS, type ArchiveOutput } from "../../engines/kinds/archive";
 import { useEngine } from "../../engines/use";
 import { uniqueNames } from "../io/zip";
 import { baseName, engineCall } from "../kit";
 import type { OperationHandler } from "../types";
-import { archiveParams, readAll, REFUSED_OUTPUTS, tarParams, type ArchiveParams } from "./common";
+import { archiveParams, readOrDefer, REFUSED_OUTPUTS, tarParams, type ArchiveParams } from "./common";
 
 /** The archive handler for `outputs`; `params` without `password` for the tar formats, which cannot be encrypted. */
 function archiveTo(
@@ -36,7 +37,9 @@ function archiveTo(
     async run(inputs, p, ctx) {
       const { engine, row } = useEngine(ctx, "archive", "archive");
       const format = p.output_format as ArchiveOutput;
-      const data = await readAll(inputs, ctx, row);
+      // issue 49: files over the WebAssembly 7-Zip's budget (OVER_BUDGET there hands the task on) go to the native
+      // 7-Zip, streamed from the store into its folder one after another; the archive comes back streamed from disk
+      const data = await readOrDefer(inputs, ctx, row);
       const names = uniqueNames(inputs.map((f) => f.filename));
       const r = await engineCall(
         engine.create({

@@ -11,7 +11,7 @@ import { CAD_PAIRS } from "../../engines/registry";
 import { TaskError, toFailure } from "../../engines/errors";
 import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
-import { eachConverted, engineCall } from "../kit";
+import { eachConverted, engineCall, heldBytes } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { CAD_RASTER_OUTPUTS, type CadFormat } from "../../../native-protocol/cad";
 
@@ -97,7 +97,7 @@ async function drawSvg(ctx: OperationContext, svg: Uint8Array, format: CadFormat
     filename,
     image.row.name,
   );
-  return res.outputs[0].data;
+  return heldBytes(res.outputs[0].data);
 }
 
 /** The CAD rows. */

@@ -7,7 +7,7 @@ import { TaskError } from "../../engines/errors";
 import { MIME, canonicalFormat } from "../../engines/kinds/image";
 import type { ImageFormat, ImageRunOutput, ImageRunRequest } from "../../engines/kinds/image";
 import type { UsedEngine } from "../../engines/use";
-import { engineCall, formatOf, outputName, readInput } from "../kit";
+import { engineCall, formatOf, outputName, readInput, readInputOrStream } from "../kit";
 import type { InputFile, OperationContext, OperationOutput, OutputFile } from "../types";
 
 /** Canonical format of an input from `input_format` or its extension. @throws TaskError INVALID_CONVERSION_TYPE */
@@ -35,7 +35,8 @@ export type ImageAsk<O extends ImageRunRequest["op"]> = Omit<
 >;
 
 /**
- * Runs `op` of the image engine `used` on each input in turn: `ask` says what is asked of an input (given its
+ * Runs `op` of the image engine `used` on each input in turn (convert and thumbnail hand a row that takes streams,
+ * registry.ts `budget.streamOver`, an input over its threshold as a stream: issue 49): `ask` says what is asked of an input (given its
  * canonical format, read from `p.input_format` or its name), `take` makes the files of an answer (default: its
  * first output, named as the task's `filename` says or after its input; `files` holds those of earlier inputs).
  * The engine's version is what its last call reported.
@@ -54,10 +55,12 @@ export async function eachImage<O extends ImageRunRequest["op"]>(
   for (const [i, input] of inputs.entries()) {
     const inputFormat = inputFormatOf(input, p.input_format, op);
     const a = ask(input, inputFormat);
-    const req = { op, input: await readInput(input, ctx, row), inputFormat, ...a } as Extract<
-      ImageRunRequest,
-      { op: O }
-    >;
+    // convert and thumbnail take a large input as a stream where the row does (issue 49: the native ImageMagick)
+    const data =
+      op === "convert" || op === "thumbnail"
+        ? await readInputOrStream(input, ctx, row)
+        : await readInput(input, ctx, row);
+    const req = { op, input: data, inputFormat, ...a } as Extract<ImageRunRequest, { op: O }>;
     const r = await engineCall(engine.run(req), input.filename, row.name);
     version = r.engineVersion;
     const name = () =>

@@ -46,7 +46,9 @@ export const CONVERT_PAIRS: FormatPair[] = [
   ...listedPairs("image", "convert").filter(
     (p) =>
       (!(IMAGE_INPUTS as readonly string[]).includes(p.input) || (RAW_INPUTS as readonly string[]).includes(p.input)) &&
-      !edgePair.has(`${p.input}>${p.output}`),
+      !edgePair.has(`${p.input}>${p.output}`) &&
+      // images → pdf are pdf/from-images.ts's (the libtiff row's tif → pdf too)
+      !(p.output === "pdf" && (IMAGE_PDF_INPUTS as readonly string[]).includes(p.input)),
   ),
 ];
 

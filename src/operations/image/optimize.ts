@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput } from "../kit";
+import { engineCall, heldBytes, outputName, readInput } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { imageFile, inputFormatOf } from "./common";
 import { optimizeParams } from "./schemas";
@@ -43,7 +43,7 @@ export const imageOptimize: OperationHandler<z.infer<typeof optimizeParams>> = {
         row.name,
       );
       version = r.engineVersion;
-      const out = r.outputs[0];
+      const out = { ...r.outputs[0], data: await heldBytes(r.outputs[0].data) };
       original += bytes.byteLength;
       saved += bytes.byteLength - out.data.byteLength;
       files.push(

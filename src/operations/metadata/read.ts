@@ -10,11 +10,16 @@
  * pure Perl), and ExifTool reads the decrypted copy — so the properties are the document's (Info,
  * XMP, PageCount …) while FileSize is the decrypted copy's and the Encryption property is absent.
  * A wrong or missing password is INVALID_PASSWORD.
+ *
+ * Issue 49: a stored file (R2) is read by ranges, of any size, by the WebAssembly ExifTool: only what ExifTool's
+ * parsers ask for crosses into the engine, at most its byte budget (engines/exiftool/ranged.ts). A file it reads
+ * through past that budget, or one not stored where ranges are read, goes to Debian's exiftool in the native engine
+ * (row exiftool-native), streamed to its disk above the stream threshold.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { useEngine } from "../../engines/use";
-import { engineCall, formatOf, heldBytes, readInput } from "../kit";
+import { engineCall, formatOf, heldBytes, rangedInput, readInput, readInputOrStream } from "../kit";
 import type { OperationHandler } from "../types";
 import { METADATA_READ_FORMATS } from "./formats";
 import { looksLikePdf } from "../../engines/sniff";
@@ -44,16 +49,24 @@ export const metadataRead: OperationHandler<z.infer<typeof metadataParams>> = {
   params: metadataParams,
   credits: 0,
   takesInput: true,
+  readsRanges: true,
   async run(inputs, p, ctx) {
     const { engine, row } = useEngine(ctx, "metadata", "metadata");
     const input = inputs[0];
     if (!input) throw new TaskError("INVALID_CONVERSION_TYPE", "metadata needs an input file.");
     const format = formatOf(input, p.input_format);
-    let bytes = await readInput(input, ctx, row);
-    if (p.password !== undefined && (format === "pdf" || looksLikePdf(bytes)))
-      bytes = await decrypted(bytes, input.filename, p.password, ctx);
+    // issue 49: a row that streams (the native ExifTool) gets a file over its threshold as a stream; an encrypted PDF
+    // is decrypted first by the PDF engine, which takes bytes
+    // and (issue 49) a row that reads by ranges (the WebAssembly ExifTool) reads only what ExifTool asks for of a stored
+    // file; it then refuses (OVER_BUDGET) past its byte budget of reads, and the native row takes the task
+    const ranged = p.password === undefined ? rangedInput(input, ctx, row) : undefined;
+    let data =
+      ranged ??
+      (p.password === undefined ? await readInputOrStream(input, ctx, row) : await readInput(input, ctx, row));
+    if (p.password !== undefined && data instanceof Uint8Array && (format === "pdf" || looksLikePdf(data)))
+      data = await decrypted(data, input.filename, p.password, ctx);
     const r = await engineCall(
-      engine.read({ input: bytes, filename: input.filename, format }),
+      engine.read({ input: data, filename: input.filename, format }),
       input.filename,
       row.name,
     );

@@ -4,14 +4,16 @@
  * Producer, plus Subject, Keywords and any ExifTool tag or Group:Tag such as XMP:Rating or
  * IPTC:City for images). ExifTool puts each property where the format holds it (PDF Info + XMP,
  * XMP/IPTC in images, QuickTime + XMP in MP4). A property the format cannot hold, or a value it
- * cannot convert, fails the task with a message naming the property; "" deletes a property.
+ * cannot convert, fails the task with a message naming the property; "" deletes a property. A file over the
+ * WebAssembly ExifTool's budget is written by Debian's exiftool in the native engine (row exiftool-native, issue 49),
+ * streamed both ways above the stream threshold.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { checkTags } from "../../engines/kinds/metadata";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { engineCall, formatOf, outputName, readInput } from "../kit";
+import { engineCall, formatOf, outputName, readInputOrStream } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { METADATA_WRITE_FORMATS, WRITE_MIME } from "./formats";
 
@@ -38,9 +40,10 @@ export const metadataWrite: OperationHandler<z.infer<typeof metadataWriteParams>
     let version = row.version;
     for (const [i, input] of inputs.entries()) {
       const format = formatOf(input, p.input_format);
-      const bytes = await readInput(input, ctx, row);
+      // issue 49: a row that streams (the native ExifTool) gets a file over its threshold as a stream
+      const data = await readInputOrStream(input, ctx, row);
       const r = await engineCall(
-        engine.write({ input: bytes, filename: input.filename, format, tags: p.metadata }),
+        engine.write({ input: data, filename: input.filename, format, tags: p.metadata }),
         input.filename,
         row.name,
       );

@@ -5,7 +5,7 @@
  */
 import type { OfficeEngine, OfficeRequest } from "../../engines/kinds/office";
 import type { UsedEngine } from "../../engines/use";
-import { engineCall, readInput, throwIfAborted } from "../kit";
+import { engineCall, readInputOrStream, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OutputFile } from "../types";
 
 /** One successful answer of the office engine. */
@@ -20,8 +20,9 @@ export type OfficeTotals = {
 };
 
 /**
- * Converts each input in turn with the office engine `used`: `ask` makes the request of one input (its bytes,
- * name and `password`), `place` the files of one answer (`i`: the input's position).
+ * Converts each input in turn with the office engine `used`: `ask` makes the request of one input (its bytes, or a
+ * stream for a row that takes them, its name and `password`), `place` the files of one answer (`i`: the input's
+ * position; the answer's files are bytes or streams, OfficeData).
  */
 export async function eachDocument(
   { engine, row }: UsedEngine<"office">,
@@ -38,7 +39,9 @@ export async function eachDocument(
   const warnings = new Set<string>();
   for (const [i, file] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    const input = { data: await readInput(file, ctx, row), filename: file.filename, password };
+    // issue 49: a row that takes streams (the native LibreOffice, `budget.streamOver`) gets a large input as a stream,
+    // and may answer its files as streams; other rows bytes within their budgets (over them: OVER_BUDGET, hand-off)
+    const input = { data: await readInputOrStream(file, ctx, row), filename: file.filename, password };
     const r = await engineCall(engine.convert(ask(input)), file.filename, row.name);
     version = r.engineVersion;
     pages += r.pages ?? 0;

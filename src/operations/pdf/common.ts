@@ -91,18 +91,29 @@ export function perDocument(
 }
 
 /**
- * {@link perDocument} for the page operations that stream (issue 49: extract, rotate, decrypt): a row that takes
- * streams (the native qpdf, `budget.streamOver`) gets a large input as a stream and may answer a stream; others bytes.
+ * {@link perDocument} for the page operations that stream (issue 49: extract, rotate, encrypt, decrypt, watermark): a
+ * row that takes streams (the native qpdf, `budget.streamOver`) gets a large input as a stream and may answer a stream;
+ * others bytes. `again` reads the same input once more (a stream is read once: the watermark's second call); with
+ * `streamAlways(row)` true a row that takes streams gets every input as one, whatever its size (so two reads never hold
+ * two copies). The engines' `warnings` (options accepted but not honoured) end in result.warnings.
  */
 export function perDocumentStreamed(
   operation: string,
   inputs: InputFile[],
   p: { filename?: string; input_format?: string },
   ctx: OperationContext,
-  call: (engine: PdfEngine, input: PdfStreamableInput) => Promise<PdfPagesOut> | undefined,
+  call: (
+    engine: PdfEngine,
+    input: PdfStreamableInput,
+    again: () => Promise<PdfStreamableInput>,
+    row: EngineRow,
+  ) => Promise<PdfPagesOut> | undefined,
   password?: string,
+  streamAlways?: (row: EngineRow) => boolean,
 ): Promise<OperationOutput> {
-  return eachDocument(operation, inputs, p, ctx, call, password, (file, row) => readInputOrStream(file, ctx, row));
+  return eachDocument(operation, inputs, p, ctx, call, password, (file, row) =>
+    readInputOrStream(file, ctx, row, "input", streamAlways?.(row) ? Infinity : 0),
+  );
 }
 
 async function eachDocument<I extends PdfStreamableInput>(
@@ -110,7 +121,12 @@ async function eachDocument<I extends PdfStreamableInput>(
   inputs: InputFile[],
   p: { filename?: string; input_format?: string },
   ctx: OperationContext,
-  call: (engine: PdfEngine, input: I) => Promise<PdfOut | PdfPagesOut> | undefined,
+  call: (
+    engine: PdfEngine,
+    input: I,
+    again: () => Promise<I>,
+    row: EngineRow,
+  ) => Promise<PdfOut | PdfPagesOut> | undefined,
   password: string | undefined,
   read: (file: InputFile, row: EngineRow) => Promise<I["data"]>,
 ): Promise<OperationOutput> {
@@ -118,13 +134,15 @@ async function eachDocument<I extends PdfStreamableInput>(
   const { engine, row } = useEngine(ctx, "pdf", operation);
   const files: OutputFile[] = [];
   const dropped: DroppedStructure = {};
+  const warnings = new Set<string>();
   let version = row.version;
   for (const [i, file] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    const input = { data: await read(file, row), filename: file.filename, password } as I;
-    const r = await engineCall(call(engine, input), "", row.name);
+    const again = async () => ({ data: await read(file, row), filename: file.filename, password }) as I;
+    const r = await engineCall(call(engine, await again(), again, row), "", row.name);
     version = r.engineVersion;
     addDropped(dropped, r.dropped);
+    for (const w of ("warnings" in r ? r.warnings : undefined) ?? []) warnings.add(w);
     files.push(
       pdfFile(
         outputName({ filename: p.filename, input: file.filename, ext: "pdf", index: i + 1, numbered: false }),
@@ -132,7 +150,8 @@ async function eachDocument<I extends PdfStreamableInput>(
       ),
     );
   }
-  return { files, ...droppedExtra(dropped), engine: { name: row.name, version } };
+  const extra = { ...droppedExtra(dropped).extra, ...(warnings.size ? { warnings: [...warnings] } : {}) };
+  return { files, ...(Object.keys(extra).length ? { extra } : {}), engine: { name: row.name, version } };
 }
 
 /** The task result's `dropped` (what the outputs could not keep of the inputs' structure), only when something was. */

@@ -10,11 +10,13 @@
  * Both passwords are optional, as on CloudConvert ("optionally with passwords and restrictions";
  * the n8n node's default pdf/encrypt sends only allow_extract and allow_accessibility, issue 31):
  * without either, the PDF opens without a password and its restrictions hold (random owner password).
+ * pdf-lib encrypts within its budget; larger PDFs stream to the native qpdf (issue 49), which cannot restrict
+ * accessibility at AES-256 (allow_accessibility false is then reported in result.warnings).
  */
 import { z } from "zod";
 import type { PdfPermissions } from "../../engines/kinds/pdf";
 import type { OperationHandler } from "../types";
-import { boolParam, perDocument, PDF_TO_PDF } from "./common";
+import { boolParam, perDocumentStreamed, PDF_TO_PDF } from "./common";
 
 const password = z.string().min(1).max(127);
 const params = z.object({
@@ -56,7 +58,7 @@ export const encryptPdf: OperationHandler<Params> = {
   ...PDF_TO_PDF,
   params,
   run: (inputs, p, ctx) =>
-    perDocument("pdf/encrypt", inputs, p, ctx, (engine, input) =>
+    perDocumentStreamed("pdf/encrypt", inputs, p, ctx, (engine, input) =>
       engine.encrypt?.({
         input,
         userPassword: p.set_password ?? "",

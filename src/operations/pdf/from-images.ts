@@ -21,8 +21,8 @@ import type { PdfInput, TextLayerWord } from "../../engines/kinds/pdf";
 import { IMAGE_PDF_INPUTS } from "../../engines/registry";
 import { recordedPpi, sniffImage, tiffPages } from "../../engines/sniff";
 import { useEngine, type UsedEngine } from "../../engines/use";
-import { inputFormatOf } from "../image/common";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { eachImage, inputFormatOf } from "../image/common";
+import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
 import type { CommonParams, InputFile, OperationContext, OperationHandler, OutputFile } from "../types";
 import { boolParam, pdfFile } from "./common";
 import { toDisplayWords } from "./ocr";
@@ -83,7 +83,7 @@ export async function pngPages(
       pages > 1 ? `${filename} (page ${frame + 1})` : filename,
       image.row.name,
     );
-    out.push(...r.outputs.map((o) => ({ data: o.data, ...(o.ppi ? { ppi: o.ppi } : {}) })));
+    for (const o of r.outputs) out.push({ data: await heldBytes(o.data), ...(o.ppi ? { ppi: o.ppi } : {}) });
   }
   return out;
 }
@@ -118,7 +118,8 @@ async function imagesToPdf(
       files.push(pdfFile(name, merged.data));
       continue;
     }
-    const input = { data: merged.data, filename: name };
+    // merged from bytes, so bytes (or a small stream) back
+    const input = { data: await heldBytes(merged.data), filename: name };
     const info = (await engineCall(pdf.engine.pageInfo?.({ input }), file.filename, pdf.row.name)).pages;
     const layers: { page: number; words: TextLayerWord[] }[] = [];
     const rotations: Record<number, number> = {};
@@ -177,6 +178,32 @@ export const imagePdf: OperationHandler<Params> = {
     const pdf = useEngine(ctx, "pdf", "merge");
     const r = await imagesToPdf(inputs, p, ctx);
     return { files: r.files, engine: { name: pdf.row.name, version: r.version ?? pdf.row.version } };
+  },
+};
+
+/** The TIFF inputs of image → pdf (a TIFF's extension, either spelling), the pairs {@link imagePdfStreamed} takes. */
+export const TIFF_PDF_PAIRS = [
+  { input: "tiff", output: "pdf" },
+  { input: "tif", output: "pdf" },
+] as const;
+
+/**
+ * tiff → pdf over pdf-lib's budget (issue 49: a 300 MB scan) by a native image row that takes streams (the libtiff
+ * row's tiff2pdf, every page kept): the scan goes to it as a stream and the PDF comes back as one, held whole by neither
+ * side. A fallback route (types.ts), so pdf-lib and the OCR rows come first and keep the scans they can hold. Only the
+ * libtiff row lists tiff → pdf among the image rows (registry.ts: the ImageMagick rows would write a TIFF's first page
+ * only); where it is absent the task's error stays the OVER_BUDGET that named pdf-lib's limit. No OCR here (the OCR
+ * rows' handler does it).
+ */
+export const imagePdfStreamed: OperationHandler<Params> = {
+  ...base,
+  formats: [...TIFF_PDF_PAIRS],
+  kind: "image",
+  fallback: true,
+  async run(inputs, p, ctx) {
+    if (p.ocr) throw new TaskError("UNSUPPORTED", "OCR of an image → pdf is done by the OCR engines.");
+    const image = useEngine(ctx, "image", "convert", { input: "tiff", output: "pdf" });
+    return eachImage(image, ctx, "convert", inputs, p, () => ({ outputFormat: "pdf", options: {} }));
   },
 };
 

@@ -7,7 +7,8 @@
 import { OFFICE_INPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, readInput } from "../kit";
+import { TaskError } from "../../engines/errors";
+import { baseName, engineCall, readInputOrStream } from "../kit";
 import type { InputFile, OperationContext } from "../types";
 
 const OFFICE: ReadonlySet<string> = new Set(OFFICE_INPUTS);
@@ -18,20 +19,30 @@ export function isOfficeFile(filename: string, inputFormat?: string): boolean {
 }
 
 /**
- * The PDF of one office document, by the office engine of this host.
- * @throws TaskError ENGINE_UNAVAILABLE (no office engine here) | the engine's code (OPEN_FAILED, INVALID_PASSWORD, …)
+ * The PDF of one office document, by the office engine of this host, as bytes for the PDF operation that reads it
+ * (thumbnail, watermark, images of pages, merge). A document over the stream threshold travels to LibreOffice as a
+ * stream (issue 49); its PDF is held here only up to that threshold, a larger one is refused.
+ * @throws TaskError ENGINE_UNAVAILABLE (no office engine here) | OVER_BUDGET (a PDF over the stream threshold) | the
+ *   engine's code (OPEN_FAILED, INVALID_PASSWORD, …)
  */
 export async function officePdf(ctx: OperationContext, file: InputFile, password?: string): Promise<Uint8Array> {
   // the office engine that makes PDFs of this format (the first office row may take only some pairs: SheetJS, no pdf)
   const input = extensionOf(file.filename).toLowerCase() || undefined;
   const { engine, row } = useEngine(ctx, "office", "convert", { input, output: "pdf" });
-  const data = await readInput(file, ctx, row);
+  const data = await readInputOrStream(file, ctx, row);
   const r = await engineCall(
     engine.convert({ input: { data, filename: file.filename, password }, format: "pdf" }),
     file.filename,
     row.name,
   );
-  return r.data;
+  if (r.data instanceof Uint8Array) return r.data;
+  // a stream comes back only for a file over the stream threshold: more than this operation may hold
+  await r.data.stream.cancel().catch(() => {});
+  throw new TaskError(
+    "OVER_BUDGET",
+    `${file.filename}: its PDF is ${r.data.length} bytes; this operation reads the PDF of an office document in ` +
+      `memory, and takes it up to the stream threshold (convert to pdf streams larger ones).`,
+  );
 }
 
 /** `file` as a PDF input: same task and base name, `.pdf`, converted (opened with `password`) when first read. */

@@ -10,7 +10,7 @@ import { decryptPdf } from "./decrypt";
 import { encryptPdf } from "./encrypt";
 import { extractPages } from "./extract";
 import { mergePdf } from "./merge";
-import { imagePdf, imagePdfOcr } from "./from-images";
+import { imagePdf, imagePdfOcr, imagePdfStreamed } from "./from-images";
 import { ocrPdf } from "./ocr";
 import { pdfOptimize } from "./optimize";
 import { pdfA } from "./pdfa";
@@ -56,4 +56,5 @@ export const PDF_HANDLERS: OperationHandler[] = [
   // image → pdf, searchable with `ocr` (issue 17)
   imagePdf,
   imagePdfOcr,
+  imagePdfStreamed,
 ];

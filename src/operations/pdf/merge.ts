@@ -8,15 +8,18 @@
  * Encrypted inputs open with `password` (one string: tried on every encrypted input; an array:
  * the password of each input in `input` order, null or "" for an input that needs none); the
  * merged PDF is written unencrypted. A missing or wrong password is INVALID_PASSWORD naming the file.
+ * On a row that takes streams (the native qpdf, issue 49) PDF inputs past its threshold go as streams and the merged
+ * PDF may come back as one: merging 1 GB PDFs holds none of them in the Worker. Images become one-page PDFs by pdf-lib
+ * first there (qpdf merges PDFs only).
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { canonicalFormat } from "../../engines/kinds/image";
-import type { PdfInput } from "../../engines/kinds/pdf";
+import type { PdfStreamableInput } from "../../engines/kinds/pdf";
 import { looksLikePdf, sniffImage } from "../../engines/sniff";
-import { useEngine } from "../../engines/use";
+import { useEngine, useEngineWhere } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { baseName, engineCall, readInput, throwIfAborted } from "../kit";
+import { baseName, engineCall, heldBytes, readInput, readInputOrDefer, throwIfAborted } from "../kit";
 import type { OperationContext, OperationHandler } from "../types";
 import { droppedExtra, passwordParam, pdfFile } from "./common";
 import { OFFICE_INPUTS } from "../../engines/registry";
@@ -62,6 +65,30 @@ async function imageToPng(
   return pngPages(ctx, image, bytes, inputFormat, filename);
 }
 
+/**
+ * On a row that merges PDFs only (the native qpdf, issue 49), each JPEG or PNG page as a one-page PDF the in-Worker
+ * pdf-lib makes first (its page size from the image's ppi, as in pdf-lib's own merge), so a merge too large for pdf-lib
+ * still takes images. PDFs and streams pass unchanged.
+ * @throws TaskError UNSUPPORTED when no in-Worker PDF engine is here | its codes (OVER_BUDGET, OPEN_FAILED…)
+ */
+async function imagePagesAsPdf(ctx: OperationContext, docs: PdfStreamableInput[]): Promise<PdfStreamableInput[]> {
+  const out: PdfStreamableInput[] = [];
+  for (const d of docs) {
+    if (!(d.data instanceof Uint8Array) || looksLikePdf(d.data) || !sniffImage(d.data)) {
+      out.push(d);
+      continue;
+    }
+    throwIfAborted(ctx.signal);
+    const maker = useEngineWhere(ctx, "pdf", "merge", (_, row) => row.placement === "in-worker");
+    if (!maker)
+      throw new TaskError("UNSUPPORTED", `${d.filename}: no engine here makes a PDF page of an image to merge.`);
+    const page = { data: d.data, filename: d.filename, ...(d.ppi ? { ppi: d.ppi } : {}) };
+    const r = await engineCall(maker.engine.merge?.({ inputs: [page], filename: d.filename }), "", maker.row.name);
+    out.push({ data: await heldBytes(r.data), filename: d.filename });
+  }
+  return out;
+}
+
 export const mergePdf: OperationHandler<z.infer<typeof params>> = {
   operation: "merge",
   kind: "pdf",
@@ -86,15 +113,28 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
         `The merge inputs add up to ${total} bytes; the ${row.name} engine merges up to ${row.budget.maxBytes} bytes.`,
       );
     }
-    const docs: PdfInput[] = [];
+    const docs: PdfStreamableInput[] = [];
     const passwordOf = (i: number) => (Array.isArray(p.password) ? p.password[i] || undefined : p.password);
+    // bytes the Worker holds for this call: on a row that takes streams (the native qpdf), PDFs past its threshold go
+    // as streams (issue 49), so the inputs together stay under it however many there are
+    let held = 0;
     for (const [i, input] of inputs.entries()) {
       throwIfAborted(ctx.signal);
       if (isOfficeFile(input.filename)) {
-        docs.push({ data: await officePdf(ctx, input), filename: input.filename });
+        const pdf = await officePdf(ctx, input);
+        held += pdf.byteLength;
+        docs.push({ data: pdf, filename: input.filename });
+        continue;
+      }
+      if (row.budget.streamOver !== undefined && ["pdf", ""].includes(extensionOf(input.filename))) {
+        // a PDF by its name (qpdf refuses what is not one); its bytes when they fit, else a stream opened when its turn comes
+        const data = await readInputOrDefer(input, ctx, row, "input", held);
+        if (data instanceof Uint8Array) held += data.byteLength;
+        docs.push({ data, filename: input.filename, ...(passwordOf(i) ? { password: passwordOf(i) } : {}) });
         continue;
       }
       const bytes = await readInput(input, ctx, row);
+      held += bytes.byteLength;
       if (looksLikePdf(bytes) || sniffImage(bytes)) {
         docs.push({
           data: bytes,
@@ -107,7 +147,8 @@ export const mergePdf: OperationHandler<z.infer<typeof params>> = {
       }
     }
     const name = p.filename ?? `${baseName(inputs[0].filename)}.pdf`;
-    const r = await engineCall(engine.merge?.({ inputs: docs, filename: name }), "", row.name);
+    const ready = row.placement === "native" ? await imagePagesAsPdf(ctx, docs) : docs;
+    const r = await engineCall(engine.merge?.({ inputs: ready, filename: name }), "", row.name);
     return {
       files: [pdfFile(name, r.data)],
       ...droppedExtra(r.dropped ?? {}),

@@ -12,7 +12,7 @@ import { TaskError } from "../../engines/errors";
 import { parsePageList } from "../../engines/kinds/pdf-pages";
 import type { RasterFit, RasterPage } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 import { checkPagesParam, pagesParam, passwordParam, requirePdfInputs } from "./common";
 
@@ -79,7 +79,7 @@ async function reencode(
     `${filename} page ${page.page}`,
     image.row.name,
   );
-  return res.outputs[0].data;
+  return heldBytes(res.outputs[0].data);
 }
 
 /** Options of {@link rasterizeInputs}. */

@@ -4,12 +4,15 @@
  * engine that does page work (extract of `pages`, all pages when absent: the document info,
  * outlines, links and form fields of the pages kept stay, `result.dropped` counts what did not),
  * then, with `pdf_a`, the pdf/a step (PDF/A-2b, Ghostscript in the native engine) on the result.
- * `password` opens an encrypted input; the output is not encrypted.
+ * `password` opens an encrypted input; the output is not encrypted. Over pdf-lib's budget the routed native qpdf
+ * re-saves (issue 49), the input streamed to it and the result streamed back; `pdf_a` then takes what Ghostscript's
+ * byte budget does (OVER_BUDGET past it).
  */
 import { z } from "zod";
-import { addDropped, type DroppedStructure } from "../../engines/kinds/pdf";
+import { TaskError } from "../../engines/errors";
+import { addDropped, type DroppedStructure, type PdfData } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
-import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, heldBytes, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import {
   boolParam,
@@ -36,15 +39,15 @@ export const pdfResave: OperationHandler<z.infer<typeof params>> = {
   check: checkPagesParam,
   async run(inputs, p, ctx) {
     requirePdfInputs(inputs, "convert", p.input_format);
-    // each step finds its engine by operation (the routed one does pages, not PDF/A)
+    // the routed engine re-saves (pdf-lib, or over its budget the native qpdf); the pdf/a step finds its own
     const steps = { ...ctx, route: undefined };
-    const pagesEngine = useEngine(steps, "pdf", "pdf/extract-pages");
+    const pagesEngine = useEngine(ctx, "pdf", "convert", { input: "pdf", output: "pdf" });
     const files: OutputFile[] = [];
     const dropped: DroppedStructure = {};
     let ran = { name: pagesEngine.row.name, version: pagesEngine.row.version };
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
-      const data = await readInput(file, ctx, pagesEngine.row);
+      const data = await readInputOrStream(file, ctx, pagesEngine.row);
       const saved = await engineCall(
         pagesEngine.engine.extract?.({
           input: { data, filename: file.filename, password: p.password },
@@ -54,11 +57,20 @@ export const pdfResave: OperationHandler<z.infer<typeof params>> = {
         pagesEngine.row.name,
       );
       addDropped(dropped, saved.dropped);
-      let out = await heldBytes(saved.data);
+      let out: PdfData = saved.data;
       ran = { name: pagesEngine.row.name, version: saved.engineVersion };
       if (p.pdf_a) {
         throwIfAborted(ctx.signal);
         const a = useEngine(steps, "pdf", "pdf/a");
+        const size = out instanceof Uint8Array ? out.byteLength : out.length;
+        if (!(out instanceof Uint8Array) && size > a.row.budget.maxBytes) {
+          await out.stream.cancel().catch(() => {});
+          throw new TaskError(
+            "OVER_BUDGET",
+            `${file.filename} re-saved is ${size} bytes; the ${a.row.name} engine writes PDF/A of files up to ${a.row.budget.maxBytes} bytes.`,
+          );
+        }
+        out = await heldBytes(out);
         const r = await engineCall(
           a.engine.pdfa?.({ input: { data: out, filename: file.filename }, conformance: "2b" }),
           "",

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { OFFICE_INPUTS, SHEETJS_INPUTS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
 import { extensionOf } from "../io/filenames";
-import { engineCall, readInput } from "../kit";
+import { engineCall, heldBytes, readInput } from "../kit";
 import type { OperationHandler } from "../types";
 import { FALLBACK_OUTPUTS, PAGE_CSP, renderEach, unhonoured } from "./fallback";
 
@@ -61,7 +61,7 @@ export const sheetsToPage: OperationHandler<z.infer<typeof params>> = {
           row.name,
         );
         return {
-          html: sheetPage(new TextDecoder().decode(r.data)),
+          html: sheetPage(new TextDecoder().decode(await heldBytes(r.data))),
           warnings: [SHEETS_LAYOUT_WARNING, ...(r.warnings ?? [])],
         };
       },

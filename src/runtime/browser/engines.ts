@@ -99,7 +99,7 @@ export function browserFontSource(base: string | URL): FontSource {
  * checks them against the engines themselves.
  */
 export const ENGINE_METHODS = {
-  pdflib: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "pageInfo", "textLayer"],
+  pdflib: ["merge", "split", "extract", "rotate", "encrypt", "decrypt", "watermark", "pageInfo", "textLayer", "stamp"],
   pdfium: ["rasterize"],
   imagemagick: ["info", "run"],
   resvg: ["info", "run"],
@@ -114,7 +114,7 @@ export const ENGINE_METHODS = {
 export function browserEngines(assets: BrowserAssets): EngineInstances {
   const at = (name: string) => new URL(name, assets.base);
   const fonts = browserFontSource(assets.base);
-  const imagemagick = lazyEngine<ImageEngine>(ENGINE_METHODS.imagemagick, async () =>
+  const imagemagick = lazyEngine<ImageEngine<Uint8Array>>(ENGINE_METHODS.imagemagick, async () =>
     (await import("../../engines/imagemagick/engine")).createImageMagickEngine({
       loadWasm: once(() => compile(at(BROWSER_ASSETS.imagemagick))),
       fonts,

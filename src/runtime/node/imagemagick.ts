@@ -47,7 +47,7 @@ export function nodeFontSource(opts: NodeWasmOptions = {}): FontSource {
 /** The in-process ImageMagick engine for Node (tests, bench, the local runner). */
 export function nodeImageMagickEngine(
   opts: NodeWasmOptions & Pick<ImageMagickLoader, "budget" | "recycleAboveBytes"> = {},
-): ImageEngine {
+): ImageEngine<Uint8Array> {
   return createImageMagickEngine({
     loadWasm: () => loadImageMagickWasm(opts),
     fonts: nodeFontSource(opts),

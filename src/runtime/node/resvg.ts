@@ -21,8 +21,8 @@ export async function loadResvgWasm(opts: NodeWasmOptions = {}): Promise<Uint8Ar
 
 /** The in-process SVG renderer for Node; `encoder` defaults to a new in-process ImageMagick. */
 export function nodeResvgEngine(
-  opts: NodeWasmOptions & Pick<ResvgLoader, "budget"> & { encoder?: ImageEngine } = {},
-): ImageEngine {
+  opts: NodeWasmOptions & Pick<ResvgLoader, "budget"> & { encoder?: ImageEngine<Uint8Array> } = {},
+): ImageEngine<Uint8Array> {
   return createResvgEngine({
     loadWasm: () => loadResvgWasm(opts),
     fonts: nodeFontSource(opts),

@@ -30,7 +30,7 @@ export function runConvert(
   outputFormat: ImageFormat,
   o: ConvertOptions,
   budget: ImageBudget,
-): ImageRunOutput[] {
+): ImageRunOutput<Uint8Array>[] {
   if (!WRITABLE_FORMATS.includes(outputFormat)) {
     throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
   }

@@ -34,7 +34,7 @@ export function runOptimize(
   inputFormat: ImageFormat,
   o: OptimizeOptions,
   budget: ImageBudget,
-): ImageRunOutput[] {
+): ImageRunOutput<Uint8Array>[] {
   if (!OPTIMIZE_FORMATS.includes(inputFormat))
     throw new TaskError("UNSUPPORTED", `Image optimize handles PNG and JPG, not ${inputFormat.toUpperCase()}.`);
   const header = checkImageBudget(input, inputFormat, budget, false);

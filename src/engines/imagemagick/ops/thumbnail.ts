@@ -25,7 +25,7 @@ export function runThumbnail(
   outputFormat: ImageFormat,
   o: ThumbnailOptions,
   budget: ImageBudget,
-): ImageRunOutput[] {
+): ImageRunOutput<Uint8Array>[] {
   if (!THUMBNAIL_FORMATS.includes(outputFormat)) {
     throw new TaskError("UNSUPPORTED", `Thumbnails are made as PNG, JPG or WEBP, not ${outputFormat.toUpperCase()}.`);
   }
@@ -43,7 +43,7 @@ export function runThumbnail(
   });
   try {
     if (frames.length > 1 && (header.format === "gif" || header.format === "webp")) frames.coalesce();
-    const outputs: ImageRunOutput[] = [];
+    const outputs: ImageRunOutput<Uint8Array>[] = [];
     for (const f of frames.slice(0, count)) {
       orient(f);
       const plan = planResize(f.width, f.height, o);

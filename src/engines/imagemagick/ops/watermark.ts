@@ -151,7 +151,7 @@ export function runWatermark(
   extra?: Uint8Array,
   extraFormat?: ImageFormat,
   text?: ShapedText,
-): ImageRunOutput[] {
+): ImageRunOutput<Uint8Array>[] {
   if (!WRITABLE_FORMATS.includes(outputFormat))
     throw new TaskError("UNSUPPORTED", `ImageMagick in WebAssembly cannot write ${outputFormat.toUpperCase()}.`);
   if (o.text && !text)
