@@ -187,7 +187,8 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
           return { ok: false, error: fail("CONVERSION_FAILED", problems.join(" ")), engineVersion: version };
         const output = sandboxName(String(req.filename), req.format, "output");
         const limit = budgetOf(req.budget).maxWriteBytes;
-        if (limit !== undefined && req?.input?.byteLength > limit)
+        // a stream is refused by the common prologue (UNSUPPORTED); bytes over the write budget hand off here
+        if (limit !== undefined && req?.input instanceof Uint8Array && req.input.byteLength > limit)
           return {
             ok: false,
             error: fail(
