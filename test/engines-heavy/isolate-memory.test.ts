@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_DXF_BUDGET } from "../../src/engines/dxf/budget";
-import { DEFAULT_EXIFTOOL_BUDGET } from "../../src/engines/exiftool/budget";
+import { DEFAULT_EXIFTOOL_BUDGET, WORKER_EXIFTOOL_BUDGET } from "../../src/engines/exiftool/budget";
 import { DEFAULT_MEDIA_BUDGET } from "../../src/engines/ffmpeg/budget";
 import { DEFAULT_FONT_BUDGET } from "../../src/engines/fonteditor/budget";
 import { DEFAULT_IMAGE_BUDGET } from "../../src/engines/imagemagick/budget";
@@ -379,6 +379,8 @@ interface Case {
   spec: () => ProbeSpec | Promise<ProbeSpec>;
   /** The expected failure code (a call that ends at a limit inside the engine: pandoc's heap cap); absent = ok. */
   code?: string;
+  /** This engine's bound on peak live memory when not {@link LIMIT}, bytes, with the reason beside it. */
+  limit?: number;
 }
 
 let tinyPdf = "";
@@ -537,19 +539,23 @@ const CASES: Case[] = [
     },
   })),
   {
+    // issue 49: the engine Worker's budget writes nothing (WORKER_EXIFTOOL_BUDGET): at the 2 MiB a page keeps, a 1.9 MB
+    // JPEG peaked at 110 MB live and 165 MB before V8 collected (as much at 0.2 MB), so Workers hand writes to the
+    // native exiftool; the case holds the Worker's budget to refusing before the interpreter starts
     engine: "exiftool",
     op: "metadata/write (jpg)",
-    budget: `${DEFAULT_EXIFTOOL_BUDGET.maxWriteBytes! / MIB} MiB`,
-    input: "noise JPEG at the write budget",
+    budget: `${WORKER_EXIFTOOL_BUDGET.maxWriteBytes} bytes (the engine Worker's)`,
+    input: "noise JPEG of 1 MB (refused: OVER_BUDGET, native exiftool)",
+    code: "OVER_BUDGET",
     spec: () => {
-      const path = magick("exifw.jpg", 1200, 900, ["xc:", "+noise", "Random", "-quality", "92"]);
-      expect(statSync(path).size).toBeLessThanOrEqual(DEFAULT_EXIFTOOL_BUDGET.maxWriteBytes!);
+      const path = magick("exifw.jpg", 900, 700, ["xc:", "+noise", "Random", "-quality", "92"]);
       const tags = { "XMP:Title": "probe" };
+      const budget = WORKER_EXIFTOOL_BUDGET;
       return {
         engine: "exiftool",
         method: "write",
         warm: { input: file(tiny.jpg()), filename: "tiny.jpg", tags },
-        call: { input: file(path), filename: "in.jpg", tags },
+        call: { input: file(path), filename: "in.jpg", tags, budget },
       };
     },
   },
@@ -704,6 +710,11 @@ const CASES: Case[] = [
   ).map(([format, bytes, code]): Case => ({
     engine: "pandoc-wasm",
     op: `convert md → ${format}`,
+    // the one engine over ~100 MB: pandoc.wasm idles at ~90 MB in V8 whatever its input (its 39 MB linear memory after
+    // the GHC runtime starts, and ~50 MB of V8 heap made when the 56 MiB module is instantiated), so no byte budget
+    // brings it under 100; a conversion adds 13–25 MB up to its heap cap (-M24m). Bound: 115 MB live, and the isolate's
+    // 128 MB high-water as for every engine
+    limit: 115e6,
     budget: `${DEFAULT_PANDOC_BUDGET.maxBytes / MIB} MiB, ${DEFAULT_PANDOC_BUDGET.maxHeapBytes / MIB} MiB heap`,
     input:
       code === undefined
@@ -748,7 +759,7 @@ describe.concurrent(
         );
         if (c.code) expect(r.error?.code).toBe(c.code);
         else expect(r.error ?? "ok").toBe("ok");
-        expect(r.peakBytes).toBeLessThanOrEqual(LIMIT);
+        expect(r.peakBytes).toBeLessThanOrEqual(c.limit ?? LIMIT);
         expect(r.highWaterBytes).toBeLessThanOrEqual(ISOLATE);
       },
       scaled(180_000),

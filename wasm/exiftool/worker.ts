@@ -8,12 +8,15 @@
 import zeroperlWasm from "@6over3/zeroperl-ts/zeroperl.wasm";
 import perlFiles from "./perl-files.json";
 import { createExifToolEngine } from "../../src/engines/exiftool/engine";
+import { WORKER_EXIFTOOL_BUDGET } from "../../src/engines/exiftool/budget";
 import { EXIFTOOL_ENGINE } from "../../src/engines/exiftool/version";
 import { engineWorker } from "../entry";
 
 const engine = createExifToolEngine({
   loadWasm: async () => zeroperlWasm,
   loadPerlFiles: async () => perlFiles as Record<string, string>,
+  // issue 49: reads only; every write goes to the native exiftool (budget.ts says why)
+  budget: WORKER_EXIFTOOL_BUDGET,
 });
 
 /** Bind it with `[[services]] binding = "EXIFTOOL", service = "edge-convert-exiftool"`. */

@@ -17,3 +17,13 @@ export const DEFAULT_EXIFTOOL_BUDGET: MetadataBudget = {
   maxWriteBytes: 2 * 1024 * 1024,
   timeoutMs: 30_000,
 };
+
+/**
+ * The budget of the ExifTool engine Worker (wasm/exiftool/worker.ts), a 128 MB isolate (issue 49): reads as the
+ * default, and **no writes** (`maxWriteBytes: 0`, so every metadata/write is OVER_BUDGET there and routing hands it to
+ * the native exiftool, `exiftool-native`). Measured by test/engines-heavy/isolate-memory.test.ts on Node 24's V8 (the
+ * kind workerd has): the writer's interpreter alone holds 51 MB of WebAssembly memory, and a write of a 1.9 MB JPEG
+ * peaked at 110 MB live and 165 MB before V8 collected, as much at 0.2 MB: no byte budget keeps it in an isolate. A
+ * browser page and the Node host, which have no such limit, write up to the default's 2 MiB.
+ */
+export const WORKER_EXIFTOOL_BUDGET: MetadataBudget = { ...DEFAULT_EXIFTOOL_BUDGET, maxWriteBytes: 0 };

@@ -193,7 +193,9 @@ export function createExifToolEngine(loader: ExifToolLoader): MetadataEngine {
             ok: false,
             error: fail(
               "OVER_BUDGET",
-              `${String(req.filename)} is ${req.input.byteLength} bytes; metadata is written into files up to ${limit} bytes.`,
+              limit === 0
+                ? `${String(req.filename)}: ExifTool in WebAssembly does not write metadata in a Worker (its writer needs more than a 128 MB isolate at any size); the native exiftool writes it.`
+                : `${String(req.filename)} is ${req.input.byteLength} bytes; metadata is written into files up to ${limit} bytes.`,
             ),
             engineVersion: version,
           };
