@@ -306,7 +306,10 @@ export const ENGINES = [
   {
     ...nativeRow("ghostscript"),
     offers: { operations: ["pdf/a", "pdf/x", "optimize"], formats: [{ input: "pdf", output: "pdf" }] },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: inputs over 64 MiB (a 1 GB scan) stream to Ghostscript's folder and its outputs back, up to the largest
+    // import (the PDF family's limit, as qpdf's): Ghostscript and qpdf read the PDF from disk by its cross-reference
+    // table, their memory bounded by the tools' RLIMIT_AS, not the file's size; the time by the task's timeout
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["gs"],
   },
   {
