@@ -91,7 +91,8 @@ export interface NativeKindAnswers {
   media: { run: { data: Uint8Array | LocalFile; probe: MediaProbe | null }; command: CommandAnswer; info: InfoAnswer };
   ocr: { recognize: OcrPage };
   font: { convert: { data: Uint8Array } };
-  ebook: { convert: { data: Uint8Array } };
+  // issue 49: calibre answers its output as a LocalFile (streamed back on a framed call)
+  ebook: { convert: { data: Uint8Array | LocalFile } };
   cad: { convert: { data: Uint8Array } };
   vector: { convert: { data: Uint8Array; warnings?: string[] } };
   archive: {

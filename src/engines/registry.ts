@@ -56,6 +56,7 @@ import {
   NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_IMAGE_MAX_BYTES,
+  NATIVE_EBOOK_MAX_BYTES,
   NATIVE_MAX_BYTES,
   NATIVE_STREAM_MAX_BYTES,
   NATIVE_TIFF_MAX_BYTES,
@@ -513,7 +514,8 @@ export const ENGINES = [
     ...nativeRow("calibre"),
     // issue 32: and docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb (EBOOK_DOCUMENT_INPUTS)
     offers: { operations: ["convert"], formats: EBOOK_PAIRS },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: books over 64 MiB (a comic, a scanned PDF) stream to calibre's folder and its output back, up to 1 GiB
+    budget: { maxBytes: NATIVE_EBOOK_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ebook-convert"],
   },
   {

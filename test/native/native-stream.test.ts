@@ -8,6 +8,7 @@
  * buffered convert of the same file), the HTTP answer (413), /proc (no ffmpeg left after an abort).
  */
 import { execFileSync } from "node:child_process";
+import { crc32, deflateRawSync } from "node:zlib";
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -30,6 +31,8 @@ import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { expectPdfA, expectPdfX, pidsGone, sh, toolsGone, toolsUnder, until } from "../support/native-oracles";
 import { bytesInput, corpusInput, expectTaskError, testContext } from "../support/pdf-helpers";
+import { mobiText, zipText, plain } from "../support/ebook-oracles";
+import { zip } from "../support/hostile-documents";
 import { scaled } from "../support/time-scale";
 
 /** The lowered threshold: inputs and answers over 64 KiB go framed. */
@@ -485,6 +488,57 @@ describe("streamed Ghostscript: pdf/a, pdf/x, optimize (issue 49)", () => {
     const path = await saved(r.out.files[0]!, "pdf");
     expectPdfA(path, 2, pages(source));
     expect(words(path)).toContain(TITLE);
+  });
+});
+
+describe("streamed calibre (issue 49)", () => {
+  const rel = "ebooks/tika-testEPUB_multi-metadata-vals.epub";
+  /** The book's own words, read without calibre (its chapter XHTML by unzip). */
+  const PHRASE = "We went through the old gateway";
+  const norm = (s: string) => s.replace(/[\s\u00a0\ufeff\u2060-]+/g, " ").trim();
+
+  it(
+    "epub → mobi and → pdf of a streamed book: the MOBI's text records and the PDF's text hold the book's words",
+    async () => {
+      expect(plain(zipText(corpusPath(rel), "epub/text/chapter-1.xhtml"))).toContain(PHRASE);
+      const input = streamOnlyInput(rel);
+      expect(input.size).toBeGreaterThan(OVER);
+      const mobi = await execute("convert", { output_format: "mobi" }, [input], streaming());
+      expect(mobi.engine.name).toBe("calibre");
+      const mobiPath = await saved(mobi.out.files[0]!, "mobi");
+      const mobiBytes = new Uint8Array(readFileSync(mobiPath));
+      expect(new TextDecoder().decode(mobiBytes.subarray(60, 68))).toBe("BOOKMOBI");
+      expect(norm(mobiText(mobiBytes))).toContain(PHRASE);
+      const pdf = await execute("convert", { output_format: "pdf" }, [streamOnlyInput(rel)], streaming());
+      expect(pdf.engine.name).toBe("calibre");
+      // a StreamedBytes answer comes only from a framed call (a buffered answer is bytes)
+      expect(isStreamed(pdf.out.files[0]!.data)).toBe(true);
+      const pdfPath = await saved(pdf.out.files[0]!, "pdf");
+      expect(
+        Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [pdfPath], { encoding: "utf8" }))![1]),
+      ).toBeGreaterThan(1);
+      expect(norm(execFileSync("pdftotext", [pdfPath, "-"], { encoding: "utf8" }))).toContain(PHRASE);
+    },
+    scaled(180_000),
+  );
+
+  it("a streamed EPUB that unpacks to 1.25 GiB → OVER_BUDGET from its zip directory, read in calibre's folder", async () => {
+    // 20 chapters of 64 MiB of zeros each (real sizes, deflated once): 1.25 GiB unpacked, over the engine's 1 GiB
+    const size = 64 * 1024 * 1024;
+    const zeros = Buffer.alloc(size);
+    const chapter = { data: new Uint8Array(deflateRawSync(zeros, { level: 9 })), size, crc: crc32(zeros), count: 20 };
+    const book = zip([["mimetype", new TextEncoder().encode("application/epub+zip")]], {
+      ...chapter,
+      name: (i) => `OEBPS/c${i}.xhtml`,
+    });
+    const path = join(scratch, "bomb.epub");
+    writeFileSync(path, book);
+    expect(book.length).toBeGreaterThan(OVER);
+    const e = await expectTaskError(
+      () => execute("convert", { output_format: "mobi" }, [streamOnlyInput("bomb.epub", path)], streaming()),
+      "OVER_BUDGET",
+    );
+    expect(e.message).toMatch(/bomb\.epub unpacks to 1280 MiB/);
   });
 });
 
