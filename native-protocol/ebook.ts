@@ -1,7 +1,8 @@
 /**
  * The request of one e-book conversion, as the Worker's ebook kind (src/engines/kinds/ebook.ts) sends
- * it and the native engine's calibre (container/engines/calibre.ts) converts it. Imports nothing.
+ * it and the native engine's calibre (container/engines/calibre.ts) converts it. Imports types only.
  */
+import type { LocalFile, StreamedBytes } from "./frame.ts";
 
 /**
  * E-book formats calibre 6.13 (Debian 12) reads, of the catalogue's e-book inputs; cbr repacked as cbz by
@@ -112,11 +113,15 @@ export interface EbookOptions {
   author?: string;
 }
 
-/** One e-book conversion: `input` (of `input.format`, one of {@link EBOOK_INPUTS}) → `format`. */
+/**
+ * One e-book conversion: `input` (of `input.format`, one of {@link EBOOK_INPUTS}) → `format`. Issue 49: the Worker sends
+ * a large book as a stream (StreamedBytes, on the framed wire), which reaches calibre as a file in its folder
+ * (LocalFile), as every part of a framed call does (the cover too).
+ */
 export interface EbookRequest {
-  input: { data: Uint8Array; filename: string; format: string };
+  input: { data: Uint8Array | StreamedBytes | LocalFile; filename: string; format: string };
   format: EbookFormat;
   options?: EbookOptions;
   /** A cover image (JPEG, PNG, GIF, WebP) set as the output's cover. */
-  cover?: { data: Uint8Array; filename: string };
+  cover?: { data: Uint8Array | LocalFile; filename: string };
 }

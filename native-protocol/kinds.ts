@@ -66,16 +66,16 @@ interface InfoAnswer {
  * server adds; a method may add more). Bytes may be a LocalFile where the engine takes files (issue 35).
  */
 export interface NativeKindAnswers {
-  pdf: { [M in "pdfa" | "pdfx"]: { data: Uint8Array } } & {
-    // issue 49: the page operations answer files as LocalFiles (streamed back on a framed call)
-    [M in "merge" | "extract" | "rotate" | "decrypt"]: { data: Uint8Array | LocalFile };
+  pdf: {
+    // issue 49: the page operations and Ghostscript's answer files as LocalFiles (streamed back on a framed call)
+    [M in "merge" | "extract" | "rotate" | "decrypt" | "pdfa" | "pdfx"]: { data: Uint8Array | LocalFile };
   } & {
     // warnings: options accepted and not honoured (the compatibility rule)
     [M in "encrypt" | "watermark"]: { data: Uint8Array | LocalFile; warnings?: string[] };
   } & {
     split: { parts: (Uint8Array | LocalFile)[] };
     pageFrames: { pages: PdfPageFrame[] };
-    optimize: { data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean };
+    optimize: { data: Uint8Array | LocalFile; sizeBefore: number; sizeAfter: number; unchanged: boolean };
   };
   office: {
     // issue 49: LibreOffice answers its outputs as LocalFiles (streamed back on a framed call)
@@ -91,7 +91,8 @@ export interface NativeKindAnswers {
   media: { run: { data: Uint8Array | LocalFile; probe: MediaProbe | null }; command: CommandAnswer; info: InfoAnswer };
   ocr: { recognize: OcrPage };
   font: { convert: { data: Uint8Array } };
-  ebook: { convert: { data: Uint8Array } };
+  // issue 49: calibre answers its output as a LocalFile (streamed back on a framed call)
+  ebook: { convert: { data: Uint8Array | LocalFile } };
   cad: { convert: { data: Uint8Array } };
   vector: { convert: { data: Uint8Array; warnings?: string[] } };
   archive: {

@@ -21,9 +21,9 @@ export interface PdfInput {
 }
 
 /**
- * An input of the page operations that stream (issue 49: split, extract, rotate, decrypt): its bytes, or for the
- * native qpdf a stream of known length (StreamedBytes) the Worker sends on the framed wire, which reaches qpdf as a
- * file in its folder (LocalFile), so a 1 GB PDF is held whole by neither side; merge's streams are DeferredBytes, opened
+ * An input of the operations that stream (issue 49: split, extract, rotate, decrypt …, and Ghostscript's pdf/a, pdf/x
+ * and optimize): its bytes, or for the native qpdf and Ghostscript a stream of known length (StreamedBytes) the Worker
+ * sends on the framed wire, which reaches the tool as a file in its folder (LocalFile), so a 1 GB PDF is held whole by neither side; merge's streams are DeferredBytes, opened
  * one after another as the framed body reaches them. pdf-lib answers UNSUPPORTED to a stream.
  */
 export interface PdfStreamableInput extends Omit<PdfInput, "data"> {
@@ -77,7 +77,13 @@ export interface PdfRequests {
     mark?: WatermarkOptions;
     stamp?: Omit<PdfStamp, "data"> & { data: Uint8Array | LocalFile };
   };
-  pdfa: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } };
-  pdfx: { input: PdfInput; variant: string };
-  optimize: { input: PdfInput; profile?: string; flattenSignatures?: boolean };
+  // issue 49: Ghostscript takes its input as the page operations do (a file in its folder on a framed call), and the
+  // invoice XML of a framed call as a file, as every part of one
+  pdfa: {
+    input: PdfStreamableInput;
+    conformance: string;
+    invoice?: { data: Uint8Array | LocalFile; filename: string };
+  };
+  pdfx: { input: PdfStreamableInput; variant: string };
+  optimize: { input: PdfStreamableInput; profile?: string; flattenSignatures?: boolean };
 }

@@ -21,8 +21,11 @@ import { UNO_PYTHON, which } from "../tools.ts";
 import {
   NativeError,
   check,
-  get,
+  fileOf,
+  head,
+  localFile,
   localName,
+  place,
   put,
   run,
   tool,
@@ -161,18 +164,26 @@ async function pagesAsDocx(call: NativeCall, pages: string, filename: string): P
   return docx;
 }
 
+/**
+ * Converts one book (bytes, or issue 49 a file a framed call wrote to the call's folder) to `req.format`; the output is
+ * answered as a file (streamed back on a framed call), so a large book is held by neither side.
+ * @throws NativeError INVALID_CONVERSION_TYPE | INVALID_PASSWORD (an encrypted OOXML) | OVER_BUDGET (a zip bomb) |
+ *   OPEN_FAILED | UNSUPPORTED (DRM) | CONVERSION_FAILED | TIMEOUT
+ */
 async function convert(req: EbookRequest, call: NativeCall) {
   const inFormat = req.input.format.toLowerCase();
   if (!EBOOK_PAIRS.some((p) => p.input === inFormat && p.output === req.format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `calibre does not convert ${inFormat} to ${req.format} here.`);
   // an encrypted OOXML document is an OLE container, not a zip: calibre takes no password
-  if (["docx", "pages"].includes(inFormat) && [0xd0, 0xcf, 0x11, 0xe0].every((b, i) => req.input.data[i] === b))
+  const data = fileOf(req.input.data, req.input.filename);
+  const magic = await head(data, 4);
+  if (["docx", "pages"].includes(inFormat) && [0xd0, 0xcf, 0x11, 0xe0].every((b, i) => magic[i] === b))
     throw new NativeError(
       "INVALID_PASSWORD",
       `${req.input.filename} is encrypted; e-book conversion takes no password. Convert it to docx with its password first.`,
     );
-  if (ZIPPED.has(inFormat)) checkZipBudget(req.input.data, req.input.filename, MAX_UNPACKED, MAX_MEMBERS);
-  let input = await put(call, `in.${inFormat}`, req.input.data);
+  if (ZIPPED.has(inFormat)) await checkZipBudget(data, req.input.filename, MAX_UNPACKED, MAX_MEMBERS);
+  let input = await place(call, `in.${inFormat}`, data);
   if (inFormat === "cbr") input = await cbrAsCbz(call, input, req.input.filename);
   if (inFormat === "pages") input = await pagesAsDocx(call, input, req.input.filename);
   const written = WRITTEN_AS[req.format] ?? req.format;
@@ -224,12 +235,15 @@ async function convert(req: EbookRequest, call: NativeCall) {
     args.push(
       `--search-replace=${await put(call, "strip-scripts.txt", new TextEncoder().encode(STRIP_SCRIPTS + "\n"))}`,
     );
-  if (req.cover) args.push(`--cover=${await put(call, localName("cover", req.cover.filename), req.cover.data)}`);
+  if (req.cover)
+    args.push(
+      `--cover=${await place(call, localName("cover", req.cover.filename), fileOf(req.cover.data, req.cover.filename))}`,
+    );
   const r = await calibreRun(args);
   check(r, "calibre", (text) => calibreFailure(text, req.input.filename));
   if (req.format === "oeb") {
     await zipFolder(call, output, join(call.work, "out.zip"));
-    return { data: await get(call, "out.zip") };
+    return { data: await localFile(call, "out.zip") };
   }
   const made = await stat(output).catch(() => null);
   if (!made?.isFile())
@@ -237,10 +251,13 @@ async function convert(req: EbookRequest, call: NativeCall) {
       "CONVERSION_FAILED",
       `calibre wrote no ${req.format} for ${req.input.filename} (${(await readdir(call.work)).length} files in its folder).`,
     );
-  return { data: await get(call, `out.${written}`) };
+  return { data: await localFile(call, `out.${written}`) };
 }
 
-/** The calibre engine (kind ebook: convert). */
-export const calibre = { kind: "ebook", methods: { convert } } satisfies NativeEngineDef<"ebook">;
+/**
+ * The calibre engine (kind ebook: convert). It takes files (issue 49): a framed call's book reaches it as a LocalFile in
+ * the call's folder, and its output goes back as a file.
+ */
+export const calibre = { kind: "ebook", methods: { convert }, files: true } satisfies NativeEngineDef<"ebook">;
 
 export default calibre;

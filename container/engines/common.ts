@@ -2,7 +2,7 @@
  * What every native engine shares: the failure class, the per-call context, and the mapping of a
  * tool's exit into a failure with a code (DESIGN.md principle 3: normalise at the adapter).
  */
-import { mkdir, readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathSegment, shellQuote, splitArguments } from "../../native-protocol/command-args.ts";
 import { LocalFile } from "../../native-protocol/frame.ts";
@@ -149,6 +149,23 @@ export async function bytesOf(data: unknown, maxBytes: number, what: string): Pr
       `${what} is ${Math.round(f.size / 2 ** 20)} MiB; this step of the native engine reads at most ${Math.round(maxBytes / 2 ** 20)} MiB.`,
     );
   return new Uint8Array(await readFile(f.path));
+}
+
+/**
+ * The first `n` bytes of a request's file, from its bytes or its file (a framed call's part): for a signature check
+ * that must not read a large file whole. Anything else: no bytes.
+ */
+export async function head(data: unknown, n: number): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data.subarray(0, n);
+  if (!(data instanceof LocalFile)) return new Uint8Array();
+  const f = await open(data.path);
+  try {
+    const buf = new Uint8Array(n);
+    const { bytesRead } = await f.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await f.close();
+  }
 }
 
 /** A file of the call's directory as a LocalFile answer (streamed from disk on a framed call). */

@@ -10,9 +10,23 @@
  *   DOCINFO pdfmark. PDF/X-4 is that content labelled X-4 with the header raised to PDF 1.6 by qpdf.
  */
 import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { PdfInput } from "../../native-protocol/pdf.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import type { PdfRequests, PdfStreamableInput } from "../../native-protocol/pdf.ts";
+import {
+  NativeError,
+  bytesOf,
+  check,
+  fileOf,
+  localFile,
+  place,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 
 /** Ghostscript's ICC directory (Debian: libgs-common). */
 const ICC_DIRS = ["/usr/share/color/icc/ghostscript", "/usr/share/ghostscript/iccprofiles"];
@@ -51,22 +65,45 @@ export function gsArgs(args: string[], output: string, inputs: string[]): string
   ];
 }
 
-/** Runs pdfwrite over `input` with `args` (+ optional def file before the input); returns out.pdf's bytes. */
-async function pdfwrite(call: NativeCall, input: PdfInput, args: string[], def?: string): Promise<Uint8Array> {
+/**
+ * A document of the call's folder: its file name there, the input's name (for messages) and its password. Every step
+ * reads and writes files (issue 49: a framed call's input is already a file there), so no document is held in memory.
+ */
+interface Doc {
+  /** File name in the call's folder. */
+  name: string;
+  filename: string;
+  password?: string;
+}
+
+/**
+ * Places the request's input in the call's folder as `name` (its bytes written, or the file a framed call already
+ * wrote there moved: issue 49).
+ * @throws NativeError UNSUPPORTED for an input that is neither bytes nor a file
+ */
+async function openDoc(call: NativeCall, input: PdfStreamableInput, name = "in.pdf"): Promise<Doc> {
+  await place(call, name, fileOf(input.data, input.filename));
+  return { name, filename: input.filename, ...(input.password ? { password: input.password } : {}) };
+}
+
+/** Size of a file of the call's folder, bytes. */
+const sizeOf = async (call: NativeCall, name: string) => (await stat(join(call.work, name))).size;
+
+/** Runs pdfwrite over `doc` with `args` (+ optional def file before the input) into `output` (a file of the call's folder). */
+async function pdfwrite(call: NativeCall, doc: Doc, args: string[], def?: string, output = "out.pdf"): Promise<string> {
   const gs = tool(call, "ghostscript");
-  const inPath = await put(call, "in.pdf", input.data);
   const defArgs = def ? [await put(call, "def.ps", new TextEncoder().encode(def))] : [];
-  const pw = input.password ? [`-sPDFPassword=${input.password}`] : [];
-  const r = await run(call, gs.path, gsArgs([...pw, ...args], "out.pdf", [...defArgs, inPath]));
-  check(r, "Ghostscript", (t) => gsFailure(t, input.filename));
+  const pw = doc.password ? [`-sPDFPassword=${doc.password}`] : [];
+  const r = await run(call, gs.path, gsArgs([...pw, ...args], output, [...defArgs, join(call.work, doc.name)]));
+  check(r, "Ghostscript", (t) => gsFailure(t, doc.filename));
   // Ghostscript 10.00 exits 0 after some failures and writes a blank page: a wrong password
   // ("Password did not work") or a file it cannot read ("No pages will be processed").
   const said = `${r.stdout}\n${r.stderr}`;
   if (/requires a password|Password did not work|Cannot decrypt PDF/i.test(said))
-    throw gsFailure("requires a password", input.filename);
+    throw gsFailure("requires a password", doc.filename);
   if (/Couldn't initialise file|No pages will be processed|Unrecoverable error/i.test(said))
-    throw gsFailure(said, input.filename);
-  return get(call, "out.pdf");
+    throw gsFailure(said, doc.filename);
+  return output;
 }
 
 /** PDF/A conformance levels Ghostscript writes (B only), by the `conformance_level` the task gives. */
@@ -138,10 +175,19 @@ function invoiceMarks(path: string, level: string): string {
 `;
 }
 
-async function pdfa(
-  req: { input: PdfInput; conformance: string; invoice?: { data: Uint8Array; filename: string } },
-  call: NativeCall,
-) {
+/**
+ * The most of an invoice XML read here, bytes: what the Worker hands over whole (NATIVE_MAX_BYTES, 64 MiB; a framed
+ * call's invoice reaches this engine as a file like every part).
+ */
+const INVOICE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * PDF/A part 1, 2 or 3 (level B) of the input, optionally with a ZUGFeRD / Factur-X invoice attached (3b); the input
+ * bytes or a file in the call's folder, the answer a file (streamed back on a framed call, issue 49).
+ * @throws NativeError UNSUPPORTED (another level, an invoice below 3b) | OPEN_FAILED (not an invoice, an unreadable
+ *   PDF) | INVALID_PASSWORD | OVER_BUDGET
+ */
+async function pdfa(req: PdfRequests["pdfa"], call: NativeCall) {
   const part = PDFA_PART[req.conformance.toLowerCase()];
   if (!part)
     throw new NativeError(
@@ -153,21 +199,23 @@ async function pdfa(
   if (req.invoice) {
     if (part !== 3)
       throw new NativeError("UNSUPPORTED", "An invoice XML can be attached to PDF/A-3 only (conformance_level 3b).");
-    const xml = new TextDecoder().decode(req.invoice.data);
+    const bytes = await bytesOf(req.invoice.data, INVOICE_MAX_BYTES, req.invoice.filename);
+    const xml = new TextDecoder().decode(bytes);
     if (!/<(\w+:)?CrossIndustryInvoice\b/.test(xml))
       throw new NativeError(
         "OPEN_FAILED",
         `${req.invoice.filename} is not a ZUGFeRD / Factur-X invoice (no CrossIndustryInvoice element).`,
       );
-    marks = invoiceMarks(await put(call, "factur-x.xml", req.invoice.data), facturxLevel(xml));
+    marks = invoiceMarks(await put(call, "factur-x.xml", bytes), facturxLevel(xml));
   }
-  const data = await pdfwrite(
-    call,
-    req.input,
-    [...args, ...(marks ? [`--permit-file-read=${call.work}/`] : [])],
-    def + marks,
-  );
-  return { data, part, conformance: "B", ...(req.invoice ? { invoice: "factur-x.xml" } : {}) };
+  const doc = await openDoc(call, req.input);
+  const out = await pdfwrite(call, doc, [...args, ...(marks ? [`--permit-file-read=${call.work}/`] : [])], def + marks);
+  return {
+    data: await localFile(call, out),
+    part,
+    conformance: "B",
+    ...(req.invoice ? { invoice: "factur-x.xml" } : {}),
+  };
 }
 
 /** GTS_PDFXVersion by variant (ISO 15930-1, -3, -7). */
@@ -201,40 +249,45 @@ export function pdfxPlan(variant: string): { args: string[]; def: string; versio
 }
 
 /**
- * Whether the input's document information dictionary has a /Title (read with qpdf; false when
- * qpdf is missing or cannot tell). Ghostscript keeps an existing one.
+ * Whether the document information dictionary of `doc` (a file of the call's folder) has a /Title (read with qpdf,
+ * which reads the trailer and one object, not the whole file; false when qpdf is missing or cannot tell). Ghostscript
+ * keeps an existing one.
  */
-async function hasTitle(call: NativeCall, input: PdfInput): Promise<boolean> {
+async function hasTitle(call: NativeCall, doc: Doc): Promise<boolean> {
   const qpdf = call.tools.get("qpdf");
   if (!qpdf) return false;
-  await put(call, "title.pdf", input.data);
-  const pw = [`--password=${input.password ?? ""}`];
-  const trailer = await run(call, qpdf.path, [...pw, "--show-object=trailer", "title.pdf"]);
+  const pw = [`--password=${doc.password ?? ""}`];
+  const trailer = await run(call, qpdf.path, [...pw, "--show-object=trailer", doc.name]);
   const info = /\/Info (\d+) (\d+) R/.exec(trailer.stdout);
   if (!info) return false;
-  const dict = await run(call, qpdf.path, [...pw, `--show-object=${info[1]},${info[2]}`, "title.pdf"]);
+  const dict = await run(call, qpdf.path, [...pw, `--show-object=${info[1]},${info[2]}`, doc.name]);
   return /\/Title\s*[(<]/.test(dict.stdout);
 }
 
-async function pdfx(req: { input: PdfInput; variant: string }, call: NativeCall) {
+/**
+ * PDF/X 1a, 3 or 4 of the input (bytes or a file in the call's folder); the answer a file (streamed back on a framed
+ * call, issue 49).
+ * @throws NativeError UNSUPPORTED (another variant) | OPEN_FAILED | INVALID_PASSWORD | OVER_BUDGET | CONVERSION_FAILED
+ */
+async function pdfx(req: PdfRequests["pdfx"], call: NativeCall) {
   const { args, def, version } = pdfxPlan(req.variant);
+  const doc = await openDoc(call, req.input);
   // PDF/X requires a /Title in the document information (ISO 15930-6 §6.7.2): the file's name when it has none
-  const title = (await hasTitle(call, req.input))
+  const title = (await hasTitle(call, doc))
     ? ""
     : `[ /Title ${ps(req.input.filename.replace(/^.*\//, "").replace(/\.pdf$/i, ""))} /DOCINFO pdfmark\n`;
-  let data = await pdfwrite(call, req.input, args, def + title);
-  if (req.variant === "4") data = await raiseVersion(call, data, "1.6");
-  return { data, version };
+  let out = await pdfwrite(call, doc, args, def + title);
+  if (req.variant === "4") out = await raiseVersion(call, out, "1.6");
+  return { data: await localFile(call, out), version };
 }
 
-/** Raises the PDF header version with qpdf (PDF/X-4 requires PDF 1.6, ISO 15930-7 §6.1). */
-async function raiseVersion(call: NativeCall, data: Uint8Array, version: string): Promise<Uint8Array> {
+/** Raises the PDF header version of file `name` with qpdf (PDF/X-4 requires PDF 1.6, ISO 15930-7 §6.1); answers the new file's name. */
+async function raiseVersion(call: NativeCall, name: string, version: string): Promise<string> {
   const qpdf = tool(call, "qpdf");
-  await put(call, "x.pdf", data);
-  const r = await run(call, qpdf.path, [`--min-version=${version}`, "x.pdf", "x-out.pdf"]);
+  const r = await run(call, qpdf.path, [`--min-version=${version}`, name, "x-out.pdf"]);
   if (r.killed || (r.code !== 0 && r.code !== 3))
     throw new NativeError("CONVERSION_FAILED", `qpdf could not set the PDF version: ${why(r.stderr)}`);
-  return get(call, "x-out.pdf");
+  return "x-out.pdf";
 }
 
 /**
@@ -271,21 +324,20 @@ export const OPTIMIZE_COMMON = [
 ];
 
 /**
- * qpdf's lossless rewrite of `data`: object streams, every stream recompressed at zlib level 9,
- * linearized for the web profile (Ghostscript 10.00's own -dFastWebView writes hint tables that
- * qpdf --check rejects). Encryption is kept, unless a password opened it (then the output is
- * decrypted like Ghostscript's). Undefined when qpdf is missing or fails.
+ * qpdf's lossless rewrite of file `name` (of the call's folder) into `<out>.pdf`: object streams, every stream
+ * recompressed at zlib level 9, linearized for the web profile (Ghostscript 10.00's own -dFastWebView writes hint
+ * tables that qpdf --check rejects). Encryption is kept, unless a password opened it (then the output is decrypted
+ * like Ghostscript's). Answers the output's name, undefined when qpdf is missing or fails.
  */
 async function qpdfShrink(
   call: NativeCall,
-  data: Uint8Array,
   name: string,
+  out: string,
   linearize: boolean,
   password?: string,
-): Promise<Uint8Array | undefined> {
+): Promise<string | undefined> {
   const qpdf = call.tools.get("qpdf");
   if (!qpdf) return undefined;
-  await put(call, `${name}.pdf`, data);
   const r = await run(call, qpdf.path, [
     ...(password ? [`--password=${password}`, "--decrypt"] : []),
     "--object-streams=generate",
@@ -293,39 +345,38 @@ async function qpdfShrink(
     "--recompress-flate",
     "--compression-level=9",
     ...(linearize ? ["--linearize"] : []),
-    `${name}.pdf`,
-    `${name}-q.pdf`,
+    name,
+    `${out}.pdf`,
   ]);
-  return !r.killed && (r.code === 0 || r.code === 3) ? get(call, `${name}-q.pdf`) : undefined;
+  return !r.killed && (r.code === 0 || r.code === 3) ? `${out}.pdf` : undefined;
 }
 
 /**
  * `flatten_signatures` of optimize (issue 31): qpdf draws every annotation's appearance — the signature
  * widgets among them — into the page content and removes the annotations and their fields, so a signed
  * document keeps how its signatures look after a rewrite that would invalidate (Ghostscript: drop) them.
- * The result is decrypted when a password opened it.
+ * The result (a file of the call's folder) is decrypted when a password opened it.
  */
-async function flattenAnnotations(call: NativeCall, input: PdfInput): Promise<PdfInput> {
+async function flattenAnnotations(call: NativeCall, doc: Doc): Promise<Doc> {
   const qpdf = call.tools.get("qpdf");
   if (!qpdf) throw new NativeError("ENGINE_UNAVAILABLE", "flatten_signatures needs qpdf (Debian package qpdf).");
-  await put(call, "flatten.pdf", input.data);
   const r = await run(call, qpdf.path, [
-    ...(input.password ? [`--password=${input.password}`, "--decrypt"] : []),
+    ...(doc.password ? [`--password=${doc.password}`, "--decrypt"] : []),
     "--flatten-annotations=all",
-    "flatten.pdf",
+    doc.name,
     "flatten-q.pdf",
   ]);
   // qpdf exits 3 for warnings (a repaired file): the output is written
   if (r.code !== 3)
     check(r, "qpdf --flatten-annotations", (text) =>
       /password/i.test(text)
-        ? new NativeError("INVALID_PASSWORD", `${input.filename} is encrypted and the password given does not open it.`)
+        ? new NativeError("INVALID_PASSWORD", `${doc.filename} is encrypted and the password given does not open it.`)
         : new NativeError(
             "OPEN_FAILED",
-            `qpdf could not flatten the annotations of ${input.filename}: ${why(text, /error/i)}`,
+            `qpdf could not flatten the annotations of ${doc.filename}: ${why(text, /error/i)}`,
           ),
     );
-  return { ...input, data: await get(call, "flatten-q.pdf"), password: undefined };
+  return { name: "flatten-q.pdf", filename: doc.filename };
 }
 
 /**
@@ -334,42 +385,58 @@ async function flattenAnnotations(call: NativeCall, input: PdfInput): Promise<Pd
  * other candidate (a document of JBIG2 or well-compressed images that Ghostscript would only
  * enlarge). The smallest wins, linearized for the web profile when it stays smaller; when none is
  * smaller than the input, the input comes back unchanged (issue 12: a "compressed" PDF never
- * grows). Sizes in bytes.
+ * grows). Sizes in bytes. Every step reads and writes files of the call's folder (issue 49: the input may be a framed
+ * call's file, the answer a file streamed back), so no document is held in memory.
+ * @throws NativeError UNSUPPORTED (an unknown profile) | OPEN_FAILED | INVALID_PASSWORD | OVER_BUDGET
  */
-async function optimize(req: { input: PdfInput; profile?: string; flattenSignatures?: boolean }, call: NativeCall) {
+async function optimize(req: PdfRequests["optimize"], call: NativeCall) {
   const profile = req.profile ?? "web";
-  const original = req.input.data;
-  if (req.flattenSignatures) req = { ...req, input: await flattenAnnotations(call, req.input) };
   const args = PROFILES[profile];
   if (!args)
     throw new NativeError(
       "UNSUPPORTED",
       `optimize profile ${profile} is unknown; use web, print, archive, mrc or max.`,
     );
+  const original = await openDoc(call, req.input);
+  const originalSize = await sizeOf(call, original.name);
+  const doc = req.flattenSignatures ? await flattenAnnotations(call, original) : original;
   // Ghostscript's rewrite and qpdf's lossless pack of the input run side by side (two processes, two files)
   const [rewritten, lossless] = await Promise.all([
-    pdfwrite(call, req.input, [...args, ...OPTIMIZE_COMMON]),
-    qpdfShrink(call, req.input.data, "lossless", false, req.input.password),
+    pdfwrite(call, doc, [...args, ...OPTIMIZE_COMMON]),
+    qpdfShrink(call, doc.name, "lossless", false, doc.password),
   ]);
-  const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, lossless];
-  let best = candidates.filter((c): c is Uint8Array => !!c).reduce((a, b) => (b.length < a.length ? b : a));
-  const sizeBefore = req.input.data.length; // of the flattened copy when flattenSignatures
+  const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, lossless].filter(
+    (c): c is string => !!c,
+  );
+  const sized = await Promise.all(candidates.map(async (name) => ({ name, size: await sizeOf(call, name) })));
+  let best = sized.reduce((a, b) => (b.size < a.size ? b : a));
+  const sizeBefore = await sizeOf(call, doc.name); // of the flattened copy when flattenSignatures
   // web: linearized (first page shown while the rest loads) when that still leaves it smaller than the input
-  const linear = profile === "web" && best.length < sizeBefore ? await qpdfShrink(call, best, "web", true) : undefined;
-  if (linear && linear.length < sizeBefore) best = linear;
-  const smaller = best.length < sizeBefore;
-  const data = smaller ? best : req.input.data; // not smaller: the input, flattened when asked
+  const linearName =
+    profile === "web" && best.size < sizeBefore ? await qpdfShrink(call, best.name, "web", true) : undefined;
+  const linear = linearName ? { name: linearName, size: await sizeOf(call, linearName) } : undefined;
+  if (linear && linear.size < sizeBefore) best = linear;
+  const smaller = best.size < sizeBefore;
+  // not smaller: the input, flattened when asked
+  const chosen = smaller ? best : { name: doc.name, size: sizeBefore };
   return {
-    data,
-    sizeBefore: original.length,
-    sizeAfter: data.length,
-    unchanged: data === original,
+    data: await localFile(call, chosen.name),
+    sizeBefore: originalSize,
+    sizeAfter: chosen.size,
+    unchanged: chosen.name === original.name,
     linearized: smaller && best === linear,
     profile,
   };
 }
 
-/** The Ghostscript engine (kind pdf: pdfa, pdfx, optimize). */
-export const ghostscript = { kind: "pdf", methods: { pdfa, pdfx, optimize } } satisfies NativeEngineDef<"pdf">;
+/**
+ * The Ghostscript engine (kind pdf: pdfa, pdfx, optimize). It takes files (issue 49): a framed call's input reaches it
+ * as a LocalFile in the call's folder, and its outputs go back as files, so a 1 GB scan is never held in memory.
+ */
+export const ghostscript = {
+  kind: "pdf",
+  methods: { pdfa, pdfx, optimize },
+  files: true,
+} satisfies NativeEngineDef<"pdf">;
 
 export default ghostscript;

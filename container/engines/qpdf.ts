@@ -4,12 +4,13 @@
  * shapes and page notation as the in-Worker pdf-lib engine (src/engines/kinds/pdf.ts), so routing
  * can hand a task from one to the other.
  */
-import { open as openFile, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { LocalFile } from "../../native-protocol/frame.ts";
 import type { PdfPageFrame, PdfRequests, PdfStreamableInput } from "../../native-protocol/pdf.ts";
 import {
   NativeError,
   check,
+  head,
   localFile,
   place,
   put,
@@ -66,20 +67,6 @@ export function qpdfRange(spec: string, count: number): string {
       return from === to ? `${from}` : `${from}-${to}`;
     })
     .join(",");
-}
-
-/** The first `n` bytes of an input, from its bytes or its file. */
-async function head(data: PdfStreamableInput["data"], n: number): Promise<Uint8Array> {
-  if (data instanceof Uint8Array) return data.subarray(0, n);
-  if (!(data instanceof LocalFile)) return new Uint8Array();
-  const f = await openFile(data.path);
-  try {
-    const buf = new Uint8Array(n);
-    const { bytesRead } = await f.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await f.close();
-  }
 }
 
 // Every page operation answers its files as LocalFiles: the server streams them from disk on a framed call (the

@@ -56,6 +56,7 @@ import {
   NATIVE_IMAGE_EXTRA_PAIRS,
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_IMAGE_MAX_BYTES,
+  NATIVE_EBOOK_MAX_BYTES,
   NATIVE_MAX_BYTES,
   NATIVE_STREAM_MAX_BYTES,
   NATIVE_TIFF_MAX_BYTES,
@@ -306,7 +307,10 @@ export const ENGINES = [
   {
     ...nativeRow("ghostscript"),
     offers: { operations: ["pdf/a", "pdf/x", "optimize"], formats: [{ input: "pdf", output: "pdf" }] },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: inputs over 64 MiB (a 1 GB scan) stream to Ghostscript's folder and its outputs back, up to the largest
+    // import (the PDF family's limit, as qpdf's): Ghostscript and qpdf read the PDF from disk by its cross-reference
+    // table, their memory bounded by the tools' RLIMIT_AS, not the file's size; the time by the task's timeout
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["gs"],
   },
   {
@@ -510,7 +514,8 @@ export const ENGINES = [
     ...nativeRow("calibre"),
     // issue 32: and docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb (EBOOK_DOCUMENT_INPUTS)
     offers: { operations: ["convert"], formats: EBOOK_PAIRS },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: books over 64 MiB (a comic, a scanned PDF) stream to calibre's folder and its output back, up to 1 GiB
+    budget: { maxBytes: NATIVE_EBOOK_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ebook-convert"],
   },
   {

@@ -237,20 +237,26 @@ function mib(n: number): string {
  * One engine call per input, in turn, each answering one file: `call` asks the engine of `row` about one input (its
  * bytes and name); the answer is named as the task's `filename` says or after its input with `out.ext`, of
  * `out.contentType` where given (the runner derives it from the name otherwise). The engine's version is what its
- * last call reported.
+ * last call reported. `read` reads each input: its bytes ({@link readInput}) unless given, e.g. {@link readInputOrStream}
+ * for a row that takes streams (issue 49), whose answers may then be streams too.
  */
-export async function eachConverted<T extends Answer & ({ ok: false } | { ok: true; data: Uint8Array })>(
+export async function eachConverted<
+  T extends Answer & ({ ok: false } | { ok: true; data: Uint8Array | StreamedBytes }),
+  D extends Uint8Array | StreamedBytes = Uint8Array,
+>(
   row: EngineRow,
   ctx: { signal: AbortSignal },
   inputs: InputFile[],
   out: { filename?: string; ext: string; contentType?: string },
-  call: (input: { data: Uint8Array; filename: string }, file: InputFile) => Promise<T> | undefined,
+  call: (input: { data: D; filename: string }, file: InputFile) => Promise<T> | undefined,
+  read?: (file: InputFile) => Promise<D>,
 ): Promise<OperationOutput & { engine: { name: string; version: string } }> {
   const files: OutputFile[] = [];
   let version = row.version;
   for (const [i, file] of inputs.entries()) {
     throwIfAborted(ctx.signal);
-    const input = { data: await readInput(file, ctx, row), filename: file.filename };
+    const data = read ? await read(file) : ((await readInput(file, ctx, row)) as D);
+    const input = { data, filename: file.filename };
     const r = await engineCall(call(input, file), file.filename, row.name);
     version = r.engineVersion;
     files.push({

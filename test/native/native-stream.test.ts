@@ -8,9 +8,11 @@
  * buffered convert of the same file), the HTTP answer (413), /proc (no ffmpeg left after an abort).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { crc32, deflateRawSync } from "node:zlib";
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   FRAMED_TYPE,
@@ -22,13 +24,15 @@ import {
   type StreamedBytes,
 } from "../../native-protocol/frame";
 import { nativeRpc } from "../../src/engines/native/client";
-import type { OperationContext, OutputFile } from "../../src/operations/types";
+import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
-import { pidsGone, toolsGone, toolsUnder, until } from "../support/native-oracles";
+import { expectPdfA, expectPdfX, pidsGone, sh, toolsGone, toolsUnder, until } from "../support/native-oracles";
 import { bytesInput, corpusInput, expectTaskError, testContext } from "../support/pdf-helpers";
+import { mobiText, zipText, plain } from "../support/ebook-oracles";
+import { zip } from "../support/hostile-documents";
 import { scaled } from "../support/time-scale";
 
 /** The lowered threshold: inputs and answers over 64 KiB go framed. */
@@ -351,6 +355,190 @@ describe("streamed qpdf page operations (issue 49)", () => {
     const dec = await saved(decrypted.out.files[0]!, "pdf");
     expect(execFileSync("qpdf", ["--show-encryption", dec], { encoding: "utf8" })).toMatch(/File is not encrypted/);
     expect(pages(dec)).toBe(pages(corpusPath(enc)));
+  });
+});
+
+/**
+ * A file (a corpus file by default) as an input the Worker can only stream: its `bytes()` throws, so an operation that
+ * finishes read it as a stream (kit.ts readInputOrStream) and never whole.
+ */
+function streamOnlyInput(rel: string, path = corpusPath(rel)): InputFile {
+  return {
+    filename: basename(rel),
+    size: statSync(path).size,
+    fromTask: "import",
+    key: `corpus/${rel}`,
+    bytes: async () => {
+      throw new Error(`${rel} was read whole; it should have been streamed`);
+    },
+    stream: async () => Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>,
+  };
+}
+
+describe("streamed Ghostscript: pdf/a, pdf/x, optimize (issue 49)", () => {
+  const rel = "pdf/pdfjs-tracemonkey.pdf";
+  const source = corpusPath(rel);
+  /** pdftotext's words of a PDF, on one line. */
+  const words = (path: string) =>
+    execFileSync("pdftotext", [path, "-"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+      .replace(/\s+/g, " ")
+      .trim();
+  const pages = (path: string) =>
+    Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [path], { encoding: "utf8" }))![1]);
+  const TITLE = "Trace-based Just-in-Time Type Specialization for Dynamic Languages";
+
+  it("pdf/a 2b of a streamed PDF: PDF/A-2B (pdfaid XMP, fonts embedded, sRGB intent, qpdf --check), its pages and text kept", async () => {
+    const input = streamOnlyInput(rel);
+    expect(input.size).toBeGreaterThan(OVER);
+    const r = await execute("pdf/a", { conformance_level: "2b" }, [input], streaming());
+    expect(r.engine.name).toBe("ghostscript");
+    // a StreamedBytes answer comes only from a framed call (a buffered answer is bytes)
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const path = await saved(r.out.files[0]!, "pdf");
+    expectPdfA(path, 2, pages(source));
+    expect(words(path)).toContain(TITLE);
+    // the source's last words are on the PDF/A's last page too
+    const last = (p: string) =>
+      execFileSync("pdftotext", ["-f", "14", "-l", "14", p, "-"], { encoding: "utf8" })
+        .split(/\s+/)
+        .filter((w) => /^[A-Za-z]{6,}$/.test(w))
+        .slice(-20);
+    expect(last(path)).toEqual(last(source));
+  });
+
+  it("pdf/a 3b with an invoice on the framed call (the XML reaches Ghostscript as a file): factur-x.xml attached", async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100">
+<rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:factur-x.eu:1p0:minimum</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+</rsm:CrossIndustryInvoice>
+`;
+    const ctx = {
+      ...streaming(),
+      taskFiles: async () => [{ ...bytesInput("invoice.xml", new TextEncoder().encode(xml)), fromTask: "xml" }],
+    };
+    const r = await execute("pdf/a", { conformance_level: "3b", invoice: "xml" }, [streamOnlyInput(rel)], ctx);
+    expect(r.engine.name).toBe("ghostscript");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const path = await saved(r.out.files[0]!, "pdf");
+    expectPdfA(path, 3, pages(source));
+    const xmp = JSON.parse(sh("exiftool", ["-j", "-XMP-fx:all", path]).stdout)[0];
+    expect(xmp).toMatchObject({ DocumentFileName: "factur-x.xml", ConformanceLevel: "MINIMUM" });
+    const out = join(scratch, "fx.xml");
+    expect(sh("pdfdetach", ["-save", "1", "-o", out, path]).status).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(xml);
+  });
+
+  it("pdf/x 4 of a streamed PDF: PDF/X-4 (GTS_PDFXVersion, CMYK intent, qpdf --check), every page", async () => {
+    const r = await execute("pdf/x", { variant: "4" }, [streamOnlyInput(rel)], streaming());
+    expect(r.engine.name).toBe("ghostscript");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const path = await saved(r.out.files[0]!, "pdf");
+    expectPdfX(path, "PDF/X-4", pages(source));
+    expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/PDF version:\s+1\.6/);
+    expect(words(path)).toContain(TITLE);
+  });
+
+  it("optimize (web) of a streamed PDF: smaller, linearized, the same pages and text; sizes in the result", async () => {
+    const input = streamOnlyInput(rel);
+    const r = await execute("optimize", { profile: "web" }, [input], streaming());
+    expect(r.engine.name).toBe("ghostscript");
+    const f = r.out.files[0]!;
+    const size = f.data instanceof Uint8Array ? f.data.byteLength : (f.data as StreamedBytes).length;
+    const path = await saved(f, "pdf");
+    expect(statSync(path).size).toBe(size);
+    expect(r.out.extra).toMatchObject({ original_size: input.size, bytes_saved: input.size - size, unchanged: [] });
+    expect(size).toBeLessThan(input.size);
+    expect(pages(path)).toBe(pages(source));
+    expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Optimized:\s+yes/);
+    expect([0, 3]).toContain(sh("qpdf", ["--check", path]).status);
+    expect(words(path)).toContain(TITLE);
+  });
+
+  it("optimize of a streamed PDF that would not shrink: the streamed input itself comes back, byte for byte", async () => {
+    // the corpus letter (172 KB, text only) packed once (archive: not linearized), then that output again: nothing smaller
+    const once = await execute(
+      "optimize",
+      { profile: "archive" },
+      [streamOnlyInput("pdf/cloudconvert-input.pdf")],
+      streaming(),
+    );
+    const first = await saved(once.out.files[0]!, "pdf");
+    expect(statSync(first).size).toBeGreaterThan(OVER);
+    const again = await execute("optimize", { profile: "archive" }, [streamOnlyInput("again.pdf", first)], streaming());
+    expect(again.engine.name).toBe("ghostscript");
+    expect(again.out.extra).toMatchObject({
+      unchanged: ["again.pdf"],
+      bytes_saved: 0,
+      original_size: statSync(first).size,
+    });
+    expect(isStreamed(again.out.files[0]!.data)).toBe(true);
+    expect(readFileSync(await saved(again.out.files[0]!, "pdf")).equals(readFileSync(first))).toBe(true);
+  });
+
+  it("convert pdf → pdf with pdf_a streamed: qpdf's re-save streams on into Ghostscript, a PDF/A-2B comes back", async () => {
+    // pinned: the streaming context holds pdf-lib too, which routing prefers for the re-save (and would read it whole)
+    const r = await execute(
+      "convert",
+      { output_format: "pdf", pdf_a: true, engine: "qpdf" },
+      [streamOnlyInput(rel)],
+      streaming(),
+    );
+    expect(r.engine.name).toBe("ghostscript");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const path = await saved(r.out.files[0]!, "pdf");
+    expectPdfA(path, 2, pages(source));
+    expect(words(path)).toContain(TITLE);
+  });
+});
+
+describe("streamed calibre (issue 49)", () => {
+  const rel = "ebooks/tika-testEPUB_multi-metadata-vals.epub";
+  /** The book's own words, read without calibre (its chapter XHTML by unzip). */
+  const PHRASE = "We went through the old gateway";
+  const norm = (s: string) => s.replace(/[\s\u00a0\ufeff\u2060-]+/g, " ").trim();
+
+  it(
+    "epub → mobi and → pdf of a streamed book: the MOBI's text records and the PDF's text hold the book's words",
+    async () => {
+      expect(plain(zipText(corpusPath(rel), "epub/text/chapter-1.xhtml"))).toContain(PHRASE);
+      const input = streamOnlyInput(rel);
+      expect(input.size).toBeGreaterThan(OVER);
+      const mobi = await execute("convert", { output_format: "mobi" }, [input], streaming());
+      expect(mobi.engine.name).toBe("calibre");
+      const mobiPath = await saved(mobi.out.files[0]!, "mobi");
+      const mobiBytes = new Uint8Array(readFileSync(mobiPath));
+      expect(new TextDecoder().decode(mobiBytes.subarray(60, 68))).toBe("BOOKMOBI");
+      expect(norm(mobiText(mobiBytes))).toContain(PHRASE);
+      const pdf = await execute("convert", { output_format: "pdf" }, [streamOnlyInput(rel)], streaming());
+      expect(pdf.engine.name).toBe("calibre");
+      // a StreamedBytes answer comes only from a framed call (a buffered answer is bytes)
+      expect(isStreamed(pdf.out.files[0]!.data)).toBe(true);
+      const pdfPath = await saved(pdf.out.files[0]!, "pdf");
+      expect(
+        Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [pdfPath], { encoding: "utf8" }))![1]),
+      ).toBeGreaterThan(1);
+      expect(norm(execFileSync("pdftotext", [pdfPath, "-"], { encoding: "utf8" }))).toContain(PHRASE);
+    },
+    scaled(180_000),
+  );
+
+  it("a streamed EPUB that unpacks to 1.25 GiB → OVER_BUDGET from its zip directory, read in calibre's folder", async () => {
+    // 20 chapters of 64 MiB of zeros each (real sizes, deflated once): 1.25 GiB unpacked, over the engine's 1 GiB
+    const size = 64 * 1024 * 1024;
+    const zeros = Buffer.alloc(size);
+    const chapter = { data: new Uint8Array(deflateRawSync(zeros, { level: 9 })), size, crc: crc32(zeros), count: 20 };
+    const book = zip([["mimetype", new TextEncoder().encode("application/epub+zip")]], {
+      ...chapter,
+      name: (i) => `OEBPS/c${i}.xhtml`,
+    });
+    const path = join(scratch, "bomb.epub");
+    writeFileSync(path, book);
+    expect(book.length).toBeGreaterThan(OVER);
+    const e = await expectTaskError(
+      () => execute("convert", { output_format: "mobi" }, [streamOnlyInput("bomb.epub", path)], streaming()),
+      "OVER_BUDGET",
+    );
+    expect(e.message).toMatch(/bomb\.epub unpacks to 1280 MiB/);
   });
 });
 

@@ -157,25 +157,30 @@ export interface PdfOps {
   }): Promise<PdfOut>;
   /**
    * PDF/A (ISO 19005) of conformance level B, part 1, 2 or 3: pdfaid XMP, fonts embedded, an sRGB
-   * output intent; with `invoice` (3b only) a ZUGFeRD / Factur-X XML attached as factur-x.xml.
+   * output intent; with `invoice` (3b only) a ZUGFeRD / Factur-X XML attached as factur-x.xml. The input may be a
+   * stream for the native Ghostscript (issue 49), which then answers a stream when large.
    */
   pdfa(req: {
-    input: PdfInput;
+    input: PdfStreamableInput;
     conformance: "1b" | "2b" | "3b";
     invoice?: { data: Uint8Array; filename: string };
-  }): Promise<PdfOut>;
-  /** PDF/X (ISO 15930) variant 1a, 3 or 4: CMYK content, GTS_PDFXVersion, a CMYK output intent. */
-  pdfx(req: { input: PdfInput; variant: "1a" | "3" | "4" }): Promise<PdfOut>;
+  }): Promise<PdfPagesOut>;
+  /**
+   * PDF/X (ISO 15930) variant 1a, 3 or 4: CMYK content, GTS_PDFXVersion, a CMYK output intent. Like pdfa, the input
+   * may be a stream for the native Ghostscript (issue 49), which then answers a stream when large.
+   */
+  pdfx(req: { input: PdfStreamableInput; variant: "1a" | "3" | "4" }): Promise<PdfPagesOut>;
   /**
    * Re-writes the PDF smaller by `profile`; `unchanged` when the result would not be smaller (the input comes back). Sizes in bytes.
    * `flattenSignatures`: signature fields (and every other annotation) are first drawn into the page content and removed,
    * so the signatures' appearance survives the rewrite that invalidates them (what comes back "unchanged" is that flattened copy).
+   * The input may be a stream for the native Ghostscript (issue 49), which then answers a stream when large.
    */
   optimize(req: {
-    input: PdfInput;
+    input: PdfStreamableInput;
     profile: PdfOptimizeProfile;
     flattenSignatures?: boolean;
-  }): Promise<EngineResult<{ data: Uint8Array; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
+  }): Promise<EngineResult<{ data: PdfData; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
   /** Page sizes as displayed (points, after /Rotate and the crop box) and whether each page names a font (carries text). */
   pageInfo(req: { input: PdfInput }): Promise<EngineResult<{ pages: PdfPageInfo[] }>>;
   /**

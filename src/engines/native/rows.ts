@@ -171,6 +171,14 @@ export const NATIVE_MAX_BYTES = 64 * 1024 * 1024;
 export const NATIVE_STREAM_MAX_BYTES = 5 * 1024 ** 3;
 
 /**
+ * The largest book the native calibre row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB, what the e-book
+ * engine lets a zipped book (epub, cbz, docx…) unpack to (container/engines/calibre.ts MAX_UNPACKED): a larger zip
+ * holds more than calibre may unpack, so it could only end OVER_BUDGET after its upload. calibre reads every book into
+ * its own memory (bounded by the tool's limit, NATIVE_MEMORY_MB), not the Worker's.
+ */
+export const NATIVE_EBOOK_MAX_BYTES = 1024 ** 3;
+
+/**
  * The largest image the native ImageMagick row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB. Its
  * policy (/etc/ImageMagick-6/policy.xml, Debian 12) decodes at most 128 megapixels a picture and 1 GiB of pixel cache
  * on disk (8 bytes a pixel at Q16: ~134 megapixels decoded at once), and 128 megapixels of 16-bit RGBA, the fattest

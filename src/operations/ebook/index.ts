@@ -3,13 +3,14 @@
  * EBOOK_OUTPUTS, and issue 32's docx/odt/rtf/txt/html/pdf → azw3 epub lrf mobi oeb pdb), by the engine of kind ebook (row "calibre", native). Options are CloudConvert's names
  * for what calibre has: page_format, page_width/page_height (cm) and margin_* (mm) for PDF output (as for
  * chrome's PDFs), base_font_size (pt), title and author metadata, and `cover`, the name of a task of the
- * job whose file (an image) becomes the book's cover. OEB output is the OEB folder as a zip.
+ * job whose file (an image) becomes the book's cover. OEB output is the OEB folder as a zip. Books over the row's
+ * stream threshold travel to calibre as streams and come back as one (issue 49); the cover is read whole (up to it).
  */
 import { z } from "zod";
 import { EBOOK_PAIRS } from "../../engines/registry";
 import { useEngine } from "../../engines/use";
-import { eachConverted, formatOf, readTaskFile } from "../kit";
-import type { OperationHandler } from "../types";
+import { eachConverted, formatOf, readInputOrStream, readTaskFile } from "../kit";
+import type { InputFile, OperationHandler } from "../types";
 import { EBOOK_PAGE_FORMATS, type EbookFormat, type EbookOptions } from "../../../native-protocol/ebook";
 
 const cm = z.coerce.number().min(1).max(500);
@@ -98,13 +99,20 @@ export const ebookConvert: OperationHandler<Params> = {
           );
     const cover = p.cover ? await readTaskFile(ctx, p.cover, row, "cover") : undefined;
     const out = { filename: p.filename, ext: format === "oeb" ? "zip" : format, contentType: CONTENT_TYPE[format] };
-    const done = await eachConverted(row, ctx, inputs, out, (input, file) =>
-      engine.convert({
-        input: { ...input, format: formatOf(file, p.input_format) ?? "" },
-        format,
-        options,
-        ...(cover ? { cover: { data: cover.data, filename: cover.file.filename } } : {}),
-      }),
+    // issue 49: a book over the row's stream threshold reaches calibre as a stream, its output comes back as one
+    const done = await eachConverted(
+      row,
+      ctx,
+      inputs,
+      out,
+      (input, file) =>
+        engine.convert({
+          input: { ...input, format: formatOf(file, p.input_format) ?? "" },
+          format,
+          options,
+          ...(cover ? { cover: { data: cover.data, filename: cover.file.filename } } : {}),
+        }),
+      (file: InputFile) => readInputOrStream(file, ctx, row),
     );
     return { ...done, ...(warnings.length ? { extra: { warnings } } : {}) };
   },

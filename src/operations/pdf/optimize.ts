@@ -3,11 +3,12 @@
  * by Ghostscript in the native engine. The result says what was saved: `original_size` and
  * `bytes_saved` (summed over the inputs, bytes, as for images) and `unchanged`, the inputs returned
  * as they were because the optimized file would not have been smaller — a "compressed" PDF never
- * grows (issue 12).
+ * grows (issue 12). Inputs over the native row's stream threshold travel to Ghostscript as streams and come back as
+ * one (issue 49).
  */
 import { z } from "zod";
 import { useEngine } from "../../engines/use";
-import { engineCall, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import type { OperationHandler, OutputFile } from "../types";
 import { boolParam, passwordParam, pdfFile, PDF_TO_PDF, requirePdfInputs } from "./common";
 
@@ -38,7 +39,8 @@ export const pdfOptimize: OperationHandler<z.infer<typeof params>> = {
       version = row.version;
     for (const [i, file] of inputs.entries()) {
       throwIfAborted(ctx.signal);
-      const input = { data: await readInput(file, ctx, row), filename: file.filename, password: p.password };
+      // issue 49: over the row's stream threshold the input reaches Ghostscript as a stream and its output comes back as one
+      const input = { data: await readInputOrStream(file, ctx, row), filename: file.filename, password: p.password };
       const r = await engineCall(
         engine.optimize?.({ input, profile: p.profile, ...(p.flatten_signatures ? { flattenSignatures: true } : {}) }),
         file.filename,

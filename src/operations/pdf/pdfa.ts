@@ -5,13 +5,15 @@
  * fonts and an sRGB output intent; `password` opens an encrypted input. `invoice` names a task whose
  * file is a ZUGFeRD / Factur-X invoice XML: with 3b it is attached as factur-x.xml (relationship
  * Alternative, Factur-X XMP with its extension schema), making a ZUGFeRD 2 / Factur-X e-invoice.
+ * Inputs over the native row's stream threshold travel to Ghostscript as streams and come back as one (issue 49); the
+ * invoice XML is read whole (up to that threshold).
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { useEngine } from "../../engines/use";
 import { readInput } from "../kit";
 import type { OperationHandler } from "../types";
-import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
+import { passwordParam, perDocumentStreamed, PDF_TO_PDF } from "./common";
 
 const params = z.object({
   conformance_level: z
@@ -47,7 +49,8 @@ export const pdfA: OperationHandler<z.infer<typeof params>> = {
       const { row } = useEngine(ctx, "pdf", "pdf/a");
       invoice = { filename: files[0].filename, data: await readInput(files[0], ctx, row, "invoice") };
     }
-    return perDocument(
+    // issue 49: an input over the row's stream threshold reaches Ghostscript as a stream, its PDF/A comes back as one
+    return perDocumentStreamed(
       "pdf/a",
       inputs,
       p,

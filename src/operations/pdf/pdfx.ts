@@ -2,11 +2,12 @@
  * pdf/x: a PDF/X copy of each input PDF for print exchange (service-spec: "Converts a PDF to
  * PDF/X-1A, PDF/X-3 or PDF/X-4"), by Ghostscript in the native engine: CMYK content, the
  * GTS_PDFXVersion key and a CMYK output intent. `variant` is 1a, 3 or 4 (default 4; "x-4",
- * "pdfx4", "PDF/X-4" spellings accepted).
+ * "pdfx4", "PDF/X-4" spellings accepted). Inputs over the native row's stream threshold travel to Ghostscript as
+ * streams and come back as one (issue 49).
  */
 import { z } from "zod";
 import type { OperationHandler } from "../types";
-import { passwordParam, perDocument, PDF_TO_PDF } from "./common";
+import { passwordParam, perDocumentStreamed, PDF_TO_PDF } from "./common";
 
 /** "x-4", "pdfx4", "PDF/X-1a" … → "1a" | "3" | "4", or null. */
 export function parsePdfxVariant(v: string): "1a" | "3" | "4" | null {
@@ -29,7 +30,7 @@ export const pdfX: OperationHandler<z.infer<typeof params>> = {
   ...PDF_TO_PDF,
   params,
   run: (inputs, p, ctx) =>
-    perDocument(
+    perDocumentStreamed(
       "pdf/x",
       inputs,
       p,

@@ -5,8 +5,8 @@
  * outlines, links and form fields of the pages kept stay, `result.dropped` counts what did not),
  * then, with `pdf_a`, the pdf/a step (PDF/A-2b, Ghostscript in the native engine) on the result.
  * `password` opens an encrypted input; the output is not encrypted. Over pdf-lib's budget the routed native qpdf
- * re-saves (issue 49), the input streamed to it and the result streamed back; `pdf_a` then takes what Ghostscript's
- * byte budget does (OVER_BUDGET past it).
+ * re-saves (issue 49), the input streamed to it and the result streamed back; `pdf_a` then hands that result on to
+ * Ghostscript as it came (a stream when large), within Ghostscript's byte budget (OVER_BUDGET past it).
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
@@ -70,7 +70,8 @@ export const pdfResave: OperationHandler<z.infer<typeof params>> = {
             `${file.filename} re-saved is ${size} bytes; the ${a.row.name} engine writes PDF/A of files up to ${a.row.budget.maxBytes} bytes.`,
           );
         }
-        out = await heldBytes(out);
+        // a row that takes streams (the native Ghostscript, issue 49) gets the re-saved file as it came back
+        if (a.row.budget.streamOver === undefined) out = await heldBytes(out);
         const r = await engineCall(
           a.engine.pdfa?.({ input: { data: out, filename: file.filename }, conformance: "2b" }),
           "",
