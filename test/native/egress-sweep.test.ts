@@ -1283,6 +1283,8 @@ export const EGRESS_EXEMPT: Readonly<Record<string, string>> = {
     "reads raster pixels only (png, jpg…; a PDF reaches it rendered to pixels by pdfium, whose cases are here)",
   "tesseract-native": "reads raster pixels only (a PDF is rendered by Ghostscript/PDFium before it)",
   libraw: "reads camera raw sensor data only: no raw format names another file",
+  libtiff:
+    "reads TIFF only (tiff2pdf, issue 49): a TIFF's pages are its own strips and tiles at offsets in the file; no tag names another file or address",
   gimp: "reads XCF 2.10 only, whose layers hold their own pixels: the format has no link layer or file reference (GIMP 3 added link layers)",
   fonteditor:
     "reads ttf, otf, woff and eot (not SVG fonts, which stay fontTools'): sfnt tables hold their own outlines and name no file or address",

@@ -163,6 +163,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "7z",
       "calibre",
       "djvulibre",
+      "exiftool",
       "ezdxf",
       "ffmpeg",
       "fontforge",
@@ -187,6 +188,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "qpdf",
       "rzip",
       "tesseract",
+      "tiff2pdf",
       "unalz",
     ]);
     for (const t of health.tools) {
