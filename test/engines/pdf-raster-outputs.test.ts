@@ -2,9 +2,10 @@
  * pdf → bmp, gif, tiff, ico, psd (issue 32): PDFium renders the page, the WebAssembly ImageMagick re-encodes it.
  * Oracles: identify (format, size) and pdftoppm's rendering of the same page compared by ink (raster-oracle).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { convertPdfToImage } from "../../src/operations/pdf/rasterize";
+import { convertOfficePdfToImage, convertPdfToImage } from "../../src/operations/pdf/rasterize";
+import { DEFAULT_RASTER_BUDGET } from "../../src/engines/pdfium/types";
 import { nodeImageMagickEngine } from "../../src/runtime/node/imagemagick";
 import { nodePdfiumEngine } from "../../src/runtime/node/pdfium";
 import { CORPUS, corpusInput, dataOf, testContext, tmpFile } from "../support/pdf-helpers";
@@ -53,5 +54,41 @@ describe("pdf → the catalogue's other raster outputs", () => {
     const [fmt, w, h] = execFileSync("identify", ["-format", "%m %w %h", path], { encoding: "utf8" }).split(" ");
     expect(fmt).toBe("ICO");
     expect(Math.max(Number(w), Number(h))).toBe(256);
+  });
+
+  it("a page over PDFium's page budget at 150 ppi: refused for a pdf (native's), drawn at the density that fits for an office document's PDF, the pixels pdftoppm draws at that density, with a warning", async () => {
+    const scan = "scans/ocrmypdf-multipage.pdf"; // page 2: 2160 × 2160 pt, 20 MP at 150 ppi
+    const refused = await convertPdfToImage
+      .run([corpusInput(scan)], { output_format: "png", pages: "2" }, ctx)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "OVER_BUDGET" });
+    const r = await convertOfficePdfToImage.run([corpusInput(scan)], { output_format: "png", pages: "2" }, ctx);
+    const warnings = (r.extra as { warnings?: string[] }).warnings ?? [];
+    const density = Number(/drawn at (\d+) ppi/.exec(warnings.join(" "))?.[1]);
+    expect(density).toBeGreaterThan(40);
+    const path = tmpFile(dataOf(r.files[0]!), "png");
+    const ref = rgb(
+      tmpFile(
+        execFileSync("pdftoppm", ["-r", String(density), "-f", "2", "-l", "2", "-singlefile", `${CORPUS}/${scan}`], {
+          maxBuffer: 64 << 20,
+        }),
+        "ppm",
+      ),
+    );
+    const [w, h] = execFileSync("identify", ["-format", "%w %h", path], { encoding: "utf8" }).split(" ").map(Number);
+    expect([w, h]).toEqual([ref.w, ref.h]);
+    expect(w! * h!).toBeLessThanOrEqual(DEFAULT_RASTER_BUDGET.maxPagePixels);
+    // the scanned photo page, downsampled by two renderers: the same picture (RMSE, ImageMagick's compare)
+    const refPng = execFileSync(
+      "pdftoppm",
+      ["-png", "-r", String(density), "-f", "2", "-l", "2", "-singlefile", `${CORPUS}/${scan}`],
+      { maxBuffer: 64 << 20 },
+    );
+    const cmp = spawnSync("compare", ["-metric", "RMSE", path, tmpFile(refPng, "png"), "null:"], { encoding: "utf8" });
+    expect(Number(/\(([\d.e-]+)\)/.exec(cmp.stderr)?.[1]), cmp.stderr).toBeLessThan(0.08);
+    // an asked density is kept, and refused over the budget
+    await expect(
+      convertOfficePdfToImage.run([corpusInput(scan)], { output_format: "png", pages: "2", pixel_density: 150 }, ctx),
+    ).rejects.toMatchObject({ code: "OVER_BUDGET" });
   });
 });

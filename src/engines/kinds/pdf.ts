@@ -97,6 +97,12 @@ export interface RasterRequest {
   height?: number;
   /** max (default): inside width × height, never larger than at `density`; crop: fill and crop centred; scale: exactly width × height. */
   fit?: RasterFit;
+  /**
+   * When neither `density`, `width` nor `height` is asked: a page the default density would draw over the page-pixel
+   * budget is drawn at the density that fits it (issue 49; its page's `fittedDensity` says so) instead of ending
+   * OVER_BUDGET. For callers with no engine to hand the page to (office → images, whose PDF has just been made).
+   */
+  fitPageBudget?: boolean;
   budget?: Partial<RasterBudget>;
 }
 
@@ -107,6 +113,8 @@ export interface RasterPage {
   width: number;
   height: number;
   png: Uint8Array;
+  /** The pixels per inch the page was drawn at when lowered to fit the page budget (`fitPageBudget`). */
+  fittedDensity?: number;
 }
 
 /** One output document; `dropped` from page operations that rebuild documents (merge, extract). */

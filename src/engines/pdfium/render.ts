@@ -63,13 +63,24 @@ function plan(
   req: RasterRequest,
   budget: RasterBudget,
   scratch: number,
-): PageRaster[] {
+): (PageRaster & { density?: number })[] {
   let total = 0;
   return pages.map((n) => {
     const page = pdfium.FPDF_LoadPage(doc, n - 1);
     if (!page) throw new TaskError("OPEN_FAILED", `${req.filename}: page ${n} could not be read.`);
     try {
-      const r = rasterSize(pdfium.FPDF_GetPageWidthF(page), pdfium.FPDF_GetPageHeightF(page), req);
+      const [ptW, ptH] = [pdfium.FPDF_GetPageWidthF(page), pdfium.FPDF_GetPageHeightF(page)];
+      let r: PageRaster & { density?: number } = rasterSize(ptW, ptH, req);
+      if (r.w * r.h > budget.maxPagePixels && req.fitPageBudget && !req.density && !req.width && !req.height) {
+        // drawn at the density that fits the page budget (fitPageBudget: no engine to hand the page to)
+        const pixelsAt = (density: number) => {
+          const s = rasterSize(ptW, ptH, { density });
+          return s.w * s.h;
+        };
+        let density = Math.floor(DEFAULT_DENSITY * Math.sqrt(budget.maxPagePixels / (r.w * r.h)));
+        while (density > 1 && pixelsAt(density) > budget.maxPagePixels) density--;
+        r = { ...rasterSize(ptW, ptH, { density }), density };
+      }
       const px = r.w * r.h;
       total += px;
       if (px > budget.maxPagePixels) {
@@ -104,7 +115,7 @@ async function renderPage(
   doc: number,
   form: number,
   n: number,
-  r: PageRaster,
+  r: PageRaster & { density?: number },
   density: number | undefined,
 ): Promise<RasterPage> {
   const page = pdfium.FPDF_LoadPage(doc, n - 1);
@@ -133,7 +144,8 @@ async function renderPage(
     if (form) pdfium.FORM_OnBeforeClosePage(page, form);
     pdfium.FPDF_ClosePage(page);
   }
-  return { page: n, width: r.w, height: r.h, png: await encodePng(filtered, density) };
+  const png = await encodePng(filtered, r.density ?? density);
+  return { page: n, width: r.w, height: r.h, png, ...(r.density ? { fittedDensity: r.density } : {}) };
 }
 
 /** Renders the requested pages of `req.input`; see the module comment for errors. */

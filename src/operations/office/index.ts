@@ -11,7 +11,7 @@ import { outputName } from "../kit";
 import { boolParam, checkPagesParam, pagesParam } from "../pdf/common";
 import { pdfThumbnail } from "../pdf/thumbnail";
 import { watermarkPdf } from "../pdf/watermark";
-import { convertPdfToImage } from "../pdf/rasterize";
+import { convertOfficePdfToImage } from "../pdf/rasterize";
 import { convertDocument } from "./convert";
 import { eachDocument } from "./common";
 import { viaPdf } from "./via-pdf";
@@ -97,7 +97,7 @@ export const officeToPdf: OperationHandler<z.infer<typeof params>> = {
 export const officeThumbnail = viaPdf(pdfThumbnail);
 export const officeWatermark = viaPdf(watermarkPdf);
 /** convert of an office document to png/jpg/webp: one image per page or slide, `pages` and `pixel_density` (issue 32). */
-export const officeToImage = viaPdf(convertPdfToImage);
+export const officeToImage = viaPdf(convertOfficePdfToImage);
 
 /** The office rows. */
 export const OFFICE_HANDLERS: OperationHandler[] = [
