@@ -75,11 +75,12 @@ const OPAQUE = new Set(["jpg", "heic", "avif", ...POSTSCRIPT_OUTPUTS]);
 
 /**
  * Most bytes of pixels (the PPM ImageMagick writes) turned into eps/ps/pdf here: postscript.ts encodes the picture in
- * this process's memory (about three times its size at the peak), so a larger one is OVER_BUDGET rather than held —
- * the Worker's own byte threshold (NATIVE_MAX_BYTES, 64 MiB: 22 million RGB pixels, an A4 page at 400 dpi is 15.5).
- * A large TIFF scan → pdf is the libtiff row's (container/engines/libtiff.ts), which copies its strips on disk.
+ * this process's memory (about three times its size at the peak), so a larger one is OVER_BUDGET rather than held:
+ * 160 MiB, 56 million RGB pixels, a 50 MP camera's photo (a 24 MP raw is 69 MiB: the catalogue's cr3 → eps/ps/pdf),
+ * ~480 MB of the server at the peak. A large TIFF scan → pdf is the libtiff row's (container/engines/libtiff.ts), which
+ * copies its strips on disk.
  */
-export const POSTSCRIPT_MAX_PIXEL_BYTES = 64 * 1024 * 1024;
+export const POSTSCRIPT_MAX_PIXEL_BYTES = 160 * 1024 * 1024;
 
 /**
  * Most bytes of an input read into this process for a step that needs it in memory (an OpenDocument Drawing's zip
