@@ -6,6 +6,7 @@
  * become searchable PDFs by convert with `ocr`: a multi-page TIFF in WebAssembly, a Chinese scan
  * (chi_tra) and an image over the WebAssembly pixel budget in native tesseract (the hand-off).
  */
+import { DEFAULT_RASTER_BUDGET } from "../../src/engines/pdfium/types";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createReadStream } from "node:fs";
@@ -14,7 +15,6 @@ import { corpusPath, fact } from "../support/corpus";
 import { expectLinesOnTheirPages } from "../support/pdf-helpers";
 import { tempFile } from "../support/native";
 import { type JobBody, sdk } from "../support/sdk";
-import { MULTIPAGE_RECALL, recall, stableNativeWords } from "../support/ocr-recall";
 import { scaled } from "../support/time-scale";
 
 /**
@@ -60,34 +60,29 @@ describe("pdf/ocr through the SDK", () => {
   });
 
   it(
-    "OCRmyPDF's multipage.pdf (page 2 is 2160 × 2160 pt) finishes: 6 pages, a dpi per page, the large page lower and read by native tesseract, every page's words found",
+    "OCRmyPDF's multipage.pdf (page 2 is 2160 × 2160 pt): OVER_BUDGET since issue 49, naming the page and PDFium's page budget",
     async () => {
-      const src = "scans/ocrmypdf-multipage.pdf";
-      const { task, path } = await uploadConvert("multipage.pdf", readFileSync(corpusPath(src)), {
-        operation: "pdf/ocr",
-        language: ["eng"],
+      // Issue 49 sized PDFium's page budget to the api Worker's isolate (2.2 MP): page 2 no longer fits even at the
+      // 72 ppi OCR reads at, on either OCR engine, so the task ends OVER_BUDGET naming it (it finished before, with
+      // page 2 drawn at 115 ppi within the former 12 MP: a call that reached ~130 MB of a 128 MB isolate). Rendering
+      // such pages in the native engine is left to do (README "Large files").
+      const cc = sdk("key-a", server.base);
+      let job = await cc.jobs.create({
+        tasks: {
+          in: { operation: "import/upload" },
+          c: { input: "in", operation: "pdf/ocr", language: ["eng"] },
+        } as unknown as JobBody["tasks"],
       });
-      expect(task).toMatchObject({ engine: "tesseract", percent: 100 });
-      expect(execFileSync("pdfinfo", [path], { encoding: "utf8" })).toMatch(/Pages:\s+6\n/);
-      const ocr = ocrOf(task);
-      console.log(`${src} through the SDK: dpi ${JSON.stringify(ocr.dpi)}, engines ${JSON.stringify(ocr.engines)}`);
-      expect(ocr).toMatchObject({ pages: [1, 2, 3, 5, 6], skipped_pages_with_text: [4] });
-      expect(Object.keys(ocr.dpi)).toEqual(["1", "2", "3", "5", "6"]);
-      for (const n of [1, 3, 5, 6]) expect(ocr.dpi[n]).toBeGreaterThan(ocr.dpi[2]);
-      expect(ocr.dpi[2]).toBeGreaterThanOrEqual(72);
-      expect(ocr.engines).toMatchObject({ 1: "tesseract", 2: "tesseract-native" });
-      for (const word of fact(src).ocr_keywords as string[])
-        expect(execFileSync("pdftotext", [path, "-"], { encoding: "utf8" })).toContain(word);
-      for (const n of ocr.pages as number[]) {
-        const r = recall(stableNativeWords(corpusPath(src), n, [ocr.dpi[n], 150]), pageText(path, n));
-        console.log(
-          `${src} through the SDK: page ${n} at ${ocr.dpi[n]} ppi by ${ocr.engines[n]}, recall ${r.toFixed(3)}`,
-        );
-        expect(r, `page ${n}`).toBeGreaterThanOrEqual(MULTIPAGE_RECALL[n]!);
-      }
-      // the oracles above block the event loop for ~25 s while the server closes the idle keep-alive socket of the
-      // export download: let undici see the close before the next test's fetch would reuse that socket
-      await new Promise((r) => setTimeout(r, 200));
+      await cc.tasks.upload(
+        job.tasks.find((t) => t.name === "in")!,
+        readFileSync(corpusPath("scans/ocrmypdf-multipage.pdf")),
+        "multipage.pdf",
+      );
+      job = await cc.jobs.wait(job.id);
+      const c = job.tasks.find((t) => t.name === "c")!;
+      expect(c).toMatchObject({ status: "error", code: "OVER_BUDGET" });
+      expect(c.message).toMatch(/page 2 is 2160×2160 pt/);
+      expect(c.message).toContain(`over the ${DEFAULT_RASTER_BUDGET.maxPagePixels / 1e6} megapixels`);
     },
     scaled(300_000),
   );

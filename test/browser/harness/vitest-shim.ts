@@ -1,6 +1,6 @@
 /**
  * The part of vitest's API the engine contract cases use (describe, describe.each, it, it.each, expect with
- * toBe/toEqual/toMatchObject/toMatch/toContain/toThrow/toBeGreaterThan/toHaveLength and `.not`), for running those cases in a
+ * toBe/toEqual/toMatchObject/toMatch/toContain/toThrow/toBeGreaterThan/toBeInstanceOf/toHaveLength and `.not`), for running those cases in a
  * browser page (test/browser/contract.test.ts). Equality is chai's deep equality; cases are
  * collected, then run in order by `runAll`.
  */
@@ -82,6 +82,8 @@ function matchers(actual: unknown, negate: boolean, message?: string) {
       ),
     toBeGreaterThan: (v: number) =>
       check(() => chaiExpect(actual as number, message).to.be.greaterThan(v), `to be greater than ${v}`),
+    toBeInstanceOf: (c: abstract new (...args: never[]) => unknown) =>
+      check(() => chaiExpect(actual, message).to.be.instanceOf(c), `to be an instance of ${c.name}`),
     toHaveLength: (n: number) =>
       check(() => chaiExpect(actual as unknown[], message).to.have.lengthOf(n), `to have length ${n}`),
     toContain: (v: unknown) =>
