@@ -78,6 +78,15 @@ export const NATIVE_TOOLS = [
     ],
   },
   {
+    // pdf/ocr of whole PDFs (issue 49, container/engines/ocrmypdf.ts): OCRmyPDF 14 (MPL-2.0), which runs the tesseract,
+    // Ghostscript and qpdf (pikepdf) of this image; its version is the Debian package's ("14.0.1+dfsg1")
+    name: "ocrmypdf",
+    bins: ["ocrmypdf"],
+    versionArgs: ["--version"],
+    version: /^(\d+\.\d+\.\d+)/,
+    packages: ["ocrmypdf"],
+  },
+  {
     // vector drawings (issue 33): container/engines/inkscape.ts
     name: "inkscape",
     bins: ["inkscape"],
@@ -310,6 +319,8 @@ export const NATIVE_ENGINES = [
   },
   { name: "ffmpeg-native", kind: "media", tools: ["ffmpeg"], version: "5.1.8", file: "ffmpeg" },
   { name: "tesseract-native", kind: "ocr", tools: ["tesseract"], version: "5.3.0", file: "tesseract" },
+  // issue 49: pdf/ocr of a whole PDF on disk (a PDF over pdf-lib's budget, a page over PDFium's); qpdf decrypts first
+  { name: "ocrmypdf", kind: "pdf", tools: ["ocrmypdf"], uses: ["tesseract", "qpdf"], version: "14.0.1" },
   { name: "fonttools", kind: "font", tools: ["fonttools"], uses: ["fontforge"], version: "4.38.0", file: "fonts" },
   { name: "calibre", kind: "ebook", tools: ["calibre"], uses: ["libreoffice"], version: "6.13.0" },
   {

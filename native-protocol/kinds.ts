@@ -17,7 +17,7 @@ import type { MediaRequest } from "./media/formats.ts";
 import type { MediaProbe } from "./media/probe.ts";
 import type { OcrPage, OcrRequest } from "./ocr.ts";
 import type { OfficePart, OfficeRequest } from "./office.ts";
-import type { PdfPageFrame, PdfRequests } from "./pdf.ts";
+import type { PdfOcrReport, PdfPageFrame, PdfRequests } from "./pdf.ts";
 import type { VectorRequest } from "./vector.ts";
 
 /** Kind → method → the request the native engine reads (`info` takes none). */
@@ -76,6 +76,8 @@ export interface NativeKindAnswers {
     split: { parts: (Uint8Array | LocalFile)[] };
     pageFrames: { pages: PdfPageFrame[] };
     optimize: { data: Uint8Array | LocalFile; sizeBefore: number; sizeAfter: number; unchanged: boolean };
+    // issue 49: the searchable PDF as a LocalFile (streamed back on a framed call) and what OCRmyPDF did
+    ocr: { data: Uint8Array | LocalFile; report: PdfOcrReport };
   };
   office: {
     // issue 49: LibreOffice answers its outputs as LocalFiles (streamed back on a framed call)

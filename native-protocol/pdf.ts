@@ -86,4 +86,37 @@ export interface PdfRequests {
   };
   pdfx: { input: PdfStreamableInput; variant: string };
   optimize: { input: PdfStreamableInput; profile?: string; flattenSignatures?: boolean };
+  // issue 49: pdf/ocr of a whole PDF on disk (the native OCRmyPDF), its input as the page operations take it
+  ocr: PdfOcrRequest;
+}
+
+/**
+ * pdf/ocr of a whole document by the native OCRmyPDF (issue 49, container/engines/ocrmypdf.ts): the PDF OCRed page by
+ * page in the call's folder and answered whole, pages that already carry text left alone unless `redo`.
+ */
+export interface PdfOcrRequest {
+  input: PdfStreamableInput;
+  /** Tesseract language codes, e.g. ["eng", "deu"] (joined with "+"); empty = ["eng"]. */
+  languages: string[];
+  /** Pages to OCR (contract §6 notation: "1,3,5-7", "5-"); absent = every page. */
+  pages?: string;
+  /** pdf/ocr `force_ocr`: also OCR pages that carry text, their earlier OCR layer replaced and visible text kept. */
+  redo?: boolean;
+  /** pdf/ocr `auto_orient`: turn pages whose text is turned upright by their /Rotate. */
+  rotatePages?: boolean;
+}
+
+/**
+ * What OCRmyPDF did, page by page (1-based page numbers of the document), from its own log: `ocred` it recognised,
+ * `skippedWithText` it left alone because they carry text, `skippedNoImages` because they hold no image (vector pages:
+ * rasterizing them would lose detail), `skippedTooLarge` because they are over its page budget (megapixels), `rotated`
+ * the clockwise degrees it added to a page's /Rotate.
+ */
+export interface PdfOcrReport {
+  pageCount: number;
+  ocred: number[];
+  skippedWithText: number[];
+  skippedNoImages: number[];
+  skippedTooLarge: number[];
+  rotated: Record<number, number>;
 }

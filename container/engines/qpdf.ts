@@ -28,8 +28,8 @@ function qpdfFailure(text: string, filename: string): NativeError {
   return new NativeError("OPEN_FAILED", `qpdf could not read ${filename}: ${why(text)}`);
 }
 
-/** Runs qpdf; exit 0 and 3 (warnings) are success. */
-async function qpdf(call: NativeCall, args: string[], filename: string): Promise<string> {
+/** Runs qpdf; exit 0 and 3 (warnings) are success. @throws NativeError INVALID_PASSWORD | OPEN_FAILED | TIMEOUT */
+export async function qpdf(call: NativeCall, args: string[], filename: string): Promise<string> {
   const r = await run(call, tool(call, "qpdf").path, ["--no-warn", ...args]);
   check({ ...r, code: r.code === 3 ? 0 : r.code }, "qpdf", (t) => qpdfFailure(t, filename));
   return r.stdout;
@@ -40,8 +40,9 @@ const pw = (i: PdfStreamableInput) => [`--password=${i.password ?? ""}`];
 /**
  * Places the input in the call's folder (its bytes written, or the file a framed call already wrote there moved:
  * issue 49) and returns its page count.
+ * @throws NativeError UNSUPPORTED (neither bytes nor a file) | INVALID_PASSWORD | OPEN_FAILED
  */
-async function open(call: NativeCall, input: PdfStreamableInput, name = "in.pdf"): Promise<number> {
+export async function open(call: NativeCall, input: PdfStreamableInput, name = "in.pdf"): Promise<number> {
   if (!(input.data instanceof Uint8Array) && !(input.data instanceof LocalFile))
     throw new NativeError("UNSUPPORTED", `${input.filename} reached the native engine as neither bytes nor a file.`);
   await place(call, name, input.data);

@@ -21,7 +21,7 @@ import { NativeError, check, localName, put, run, tool, why, type NativeCall, ty
 let installed: Promise<Set<string>> | undefined;
 
 /** The languages `tesseract --list-langs` names on this host (asked once per process). */
-function installedLanguages(bin: string): Promise<Set<string>> {
+export function installedLanguages(bin: string): Promise<Set<string>> {
   return (installed ??= new Promise((ok) =>
     execFile(bin, ["--list-langs"], { timeout: 30_000 }, (_e, out, err) =>
       ok(
@@ -37,7 +37,7 @@ function installedLanguages(bin: string): Promise<Set<string>> {
 }
 
 /** Debian's package of a tesseract language ("chi_tra" → "tesseract-ocr-chi-tra"). */
-const packageOf = (lang: string) => `tesseract-ocr-${lang.replace(/_/g, "-")}`;
+export const packageOf = (lang: string) => `tesseract-ocr-${lang.replace(/_/g, "-")}`;
 
 /**
  * The words, page size and text of tesseract's TSV (columns level, page_num, block_num, par_num,

@@ -43,6 +43,7 @@ async function catalogue(c: Context<AppEnv>, only?: string) {
   ).filter(
     (r) =>
       (r.e.placement !== "native" || native.has(r.e.name)) &&
+      (!r.h.placement || r.e.placement === r.h.placement) &&
       (!only || r.h.operation === only) &&
       (!f("operation") || r.h.operation === f("operation")) &&
       (!f("input_format") || r.input === f("input_format")?.toLowerCase()) &&

@@ -472,6 +472,17 @@ export const ENGINES = [
     aliases: ["tesseract", "ocr", "ocrmypdf"],
   },
   {
+    // OCRmyPDF (issue 49, container/engines/ocrmypdf.ts): pdf/ocr of a whole PDF on the native engine's disk, for what
+    // the OCR rows' page-by-page path cannot hold (a PDF over pdf-lib's budget, a page over PDFium's): its own handler
+    // (operations/pdf/ocr-native.ts, a fallback: tried after the OCR rows), the input streamed over 64 MiB and the
+    // searchable PDF streamed back, up to the largest import (the PDF family's limit, as qpdf's: OCRmyPDF works a page
+    // at a time from disk)
+    ...nativeRow("ocrmypdf"),
+    offers: { operations: ["pdf/ocr"], formats: [{ input: "pdf", output: "pdf" }] },
+    budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
+    aliases: [],
+  },
+  {
     ...nativeRow("ffmpeg-native"),
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
     // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); command takes bytes

@@ -158,7 +158,7 @@ export function candidatesOf(handlers: OperationHandler[], q: CandidateQuery): C
   for (const handler of handlers) {
     if (!fitsFormats(handler.formats, q.input, q.output)) continue;
     for (const engine of enginesFor({ kind: handler.kind, operation: handler.operation, ...q }))
-      out.push({ handler, engine });
+      if (!handler.placement || engine.placement === handler.placement) out.push({ handler, engine });
   }
   const preferred = q.order?.[handlers[0]?.operation ?? ""] ?? [];
   // a pin keeps the engine of that name before those standing in for it (routing.ts enginesFor: pin "pandoc" is Debian's

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { EngineKind } from "../engines/kinds";
-import type { FormatPair } from "../engines/registry";
+import type { FormatPair, Placement } from "../engines/registry";
 import type { EngineAccess } from "../engines/use";
 import type { FileStore } from "../storage/file-store";
 import type { RuntimeSettings } from "../settings";
@@ -166,6 +166,12 @@ export interface OperationHandler<P = Record<string, unknown>> {
    * instead would move the engine for every other operation too.
    */
   fallback?: boolean;
+  /**
+   * Only engines of this placement run this handler (issue 49: pdf/ocr of a whole PDF is the native OCRmyPDF's; pdf-lib,
+   * a row of the same kind offering pdf/ocr for the text layer of the page-by-page handler, is not one of its
+   * candidates, nor listed by GET /v2/operations for it). Absent: every engine of its kind that offers the operation.
+   */
+  placement?: Placement;
   /** Runs the operation. Throws TaskError (engines/errors.ts) for every failure. */
   run(inputs: InputFile[], params: P & CommonParams, ctx: OperationContext): Promise<OperationOutput>;
 }

@@ -86,6 +86,7 @@ export const KIND_METHODS = {
     "pdfx",
     "optimize",
     "pageFrames",
+    "ocr",
   ],
   metadata: ["read", "write", "info"],
   office: ["convert"],

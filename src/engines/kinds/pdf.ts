@@ -14,6 +14,8 @@ import type { WatermarkOptions } from "../../../native-protocol/image";
 import type { PageRange } from "./pdf-pages";
 import type {
   PdfInput,
+  PdfOcrReport,
+  PdfOcrRequest,
   PdfPageFrame,
   PdfPermissions,
   PdfStamp,
@@ -35,6 +37,8 @@ export function addDropped(into: DroppedStructure, more: DroppedStructure | unde
 
 /** One input document (native-protocol/pdf.ts: the native engine takes the same shape). */
 export type { PdfInput, PdfPageFrame, PdfPermissions, PdfStamp, PdfStreamableInput };
+/** pdf/ocr of a whole PDF and what was done (native-protocol/pdf.ts: the native OCRmyPDF's request and report). */
+export type { PdfOcrReport, PdfOcrRequest };
 
 /**
  * A page operation's document (issue 49): bytes, or from the native qpdf, when its input was streamed, a stream of
@@ -189,6 +193,12 @@ export interface PdfOps {
     profile: PdfOptimizeProfile;
     flattenSignatures?: boolean;
   }): Promise<EngineResult<{ data: PdfData; sizeBefore: number; sizeAfter: number; unchanged: boolean }>>;
+  /**
+   * pdf/ocr of the whole document (issue 49: the native OCRmyPDF, for PDFs over pdf-lib's budget and pages over
+   * PDFium's): the input may be a stream, the searchable PDF comes back as one when large; `report` says which pages
+   * were recognised and which left alone, and why.
+   */
+  ocr(req: PdfOcrRequest): Promise<EngineResult<{ data: PdfData; report: PdfOcrReport }>>;
   /** Page sizes as displayed (points, after /Rotate and the crop box) and whether each page names a font (carries text). */
   pageInfo(req: { input: PdfInput }): Promise<EngineResult<{ pages: PdfPageInfo[] }>>;
   /**

@@ -12,6 +12,7 @@ import { extractPages } from "./extract";
 import { mergePdf } from "./merge";
 import { imagePdf, imagePdfOcr, imagePdfStreamed } from "./from-images";
 import { ocrPdf } from "./ocr";
+import { ocrPdfNative } from "./ocr-native";
 import { pdfOptimize } from "./optimize";
 import { pdfA } from "./pdfa";
 import { pdfX } from "./pdfx";
@@ -53,6 +54,8 @@ export const PDF_HANDLERS: OperationHandler[] = [
   pdfOptimize,
   // tesseract (WebAssembly, native for other languages), issue 17
   ocrPdf,
+  // issue 49: whole PDFs the page-by-page OCR cannot hold, by the native OCRmyPDF (a fallback: after ocrPdf's rows)
+  ocrPdfNative,
   // image → pdf, searchable with `ocr` (issue 17)
   imagePdf,
   imagePdfOcr,

@@ -62,7 +62,8 @@ export const OCR_GOOD_DPI = 100;
  */
 export const OCR_MIN_DPI = 72;
 
-const params = z.object({
+/** pdf/ocr's parameters (contract §6), shared by its native whole-document handler (ocr-native.ts). */
+export const ocrParams = z.object({
   language: languageParam,
   force_ocr: boolParam.describe("Also OCR pages that already carry text (their text layer is added to, not replaced)"),
   pages: pagesParam,
@@ -71,7 +72,8 @@ const params = z.object({
     "Turn pages whose text the OCR engine finds turned by 90, 180 or 270 degrees upright (their /Rotate); default false",
   ),
 });
-type OcrParams = z.infer<typeof params>;
+/** pdf/ocr's parameters as parsed. */
+export type OcrParams = z.infer<typeof ocrParams>;
 
 /** Pixels of a page of `info`'s size rendered at `dpi` (PDFium rounds each side up, as pdftoppm does). */
 const pixelsAt = (info: PdfPageInfo, dpi: number) =>
@@ -190,7 +192,7 @@ export const ocrPdf: OperationHandler<OcrParams> = {
   operation: "pdf/ocr",
   kind: "ocr",
   formats: [{ input: "pdf", output: "pdf" }],
-  params,
+  params: ocrParams,
   credits: 1,
   takesInput: true,
   check: (p) => [...checkLanguages(p.language), ...checkPagesParam(p)],
