@@ -109,7 +109,7 @@ describe("pdf/ocr", () => {
   it("a scan with a 2160 pt page (OCRmyPDF's multipage.pdf): OVER_BUDGET since issue 49, naming the page and the 2 MP the WebAssembly OCR reads", async () => {
     // Issue 49 sized PDFium's page budget (2.2 MP) and WebAssembly tesseract's (2 MP) to their isolates: the 30 × 30 in
     // page 2 no longer fits at OCR_MIN_DPI (at 12 MP it was read at 81 ppi by the WebAssembly engine, 115 ppi natively).
-    // Rendering such pages in the native engine is left to do (README "Large files"); until then the task says why.
+    // This handler says why; routing then hands the task to the native OCRmyPDF (test/native/native-ocr.test.ts).
     const rel = "scans/ocrmypdf-multipage.pdf";
     const e = await ocrPdf.run([corpusInput(rel)], { language: ["eng"] }, ctx).catch((err) => err);
     expect(e.code).toBe("OVER_BUDGET");

@@ -280,8 +280,8 @@ describe("Debian's tesseract in the native engine (row tesseract-native)", () =>
    * Issue 31: OCRmyPDF's multipage.pdf (page 2 is 2160 × 2160 pt) through pdf/ocr. Routed to the WebAssembly engine with
    * the native one on the host, page 2 went alone to native tesseract at 115 ppi (PDFium's 12 MP), every page there when
    * routed to the native engine. Issue 49 sized PDFium's page budget to the api Worker's isolate (2.2 MP): the page no
-   * longer fits at 72 ppi on either route, so the task ends OVER_BUDGET naming it (rendering such pages in the native
-   * engine is left to do, README "Large files").
+   * longer fits at 72 ppi on either route, so this handler ends OVER_BUDGET naming it, and routing hands the task to the
+   * native OCRmyPDF (test/native/native-ocr.test.ts).
    */
   it.each(["tesseract", "tesseract-native"] as const)(
     "pdf/ocr of a scan with a 2160 pt page routed to %s: OVER_BUDGET since issue 49, naming the page and PDFium's page budget",

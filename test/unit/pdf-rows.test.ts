@@ -17,9 +17,14 @@ describe("PDF registry rows", () => {
   });
 
   it("cover the operations of issue 4 with object schemas and formats", () => {
+    // a handler restricted to one placement (issue 49's native OCR) runs only on rows of it (operations/registry.ts)
     const engineOf = (h: (typeof PDF_HANDLERS)[number]) =>
-      enginesFor({ kind: h.kind, operation: h.operation, input: h.formats[0]!.input, output: h.formats[0]!.output })[0]
-        .name;
+      enginesFor({
+        kind: h.kind,
+        operation: h.operation,
+        input: h.formats[0]!.input,
+        output: h.formats[0]!.output,
+      }).filter((e) => !h.placement || e.placement === h.placement)[0]!.name;
     expect(PDF_HANDLERS.map((h) => `${h.operation}:${engineOf(h)}`)).toEqual([
       "merge:pdflib",
       "pdf/split-pages:pdflib",
@@ -38,6 +43,8 @@ describe("PDF registry rows", () => {
       "optimize:ghostscript",
       // tesseract (issue 17)
       "pdf/ocr:tesseract",
+      // the whole PDF on the native OCRmyPDF, when the page-by-page OCR cannot hold it (issue 49)
+      "pdf/ocr:ocrmypdf",
       // image → pdf, searchable with ocr (issue 17)
       "convert:pdflib",
       "convert:tesseract",

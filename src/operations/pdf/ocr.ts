@@ -20,7 +20,9 @@
  * WebAssembly engine could only read below {@link OCR_GOOD_DPI} goes, alone, to the native OCR engine
  * when this host has one (at its higher resolution); without one it is read in WebAssembly down to
  * {@link OCR_MIN_DPI}. Only a page that does not fit even at OCR_MIN_DPI within every engine's budget
- * makes the task OVER_BUDGET. `result.ocr.dpi` and `result.ocr.engines` say, page by page, what was used.
+ * makes this handler OVER_BUDGET, as does a PDF over pdf-lib's budget; routing then hands the task to pdf/ocr's native
+ * twin (ocr-native.ts: OCRmyPDF on the whole PDF, issue 49) where the native engine has it. `result.ocr.dpi` and
+ * `result.ocr.engines` say, page by page, what was used.
  */
 import { z } from "zod";
 import { TaskError } from "../../engines/errors";
