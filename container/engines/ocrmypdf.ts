@@ -109,6 +109,18 @@ async function languagesOf(req: PdfOcrRequest, call: NativeCall): Promise<string
   return langs;
 }
 
+/**
+ * The telling line of OCRmyPDF's output: the last that is neither a page's progress ("  3 …"), its chatter nor a bare
+ * exception name ("InputFileError", printed after the logged reason).
+ */
+export function reasonOf(text: string): string {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !/^\d+\s/.test(l) && !/^(Opened a file|Postprocessing|Optimize ratio)/.test(l));
+  return why(lines.filter((l) => !/^\w+(Error|Exception)$/.test(l)).join("\n") || lines.join("\n"));
+}
+
 /** OCRmyPDF's exit code and output as a task error (exceptions.py ExitCode). */
 function failure(code: number | null, text: string, filename: string): NativeError {
   if (/decompression bomb/i.test(text))
@@ -116,12 +128,10 @@ function failure(code: number | null, text: string, filename: string): NativeErr
       "OVER_BUDGET",
       `${filename} holds an image over ${MAX_IMAGE_MEGAPIXELS} megapixels, more than the native OCR engine unpacks.`,
     );
-  if (code === 2)
-    return new NativeError("OPEN_FAILED", `OCRmyPDF could not read ${filename}: ${why(text, /Error|error/)}`);
+  if (code === 2) return new NativeError("OPEN_FAILED", `OCRmyPDF could not read ${filename}: ${reasonOf(text)}`);
   if (code === 8) return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and could not be opened.`);
-  if (code === 3)
-    return new NativeError("UNSUPPORTED", `OCRmyPDF lacks a tool or language: ${why(text, /Error|error/)}`);
-  return new NativeError("CONVERSION_FAILED", `OCRmyPDF failed on ${filename}: ${why(text, /Error|error/)}`);
+  if (code === 3) return new NativeError("UNSUPPORTED", `OCRmyPDF lacks a tool or language: ${reasonOf(text)}`);
+  return new NativeError("CONVERSION_FAILED", `OCRmyPDF failed on ${filename}: ${reasonOf(text)}`);
 }
 
 /**

@@ -1138,6 +1138,11 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("${r.url("sw.j
   ...pdfCases("pdflib", ["pdf"]),
   ...pdfCases("pdfium", ["png"]),
   ...pdfCases("qpdf", ["pdf"], { operation: "pdf/rotate-pages", params: { rotation: "90" } }),
+  // issue 49: OCRmyPDF, with force_ocr (--redo-ocr) so the page carrying the probe's text is rendered by Ghostscript too;
+  // it refuses a document with an XFA form outright (OPEN_FAILED: "can only be read by Adobe Acrobat")
+  ...pdfCases("ocrmypdf", ["pdf"], { operation: "pdf/ocr", params: { force_ocr: true } }).map((c) =>
+    /XFA/.test(c.kind) ? { ...c, expect: "any" as const } : c,
+  ),
 
   // --- CAD: Inkscape's DXF import (svg, pdf) and ezdxf (dxf → dxf)
   {

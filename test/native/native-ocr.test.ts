@@ -176,6 +176,47 @@ open(sys.argv[3], "wb").write(img2pdf.convert(names))`,
   );
 });
 
+describe("the native OCRmyPDF's options", () => {
+  it(
+    "auto_orient (--rotate-pages): a scan turned by 90° gets /Rotate 90, reported as such, and its words are found",
+    async () => {
+      // tesseract's eurotext scan (300 ppi) turned 90° counter-clockwise by Pillow, wrapped in a PDF by img2pdf
+      const turned = join(scratch, "turned.pdf");
+      execFileSync(
+        "/usr/bin/python3",
+        [
+          "-c",
+          `import sys, img2pdf
+from PIL import Image
+im = Image.open(sys.argv[1])
+im.rotate(90, expand=True).save(sys.argv[2] + ".png", dpi=(300, 300))
+open(sys.argv[2], "wb").write(img2pdf.convert(sys.argv[2] + ".png"))`,
+          corpusPath("scans/tesseract-eurotext.tif"),
+          turned,
+        ],
+        { timeout: 60_000 },
+      );
+      const r = await (native.engines().ocrmypdf as PdfEngine).ocr!({
+        input: { data: new Uint8Array(readFileSync(turned)), filename: "turned.pdf" },
+        languages: ["eng"],
+        rotatePages: true,
+      });
+      if (!r.ok) expect.fail(`${r.error.code} ${r.error.message}`);
+      expect(r.report).toMatchObject({ pageCount: 1, ocred: [1], rotated: { 1: 90 } });
+      const out = await saved({ filename: "out.pdf", data: r.data });
+      expect(frames(out)).toContainEqual(expect.stringMatching(/^Page\s+1 rot:\s+90$/));
+      const truth = execFileSync("tesseract", [corpusPath("scans/tesseract-eurotext.tif"), "-", "-l", "eng"], {
+        encoding: "utf8",
+        env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      // the first two lines (English) as Debian's tesseract reads the upright scan
+      expect(recall(truth.split("\n").slice(0, 2).join(" "), pdfPageText(out, 1))).toBeGreaterThanOrEqual(0.9);
+    },
+    scaled(120_000),
+  );
+});
+
 describe("the native OCRmyPDF's failures are task errors with codes", () => {
   const ocr = (rel: string, extra: Partial<Parameters<NonNullable<PdfEngine["ocr"]>>[0]> = {}) =>
     (native.engines().ocrmypdf as PdfEngine).ocr!({
