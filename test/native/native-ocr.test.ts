@@ -217,6 +217,45 @@ open(sys.argv[2], "wb").write(img2pdf.convert(sys.argv[2] + ".png"))`,
   );
 });
 
+describe("the native OCRmyPDF's force_ocr", () => {
+  it(
+    "a page OCRed before is left alone; force_ocr (--redo-ocr) reads it again, its text layer replaced, not doubled, its image kept",
+    async () => {
+      const engine = native.engines().ocrmypdf as PdfEngine;
+      const src = corpusPath("scans/ocrmypdf-c02-22.pdf");
+      const run = async (data: Uint8Array, redo: boolean) => {
+        const r = await engine.ocr!({ input: { data, filename: "scan.pdf" }, languages: ["eng"], redo });
+        if (!r.ok) expect.fail(`${r.error.code} ${r.error.message}`);
+        return { report: r.report, path: await saved({ filename: "out.pdf", data: r.data }) };
+      };
+      const first = await run(new Uint8Array(readFileSync(src)), false);
+      expect(first.report).toMatchObject({ ocred: [1], skippedWithText: [] });
+      const again = await run(new Uint8Array(readFileSync(first.path)), false);
+      expect(again.report).toMatchObject({ ocred: [], skippedWithText: [1] });
+      const redone = await run(new Uint8Array(readFileSync(first.path)), true);
+      expect(redone.report).toMatchObject({ ocred: [1], skippedWithText: [] });
+      const words = (p: string) => pdfPageText(p, 1).split(/\s+/).filter(Boolean).length;
+      expect(words(first.path)).toBeGreaterThan(100);
+      // one text layer: the words once (tesseract's reading of the page may split or join a few), not twice (×2)
+      const ratio = words(redone.path) / words(first.path);
+      expect(ratio, `${words(redone.path)} words after --redo-ocr, ${words(first.path)} before`).toBeGreaterThan(0.8);
+      expect(ratio, `${words(redone.path)} words after --redo-ocr, ${words(first.path)} before`).toBeLessThan(1.3);
+      // the page content kept: the same image, at the same size and resolution (pdfimages -list), not a rasterized page
+      const images = (p: string) =>
+        execFileSync("pdfimages", ["-list", p], { encoding: "utf8" })
+          .split("\n")
+          .slice(2)
+          .filter(Boolean)
+          // page, num, type, width, height, color, comp, bpc, enc; x-ppi, y-ppi, size (not the object number)
+          .map((l) => l.trim().split(/\s+/))
+          .map((c) => [...c.slice(0, 9), ...c.slice(12, 15)].join(" "));
+      expect(images(redone.path)).toEqual(images(src));
+      expect(frames(redone.path)).toEqual(frames(src));
+    },
+    scaled(120_000),
+  );
+});
+
 describe("the native OCRmyPDF's failures are task errors with codes", () => {
   const ocr = (rel: string, extra: Partial<Parameters<NonNullable<PdfEngine["ocr"]>>[0]> = {}) =>
     (native.engines().ocrmypdf as PdfEngine).ocr!({
