@@ -91,6 +91,13 @@ export interface PdfRequests {
 }
 
 /**
+ * Largest rendered page the native OCRmyPDF recognises, megapixels (its --skip-big; issue 49): OCRmyPDF's own corpus
+ * page of 30 × 30 in at 300 ppi is 81 MP and peaked at 0.9 GB resident (measured: tesseract holding the page), within the
+ * tools' 2 GiB address-space limit. A larger page is left without OCR and reported (PdfOcrReport `skippedTooLarge`).
+ */
+export const NATIVE_OCR_MAX_MEGAPIXELS = 100;
+
+/**
  * pdf/ocr of a whole document by the native OCRmyPDF (issue 49, container/engines/ocrmypdf.ts): the PDF OCRed page by
  * page in the call's folder and answered whole, pages that already carry text left alone unless `redo`.
  */

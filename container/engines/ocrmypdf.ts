@@ -13,13 +13,13 @@
  * objects on each page"), so it is never used. A page without images (vector art) is left alone too: OCRmyPDF would
  * have to rasterize it. `auto_orient` is `--rotate-pages` (the page's /Rotate changed, its content not re-encoded).
  *
- * Budgets: a page whose images render over {@link SKIP_BIG_MEGAPIXELS} is left without OCR (`--skip-big`) and reported;
+ * Budgets: a page whose images render over {@link NATIVE_OCR_MAX_MEGAPIXELS} (native-protocol/pdf.ts) is left without OCR (`--skip-big`) and reported;
  * an image over {@link MAX_IMAGE_MEGAPIXELS} (Pillow's decompression-bomb guard) ends the call OVER_BUDGET. Each tool runs
  * under the call's time and address-space limits (run.ts). Encrypted PDFs are decrypted with qpdf first (the password
  * given, or the empty one); the output is not encrypted, as pdf-lib's path writes none either. OCRmyPDF fetches
  * nothing: it reads the input, runs the local tools, and loads no plugin but its built-in ones.
  */
-import type { PdfOcrReport, PdfOcrRequest } from "../../native-protocol/pdf.ts";
+import { NATIVE_OCR_MAX_MEGAPIXELS, type PdfOcrReport, type PdfOcrRequest } from "../../native-protocol/pdf.ts";
 import {
   NativeError,
   check,
@@ -33,13 +33,6 @@ import {
 } from "./common.ts";
 import { open, qpdf, qpdfRange } from "./qpdf.ts";
 import { installedLanguages, packageOf } from "./tesseract.ts";
-
-/**
- * Largest rendered page OCRmyPDF recognises, megapixels (its --skip-big): OCRmyPDF's own corpus page of 30 × 30 in at
- * 300 ppi is 81 MP and peaked at 0.9 GB resident (measured, tesseract holding the page), within the tools' 2 GiB
- * address-space limit; a larger page is left as it is and named in the report.
- */
-export const SKIP_BIG_MEGAPIXELS = 100;
 
 /** Largest image OCRmyPDF unpacks, megapixels (its --max-image-mpixels, Pillow's decompression-bomb guard; its default). */
 export const MAX_IMAGE_MEGAPIXELS = 250;
@@ -165,7 +158,7 @@ async function ocr(req: PdfOcrRequest, call: NativeCall) {
     "--optimize",
     "0",
     "--skip-big",
-    String(SKIP_BIG_MEGAPIXELS),
+    String(NATIVE_OCR_MAX_MEGAPIXELS),
     "--max-image-mpixels",
     String(MAX_IMAGE_MEGAPIXELS),
     "-l",

@@ -265,7 +265,7 @@ describe("the native OCRmyPDF's failures are task errors with codes", () => {
     });
 
   it(
-    "a header and %%EOF only → OPEN_FAILED; a 35000² px page image (1,225 MP) is left as it is, reported too large",
+    "a header and %%EOF only → OPEN_FAILED; a 35000² px page image (1,225 MP) is not rendered, reported too large; as a task OVER_BUDGET",
     async () => {
       expect(await ocr("broken/ocrmypdf-invalid.pdf")).toMatchObject({ ok: false, error: { code: "OPEN_FAILED" } });
       // OCRmyPDF's --skip-big: the page is not rendered at all (it would be 1,225 MP); the PDF comes back OCR-less
@@ -275,6 +275,18 @@ describe("the native OCRmyPDF's failures are task errors with codes", () => {
       const out = await saved({ filename: "bomb.pdf", data: bomb.data });
       expect(frames(out)).toEqual(frames(corpusPath("broken/ocrmypdf-hugemono.pdf")));
       expect(pagesWithFonts(out, 1)).toEqual([]);
+      // as a task: every OCR engine found the page too large (the OCR rows at 72 ppi, OCRmyPDF over 100 MP), nothing
+      // was read, so the task is OVER_BUDGET naming the page and OCRmyPDF's limit
+      const task = await execute(
+        "pdf/ocr",
+        {},
+        [fileInput(corpusPath("broken/ocrmypdf-hugemono.pdf"))],
+        context(),
+      ).catch((e: unknown) => e);
+      expect(task).toMatchObject({ code: "OVER_BUDGET" });
+      expect((task as Error).message).toMatch(
+        /page\(s\) 1 would render over 100 megapixels, more than the ocrmypdf engine/,
+      );
     },
     scaled(120_000),
   );

@@ -11,8 +11,10 @@
  * `pages`, `password` (the PDF is decrypted first; the output is not encrypted), `force_ocr` (OCRmyPDF's --redo-ocr:
  * pages with text are OCRed too, their visible text kept), `auto_orient` (--rotate-pages). `result.ocr` says, per input,
  * the pages recognised and those left alone and why (OCRmyPDF's own log): with text, without images (vector pages, which
- * it would have to rasterize), or too large; the last two also in `result.warnings`.
+ * it would have to rasterize), or too large (over NATIVE_OCR_MAX_MEGAPIXELS); the last two also in `result.warnings`. An
+ * input of which no page was read because those asked for are too large ends the task OVER_BUDGET.
  */
+import { NATIVE_OCR_MAX_MEGAPIXELS } from "../../../native-protocol/pdf";
 import { TaskError } from "../../engines/errors";
 import type { PdfOcrReport } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
@@ -35,7 +37,9 @@ export function ocrResultOf(
       `${file}: page(s) ${r.skippedNoImages.join(", ")} hold no image (vector content only) and were not OCRed: ${engine} would have to rasterize them.`,
     );
   if (r.skippedTooLarge.length)
-    warnings.push(`${file}: page(s) ${r.skippedTooLarge.join(", ")} are too large for the ${engine} engine to OCR.`);
+    warnings.push(
+      `${file}: page(s) ${r.skippedTooLarge.join(", ")} would render over ${NATIVE_OCR_MAX_MEGAPIXELS} megapixels, more than the ${engine} engine OCRs; left without OCR.`,
+    );
   return {
     report: {
       file,
@@ -85,6 +89,12 @@ export const ocrPdfNative: OperationHandler<OcrParams> = {
         row.name,
       );
       version = r.engineVersion;
+      // nothing read because the pages asked for are too large: the task is over budget, not done (some read: a warning)
+      if (r.report.skippedTooLarge.length && !r.report.ocred.length)
+        throw new TaskError(
+          "OVER_BUDGET",
+          `${file.filename}: page(s) ${r.report.skippedTooLarge.join(", ")} would render over ${NATIVE_OCR_MAX_MEGAPIXELS} megapixels, more than the ${row.name} engine OCRs.`,
+        );
       const name = outputName({
         filename: p.filename,
         input: file.filename,
