@@ -114,8 +114,8 @@ function textOf(data: Uint8Array): string {
   return new TextDecoder("latin1").decode(data);
 }
 
-/** The PDF method that does each operation (operations/pdf/*). */
-const OPERATION_METHOD: Record<string, keyof PdfEngine> = {
+/** The PDF method that does each operation (operations/pdf/*), or the methods one of which does it. */
+const OPERATION_METHOD: Record<string, keyof PdfEngine | (keyof PdfEngine)[]> = {
   merge: "merge",
   "pdf/split-pages": "split",
   "pdf/extract-pages": "extract",
@@ -125,7 +125,8 @@ const OPERATION_METHOD: Record<string, keyof PdfEngine> = {
   watermark: "watermark",
   convert: "rasterize",
   thumbnail: "rasterize",
-  "pdf/ocr": "textLayer", // with pageInfo: the text layer of pdf/ocr (the OCR engine recognises)
+  // with pageInfo: the text layer of pdf/ocr (the OCR engine recognises); or the whole PDF OCRed (issue 49, OCRmyPDF)
+  "pdf/ocr": ["textLayer", "ocr"],
 };
 
 const namesOf = (engines: EngineInstances, kind: keyof EngineKinds) =>
@@ -156,8 +157,10 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       const row: EngineRow = ENGINES.find((e) => e.name === name)!;
       // a convert that only makes PDFs from images (pdflib's formatsOf) is a merge of image pages
       const makesPdf = (op: string) => row.offers.formatsOf?.[op]?.every((f) => f.output === "pdf");
-      const methods = (row.offers.operations ?? []).map((op) => (makesPdf(op) ? "merge" : OPERATION_METHOD[op]));
-      expect(methods.filter((m) => !m || !engine()[m])).toEqual([]);
+      const methods = (row.offers.operations ?? []).map((op) =>
+        makesPdf(op) ? ["merge" as const] : [OPERATION_METHOD[op] ?? []].flat(),
+      );
+      expect(methods.filter((ms) => !ms.some((m) => engine()[m]))).toEqual([]);
     });
 
     offers("merge")("merge keeps every page in input order", async () => {
