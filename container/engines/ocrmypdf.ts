@@ -13,9 +13,10 @@
  * objects on each page"), so it is never used. A page without images (vector art) is left alone too: OCRmyPDF would
  * have to rasterize it. `auto_orient` is `--rotate-pages` (the page's /Rotate changed, its content not re-encoded).
  *
- * Budgets: a page whose images render over {@link NATIVE_OCR_MAX_MEGAPIXELS} (native-protocol/pdf.ts) is left without OCR (`--skip-big`) and reported;
- * an image over {@link MAX_IMAGE_MEGAPIXELS} (Pillow's decompression-bomb guard) ends the call OVER_BUDGET. Each tool runs
- * under the call's time and address-space limits (run.ts). Encrypted PDFs are decrypted with qpdf first (the password
+ * Budgets: a page whose images render over {@link NATIVE_OCR_MAX_MEGAPIXELS} (native-protocol/pdf.ts) is left without
+ * OCR (`--skip-big`) and reported; an image over {@link MAX_IMAGE_MEGAPIXELS} (Pillow's decompression-bomb guard) ends
+ * the call OVER_BUDGET. Each tool runs under the call's time and address-space limits (run.ts); tesseract's own per-page timeout is the call's, so no page is
+ * silently left unread (the call ends TIMEOUT instead). Encrypted PDFs are decrypted with qpdf first (the password
  * given, or the empty one); the output is not encrypted, as pdf-lib's path writes none either. OCRmyPDF fetches
  * nothing: it reads the input, runs the local tools, and loads no plugin but its built-in ones.
  */
@@ -161,6 +162,10 @@ async function ocr(req: PdfOcrRequest, call: NativeCall) {
     String(NATIVE_OCR_MAX_MEGAPIXELS),
     "--max-image-mpixels",
     String(MAX_IMAGE_MEGAPIXELS),
+    // a page tesseract has not read within its own timeout would be copied without OCR and no error (OCRmyPDF's
+    // default 180 s): the call's whole time instead, so a page is read or the call ends TIMEOUT
+    "--tesseract-timeout",
+    String(Math.ceil(call.timeoutMs / 1000)),
     "-l",
     langs.join("+"),
     ...(req.rotatePages ? ["--rotate-pages"] : []),

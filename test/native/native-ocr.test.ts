@@ -314,6 +314,20 @@ describe("the native OCRmyPDF's failures are task errors with codes", () => {
   );
 
   it(
+    "a run past the call's time limit → TIMEOUT (tesseract's own timeout is the call's: no page copied unread)",
+    async () => {
+      // page 2 of multipage.pdf is 81 MP at its image's 300 ppi: ~10 s of tesseract alone, over a 3 s call
+      const r = await (native.engines({ timeoutMs: 3000 }).ocrmypdf as PdfEngine).ocr!({
+        input: { data: new Uint8Array(readFileSync(corpusPath("scans/ocrmypdf-multipage.pdf"))), filename: "m.pdf" },
+        languages: ["eng"],
+        pages: "2",
+      });
+      expect(r).toMatchObject({ ok: false, error: { code: "TIMEOUT" } });
+    },
+    scaled(60_000),
+  );
+
+  it(
     "an encrypted PDF: a wrong password → INVALID_PASSWORD; the right one OCRs it, written unencrypted",
     async () => {
       const rel = "pdf-encrypted/qpdf-enc-XI-R6-V5-U_view-O_master.pdf";
