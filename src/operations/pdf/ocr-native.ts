@@ -54,6 +54,12 @@ export function ocrResultOf(
   };
 }
 
+/**
+ * pdf/ocr's native whole-document handler (module comment): each input streamed to the routed native pdf row's `ocr`
+ * (OCRmyPDF), its searchable PDF answered as it comes back.
+ * @throws TaskError UNSUPPORTED (a row that does not OCR whole PDFs) | OVER_BUDGET (every asked page too large) | the
+ *   engine's codes (OPEN_FAILED, INVALID_PASSWORD, INVALID_PAGES, TIMEOUT, CONVERSION_FAILED …)
+ */
 export const ocrPdfNative: OperationHandler<OcrParams> = {
   operation: "pdf/ocr",
   kind: "pdf",
@@ -90,11 +96,14 @@ export const ocrPdfNative: OperationHandler<OcrParams> = {
       );
       version = r.engineVersion;
       // nothing read because the pages asked for are too large: the task is over budget, not done (some read: a warning)
-      if (r.report.skippedTooLarge.length && !r.report.ocred.length)
+      if (r.report.skippedTooLarge.length && !r.report.ocred.length) {
+        // the answer's file, streamed back unread, is let go
+        if (!(r.data instanceof Uint8Array)) await r.data.stream.cancel().catch(() => {});
         throw new TaskError(
           "OVER_BUDGET",
           `${file.filename}: page(s) ${r.report.skippedTooLarge.join(", ")} would render over ${NATIVE_OCR_MAX_MEGAPIXELS} megapixels, more than the ${row.name} engine OCRs.`,
         );
+      }
       const name = outputName({
         filename: p.filename,
         input: file.filename,
