@@ -3,10 +3,13 @@
  * engine (container/engines/libraw.ts: dcraw_emu demosaics with the camera's white balance and
  * orientation, native ImageMagick writes). Oracles: corpus/facts.json's dcraw 9.28 decode size (the
  * sensor's, not the embedded thumbnail's), identify, exiftool, and LibRaw's own dcraw_emu output of
- * the same file compared pixel by pixel; ppm, tga and jp2 inputs against identify of the source.
+ * the same file compared pixel by pixel; ppm, tga and jp2 inputs against identify of the source. Issue 49: the Kodak raw
+ * streamed (thresholds lowered: the corpus has no raw over 64 MiB, its full-size raws were left out of its sources)
+ * reaches LibRaw as a file in its call's folder, LibRaw's TIFF goes to ImageMagick as a file, the output comes back as a
+ * stream.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +22,8 @@ import type { EngineInstances } from "../../src/engines/registry";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
 import { imageStats as identify, rmse } from "../support/native-oracles";
 import { scaled } from "../support/time-scale";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -239,5 +244,45 @@ describe("PostScript in and out (Ghostscript -dSAFER renders; eps/ps/pdf written
     expect(cols.slice(3, 5).map(Number)).toEqual([w, h]);
     expect(cols[5]).toBe("rgb");
     expect(["jpeg", "jpx"]).not.toContain(cols[8]); // lossless (Flate)
+  });
+});
+
+describe("camera raw streamed to LibRaw (issue 49)", () => {
+  /** Inputs and answers over 512 bytes go framed (the Kodak raw is 92 KB): the path a raw over 64 MiB takes. */
+  const OVER = 512;
+  const KDC = "raw/rawpy-RAW_KODAK_DC50.KDC";
+
+  it(`${KDC} streamed → png: the answer a stream, dcraw_emu's own pixels`, async () => {
+    // the native rows only: the WebAssembly LibRaw (first for this small raw) takes no streams
+    const ctx = testContext({
+      engines: native.engines({ streamOver: OVER }),
+      settings: { nativeStreamBytes: OVER } as never,
+    });
+    const r = await execute("convert", { output_format: "png" }, [corpusInput(KDC)], ctx);
+    expect(r.engine.name).toBe("libraw");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const png = join(TMP, "streamed-kdc.png");
+    writeFileSync(png, await heldBytes(r.out.files[0]!.data as never));
+    const [w, h] = fact(KDC).dcraw_decoded_wh as [number, number];
+    expect(identify(png)).toMatchObject({ format: "PNG", width: w, height: h });
+    const src = join(TMP, "streamed.KDC");
+    copyFileSync(corpusPath(KDC), src);
+    execFileSync("dcraw_emu", ["-w", "-o", "1", "-q", "3", "-T", "-Z", `${src}.tiff`, src]);
+    expect(rmse(png, `${src}.tiff`)).toBeLessThan(0.002);
+  });
+
+  it("over the row's 256 MiB a raw ends OVER_BUDGET before any upload, naming the limit", async () => {
+    const huge = { ...corpusInput(KDC), size: 300 * 2 ** 20 };
+    const err = await expectTaskError(
+      () =>
+        execute(
+          "convert",
+          { output_format: "png", engine: "libraw" },
+          [huge],
+          testContext({ engines: native.engines() }),
+        ),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toContain("up to 268435456 bytes");
   });
 });
