@@ -59,6 +59,7 @@ import {
   NATIVE_EBOOK_MAX_BYTES,
   NATIVE_CAD_MAX_BYTES,
   NATIVE_COMMAND_MAX_BYTES,
+  NATIVE_FONT_MAX_BYTES,
   NATIVE_MAX_BYTES,
   NATIVE_RAW_MAX_BYTES,
   NATIVE_VECTOR_MAX_BYTES,
@@ -516,7 +517,9 @@ export const ENGINES = [
       operations: ["convert"],
       formats: FONT_PAIRS,
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: bytes, up to the largest real fonts (CJK faces) fontTools decompiles within its memory (rows.ts
+    // NATIVE_FONT_MAX_BYTES: no font is over 64 MiB, so nothing streams)
+    budget: { maxBytes: NATIVE_FONT_MAX_BYTES },
     aliases: ["fontforge"],
   },
   {

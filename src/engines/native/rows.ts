@@ -247,6 +247,17 @@ export const NATIVE_XCF_MAX_BYTES = 1024 ** 3;
  */
 export const NATIVE_COMMAND_MAX_BYTES = 1024 ** 3;
 
+/**
+ * The largest font the native fontTools row takes (issue 49): 32 MiB, bytes only (no stream: every font is under
+ * NATIVE_MAX_BYTES). An sfnt holds at most 65 535 glyphs, and the largest single fonts are CJK faces of 16–30 MB (Noto
+ * Sans CJK's OTFs); fontTools decompiles the whole font into Python objects, measured at ~40× the file with its time
+ * growing alike (an 8.4 MB CJK OpenType → woff2: 321 MB, 2 min on a loaded host; → ttf through cu2qu: 342 MB, 29 s),
+ * so 32 MiB (~1.3 GB) fits the default 2 GiB tool limit and a 64 MiB "font" would not. Streaming it would save the
+ * Worker ≤ 32 MiB once and add a file path to fonts.ts and a stream check to fonteditor-core's row for no font that
+ * exists, so the row keeps bytes.
+ */
+export const NATIVE_FONT_MAX_BYTES = 32 * 1024 * 1024;
+
 /** Engine-table row name → the native tools that serve it, any one suffices (native-protocol/engines.ts). */
 export const NATIVE_TOOL_OF: Record<string, readonly string[]> = Object.fromEntries(
   NATIVE_ENGINES.map((r) => [r.name, r.tools]),
