@@ -69,6 +69,17 @@ describe("xcf → images with GIMP (native)", () => {
     expect(pdfinfo(pdf.out.files[0]!).Pages).toBe("1");
   });
 
+  it(`${XCF} → webp and gif: one output each, of the format asked for (GIMP's own PNG is not among them)`, async () => {
+    for (const [out, magick] of [
+      ["webp", "WEBP"],
+      ["gif", "GIF"],
+    ] as const) {
+      const r = await execute("convert", { output_format: out }, [corpusInput(XCF)], ctx());
+      expect(r.out.files.map((f) => f.filename)).toEqual([`filetype-fixture.${out}`]);
+      expect(identify(tmpFile(r.out.files[0]!, out)).format).toBe(magick);
+    }
+  });
+
   it("a truncated XCF is OPEN_FAILED naming GIMP; a canvas of 100 000 × 100 000 is OVER_BUDGET unopened", async () => {
     const whole = readFileSync(corpusPath(XCF));
     const cut = await expectTaskError(
