@@ -10,7 +10,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -420,6 +420,7 @@ describe("drawings streamed to Inkscape (issue 49)", () => {
       const header = "P6\n4750 4750\n255\n";
       expect(ppm.subarray(0, header.length).toString("latin1")).toBe(header);
       expect(createHash("sha256").update(ppm.subarray(header.length)).digest("hex")).toBe(written.pixelsSha256);
+      for (const f of [path, pdf, join(scratch, "poster-000.ppm")]) rmSync(f, { force: true });
     },
     scaled(180_000),
   );
