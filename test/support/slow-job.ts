@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, expect } from "vitest";
-import { watchServerMemory, type Growth } from "./proc-memory";
+import { peakBetween, watchServerMemory, type Growth } from "./proc-memory";
 import { sdk, pollJob, type JobBody } from "./sdk";
 import { startDevServer, type DevServer } from "./server";
 import { scaled } from "./time-scale";
@@ -228,4 +228,23 @@ export async function runSlowJob(
 export function growthLine(m: { workerd: Growth; native: Growth }): string {
   const one = (g: Growth) => `idle ${mb(g.idle)} MB, peak ${mb(g.peak)} MB (+${mb(g.peak - g.idle)} MB)`;
   return `workerd RSS ${one(m.workerd)}; native server RSS ${one(m.native)}`;
+}
+
+/** A process group's growth during one task: its size as the task started, its peak during it, bytes. */
+export interface TaskGrowth {
+  /** The last sample taken before the task's `started_at` (its idle size when there is none). */
+  before: number;
+  /** The largest sample from `started_at` to a second after `ended_at` (the API's times are whole seconds). */
+  peak: number;
+}
+
+/**
+ * `g`'s growth during `task` over its size as the task started (after what came before it in the job, e.g. an
+ * import's put through the R2 simulator, whose pages stay resident): what the task itself added.
+ */
+export function growthDuring(g: Growth, task: Task): TaskGrowth {
+  const from = Date.parse(task.started_at ?? task.created_at);
+  const to = Date.parse(task.ended_at!) + 1000;
+  const before = g.samples.filter((s) => s.at < from).at(-1)?.rss ?? g.idle;
+  return { before, peak: Math.max(before, peakBetween(g.samples, from, to)) };
 }
