@@ -33,7 +33,7 @@ const JOB_GROWTH = 0.4;
  * Most workerd may grow during the metadata task itself, over its size as the task started: 100 MB, what one engine
  * call may hold in an isolate (README "Budgets that hold in a 128 MB isolate"). The ExifTool engine Worker's interpreter
  * is loaded by a warm-up job first; a run then makes its interpreter's memory afresh (39–51 MB, dropped at its end) and
- * holds at most 8 cached blocks of 256 KiB (+45 MB measured). A whole-file read shows as +1 GB.
+ * holds at most 8 cached blocks of 256 KiB (+45–52 MB measured). A whole-file read shows as +1 GB.
  */
 const METADATA_GROWTH = 100e6;
 /**
