@@ -78,7 +78,8 @@ export interface NativeKindAnswers {
     optimize: { data: Uint8Array | LocalFile; sizeBefore: number; sizeAfter: number; unchanged: boolean };
   };
   office: {
-    // issue 49: LibreOffice answers its outputs as LocalFiles (streamed back on a framed call)
+    // issue 49: LibreOffice, poppler, DjVuLibre and pandoc answer their outputs as LocalFiles (streamed back on a framed
+    // call)
     convert: {
       data: Uint8Array | LocalFile;
       pages: number | null;
