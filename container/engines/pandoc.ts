@@ -44,21 +44,23 @@ export const PANDOC_WRITERS: Record<string, { writer: string; standalone: boolea
 const EXTERNAL_IMAGES = fileURLToPath(new URL("./pandoc/external_images.py", import.meta.url));
 
 /**
- * The address space, bytes, a pandoc run leaves outside GHC's heap under the call's RLIMIT_AS: pandoc's 172 MB
- * executable (Debian's pandoc 2.17), its libraries, thread stacks and the Lua interpreter.
+ * What a pandoc run needs beside GHC's heap, bytes: its 172 MB executable (Debian's pandoc 2.17), its libraries, thread
+ * stacks, the C allocations of its zip and text libraries.
  */
 const PANDOC_NON_HEAP_BYTES = 384 * 1024 * 1024;
 
 /**
- * The RTS options of every pandoc run (issue 49): its heap held to `-M` (the call's memory limit less
- * {@link PANDOC_NON_HEAP_BYTES}, at least 256 MiB). GHC's runtime reserves its heap's address space up front, as much
- * as RLIMIT_AS leaves when no -M is given, so the threads and mappings it makes later could fail on a large
- * document; with -M it reserves that much, collects harder as the heap nears it and exits 251 "Heap exhausted",
- * which {@link pandocFailure} maps to OVER_BUDGET.
+ * How pandoc runs within the call's memory limit (issue 49): its heap held by `+RTS -M` to the limit less
+ * {@link PANDOC_NON_HEAP_BYTES} (at least 64 MiB), and no RLIMIT_AS. GHC 9.0's runtime reserves its heap's address
+ * space up front — 1 TB asked, shrunk by an eighth until it fits, whatever -M says — so under RLIMIT_AS it takes all the
+ * address space the limit leaves and an OS thread it starts later may find none ("failed to create OS thread": measured
+ * at 448 and 576 MiB, not at 512 or 640). With -M the runtime collects harder as the heap nears it and exits 251 "Heap
+ * exhausted", which {@link pandocFailure} maps to OVER_BUDGET; measured under -M1664m, the 8 MB markdown's docx peaked
+ * at 1,376 MB resident.
  */
-export function pandocRts(memoryBytes: number): string[] {
-  const mib = Math.max(256, Math.floor((memoryBytes - PANDOC_NON_HEAP_BYTES) / 2 ** 20));
-  return ["+RTS", `-M${mib}m`, "-RTS"];
+export function pandocRun(memoryBytes: number): { rts: string[]; extra: { memoryBytes: number } } {
+  const mib = Math.max(64, Math.floor((memoryBytes - PANDOC_NON_HEAP_BYTES) / 2 ** 20));
+  return { rts: ["+RTS", `-M${mib}m`, "-RTS"], extra: { memoryBytes: 0 } };
 }
 
 /** Maps a pandoc run's failure: its heap exhausted (exit 251) is OVER_BUDGET, anything else CONVERSION_FAILED. */
@@ -86,21 +88,16 @@ async function convert(req: OfficeRequest, call: NativeCall) {
     throw new NativeError("INVALID_CONVERSION_TYPE", `pandoc does not convert ${input} to ${req.format}.`);
   await place(call, `in.${input}`, fileOf(req.input.data, req.input.filename));
   const fail = (t: string) => pandocFailure(t, req.input.filename);
-  const rts = pandocRts(call.memoryBytes);
+  const { rts, extra } = pandocRun(call.memoryBytes);
   // 1. read, sandboxed (includes and files are not read), into pandoc's JSON AST. (Pandoc 2.17's --sandbox also
   //    keeps the docx/odt writers from their own reference documents, so writing is a second, unsandboxed step
   //    on an AST that names nothing to fetch.)
-  const read = await run(call, pandoc, [
-    ...rts,
-    "--sandbox",
-    "-f",
-    reader,
-    "-t",
-    "json",
-    "-o",
-    "ast.json",
-    `in.${input}`,
-  ]);
+  const read = await run(
+    call,
+    pandoc,
+    [...rts, "--sandbox", "-f", reader, "-t", "json", "-o", "ast.json", `in.${input}`],
+    extra,
+  );
   check(read, "pandoc", fail);
   const guarded = await run(call, UNO_PYTHON, [EXTERNAL_IMAGES, "ast.json", "safe.json"]);
   check(
@@ -114,17 +111,12 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   );
   // 2. write
   const written = req.format === "pdf" ? "odt" : req.format;
-  const r = await run(call, pandoc, [
-    ...rts,
-    "-f",
-    "json",
-    "-t",
-    out.writer,
-    ...(out.standalone ? ["-s"] : []),
-    "-o",
-    `out.${written}`,
-    "safe.json",
-  ]);
+  const r = await run(
+    call,
+    pandoc,
+    [...rts, "-f", "json", "-t", out.writer, ...(out.standalone ? ["-s"] : []), "-o", `out.${written}`, "safe.json"],
+    extra,
+  );
   check(r, "pandoc", fail);
   if (req.format !== "pdf")
     return { data: await localFile(call, `out.${req.format}`), pages: null, fontsSubstituted: [] };

@@ -44,8 +44,16 @@ const ICONV: Record<TextEncoding, string> = {
 /** Password arguments of poppler's tools (the same password tried as owner and user password). */
 const pw = (password?: string) => (password ? ["-opw", password, "-upw", password] : []);
 
-/** Maps a poppler tool's failure to a code (exit 1: open error, 3: permissions). */
+/**
+ * Maps a poppler tool's failure to a code (exit 1: open error, 3: permissions); a tool out of its address space
+ * (qpdf's std::bad_alloc cutting the pages of a large PDF: it holds the objects, ~3× an 80 MB text PDF) is OVER_BUDGET.
+ */
 function popplerFailure(text: string, what: string, filename: string): NativeError {
+  if (/bad_alloc|out of memory/i.test(text))
+    return new NativeError(
+      "OVER_BUDGET",
+      `${what} ran out of memory on ${filename} (the native engine's memory limit per tool, NATIVE_MEMORY_MB).`,
+    );
   if (/incorrect password|password/i.test(text))
     return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
   if (/syntax error|couldn't open|may not be a pdf|not a pdf|couldn't read xref/i.test(text))

@@ -202,12 +202,13 @@ export const NATIVE_DJVU_MAX_BYTES = 1024 ** 3;
 /**
  * The largest document the native pandoc row takes (issue 49): 8 MiB, below NATIVE_MAX_BYTES, so none streams at the
  * default threshold. Pandoc holds the whole document as its AST, many times the file: measured (GNU time's maximum
- * resident size; the corpus's MANIFEST.md repeated, under a 2 GiB RLIMIT_AS and pandoc's `+RTS -M1664m`), reading
+ * resident size; the corpus's MANIFEST.md repeated, pandoc under `+RTS -M1664m`, all under a 2 GiB RLIMIT_AS), reading
  * markdown peaked at 177 MB for 1 MB, 431 MB for 4 MB and 754 MB for 8 MB; the image guard (python3) at 600 MB for the
  * 8 MB document's 36 MB AST; writing docx at 859 MB for 4 MB and 1,376 MB for 8 MB; the read's CPU time grows faster
  * than the size (2 s, 11 s, 31 s). So 8 MiB stays within the tool's 2 GiB address space (NATIVE_MEMORY_MB's default),
- * and a document over it would need more than that (pandoc's heap held by `+RTS -M`, container/engines/pandoc.ts
- * pandocRts: "Heap exhausted" is OVER_BUDGET); refused before its upload instead.
+ * and a document over it would need more than that (pandoc's heap is held by `+RTS -M` instead of RLIMIT_AS, which
+ * GHC's runtime does not bear: container/engines/pandoc.ts pandocRun; "Heap exhausted" is OVER_BUDGET); refused before
+ * its upload instead.
  */
 export const NATIVE_PANDOC_MAX_BYTES = 8 * 1024 * 1024;
 
