@@ -181,11 +181,12 @@ export const NATIVE_EBOOK_MAX_BYTES = 1024 ** 3;
 /**
  * The largest PDF or PostScript document the native poppler row (pdftotext, pdftohtml, pdftocairo) takes (issue 49;
  * over NATIVE_MAX_BYTES as a stream): 1 GiB. Poppler reads a PDF from its file by the cross-reference table, a page at
- * a time (an 80 MB PDF of 1,120 pages: pdftotext 17 MB resident, pdftohtml 39 MB, under a 2 GiB address-space limit),
- * so its memory does not bound it; its outputs do: an html carries the pages' images base64-encoded and an svg or eps
- * page its images decoded, several times their size in the PDF, and they are written to the call's folder beside the
- * input, which reserves twice the input on the native engine's disk (container/disk-budget.ts). Time bounds the rest:
- * each poppler run stops at POPPLER_MAX_MS (60 s; pdftotext read the 1,120 pages in ~20 s on a loaded machine).
+ * a time (an 80 MB PDF of 1,120 pages: pdftotext 17 MB resident, pdftohtml 39 MB, pdftocairo -ps 109 MB, under a
+ * 2 GiB address-space limit), so its memory does not bound it; its outputs do: the ps of that PDF was 170 MB (2.1×),
+ * an html carries the pages' images base64-encoded and an svg or eps page its images decoded, and they are written to
+ * the call's folder beside the input, which reserves twice the input on the native engine's disk
+ * (container/disk-budget.ts). Time bounds the rest: each poppler run stops at POPPLER_MAX_MS (60 s): pdftotext read
+ * the 1,120 pages in ~20 s on a loaded machine, while its html (~5 pages/s) and ps (223 s) ran past it (TIMEOUT).
  */
 export const NATIVE_POPPLER_MAX_BYTES = 1024 ** 3;
 
