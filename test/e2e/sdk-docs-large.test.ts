@@ -1,7 +1,7 @@
 /**
  * Issue 49 end to end through the official SDK under `npm start` (workerd, R2, the native engine): a PDF and a DjVu
  * over the stream threshold (64 MiB) are converted by the native poppler and DjVuLibre rows, each streamed from R2 to
- * the tool's folder on the framed wire and its output streamed back into R2.
+ * the tool's folder on the framed wire, the re-saved DjVu (over 64 MiB too) streamed back into R2.
  * Inputs: 68 copies of the corpus's pdfjs-tracemonkey.pdf joined by qpdf (68 MB, 952 pages); 120 pages of the corpus
  * photo exif-orientation-Landscape_1.jpg encoded by DjVuLibre's c44 and bundled by djvm (69 MB).
  * Oracles: pdftotext of the same PDF (the txt equal to it), djvused (the re-saved DjVu's page count and page sizes).
@@ -57,7 +57,7 @@ async function convertOne(path: string, name: string, convert: Record<string, un
 }
 
 describe("documents over 64 MiB through the SDK (issue 49)", () => {
-  it("a 68 MB PDF → txt on poppler, streamed both ways: the text pdftotext reads from the same file", async () => {
+  it("a 68 MB PDF → txt on poppler, streamed from R2 to its folder: the text pdftotext reads from the same file", async () => {
     const links = Array.from({ length: 68 }, (_, i) => {
       const l = join(dir, `copy-${i}.pdf`);
       symlinkSync(corpusPath("pdf/pdfjs-tracemonkey.pdf"), l);
