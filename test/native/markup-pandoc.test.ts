@@ -7,10 +7,10 @@
  * file; over its 8 MiB (NATIVE_PANDOC_MAX_BYTES) a document is OVER_BUDGET before it is sent, and a document whose AST
  * outgrows pandoc's heap (`+RTS -M`, from NATIVE_MEMORY_MB) is OVER_BUDGET in pandoc's words.
  */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isStreamed } from "../../native-protocol/frame";
 import { NATIVE_PANDOC_MAX_BYTES } from "../../src/engines/native/rows";
 import { nodeEngines } from "../../src/runtime/node/engines";
@@ -102,9 +102,12 @@ it("without a pin, md → docx runs in WebAssembly", async () => {
 describe("issue 49: the native pandoc takes files, up to 8 MiB", () => {
   /** A native engine whose tools have 448 MiB of address space: pandoc's heap -M64m (pandoc.ts pandocRts). */
   const tight = nativeEngineForFile({ NATIVE_MEMORY_MB: "448" });
-  /** The corpus's MANIFEST.md (real markdown) repeated `n` times, written to a file of this test. */
+  /** The corpus's MANIFEST.md (real markdown) repeated `n` times, written to a file of this test (removed after). */
+  const written: string[] = [];
+  afterAll(() => written.forEach((p) => rmSync(p, { force: true })));
   const manifest = (n: number) => {
     const path = join(dir, `manifest-${n}.md`);
+    written.push(path);
     writeFileSync(
       path,
       Array(n)
