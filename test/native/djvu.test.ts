@@ -195,7 +195,7 @@ describe("issue 49: a DjVu over 64 MiB streams to DjVuLibre", () => {
       return c;
     });
     execFileSync("djvm", ["-c", big, ...copies]);
-    for (const c of copies) rmSync(c);
+    for (const c of [page, ...copies]) rmSync(c);
   }, scaled(60_000));
   afterAll(() => rmSync(big, { force: true }));
   const run = (format: string, extra = {}) =>

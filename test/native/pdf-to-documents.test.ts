@@ -214,6 +214,7 @@ describe("issue 49: a PDF over 64 MiB streams to poppler", () => {
       return l;
     });
     execFileSync("qpdf", ["--empty", "--pages", ...links, "--", big]);
+    for (const l of links) rmSync(l);
   }, scaled(60_000));
   afterAll(() => rmSync(big, { force: true }));
   const streamOnly = () => streamOnlyInput(big);
