@@ -1,8 +1,9 @@
 /**
  * The request of one CAD drawing conversion, as the Worker's cad kind (src/engines/kinds/cad.ts) sends it
  * and the native engine (container/engines/cad.ts: Inkscape's DXF import, then Inkscape's exports)
- * converts it. Imports nothing.
+ * converts it. Imports types only.
  */
+import type { LocalFile, StreamedBytes } from "./frame.ts";
 
 /**
  * CAD formats read: DXF (ASCII, R12 to 2018, as Inkscape 1.2's dxf_input reads it) and DWG R13 to 2018
@@ -35,9 +36,14 @@ export const CAD_PAIRS: readonly { input: string; output: string }[] = [
 /** One output format of a drawing. */
 export type CadFormat = (typeof CAD_OUTPUTS)[number] | (typeof DWG_EXTRA_OUTPUTS)[number];
 
-/** One drawing conversion: `input` (DXF or DWG, told apart by their first bytes) → `format`; raster size by `width`/`height` (px) or `pixel_density` (dpi). */
+/**
+ * One drawing conversion: `input` (DXF or DWG, told apart by their first bytes) → `format`; raster size by
+ * `width`/`height` (px) or `pixel_density` (dpi). Issue 49: a drawing over the row's `streamOver` travels as a stream
+ * (StreamedBytes) and reaches the native engine as a file in its call's folder (LocalFile); the JavaScript `dxf` row
+ * takes bytes only.
+ */
 export interface CadRequest {
-  input: { data: Uint8Array; filename: string };
+  input: { data: Uint8Array | StreamedBytes | LocalFile; filename: string };
   format: CadFormat;
   raster?: { width?: number; height?: number; pixel_density?: number };
 }

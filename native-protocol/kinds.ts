@@ -42,10 +42,10 @@ export type NativeKind = keyof NativeKindRequests;
 /** A method of native kind `K`. */
 export type NativeKindMethod<K extends NativeKind> = keyof NativeKindRequests[K] & string;
 
-/** A file answered by a command line: its name and bytes. */
+/** A file answered by a command line: its name and bytes (issue 49: a LocalFile, streamed back on a framed call). */
 interface CommandFile {
   filename: string;
-  data: Uint8Array;
+  data: Uint8Array | LocalFile;
 }
 
 /** What a command line answers (kinds command and media). */
@@ -94,8 +94,9 @@ export interface NativeKindAnswers {
   font: { convert: { data: Uint8Array } };
   // issue 49: calibre answers its output as a LocalFile (streamed back on a framed call)
   ebook: { convert: { data: Uint8Array | LocalFile } };
-  cad: { convert: { data: Uint8Array } };
-  vector: { convert: { data: Uint8Array; warnings?: string[] } };
+  // issue 49: Inkscape's outputs as LocalFiles (streamed back on a framed call)
+  cad: { convert: { data: Uint8Array | LocalFile } };
+  vector: { convert: { data: Uint8Array | LocalFile; warnings?: string[] } };
   archive: {
     // issue 49: the archive written on disk, answered as a LocalFile (streamed back on a framed call)
     create: { data: Uint8Array | LocalFile };

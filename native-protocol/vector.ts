@@ -1,8 +1,9 @@
 /**
  * The request of one vector-drawing conversion (issue 33), as the Worker's vector kind
  * (src/engines/kinds/vector.ts) sends it and the native engine's Inkscape (container/engines/inkscape.ts)
- * converts it. Formats are lower-case extensions; sizes in pixels. Imports nothing.
+ * converts it. Formats are lower-case extensions; sizes in pixels. Imports types only.
  */
+import type { LocalFile, StreamedBytes } from "./frame.ts";
 
 /**
  * Drawings read: Inkscape's own importers (svg, svgz, ai, emf, wmf, cdr, vsd, vsdx), eps/ps through Ghostscript,
@@ -50,9 +51,12 @@ export interface VectorOptions {
   height?: number;
 }
 
-/** One conversion. */
+/**
+ * One conversion. Issue 49: the Worker sends a drawing over the row's `streamOver` as a stream (StreamedBytes, on the
+ * framed wire), which reaches Inkscape as a file in its call's folder (LocalFile).
+ */
 export interface VectorRequest {
-  input: { data: Uint8Array; filename: string };
+  input: { data: Uint8Array | StreamedBytes | LocalFile; filename: string };
   inputFormat: VectorInput;
   outputFormat: VectorOutput;
   options: VectorOptions;

@@ -11,6 +11,10 @@
  * it came once LibreDWG has read it (the build writes no DWG, so dxf → dwg is not offered). dxf → dxf: the
  * drawing read and written again by ezdxf (Debian's python3-ezdxf, cad/dxf_resave.py; LibreDWG's WebAssembly
  * build has no DXF reader), in the DXF version it came in.
+ *
+ * Files (issue 49): the engine takes files (`files: true`): a drawing the Worker streams (over the row's `streamOver`)
+ * is in the call's folder already and is moved to in.dxf / in.dwg (only its first bytes are read here, to tell DXF
+ * from DWG), and every output goes back as a file, streamed from disk on a framed call.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -21,8 +25,22 @@ import {
   DXF_EXTRA_OUTPUTS,
   type CadRequest,
 } from "../../native-protocol/cad.ts";
+import type { LocalFile } from "../../native-protocol/frame.ts";
 import { UNO_PYTHON, which } from "../tools.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  fileOf,
+  head,
+  localFile,
+  place,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
+import { checkInkscape } from "./inkscape.ts";
 
 /** Inkscape's DXF import extension (Debian's inkscape package). */
 export const DXF_INPUT = "/usr/share/inkscape/extensions/dxf_input.py";
@@ -45,9 +63,9 @@ const MAX_PIXELS = 100_000_000;
 /** The drawing's extent in CSS px (Inkscape's --query-all first line: id,x,y,width,height). */
 async function extent(call: NativeCall, inkscape: string): Promise<{ w: number; h: number }> {
   const r = await run(call, inkscape, ["--query-all", "drawing.svg"]);
-  check(
+  checkInkscape(
     r,
-    "Inkscape",
+    "The drawing",
     (t) => new NativeError("CONVERSION_FAILED", `Inkscape could not measure the drawing: ${why(t)}`),
   );
   const first = r.stdout.split("\n")[0]?.split(",") ?? [];
@@ -93,14 +111,14 @@ export function isDwg(data: Uint8Array): boolean {
 }
 
 /**
- * Writes the DWG `data` as in.dxf through LibreDWG (cad/dwg_to_dxf.ts) under the call's time limit and a
+ * Writes the DWG `data` (bytes, or a file of the call's folder) as in.dxf through LibreDWG (cad/dwg_to_dxf.ts) under the call's time limit and a
  * data-segment limit of the call's memory (RLIMIT_DATA, as for calibre: an address-space limit would stop
  * V8 reserving the WebAssembly memory at all).
  * @throws NativeError OPEN_FAILED (damaged DWG), UNSUPPORTED (a version LibreDWG does not read), TIMEOUT
  */
-async function dwgToDxf(call: NativeCall, data: Uint8Array, filename: string): Promise<void> {
+async function dwgToDxf(call: NativeCall, data: Uint8Array | LocalFile, filename: string): Promise<void> {
   const node = tool(call, "libredwg").path;
-  await put(call, "in.dwg", data);
+  await place(call, "in.dwg", data);
   // Liftoff only: TurboFan's tier-up of the 9.5 MB module took a minute and over 2 GB on a loaded host
   // (measured: "Fatal process out of memory: Zone" under RLIMIT_DATA 2 GiB); Liftoff alone converts a corpus
   // drawing in 0.6 s and 150 MB
@@ -122,7 +140,7 @@ async function dwgToDxf(call: NativeCall, data: Uint8Array, filename: string): P
  * DXF → DXF: in.dxf read and written again as out.dxf by ezdxf (cad/dxf_resave.py) under the call's limits.
  * @throws NativeError OPEN_FAILED (a DXF ezdxf cannot read or repair), TIMEOUT, ENGINE_UNAVAILABLE (no ezdxf)
  */
-async function resaveDxf(call: NativeCall, filename: string): Promise<Uint8Array> {
+async function resaveDxf(call: NativeCall, filename: string): Promise<LocalFile> {
   const python = tool(call, "ezdxf").path;
   const r = await run(call, python, [DXF_RESAVE, "in.dxf", "out.dxf"]);
   check(r, "ezdxf", (text) => {
@@ -130,7 +148,7 @@ async function resaveDxf(call: NativeCall, filename: string): Promise<Uint8Array
     return new NativeError("OPEN_FAILED", `ezdxf could not read ${filename}: ${m ? m[1] : why(text)}`);
   });
   if (!existsSync(`${call.work}/out.dxf`)) throw new NativeError("OPEN_FAILED", `ezdxf wrote no DXF for ${filename}.`);
-  return get(call, "out.dxf");
+  return localFile(call, "out.dxf");
 }
 
 /**
@@ -156,19 +174,27 @@ async function importScale(call: NativeCall): Promise<string[]> {
     : auto;
 }
 
-async function convert(req: CadRequest, call: NativeCall) {
+/**
+ * One drawing → `req.format`, answered as a file of the call's folder (streamed back on a framed call).
+ * @throws NativeError INVALID_CONVERSION_TYPE | UNSUPPORTED (binary DXF, a DWG version LibreDWG does not read) |
+ *   OPEN_FAILED | OVER_BUDGET (a raster over MAX_PIXELS) | CONVERSION_FAILED | TIMEOUT
+ */
+async function convert(req: CadRequest, call: NativeCall): Promise<{ data: LocalFile }> {
   const format = req.format;
-  const dwg = isDwg(req.input.data);
+  const input = fileOf(req.input.data, req.input.filename);
+  // the first bytes tell DWG from DXF, and show a DXF's first SECTION: a large drawing is not read here
+  const first = await head(input, 4096);
+  const dwg = isDwg(first);
   const offered = [...CAD_OUTPUTS, ...(dwg ? DWG_EXTRA_OUTPUTS : DXF_EXTRA_OUTPUTS)] as readonly string[];
   if (!offered.includes(format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `${dwg ? "DWG" : "DXF"} drawings are not converted to ${format}.`);
   if (dwg) {
-    await dwgToDxf(call, req.input.data, req.input.filename);
-    if (format === "dxf") return { data: await get(call, "in.dxf") };
-    if (format === "dwg") return { data: req.input.data };
+    await dwgToDxf(call, input, req.input.filename);
+    if (format === "dxf") return { data: await localFile(call, "in.dxf") };
+    if (format === "dwg") return { data: await localFile(call, "in.dwg") };
   } else {
-    sniffDxf(req.input.data, req.input.filename);
-    await put(call, "in.dxf", req.input.data);
+    sniffDxf(first, req.input.filename);
+    await place(call, "in.dxf", input);
     if (format === "dxf") return { data: await resaveDxf(call, req.input.filename) };
   }
   const inkscape = tool(call, "inkscape-cad").path;
@@ -211,15 +237,15 @@ async function convert(req: CadRequest, call: NativeCall) {
     args.push(`--export-type=${format}`, `--export-filename=out.${format}`);
   }
   const exported = await run(call, inkscape, args);
-  check(
+  checkInkscape(
     exported,
-    "Inkscape",
+    req.input.filename,
     (t) => new NativeError("CONVERSION_FAILED", `Inkscape could not write ${format}: ${why(t, /rror/)}`),
   );
   if (!raster || format === "png") {
     if (!existsSync(`${call.work}/out.${format}`))
       throw new NativeError("CONVERSION_FAILED", `Inkscape wrote no ${format} for ${req.input.filename}.`);
-    return { data: await get(call, `out.${format}`) };
+    return { data: await localFile(call, `out.${format}`) };
   }
   const magick = tool(call, "imagemagick").path;
   const opts = format === "jpg" ? ["-quality", "92"] : format === "gif" ? ["-colors", "256"] : [];
@@ -229,10 +255,13 @@ async function convert(req: CadRequest, call: NativeCall) {
     "ImageMagick",
     (t) => new NativeError("CONVERSION_FAILED", `ImageMagick could not write ${format}: ${why(t)}`),
   );
-  return { data: await get(call, `out.${format}`) };
+  return { data: await localFile(call, `out.${format}`) };
 }
 
-/** The CAD engine (kind cad: convert). */
-export const inkscapeCad = { kind: "cad", methods: { convert } } satisfies NativeEngineDef<"cad">;
+/**
+ * The CAD engine (kind cad: convert). It takes files (issue 49): a framed call's drawing reaches it as a LocalFile in
+ * the call's folder, and its output goes back as a file.
+ */
+export const inkscapeCad = { kind: "cad", methods: { convert }, files: true } satisfies NativeEngineDef<"cad">;
 
 export default inkscapeCad;

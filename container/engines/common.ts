@@ -195,13 +195,14 @@ export const why = (text: string, re?: RegExp) => pickLine(text, re).slice(0, 30
 /**
  * The start of a user's command of the `command` operation (command.ts, ffmpeg.ts): its arguments split into words
  * (no shell) and held to the engine's `checkWords`, then the call's directory laid out, each input at
- * input/<task>/<file> and an empty output/ (the user's /input/ and /output/). Answers the words and the output
- * folder's path.
- * @throws NativeError UNSUPPORTED when the arguments do not split or a word is refused
+ * input/<task>/<file> (bytes written, a framed call's file moved there: issue 49) and an empty output/ (the user's
+ * /input/ and /output/). Answers the words and the output folder's path.
+ * @throws NativeError UNSUPPORTED when the arguments do not split, a word is refused, or an input is neither bytes
+ *   nor a file
  */
 export async function layOutCommand(
   call: NativeCall,
-  req: { arguments: string; inputs: { task: string; filename: string; data: Uint8Array | LocalFile }[] },
+  req: { arguments: string; inputs: { task: string; filename: string; data: unknown }[] },
   checkWords: (words: string[]) => string | null,
 ): Promise<{ words: string[]; outDir: string }> {
   const split = splitArguments(req.arguments);
@@ -210,20 +211,23 @@ export async function layOutCommand(
   if (problem) throw new NativeError("UNSUPPORTED", `arguments: ${problem}`);
   for (const f of req.inputs) {
     await mkdir(join(call.work, "input", pathSegment(f.task)), { recursive: true });
-    await place(call, join("input", pathSegment(f.task), pathSegment(f.filename)), f.data);
+    await place(call, join("input", pathSegment(f.task), pathSegment(f.filename)), fileOf(f.data, f.filename));
   }
   const outDir = join(call.work, "output");
   await mkdir(outDir, { recursive: true });
   return { words: split.words, outDir };
 }
 
-/** The files a command wrote under output/, in name order. */
-export async function commandOutputs(call: NativeCall): Promise<{ filename: string; data: Uint8Array }[]> {
+/**
+ * The files a command wrote under output/, in name order, as LocalFiles (issue 49: streamed back from disk on a framed
+ * call, read into the answer on a buffered one).
+ */
+export async function commandOutputs(call: NativeCall): Promise<{ filename: string; data: LocalFile }[]> {
   const names = (await readdir(join(call.work, "output"), { withFileTypes: true }))
     .filter((d) => d.isFile())
     .map((d) => d.name)
     .sort();
-  return Promise.all(names.map(async (n) => ({ filename: n, data: await get(call, join("output", n)) })));
+  return Promise.all(names.map(async (n) => ({ filename: n, data: await localFile(call, join("output", n)) })));
 }
 
 /**
@@ -237,10 +241,10 @@ export async function runUserCommand(
   call: NativeCall,
   req: { command: string; capture_output?: boolean },
   words: string[],
-  run_: { exe: string; args: string[]; outDir: string },
+  run_: { exe: string; args: string[]; outDir: string; env?: Record<string, string> },
   detail: (output: string) => string,
-): Promise<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string }> {
-  const r = await run(call, run_.exe, run_.args, { cwd: run_.outDir });
+): Promise<{ files: { filename: string; data: LocalFile }[]; command: string; output?: string }> {
+  const r = await run(call, run_.exe, run_.args, { cwd: run_.outDir, ...(run_.env ? { env: run_.env } : {}) });
   if (r.killed)
     throw new NativeError("TIMEOUT", `${req.command} did not finish within its time limit and was stopped.`);
   // the console speaks of /input/… and /output/…, the paths the user wrote, not of this call's folder

@@ -196,7 +196,8 @@ async function runCommand(req: MediaCommandRequest, call: NativeCall) {
 /**
  * The native media engine (kind media: run, command). It takes files (issue 35): a framed call's input reaches
  * `run` (and `command`) as a LocalFile in the call's folder, and `run` answers its output as one, so a multi-GB video
- * is never held in memory. The Worker streams only `run`'s inputs; `command`'s stay within its in-memory budget.
+ * is never held in memory; `command`'s inputs likewise (issue 49: over the row's `streamOver`), its outputs answered as
+ * files.
  */
 export const ffmpegNative = {
   kind: "media",

@@ -10,7 +10,7 @@
  *   DOCINFO pdfmark. PDF/X-4 is that content labelled X-4 with the header raised to PDF 1.6 by qpdf.
  */
 import { existsSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { PdfRequests, PdfStreamableInput } from "../../native-protocol/pdf.ts";
 import {
@@ -88,6 +88,13 @@ async function openDoc(call: NativeCall, input: PdfStreamableInput, name = "in.p
 
 /** Size of a file of the call's folder, bytes. */
 const sizeOf = async (call: NativeCall, name: string) => (await stat(join(call.work, name))).size;
+
+/**
+ * Removes candidate files of the call's folder that lost (optimize), so the folder holds the input and at most two
+ * candidates at a time rather than every one (issue 49: the call's disk is reserved as twice its input, disk-budget.ts).
+ */
+const discard = (call: NativeCall, ...names: string[]) =>
+  Promise.all(names.map((name) => rm(join(call.work, name), { force: true })));
 
 /** Runs pdfwrite over `doc` with `args` (+ optional def file before the input) into `output` (a file of the call's folder). */
 async function pdfwrite(call: NativeCall, doc: Doc, args: string[], def?: string, output = "out.pdf"): Promise<string> {
@@ -405,18 +412,23 @@ async function optimize(req: PdfRequests["optimize"], call: NativeCall) {
     pdfwrite(call, doc, [...args, ...OPTIMIZE_COMMON]),
     qpdfShrink(call, doc.name, "lossless", false, doc.password),
   ]);
-  const candidates = [(await qpdfShrink(call, rewritten, "gs", false)) ?? rewritten, lossless].filter(
-    (c): c is string => !!c,
-  );
+  const packed = await qpdfShrink(call, rewritten, "gs", false);
+  if (packed) await discard(call, rewritten);
+  const candidates = [packed ?? rewritten, lossless].filter((c): c is string => !!c);
   const sized = await Promise.all(candidates.map(async (name) => ({ name, size: await sizeOf(call, name) })));
   let best = sized.reduce((a, b) => (b.size < a.size ? b : a));
+  await discard(call, ...candidates.filter((c) => c !== best.name));
   const sizeBefore = await sizeOf(call, doc.name); // of the flattened copy when flattenSignatures
   // web: linearized (first page shown while the rest loads) when that still leaves it smaller than the input
   const linearName =
     profile === "web" && best.size < sizeBefore ? await qpdfShrink(call, best.name, "web", true) : undefined;
   const linear = linearName ? { name: linearName, size: await sizeOf(call, linearName) } : undefined;
-  if (linear && linear.size < sizeBefore) best = linear;
+  if (linear && linear.size < sizeBefore) {
+    await discard(call, best.name);
+    best = linear;
+  } else if (linear) await discard(call, linear.name);
   const smaller = best.size < sizeBefore;
+  if (!smaller) await discard(call, best.name);
   // not smaller: the input, flattened when asked
   const chosen = smaller ? best : { name: doc.name, size: sizeBefore };
   return {

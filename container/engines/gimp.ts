@@ -11,11 +11,27 @@
  * external file, so nothing is fetched. GIMP's profile (plug-in registry, fonts cache: its first start takes ~25 s,
  * later ones 4–10 s) is copied from the server's work root into the call's folder and kept there after the first
  * good run, so concurrent calls never share a profile being written.
+ *
+ * Files (issue 49): the engine takes files (`files: true`): an XCF the Worker streams (over the row's `streamOver`) is
+ * in the call's folder already and is moved to in.xcf (only its 22-byte header is read here); GIMP's PNG is handed to
+ * ImageMagick as the file it is, and ImageMagick's outputs go back as files.
  */
-import { cp, readFile, rename, rm, stat } from "node:fs/promises";
+import { cp, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { LocalFile } from "../../native-protocol/frame.ts";
 import type { ImageRunRequest } from "../../native-protocol/image.ts";
-import { NativeError, bytesOf, check, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  check,
+  fileOf,
+  head,
+  place,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
 import { runImageMagick } from "./imagemagick.ts";
 
 /** The largest canvas GIMP is asked to open, pixels (a 600 dpi A2 scan is ~35 million). */
@@ -36,8 +52,8 @@ const SCRIPT =
   " (layer (car (gimp-image-merge-visible-layers image CLIP-TO-IMAGE))))" +
   ' (file-png-save2 RUN-NONINTERACTIVE image layer "out.png" "out.png" 0 9 0 0 0 0 0 0 0))';
 
-/** Runs GIMP's console on in.xcf in the call's folder with a profile of its own; the merged picture as PNG bytes. */
-async function flatten(call: NativeCall, what: string): Promise<Uint8Array> {
+/** Runs GIMP's console on in.xcf in the call's folder with a profile of its own; the merged picture, out.png. */
+async function flatten(call: NativeCall, what: string): Promise<LocalFile> {
   const gimp = tool(call, "gimp");
   const kept = join(call.root, "gimp-profile");
   const profile = join(call.work, "gimp-profile");
@@ -54,31 +70,39 @@ async function flatten(call: NativeCall, what: string): Promise<Uint8Array> {
     new NativeError("OPEN_FAILED", `GIMP could not read ${what}: ${why(t, /Error: |corrupt|failed/i)}`);
   check(r, "GIMP", fail);
   // a failed load still exits 0 ("batch command experienced an execution error"): out.png is the verdict
-  const png = await readFile(join(call.work, "out.png")).catch(() => undefined);
+  const path = join(call.work, "out.png");
+  const png = await stat(path).then(
+    (st) => (st.isFile() ? new LocalFile(path, st.size) : undefined),
+    () => undefined,
+  );
   if (!png) throw fail(`${r.stderr}\n${r.stdout}`);
   if (!warm) {
     const next = `${kept}.${process.pid}.${Date.now()}`;
     await cp(profile, next, { recursive: true });
     await rename(next, kept).catch(() => rm(next, { recursive: true, force: true }));
   }
-  return new Uint8Array(png);
+  return png;
 }
 
-/** convert / thumbnail of an XCF: GIMP merges the visible layers, ImageMagick writes. */
+/**
+ * convert / thumbnail of an XCF: GIMP merges the visible layers, ImageMagick writes.
+ * @throws NativeError UNSUPPORTED | OPEN_FAILED (no XCF header, GIMP cannot read it) | OVER_BUDGET (a canvas over
+ *   MAX_CANVAS_PIXELS) | what runImageMagick throws
+ */
 async function runXcf(req: ImageRunRequest, call: NativeCall) {
   tool(call, "imagemagick");
   if (req.op !== "convert" && req.op !== "thumbnail")
     throw new NativeError("UNSUPPORTED", `The native GIMP engine does not do ${req.op}.`);
-  // the row takes no files (its inputs stay under the byte threshold): bytes, which the header check reads
-  const input = await bytesOf(req.input, Number.MAX_SAFE_INTEGER, "This XCF file");
-  const canvas = xcfCanvas(input);
+  // the header (22 bytes) is all this process reads of the file
+  const input = fileOf(req.input, "This XCF file");
+  const canvas = xcfCanvas(await head(input, 22));
   if (!canvas) throw new NativeError("OPEN_FAILED", 'The input is not a GIMP XCF image (no "gimp xcf" header).');
   if (canvas.width * canvas.height > MAX_CANVAS_PIXELS)
     throw new NativeError(
       "OVER_BUDGET",
       `This XCF file declares a ${canvas.width} × ${canvas.height} canvas; at most ${MAX_CANVAS_PIXELS / 1e6} million pixels are opened.`,
     );
-  await put(call, "in.xcf", input);
+  await place(call, "in.xcf", input);
   const png = await flatten(call, "this XCF file");
   return runImageMagick({ ...req, input: png, inputFormat: "png" } as ImageRunRequest, call);
 }
@@ -88,7 +112,7 @@ async function info(_req: unknown, call: NativeCall) {
   return { wasmMemoryBytes: 0, engineVersion: tool(call, "gimp").version };
 }
 
-/** Native GIMP + ImageMagick (kind image: run, info). */
-export const gimp = { kind: "image", methods: { run: runXcf, info } } satisfies NativeEngineDef<"image">;
+/** Native GIMP + ImageMagick (kind image: run, info); it takes files (issue 49). */
+export const gimp = { kind: "image", methods: { run: runXcf, info }, files: true } satisfies NativeEngineDef<"image">;
 
 export default gimp;

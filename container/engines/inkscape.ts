@@ -15,19 +15,40 @@
  * `pixel_density` (default 96) or width/height; jpg, webp, gif, tiff, bmp, ico, psd from that png by the
  * native ImageMagick (flattened on white where the format has no alpha). `text_to_path` turns text into
  * outlines in vector outputs.
+ *
+ * Files (issue 49): the engine takes files (`files: true`): a drawing the Worker streams (over the row's `streamOver`)
+ * is in the call's folder already and is moved to Inkscape's input name, and every output goes back as a file,
+ * streamed from disk on a framed call. What is read into this process is bounded: an SVG's text (made safe here) at
+ * most MAX_SVG_BYTES, a Skencil/sK1 document at most its reader's SKETCH_LIMITS.maxBytes.
  */
 import { gunzipSync } from "node:zlib";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { LocalFile } from "../../native-protocol/frame.ts";
 import type { VectorRequest } from "../../native-protocol/vector.ts";
 import { VECTOR_INPUTS, VECTOR_OUTPUTS, VECTOR_RASTER_OUTPUTS } from "../../native-protocol/vector.ts";
-import { NativeError, check, get, put, run, tool, why, type NativeCall, type NativeEngineDef } from "./common.ts";
+import {
+  NativeError,
+  bytesOf,
+  check,
+  fileOf,
+  get,
+  localFile,
+  place,
+  put,
+  run,
+  tool,
+  why,
+  type NativeCall,
+  type NativeEngineDef,
+} from "./common.ts";
+import type { ToolRun } from "../run.ts";
 import { safeSvg, svgSize } from "./svg-safe.ts";
 import { oddOfDrawing } from "./vector-odd.ts";
 import { SketchError } from "./sketch/parse.ts";
-import { sketchToSvg } from "./sketch/svg.ts";
+import { SKETCH_LIMITS, sketchToSvg } from "./sketch/svg.ts";
 
-/** Largest SVG after inflating an svgz, bytes. */
+/** Largest SVG read into this process (made safe as text), and after inflating an svgz, bytes. */
 const MAX_SVG_BYTES = 64 * 1024 * 1024;
 /** Largest raster output drawn, width × height in pixels. */
 const MAX_PIXELS = 100_000_000;
@@ -64,7 +85,7 @@ function svgText(data: Uint8Array, format: string, filename: string): string {
 /** eps/ps → in.pdf with Ghostscript (SAFER). @throws NativeError OPEN_FAILED */
 async function postscriptToPdf(call: NativeCall, req: VectorRequest): Promise<string> {
   const gs = tool(call, "ghostscript");
-  const src = await put(call, `in.${req.inputFormat}`, req.input.data);
+  const src = await place(call, `in.${req.inputFormat}`, inputFile(req));
   const eps = req.inputFormat === "eps" ? ["-dEPSCrop"] : [];
   const r = await run(call, gs.path, [
     "-dSAFER",
@@ -87,7 +108,7 @@ async function postscriptToPdf(call: NativeCall, req: VectorRequest): Promise<st
 /** cgm → in.pdf with LibreOffice Draw, a soffice of its own. @throws NativeError OPEN_FAILED, ENGINE_UNAVAILABLE */
 async function cgmToPdf(call: NativeCall, req: VectorRequest): Promise<string> {
   const soffice = tool(call, "libreoffice");
-  const src = await put(call, "in.cgm", req.input.data);
+  const src = await place(call, "in.cgm", inputFile(req));
   const r = await run(
     call,
     soffice.path,
@@ -118,13 +139,18 @@ async function cgmToPdf(call: NativeCall, req: VectorRequest): Promise<string> {
 /** A Skencil/sK1 document → in.svg (sketch/svg.ts); its warnings pushed to `warnings`. @throws NativeError */
 async function sketchInput(call: NativeCall, req: VectorRequest, warnings: string[]): Promise<string> {
   try {
-    const r = sketchToSvg(req.input.data);
+    const r = sketchToSvg(await bytesOf(req.input.data, SKETCH_LIMITS.maxBytes, req.input.filename));
     warnings.push(...r.warnings.map((w) => `${req.input.filename}: ${w}`));
     return await put(call, "in.svg", new TextEncoder().encode(r.svg));
   } catch (err) {
     if (err instanceof SketchError) throw new NativeError(err.code, `${req.input.filename}: ${err.message}`);
     throw err;
   }
+}
+
+/** The request's drawing as bytes or a file (a framed call's part). @throws NativeError UNSUPPORTED */
+function inputFile(req: VectorRequest): Uint8Array | LocalFile {
+  return fileOf(req.input.data, req.input.filename);
 }
 
 /** The file Inkscape opens for the request; what an input reader left out is pushed to `warnings`. */
@@ -138,7 +164,13 @@ async function inkscapeInput(call: NativeCall, req: VectorRequest, warnings: str
       return put(
         call,
         "in.svg",
-        new TextEncoder().encode(svgText(req.input.data, req.inputFormat, req.input.filename)),
+        new TextEncoder().encode(
+          svgText(
+            await bytesOf(req.input.data, MAX_SVG_BYTES, req.input.filename),
+            req.inputFormat,
+            req.input.filename,
+          ),
+        ),
       );
     case "eps":
     case "ps":
@@ -147,9 +179,9 @@ async function inkscapeInput(call: NativeCall, req: VectorRequest, warnings: str
       return cgmToPdf(call, req);
     case "ai":
       // Illustrator files since version 9 are PDF files with private data; Inkscape opens them with its PDF import
-      return put(call, "in.pdf", req.input.data);
+      return place(call, "in.pdf", inputFile(req));
     default:
-      return put(call, `in.${req.inputFormat}`, req.input.data);
+      return place(call, `in.${req.inputFormat}`, inputFile(req));
   }
 }
 
@@ -173,6 +205,21 @@ function checkRaster(req: VectorRequest, svg: string | undefined): void {
     );
 }
 
+/**
+ * Throws for an Inkscape run (also cad.ts, pdf-dxf.ts) that did not exit 0: OVER_BUDGET when it ran out of memory
+ * (issue 49: Inkscape holds the whole drawing, ~8–260× its size; past the tool's address-space limit it dies of
+ * std::bad_alloc), else as check() does with `fail`.
+ * @throws NativeError OVER_BUDGET | TIMEOUT | CONVERSION_FAILED | what `fail` makes
+ */
+export function checkInkscape(r: ToolRun, what: string, fail: (text: string) => NativeError): void {
+  if (!r.killed && (r.signal || r.code !== 0) && /bad_alloc|out of memory|cannot allocate/i.test(r.stderr))
+    throw new NativeError(
+      "OVER_BUDGET",
+      `${what} needs more memory than the native engine's limit for one tool (Inkscape holds the whole drawing): ${why(r.stderr, /bad_alloc|memory|allocat/i)}`,
+    );
+  check(r, "Inkscape", fail);
+}
+
 /** Inkscape's failure: the line that says why, OPEN_FAILED. */
 function inkscapeFailure(text: string, filename: string): NativeError {
   return new NativeError(
@@ -190,7 +237,7 @@ async function odd(req: VectorRequest, call: NativeCall, inkscape: string, src: 
     const r = await run(call, inkscape, [`--export-type=${type}`, `--export-filename=odd.${type}`, ...extra, src], {
       env: privateEnv(call),
     });
-    check(r, "Inkscape", (t) => inkscapeFailure(t, req.input.filename));
+    checkInkscape(r, req.input.filename, (t) => inkscapeFailure(t, req.input.filename));
     if (!existsSync(join(call.work, `odd.${type}`)))
       throw inkscapeFailure(`${r.stderr}\n${r.stdout}`, req.input.filename);
   }
@@ -200,14 +247,24 @@ async function odd(req: VectorRequest, call: NativeCall, inkscape: string, src: 
   return { data: oddOfDrawing(await get(call, "odd.svg"), png, cm(v.getUint32(16)), cm(v.getUint32(20))) };
 }
 
-/** vector convert: request → {data, warnings}. @throws NativeError */
-async function convert(req: VectorRequest, call: NativeCall): Promise<{ data: Uint8Array; warnings?: string[] }> {
+/**
+ * vector convert: request → {data, warnings}; `data` is the output file in the call's folder (streamed back on a framed
+ * call) or, for odd, its bytes. @throws NativeError
+ */
+async function convert(
+  req: VectorRequest,
+  call: NativeCall,
+): Promise<{ data: Uint8Array | LocalFile; warnings?: string[] }> {
   const warnings: string[] = [];
   const r = await convertDrawing(req, call, warnings);
   return warnings.length ? { ...r, warnings } : r;
 }
 
-async function convertDrawing(req: VectorRequest, call: NativeCall, warnings: string[]): Promise<{ data: Uint8Array }> {
+async function convertDrawing(
+  req: VectorRequest,
+  call: NativeCall,
+  warnings: string[],
+): Promise<{ data: Uint8Array | LocalFile }> {
   if (!(VECTOR_INPUTS as readonly string[]).includes(req.inputFormat))
     throw new NativeError("UNSUPPORTED", `Inkscape does not read ${req.inputFormat} here.`);
   const out = req.outputFormat;
@@ -236,19 +293,22 @@ async function convertDrawing(req: VectorRequest, call: NativeCall, warnings: st
     src,
   ];
   const r = await run(call, inkscape.path, args, { env: privateEnv(call) });
-  check(r, "Inkscape", (t) => inkscapeFailure(t, req.input.filename));
+  checkInkscape(r, req.input.filename, (t) => inkscapeFailure(t, req.input.filename));
   if (!existsSync(join(call.work, `out.${type}`)))
     throw inkscapeFailure(`${r.stderr}\n${r.stdout}`, req.input.filename);
-  if (!raster || out === "png") return { data: await get(call, `out.${type}`) };
+  if (!raster || out === "png") return { data: await localFile(call, `out.${type}`) };
   const im = tool(call, "imagemagick");
   const flatten = NO_ALPHA.has(out) ? ["-background", "white", "-alpha", "remove", "-alpha", "off"] : [];
   const fit = out === "ico" ? ["-resize", "256x256>"] : [];
   const c = await run(call, im.path, ["out.png", ...flatten, ...fit, `${out === "jpg" ? "jpeg" : out}:out.${out}`]);
   check(c, "ImageMagick", (t) => new NativeError("CONVERSION_FAILED", `ImageMagick could not write ${out}: ${why(t)}`));
-  return { data: await get(call, `out.${out}`) };
+  return { data: await localFile(call, `out.${out}`) };
 }
 
-/** The Inkscape engine (kind vector: convert). */
-export const inkscape = { kind: "vector", methods: { convert } } satisfies NativeEngineDef<"vector">;
+/**
+ * The Inkscape engine (kind vector: convert). It takes files (issue 49): a framed call's drawing reaches it as a
+ * LocalFile in the call's folder, and its output goes back as a file.
+ */
+export const inkscape = { kind: "vector", methods: { convert }, files: true } satisfies NativeEngineDef<"vector">;
 
 export default inkscape;

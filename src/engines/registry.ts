@@ -57,10 +57,16 @@ import {
   NATIVE_IMAGE_OUTPUTS,
   NATIVE_IMAGE_MAX_BYTES,
   NATIVE_EBOOK_MAX_BYTES,
+  NATIVE_CAD_MAX_BYTES,
+  NATIVE_COMMAND_MAX_BYTES,
   NATIVE_DJVU_MAX_BYTES,
+  NATIVE_FONT_MAX_BYTES,
   NATIVE_MAX_BYTES,
   NATIVE_PANDOC_MAX_BYTES,
   NATIVE_POPPLER_MAX_BYTES,
+  NATIVE_RAW_MAX_BYTES,
+  NATIVE_VECTOR_MAX_BYTES,
+  NATIVE_XCF_MAX_BYTES,
   NATIVE_STREAM_MAX_BYTES,
   NATIVE_TIFF_MAX_BYTES,
   nativeRow,
@@ -411,7 +417,8 @@ export const ENGINES = [
     // (container/engines/pdf-dxf.ts)
     ...nativeRow("inkscape-pdf"),
     offers: { operations: ["convert"], formats: [{ input: "pdf", output: "dxf" }] },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: PDFs over 64 MiB stream to Inkscape's folder and the DXFs back, up to what Inkscape holds (rows.ts)
+    budget: { maxBytes: NATIVE_VECTOR_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["inkscape"],
   },
   {
@@ -452,7 +459,8 @@ export const ENGINES = [
       operations: ["convert", "thumbnail"],
       formats: RAW_INPUTS.flatMap((input) => NATIVE_IMAGE_OUTPUTS.map((output) => ({ input, output }))),
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: raws over 64 MiB (a 100 MP medium-format camera's) stream to LibRaw's folder, outputs back (rows.ts)
+    budget: { maxBytes: NATIVE_RAW_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["dcraw", "ufraw"],
   },
   {
@@ -462,13 +470,15 @@ export const ENGINES = [
       operations: ["convert", "thumbnail"],
       formats: NATIVE_IMAGE_OUTPUTS.map((output) => ({ input: "xcf", output })),
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: XCFs over 64 MiB stream to GIMP's folder, outputs back (rows.ts NATIVE_XCF_MAX_BYTES)
+    budget: { maxBytes: NATIVE_XCF_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["gimp"],
   },
   {
     ...nativeRow("native-command"),
     offers: { operations: ["command"] },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: inputs over 64 MiB reach the command's folder as files, its outputs come back from disk (rows.ts)
+    budget: { maxBytes: NATIVE_COMMAND_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["imagemagick", "graphicsmagick"],
   },
   {
@@ -481,7 +491,8 @@ export const ENGINES = [
   {
     ...nativeRow("ffmpeg-native"),
     offers: { operations: ["convert", "thumbnail", "watermark", "command"] },
-    // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); command takes bytes
+    // issue 35: convert, thumbnail and watermark stream it inputs over 64 MiB (a multi-GB video); issue 49: command too
+    // (its inputs to the command's folder as files, its outputs back from disk)
     budget: { maxBytes: NATIVE_STREAM_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ffmpeg"],
   },
@@ -513,7 +524,9 @@ export const ENGINES = [
       operations: ["convert"],
       formats: FONT_PAIRS,
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: bytes, up to the largest real fonts (CJK faces) fontTools decompiles within its memory (rows.ts
+    // NATIVE_FONT_MAX_BYTES: no font is over 64 MiB, so nothing streams)
+    budget: { maxBytes: NATIVE_FONT_MAX_BYTES },
     aliases: ["fontforge"],
   },
   {
@@ -532,7 +545,9 @@ export const ENGINES = [
       operations: ["convert"],
       formats: CAD_PAIRS,
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: its engine takes files, yet Inkscape's memory bounds a DXF below 64 MiB (rows.ts NATIVE_CAD_MAX_BYTES),
+    // so drawings stream only where NATIVE_STREAM_BYTES is lower
+    budget: { maxBytes: NATIVE_CAD_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["inkscape", "cadconverter"],
   },
   {
@@ -569,7 +584,9 @@ export const ENGINES = [
     // the engine's own Skencil/sK1 reader (container/engines/inkscape.ts, sketch/). svg → raster is resvg's first (its row above), this one takes pins and the rest
     ...nativeRow("inkscape"),
     offers: { operations: ["convert"], formats: VECTOR_PAIRS },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: drawings over 64 MiB (an Illustrator or EPS file of large pictures) stream to Inkscape's folder and the
+    // output back, up to what Inkscape holds (rows.ts NATIVE_VECTOR_MAX_BYTES)
+    budget: { maxBytes: NATIVE_VECTOR_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: [],
   },
 ] as const satisfies readonly EngineRow[];

@@ -202,9 +202,11 @@ type Answer = { ok: true; engineVersion: string } | { ok: false; error: TaskFail
 /**
  * Awaits an engine call and returns its successful answer. A failure as data becomes a TaskError
  * with the engine's code, its message prefixed by `what` (the file; "" when the engine's messages
- * already name it); an absent call (the engine lacks the method) is UNSUPPORTED; a rejected call (an engine
- * Worker killed over its CPU limit, a binding that failed) becomes TIMEOUT or a retryable
- * INTERNAL_ERROR naming the engine.
+ * already name it); an absent call (the engine lacks the method) is UNSUPPORTED; a rejected call becomes, naming the
+ * engine: OVER_BUDGET when the engine Worker's isolate went over its 128 MB (workerd's "Worker exceeded memory limit.",
+ * Cloudflare's Workers limits page: the runtime cancels the isolate's requests), which hands the task to the next row (a
+ * native twin, runner/execute.ts); TIMEOUT when it went over its CPU time; a retryable INTERNAL_ERROR otherwise (a
+ * binding that failed).
  */
 export async function engineCall<T extends Answer>(
   call: Promise<T> | undefined,
@@ -218,7 +220,11 @@ export async function engineCall<T extends Answer>(
     result = await call;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const code = /CPU|time limit|exceeded/i.test(message) ? "TIMEOUT" : "INTERNAL_ERROR";
+    const code = /memory limit|exceeded ?memory/i.test(message)
+      ? "OVER_BUDGET"
+      : /CPU|time limit|exceeded/i.test(message)
+        ? "TIMEOUT"
+        : "INTERNAL_ERROR";
     throw new TaskError(code, `${prefix}the ${engine} engine failed: ${message}`, {
       retryable: code === "INTERNAL_ERROR",
       cause: err,

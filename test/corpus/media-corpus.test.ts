@@ -573,6 +573,22 @@ describe("watermarks on video (native ffmpeg frames, ImageMagick regions)", () =
 describe("command (native ffprobe as oracle)", () => {
   const input = (rel: string, filename = rel.split("/").pop()!) => ({ task: "up", filename, data: corpusBytes(rel) });
 
+  it("an input sent as a stream (issue 49: the native row's) is UNSUPPORTED in WebAssembly, handed on", async () => {
+    const bytes = corpusBytes(HI);
+    const r = await ffmpegEngine().command({
+      command: "ffprobe",
+      arguments: "/input/up/x.mp4",
+      inputs: [
+        {
+          task: "up",
+          filename: "x.mp4",
+          data: { stream: new Blob([bytes as Uint8Array<ArrayBuffer>]).stream(), length: bytes.length },
+        },
+      ],
+    });
+    expect(r).toMatchObject({ ok: false, error: { code: "UNSUPPORTED" } });
+  });
+
   it("ffprobe with capture_output prints what native ffprobe prints (Input, Duration and Stream lines)", async () => {
     const r = await ffmpegEngine().command({
       command: "ffprobe",

@@ -308,6 +308,15 @@ describe("dxf engine: hostile and odd drawings", () => {
     ).toBe("OVER_BUDGET");
   });
 
+  it("a drawing sent as a stream (issue 49: the native row's) is UNSUPPORTED here, handed on", async () => {
+    const data = dxfText(dxf(line([0, 0], [1, 1])));
+    const r = await createDxfEngine().convert({
+      input: { data: { stream: new Blob([data]).stream(), length: data.length }, filename: "x.dxf" },
+      format: "svg",
+    });
+    expect(await codeOf(Promise.resolve(r))).toBe("UNSUPPORTED");
+  });
+
   it("IMAGE entities and XREF blocks are not followed: nothing of the named files reaches the SVG", async () => {
     const xref = `0\nBLOCK\n2\nX\n70\n4\n10\n0\n20\n0\n1\n/etc/passwd\n0\nENDBLK\n`;
     const image = `0\nIMAGE\n8\n0\n10\n0\n20\n0\n340\n1F\n1\nfile:///etc/passwd\n`;

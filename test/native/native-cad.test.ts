@@ -7,7 +7,8 @@
  * EPS, and the EMF/WMF headers of their specifications (DWG: native-dwg.test.ts). dxf → dxf (ezdxf) is held
  * to the input's entities counted by type and its TEXT strings (a small parse here), its DXF version, and
  * Inkscape's own DXF import (dxf_input.py, run directly) drawing as many paths and texts from it as from the
- * input. Broken and empty drawings end in coded errors.
+ * input. Broken and empty drawings end in coded errors. Issue 49: the schematic and a DWG streamed (thresholds lowered)
+ * reach the engine as files in its call's folder, their outputs streamed back.
  */
 import { spawnSync } from "node:child_process";
 import { epsToPng, identifyFile } from "../support/cad-oracles";
@@ -19,6 +20,8 @@ import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { pdfInfo, pdfText, saved } from "../support/ebook-oracles";
 import { scaled } from "../support/time-scale";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
 
 const native = nativeEngineForFile();
 
@@ -300,6 +303,50 @@ describe("drawings whose header extents lie (issue 44: an AutoCAD 2000 DWG → p
       expect(img.width).toBeGreaterThan(good.width / 2);
       expect(Math.abs(img.width / img.height - good.width / good.height)).toBeLessThan(0.05);
       expect(img.mean).toBeLessThan(0.999);
+    },
+    scaled(120_000),
+  );
+});
+
+describe("drawings streamed to the CAD engine (issue 49)", () => {
+  /** Inputs and answers over 512 bytes go framed: the path a drawing over the stream threshold takes. */
+  const OVER = 512;
+  const streaming = () =>
+    testContext({ engines: native.engines({ streamOver: OVER }), settings: { nativeStreamBytes: OVER } as never });
+  const SCHEMATIC = "cad/tika-testDXF_ascii.dxf";
+  const DWG = "cad/tika-testDWG2004.dwg";
+
+  it(
+    `${SCHEMATIC} streamed → pdf: the answer a stream, the schematic's TEXT strings found by pdftotext`,
+    async () => {
+      const r = await execute(
+        "convert",
+        { output_format: "pdf" },
+        [bytesInput("s.dxf", corpus(SCHEMATIC))],
+        streaming(),
+      );
+      expect(r.engine.name).toBe("inkscape-cad");
+      expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+      const path = saved(await heldBytes(r.out.files[0]!.data as never), "pdf");
+      expect(pdfInfo(path).Pages).toBe("1");
+      const text = pdfText(path);
+      const words = schematicWords();
+      expect(words.filter((w) => text.includes(w)).length / words.length).toBeGreaterThan(0.8);
+    },
+    scaled(120_000),
+  );
+
+  it(
+    `${DWG} streamed → dwg is the drawing as it came (the file moved back, byte for byte), → dxf a DXF of it`,
+    async () => {
+      const dwg = await execute("convert", { output_format: "dwg" }, [bytesInput("d.dwg", corpus(DWG))], streaming());
+      expect(dwg.engine.name).toBe("inkscape-cad");
+      expect(Buffer.from(await heldBytes(dwg.out.files[0]!.data as never)).equals(Buffer.from(corpus(DWG)))).toBe(true);
+      const dxf = await execute("convert", { output_format: "dxf" }, [bytesInput("d.dwg", corpus(DWG))], streaming());
+      const text = new TextDecoder().decode(await heldBytes(dxf.out.files[0]!.data as never));
+      // the DWG's version (corpus MANIFEST: AC1018, AutoCAD 2004) in the DXF's header
+      expect(text).toMatch(/\$ACADVER\s*\r?\n\s*1\s*\r?\n\s*AC1018/);
+      expect(entityCounts(text).length).toBeGreaterThan(0);
     },
     scaled(120_000),
   );

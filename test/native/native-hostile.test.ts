@@ -563,7 +563,8 @@ describe("framed bodies that lie (issue 35: native-protocol/frame.ts): a coded a
 
   it("an engine that takes no files keeps framed parts in memory: over NATIVE_MAX_BODY_MB → 413", async () => {
     const res = await post(
-      "libraw/info", // LibRaw takes no files (imagemagick-native does since issue 49)
+      // fontTools takes no files (issue 49: fonts stay bytes, rows.ts NATIVE_FONT_MAX_BYTES; LibRaw takes files now)
+      "fonttools/convert",
       chunked(head({ value: { data: { $bytes: 0 } }, sizes: [LIMIT + 1] }), true),
     );
     expect(await answer(res)).toEqual({ status: 413, body: { message: `Request body over ${LIMIT} bytes.` } });

@@ -3,8 +3,9 @@
  * issue 12), reached through the real runner (`execute`) with the engine table's routing
  * (WebAssembly engines first, the native rows after them): a 60-megapixel image that WASM
  * ImageMagick refuses OVER_BUDGET, and the `command` operation (no shell, paths confined to
- * /input and /output). Judged by ImageMagick's own `identify` (test/support/native-oracles.ts) and
- * corpus/facts.json.
+ * /input and /output), also over 64 MiB (issue 49: a generated 75 MB scan reaches the command's folder as a file, its
+ * 75 MB output comes back from disk, under a 256 MB tool memory limit). Judged by ImageMagick's own `identify`
+ * (test/support/native-oracles.ts) and corpus/facts.json.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TaskError } from "../../src/engines/errors";
 import type { EngineInstances } from "../../src/engines/registry";
 import type { InputFile, OperationContext } from "../../src/operations/types";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath, fact } from "../support/corpus";
@@ -20,6 +23,7 @@ import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { fullContext, job, spied, writeHalvesPng, type Call } from "../support/native-fixtures";
 import { expectRedLeftBlueRight, gmVersion, identify, imVersion } from "../support/native-oracles";
 import { bytesInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
+import { writeScanTiff } from "../support/scan-tiff";
 import { scaled } from "../support/time-scale";
 
 let native: NativeServer;
@@ -205,5 +209,74 @@ describe("command (ImageMagick / GraphicsMagick, no shell)", () => {
     // the server is still there and works
     const ok = await im("/input/up/x.png", { command: "identify" });
     expect(String(ok.out.extra?.output)).toContain(`${W}x${H}`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// command over 64 MiB (issue 49)
+// ---------------------------------------------------------------------------------------------
+
+describe("command over 64 MiB: the input reaches the command's folder as a file, its output comes back from disk", () => {
+  /** A native engine whose tools run under a 256 MB address-space limit (below the scan's 200 MB pixel cache + IM). */
+  let tight: NativeServer;
+  let scan: string;
+  beforeAll(async () => {
+    tight = await startNativeEngine({ NATIVE_MEMORY_MB: "256" });
+    scan = join(scratch, "scan.tiff");
+    // 5000 × 5000 RGB noise, uncompressed: 75 MB, over NATIVE_MAX_BYTES (64 MiB)
+    writeScanTiff(scan, { pages: 1, width: 5000, height: 5000, dpi: 300 });
+  }, scaled(120_000));
+  afterAll(async () => tight?.stop());
+
+  const upload = (): InputFile => ({
+    ...bytesInput("scan.tiff", new Uint8Array(readFileSync(scan))),
+    fromTask: "up",
+  });
+  /** The production thresholds (64 MiB), the tight engine. */
+  const ctx = () => testContext({ engines: tight.engines() });
+
+  it(
+    "convert of a 75 MB scan → a 75 MB png and a 500 px png: the big output streamed back, every pixel kept (identify's signature)",
+    async () => {
+      expect(upload().size).toBeGreaterThan(64 * 2 ** 20);
+      const r = await execute(
+        "command",
+        {
+          engine: "imagemagick",
+          command: "convert",
+          arguments: "/input/up/scan.tiff ( +clone -resize 10% -write /output/small.png +delete ) /output/copy.png",
+        },
+        [upload()],
+        ctx(),
+      );
+      expect(r.out.files.map((f) => f.filename)).toEqual(["copy.png", "small.png"]);
+      const [copy, small] = r.out.files;
+      // over the answer threshold: streamed from the native engine's disk
+      expect(isStreamed(copy!.data)).toBe(true);
+      const copyPath = join(scratch, "copy.png");
+      writeFileSync(copyPath, await heldBytes(copy!.data as never));
+      const smallPath = join(scratch, "small.png");
+      writeFileSync(smallPath, await heldBytes(small!.data as never));
+      expect(identify(copyPath, "%m %wx%h")).toBe("PNG 5000x5000");
+      // identify's %# is the SHA-256 of the pixels: the PNG holds the scan's own
+      expect(identify(copyPath, "%#")).toBe(identify(scan, "%#"));
+      expect(identify(smallPath, "%m %wx%h")).toBe("PNG 500x500");
+    },
+    scaled(120_000),
+  );
+
+  it("over the row's 1 GiB the task ends OVER_BUDGET before any upload, naming the limit", async () => {
+    const huge: InputFile = { ...bytesInput("x.png", new Uint8Array(8)), fromTask: "up", size: 2 * 1024 ** 3 };
+    const err = await expectTaskError(
+      () =>
+        execute(
+          "command",
+          { engine: "imagemagick", command: "convert", arguments: "/input/up/x.png /output/y.png" },
+          [huge],
+          ctx(),
+        ),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toContain("up to 1073741824 bytes");
   });
 });

@@ -3,20 +3,24 @@
  * to pdf and png with an oracle outside the engine (pdfinfo, pdftotext against corpus/facts.json, Debian's
  * identify, ink on the page), svg to each vector output (rsvg-convert, Ghostscript, the EMF/WMF/DXF
  * headers), the options pixel_density, width/height and text_to_path (identify, pdffonts), and hostile
- * SVG/EPS inputs (a counting loopback server, a local file's marker, entity bombs, huge sizes).
+ * SVG/EPS inputs (a counting loopback server, a local file's marker, entity bombs, huge sizes). Issue 49: corpus
+ * drawings streamed (thresholds lowered) and a generated 68 MB Illustrator file over 64 MiB reach Inkscape as files in
+ * its call's folder, their outputs streamed back (pdfimages: every pixel of its picture kept); a dense drawing past the
+ * tool's memory limit and an SVG over the 64 MiB read to make it safe are OVER_BUDGET.
  */
 import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execute } from "../../src/runner/execute";
-import { nativeEngineForFile } from "../support/native-engine";
+import { nativeEngineForFile, startNativeEngine, type NativeServer } from "../support/native-engine";
 import {
   bytesInput,
   corpusInput,
   dataOf,
+  expectTaskError,
   FACTS,
   pdfinfo,
   pdftotext,
@@ -24,6 +28,11 @@ import {
   tmpFile,
 } from "../support/pdf-helpers";
 import { inkDiff, rgb } from "../support/raster-oracle";
+import { createHash } from "node:crypto";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
+import { writePicturePdf } from "../support/picture-pdf";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 
@@ -363,5 +372,104 @@ describe("hostile drawings (issue 33): nothing fetched, nothing of the host embe
     const r = await outcome(bytesInput("read.eps", utf8(eps)), { output_format: "pdf" });
     if (r.data) expect(pdftotext(r.data)).not.toMatch(/root:/);
     else expect(r.code).toBe("OPEN_FAILED");
+  });
+});
+
+describe("drawings streamed to Inkscape (issue 49)", () => {
+  /** Inputs and answers over 512 bytes go framed: the path a drawing over 64 MiB takes. */
+  const OVER = 512;
+  const streaming = () =>
+    testContext({ engines: native.engines({ streamOver: OVER }), settings: { nativeStreamBytes: OVER } as never });
+
+  it.each([
+    "vector/inkscape-i18n.svg",
+    "vector/ghostscript-golfer.eps",
+    "vector/xapian-test1.cdr",
+    "vector/xmp-BlueSquare.ai",
+  ])(
+    "%s streamed → pdf: the answer a stream, its words found by pdftotext",
+    async (rel) => {
+      const r = await execute("convert", { engine: "inkscape", output_format: "pdf" }, [corpusInput(rel)], streaming());
+      expect(r.engine.name).toBe("inkscape");
+      expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+      const pdf = await heldBytes(r.out.files[0]!.data as never);
+      expect(Number(pdfinfo(pdf).Pages)).toBeGreaterThanOrEqual(1);
+      const text = pdftotext(pdf).replace(/\s+/g, " ");
+      for (const w of expectedWords(rel)) expect(text).toContain(w);
+    },
+    180_000,
+  );
+
+  it(
+    "a generated 68 MB Illustrator file (one 4750² picture) over 64 MiB → pdf: every pixel of its picture kept (pdfimages)",
+    async () => {
+      const path = join(scratch, "poster.ai");
+      const written = writePicturePdf(path, 4750);
+      expect(written.bytes).toBeGreaterThan(64 * 2 ** 20);
+      const file = bytesInput("poster.ai", new Uint8Array(readFileSync(path)));
+      // the production thresholds: over 64 MiB the input streams, and so does the 68 MB PDF back
+      const r = await execute("convert", { output_format: "pdf" }, [file], ctx());
+      expect(r.engine.name).toBe("inkscape");
+      expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+      const pdf = join(scratch, "poster.pdf");
+      writeFileSync(pdf, await heldBytes(r.out.files[0]!.data as never));
+      const list = execFileSync("pdfimages", ["-list", pdf], { encoding: "utf8" }).split("\n").slice(2).filter(Boolean);
+      expect(list.map((l) => l.trim().split(/\s+/).slice(3, 6))).toEqual([["4750", "4750", "rgb"]]);
+      execFileSync("pdfimages", [pdf, join(scratch, "poster")]);
+      const ppm = readFileSync(join(scratch, "poster-000.ppm"));
+      const header = "P6\n4750 4750\n255\n";
+      expect(ppm.subarray(0, header.length).toString("latin1")).toBe(header);
+      expect(createHash("sha256").update(ppm.subarray(header.length)).digest("hex")).toBe(written.pixelsSha256);
+      for (const f of [path, pdf, join(scratch, "poster-000.ppm")]) rmSync(f, { force: true });
+    },
+    scaled(180_000),
+  );
+
+  it("an SVG over the 64 MiB read to make it safe ends OVER_BUDGET before Inkscape runs", async () => {
+    const head = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><!--';
+    const svg = new Uint8Array(65 * 2 ** 20).fill(0x20);
+    svg.set(utf8(head));
+    svg.set(utf8("--></svg>"), svg.length - 9);
+    const err = await expectTaskError(
+      () => execute("convert", { engine: "inkscape", output_format: "pdf" }, [bytesInput("big.svg", svg)], ctx()),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toMatch(/64 MiB/);
+  });
+
+  describe("under a 512 MB tool memory limit", () => {
+    let tight: NativeServer;
+    beforeAll(async () => {
+      tight = await startNativeEngine({ NATIVE_MEMORY_MB: "512" });
+    }, scaled(120_000));
+    afterAll(async () => tight?.stop());
+
+    it(
+      "a dense 6.5 MB SVG of 50 000 paths (~1 GB in Inkscape) ends OVER_BUDGET naming the memory limit",
+      async () => {
+        const paths: string[] = [];
+        let s = 1;
+        const next = () => ((s = (s * 1103515245 + 12345) % 2 ** 31), s % 2000);
+        for (let i = 0; i < 50_000; i++)
+          paths.push(
+            `<path d="M${next()},${next()} ${Array.from({ length: 8 }, () => `L${next()},${next()}`).join(" ")}" stroke="#${((i * 2654435761) % 0xffffff).toString(16).padStart(6, "0")}" fill="none"/>`,
+          );
+        const svg = utf8(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">${paths.join("\n")}</svg>`,
+        );
+        const err = await expectTaskError(
+          () =>
+            execute(
+              "convert",
+              { engine: "inkscape", output_format: "pdf" },
+              [bytesInput("dense.svg", svg)],
+              testContext({ engines: tight.engines() }),
+            ),
+          "OVER_BUDGET",
+        );
+        expect(err.message).toMatch(/memory/i);
+      },
+      scaled(120_000),
+    );
   });
 });

@@ -2,10 +2,14 @@
  * Issue 13 on the native side: Debian's ffmpeg in the native engine (container/engines/ffmpeg.ts)
  * behind the real runner (`execute`) and the engine table's routing — the WebAssembly ffmpeg first,
  * OVER_BUDGET handing a 1080p clip to native ffmpeg, the same request building the same command in
- * both; the native `command` with /input and /output mapped and its refusals. Oracle: ffprobe.
+ * both; the native `command` with /input and /output mapped and its refusals, also over 64 MiB (issue 49: a generated
+ * 100 MB clip reaches the command's folder as a file, its 100 MB remux comes back from disk). Oracle: ffprobe, and
+ * Debian's ffmpeg's md5 of the video packets.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineInstances } from "../../src/engines/registry";
 import { execute } from "../../src/runner/execute";
@@ -14,6 +18,8 @@ import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -230,4 +236,49 @@ describe("native ffmpeg/ffprobe commands", () => {
       expect(err.message).toMatch(/not allowed|only files under/);
     }
   });
+});
+
+describe("native ffmpeg command over 64 MiB (issue 49)", () => {
+  let scratch: string;
+  let big: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), "native-media-command-"));
+    big = join(scratch, "noise.mp4");
+    // 3 s of 1280 × 720 noise, lossless H.264: ~100 MB, over NATIVE_MAX_BYTES (64 MiB), written in a few seconds
+    execFileSync("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=1280x720:r=25:d=3"],
+      ...["-vf", "noise=alls=100:allf=t+u,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", big],
+    ]);
+  }, scaled(120_000));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** ffmpeg's md5 of a file's video packets (the stream as stored, whatever the container). */
+  const packetsMd5 = (path: string) =>
+    execFileSync("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-f", "md5", "-"], {
+      encoding: "utf8",
+    }).trim();
+
+  it(
+    "ffmpeg -c copy of a 100 MB clip: the input went as a file, the 100 MB remux came back streamed, every packet kept",
+    async () => {
+      const input = { ...bytesInput("noise.mp4", new Uint8Array(readFileSync(big))), fromTask: "up" };
+      expect(input.size).toBeGreaterThan(64 * 2 ** 20);
+      const r = await execute(
+        "command",
+        { engine: "ffmpeg-native", command: "ffmpeg", arguments: "-i /input/up/noise.mp4 -c copy /output/noise.mkv" },
+        [input],
+        full(),
+      );
+      expect(r.engine.name).toBe("ffmpeg-native");
+      expect(r.out.files.map((f) => f.filename)).toEqual(["noise.mkv"]);
+      expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+      const out = join(scratch, "noise.mkv");
+      writeFileSync(out, await heldBytes(r.out.files[0]!.data as never));
+      const p = probe(out);
+      expect(p.streams[0]).toMatchObject({ codec_name: "h264", width: 1280, height: 720 });
+      expect(Math.abs(p.duration - 3)).toBeLessThan(0.1);
+      expect(packetsMd5(out)).toBe(packetsMd5(big));
+    },
+    scaled(120_000),
+  );
 });

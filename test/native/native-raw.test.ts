@@ -3,10 +3,14 @@
  * engine (container/engines/libraw.ts: dcraw_emu demosaics with the camera's white balance and
  * orientation, native ImageMagick writes). Oracles: corpus/facts.json's dcraw 9.28 decode size (the
  * sensor's, not the embedded thumbnail's), identify, exiftool, and LibRaw's own dcraw_emu output of
- * the same file compared pixel by pixel; ppm, tga and jp2 inputs against identify of the source.
+ * the same file compared pixel by pixel; ppm, tga and jp2 inputs against identify of the source. Issue 49: the Kodak raw
+ * streamed (thresholds lowered: the corpus has no raw over 64 MiB, its full-size raws were left out of its sources)
+ * reaches LibRaw as a file in its call's folder, LibRaw's TIFF goes to ImageMagick as a file, the output comes back as a
+ * stream; and a generated 72 MB DNG (test/support/dng.ts: 36 MP of 16-bit CFA samples, exiftool's DNG) over 64 MiB at
+ * the production thresholds, its demosaiced scene read back with identify.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +23,9 @@ import type { EngineInstances } from "../../src/engines/registry";
 import { bytesInput, corpusInput, expectTaskError, testContext, tmpFile } from "../support/pdf-helpers";
 import { imageStats as identify, rmse } from "../support/native-oracles";
 import { scaled } from "../support/time-scale";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
+import { writeRampDng } from "../support/dng";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -239,5 +246,77 @@ describe("PostScript in and out (Ghostscript -dSAFER renders; eps/ps/pdf written
     expect(cols.slice(3, 5).map(Number)).toEqual([w, h]);
     expect(cols[5]).toBe("rgb");
     expect(["jpeg", "jpx"]).not.toContain(cols[8]); // lossless (Flate)
+  });
+});
+
+describe("camera raw streamed to LibRaw (issue 49)", () => {
+  /** Inputs and answers over 512 bytes go framed (the Kodak raw is 92 KB): the path a raw over 64 MiB takes. */
+  const OVER = 512;
+  const KDC = "raw/rawpy-RAW_KODAK_DC50.KDC";
+
+  it(`${KDC} streamed → png: the answer a stream, dcraw_emu's own pixels`, async () => {
+    // the native rows only: the WebAssembly LibRaw (first for this small raw) takes no streams
+    const ctx = testContext({
+      engines: native.engines({ streamOver: OVER }),
+      settings: { nativeStreamBytes: OVER } as never,
+    });
+    const r = await execute("convert", { output_format: "png" }, [corpusInput(KDC)], ctx);
+    expect(r.engine.name).toBe("libraw");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const png = join(TMP, "streamed-kdc.png");
+    writeFileSync(png, await heldBytes(r.out.files[0]!.data as never));
+    const [w, h] = fact(KDC).dcraw_decoded_wh as [number, number];
+    expect(identify(png)).toMatchObject({ format: "PNG", width: w, height: h });
+    const src = join(TMP, "streamed.KDC");
+    copyFileSync(corpusPath(KDC), src);
+    execFileSync("dcraw_emu", ["-w", "-o", "1", "-q", "3", "-T", "-Z", `${src}.tiff`, src]);
+    expect(rmse(png, `${src}.tiff`)).toBeLessThan(0.002);
+  });
+
+  it(
+    "a generated 6000 × 6000 DNG of 72 MB (over 64 MiB) → jpg at width 1200: the ramp and the flat grey demosaiced (identify)",
+    async () => {
+      const path = join(TMP, "ramp.dng");
+      expect(writeRampDng(path, 6000, 6000)).toBeGreaterThan(64 * 2 ** 20);
+      expect(execFileSync("exiftool", ["-s3", "-FileType", "-DNGVersion", path], { encoding: "utf8" }).trim()).toBe(
+        "DNG\n1.4.0.0",
+      );
+      const file = bytesInput("ramp.dng", new Uint8Array(readFileSync(path)));
+      // the production thresholds and engines: the WebAssembly LibRaw's budget refuses it, the native row streams it
+      const r = await execute("convert", { output_format: "jpg", width: 1200, quality: 95 }, [file], full());
+      expect(r.engine.name).toBe("libraw");
+      const jpg = tmpFile(r.out.files[0]!, "jpg");
+      expect(identify(jpg)).toMatchObject({ format: "JPEG", width: 1200, height: 1200 });
+      const grey = (x: number, y: number) => {
+        const [cr, cg, cb] = /\((\d+),(\d+),(\d+)/
+          .exec(execFileSync("convert", [jpg, "-format", `%[pixel:p{${x},${y}}]`, "info:"], { encoding: "utf8" }))!
+          .slice(1)
+          .map(Number);
+        expect(Math.max(cr!, cg!, cb!) - Math.min(cr!, cg!, cb!), `(${x}, ${y}) is grey`).toBeLessThan(12);
+        return cr!;
+      };
+      // the top half darkens to the left, the bottom half is one grey
+      const [left, middle, right] = [100, 600, 1100].map((x) => grey(x, 300));
+      expect(left!).toBeLessThan(middle!);
+      expect(middle!).toBeLessThan(right!);
+      const bottom = [100, 600, 1100].map((x) => grey(x, 900));
+      expect(Math.max(...bottom) - Math.min(...bottom)).toBeLessThan(6);
+    },
+    scaled(120_000),
+  );
+
+  it("over the row's 256 MiB a raw ends OVER_BUDGET before any upload, naming the limit", async () => {
+    const huge = { ...corpusInput(KDC), size: 300 * 2 ** 20 };
+    const err = await expectTaskError(
+      () =>
+        execute(
+          "convert",
+          { output_format: "png", engine: "libraw" },
+          [huge],
+          testContext({ engines: native.engines() }),
+        ),
+      "OVER_BUDGET",
+    );
+    expect(err.message).toContain("up to 268435456 bytes");
   });
 });

@@ -3,6 +3,8 @@
  * gimp-console-2.10 merges the visible layers, native ImageMagick writes). Oracles: the canvas size corpus/facts.json
  * measured from the file's header, ImageMagick 7's own XCF reader (@imagemagick/magick-wasm, a reader independent of
  * GIMP; Debian's ImageMagick 6 cannot read XCF 2.10) compared pixel by pixel, identify and pdfinfo of the outputs.
+ * Issue 49: the corpus XCF streamed (thresholds lowered) and a generated 70 MB XCF over NATIVE_MAX_BYTES reach GIMP as
+ * files in its call's folder, their outputs streamed back.
  */
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,8 +17,11 @@ import { corpusPath, fact } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { execute } from "../../src/runner/execute";
 import { bytesInput, corpusInput, expectTaskError, pdfinfo, testContext, tmpFile } from "../support/pdf-helpers";
-import { imageStats as identify, rmse } from "../support/native-oracles";
+import { expectRedLeftBlueRight, imageStats as identify, rmse } from "../support/native-oracles";
 import { scaled } from "../support/time-scale";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
+import { writeHalvesXcf } from "../support/xcf";
 
 const XCF = "images/filetype-fixture.xcf";
 let native: NativeServer;
@@ -64,6 +69,17 @@ describe("xcf → images with GIMP (native)", () => {
     expect(pdfinfo(pdf.out.files[0]!).Pages).toBe("1");
   });
 
+  it(`${XCF} → webp and gif: one output each, of the format asked for (GIMP's own PNG is not among them)`, async () => {
+    for (const [out, magick] of [
+      ["webp", "WEBP"],
+      ["gif", "GIF"],
+    ] as const) {
+      const r = await execute("convert", { output_format: out }, [corpusInput(XCF)], ctx());
+      expect(r.out.files.map((f) => f.filename)).toEqual([`filetype-fixture.${out}`]);
+      expect(identify(tmpFile(r.out.files[0]!, out)).format).toBe(magick);
+    }
+  });
+
   it("a truncated XCF is OPEN_FAILED naming GIMP; a canvas of 100 000 × 100 000 is OVER_BUDGET unopened", async () => {
     const whole = readFileSync(corpusPath(XCF));
     const cut = await expectTaskError(
@@ -91,4 +107,39 @@ describe("xcf → images with GIMP (native)", () => {
     );
     expect(notXcf.message).toMatch(/not a GIMP XCF/);
   });
+});
+
+describe("xcf streamed to GIMP (issue 49)", () => {
+  /** Inputs and answers over 512 bytes go framed (the corpus XCF is 80 KB). */
+  const OVER = 512;
+  const streaming = () =>
+    testContext({ engines: native.engines({ streamOver: OVER }), settings: { nativeStreamBytes: OVER } as never });
+
+  it(`${XCF} streamed → png: the file path, the answer a stream, the same pixels as ImageMagick 7's reader`, async () => {
+    const r = await execute("convert", { output_format: "png" }, [corpusInput(XCF)], streaming());
+    expect(r.engine.name).toBe("gimp");
+    expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+    const png = join(TMP, "streamed.png");
+    writeFileSync(png, await heldBytes(r.out.files[0]!.data as never));
+    const [w, h] = fact(XCF).xcf_canvas_wh as [number, number];
+    expect(identify(png)).toMatchObject({ format: "PNG", width: w, height: h });
+    expect(rmse(png, await im7Png(readFileSync(corpusPath(XCF))))).toBeLessThan(0.01);
+  });
+
+  it(
+    "a generated 4200 × 4200 XCF of 70 MB (over 64 MiB) → jpg at width 1000: red left, blue right (identify)",
+    async () => {
+      const path = join(TMP, "halves.xcf");
+      const bytes = writeHalvesXcf(path, 4200, 4200);
+      expect(bytes).toBeGreaterThan(64 * 2 ** 20);
+      const file = bytesInput("halves.xcf", new Uint8Array(readFileSync(path)));
+      // the production thresholds: over 64 MiB the input streams
+      const r = await execute("convert", { output_format: "jpg", width: 1000 }, [file], ctx());
+      expect(r.engine.name).toBe("gimp");
+      const jpg = tmpFile(r.out.files[0]!, "jpg");
+      expect(identify(jpg)).toMatchObject({ format: "JPEG", width: 1000, height: 1000 });
+      expectRedLeftBlueRight(jpg, 1000, 1000);
+    },
+    scaled(120_000),
+  );
 });

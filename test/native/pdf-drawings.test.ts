@@ -2,7 +2,8 @@
  * PDF → drawings (issue 32): pdf → odd (CloudConvert's name for an OpenDocument drawing) by LibreOffice Draw's PDF
  * import, and pdf → dxf by Inkscape's PDF import and R14 exporter, one DXF per page. Oracles outside our code: unzip of
  * the ODG package (its mimetype, one draw:page per page pdfinfo counts, the page's words pdftotext reads in its text),
- * the DXF's own group-code structure (sections, entity counts, every vertex within the page pdfinfo measures).
+ * the DXF's own group-code structure (sections, entity counts, every vertex within the page pdfinfo measures). Issue 49:
+ * the PDF streamed (thresholds lowered) reaches Inkscape as a file in its call's folder, its DXFs streamed back.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -14,6 +15,8 @@ import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
 import { bytesInput, corpusInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
+import { isStreamed } from "../../native-protocol/frame";
+import { heldBytes } from "../../src/operations/kit";
 
 const native = nativeEngineForFile();
 
@@ -110,5 +113,38 @@ describe("pdf → dxf (Inkscape)", () => {
       );
     },
     scaled(60_000),
+  );
+});
+
+describe("pdf → dxf streamed (issue 49)", () => {
+  it(
+    "pages=2 of the PDF streamed: a DXF R14 of paths within page 2, the answer a stream",
+    async () => {
+      const OVER = 512;
+      const streaming = testContext({
+        engines: native.engines({ streamOver: OVER }),
+        settings: { nativeStreamBytes: OVER } as never,
+      });
+      const r = await execute("convert", { output_format: "dxf", pages: "2" }, [corpusInput(PDF)], streaming);
+      expect(r.engine.name).toBe("inkscape-pdf");
+      expect(isStreamed(r.out.files[0]!.data)).toBe(true);
+      const pairs = dxfPairs(new TextDecoder().decode(await heldBytes(r.out.files[0]!.data as never)));
+      expect(pairs.find(([c, v]) => c === 1 && /^AC10\d\d$/.test(v))?.[1]).toBe("AC1014");
+      expect(pairs.at(-1)).toEqual([0, "EOF"]);
+      expect(pairs.filter(([c, v]) => c === 0 && /^(LWPOLYLINE|SPLINE|LINE|POLYLINE)$/.test(v)).length).toBeGreaterThan(
+        10,
+      );
+      const [w, h] = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/
+        .exec(pdfinfo(corpusPath(PDF), 2))!
+        .slice(1)
+        .map(Number);
+      expect(Math.max(...pairs.filter(([c]) => c === 10).map(([, v]) => Number(v)))).toBeLessThanOrEqual(
+        (w! * 96) / 72 + 1,
+      );
+      expect(Math.max(...pairs.filter(([c]) => c === 20).map(([, v]) => Number(v)))).toBeLessThanOrEqual(
+        (h! * 96) / 72 + 1,
+      );
+    },
+    scaled(300_000),
   );
 });

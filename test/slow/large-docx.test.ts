@@ -21,18 +21,11 @@
  * soffice.bin under the server.
  */
 import { execFileSync } from "node:child_process";
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { peakBetween, sofficePids, watchPeak, watchServerMemory } from "../support/proc-memory";
-import { sdk, pollJob } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
-import { scaled } from "../support/time-scale";
+import { describe, expect, it } from "vitest";
+import { peakBetween, sofficePids, watchPeak } from "../support/proc-memory";
+import { growthLine, mb, runSlowJob, secs, slowRig } from "../support/slow-job";
 
 /** Pages, each with one 2000×2000 noise JPEG of ~7 MB (quality 92, measured): about 210 MB in all. */
 const PAGES = Number(process.env.LARGE_DOCX_PAGES ?? 30);
@@ -103,87 +96,50 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
     z.write(j, f'word/media/image{i}.jpeg', compress_type=zipfile.ZIP_STORED)
 `;
 
-let server: DevServer;
-let files: Server;
-let base = "";
-let dir: string;
 let source: string;
-let tGenerate = 0;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "large-docx-"));
-  source = join(dir, "pictures.docx");
-  const t0 = Date.now();
-  // PAGES distinct noise pictures, three a run (ImageMagick's policy caps one image's height)
-  for (let i = 0; i < Math.ceil(PAGES / 3); i++)
-    execFileSync("convert", [
-      ...["-size", "2000x6000", "xc:", "+noise", "Random", "-crop", "2000x2000", "+repage"],
-      ...["-quality", "92", join(dir, `noise-${String(i).padStart(3, "0")}-%d.jpg`)],
-    ]);
-  const jpegs = readdirSync(dir)
-    .filter((n) => n.endsWith(".jpg"))
-    .sort()
-    .slice(0, PAGES)
-    .map((n) => join(dir, n));
-  execFileSync("python3", ["-c", MAKE_DOCX, source, ...jpegs]);
-  for (const n of readdirSync(dir)) if (n.endsWith(".jpg")) rmSync(join(dir, n));
-  tGenerate = Date.now() - t0;
-  files = createServer((req, res) => {
-    if (req.url !== "/pictures.docx") return res.writeHead(404).end();
-    res.writeHead(200, {
-      "content-type": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-      "content-length": String(statSync(source).size),
-    });
-    createReadStream(source).pipe(res);
-  });
-  await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  server = await startDevServer(
-    {
-      API_KEYS: `${KEY}:docx`,
-      ALLOW_PRIVATE_IMPORTS: "true",
-      NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB),
-      NATIVE_OFFICE_MEMORY_MB: String(SOFFICE_MEMORY_MB),
-    },
-    scaled(300_000),
-  );
-}, scaled(600_000));
-
-afterAll(async () => {
-  await server?.stop();
-  await new Promise<void>((r) => (files ? (files.close(() => r()), files.closeAllConnections()) : r()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+const rig = slowRig({
+  name: "docx",
+  key: KEY,
+  user: "docx",
+  nativeMemoryMb: NATIVE_MEMORY_MB,
+  env: { NATIVE_OFFICE_MEMORY_MB: String(SOFFICE_MEMORY_MB) },
+  generate(dir) {
+    source = join(dir, "pictures.docx");
+    // PAGES distinct noise pictures, three a run (ImageMagick's policy caps one image's height)
+    for (let i = 0; i < Math.ceil(PAGES / 3); i++)
+      execFileSync("convert", [
+        ...["-size", "2000x6000", "xc:", "+noise", "Random", "-crop", "2000x2000", "+repage"],
+        ...["-quality", "92", join(dir, `noise-${String(i).padStart(3, "0")}-%d.jpg`)],
+      ]);
+    const jpegs = readdirSync(dir)
+      .filter((n) => n.endsWith(".jpg"))
+      .sort()
+      .slice(0, PAGES)
+      .map((n) => join(dir, n));
+    execFileSync("python3", ["-c", MAKE_DOCX, source, ...jpegs]);
+    for (const n of readdirSync(dir)) if (n.endsWith(".jpg")) rmSync(join(dir, n));
+    const type = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+    return { "/pictures.docx": { path: source, type } };
+  },
 });
 
 describe(`a ~${Math.round((PAGES * 7e6) / MB)} MB docx of pictures through the native LibreOffice`, () => {
   it("import/url → convert docx → pdf → export/url: every page's marker and picture; neither workerd nor the native server grows by the file", async () => {
     const size = statSync(source).size;
     expect(size).toBeGreaterThan(64 * 1024 * 1024); // over the stream threshold: the framed wire both ways
-    const memory = await watchServerMemory(server.pid);
-    const soffice = watchPeak(() => sofficePids(server.pid));
-    const cc = sdk(KEY, server.base);
-    const t1 = Date.now();
-    const created = await cc.jobs.create({
-      tasks: {
-        in: { operation: "import/url", url: `${base}/pictures.docx` },
-        pdf: { operation: "convert", input: "in", input_format: "docx", output_format: "pdf" },
-        out: { operation: "export/url", input: "pdf" },
-      },
+    const soffice = watchPeak(() => sofficePids(rig.server.pid));
+    const run = await runSlowJob(rig, {
+      in: { operation: "import/url", url: `${rig.base}/pictures.docx` },
+      pdf: { operation: "convert", input: "in", input_format: "docx", output_format: "pdf" },
+      out: { operation: "export/url", input: "pdf" },
     });
-    const job = await pollJob(cc, created.id);
-    const tJob = Date.now() - t1;
-    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
-    const task = job.tasks.find((t) => t.name === "pdf")!;
-    expect(task.engine).toBe("libreoffice");
-    const [url] = cc.jobs.getExportUrls(job);
-    const t2 = Date.now();
-    const res = await fetch(url!.url!);
-    expect(res.status).toBe(200);
-    const pdf = join(dir, "pictures.pdf");
-    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(pdf));
-    const tDownload = Date.now() - t2;
-    const { workerd, native } = memory.stop();
     const office = soffice.stop();
+    const task = run.task("pdf");
+    expect(task.engine).toBe("libreoffice");
+    expect(run.files).toHaveLength(1);
+    const pdf = run.files[0]!.path;
+    const { workerd, native } = run.memory;
     const pdfSize = statSync(pdf).size;
     // the convert task's own span (its started_at … ended_at, whole seconds: a second more each side): the document
     // going in and its PDF coming back
@@ -192,14 +148,11 @@ describe(`a ~${Math.round((PAGES * 7e6) / MB)} MB docx of pictures through the n
       peakBetween(workerd.samples, from, to) - workerd.idle,
       peakBetween(native.samples, from, to) - native.idle,
     ];
-    const mb = (n: number) => (n / MB).toFixed(0);
     console.log(
       `large-docx: ${mb(size)} MB docx (${PAGES} pages, a 2000×2000 noise JPEG each; generated in ` +
-        `${(tGenerate / 1000).toFixed(1)} s) → ${mb(pdfSize)} MB PDF; job ${(tJob / 1000).toFixed(1)} s, download ` +
-        `${(tDownload / 1000).toFixed(1)} s; workerd RSS idle ${mb(workerd.idle)} MB, peak ${mb(workerd.peak)} MB ` +
-        `(+${mb(workerd.peak - workerd.idle)} MB); native server RSS idle ${mb(native.idle)} MB, peak ` +
-        `${mb(native.peak)} MB (+${mb(native.peak - native.idle)} MB); during the convert task workerd +${mb(convertW)} MB, native server ` +
-        `+${mb(convertN)} MB; soffice VmHWM ${mb(office.peak)} MB ` +
+        `${secs(rig.generateMs)} s) → ${mb(pdfSize)} MB PDF; job ${secs(run.jobMs)} s, download ` +
+        `${secs(run.downloadMs)} s; ${growthLine(run.memory)}; during the convert task workerd +${mb(convertW)} MB, ` +
+        `native server +${mb(convertN)} MB; soffice VmHWM ${mb(office.peak)} MB ` +
         `(${(office.peak / size).toFixed(2)}× the file; ${office.seen} soffice.bin seen, RLIMIT_AS ${SOFFICE_MEMORY_MB} MiB)`,
     );
     // pdfinfo: a page for each picture

@@ -19,29 +19,11 @@
  * download has ended.
  */
 import { execFileSync } from "node:child_process";
-import {
-  closeSync,
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { corpusPath } from "../support/corpus";
-import { watchServerMemory } from "../support/proc-memory";
-import { sdk, pollJob, type JobBody } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
-import { scaled } from "../support/time-scale";
+import { growthLine, mb, runSlowJob, secs, slowRig } from "../support/slow-job";
 
 const TARGET = Number(process.env.LARGE_PDF_BYTES ?? 1e9);
 const PAGES = 10;
@@ -62,12 +44,7 @@ const STREAM_BYTES = 512 * 1024;
 const SMALL = corpusPath("pdf/pdfjs-tracemonkey.pdf");
 const MB = 1e6;
 
-let server: DevServer;
-let files: Server;
-let base = "";
-let dir: string;
 let source: string;
-let tGenerate = 0;
 
 /**
  * Writes a PDF of PAGES pages, each drawing `jpeg` (w × h px, DCTDecode, one image object a page) over the whole page
@@ -121,43 +98,25 @@ function writePdf(path: string, jpeg: string, w: number, h: number): void {
   closeSync(fd);
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "large-pdf-"));
-  source = join(dir, "scan.pdf");
-  const t0 = Date.now();
-  const jpeg = join(dir, "noise.jpg");
-  execFileSync("convert", ["-size", `${SIDE}x${SIDE}`, "xc:", "+noise", "Random", "-quality", "92", jpeg]);
-  writePdf(source, jpeg, SIDE, SIDE);
-  rmSync(jpeg);
-  tGenerate = Date.now() - t0;
-  const served: Record<string, string> = { "/scan.pdf": source, "/small.pdf": SMALL };
-  files = createServer((req, res) => {
-    const path = served[req.url ?? ""];
-    if (!path) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "application/pdf", "content-length": String(statSync(path).size) });
-    createReadStream(path).pipe(res);
-  });
-  await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  // every native tool runs under a 512 MB address-space limit (RLIMIT_AS), below the file's size: a tool holding the
-  // file whole fails, so the job's success shows that nothing is held whole (issue 49)
-  // NATIVE_STREAM_BYTES lowered to 512 KiB: the merge's small input (1 MB) is streamed too, so one framed call carries
-  // two streams through workerd (the split's parts, ~100 MB each, stream at either threshold)
-  server = await startDevServer(
-    {
-      API_KEYS: `${KEY}:pdf`,
-      ALLOW_PRIVATE_IMPORTS: "true",
-      NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB),
-      NATIVE_STREAM_BYTES: String(STREAM_BYTES),
-    },
-    scaled(300_000),
-  );
-}, scaled(600_000));
-
-afterAll(async () => {
-  await server?.stop();
-  await new Promise<void>((r) => (files ? (files.close(() => r()), files.closeAllConnections()) : r()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+// every native tool runs under a 512 MB address-space limit (RLIMIT_AS), below the file's size: a tool holding the
+// file whole fails, so the job's success shows that nothing is held whole (issue 49)
+// NATIVE_STREAM_BYTES lowered to 512 KiB: the merge's small input (1 MB) is streamed too, so one framed call carries
+// two streams through workerd (the split's parts, ~100 MB each, stream at either threshold)
+const rig = slowRig({
+  name: "pdf",
+  key: KEY,
+  user: "pdf",
+  nativeMemoryMb: NATIVE_MEMORY_MB,
+  env: { NATIVE_STREAM_BYTES: String(STREAM_BYTES) },
+  generate(dir) {
+    source = join(dir, "scan.pdf");
+    const jpeg = join(dir, "noise.jpg");
+    execFileSync("convert", ["-size", `${SIDE}x${SIDE}`, "xc:", "+noise", "Random", "-quality", "92", jpeg]);
+    writePdf(source, jpeg, SIDE, SIDE);
+    rmSync(jpeg);
+    const type = "application/pdf";
+    return { "/scan.pdf": { path: source, type }, "/small.pdf": { path: SMALL, type } };
+  },
 });
 
 const pdfinfo = (path: string) => execFileSync("pdfinfo", [path], { encoding: "utf8" });
@@ -166,52 +125,25 @@ const pageText = (path: string, page: number) =>
   execFileSync("pdftotext", ["-f", String(page), "-l", String(page), path, "-"], { encoding: "utf8" })
     .replace(/\s+/g, " ")
     .trim();
-/** The growth of workerd's and the native server's resident memory over their idle size, as a line of the log. */
-const growth = (m: ReturnType<Awaited<ReturnType<typeof watchServerMemory>>["stop"]>) =>
-  `workerd RSS idle ${(m.workerd.idle / MB).toFixed(0)} MB, peak ${(m.workerd.peak / MB).toFixed(0)} MB ` +
-  `(+${((m.workerd.peak - m.workerd.idle) / MB).toFixed(0)} MB); native server RSS idle ${(m.native.idle / MB).toFixed(0)} MB, ` +
-  `peak ${(m.native.peak / MB).toFixed(0)} MB (+${((m.native.peak - m.native.idle) / MB).toFixed(0)} MB)`;
 
 describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
   it("import/url → pdf/split-pages → export/url: one page a part, page 1's text kept; neither workerd nor the native server grows by the file", async () => {
     const size = statSync(source).size;
     expect(pdfinfo(source)).toMatch(new RegExp(`Pages:\\s+${PAGES}\\b`));
-    const memory = await watchServerMemory(server.pid);
-    const cc = sdk(KEY, server.base);
-    const t1 = Date.now();
-    const created = await cc.jobs.create({
-      tasks: {
-        in: { operation: "import/url", url: `${base}/scan.pdf` },
-        split: { operation: "pdf/split-pages", input: "in" },
-        out: { operation: "export/url", input: "split" },
-      },
-    } as unknown as JobBody); // an operation beyond the SDK's union
-    const job = await pollJob(cc, created.id);
-    const tJob = Date.now() - t1;
-    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
-    const split = job.tasks.find((t) => t.name === "split")!;
-    expect(split.engine).toBe("qpdf");
-    const urls = cc.jobs.getExportUrls(job);
-    expect(urls).toHaveLength(PAGES);
-    const t2 = Date.now();
-    const parts: string[] = [];
-    for (const f of urls) {
-      const res = await fetch(f.url!);
-      expect(res.status).toBe(200);
-      const path = join(dir, f.filename!);
-      await pipeline(Readable.fromWeb(res.body as never), createWriteStream(path));
-      parts.push(path);
-    }
-    const tDownload = Date.now() - t2;
-    const { workerd, native } = memory.stop();
-    const [idleW, peakW, idleN, peakN] = [workerd.idle, workerd.peak, native.idle, native.peak];
+    const run = await runSlowJob(rig, {
+      in: { operation: "import/url", url: `${rig.base}/scan.pdf` },
+      split: { operation: "pdf/split-pages", input: "in" },
+      out: { operation: "export/url", input: "split" },
+    });
+    expect(run.task("split").engine).toBe("qpdf");
+    expect(run.files).toHaveLength(PAGES);
+    const parts = run.files.map((f) => f.path);
+    const { workerd, native } = run.memory;
     const total = parts.reduce((n, p) => n + statSync(p).size, 0);
     console.log(
-      `large-pdf: ${(size / MB).toFixed(0)} MB PDF (${PAGES} pages of ${SIDE}×${SIDE} noise JPEG; generated in ` +
-        `${(tGenerate / 1000).toFixed(1)} s) → ${PAGES} parts, ${(total / MB).toFixed(0)} MB; job ${(tJob / 1000).toFixed(1)} s, ` +
-        `downloads ${(tDownload / 1000).toFixed(1)} s; workerd RSS idle ${(idleW / MB).toFixed(0)} MB, peak ` +
-        `${(peakW / MB).toFixed(0)} MB (+${((peakW - idleW) / MB).toFixed(0)} MB); native server RSS idle ` +
-        `${(idleN / MB).toFixed(0)} MB, peak ${(peakN / MB).toFixed(0)} MB (+${((peakN - idleN) / MB).toFixed(0)} MB)`,
+      `large-pdf: ${mb(size)} MB PDF (${PAGES} pages of ${SIDE}×${SIDE} noise JPEG; generated in ` +
+        `${secs(rig.generateMs)} s) → ${PAGES} parts, ${mb(total)} MB; job ${secs(run.jobMs)} s, ` +
+        `downloads ${secs(run.downloadMs)} s; ${growthLine(run.memory)}`,
     );
     for (const p of parts) expect(pdfinfo(p)).toMatch(/Pages:\s+1\b/);
     expect(parts.map((p) => p.replace(/.*-(\d+)\.pdf$/, "$1"))).toEqual(
@@ -220,35 +152,28 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB PDF through the native qpdf`, () => {
     expect(execFileSync("pdftotext", [parts[0]!, "-"], { encoding: "utf8" }).trim()).toBe("Page 1");
     // each part holds its page's whole image: together about the source
     expect(total).toBeGreaterThan(size * 0.99);
-    expect(peakW - idleW).toBeLessThan(MAX_GROWTH);
-    expect(peakN - idleN).toBeLessThan(MAX_GROWTH);
+    expect(workerd.peak - workerd.idle).toBeLessThan(MAX_GROWTH);
+    expect(native.peak - native.idle).toBeLessThan(MAX_GROWTH);
   });
   it("import/url ×2 → merge → export/url: the large PDF then a corpus one, pages 10 + 14 in order; neither process grows by the file", async () => {
     const size = statSync(source).size;
-    const memory = await watchServerMemory(server.pid);
-    const cc = sdk(KEY, server.base);
-    const t1 = Date.now();
-    const created = await cc.jobs.create({
-      tasks: {
-        big: { operation: "import/url", url: `${base}/scan.pdf` },
-        small: { operation: "import/url", url: `${base}/small.pdf` },
+    const run = await runSlowJob(
+      rig,
+      {
+        big: { operation: "import/url", url: `${rig.base}/scan.pdf` },
+        small: { operation: "import/url", url: `${rig.base}/small.pdf` },
         merged: { operation: "merge", input: ["big", "small"], output_format: "pdf" },
         out: { operation: "export/url", input: "merged" },
       },
-    } as unknown as JobBody);
-    const job = await pollJob(cc, created.id);
-    const tJob = Date.now() - t1;
-    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
-    expect(job.tasks.find((t) => t.name === "merged")!.engine).toBe("qpdf");
-    const [f] = cc.jobs.getExportUrls(job);
-    const res = await fetch(f!.url!);
-    expect(res.status).toBe(200);
-    const path = join(dir, "merged.pdf");
-    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(path));
-    const m = memory.stop();
+      { pathOf: () => join(rig.dir, "merged.pdf") },
+    ); // not the source's name, whatever the export's
+    expect(run.task("merged").engine).toBe("qpdf");
+    expect(run.files).toHaveLength(1);
+    const path = run.files[0]!.path;
+    const m = run.memory;
     console.log(
-      `large-pdf merge: ${(size / MB).toFixed(0)} MB + ${(statSync(SMALL).size / MB).toFixed(1)} MB → ` +
-        `${(statSync(path).size / MB).toFixed(0)} MB; job ${(tJob / 1000).toFixed(1)} s; ${growth(m)}`,
+      `large-pdf merge: ${mb(size)} MB + ${(statSync(SMALL).size / MB).toFixed(1)} MB → ` +
+        `${mb(statSync(path).size)} MB; job ${secs(run.jobMs)} s; ${growthLine(m)}`,
     );
     expect(statSync(SMALL).size).toBeGreaterThan(STREAM_BYTES);
     expect(pageCount(path)).toBe(PAGES + pageCount(SMALL));

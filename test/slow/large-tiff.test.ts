@@ -16,19 +16,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { watchServerMemory } from "../support/proc-memory";
+import { describe, expect, it } from "vitest";
 import { writeScanTiff, type ScanWritten } from "../support/scan-tiff";
-import { sdk, pollJob } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
-import { scaled } from "../support/time-scale";
+import { growthLine, mb, runSlowJob, secs, slowRig } from "../support/slow-job";
 
 /** Three A4 pages at 600 dpi: 3 × 4960 × 7016 × 3 bytes ≈ 313 MB. */
 const SCAN = { pages: 3, width: 4960, height: 7016, dpi: 600 };
@@ -46,40 +38,21 @@ const NATIVE_GROWTH = 0.4;
  */
 const WORKERD_GROWTH = 1;
 const KEY = "key-tiff";
-const MB = 1e6;
 
-let server: DevServer;
-let files: Server;
-let base = "";
-let dir: string;
 let source: string;
 let written: ScanWritten;
-let tGenerate = 0;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "large-tiff-"));
-  source = join(dir, "scan.tif");
-  const t0 = Date.now();
-  written = writeScanTiff(source, SCAN);
-  tGenerate = Date.now() - t0;
-  files = createServer((req, res) => {
-    if (req.url !== "/scan.tif") return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "image/tiff", "content-length": String(statSync(source).size) });
-    createReadStream(source).pipe(res);
-  });
-  await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  // every native tool under a 256 MB address-space limit (RLIMIT_AS), below the file's size (issue 49)
-  server = await startDevServer(
-    { API_KEYS: `${KEY}:tiff`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB) },
-    scaled(300_000),
-  );
-}, scaled(600_000));
-
-afterAll(async () => {
-  await server?.stop();
-  await new Promise<void>((r) => (files ? (files.close(() => r()), files.closeAllConnections()) : r()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+// every native tool under a 256 MB address-space limit (RLIMIT_AS), below the file's size (issue 49)
+const rig = slowRig({
+  name: "tiff",
+  key: KEY,
+  user: "tiff",
+  nativeMemoryMb: NATIVE_MEMORY_MB,
+  generate(dir) {
+    source = join(dir, "scan.tif");
+    written = writeScanTiff(source, SCAN);
+    return { "/scan.tif": { path: source, type: "image/tiff" } };
+  },
 });
 
 describe(`a ${SCAN.pages}-page A4 scan at ${SCAN.dpi} dpi (TIFF) through the native tiff2pdf`, () => {
@@ -87,40 +60,24 @@ describe(`a ${SCAN.pages}-page A4 scan at ${SCAN.dpi} dpi (TIFF) through the nat
     const size = statSync(source).size;
     expect(size).toBe(written.bytes);
     expect(size).toBeGreaterThan(NATIVE_MEMORY_MB * 1024 * 1024);
-    const memory = await watchServerMemory(server.pid);
-    const cc = sdk(KEY, server.base);
-    const t1 = Date.now();
-    const created = await cc.jobs.create({
-      tasks: {
-        in: { operation: "import/url", url: `${base}/scan.tif` },
-        pdf: { operation: "convert", input: "in", output_format: "pdf" },
-        out: { operation: "export/url", input: "pdf" },
-      },
+    const run = await runSlowJob(rig, {
+      in: { operation: "import/url", url: `${rig.base}/scan.tif` },
+      pdf: { operation: "convert", input: "in", output_format: "pdf" },
+      out: { operation: "export/url", input: "pdf" },
     });
-    const job = await pollJob(cc, created.id);
-    const tJob = Date.now() - t1;
-    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
-    const task = job.tasks.find((t) => t.name === "pdf")!;
+    const task = run.task("pdf");
     expect(task.engine).toBe("libtiff");
     expect(task.engine_version).toMatch(/^\d+\.\d+\.\d+$/);
-    const [file] = cc.jobs.getExportUrls(job);
-    expect(file?.filename).toBe("scan.pdf");
-    const t2 = Date.now();
-    const pdf = join(dir, "scan.pdf");
-    const res = await fetch(file!.url!);
-    expect(res.status).toBe(200);
-    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(pdf));
-    const tDownload = Date.now() - t2;
-    const { workerd, native } = memory.stop();
+    expect(run.files.map((f) => f.filename)).toEqual(["scan.pdf"]);
+    const pdf = run.files[0]!.path;
+    const { workerd, native } = run.memory;
     const [idleW, peakW, idleN, peakN] = [workerd.idle, workerd.peak, native.idle, native.peak];
     const out = statSync(pdf).size;
     console.log(
-      `large-tiff: ${(size / MB).toFixed(0)} MB TIFF (${SCAN.pages} pages of ${SCAN.width}×${SCAN.height} at ` +
-        `${SCAN.dpi} dpi; generated in ${(tGenerate / 1000).toFixed(1)} s) → ${(out / MB).toFixed(0)} MB PDF; job ` +
-        `${(tJob / 1000).toFixed(1)} s, download ${(tDownload / 1000).toFixed(1)} s; workerd RSS idle ` +
-        `${(idleW / MB).toFixed(0)} MB, peak ${(peakW / MB).toFixed(0)} MB (+${((peakW - idleW) / MB).toFixed(0)} MB); ` +
-        `native server RSS idle ${(idleN / MB).toFixed(0)} MB, peak ${(peakN / MB).toFixed(0)} MB ` +
-        `(+${((peakN - idleN) / MB).toFixed(0)} MB); tools under RLIMIT_AS ${NATIVE_MEMORY_MB} MB`,
+      `large-tiff: ${mb(size)} MB TIFF (${SCAN.pages} pages of ${SCAN.width}×${SCAN.height} at ` +
+        `${SCAN.dpi} dpi; generated in ${secs(rig.generateMs)} s) → ${mb(out)} MB PDF; job ` +
+        `${secs(run.jobMs)} s, download ${secs(run.downloadMs)} s; ${growthLine(run.memory)}; ` +
+        `tools under RLIMIT_AS ${NATIVE_MEMORY_MB} MB`,
     );
     rmSync(source); // the oracles below need the PDF only; the disk holds one copy of the scan at a time
     const info = execFileSync("pdfinfo", ["-f", "1", "-l", String(SCAN.pages), pdf], { encoding: "utf8" });
@@ -143,7 +100,7 @@ describe(`a ${SCAN.pages}-page A4 scan at ${SCAN.dpi} dpi (TIFF) through the nat
     );
     // each page's image holds the generated page's samples, byte for byte (pdfimages writes them as PPM), one at a time
     for (const [i, sha] of written.pageSha256.entries()) {
-      const stem = join(dir, `page-${i + 1}`);
+      const stem = join(rig.dir, `page-${i + 1}`);
       execFileSync("pdfimages", ["-f", String(i + 1), "-l", String(i + 1), pdf, stem]);
       const ppmPath = `${stem}-000.ppm`;
       const ppm = readFileSync(ppmPath);

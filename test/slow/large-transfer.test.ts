@@ -15,8 +15,9 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedSha256, startBytesServer, type BytesServer } from "../support/bytes-server";
 import { peakBetween, sampleRss, workerdPids } from "../support/proc-memory";
-import { sdk, pollJob } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
+import { sdk } from "../support/sdk";
+import type { DevServer } from "../support/server";
+import { runJob, startSlowServer } from "../support/slow-job";
 import { startSwift, type SwiftServers } from "../support/stores/swift";
 import { createContainer, tempauth, type SwiftAccount } from "../support/stores/swift-client";
 import { scaled } from "../support/time-scale";
@@ -42,16 +43,15 @@ let account: SwiftAccount;
 beforeAll(async () => {
   const started = await Promise.allSettled([
     startSwift().then((s) => (swift = s)),
-    startDevServer(
-      {
-        API_KEYS: `${KEY}:large`,
-        ALLOW_PRIVATE_IMPORTS: "true",
+    startSlowServer({
+      key: KEY,
+      user: "large",
+      env: {
         NATIVE: "off",
         // e.g. R2_SINGLE_PUT_BYTES=67108864: the import as an R2 multipart upload instead of one put
         ...(process.env.R2_SINGLE_PUT_BYTES ? { R2_SINGLE_PUT_BYTES: process.env.R2_SINGLE_PUT_BYTES } : {}),
       },
-      300_000,
-    ).then((d) => (server = d)),
+    }).then((d) => (server = d)),
     startBytesServer().then((f) => (files = f)),
   ]);
   const failed = started.find((r) => r.status === "rejected");
@@ -91,25 +91,20 @@ describe(`a ${SIZE / MB} MB file through the service`, () => {
     const sampler = sampleRss(pids);
     const cc = sdk(KEY, server.base);
     const t1 = Date.now();
-    const created = await cc.jobs.create({
-      tasks: {
-        in: { operation: "import/url", url: `${files.base}/sized/${SIZE}/large.bin` },
-        s3: {
-          operation: "export/s3",
-          input: "in",
-          bucket,
-          region: "us-east-1",
-          endpoint: swift.s3,
-          access_key_id: swift.accessKeyId,
-          secret_access_key: swift.secretAccessKey,
-          key: "large.bin",
-        },
-        url: { operation: "export/url", input: "in" },
+    const { job, jobMs: tJob } = await runJob(cc, {
+      in: { operation: "import/url", url: `${files.base}/sized/${SIZE}/large.bin` },
+      s3: {
+        operation: "export/s3",
+        input: "in",
+        bucket,
+        region: "us-east-1",
+        endpoint: swift.s3,
+        access_key_id: swift.accessKeyId,
+        secret_access_key: swift.secretAccessKey,
+        key: "large.bin",
       },
+      url: { operation: "export/url", input: "in" },
     });
-    const job = await pollJob(cc, created.id);
-    const tJob = Date.now() - t1;
-    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
     const t2 = Date.now();
     const served = await hashBody(await fetch(cc.jobs.getExportUrls(job)[0].url!));
     const tDownload = Date.now() - t2;

@@ -15,18 +15,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomFillSync } from "node:crypto";
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { watchServerMemory } from "../support/proc-memory";
-import { sdk, pollJob } from "../support/sdk";
-import { startDevServer, type DevServer } from "../support/server";
-import { scaled } from "../support/time-scale";
+import { describe, expect, it } from "vitest";
+import { growthLine, mb, runSlowJob, secs, slowRig } from "../support/slow-job";
 
 const TARGET = Number(process.env.LARGE_ZIP_BYTES ?? 1.5e9);
 const FILES = Number(process.env.LARGE_ZIP_FILES ?? 300);
@@ -41,12 +33,7 @@ const NATIVE_MEMORY_MB = 512;
 const KEY = "key-zip";
 const MB = 1e6;
 
-let server: DevServer;
-let files: Server;
-let base = "";
-let dir: string;
 let source: string;
-let tGenerate = 0;
 
 /** 7-Zip's listing of a zip: each file member's path → [size, CRC as 7-Zip prints it]. */
 function listing(path: string): Map<string, [number, string]> {
@@ -71,40 +58,28 @@ function crcs(paths: string[]): string[] {
     .split("\n");
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "large-zip-"));
-  const tree = join(dir, "project");
-  const t0 = Date.now();
-  const each = Math.ceil(TARGET / FILES);
-  const chunk = new Uint8Array(each);
-  for (let i = 0; i < FILES; i++) {
-    const folder = join(tree, `part-${String(i % 10).padStart(2, "0")}`);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `data-${String(i).padStart(4, "0")}.bin`), randomFillSync(chunk));
-  }
-  source = join(dir, "project.zip");
-  execFileSync("7z", ["a", "-tzip", "-mx=0", "-bso0", "-bsp0", source, "."], { cwd: tree });
-  rmSync(tree, { recursive: true, force: true });
-  tGenerate = Date.now() - t0;
-  files = createServer((req, res) => {
-    if (req.url !== "/project.zip") return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": "application/zip", "content-length": String(statSync(source).size) });
-    createReadStream(source).pipe(res);
-  });
-  await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  // every native tool runs under a 512 MB address-space limit (RLIMIT_AS), below the file's size: a tool holding the
-  // file whole fails, so the job's success shows that nothing is held whole (issue 49)
-  server = await startDevServer(
-    { API_KEYS: `${KEY}:zip`, ALLOW_PRIVATE_IMPORTS: "true", NATIVE_MEMORY_MB: String(NATIVE_MEMORY_MB) },
-    scaled(300_000),
-  );
-}, scaled(900_000));
-
-afterAll(async () => {
-  await server?.stop();
-  await new Promise<void>((r) => (files ? (files.close(() => r()), files.closeAllConnections()) : r()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+// every native tool runs under a 512 MB address-space limit (RLIMIT_AS), below the file's size: a tool holding the
+// file whole fails, so the job's success shows that nothing is held whole (issue 49)
+const rig = slowRig({
+  name: "zip",
+  key: KEY,
+  user: "zip",
+  nativeMemoryMb: NATIVE_MEMORY_MB,
+  setupMs: 900_000,
+  generate(dir) {
+    const tree = join(dir, "project");
+    const each = Math.ceil(TARGET / FILES);
+    const chunk = new Uint8Array(each);
+    for (let i = 0; i < FILES; i++) {
+      const folder = join(tree, `part-${String(i % 10).padStart(2, "0")}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `data-${String(i).padStart(4, "0")}.bin`), randomFillSync(chunk));
+    }
+    source = join(dir, "project.zip");
+    execFileSync("7z", ["a", "-tzip", "-mx=0", "-bso0", "-bsp0", source, "."], { cwd: tree });
+    rmSync(tree, { recursive: true, force: true });
+    return { "/project.zip": { path: source, type: "application/zip" } };
+  },
 });
 
 describe(`a ${(TARGET / MB).toFixed(0)} MB zip of ${FILES} files through the native 7-Zip`, () => {
@@ -112,49 +87,28 @@ describe(`a ${(TARGET / MB).toFixed(0)} MB zip of ${FILES} files through the nat
     const size = statSync(source).size;
     const want = listing(source);
     expect(want.size).toBe(FILES);
-    const memory = await watchServerMemory(server.pid);
-    const cc = sdk(KEY, server.base);
-    const t1 = Date.now();
-    const created = await cc.jobs.create({
-      tasks: {
-        in: { operation: "import/url", url: `${base}/project.zip` },
-        unpack: { operation: "convert", input: "in", output_format: "files" },
-        out: { operation: "export/url", input: "unpack" },
-      },
+    const run = await runSlowJob(rig, {
+      in: { operation: "import/url", url: `${rig.base}/project.zip` },
+      unpack: { operation: "convert", input: "in", output_format: "files" },
+      out: { operation: "export/url", input: "unpack" },
     });
-    const job = await pollJob(cc, created.id);
-    const tJob = Date.now() - t1;
-    expect(job.status, JSON.stringify(job.tasks.map((t) => [t.name, t.code, t.message]))).toBe("finished");
-    const unpack = job.tasks.find((t) => t.name === "unpack")!;
+    const unpack = run.task("unpack");
     expect(unpack.engine).toBe("archive-native");
     const members = (unpack.result as unknown as { members: { path: string; filename: string; size: number }[] })
       .members;
     expect(new Map(members.map((m) => [m.path, m.size]))).toEqual(new Map([...want].map(([p, [n]]) => [p, n])));
-    const urls = cc.jobs.getExportUrls(job);
-    expect(urls).toHaveLength(FILES);
-    const t2 = Date.now();
-    const got = new Map<string, string>();
-    for (const f of urls) {
-      const res = await fetch(f.url!);
-      expect(res.status).toBe(200);
-      const path = join(dir, f.filename!);
-      await pipeline(Readable.fromWeb(res.body as never), createWriteStream(path));
-      got.set(f.filename!, path);
-    }
-    const tDownload = Date.now() - t2;
-    const { workerd, native } = memory.stop();
-    const [idleW, peakW, idleN, peakN] = [workerd.idle, workerd.peak, native.idle, native.peak];
+    expect(run.files).toHaveLength(FILES);
+    const got = new Map(run.files.map((f) => [f.filename, f.path]));
+    const { workerd, native } = run.memory;
     console.log(
-      `large-zip: ${(size / MB).toFixed(0)} MB zip of ${FILES} files (stored; generated in ${(tGenerate / 1000).toFixed(1)} s); ` +
-        `job ${(tJob / 1000).toFixed(1)} s, downloads ${(tDownload / 1000).toFixed(1)} s; workerd RSS idle ` +
-        `${(idleW / MB).toFixed(0)} MB, peak ${(peakW / MB).toFixed(0)} MB (+${((peakW - idleW) / MB).toFixed(0)} MB); ` +
-        `native server RSS idle ${(idleN / MB).toFixed(0)} MB, peak ${(peakN / MB).toFixed(0)} MB (+${((peakN - idleN) / MB).toFixed(0)} MB)`,
+      `large-zip: ${mb(size)} MB zip of ${FILES} files (stored; generated in ${secs(rig.generateMs)} s); ` +
+        `job ${secs(run.jobMs)} s, downloads ${secs(run.downloadMs)} s; ${growthLine(run.memory)}`,
     );
     // each member's file (named by the task's members list) has the CRC 7-Zip recorded for it
     const paths = members.map((m) => got.get(m.filename)!);
     expect(paths.every(Boolean)).toBe(true);
     expect(crcs(paths)).toEqual(members.map((m) => want.get(m.path)![1]));
-    expect(peakW - idleW).toBeLessThan(MAX_GROWTH);
-    expect(peakN - idleN).toBeLessThan(MAX_GROWTH);
+    expect(workerd.peak - workerd.idle).toBeLessThan(MAX_GROWTH);
+    expect(native.peak - native.idle).toBeLessThan(MAX_GROWTH);
   });
 });

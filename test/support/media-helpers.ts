@@ -13,7 +13,7 @@ import { nodeFfmpegEngine } from "../../src/runtime/node/ffmpeg";
 import { CORPUS, corpusPath } from "./corpus";
 
 /** The WebAssembly engine's media kind: it takes and answers bytes, never StreamedBytes (the native engine's, issue 35). */
-export type WasmMediaEngine = Omit<MediaEngine, "run"> & {
+export type WasmMediaEngine = Omit<MediaEngine<Uint8Array>, "run"> & {
   run(
     req: MediaRequest,
   ): Promise<EngineResult<{ data: Uint8Array; probe: MediaProbe; wasmMemoryBytes?: number; ms?: number }>>;

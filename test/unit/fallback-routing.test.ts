@@ -202,6 +202,31 @@ describe("the runner: chrome runs when LibreOffice cannot", () => {
     expect(seen).toHaveLength(1);
   });
 
+  // an engine Worker's isolate over 128 MB: the call is rejected with workerd's "Worker exceeded memory limit."
+  // (Cloudflare's Workers limits: the runtime cancels the isolate's requests); that is the engine's budget, so the task
+  // goes to the next row, where running past the CPU limit stays the task's TIMEOUT
+  it("an engine Worker killed over its memory hands off (OVER_BUDGET); over its CPU time is TIMEOUT", async () => {
+    const seen: WebRenderRequest[] = [];
+    const killed = (message: string): OfficeEngine => ({
+      convert: () => Promise.reject(new Error(message)),
+    });
+    const txt = file("notes.txt", new TextEncoder().encode("hello\n"));
+    const ctxOf = (message: string) =>
+      testContext({ engines: { libreoffice: killed(message), chrome: fakeBrowser(seen) } });
+    const done = await execute("convert", { output_format: "pdf" }, [txt], ctxOf("Worker exceeded memory limit."));
+    expect(done.engine.name).toBe("chrome");
+    expect(seen).toHaveLength(1);
+    const cpu = await execute(
+      "convert",
+      { output_format: "pdf" },
+      [txt],
+      ctxOf("Worker exceeded CPU time limit."),
+    ).catch((e: unknown) => e);
+    expect(cpu).toBeInstanceOf(TaskError);
+    expect((cpu as TaskError).code).toBe("TIMEOUT");
+    expect(seen).toHaveLength(1);
+  });
+
   it("svg → pdf: the page is the drawing's size, margins 0", async () => {
     const seen: WebRenderRequest[] = [];
     const svg =

@@ -55,7 +55,7 @@ type RasterOptions = NonNullable<CadRequest["raster"]>;
  * not draw. Any other output answers UNSUPPORTED.
  * @param budget bounds of one conversion (budget.ts)
  */
-export function createDxfEngine(budget: DxfBudget = DEFAULT_DXF_BUDGET): CadEngine {
+export function createDxfEngine(budget: DxfBudget = DEFAULT_DXF_BUDGET): CadEngine<Uint8Array> {
   return {
     async convert(req) {
       try {
@@ -76,6 +76,9 @@ function convertDxf(req: CadRequest, budget: DxfBudget): { data: Uint8Array; for
   if (req.format !== "svg" && !raster)
     throw new TaskError("UNSUPPORTED", `The dxf engine writes SVG and raster images, not ${req.format}.`);
   const data = req.input.data;
+  // issue 49: streams are the native row's (its `streamOver`); here a stream is handed on
+  if (!(data instanceof Uint8Array))
+    throw new TaskError("UNSUPPORTED", `The dxf engine takes ${name} as bytes, not as a stream.`);
   if (data.length > budget.maxBytes)
     throw new TaskError(
       "OVER_BUDGET",

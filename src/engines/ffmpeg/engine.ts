@@ -60,7 +60,7 @@ const suffix = (name: string) => {
 };
 
 /** The WebAssembly ffmpeg engine over `loader`'s module and fonts; nothing is loaded before the first call. */
-export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
+export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine<Uint8Array> {
   const budget: MediaBudget = { ...DEFAULT_MEDIA_BUDGET, ...loader.budget };
   let module: Promise<WebAssembly.Module> | undefined;
   let fonts: Promise<Record<string, Uint8Array>> | undefined;
@@ -176,7 +176,11 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
           "UNSUPPORTED",
           "x265 does not run in ffmpeg's WebAssembly build (it never returns); native ffmpeg encodes it.",
         );
-      const total = req.inputs.reduce((n, f) => n + f.data.byteLength, 0);
+      // issue 49: only the native row takes streamed inputs (its `streamOver`); a stream here is handed on
+      if (req.inputs.some((f) => !(f.data instanceof Uint8Array)))
+        return fail("UNSUPPORTED", "ffmpeg in WebAssembly takes a command's inputs as bytes, not as streams.");
+      const inputs = req.inputs as { task: string; filename: string; data: Uint8Array }[];
+      const total = inputs.reduce((n, f) => n + f.data.byteLength, 0);
       if (total > budget.maxBytes)
         return fail(
           "OVER_BUDGET",
@@ -187,7 +191,7 @@ export function createFfmpegEngine(loader: FfmpegLoader): MediaEngine {
         c.FS.mkdir("/input");
         c.FS.mkdir("/output");
         const placed: { path: string; filename: string }[] = [];
-        for (const f of req.inputs) {
+        for (const f of inputs) {
           const dir = `/input/${pathSegment(f.task)}`;
           try {
             c.FS.mkdir(dir);

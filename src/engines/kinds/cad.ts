@@ -5,14 +5,24 @@
  * engine's seam (native-protocol/cad.ts) unchanged.
  */
 import type { CadRequest } from "../../../native-protocol/cad";
+import type { StreamedBytes } from "../../../native-protocol/frame";
 import type { EngineResult } from "../errors";
 
 export type { CadRequest };
 
-/** What a CAD engine answers for one drawing. */
-export interface CadAnswer {
-  /** The drawing in the format asked for, or in `format` when that is given. */
-  data: Uint8Array;
+/**
+ * What a CAD engine answers a drawing's data as: bytes, or (issue 49) from the native engine on a streamed call a
+ * stream. The JavaScript `dxf` engine answers bytes only (its factory says so: `CadEngine<Uint8Array>`).
+ */
+export type CadData = Uint8Array | StreamedBytes;
+
+/** What a CAD engine answers for one drawing; `D` is its data's type ({@link CadData}). */
+export interface CadAnswer<D extends CadData = CadData> {
+  /**
+   * The drawing in the format asked for, or in `format` when that is given; a stream when the drawing was sent as one
+   * (issue 49: the native row over its `streamOver`) and the answer is large.
+   */
+  data: D;
   /**
    * Set when `data` is not in the format asked for: "svg", an SVG sized in pixels (its width/height) on a white
    * sheet for the raster asked for, which the operation draws with the image engine (engine "dxf", which writes only
@@ -23,12 +33,12 @@ export interface CadAnswer {
   warnings?: string[];
 }
 
-/** A CAD engine. */
-export interface CadEngine {
+/** A CAD engine; `D` is its answers' data type ({@link CadData}). */
+export interface CadEngine<D extends CadData = CadData> {
   /**
    * Converts one drawing, cropped to what it draws. A file that is no DXF answers OPEN_FAILED (the native
    * engine) or UNSUPPORTED (engine "dxf", handing it on); a drawing with nothing to draw CONVERSION_FAILED
    * (native) or UNSUPPORTED (dxf); a raster or input over the engine's limits OVER_BUDGET.
    */
-  convert(req: CadRequest): Promise<EngineResult<CadAnswer>>;
+  convert(req: CadRequest): Promise<EngineResult<CadAnswer<D>>>;
 }

@@ -5,6 +5,7 @@
  * (native-protocol/wire.ts) unchanged.
  */
 import type { CommandInput, CommandRequest } from "../../../native-protocol/command";
+import type { StreamedBytes } from "../../../native-protocol/frame";
 import type { EngineResult } from "../errors";
 
 /** A `command` task (contract §6) and its input files, shared with the native engine (native-protocol/command.ts). */
@@ -12,8 +13,14 @@ export type { CommandInput, CommandRequest };
 
 /** The command engine: runs one command line without a shell. */
 export interface CommandEngine {
-  /** Files written under /output/ come back in name order; `command` is the line as run; `output` the console output when captured. */
+  /**
+   * Files written under /output/ come back in name order; `command` is the line as run; `output` the console output
+   * when captured. Inputs may be streams (issue 49: over the row's `streamOver`); the files of such a call come back as
+   * streams when large (read each once, in order).
+   */
   run(
     req: CommandRequest,
-  ): Promise<EngineResult<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string }>>;
+  ): Promise<
+    EngineResult<{ files: { filename: string; data: Uint8Array | StreamedBytes }[]; command: string; output?: string }>
+  >;
 }

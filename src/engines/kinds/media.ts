@@ -21,20 +21,26 @@ interface Measured {
   ms?: number;
 }
 
-/** The media engine. Failures are data (EngineResult): OPEN_FAILED, CONVERSION_FAILED, OVER_BUDGET, TIMEOUT, UNSUPPORTED. */
-export interface MediaEngine {
+/**
+ * The media engine. Failures are data (EngineResult): OPEN_FAILED, CONVERSION_FAILED, OVER_BUDGET, TIMEOUT, UNSUPPORTED.
+ * `C` is the data type of its command's files: bytes or streams (the kind's), bytes only for the WebAssembly engine
+ * (its factory says so: `MediaEngine<Uint8Array>`).
+ */
+export interface MediaEngine<C extends Uint8Array | StreamedBytes = Uint8Array | StreamedBytes> {
   /**
    * One input → one output file (convert, thumbnail, watermark); `probe` is what the input was found to be. The
    * native engine takes a StreamedBytes input and may answer `data` as one (issue 35: larger than the Worker
    * holds; read it once, in order); the WebAssembly engine takes and answers bytes.
    */
   run(req: MediaRequest): Promise<EngineResult<{ data: Uint8Array | StreamedBytes; probe: MediaProbe } & Measured>>;
-  /** A command line without a shell: files written under /output/ in name order; `command` the line as run. */
+  /**
+   * A command line without a shell: files written under /output/ in name order; `command` the line as run. The native
+   * engine takes inputs as streams (issue 49: over its row's `streamOver`) and then answers its files as streams when
+   * large; the WebAssembly engine takes and answers bytes (a stream is UNSUPPORTED there).
+   */
   command(
     req: MediaCommandRequest,
-  ): Promise<
-    EngineResult<{ files: { filename: string; data: Uint8Array }[]; command: string; output?: string } & Measured>
-  >;
+  ): Promise<EngineResult<{ files: { filename: string; data: C }[]; command: string; output?: string } & Measured>>;
   /** Version and current WebAssembly memory, bytes. */
   info(): Promise<{ engineVersion: string; wasmMemoryBytes: number }>;
 }

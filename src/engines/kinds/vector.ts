@@ -4,6 +4,7 @@
  * in, bytes out, failures as data ({@link EngineResult}); the request crosses the native engine's HTTP
  * seam unchanged (native-protocol/vector.ts).
  */
+import type { StreamedBytes } from "../../../native-protocol/frame";
 import type { VectorRequest } from "../../../native-protocol/vector";
 import type { EngineResult } from "../errors";
 
@@ -19,7 +20,8 @@ export {
 export interface VectorEngine {
   /**
    * Converts one drawing; `data` is the output file's bytes, `warnings` what the input's reader left out or
-   * approximated (sk/sk1: unknown calls, gradients, external bitmaps), for the task's result.warnings.
+   * approximated (sk/sk1: unknown calls, gradients, external bitmaps), for the task's result.warnings. The drawing may
+   * be a stream (issue 49: over the row's `streamOver`), and the answer is then a stream when large.
    */
-  convert(req: VectorRequest): Promise<EngineResult<{ data: Uint8Array; warnings?: string[] }>>;
+  convert(req: VectorRequest): Promise<EngineResult<{ data: Uint8Array | StreamedBytes; warnings?: string[] }>>;
 }

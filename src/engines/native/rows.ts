@@ -230,6 +230,69 @@ export const NATIVE_IMAGE_MAX_BYTES = 1024 ** 3;
  */
 export const NATIVE_TIFF_MAX_BYTES = 4 * 1024 ** 3;
 
+/**
+ * The largest drawing the native Inkscape rows take (issue 49; "inkscape": vector convert, "inkscape-pdf": pdf → dxf;
+ * over NATIVE_MAX_BYTES as a stream): 128 MiB. Inkscape holds the whole drawing in memory, and what that costs depends
+ * on what it draws, measured with Inkscape 1.2.2 (peak RSS): a drawing that is mostly an embedded picture ~8× its size
+ * (a 64 MB SVG holding a 48 MB PNG → pdf: 535 MB; a 72 MB Illustrator/PDF file of one 4900² picture → png: 585 MB),
+ * long paths ~30× (a 30 MB SVG of 10 paths of 300 000 points → pdf: 890 MB), many small objects ~150× (a 6.5 MB SVG of
+ * 50 000 paths → pdf: 1.04 GB; 26 MB of 200 000 paths: 3.97 GB, std::bad_alloc under the tool's 2 GiB address-space
+ * limit, OVER_BUDGET). So 128 MiB is what the cheapest drawings (pictures) reach at half the default tool limit
+ * (NATIVE_MEMORY_MB 2048): far below the 1 GiB of the image rows, and a dense drawing fails long before it (its
+ * OVER_BUDGET comes from Inkscape's allocation failure). An SVG is also read as text into the server to be made safe:
+ * at most 64 MiB of it (container/engines/inkscape.ts MAX_SVG_BYTES).
+ */
+export const NATIVE_VECTOR_MAX_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The largest drawing the native CAD row takes ("inkscape-cad": DXF, DWG; issue 49): 64 MiB, NATIVE_MAX_BYTES, so it
+ * takes no input as a stream by default (only where NATIVE_STREAM_BYTES is lower; its engine takes files either way).
+ * Inkscape draws a DXF's entities as SVG objects, the costliest kind measured: a 3.6 MB DXF R12 of 50 000 LINEs took
+ * 87 MB in Inkscape's DXF import (python3) and 946 MB in Inkscape's pdf export (~260× the DXF), so a dense drawing over
+ * ~8 MB already fails under the default 2 GiB tool limit (OVER_BUDGET from Inkscape's allocation failure); a larger
+ * limit would only admit uploads that cannot convert.
+ */
+export const NATIVE_CAD_MAX_BYTES = NATIVE_MAX_BYTES;
+
+/**
+ * The largest camera raw the native LibRaw row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 256 MiB. A raw holds
+ * one sensor sample a pixel, 12–16 bits, packed or losslessly compressed (a 24 MP cr3 is ~30 MB, a 100 MP medium-format
+ * raw 100–200 MB), and native ImageMagick, which writes LibRaw's picture, decodes at most 128 megapixels (its policy's
+ * area, NATIVE_IMAGE_MAX_BYTES): 128 MP of uncompressed 16-bit samples is 256 MiB, so a larger raw holds more pixels than
+ * the row can write and could only end OVER_BUDGET after its upload. LibRaw itself holds ~10 bytes a pixel (a generated
+ * 36 MP DNG of 72 MB: 371 MB peak, 3.3 s), ~1.3 GB at 128 MP, within the tool's memory limit (NATIVE_MEMORY_MB, 2 GiB).
+ */
+export const NATIVE_RAW_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The largest GIMP XCF the native gimp row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB. The engine opens
+ * at most a 100-megapixel canvas (container/engines/gimp.ts MAX_CANVAS_PIXELS, from the header, before GIMP runs); an
+ * XCF stores each layer's tiles RLE- or zlib-compressed, a 100 MP 8-bit RGBA layer 400 MB raw, so 1 GiB holds a
+ * full-canvas image of two or three such layers. GIMP keeps its tiles in GEGL's cache and swaps past it to the call's
+ * folder.
+ */
+export const NATIVE_XCF_MAX_BYTES = 1024 ** 3;
+
+/**
+ * The largest input of the `command` operation's native rows (issue 49: "native-command", ImageMagick/GraphicsMagick;
+ * ffmpeg-native's command takes the media row's NATIVE_STREAM_MAX_BYTES): 1 GiB, as NATIVE_IMAGE_MAX_BYTES — Debian's
+ * ImageMagick policy decodes at most 128 megapixels and 1 GiB of pixel cache, which 128 MP of 16-bit RGBA fills, and
+ * the command runs under the same limits (container/engines/command.ts, magickEnv). Inputs over NATIVE_MAX_BYTES reach
+ * the command's folder as files, its outputs come back from disk.
+ */
+export const NATIVE_COMMAND_MAX_BYTES = 1024 ** 3;
+
+/**
+ * The largest font the native fontTools row takes (issue 49): 32 MiB, bytes only (no stream: every font is under
+ * NATIVE_MAX_BYTES). An sfnt holds at most 65 535 glyphs, and the largest single fonts are CJK faces of 16–30 MB (Noto
+ * Sans CJK's OTFs); fontTools decompiles the whole font into Python objects, measured at ~40× the file with its time
+ * growing alike (an 8.4 MB CJK OpenType → woff2: 321 MB, 2 min on a loaded host; → ttf through cu2qu: 342 MB, 29 s),
+ * so 32 MiB (~1.3 GB) fits the default 2 GiB tool limit and a 64 MiB "font" would not. Streaming it would save the
+ * Worker ≤ 32 MiB once and add a file path to fonts.ts and a stream check to fonteditor-core's row for no font that
+ * exists, so the row keeps bytes.
+ */
+export const NATIVE_FONT_MAX_BYTES = 32 * 1024 * 1024;
+
 /** Engine-table row name → the native tools that serve it, any one suffices (native-protocol/engines.ts). */
 export const NATIVE_TOOL_OF: Record<string, readonly string[]> = Object.fromEntries(
   NATIVE_ENGINES.map((r) => [r.name, r.tools]),

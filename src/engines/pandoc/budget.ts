@@ -21,7 +21,8 @@ export interface PandocBudget {
 
 /**
  * 1 MiB in, a 24 MiB heap, a container declaring at most 24 MiB inflated (issue 49,Measured by test/engines-heavy/isolate-memory.test.ts from the isolate's own figures (V8's used heap + external memory: array buffers and WebAssembly memory; README "Large files")):
- * the engine holds ~86 MB idle (its running instance and the module's heap), so with a 48 MiB heap 256 KiB of
+ * the engine holds ~86 MB idle (its running instance, 29.6 MB of it the module's data segments, and the module's heap:
+ * V8's objects for its 707,047-entry function table, README "Large files"), so with a 48 MiB heap 256 KiB of
  * Markdown → docx peaked at 104 MB and 8 MiB → html at 130 MB before the cap stopped it; with 24 MiB, 1 MiB of
  * Markdown stops at the cap (OVER_BUDGET: native pandoc) at 98 MB.
  */

@@ -11,8 +11,8 @@ import { CAD_PAIRS } from "../../engines/registry";
 import { TaskError, toFailure } from "../../engines/errors";
 import type { ImageFormat } from "../../engines/kinds/image";
 import { useEngine } from "../../engines/use";
-import { eachConverted, engineCall, heldBytes } from "../kit";
-import type { OperationContext, OperationHandler } from "../types";
+import { eachConverted, engineCall, heldBytes, readInputOrStream } from "../kit";
+import type { InputFile, OperationContext, OperationHandler } from "../types";
 import { CAD_RASTER_OUTPUTS, type CadFormat } from "../../../native-protocol/cad";
 
 const px = z.coerce.number().int().min(1).max(30_000);
@@ -48,22 +48,31 @@ export const cadConvert: OperationHandler<Params> = {
     const { engine, row } = useEngine(ctx, "cad", "convert");
     const out = { filename: p.filename, ext: format, contentType: CONTENT_TYPE[format] };
     const noted = new Set<string>();
-    const done = await eachConverted(row, ctx, inputs, out, async (input) => {
-      const r = await engine.convert({
-        input,
-        format,
-        ...(raster ? { raster: { width: p.width, height: p.height, pixel_density: p.pixel_density } } : {}),
-      });
-      if (!r.ok) return r;
-      for (const w of r.warnings ?? []) noted.add(inputs.length > 1 ? `${input.filename}: ${w}` : w);
-      if (r.format !== "svg" || format === "svg") return r;
-      // the image engine's failure as the row's answer (data, not a throw: eachConverted takes a throw for a crash)
-      try {
-        return { ...r, data: await drawSvg(ctx, r.data, format, input.filename) };
-      } catch (err) {
-        return { ok: false as const, error: toFailure(err), engineVersion: r.engineVersion };
-      }
-    });
+    // issue 49: a drawing over the row's stream threshold (the native Inkscape's) reaches it as a stream, its output
+    // comes back as one
+    const done = await eachConverted(
+      row,
+      ctx,
+      inputs,
+      out,
+      async (input) => {
+        const r = await engine.convert({
+          input,
+          format,
+          ...(raster ? { raster: { width: p.width, height: p.height, pixel_density: p.pixel_density } } : {}),
+        });
+        if (!r.ok) return r;
+        for (const w of r.warnings ?? []) noted.add(inputs.length > 1 ? `${input.filename}: ${w}` : w);
+        if (r.format !== "svg" || format === "svg") return r;
+        // the image engine's failure as the row's answer (data, not a throw: eachConverted takes a throw for a crash)
+        try {
+          return { ...r, data: await drawSvg(ctx, await heldBytes(r.data), format, input.filename) };
+        } catch (err) {
+          return { ok: false as const, error: toFailure(err), engineVersion: r.engineVersion };
+        }
+      },
+      (file: InputFile) => readInputOrStream(file, ctx, row),
+    );
     warnings.push(...noted);
     return { ...done, ...(warnings.length ? { extra: { warnings } } : {}) };
   },

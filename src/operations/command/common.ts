@@ -7,7 +7,8 @@ import { z } from "zod";
 import { splitArguments } from "../../../native-protocol/command-args";
 import { TaskError } from "../../engines/errors";
 import type { EngineRow } from "../../engines/registry";
-import { readInput, throwIfAborted } from "../kit";
+import type { DeferredBytes, StreamedBytes } from "../../../native-protocol/frame";
+import { readInputOrDefer, throwIfAborted } from "../kit";
 import { boolParam } from "../pdf/common";
 import type { InputFile, OperationContext, OperationOutput } from "../types";
 
@@ -28,27 +29,36 @@ export function checkLine(line: string, checkWords: (words: string[]) => string 
   return problem ? [`arguments: ${problem}`] : [];
 }
 
-/** The task's inputs as /input/<task>/<filename> files, read under `row`'s byte budget. */
+/**
+ * The task's inputs as /input/<task>/<filename> files, read under `row`'s byte budget. On a row that takes streams
+ * (issue 49: the native command rows' `budget.streamOver`) the bytes held stay under its threshold together, and each
+ * input past it goes as DeferredBytes, its store read opened when the framed body reaches it (one after another).
+ * @throws TaskError OVER_BUDGET (an input over the row's `maxBytes`, or over `streamOver` on a row that takes bytes) |
+ *   FILE_NOT_FOUND | CANCELLED
+ */
 export async function commandInputs(
   inputs: InputFile[],
   ctx: OperationContext,
   row: EngineRow,
-): Promise<{ task: string; filename: string; data: Uint8Array }[]> {
+): Promise<{ task: string; filename: string; data: Uint8Array | DeferredBytes }[]> {
   const files = [];
+  let held = 0;
   for (const f of inputs) {
     throwIfAborted(ctx.signal);
-    files.push({ task: f.fromTask, filename: f.filename, data: await readInput(f, ctx, row) });
+    const data = await readInputOrDefer(f, ctx, row, "input", held);
+    if (data instanceof Uint8Array) held += data.byteLength;
+    files.push({ task: f.fromTask, filename: f.filename, data });
   }
   return files;
 }
 
 /**
- * The task's output from a command engine's answer: the files written under /output/, `command`
- * and (when captured) `output` in the result.
+ * The task's output from a command engine's answer: the files written under /output/ (bytes, or streams from the
+ * native engine on a streamed call, issue 49), `command` and (when captured) `output` in the result.
  * @throws TaskError CONVERSION_FAILED when the command wrote nothing and nothing was captured
  */
 export function commandOutput(
-  r: { files: { filename: string; data: Uint8Array }[]; command: string; output?: string },
+  r: { files: { filename: string; data: Uint8Array | StreamedBytes }[]; command: string; output?: string },
   captured: boolean | undefined,
   engine: { name: string; version: string },
 ): OperationOutput {

@@ -3,7 +3,8 @@
  * ps, emf, wmf, cdr, vsd, vsdx, cgm, sk, sk1) to svg, pdf, eps, ps, emf, wmf, dxf and raster images, with
  * CloudConvert's vector options: `pixel_density` and `width`/`height` for raster outputs,
  * `text_to_path` for vector outputs (contract §6; catalogue "Vector"). Which pairs exist is the
- * engine table's (registry.ts VECTOR_PAIRS).
+ * engine table's (registry.ts VECTOR_PAIRS). Drawings over the row's stream threshold travel to Inkscape as streams
+ * and come back as one (issue 49).
  */
 import { z } from "zod";
 import { VECTOR_PAIRS } from "../../engines/registry";
@@ -11,7 +12,7 @@ import { MIME as IMAGE_MIME } from "../../engines/kinds/image";
 import type { VectorRequest } from "../../engines/kinds/vector";
 import { useEngine } from "../../engines/use";
 import { TaskError } from "../../engines/errors";
-import { engineCall, formatOf, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, formatOf, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import { boolParam, MAX_SIDE } from "../image/schemas";
 import type { OperationHandler, OutputFile } from "../types";
 
@@ -55,7 +56,8 @@ export const vectorConvert: OperationHandler<z.infer<typeof params>> = {
         throw new TaskError("INVALID_CONVERSION_TYPE", `convert cannot turn ${inputFormat} into ${outputFormat}.`);
       const r = await engineCall(
         engine.convert({
-          input: { data: await readInput(file, ctx, row), filename: file.filename },
+          // issue 49: a drawing over the row's stream threshold reaches Inkscape as a stream, its output comes back as one
+          input: { data: await readInputOrStream(file, ctx, row), filename: file.filename },
           inputFormat,
           outputFormat,
           options: { pixel_density: p.pixel_density, width: p.width, height: p.height, text_to_path: p.text_to_path },
