@@ -80,7 +80,8 @@ export interface NativeKindAnswers {
     ocr: { data: Uint8Array | LocalFile; report: PdfOcrReport };
   };
   office: {
-    // issue 49: LibreOffice answers its outputs as LocalFiles (streamed back on a framed call)
+    // issue 49: LibreOffice, poppler, DjVuLibre and pandoc answer their outputs as LocalFiles (streamed back on a framed
+    // call)
     convert: {
       data: Uint8Array | LocalFile;
       pages: number | null;

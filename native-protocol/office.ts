@@ -15,10 +15,10 @@ import type { LocalFile, StreamedBytes } from "./frame.ts";
 export const OFFICE_MAX_BYTES = 1024 * 1024 * 1024;
 
 /**
- * One document: its bytes, or (issue 49: inputs over the stream threshold, for the native LibreOffice only) a stream
- * of known length the Worker sends on the framed wire, which reaches LibreOffice as a file in its call's folder
- * (LocalFile). Engines that hold documents whole (SheetJS, pandoc in WebAssembly, the native pandoc, poppler,
- * DjVuLibre) answer UNSUPPORTED to a stream or file; routing gives them bytes within their budgets.
+ * One document: its bytes, or (issue 49: inputs over the stream threshold, for the native rows that take files —
+ * LibreOffice, poppler, DjVuLibre, pandoc) a stream of known length the Worker sends on the framed wire, which reaches
+ * the engine as a file in its call's folder (LocalFile). The Worker's engines that hold documents whole (SheetJS,
+ * pandoc in WebAssembly) answer UNSUPPORTED to a stream; routing gives them bytes within their budgets.
  */
 export interface OfficeInput {
   data: Uint8Array | StreamedBytes | LocalFile;

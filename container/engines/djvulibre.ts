@@ -8,6 +8,11 @@
  * beside the input is read. Before rendering, djvused lists every page's size: a file that is not a DjVu is OPEN_FAILED, one whose pages
  * declare more than MAX_PAGE_PIXELS (a decompression bomb: a few bytes of JB2 can declare 32767 × 32767) is
  * OVER_BUDGET, unrendered. Every run has the call's time and memory limits (run.ts).
+ *
+ * Issue 49: the engine takes files — a framed call's DjVu (over NATIVE_MAX_BYTES, up to NATIVE_DJVU_MAX_BYTES) reaches
+ * it as a file in the call's folder, of which only the first bytes are read here (the signature and the DIRM flag),
+ * and every output (the PDF, each page's image, the re-save) is answered as a file of the folder, streamed back on a
+ * framed call.
  */
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -15,9 +20,10 @@ import { DJVU_OUTPUTS, type OfficeRequest } from "../../native-protocol/office.t
 import {
   NativeError,
   check,
-  get,
-  heldData,
-  put,
+  fileOf,
+  head,
+  localFile,
+  place,
   run,
   tool,
   why,
@@ -69,31 +75,39 @@ async function pageSizes(call: NativeCall, djvused: string, input: string, filen
   return pages;
 }
 
+/**
+ * Converts one DjVu (bytes, or issue 49 a file of the call's folder, moved, not copied) to `req.format`; its outputs
+ * are files of the folder.
+ * @throws NativeError INVALID_CONVERSION_TYPE | OPEN_FAILED (not a DjVu) | UNSUPPORTED (an indirect DjVu) |
+ *   OVER_BUDGET (pages or declared pixels) | CONVERSION_FAILED | TIMEOUT
+ */
 async function convert(req: OfficeRequest, call: NativeCall) {
   const ddjvu = tool(call, "djvulibre").path;
   const bin = (name: string) => join(dirname(ddjvu), name);
   const format = req.format ?? "pdf";
   if (!(DJVU_OUTPUTS as readonly string[]).includes(format))
     throw new NativeError("INVALID_CONVERSION_TYPE", `DjVuLibre does not convert djvu to ${format}.`);
-  if (!isDjvu(heldData(req.input)))
+  const data = fileOf(req.input.data, req.input.filename);
+  const first = await head(data, 32);
+  if (!isDjvu(first))
     throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a DjVu file (no AT&TFORM DJVU/DJVM header).`);
-  if (isIndirectDjvu(heldData(req.input)))
+  if (isIndirectDjvu(first))
     throw new NativeError(
       "UNSUPPORTED",
       `${req.input.filename} is an indirect DjVu (its pages are separate files it names); only bundled DjVu documents are read. Bundle it with djvmcvt -b first.`,
     );
-  const input = await put(call, "in.djvu", heldData(req.input));
+  const input = await place(call, "in.djvu", data);
   const pages = await pageSizes(call, bin("djvused"), input, req.input.filename);
   const fail = (t: string) =>
     new NativeError("CONVERSION_FAILED", `DjVuLibre could not convert ${req.input.filename}: ${why(t)}`);
   const range = req.pdf?.pages ? [`-page=${req.pdf.pages}`] : [];
   if (format === "djvu") {
     check(await run(call, bin("djvmcvt"), ["-b", input, join(call.work, "out.djvu")]), "djvmcvt", fail);
-    return { data: await get(call, "out.djvu"), pages: pages.length, fontsSubstituted: [] };
+    return { data: await localFile(call, "out.djvu"), pages: pages.length, fontsSubstituted: [] };
   }
   if (format === "pdf") {
     check(await run(call, ddjvu, ["-format=pdf", "-quality=85", ...range, input, "out.pdf"]), "ddjvu", fail);
-    return { data: await get(call, "out.pdf"), pages: range.length ? null : pages.length, fontsSubstituted: [] };
+    return { data: await localFile(call, "out.pdf"), pages: range.length ? null : pages.length, fontsSubstituted: [] };
   }
   // png/jpg: a TIFF per page at the page's resolution, each written by ImageMagick
   check(await run(call, ddjvu, ["-format=tiff", "-eachpage", ...range, input, "page-%d.tif"]), "ddjvu", fail);
@@ -107,12 +121,15 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   for (const m of tiffs) {
     const out = `page-${m[1]}.${format}`;
     check(await run(call, convertBin, [m[0], ...(format === "jpg" ? ["-quality", "90"] : []), out]), "convert", fail);
-    parts.push({ label: m[1]!, data: await get(call, out) });
+    parts.push({ label: m[1]!, data: await localFile(call, out) });
   }
   return { data: parts[0]!.data, parts, pages: parts.length, fontsSubstituted: [] };
 }
 
-/** The DjVuLibre engine (kind office: convert djvu → pdf, png, jpg, djvu). */
-export const djvulibre = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+/**
+ * The DjVuLibre engine (kind office: convert djvu → pdf, png, jpg, djvu). It takes files (issue 49): a framed call's
+ * DjVu reaches it as a LocalFile in the call's folder, and its outputs go back as files.
+ */
+export const djvulibre = { kind: "office", methods: { convert }, files: true } satisfies NativeEngineDef<"office">;
 
 export default djvulibre;

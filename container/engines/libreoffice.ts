@@ -27,7 +27,6 @@ import {
   localFile,
   localName,
   place,
-  put,
   run,
   tool,
   why,
@@ -279,7 +278,8 @@ async function convert(req: OfficeRequest, call: NativeCall) {
       if (FROM_PDF_TEXT.has(format)) {
         // pdftohtml keeps every page's text in reading order and the images (as data: URLs); Writer lays it out again
         const html = await fromPdf(call, input, "html", { filename: req.input.filename, password });
-        await put(call, "in.html", html.data);
+        // issue 49: pdftohtml's file is moved, not read (its images inline, it may be larger than the PDF)
+        await rename(html.data.path, join(call.work, "in.html"));
         const r = await pool.convert({
           ...base,
           password: undefined,

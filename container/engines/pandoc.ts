@@ -11,15 +11,17 @@
  * 93.3 % / 100 % — equal text, so the route that stays in this engine (Chromium is the Worker's Browser Rendering
  * binding, another engine) and keeps TeX math as formula objects was taken.
  */
+import { fileURLToPath } from "node:url";
 import type { OfficeRequest } from "../../native-protocol/office.ts";
 import { PANDOC_READERS, PANDOC_WRITERS as SHARED_WRITERS } from "../../native-protocol/pandoc.ts";
 import { join } from "node:path";
+import { UNO_PYTHON } from "../tools.ts";
 import {
   NativeError,
   check,
-  get,
-  heldData,
-  put,
+  fileOf,
+  localFile,
+  place,
   run,
   tool,
   why,
@@ -35,21 +37,48 @@ export const PANDOC_WRITERS: Record<string, { writer: string; standalone: boolea
 };
 
 /**
- * The AST with every image that is not a data: URL replaced by its alt text (a Span), so the writer has nothing
- * to fetch. Pandoc nodes are `{t, c}` objects; an Image's `c` is [attr, alt inlines, [url, title]].
+ * The image guard (pandoc/external_images.py, run by Debian's python3): pandoc's JSON AST with every image that is not
+ * a data: URL replaced by its alt text. A tool run, so the AST (tens of times the document) is held by a process under
+ * the call's memory limit, not by this server (it was JSON.parse here before issue 49).
  */
-export function withoutExternalImages(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutExternalImages);
-  if (!node || typeof node !== "object") return node;
-  const n = node as { t?: unknown; c?: unknown };
-  if (n.t === "Image" && Array.isArray(n.c)) {
-    const [attr, alt, target] = n.c as [unknown, unknown, unknown];
-    const url = Array.isArray(target) ? String(target[0] ?? "") : "";
-    if (!/^data:/i.test(url)) return { t: "Span", c: [attr, withoutExternalImages(alt)] };
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withoutExternalImages(v)]));
+const EXTERNAL_IMAGES = fileURLToPath(new URL("./pandoc/external_images.py", import.meta.url));
+
+/**
+ * What a pandoc run needs beside GHC's heap, bytes: its 172 MB executable (Debian's pandoc 2.17), its libraries, thread
+ * stacks, the C allocations of its zip and text libraries.
+ */
+const PANDOC_NON_HEAP_BYTES = 384 * 1024 * 1024;
+
+/**
+ * How pandoc runs within the call's memory limit (issue 49): its heap held by `+RTS -M` to the limit less
+ * {@link PANDOC_NON_HEAP_BYTES} (at least 64 MiB), and no RLIMIT_AS. GHC 9.0's runtime reserves its heap's address
+ * space up front — 1 TB asked, shrunk by an eighth until it fits, whatever -M says — so under RLIMIT_AS it takes all the
+ * address space the limit leaves and an OS thread it starts later may find none ("failed to create OS thread": measured
+ * at 448 and 576 MiB, not at 512 or 640). With -M the runtime collects harder as the heap nears it and exits 251 "Heap
+ * exhausted", which {@link pandocFailure} maps to OVER_BUDGET; measured under -M1664m, the 8 MB markdown's docx peaked
+ * at 1,376 MB resident.
+ */
+export function pandocRun(memoryBytes: number): { rts: string[]; extra: { memoryBytes: number } } {
+  const mib = Math.max(64, Math.floor((memoryBytes - PANDOC_NON_HEAP_BYTES) / 2 ** 20));
+  return { rts: ["+RTS", `-M${mib}m`, "-RTS"], extra: { memoryBytes: 0 } };
 }
 
+/** Maps a pandoc run's failure: its heap exhausted (exit 251) is OVER_BUDGET, anything else CONVERSION_FAILED. */
+function pandocFailure(text: string, filename: string): NativeError {
+  if (/Heap exhausted|out of memory/i.test(text))
+    return new NativeError(
+      "OVER_BUDGET",
+      `pandoc ran out of memory on ${filename} (it holds the whole document, many times its size); ${why(text, /Heap exhausted|out of memory/i)}`,
+    );
+  return new NativeError("CONVERSION_FAILED", `pandoc could not convert ${filename}: ${why(text)}`);
+}
+
+/**
+ * Converts one document (bytes, or issue 49 a file of the call's folder, moved there) with pandoc; the output is
+ * answered as a file of the folder.
+ * @throws NativeError INVALID_CONVERSION_TYPE | OVER_BUDGET (pandoc's heap exhausted) | CONVERSION_FAILED | TIMEOUT |
+ *   ENGINE_UNAVAILABLE (→ pdf without LibreOffice) and LibreOffice's codes (officeFailure)
+ */
 async function convert(req: OfficeRequest, call: NativeCall) {
   const pandoc = tool(call, "pandoc").path;
   const input = (/\.([A-Za-z0-9]+)$/.exec(req.input.filename)?.[1] ?? "").toLowerCase();
@@ -57,30 +86,40 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   const out = PANDOC_WRITERS[req.format];
   if (!reader || !out)
     throw new NativeError("INVALID_CONVERSION_TYPE", `pandoc does not convert ${input} to ${req.format}.`);
-  await put(call, `in.${input}`, heldData(req.input));
-  const fail = (t: string) =>
-    new NativeError("CONVERSION_FAILED", `pandoc could not convert ${req.input.filename}: ${why(t)}`);
+  await place(call, `in.${input}`, fileOf(req.input.data, req.input.filename));
+  const fail = (t: string) => pandocFailure(t, req.input.filename);
+  const { rts, extra } = pandocRun(call.memoryBytes);
   // 1. read, sandboxed (includes and files are not read), into pandoc's JSON AST. (Pandoc 2.17's --sandbox also
   //    keeps the docx/odt writers from their own reference documents, so writing is a second, unsandboxed step
   //    on an AST that names nothing to fetch.)
-  const read = await run(call, pandoc, ["--sandbox", "-f", reader, "-t", "json", "-o", "ast.json", `in.${input}`]);
+  const read = await run(
+    call,
+    pandoc,
+    [...rts, "--sandbox", "-f", reader, "-t", "json", "-o", "ast.json", `in.${input}`],
+    extra,
+  );
   check(read, "pandoc", fail);
-  const ast = JSON.parse(new TextDecoder().decode(await get(call, "ast.json")));
-  await put(call, "safe.json", new TextEncoder().encode(JSON.stringify(withoutExternalImages(ast))));
+  const guarded = await run(call, UNO_PYTHON, [EXTERNAL_IMAGES, "ast.json", "safe.json"]);
+  check(
+    guarded,
+    "the image guard",
+    (t) =>
+      new NativeError(
+        /MemoryError/.test(t) ? "OVER_BUDGET" : "CONVERSION_FAILED",
+        `pandoc's document of ${req.input.filename} could not be checked for images: ${why(t)}`,
+      ),
+  );
   // 2. write
   const written = req.format === "pdf" ? "odt" : req.format;
-  const r = await run(call, pandoc, [
-    "-f",
-    "json",
-    "-t",
-    out.writer,
-    ...(out.standalone ? ["-s"] : []),
-    "-o",
-    `out.${written}`,
-    "safe.json",
-  ]);
+  const r = await run(
+    call,
+    pandoc,
+    [...rts, "-f", "json", "-t", out.writer, ...(out.standalone ? ["-s"] : []), "-o", `out.${written}`, "safe.json"],
+    extra,
+  );
   check(r, "pandoc", fail);
-  if (req.format !== "pdf") return { data: await get(call, `out.${req.format}`), pages: null, fontsSubstituted: [] };
+  if (req.format !== "pdf")
+    return { data: await localFile(call, `out.${req.format}`), pages: null, fontsSubstituted: [] };
   // 3. pdf: the ODT laid out by LibreOffice
   tool(call, "libreoffice");
   try {
@@ -91,13 +130,17 @@ async function convert(req: OfficeRequest, call: NativeCall) {
       timeoutMs: call.timeoutMs,
       ...(req.pdf?.pages ? { pages: req.pdf.pages } : {}),
     });
-    return { data: await get(call, "out.pdf"), pages: laid.pages, fontsSubstituted: [] };
+    return { data: await localFile(call, "out.pdf"), pages: laid.pages, fontsSubstituted: [] };
   } catch (err) {
     throw officeFailure(err, req.input.filename);
   }
 }
 
-/** The pandoc engine (kind office: convert between markup and documents). */
-export const pandocEngine = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+/**
+ * The pandoc engine (kind office: convert between markup and documents). It takes files (issue 49): a framed call's
+ * document reaches it as a LocalFile in the call's folder and its output goes back as a file; pandoc itself holds the
+ * whole document, so its row takes at most NATIVE_PANDOC_MAX_BYTES.
+ */
+export const pandocEngine = { kind: "office", methods: { convert }, files: true } satisfies NativeEngineDef<"office">;
 
 export default pandocEngine;

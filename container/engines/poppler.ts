@@ -5,14 +5,21 @@
  * pages made by qpdf first). Kind office (convert), as the Worker's row "poppler" takes it; the functions
  * below are also the second step of LibreOffice's office → txt/html/eps/ps (libreoffice.ts: the office
  * document is made a PDF first).
+ *
+ * Issue 49: the engine takes files — a framed call's PDF or PostScript (over NATIVE_MAX_BYTES, up to
+ * NATIVE_POPPLER_MAX_BYTES) reaches it as a file in the call's folder, only its first bytes are read here, and every
+ * output is answered as a file of the folder (streamed back on a framed call): an html with its images inline or a
+ * page's svg is never held by this server.
  */
+import type { LocalFile } from "../../native-protocol/frame.ts";
 import type { OfficePart, OfficeRequest, TextEncoding } from "../../native-protocol/office.ts";
 import {
   NativeError,
   check,
-  get,
-  heldData,
-  put,
+  fileOf,
+  head,
+  localFile,
+  place,
   run,
   tool,
   why,
@@ -37,8 +44,16 @@ const ICONV: Record<TextEncoding, string> = {
 /** Password arguments of poppler's tools (the same password tried as owner and user password). */
 const pw = (password?: string) => (password ? ["-opw", password, "-upw", password] : []);
 
-/** Maps a poppler tool's failure to a code (exit 1: open error, 3: permissions). */
+/**
+ * Maps a poppler tool's failure to a code (exit 1: open error, 3: permissions); a tool out of its address space
+ * (qpdf's std::bad_alloc cutting the pages of a large PDF: it holds the objects, ~3× an 80 MB text PDF) is OVER_BUDGET.
+ */
 function popplerFailure(text: string, what: string, filename: string): NativeError {
+  if (/bad_alloc|out of memory/i.test(text))
+    return new NativeError(
+      "OVER_BUDGET",
+      `${what} ran out of memory on ${filename} (the native engine's memory limit per tool, NATIVE_MEMORY_MB).`,
+    );
   if (/incorrect password|password/i.test(text))
     return new NativeError("INVALID_PASSWORD", `${filename} is encrypted and the password given does not open it.`);
   if (/syntax error|couldn't open|may not be a pdf|not a pdf|couldn't read xref/i.test(text))
@@ -81,15 +96,18 @@ export function selectedPages(spec: string, count: number): number[] {
     });
 }
 
-/** The result of one poppler conversion: the output (the first part when there are several), its parts, the page count. */
+/**
+ * The result of one poppler conversion: the output (the first part when there are several), its parts, the page count;
+ * every file one of the call's folder (issue 49: answered from disk, never read into this server's memory).
+ */
 export interface PopplerResult {
-  data: Uint8Array;
-  parts?: OfficePart[];
+  data: LocalFile;
+  parts?: OfficePart<LocalFile>[];
   pages: number;
 }
 
 /**
- * Converts the PDF `name` (in the call's directory) to `format` (POPPLER_OUTPUTS).
+ * Converts the PDF `name` (in the call's directory) to `format` (POPPLER_OUTPUTS), written to files of that directory.
  * @throws NativeError INVALID_PASSWORD | OPEN_FAILED | CONVERSION_FAILED | TIMEOUT
  */
 export async function fromPdf(
@@ -132,10 +150,10 @@ export async function fromPdf(
     ]);
     check(r, "pdftotext", fail("pdftotext"));
     const encoding = opts.encoding ?? "utf-8";
-    if (encoding === "utf-8") return { data: await get(call, "out-utf8.txt"), pages };
+    if (encoding === "utf-8") return { data: await localFile(call, "out-utf8.txt"), pages };
     const c = await run(call, "iconv", ["-f", "UTF-8", "-t", ICONV[encoding], "-o", "out.txt", "out-utf8.txt"]);
     check(c, "iconv", (t) => new NativeError("CONVERSION_FAILED", `iconv to ${encoding}: ${why(t)}`));
-    return { data: await get(call, "out.txt"), pages };
+    return { data: await localFile(call, "out.txt"), pages };
   }
   if (format === "html") {
     // -s -noframes: one document of every page; -dataurls: images inside it; no JavaScript is written
@@ -150,15 +168,15 @@ export async function fromPdf(
       "out.html",
     ]);
     check(r, "pdftohtml", fail("pdftohtml"));
-    return { data: await get(call, "out.html"), pages };
+    return { data: await localFile(call, "out.html"), pages };
   }
   if (format === "ps") {
     const r = await prun(call, "pdftocairo", [...pw(opts.password), "-ps", name, "out.ps"]);
     check(r, "pdftocairo", fail("pdftocairo"));
-    return { data: await get(call, "out.ps"), pages };
+    return { data: await localFile(call, "out.ps"), pages };
   }
   if (format === "svg" || format === "eps") {
-    const parts: OfficePart[] = [];
+    const parts: OfficePart<LocalFile>[] = [];
     for (const p of chosen ?? Array.from({ length: count }, (_, i) => i + 1)) {
       if (call.signal.aborted) throw new NativeError("CANCELLED", "The task was cancelled.");
       const out = `page-${p}.${format}`;
@@ -173,7 +191,7 @@ export async function fromPdf(
         out,
       ]);
       check(r, "pdftocairo", fail("pdftocairo"));
-      parts.push({ label: String(p), data: await get(call, out) });
+      parts.push({ label: String(p), data: await localFile(call, out) });
     }
     return { data: parts[0]!.data, parts, pages };
   }
@@ -188,12 +206,19 @@ export function isPostScript(data: Uint8Array): boolean {
   return (data[0] === 0x25 && data[1] === 0x21) || (data[0] === 0xc5 && data[1] === 0xd0 && data[2] === 0xd3);
 }
 
+/**
+ * Converts one PDF or PostScript document (bytes, or issue 49 a file a framed call wrote to the call's folder, which
+ * is moved, not copied) to `req.format`; only its first KiB is read here (the signature), the tools read the file.
+ * @throws NativeError INVALID_PASSWORD | OPEN_FAILED (neither PDF nor PostScript) | INVALID_PAGES | CONVERSION_FAILED |
+ *   TIMEOUT | UNSUPPORTED (a part that is neither bytes nor a file)
+ */
 async function convert(req: OfficeRequest, call: NativeCall) {
   const format = req.format ?? "txt";
-  const head = new TextDecoder().decode(heldData(req.input).subarray(0, 1024));
+  const data = fileOf(req.input.data, req.input.filename);
+  const first = await head(data, 1024);
   let name: string;
-  if (isPostScript(heldData(req.input))) {
-    await put(call, "in.ps", heldData(req.input));
+  if (isPostScript(first)) {
+    await place(call, "in.ps", data);
     const g = await prun(call, tool(call, "ghostscript").path, distillArgs("in.ps", "in.pdf"));
     check(
       g,
@@ -201,9 +226,9 @@ async function convert(req: OfficeRequest, call: NativeCall) {
       (t) => new NativeError("OPEN_FAILED", `Ghostscript could not read ${req.input.filename}: ${why(t)}`),
     );
     name = "in.pdf";
-  } else if (!head.includes("%PDF-"))
+  } else if (!new TextDecoder().decode(first).includes("%PDF-"))
     throw new NativeError("OPEN_FAILED", `${req.input.filename} is not a PDF (its bytes do not start like one).`);
-  else name = await put(call, "in.pdf", heldData(req.input));
+  else name = await place(call, "in.pdf", data);
   const r = await fromPdf(call, name, format, {
     filename: req.input.filename,
     password: req.input.password,
@@ -214,7 +239,10 @@ async function convert(req: OfficeRequest, call: NativeCall) {
   return { data: r.data, pages: r.pages, fontsSubstituted: [], ...(r.parts ? { parts: r.parts } : {}) };
 }
 
-/** The poppler engine (kind office: convert from PDF). */
-export const poppler = { kind: "office", methods: { convert } } satisfies NativeEngineDef<"office">;
+/**
+ * The poppler engine (kind office: convert from PDF). It takes files (issue 49): a framed call's document reaches it as
+ * a LocalFile in the call's folder, and its outputs go back as files.
+ */
+export const poppler = { kind: "office", methods: { convert }, files: true } satisfies NativeEngineDef<"office">;
 
 export default poppler;

@@ -59,8 +59,11 @@ import {
   NATIVE_EBOOK_MAX_BYTES,
   NATIVE_CAD_MAX_BYTES,
   NATIVE_COMMAND_MAX_BYTES,
+  NATIVE_DJVU_MAX_BYTES,
   NATIVE_FONT_MAX_BYTES,
   NATIVE_MAX_BYTES,
+  NATIVE_PANDOC_MAX_BYTES,
+  NATIVE_POPPLER_MAX_BYTES,
   NATIVE_RAW_MAX_BYTES,
   NATIVE_VECTOR_MAX_BYTES,
   NATIVE_XCF_MAX_BYTES,
@@ -388,21 +391,25 @@ export const ENGINES = [
         ...POPPLER_PS_OUTPUTS.map((output) => ({ input: "ps", output })),
       ],
     },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: documents over 64 MiB stream to poppler's folder and its outputs back, up to 1 GiB (rows.ts says why)
+    budget: { maxBytes: NATIVE_POPPLER_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
   },
   {
     // Debian's pandoc (issue 32): markup ↔ documents; after libreoffice, so txt → html stays LibreOffice's
     ...nativeRow("pandoc"),
     offers: { operations: ["convert"], formats: PANDOC_CONVERSIONS },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: pandoc holds the whole document, ~200× its size: 8 MiB fits the tool's 2 GiB (rows.ts: measured), so
+    // nothing streams at the default threshold; under a lowered NATIVE_STREAM_BYTES its input reaches pandoc as a file
+    budget: { maxBytes: NATIVE_PANDOC_MAX_BYTES, streamOver: NATIVE_PANDOC_MAX_BYTES },
     aliases: [],
   },
   {
     // DjVuLibre (issue 32): djvu → pdf (ddjvu), one png/jpg per page, and a bundled re-save (container/engines/djvulibre.ts)
     ...nativeRow("djvulibre"),
     offers: { operations: ["convert"], formats: DJVU_OUTPUTS.map((output) => ({ input: "djvu", output })) },
-    budget: { maxBytes: NATIVE_MAX_BYTES },
+    // issue 49: DjVus over 64 MiB stream to DjVuLibre's folder and its outputs back, up to 1 GiB (rows.ts says why)
+    budget: { maxBytes: NATIVE_DJVU_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["ddjvu", "djvu"],
   },
   {

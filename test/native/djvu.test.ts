@@ -3,17 +3,23 @@
  * pdf (pdfinfo: as many pages as djvused counts, each page the DjVu page's size at its resolution), to png and jpg one
  * file per page (identify: each page's pixel size as djvused reports it), to djvu (a bundled re-save djvused reads
  * with the same pages); hostile inputs: not a DjVu, truncated, an indirect DjVu naming local files as its pages, and a page declaring 32767 × 32767 pixels (OVER_BUDGET
- * before anything renders).
+ * before anything renders). Issue 49: a DjVu over 64 MiB (120 pages, each the corpus photo encoded by DjVuLibre's c44,
+ * bundled by djvm) streams to DjVuLibre's folder under a 64 MiB address-space limit for the tools, its re-save streams
+ * back (djvused: every page; the native server's VmHWM grows by less than the file: +28–47 MB measured), a page of it
+ * → pdf (pdfinfo) and → png (identify; ImageMagick's RMSE to the photo).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isStreamed } from "../../native-protocol/frame";
+import { NATIVE_MAX_BYTES } from "../../src/engines/native/rows";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
-import { bytesInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { hwm, nativeServerPids } from "../support/proc-memory";
+import { bytesInput, dataOf, expectTaskError, streamOnlyInput, testContext } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
@@ -168,6 +174,89 @@ describe("hostile DjVu", () => {
       const t0 = Date.now();
       await expectTaskError(() => convert(bomb, "png", "bomb.djvu"), "OVER_BUDGET");
       expect(Date.now() - t0).toBeLessThan(30_000);
+    },
+    scaled(60_000),
+  );
+});
+
+describe("issue 49: a DjVu over 64 MiB streams to DjVuLibre", () => {
+  /** The tools' address space: 64 MiB, less than the DjVu, so a tool that read it whole would fail. */
+  const small = nativeEngineForFile({ NATIVE_MEMORY_MB: "64" });
+  const PHOTO = "images/exif-orientation-Landscape_1.jpg";
+  const PAGES = 120;
+  const big = join(dir, "big.djvu");
+  beforeAll(() => {
+    // one page: the corpus photo (1800 × 1200) as IW44 by c44 (~575 KB with these slices), then 120 copies bundled
+    const page = join(dir, "photo.djvu");
+    execFileSync("c44", ["-slice", "74+13+10+20", corpusPath(PHOTO), page]);
+    const copies = Array.from({ length: PAGES }, (_, i) => {
+      const c = join(dir, `p${i + 1}.djvu`);
+      copyFileSync(page, c);
+      return c;
+    });
+    execFileSync("djvm", ["-c", big, ...copies]);
+    for (const c of [page, ...copies]) rmSync(c);
+  }, scaled(60_000));
+  afterAll(() => rmSync(big, { force: true }));
+  const run = (format: string, extra = {}) =>
+    execute(
+      "convert",
+      { output_format: format, ...extra },
+      [streamOnlyInput(big)],
+      testContext({ engines: small.engines() }),
+    );
+  const sizes = (path: string) =>
+    execFileSync("djvused", ["-e", Array.from({ length: PAGES }, (_, i) => `select ${i + 1}; size`).join("; "), path], {
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n");
+
+  it(
+    "→ djvu: the re-save streams back, a bundled DjVu of the same 120 pages (djvused), each 1800 × 1200",
+    async () => {
+      expect(statSync(big).size).toBeGreaterThan(NATIVE_MAX_BYTES);
+      // each native server's peak resident memory (/proc VmHWM) before the call, to hold its growth below
+      const before = new Map(nativeServerPids(process.pid).map((pid) => [pid, hwm(pid)]));
+      expect(before.size).toBeGreaterThan(0);
+      const r = await run("djvu");
+      expect(r.engine.name).toBe("djvulibre");
+      expect(r.out.extra?.pages).toBe(PAGES);
+      const f = r.out.files[0]!;
+      // over 64 MiB: a stream, which only a framed call answers
+      expect(isStreamed(f.data)).toBe(true);
+      const path = join(dir, "resaved.djvu");
+      writeFileSync(
+        path,
+        new Uint8Array(await new Response((f.data as { stream: ReadableStream }).stream).arrayBuffer()),
+      );
+      expect(execFileSync("djvudump", [path], { encoding: "utf8" })).toMatch(/DIRM.*bundled, 120 files 120 pages/);
+      expect(sizes(path)).toEqual(sizes(big));
+      expect(new Set(sizes(path))).toEqual(new Set(["width=1800 height=1200"]));
+      rmSync(path);
+      // neither the 69 MB DjVu nor its 69 MB re-save was held whole by the server: its peak grew by less than either
+      // (measured +28 and +47 MB over an idle 106 MB: the streams' 64 KiB chunks not yet collected)
+      for (const [pid, was] of before) expect(hwm(pid) - was, `native server ${pid}`).toBeLessThan(statSync(big).size);
+    },
+    scaled(60_000),
+  );
+
+  it(
+    "pages=120 → a 1-page pdf of the page's size (100 dpi: 1296 × 864 pt); → png of page 120: the photo (RMSE)",
+    async () => {
+      const pdf = await run("pdf", { pages: "120" });
+      expect(pdf.engine.name).toBe("djvulibre");
+      const info = execFileSync("pdfinfo", [saved(dataOf(pdf.out.files[0]!), "page120.pdf")], { encoding: "utf8" });
+      expect(/^Pages:\s+(\d+)/m.exec(info)![1]).toBe("1");
+      expect(info).toMatch(/Page size:\s+1296 x 864 pts/);
+      const png = await run("png", { pages: "120" });
+      expect(png.out.files).toHaveLength(1);
+      const path = saved(dataOf(png.out.files[0]!), "page120.png");
+      expect(execFileSync("identify", ["-format", "%m %w %h", path], { encoding: "utf8" })).toBe("PNG 1800 1200");
+      // ImageMagick's compare against the corpus photo itself (IW44 is lossy: close, not equal)
+      const cmp = spawnSync("compare", ["-metric", "RMSE", path, corpusPath(PHOTO), "null:"], { encoding: "utf8" });
+      const rmse = Number(/\(([\d.]+)\)/.exec(cmp.stderr)![1]);
+      expect(rmse).toBeLessThan(0.05);
     },
     scaled(60_000),
   );

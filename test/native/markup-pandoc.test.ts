@@ -2,17 +2,23 @@
  * Markup ↔ documents through pandoc (issue 32): md → docx/odt/html/rst/rtf/tex/txt, rst → md, tex → txt, html → md/docx,
  * by both rows that run it — Debian's pandoc in the native engine and pandoc in WebAssembly (issue 47), each pinned —
  * held to the same oracles; without a pin the WebAssembly row runs them. Oracles: the corpus's own text (headings and words the MANIFEST names), unzip of the
- * packages, the LibreOffice CLI reading the rtf back (pdftotext), and docutils' rst2html where installed.
+ * packages, the LibreOffice CLI reading the rtf back (pdftotext), and docutils' rst2html where installed. Issue 49: the
+ * native pandoc takes its document as a file of the call's folder (streamed under a lowered threshold) and answers a
+ * file; over its 8 MiB (NATIVE_PANDOC_MAX_BYTES) a document is OVER_BUDGET before it is sent, and a document whose AST
+ * outgrows pandoc's heap (`+RTS -M`, from NATIVE_MEMORY_MB) is OVER_BUDGET in pandoc's words.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isStreamed } from "../../native-protocol/frame";
+import { NATIVE_PANDOC_MAX_BYTES } from "../../src/engines/native/rows";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
-import { corpusInput, dataOf, testContext } from "../support/pdf-helpers";
+import { bytesInput, corpusInput, dataOf, expectTaskError, streamOnlyInput, testContext } from "../support/pdf-helpers";
+import { scaled } from "../support/time-scale";
 import { normalize, sofficeText, unzipText } from "../support/office-oracles";
 
 const native = nativeEngineForFile();
@@ -91,4 +97,81 @@ describe.each(["pandoc", "pandoc-wasm"])("row %s", (name) => {
 it("without a pin, md → docx runs in WebAssembly", async () => {
   const r = await execute("convert", { output_format: "docx" }, [corpusInput(MD)], ctx());
   expect(r.engine.name).toBe("pandoc-wasm");
+});
+
+describe("issue 49: the native pandoc takes files, up to 8 MiB", () => {
+  /** A native engine whose tools have 448 MiB of address space: pandoc's heap -M64m (pandoc.ts pandocRts). */
+  const tight = nativeEngineForFile({ NATIVE_MEMORY_MB: "448" });
+  /** The corpus's MANIFEST.md (real markdown) repeated `n` times, written to a file of this test (removed after). */
+  const written: string[] = [];
+  afterAll(() => written.forEach((p) => rmSync(p, { force: true })));
+  const manifest = (n: number) => {
+    const path = join(dir, `manifest-${n}.md`);
+    written.push(path);
+    writeFileSync(
+      path,
+      Array(n)
+        .fill(readFileSync(corpusPath("MANIFEST.md"), "utf8"))
+        .join("\n"),
+    );
+    return path;
+  };
+
+  it("md streamed (a 64-byte threshold) reaches pandoc as a file, its docx streams back with every word", async () => {
+    const streaming = testContext({
+      engines: { ...nodeEngines(), ...native.engines({ streamOver: 64 }) },
+      settings: { nativeStreamBytes: 64 } as never,
+    });
+    const r = await execute(
+      "convert",
+      { output_format: "docx", engine: "pandoc" },
+      [streamOnlyInput(corpusPath(MD))],
+      streaming,
+    );
+    expect(r.engine.name).toBe("pandoc");
+    // a StreamedBytes answer comes only from a framed call (a buffered answer is bytes)
+    const f = r.out.files[0]!;
+    expect(isStreamed(f.data)).toBe(true);
+    const docx = new Uint8Array(await new Response((f.data as { stream: ReadableStream }).stream).arrayBuffer());
+    const plain = unzipText(docx, "word/document.xml").replace(/<[^>]+>/g, " ");
+    for (const w of mdWords()) expect(plain).toContain(w);
+  });
+
+  it("a 9 MiB markdown → OVER_BUDGET naming pandoc's 8 MiB, never read", async () => {
+    const path = manifest(Math.ceil((9 * 2 ** 20) / statSync(corpusPath("MANIFEST.md")).size));
+    expect(statSync(path).size).toBeGreaterThan(NATIVE_PANDOC_MAX_BYTES);
+    const e = await expectTaskError(
+      () => execute("convert", { output_format: "docx", engine: "pandoc" }, [streamOnlyInput(path)], ctx()),
+      "OVER_BUDGET",
+    );
+    expect(e.message).toContain(`up to ${NATIVE_PANDOC_MAX_BYTES} bytes`);
+  });
+
+  it(
+    "NATIVE_MEMORY_MB=448: a 4 MB markdown outgrows pandoc's -M64m heap → OVER_BUDGET (Heap exhausted); a small one converts",
+    async () => {
+      const path = manifest(45);
+      const e = await expectTaskError(
+        () =>
+          execute(
+            "convert",
+            { output_format: "docx", engine: "pandoc" },
+            [bytesInput("manifest-45.md", new Uint8Array(readFileSync(path)))],
+            testContext({ engines: tight.engines() }),
+          ),
+        "OVER_BUDGET",
+      );
+      expect(e.message).toMatch(/Heap exhausted/);
+      // the same engine converts the corpus's markdown: pandoc starts and runs within 448 MiB (no RLIMIT_AS on it)
+      const ok = await execute(
+        "convert",
+        { output_format: "docx", engine: "pandoc" },
+        [corpusInput(MD)],
+        testContext({ engines: tight.engines() }),
+      );
+      const plain = unzipText(dataOf(ok.out.files[0]!), "word/document.xml").replace(/<[^>]+>/g, " ");
+      for (const w of mdWords()) expect(plain).toContain(w);
+    },
+    scaled(60_000),
+  );
 });

@@ -3,19 +3,23 @@
  * txt (pdftotext), html (pdftohtml; an `engine: pdf2htmlex` pin served with a warning), docx/doc/odt/rtf (LibreOffice
  * from pdftohtml's HTML), svg/eps per page and ps (pdftocairo), emf/wmf per page (Draw's PDF import), and the raster
  * outputs. Oracles: pdftotext of the source PDF (every page's words present and in order), pdfinfo, unzip of the
- * packages, the files' own signatures, identify.
+ * packages, the files' own signatures, identify. Issue 49: a PDF over 64 MiB (68 copies of a corpus paper joined by
+ * qpdf) streams to poppler's folder, under a 64 MiB address-space limit for the tools, and its text is pdftotext's.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isStreamed } from "../../native-protocol/frame";
+import { NATIVE_MAX_BYTES } from "../../src/engines/native/rows";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { execute } from "../../src/runner/execute";
 import { corpusPath } from "../support/corpus";
 import { nativeEngineForFile } from "../support/native-engine";
-import { corpusInput, dataOf, expectTaskError, testContext } from "../support/pdf-helpers";
+import { corpusInput, dataOf, expectTaskError, streamOnlyInput, testContext } from "../support/pdf-helpers";
 import { sofficeText, unzipText } from "../support/office-oracles";
+import { scaled } from "../support/time-scale";
 
 const native = nativeEngineForFile();
 const ctx = () => testContext({ engines: { ...nodeEngines(), ...native.engines() } });
@@ -195,4 +199,75 @@ describe("pdf → svg, eps, ps, emf, wmf", () => {
       "OPEN_FAILED",
     );
   });
+});
+
+describe("issue 49: a PDF over 64 MiB streams to poppler", () => {
+  /** The tools' address space: 64 MiB, less than the PDF, so a tool that read it whole would fail. */
+  const small = nativeEngineForFile({ NATIVE_MEMORY_MB: "64" });
+  const big = join(dir, "big.pdf");
+  const COPIES = 68;
+  beforeAll(() => {
+    // the corpus paper 68 times (qpdf copies each named file's objects anew: a symbolic link per copy)
+    const links = Array.from({ length: COPIES }, (_, i) => {
+      const l = join(dir, `copy-${i}.pdf`);
+      symlinkSync(corpusPath("pdf/pdfjs-tracemonkey.pdf"), l);
+      return l;
+    });
+    execFileSync("qpdf", ["--empty", "--pages", ...links, "--", big]);
+    for (const l of links) rmSync(l);
+  }, scaled(60_000));
+  afterAll(() => rmSync(big, { force: true }));
+  const streamOnly = () => streamOnlyInput(big);
+  const pdftotext = (...args: string[]) =>
+    execFileSync("pdftotext", ["-enc", "UTF-8", ...args, big, "-"], { encoding: "utf8", maxBuffer: 2 ** 28 });
+
+  it(
+    "→ txt: the text pdftotext reads from the same file, every one of its 952 pages",
+    async () => {
+      expect(statSync(big).size).toBeGreaterThan(NATIVE_MAX_BYTES);
+      expect(Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [big], { encoding: "utf8" }))![1])).toBe(14 * COPIES);
+      const r = await execute(
+        "convert",
+        { output_format: "txt" },
+        [streamOnly()],
+        testContext({ engines: small.engines() }),
+      );
+      expect(r.engine.name).toBe("poppler");
+      expect(r.out.extra?.pages).toBe(14 * COPIES);
+      const f = r.out.files[0]!;
+      const got = isStreamed(f.data) ? new Uint8Array(await new Response(f.data.stream).arrayBuffer()) : dataOf(f);
+      expect(text(got)).toBe(pdftotext());
+    },
+    scaled(90_000),
+  );
+
+  it(
+    "→ txt of `pages` 2-3 and 951-952 (qpdf cuts them from the streamed file first): pdftotext -f/-l of those pages",
+    async () => {
+      // qpdf holds the PDF's objects (~260 MB for 80 MB of this paper): the tools' default 2 GiB here
+      const r = await execute(
+        "convert",
+        { output_format: "txt", pages: "2-3,951-952" },
+        [streamOnly()],
+        testContext({ engines: native.engines() }),
+      );
+      expect(r.engine.name).toBe("poppler");
+      expect(r.out.extra?.pages).toBe(4);
+      const want = pdftotext("-f", "2", "-l", "3") + pdftotext("-f", "951", "-l", "952");
+      expect(words(text(dataOf(r.out.files[0]!)))).toEqual(words(want));
+      // under the 64 MiB limit qpdf runs out of memory: OVER_BUDGET naming the limit, not a crash
+      const e = await expectTaskError(
+        () =>
+          execute(
+            "convert",
+            { output_format: "txt", pages: "2-3" },
+            [streamOnly()],
+            testContext({ engines: small.engines() }),
+          ),
+        "OVER_BUDGET",
+      );
+      expect(e.message).toMatch(/qpdf ran out of memory .*NATIVE_MEMORY_MB/);
+    },
+    scaled(60_000),
+  );
 });

@@ -3,9 +3,10 @@
  * and native-tool oracles (qpdf, pdfinfo, pdftotext, pdftoppm from Debian; installed by .ci/run).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { Readable } from "node:stream";
 import { expect } from "vitest";
 import { TaskError, type TaskErrorCode } from "../../src/engines/errors";
 import type { InputFile, OutputFile } from "../../src/operations/types";
@@ -25,6 +26,23 @@ export function corpusInput(rel: string, filename = basename(rel)): InputFile {
     fromTask: "import",
     key: `corpus/${rel}`,
     bytes: async () => new Uint8Array(readFileSync(path)),
+  };
+}
+
+/**
+ * A file on disk as a stored input an operation can only stream (issue 49): asking for its bytes throws, so a test
+ * that passes with it shows the file was streamed, never read whole.
+ */
+export function streamOnlyInput(path: string, filename = basename(path)): InputFile {
+  return {
+    filename,
+    size: statSync(path).size,
+    fromTask: "import",
+    key: `test/${filename}`,
+    bytes: async () => {
+      throw new Error(`${filename} was read whole; it should have been streamed`);
+    },
+    stream: async () => Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>,
   };
 }
 

@@ -3,7 +3,7 @@
  * is handed to the native ffmpeg without the WASM engine being asked; a 1 GB video is routed to the
  * native ffmpeg too and handed to it as a stream (the native media row streams inputs over
  * NATIVE_MAX_BYTES, up to NATIVE_STREAM_MAX_BYTES: native-protocol/frame.ts); over that, and a
- * document over a native row's NATIVE_MAX_BYTES that takes bytes only, is a coded OVER_BUDGET naming the limit
+ * document over a native row's own limit (the native pandoc's 8 MiB), is a coded OVER_BUDGET naming the limit
  * (large office documents: large-office-routing.test.ts).
  * Stand-ins record which engine routing asked and what it was given; the sizes are declared, as R2
  * reports them.
@@ -11,7 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { isStreamed } from "../../native-protocol/frame";
 import type { MediaRequest } from "../../native-protocol/media/formats";
-import { NATIVE_MAX_BYTES, NATIVE_STREAM_MAX_BYTES } from "../../src/engines/native/rows";
+import { NATIVE_MAX_BYTES, NATIVE_PANDOC_MAX_BYTES, NATIVE_STREAM_MAX_BYTES } from "../../src/engines/native/rows";
 import { engineRow } from "../../src/engines/registry";
 import { readInput, readInputOrStream } from "../../src/operations/kit";
 import type { InputFile } from "../../src/operations/types";
@@ -88,7 +88,7 @@ describe("big media goes to the native engine", () => {
     });
   });
 
-  it("a document over a native row that takes bytes only (the native pandoc, 64 MiB) is OVER_BUDGET naming it", async () => {
+  it("a document over the native pandoc's 8 MiB (it holds the whole AST: issue 49) is OVER_BUDGET naming it", async () => {
     await expect(
       execute(
         "convert",
@@ -98,7 +98,7 @@ describe("big media goes to the native engine", () => {
       ),
     ).rejects.toMatchObject({
       code: "OVER_BUDGET",
-      message: `An input of convert is 100000000 bytes; the engines here take files up to ${NATIVE_MAX_BYTES} bytes.`,
+      message: `An input of convert is 100000000 bytes; the engines here take files up to ${NATIVE_PANDOC_MAX_BYTES} bytes.`,
     });
   });
 });
@@ -132,7 +132,8 @@ describe("operations/kit.ts: bytes or a stream, by the row's threshold", () => {
   });
 
   it("a row that does not stream reads bytes up to its budget", async () => {
-    const pandoc = engineRow("pandoc")!;
-    expect(await readInputOrStream(file("a.md", 1000), ctx(10), pandoc)).toBeInstanceOf(Uint8Array);
+    const fonts = engineRow("fonttools")!;
+    expect(fonts.budget.streamOver).toBeUndefined();
+    expect(await readInputOrStream(file("a.ttf", 1000), ctx(10), fonts)).toBeInstanceOf(Uint8Array);
   });
 });

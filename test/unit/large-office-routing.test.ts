@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_EXPANDED_BYTES } from "../../container/engines/libreoffice";
 import { isStreamed } from "../../native-protocol/frame";
 import { OFFICE_MAX_BYTES, type OfficeRequest } from "../../native-protocol/office";
-import { NATIVE_MAX_BYTES } from "../../src/engines/native/rows";
+import { NATIVE_MAX_BYTES, NATIVE_PANDOC_MAX_BYTES } from "../../src/engines/native/rows";
 import { engineRow } from "../../src/engines/registry";
 import type { InputFile } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
@@ -94,7 +94,7 @@ describe("large office documents go to the native LibreOffice as streams", () =>
     expect(calls[0]!.input).toBeInstanceOf(Uint8Array);
   });
 
-  it("markdown → docx: pandoc in WebAssembly's OVER_BUDGET hands off to the native pandoc; over its 8 MiB it is not asked", async () => {
+  it("markdown → docx: pandoc in WebAssembly's OVER_BUDGET hands off to the native pandoc; over its 1 MiB it is not asked; over the native pandoc's 8 MiB none is", async () => {
     const calls: Call[] = [];
     await expect(
       execute(
@@ -108,9 +108,19 @@ describe("large office documents go to the native LibreOffice as streams", () =>
     for (const c of calls) expect(c.input).toBeInstanceOf(Uint8Array);
     const big: Call[] = [];
     await expect(
-      execute("convert", { output_format: "docx" }, [file("notes.md", 20e6)], office(big)),
+      execute("convert", { output_format: "docx" }, [file("notes.md", 6e6)], office(big)),
     ).rejects.toMatchObject({ code: "UNSUPPORTED" });
     expect(big.map((c) => c.name)).toEqual(["pandoc"]);
+    expect(big[0]!.input).toBeInstanceOf(Uint8Array);
+    // issue 49: pandoc holds the document's AST (~200× its size), so its row takes 8 MiB and a larger one is refused
+    const huge: Call[] = [];
+    await expect(
+      execute("convert", { output_format: "docx" }, [file("notes.md", 20e6)], office(huge)),
+    ).rejects.toMatchObject({
+      code: "OVER_BUDGET",
+      message: `An input of convert is 20000000 bytes; the engines here take files up to ${NATIVE_PANDOC_MAX_BYTES} bytes.`,
+    });
+    expect(huge).toEqual([]);
   });
 
   it("a docx over 1 GiB is OVER_BUDGET naming the limit, no engine asked", async () => {

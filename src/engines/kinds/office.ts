@@ -14,15 +14,16 @@ import type { EngineResult } from "../errors";
 export type { OfficeInput, OfficePart, OfficeRequest };
 
 /**
- * An office output's bytes, or (from the native LibreOffice, on a call whose input streamed) a stream of its file
- * (native/client.ts: answer files over the stream threshold come back as StreamedBytes).
+ * An office output's bytes, or (from the native rows that answer files — LibreOffice, poppler, DjVuLibre, pandoc —
+ * on a call whose input streamed) a stream of its file (native/client.ts: answer files over the stream threshold come
+ * back as StreamedBytes).
  */
 export type OfficeData = Uint8Array | StreamedBytes;
 
 /**
  * The input's bytes, for an engine that holds a document whole (SheetJS, pandoc in WebAssembly): a stream (issue 49:
- * only the native LibreOffice takes those; routing gives other rows bytes within their budgets) is UNSUPPORTED, which
- * hands the task on.
+ * only the native rows that take files do — LibreOffice, poppler, DjVuLibre, pandoc; routing gives other rows bytes
+ * within their budgets) is UNSUPPORTED, which hands the task on.
  * @throws TaskError UNSUPPORTED
  */
 export function heldDocument(input: OfficeInput, engine: string): Uint8Array {

@@ -179,6 +179,41 @@ export const NATIVE_STREAM_MAX_BYTES = 5 * 1024 ** 3;
 export const NATIVE_EBOOK_MAX_BYTES = 1024 ** 3;
 
 /**
+ * The largest PDF or PostScript document the native poppler row (pdftotext, pdftohtml, pdftocairo) takes (issue 49;
+ * over NATIVE_MAX_BYTES as a stream): 1 GiB. Poppler reads a PDF from its file by the cross-reference table, a page at
+ * a time (an 80 MB PDF of 1,120 pages: pdftotext 17 MB resident, pdftohtml 39 MB, pdftocairo -ps 109 MB, under a
+ * 2 GiB address-space limit), so its memory does not bound it; its outputs do: the ps of that PDF was 170 MB (2.1×),
+ * an html carries the pages' images base64-encoded and an svg or eps page its images decoded, and they are written to
+ * the call's folder beside the input, which reserves twice the input on the native engine's disk
+ * (container/disk-budget.ts). Time bounds the rest: each poppler run stops at POPPLER_MAX_MS (60 s): pdftotext read
+ * the 1,120 pages in ~20 s on a loaded machine, while its html (~5 pages/s) and ps (223 s) ran past it (TIMEOUT).
+ */
+export const NATIVE_POPPLER_MAX_BYTES = 1024 ** 3;
+
+/**
+ * The largest DjVu the native DjVuLibre row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB. DjVuLibre
+ * reads a bundled DjVu from its file a page at a time (a 69 MB DjVu of 120 photo pages: djvused listed every page's
+ * size in 5.6 MB resident, djvmcvt re-saved it in 5.6 MB, ddjvu rendered a page in 29 MB), so its memory does not bound
+ * it; its outputs do: every page decoded (a TIFF, then a PNG or JPEG; a PDF page's JPEG), many times the page's bytes
+ * in a DjVu (IW44 and JB2 compress a scan 10–100×), written to the call's folder within the disk budget. The engine's
+ * own limits (2,000 pages, 150 million pixels a page: container/engines/djvulibre.ts) still apply.
+ */
+export const NATIVE_DJVU_MAX_BYTES = 1024 ** 3;
+
+/**
+ * The largest document the native pandoc row takes (issue 49): 8 MiB, below NATIVE_MAX_BYTES, so none streams at the
+ * default threshold. Pandoc holds the whole document as its AST, many times the file: measured (GNU time's maximum
+ * resident size; the corpus's MANIFEST.md repeated, pandoc under `+RTS -M1664m`, all under a 2 GiB RLIMIT_AS), reading
+ * markdown peaked at 177 MB for 1 MB, 431 MB for 4 MB and 754 MB for 8 MB; the image guard (python3) at 600 MB for the
+ * 8 MB document's 36 MB AST; writing docx at 859 MB for 4 MB and 1,376 MB for 8 MB; the read's CPU time grows faster
+ * than the size (2 s, 11 s, 31 s). So 8 MiB stays within the tool's 2 GiB address space (NATIVE_MEMORY_MB's default),
+ * and a document over it would need more than that (pandoc's heap is held by `+RTS -M` instead of RLIMIT_AS, which
+ * GHC's runtime does not bear: container/engines/pandoc.ts pandocRun; "Heap exhausted" is OVER_BUDGET); refused before
+ * its upload instead.
+ */
+export const NATIVE_PANDOC_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
  * The largest image the native ImageMagick row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB. Its
  * policy (/etc/ImageMagick-6/policy.xml, Debian 12) decodes at most 128 megapixels a picture and 1 GiB of pixel cache
  * on disk (8 bytes a pixel at Q16: ~134 megapixels decoded at once), and 128 megapixels of 16-bit RGBA, the fattest
