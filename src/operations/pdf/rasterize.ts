@@ -12,7 +12,7 @@ import { TaskError } from "../../engines/errors";
 import { parsePageList } from "../../engines/kinds/pdf-pages";
 import type { RasterFit, RasterPage } from "../../engines/kinds/pdf";
 import { useEngine } from "../../engines/use";
-import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
+import { engineCall, heldBytes, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 import { checkPagesParam, pagesParam, passwordParam, requirePdfInputs } from "./common";
 
@@ -71,7 +71,7 @@ async function reencode(
   const res = await engineCall(
     image.engine.run({
       op: "convert",
-      input: page.png,
+      input: await heldBytes(page.png),
       inputFormat: "png",
       outputFormat: format,
       options: format === "jpg" || format === "webp" ? { quality } : {},
@@ -113,7 +113,8 @@ export async function rasterizeInputs(
     throwIfAborted(ctx.signal);
     const res = await engineCall(
       engine.rasterize?.({
-        input: await readInput(input, ctx, row),
+        // issue 49: over 64 MiB a stream, for the native pdftoppm (its row's streamOver); PDFium's rows take bytes
+        input: await readInputOrStream(input, ctx, row),
         filename: input.filename,
         pages: parsed?.ranges,
         limit: job.limit,
