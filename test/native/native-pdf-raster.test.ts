@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isStreamed } from "../../native-protocol/frame";
 import type { PdfEngine, RasterRequest } from "../../src/engines/kinds/pdf";
 import type { EngineInstances } from "../../src/engines/registry";
 import { heldBytes } from "../../src/operations/kit";
@@ -166,6 +167,67 @@ describe("pdf → png at 300 ppi: PDFium hands it on, pdftoppm draws it (issue 4
         expect(size(fa), what).toBe(`${pb.width} ${pb.height}`);
         expect(rmse(fa, fb), what).toBeLessThan(0.06);
         expect(a.pageCount).toBe(b.pageCount);
+      }
+    },
+    scaled(120_000),
+  );
+
+  it(
+    "jpg of a page over the WebAssembly ImageMagick's 24 MP (A4 at 600 ppi, 34.8 MP): re-encoded by imagemagick-native",
+    async () => {
+      const rel = "pdf/cloudconvert-input.pdf";
+      const r = await execute(
+        "convert",
+        { output_format: "jpg", pixel_density: 600, pages: "2" },
+        [fileInput(corpusPath(rel))],
+        context(),
+      );
+      expect(r.engine.name).toBe("poppler-raster");
+      const jpg = save(await heldBytes(r.out.files[0]!.data as Uint8Array), "jpg");
+      const [ptW, ptH] = pointsOf(corpusPath(rel), 2);
+      expect(execFileSync("identify", ["-format", "%m %w %h", jpg], { encoding: "utf8" })).toBe(
+        `JPEG ${Math.ceil((ptW * 600) / 72)} ${Math.ceil((ptH * 600) / 72)}`,
+      );
+    },
+    scaled(180_000),
+  );
+
+  it(
+    "over the stream threshold (lowered to 64 KiB): the PDF goes to pdftoppm's folder as a stream, the pages come back as streams",
+    async () => {
+      const over = 64 * 1024;
+      const nat = native.engines({ streamOver: 4096 });
+      const sent: boolean[] = [];
+      const inner = nat["poppler-raster"] as PdfEngine;
+      const recorder: PdfEngine = {
+        rasterize: (req) => {
+          sent.push(isStreamed(req.input));
+          return inner.rasterize!(req);
+        },
+      };
+      const ctx = testContext({
+        engines: { ...wasm, ...nat, "poppler-raster": recorder },
+        settings: { nativeStreamBytes: over } as never,
+      });
+      const rel = "pdf/pdfjs-tracemonkey.pdf";
+      const r = await execute(
+        "convert",
+        { output_format: "png", pages: "1-3", engine: "poppler-raster" },
+        [fileInput(corpusPath(rel))],
+        ctx,
+      );
+      expect(r.engine.name).toBe("poppler-raster");
+      expect(sent).toEqual([true]);
+      expect(r.out.files.map((f) => f.filename)).toEqual([
+        "pdfjs-tracemonkey-1.png",
+        "pdfjs-tracemonkey-2.png",
+        "pdfjs-tracemonkey-3.png",
+      ]);
+      expect(r.out.files.some((f) => isStreamed(f.data))).toBe(true);
+      for (const [i, f] of r.out.files.entries()) {
+        const data = f.data as Uint8Array | { stream: ReadableStream<Uint8Array>; length: number };
+        const [ptW, ptH] = pointsOf(corpusPath(rel), i + 1);
+        expect(size(save(await heldBytes(data)))).toBe(`${Math.ceil((ptW * 150) / 72)} ${Math.ceil((ptH * 150) / 72)}`);
       }
     },
     scaled(120_000),
