@@ -269,7 +269,7 @@ describe("pdf → images: PDFium, then the native pdftoppm (issue 49)", () => {
     ]);
   });
 
-  it("an A4 page at 300 ppi: PDFium answers OVER_BUDGET (2480 × 3508 > 2.2 MP) and the task goes to poppler-raster", async () => {
+  it("an A4 page at 300 ppi: PDFium answers OVER_BUDGET (2481 × 3508 > 2.2 MP) and the task goes to poppler-raster", async () => {
     const sent: unknown[] = [];
     // a stand-in for the native row: it records what it was asked and answers one 1 × 1 page
     const native = {
@@ -293,6 +293,18 @@ describe("pdf → images: PDFium, then the native pdftoppm (issue 49)", () => {
     };
     const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), "poppler-raster": native } });
     const a4 = file("a4.pdf", await pdfOf([[595.276, 841.89]]));
+    // PDFium alone: the regression issue 49's lowered budget made (no engine to hand the page to)
+    await expect(
+      execute(
+        "convert",
+        { output_format: "png", pixel_density: 300 },
+        [a4],
+        testContext({ engines: { pdfium: nodePdfiumEngine() } }),
+      ),
+    ).rejects.toMatchObject({
+      code: "OVER_BUDGET",
+      message: expect.stringMatching(/2481 × 3508 pixels.*Lower pixel_density/),
+    });
     const r = await execute("convert", { output_format: "png", pixel_density: 300 }, [a4], ctx);
     expect(r.engine.name).toBe("poppler-raster");
     expect(sent).toEqual([{ density: 300, bytes: true }]);
