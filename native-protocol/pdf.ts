@@ -119,6 +119,14 @@ export interface PdfRasterRequest {
 export const NATIVE_RASTER_MAX_PAGE_PIXELS = 128_000_000;
 
 /**
+ * Most bytes of page images one native rasterize call writes (issue 49): 1 GiB, the native poppler's input limit
+ * (src/engines/native/rows.ts NATIVE_POPPLER_MAX_BYTES), since the call's disk reservation (container/disk-budget.ts)
+ * counts its input, not the pages drawn from it (2,000 A4 pages at 300 ppi of photos would be ~50 GB). Past it the call
+ * ends OVER_BUDGET, its pages not answered; the Worker's PDFium has its own 150 MP a call instead.
+ */
+export const NATIVE_RASTER_MAX_OUTPUT_BYTES = 1024 ** 3;
+
+/**
  * Largest rendered page the native OCRmyPDF recognises, megapixels (its --skip-big; issue 49): OCRmyPDF's own corpus
  * page of 30 × 30 in at 300 ppi is 81 MP and peaked at 0.9 GB resident (measured: tesseract holding the page), within the
  * tools' 2 GiB address-space limit. A larger page is left without OCR and reported (PdfOcrReport `skippedTooLarge`).

@@ -10,11 +10,16 @@
  * selected pages' sizes, and pdftoppm draws each page alone (`-f n -l n -singlefile`) at exactly the planned size
  * (`-scale-to-x/-y` the drawn size, `-x/-y/-W/-H` the bitmap: crop's centred window) into a PNG of the folder, answered
  * as a LocalFile (streamed back from disk on a framed call). A page over {@link NATIVE_RASTER_MAX_PAGE_PIXELS} ends
- * OVER_BUDGET before anything is drawn. Each run is bounded by the call's address-space limit and by POPPLER_MAX_MS
+ * OVER_BUDGET before anything is drawn, and a call whose pages add up to over {@link NATIVE_RASTER_MAX_OUTPUT_BYTES}
+ * ends OVER_BUDGET when it passes it. Each run is bounded by the call's address-space limit and by POPPLER_MAX_MS
  * (poppler.ts prun: a content-stream bomb ends TIMEOUT). pdftoppm fetches nothing: it reads the file and its
  * embedded fonts, and substitutes missing fonts from the image's fontconfig.
  */
-import { NATIVE_RASTER_MAX_PAGE_PIXELS, type PdfRasterRequest } from "../../native-protocol/pdf.ts";
+import {
+  NATIVE_RASTER_MAX_OUTPUT_BYTES,
+  NATIVE_RASTER_MAX_PAGE_PIXELS,
+  type PdfRasterRequest,
+} from "../../native-protocol/pdf.ts";
 import { rasterSize } from "../../native-protocol/raster-size.ts";
 import { NativeError, check, fileOf, localFile, place, tool, type NativeCall, type NativeEngineDef } from "./common.ts";
 import { popplerFailure, prun, pw } from "./poppler.ts";
@@ -87,6 +92,7 @@ async function rasterize(req: PdfRasterRequest, call: NativeCall) {
     return { n, r, turned };
   });
   const pages = [];
+  let written = 0;
   for (const { n, r, turned } of plans) {
     const out = `page-${n}`;
     // -scale-to-x/-y size the page before its /Rotate is applied (pdftoppm's default), so a turned page takes them swapped
@@ -119,6 +125,12 @@ async function rasterize(req: PdfRasterRequest, call: NativeCall) {
     const png = await localFile(call, `${out}.png`).catch(() => {
       throw new NativeError("CONVERSION_FAILED", `pdftoppm drew no image of page ${n} of ${req.filename}.`);
     });
+    written += png.size;
+    if (written > NATIVE_RASTER_MAX_OUTPUT_BYTES)
+      throw new NativeError(
+        "OVER_BUDGET",
+        `${req.filename}: the pages drawn up to page ${n} take ${Math.round(written / 2 ** 20)} MiB; the native rasterizer writes at most ${NATIVE_RASTER_MAX_OUTPUT_BYTES / 2 ** 30} GiB of images a call. Select fewer pages or lower pixel_density.`,
+      );
     pages.push({ page: n, width: r.w, height: r.h, png });
   }
   return { pages, pageCount, ms: Date.now() - started, wasmMemoryBytes: 0 };
