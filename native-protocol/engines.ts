@@ -338,6 +338,8 @@ export const NATIVE_ENGINES = [
     uses: ["ghostscript", "imagemagick", "libreoffice"],
     version: "1.2.2",
   },
+  // issue 49: pdf → images of what is over PDFium's budget (a page over 2.2 MP, a PDF over 12 MiB): pdftoppm
+  { name: "poppler-raster", kind: "pdf", tools: ["poppler"], version: "22.12.0" },
   { name: "poppler", kind: "office", tools: ["poppler"], uses: ["ghostscript", "qpdf"], version: "22.12.0" },
   { name: "pandoc", kind: "office", tools: ["pandoc"], uses: ["libreoffice"], version: "2.17.1.1" },
   { name: "djvulibre", kind: "office", tools: ["djvulibre"], uses: ["imagemagick"], version: "3.5.28" },

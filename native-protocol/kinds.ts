@@ -78,6 +78,13 @@ export interface NativeKindAnswers {
     optimize: { data: Uint8Array | LocalFile; sizeBefore: number; sizeAfter: number; unchanged: boolean };
     // issue 49: the searchable PDF as a LocalFile (streamed back on a framed call) and what OCRmyPDF did
     ocr: { data: Uint8Array | LocalFile; report: PdfOcrReport };
+    // issue 49: the native pdftoppm's pages, each a PNG file of the call's folder (streamed back on a framed call)
+    rasterize: {
+      pages: { page: number; width: number; height: number; png: Uint8Array | LocalFile }[];
+      pageCount: number;
+      ms: number;
+      wasmMemoryBytes: number;
+    };
   };
   office: {
     // issue 49: LibreOffice, poppler, DjVuLibre and pandoc answer their outputs as LocalFiles (streamed back on a framed

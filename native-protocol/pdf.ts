@@ -88,7 +88,43 @@ export interface PdfRequests {
   optimize: { input: PdfStreamableInput; profile?: string; flattenSignatures?: boolean };
   // issue 49: pdf/ocr of a whole PDF on disk (the native OCRmyPDF), its input as the page operations take it
   ocr: PdfOcrRequest;
+  // issue 49: pdf → images of a PDF or page over PDFium's budget (the native pdftoppm, container/engines/poppler-raster.ts)
+  rasterize: PdfRasterRequest;
 }
+
+/**
+ * One rasterize call as the native pdftoppm reads it (issue 49): the fields of the Worker's RasterRequest
+ * (src/engines/kinds/pdf.ts, which says what each means) it honours. Sizes in pixels, density in pixels per inch;
+ * `pages`: 1-based ranges (`to` null: to the last page), rendered as a sorted set, the first `limit` of them.
+ */
+export interface PdfRasterRequest {
+  input: Uint8Array | StreamedBytes | LocalFile;
+  filename: string;
+  password?: string;
+  pages?: { from: number; to: number | null }[];
+  limit?: number;
+  density?: number;
+  width?: number;
+  height?: number;
+  fit?: "max" | "crop" | "scale";
+}
+
+/**
+ * Largest page the native pdftoppm draws, pixels (issue 49): 128 MP, the area limit of the image's ImageMagick policy
+ * (/etc/ImageMagick-6/policy.xml, container/engines/imagemagick.ts), so every page it draws can still be re-encoded
+ * to jpg/webp/tiff by an image engine that takes it; Splash holds the page as an RGB bitmap, ~4 bytes a pixel resident
+ * (measured: an A4 page at 1000 ppi, 96.6 MP, 390 MB resident and 7.8 s; at 300 ppi 46 MB, 1 s), so 128 MP is ~0.5 GB,
+ * well inside the tools' 2 GiB address-space limit (NATIVE_MEMORY_MB). A larger page ends OVER_BUDGET naming it.
+ */
+export const NATIVE_RASTER_MAX_PAGE_PIXELS = 128_000_000;
+
+/**
+ * Most bytes of page images one native rasterize call writes (issue 49): 1 GiB, the native poppler's input limit
+ * (src/engines/native/rows.ts NATIVE_POPPLER_MAX_BYTES), since the call's disk reservation (container/disk-budget.ts)
+ * counts its input, not the pages drawn from it (2,000 A4 pages at 300 ppi of photos would be ~50 GB). Past it the call
+ * ends OVER_BUDGET, its pages not answered; the Worker's PDFium has its own 150 MP a call instead.
+ */
+export const NATIVE_RASTER_MAX_OUTPUT_BYTES = 1024 ** 3;
 
 /**
  * Largest rendered page the native OCRmyPDF recognises, megapixels (its --skip-big; issue 49): OCRmyPDF's own corpus

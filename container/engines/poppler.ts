@@ -42,13 +42,13 @@ const ICONV: Record<TextEncoding, string> = {
 };
 
 /** Password arguments of poppler's tools (the same password tried as owner and user password). */
-const pw = (password?: string) => (password ? ["-opw", password, "-upw", password] : []);
+export const pw = (password?: string) => (password ? ["-opw", password, "-upw", password] : []);
 
 /**
  * Maps a poppler tool's failure to a code (exit 1: open error, 3: permissions); a tool out of its address space
  * (qpdf's std::bad_alloc cutting the pages of a large PDF: it holds the objects, ~3× an 80 MB text PDF) is OVER_BUDGET.
  */
-function popplerFailure(text: string, what: string, filename: string): NativeError {
+export function popplerFailure(text: string, what: string, filename: string): NativeError {
   if (/bad_alloc|out of memory/i.test(text))
     return new NativeError(
       "OVER_BUDGET",
@@ -69,7 +69,7 @@ function popplerFailure(text: string, what: string, filename: string): NativeErr
 export const POPPLER_MAX_MS = 60_000;
 
 /** `run` within {@link POPPLER_MAX_MS}. */
-const prun = (call: NativeCall, cmd: string, args: string[]) =>
+export const prun = (call: NativeCall, cmd: string, args: string[]) =>
   run(call, cmd, args, { timeoutMs: Math.min(call.timeoutMs, POPPLER_MAX_MS) });
 
 /** Page count of the PDF at `name` (pdfinfo). */

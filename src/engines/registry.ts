@@ -36,6 +36,7 @@ import { FONT_INPUTS, FONT_OUTPUTS, FONT_PAIRS } from "../../native-protocol/fon
 import { DJVU_OUTPUTS, OFFICE_MAX_BYTES } from "../../native-protocol/office";
 import { EBOOK_INPUTS, EBOOK_OUTPUTS, EBOOK_PAIRS } from "../../native-protocol/ebook";
 import { CAD_INPUTS, CAD_OUTPUTS, CAD_PAIRS, CAD_RASTER_OUTPUTS } from "../../native-protocol/cad";
+import { NATIVE_RASTER_MAX_PAGE_PIXELS } from "../../native-protocol/pdf";
 import { DEFAULT_DXF_BUDGET } from "./dxf/budget";
 import { DXF_ENGINE } from "./dxf/version";
 import { DEFAULT_FONT_BUDGET } from "./fonteditor/budget";
@@ -64,6 +65,7 @@ import {
   NATIVE_MAX_BYTES,
   NATIVE_PANDOC_MAX_BYTES,
   NATIVE_POPPLER_MAX_BYTES,
+  NATIVE_RASTER_MAX_BYTES,
   NATIVE_RAW_MAX_BYTES,
   NATIVE_VECTOR_MAX_BYTES,
   NATIVE_XCF_MAX_BYTES,
@@ -394,6 +396,23 @@ export const ENGINES = [
     // issue 49: documents over 64 MiB stream to poppler's folder and its outputs back, up to 1 GiB (rows.ts says why)
     budget: { maxBytes: NATIVE_POPPLER_MAX_BYTES, streamOver: NATIVE_MAX_BYTES },
     aliases: ["pdftotext", "pdftohtml", "pdftocairo", "pdf2htmlex", "mupdf"],
+  },
+  {
+    // poppler's pdftoppm (issue 49, container/engines/poppler-raster.ts): pdf → images and thumbnail with PDFium's
+    // semantics, for what PDFium hands on (OVER_BUDGET: a page over its 2.2 MP, such as A4 at 300 ppi; a PDF over its
+    // 12 MiB); the PDF streamed to its folder over 64 MiB and the page PNGs answered from disk, up to 1 GiB (rows.ts)
+    ...nativeRow("poppler-raster"),
+    offers: {
+      operations: ["convert", "thumbnail"],
+      formats: ["png", "jpg", "webp", "bmp", "gif", "tiff", "ico", "psd"].map((output) => ({ input: "pdf", output })),
+    },
+    budget: {
+      maxBytes: NATIVE_RASTER_MAX_BYTES,
+      streamOver: NATIVE_MAX_BYTES,
+      maxPagePixels: NATIVE_RASTER_MAX_PAGE_PIXELS,
+    },
+    // PDFium's aliases: a task pinned to CloudConvert's pdf → image engines still reaches this row when PDFium hands on
+    aliases: ["poppler", "mupdf", "pdftocairo"],
   },
   {
     // Debian's pandoc (issue 32): markup ↔ documents; after libreoffice, so txt → html stays LibreOffice's

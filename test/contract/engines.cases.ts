@@ -287,7 +287,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       const r = await engine().rasterize!({ input, filename: "p.pdf", density: 144 });
       expect(r.ok).toBe(true);
       if (r.ok)
-        expect(r.pages.map((p) => pngSize(p.png))).toEqual([
+        expect((await Promise.all(r.pages.map((p) => heldBytes(p.png)))).map(pngSize)).toEqual([
           [288, 144],
           [144, 288],
         ]);
@@ -326,7 +326,7 @@ export function engineContract(host: string, engines: () => EngineInstances): vo
       } else {
         const r = await renderer().rasterize!({ input: await pdfOf([[200, 100]]), filename: "i.pdf", density: 72 });
         if (!r.ok) throw new Error(r.error.message);
-        input = r.pages[0].png;
+        input = await heldBytes(r.pages[0].png);
       }
       const inputFormat = svgOnly ? "svg" : "png";
       const out = await engine().run({

@@ -1137,6 +1137,8 @@ try { navigator.serviceWorker && navigator.serviceWorker.register("${r.url("sw.j
   ...pdfCases("inkscape-pdf", ["dxf"]),
   ...pdfCases("pdflib", ["pdf"]),
   ...pdfCases("pdfium", ["png"]),
+  // issue 49: poppler's pdftoppm, PDFium's native twin for pages and PDFs over its budget
+  ...pdfCases("poppler-raster", ["png"]),
   ...pdfCases("qpdf", ["pdf"], { operation: "pdf/rotate-pages", params: { rotation: "90" } }),
   // issue 49: OCRmyPDF, with force_ocr (--redo-ocr) so the page carrying the probe's text is rendered by Ghostscript too;
   // it refuses a document with an XFA form outright (OPEN_FAILED: "can only be read by Adobe Acrobat")

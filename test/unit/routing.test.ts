@@ -39,7 +39,11 @@ const refuse = (code: "UNSUPPORTED" | "OVER_BUDGET") => ({
 describe("engine order", () => {
   it("follows the table, filtered by kind, operation and formats", () => {
     expect(names(enginesFor({ kind: "pdf", operation: "merge" }))).toEqual(["pdflib", "qpdf"]);
-    expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual(["pdfium"]);
+    // issue 49: PDFium in the Worker, then poppler's pdftoppm natively for what is over its budget
+    expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png" }))).toEqual([
+      "pdfium",
+      "poppler-raster",
+    ]);
     expect(names(enginesFor({ kind: "pdf", operation: "convert", input: "docx" }))).toEqual([]);
     expect(names(enginesFor({ kind: "image", operation: "convert" }))).toEqual([
       "resvg",
@@ -87,7 +91,7 @@ describe("engine order", () => {
     ]);
     expect(
       names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "png", pin: "poppler" })),
-    ).toEqual(["pdfium"]);
+    ).toEqual(["pdfium", "poppler-raster"]);
     // pdf → pdf is pdf-lib's re-save (issue 31)
     expect(
       names(enginesFor({ kind: "pdf", operation: "convert", input: "pdf", output: "pdf", pin: "poppler" })),
@@ -249,6 +253,65 @@ describe("execute: fallback, pinning and budgets", () => {
       testContext({ engines: { pdfium: nodePdfiumEngine() } }),
     );
     expect(ok.engine.name).toBe("pdfium");
+  });
+});
+
+describe("pdf → images: PDFium, then the native pdftoppm (issue 49)", () => {
+  it("pdf → png, jpg and thumbnail candidates are pdfium then poppler-raster", () => {
+    for (const output of ["png", "jpg", "webp", "tiff"])
+      expect(route("convert", { output_format: output }, "a.pdf").map((c) => c.engine.name)).toEqual([
+        "pdfium",
+        "poppler-raster",
+      ]);
+    expect(route("thumbnail", { output_format: "jpg" }, "a.pdf").map((c) => c.engine.name)).toEqual([
+      "pdfium",
+      "poppler-raster",
+    ]);
+  });
+
+  it("an A4 page at 300 ppi: PDFium answers OVER_BUDGET (2481 × 3508 > 2.2 MP) and the task goes to poppler-raster", async () => {
+    const sent: unknown[] = [];
+    // a stand-in for the native row: it records what it was asked and answers one 1 × 1 page
+    const native = {
+      rasterize: async (req: { density?: number; input: unknown }) => {
+        sent.push({ density: req.density, bytes: req.input instanceof Uint8Array });
+        const png = await nodePdfiumEngine().rasterize({
+          input: await pdfOf([[1, 1]]),
+          filename: "dot.pdf",
+          density: 72,
+        });
+        if (!png.ok) throw new Error(png.error.message);
+        return {
+          ok: true as const,
+          pages: png.pages,
+          pageCount: 1,
+          ms: 0,
+          wasmMemoryBytes: 0,
+          engineVersion: "22.12.0",
+        };
+      },
+    };
+    const ctx = testContext({ engines: { pdfium: nodePdfiumEngine(), "poppler-raster": native } });
+    const a4 = file("a4.pdf", await pdfOf([[595.276, 841.89]]));
+    // PDFium alone: the regression issue 49's lowered budget made (no engine to hand the page to)
+    await expect(
+      execute(
+        "convert",
+        { output_format: "png", pixel_density: 300 },
+        [a4],
+        testContext({ engines: { pdfium: nodePdfiumEngine() } }),
+      ),
+    ).rejects.toMatchObject({
+      code: "OVER_BUDGET",
+      message: expect.stringMatching(/2481 × 3508 pixels.*Lower pixel_density/),
+    });
+    const r = await execute("convert", { output_format: "png", pixel_density: 300 }, [a4], ctx);
+    expect(r.engine.name).toBe("poppler-raster");
+    expect(sent).toEqual([{ density: 300, bytes: true }]);
+    // at 150 ppi (2.17 MP) PDFium draws it itself
+    const low = await execute("convert", { output_format: "png" }, [a4], ctx);
+    expect(low.engine.name).toBe("pdfium");
+    expect(sent).toHaveLength(1);
   });
 });
 

@@ -86,7 +86,11 @@ export interface RasterBudget extends PdfBudget {
 
 /** One rasterize call. Sizes in pixels; density in pixels per inch. */
 export interface RasterRequest {
-  input: Uint8Array;
+  /**
+   * The PDF: bytes, or for the native pdftoppm (issue 49: a PDF over PDFium's 12 MiB, over 64 MiB) a stream of known
+   * length that reaches it as a file; PDFium answers OVER_BUDGET to a stream.
+   */
+  input: Uint8Array | StreamedBytes;
   /** Input file name, for messages. */
   filename: string;
   /** Password (user or owner) of an encrypted PDF; absent = try the empty user password. */
@@ -116,7 +120,8 @@ export interface RasterPage {
   page: number;
   width: number;
   height: number;
-  png: Uint8Array;
+  /** The PNG: bytes, or from the native pdftoppm, when its input was streamed, a stream of its file (issue 49). */
+  png: Uint8Array | StreamedBytes;
   /** The pixels per inch the page was drawn at when lowered to fit the page budget (`fitPageBudget`). */
   fittedDensity?: number;
 }

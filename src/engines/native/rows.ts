@@ -191,6 +191,14 @@ export const NATIVE_EBOOK_MAX_BYTES = 1024 ** 3;
 export const NATIVE_POPPLER_MAX_BYTES = 1024 ** 3;
 
 /**
+ * Largest PDF the native pdftoppm rasterizes (issue 49, row "poppler-raster"): {@link NATIVE_POPPLER_MAX_BYTES}, 1 GiB,
+ * for the same reason — poppler reads the file from disk by its cross-reference table a page at a time, so the input's
+ * size does not bound its memory (one page's bitmap does: native-protocol/pdf.ts NATIVE_RASTER_MAX_PAGE_PIXELS); the
+ * page PNGs are written to the call's folder and streamed back, and each run stops at POPPLER_MAX_MS.
+ */
+export const NATIVE_RASTER_MAX_BYTES = NATIVE_POPPLER_MAX_BYTES;
+
+/**
  * The largest DjVu the native DjVuLibre row takes (issue 49; over NATIVE_MAX_BYTES as a stream): 1 GiB. DjVuLibre
  * reads a bundled DjVu from its file a page at a time (a 69 MB DjVu of 120 photo pages: djvused listed every page's
  * size in 5.6 MB resident, djvmcvt re-saved it in 5.6 MB, ddjvu rendered a page in 29 MB), so its memory does not bound

@@ -154,17 +154,21 @@ export async function renderPages(
   req: RasterRequest,
   budget: RasterBudget,
 ): Promise<{ pages: RasterPage[]; pageCount: number }> {
-  checkBytes(req.input.byteLength, req.filename, budget);
+  const input = req.input;
+  // a stream is a PDF too large to hold here (issue 49): the native pdftoppm takes it
+  if (!(input instanceof Uint8Array))
+    throw new TaskError("OVER_BUDGET", `${req.filename} is streamed; PDFium renders only PDFs it holds in memory.`);
+  checkBytes(input.byteLength, req.filename, budget);
   const heap = pdfium.pdfium;
-  const data = heap.wasmExports.malloc(req.input.byteLength);
+  const data = heap.wasmExports.malloc(input.byteLength);
   const scratch = heap.wasmExports.malloc(8);
   if (!data || !scratch) throw new TaskError("OVER_BUDGET", `${req.filename}: no memory to load it.`);
-  heap.HEAPU8.set(req.input, data);
+  heap.HEAPU8.set(input, data);
   let doc = 0;
   let formInfo = 0;
   let form = 0;
   try {
-    doc = openDoc(pdfium, data, req.input.byteLength, req);
+    doc = openDoc(pdfium, data, input.byteLength, req);
     const pageCount = pdfium.FPDF_GetPageCount(doc);
     if (pageCount < 1) throw new TaskError("OPEN_FAILED", `${req.filename} has no pages.`);
     checkPages(pageCount, req.filename, budget);

@@ -13,7 +13,8 @@ export type { PageRange as RasterPageRange } from "../kinds/pdf-pages";
  * PNG does not compress: the RGBA bitmap, the filtered rows, the deflated chunks and the PNG's copies); with a 15 MB
  * input the isolate peaked at 130 MB for a 4 MP page, 101 MB at 2.4 MP, 98 MB at 2.2 MP (A4 or Letter at 150 dpi, the
  * default density) and with a 9 MB one 84 MB; so 12 MiB and 2.2 MP. Larger pages
- * and PDFs end OVER_BUDGET and go to the native rasterizers (poppler's pdftocairo; the OCR pages at a lower dpi).
+ * and PDFs end OVER_BUDGET and go to the native rasterizer (poppler's pdftoppm, row poppler-raster:
+ * container/engines/poppler-raster.ts; the OCR pages at a lower dpi).
  */
 export const DEFAULT_RASTER_BUDGET: RasterBudget = {
   maxBytes: 12 * 1024 * 1024,

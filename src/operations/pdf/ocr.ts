@@ -264,7 +264,7 @@ export const ocrPdf: OperationHandler<OcrParams> = {
         const image = rendered.pages[0];
         if (!image)
           throw new TaskError("CONVERSION_FAILED", `${file.filename} page ${n} could not be rendered for OCR.`);
-        return image.png;
+        return heldBytes(image.png);
       };
       const recognize = (engine: OcrEngine, image: Uint8Array, n: number, dpi: number) =>
         engine.recognize({ image, filename: `${file.filename} page ${n}`, languages, dpi, orient: p.auto_orient });

@@ -1,5 +1,7 @@
 /**
- * convert pdf → png | jpg | webp with the routed PDF engine's `rasterize` (PDFium): one image per
+ * convert pdf → png | jpg | webp with the routed PDF engine's `rasterize` (PDFium in the Worker; over its budget — a page
+ * over 2.2 MP, a PDF over 12 MiB — the native pdftoppm, row poppler-raster, issue 49, its input streamed over 64 MiB and
+ * its pages possibly answered as streams): one image per
  * page (all pages, or `pages`), at `pixel_density` ppi (default 150, pdftoppm's default;
  * CloudConvert documents none), or fitted to `width`/`height` by `fit` (the rasterizing engine's size rule).
  * Names: `<name>.png` for a one-page PDF, else `<name>-<page>.png` (page numbers, as pdftoppm), or
@@ -11,8 +13,9 @@ import { z } from "zod";
 import { TaskError } from "../../engines/errors";
 import { parsePageList } from "../../engines/kinds/pdf-pages";
 import type { RasterFit, RasterPage } from "../../engines/kinds/pdf";
-import { useEngine } from "../../engines/use";
-import { engineCall, heldBytes, outputName, readInput, throwIfAborted } from "../kit";
+import { enginesFor, HAND_OFF_CODES } from "../../engines/routing";
+import { useEngine, useEngineWhere } from "../../engines/use";
+import { engineCall, heldBytes, outputName, readInputOrStream, throwIfAborted } from "../kit";
 import type { InputFile, OperationContext, OperationHandler, OperationOutput, OutputFile } from "../types";
 import { checkPagesParam, pagesParam, passwordParam, requirePdfInputs } from "./common";
 
@@ -50,7 +53,11 @@ export const rasterParams = z.object({
 });
 type RasterParams = z.infer<typeof rasterParams>;
 
-/** Re-encodes a rendered PNG as jpg/webp with the image engine. */
+/**
+ * Re-encodes a rendered PNG as `format` with the image engines that convert png → `format`, in routing order: one that
+ * hands the page on (OVER_BUDGET: a page the native pdftoppm drew over the WebAssembly ImageMagick's 24 MP, issue 49)
+ * passes it to the next (imagemagick-native). ENGINE_UNAVAILABLE, naming png as the way out, when this runtime has none.
+ */
 async function reencode(
   ctx: OperationContext,
   page: RasterPage,
@@ -58,28 +65,43 @@ async function reencode(
   quality: number | undefined,
   filename: string,
 ): Promise<Uint8Array> {
-  let image;
-  try {
-    image = useEngine(ctx, "image", "convert", { input: "png", output: format });
-  } catch (err) {
-    throw new TaskError(
-      "ENGINE_UNAVAILABLE",
-      `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`,
-      { cause: err },
-    );
-  }
-  const res = await engineCall(
-    image.engine.run({
-      op: "convert",
-      input: page.png,
-      inputFormat: "png",
-      outputFormat: format,
-      options: format === "jpg" || format === "webp" ? { quality } : {},
-    }),
-    `${filename} page ${page.page}`,
-    image.row.name,
+  const offering = new Set(
+    enginesFor({ kind: "image", operation: "convert", input: "png", output: format, order: ctx.engineOrder }).map(
+      (r) => r.name,
+    ),
   );
-  return heldBytes(res.outputs[0].data);
+  const tried = new Set<string>();
+  const input = await heldBytes(page.png);
+  for (;;) {
+    const image = useEngineWhere(ctx, "image", "convert", (_e, row) => offering.has(row.name) && !tried.has(row.name));
+    if (!image) {
+      if (tried.size)
+        throw new TaskError("OVER_BUDGET", `${filename} page ${page.page}: no image engine here takes it.`);
+      throw new TaskError(
+        "ENGINE_UNAVAILABLE",
+        `PDF to ${format} needs an image engine, which this runtime lacks; use output_format png.`,
+      );
+    }
+    tried.add(image.row.name);
+    try {
+      const res = await engineCall(
+        image.engine.run({
+          op: "convert",
+          input,
+          inputFormat: "png",
+          outputFormat: format,
+          options: format === "jpg" || format === "webp" ? { quality } : {},
+        }),
+        `${filename} page ${page.page}`,
+        image.row.name,
+      );
+      return heldBytes(res.outputs[0].data);
+    } catch (err) {
+      if (!(err instanceof TaskError) || !HAND_OFF_CODES.has(err.code)) throw err;
+      const next = useEngineWhere(ctx, "image", "convert", (_e, r) => offering.has(r.name) && !tried.has(r.name));
+      if (!next) throw err;
+    }
+  }
 }
 
 /** Options of {@link rasterizeInputs}. */
@@ -113,7 +135,8 @@ export async function rasterizeInputs(
     throwIfAborted(ctx.signal);
     const res = await engineCall(
       engine.rasterize?.({
-        input: await readInput(input, ctx, row),
+        // issue 49: over 64 MiB a stream, for the native pdftoppm (its row's streamOver); PDFium's rows take bytes
+        input: await readInputOrStream(input, ctx, row),
         filename: input.filename,
         pages: parsed?.ranges,
         limit: job.limit,

@@ -1,6 +1,6 @@
 /**
  * thumbnail of a PDF (contract §6 thumbnail: png | jpg | webp, width, height, fit, count) with
- * PDFium: the first page, or the first `count` pages of `pages`. Without width/height the page is
+ * PDFium (or, over its budget, the native pdftoppm: rasterize.ts): the first page, or the first `count` pages of `pages`. Without width/height the page is
  * drawn at 72 ppi (1 pixel per point); fit max (default) never draws larger than that.
  * Names: `<name>.<ext>`, or `<name>-<page>.<ext>` when count > 1.
  */
