@@ -183,6 +183,7 @@ describe("a native engine without its tools (PATH=/nonexistent)", () => {
       "lzop",
       "mupdf",
       "nomarch",
+      "ocrmypdf",
       "pandoc",
       "poppler",
       "qpdf",
