@@ -13,15 +13,14 @@
  * pdftoppm's renderings (test/support/ocr-recall.ts), qpdf --check.
  */
 import { execFileSync } from "node:child_process";
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isStreamed } from "../../native-protocol/frame";
 import type { PdfEngine } from "../../src/engines/kinds/pdf";
 import type { EngineInstances } from "../../src/engines/registry";
-import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
+import type { OperationContext, OutputFile } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
@@ -29,6 +28,7 @@ import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { MULTIPAGE_RECALL, pdfPageText, recall, stableNativeWords } from "../support/ocr-recall";
 import { testContext } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
+import { fileInput } from "../support/disk-input";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -44,18 +44,6 @@ afterAll(async () => {
   await native?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A file on disk as a stored input: its size, its bytes, and a stream of it (as R2 gives one). */
-function fileInput(path: string, filename = basename(path)): InputFile {
-  return {
-    filename,
-    size: statSync(path).size,
-    fromTask: "import",
-    key: `disk/${filename}`,
-    bytes: async () => new Uint8Array(readFileSync(path)),
-    stream: async () => Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>,
-  };
-}
 
 /** The production table with the native rows; inputs and answers over `over` bytes travel streamed. */
 function context(over?: number): OperationContext {

@@ -10,22 +10,22 @@
  * 0.06 against PDFium at the same size for the requests both can draw.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isStreamed } from "../../native-protocol/frame";
 import type { PdfEngine, RasterRequest } from "../../src/engines/kinds/pdf";
 import type { EngineInstances } from "../../src/engines/registry";
 import { heldBytes } from "../../src/operations/kit";
-import type { InputFile, OperationContext } from "../../src/operations/types";
+import type { OperationContext } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
 import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { testContext } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
+import { fileInput } from "../support/disk-input";
 
 let native: NativeServer;
 let wasm: EngineInstances;
@@ -41,18 +41,6 @@ afterAll(async () => {
   await native?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A file on disk as a stored input (its bytes, and a stream of it as R2 gives one). */
-function fileInput(path: string, filename = basename(path)): InputFile {
-  return {
-    filename,
-    size: statSync(path).size,
-    fromTask: "import",
-    key: `disk/${filename}`,
-    bytes: async () => new Uint8Array(readFileSync(path)),
-    stream: async () => Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>,
-  };
-}
 
 /** The production table: the WebAssembly rows, then the native ones. */
 const context = (): OperationContext => testContext({ engines: { ...wasm, ...native.engines() } });

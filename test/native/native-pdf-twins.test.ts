@@ -7,15 +7,14 @@
  * Oracles: poppler (pdfinfo pages and boxes, pdftotext text and word boxes), qpdf --show-encryption.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { Readable } from "node:stream";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDeferred, isStreamed } from "../../native-protocol/frame";
 import type { PdfEngine } from "../../src/engines/kinds/pdf";
 import type { EngineInstances } from "../../src/engines/registry";
-import type { InputFile, OperationContext, OutputFile } from "../../src/operations/types";
+import type { OperationContext, OutputFile } from "../../src/operations/types";
 import { execute } from "../../src/runner/execute";
 import { nodeEngines } from "../../src/runtime/node/engines";
 import { corpusPath } from "../support/corpus";
@@ -23,6 +22,7 @@ import { startNativeEngine, type NativeServer } from "../support/native-engine";
 import { randomBytes, repeatedPdf, spied, type Call } from "../support/native-fixtures";
 import { testContext } from "../support/pdf-helpers";
 import { scaled } from "../support/time-scale";
+import { fileInput } from "../support/disk-input";
 
 /** The lowered threshold: inputs and answers over 64 KiB go framed. */
 const OVER = 64 * 1024;
@@ -59,18 +59,6 @@ afterAll(async () => {
   await native?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A file on disk as a stored input: its size, its bytes, and a stream of it (as R2 gives one). */
-function fileInput(path: string, filename = basename(path)): InputFile {
-  return {
-    filename,
-    size: statSync(path).size,
-    fromTask: "import",
-    key: `disk/${filename}`,
-    bytes: async () => new Uint8Array(readFileSync(path)),
-    stream: async () => Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>,
-  };
-}
 
 /** What the qpdf row was asked: for each call, whether each input went as a stream. */
 type Sent = { method: string; streamed: boolean[] };
